@@ -1,0 +1,314 @@
+//! IR -> multi-agent-spec REAL/VEAL loop (YAML through serde).
+//!
+//! 1. A loop that is REAL or VEAL (read from MAS) is written field for field.
+//! 2. A graph with the REAL or VEAL shape (mapping.md: same phases, outcomes and edges, up to
+//!    phase naming) converts back to that type, recovering `max_attempts` and `escalation`
+//!    from the graph; agent names come from `--actor`, `--validator`, `--fallback-agent`.
+//! 3. Any other graph becomes a REAL loop whose mission outlines the phases.
+//!
+//! `escalation` is always spelled out, so the output passes the upstream schema despite its
+//! `fallback_agent` bug. What MAS cannot hold is reported as lost (`B001`).
+
+use std::fmt::Write as _;
+
+use super::{ConvertOptions, Error};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::ir::{Pattern, SourceFormat, Spec, Target, Terminal};
+use crate::model::mas::{self as m, Escalation, LoopType};
+use crate::valid::Info;
+
+/// The REAL/VEAL shape of a general graph, when it has one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    /// REAL or VEAL.
+    pub kind: LoopType,
+    /// The first phase (`read` / `validate`).
+    pub first: String,
+    /// The evaluation phase.
+    pub eval: String,
+    /// The acting phase.
+    pub act: String,
+    /// Where `escalate` goes.
+    pub escalate_to: Terminal,
+}
+
+/// Recognise the REAL or VEAL shape: three phases `first -> eval -> act -> first`, `first`
+/// and `act` with the implicit outcome, `eval` with exactly the outcomes `go`, `no-go`,
+/// `escalate` (VEAL) or `mission-complete`, `act`, `escalate` (REAL), success to `$end`,
+/// retry to `act`, escalation to a terminal; no checkpoints.
+pub fn detect_shape(spec: &Spec) -> Option<Shape> {
+    let g = &spec.graph;
+    if g.phases.len() != 3 || g.transitions.len() != 5 || g.checkpoints.as_ref().is_some_and(|c| !c.is_empty()) {
+        return None;
+    }
+    let first = spec.phase(&g.entry)?;
+    let next = |from: &str, on: &str| -> Option<&Target> {
+        let mut ts = g.transitions.iter().filter(|t| t.from == from && t.on == on);
+        let t = ts.next()?;
+        ts.next().is_none().then_some(&t.to)
+    };
+    if first.outcomes.is_some() {
+        return None;
+    }
+    let Target::Phase(eval_id) = next(&first.id, "complete")? else { return None };
+    let eval = spec.phase(eval_id)?;
+    let mut outs: Vec<&str> = eval.outcomes.as_ref()?.iter().map(|o| o.id.as_str()).collect();
+    outs.sort_unstable();
+    let (kind, success, retry) = match outs.as_slice() {
+        ["escalate", "go", "no-go"] => (LoopType::Veal, "go", "no-go"),
+        ["act", "escalate", "mission-complete"] => (LoopType::Real, "mission-complete", "act"),
+        _ => return None,
+    };
+    if next(&eval.id, success)? != &Target::Terminal(Terminal::End) {
+        return None;
+    }
+    let Target::Phase(act_id) = next(&eval.id, retry)? else { return None };
+    let act = spec.phase(act_id)?;
+    let Target::Terminal(escalate_to) = next(&eval.id, "escalate")? else { return None };
+    if act.outcomes.is_some() || next(&act.id, "complete")? != &Target::Phase(first.id.clone()) {
+        return None;
+    }
+    let distinct = first.id != eval.id && eval.id != act.id && first.id != act.id;
+    distinct.then(|| Shape {
+        kind,
+        first: first.id.clone(),
+        eval: eval.id.clone(),
+        act: act.id.clone(),
+        escalate_to: *escalate_to,
+    })
+}
+
+/// Build the MAS loop.
+pub fn to_model(spec: &Spec, info: &Info, opts: &ConvertOptions, diags: &mut Diagnostics) -> m::Loop {
+    match spec.pattern {
+        Pattern::Real | Pattern::Veal => from_mas_spec(spec, opts, diags),
+        Pattern::General => from_graph(spec, info, opts, diags),
+    }
+}
+
+/// Write the loop as YAML.
+pub fn write(spec: &Spec, info: &Info, opts: &ConvertOptions, diags: &mut Diagnostics) -> Result<String, Error> {
+    let l = to_model(spec, info, opts, diags);
+    to_yaml(&l)
+}
+
+/// Serialise a MAS loop as YAML.
+pub fn to_yaml(l: &m::Loop) -> Result<String, Error> {
+    let mut s = serde_saphyr::to_string(l).map_err(|e| Error::Serialize(e.to_string()))?;
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    Ok(s)
+}
+
+fn need(flag: &str, what: &str, value: Option<String>, diags: &mut Diagnostics) -> String {
+    match value {
+        Some(v) => v,
+        None => {
+            diags.push(
+                Diagnostic::new(
+                    Code::MissingRoleFlag,
+                    format!("the MAS loop needs {what}, which the source cannot carry"),
+                )
+                .with_help(format!("pass `{flag} NAME`")),
+            );
+            String::new()
+        }
+    }
+}
+
+fn from_mas_spec(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> m::Loop {
+    let kind = if spec.pattern == Pattern::Veal { LoopType::Veal } else { LoopType::Real };
+    let actor = opts.actor.clone().or_else(|| spec.roles.actor.clone());
+    let actor = need("--actor", "an `actor`", actor, diags);
+    let g = &spec.goal;
+    m::Loop {
+        name: spec.name.clone(),
+        kind,
+        description: spec.description.clone(),
+        validator: opts.validator.clone().or_else(|| spec.roles.validator.clone()),
+        actor,
+        mission: g.mission.clone(),
+        max_attempts: spec.bounds.max_attempts,
+        escalation: Some(spec.effective_escalation()),
+        fallback_agent: opts.fallback_agent.clone().or_else(|| spec.roles.fallback_agent.clone()),
+        success_criteria: g.success_criteria.clone(),
+        checks: g.checks.as_ref().map(|cs| {
+            cs.iter()
+                .map(|c| m::Check {
+                    id: c.id.clone(),
+                    description: c.description.clone(),
+                    kind: c.kind,
+                    command: c.command.clone(),
+                    pattern: c.pattern.clone(),
+                    files: c.files.clone(),
+                    file: c.file.clone(),
+                    required: c.required,
+                    expected: c.expected.clone(),
+                })
+                .collect()
+        }),
+        inputs: ports(g.inputs.as_deref()),
+        outputs: ports(g.outputs.as_deref()),
+    }
+}
+
+fn ports(ps: Option<&[crate::ir::Port]>) -> Option<Vec<m::Port>> {
+    ps.map(|ps| {
+        ps.iter()
+            .map(|p| m::Port {
+                name: p.name.clone(),
+                kind: p.kind,
+                description: p.description.clone(),
+                required: p.required,
+                from: p.from.clone(),
+                schema: p.schema.clone(),
+                default: p.default.clone(),
+            })
+            .collect()
+    })
+}
+
+/// `max_attempts = (max_steps + 1) / 3`, rounded up; reports `B002` when inexact.
+fn attempts_from_steps(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> Option<u64> {
+    let steps = spec.bounds.max_steps?;
+    let exact = (steps + 1) % 3 == 0;
+    let attempts = (steps + 1).div_ceil(3).max(1);
+    if !exact {
+        let ptr = spec.pointer(crate::ir::Field::MaxSteps);
+        diags.push(opts.lost(
+            Code::InexactBound,
+            &ptr,
+            format!(
+                "`max_steps` {steps} is not 3 * attempts - 1; `max_attempts` is rounded up to {attempts} ({} steps)",
+                3 * attempts - 1
+            ),
+        ));
+    }
+    Some(attempts)
+}
+
+fn from_graph(spec: &Spec, info: &Info, opts: &ConvertOptions, diags: &mut Diagnostics) -> m::Loop {
+    let shape = detect_shape(spec);
+    let max_attempts = attempts_from_steps(spec, opts, diags);
+    let actor = need("--actor", "an `actor`", opts.actor.clone(), diags);
+    let (kind, escalation_to) = match &shape {
+        Some(s) => (s.kind, s.escalate_to),
+        None => {
+            let t = if info.reachable_terminals.contains(&Terminal::Handoff)
+                || !info.reachable_terminals.contains(&Terminal::Abort)
+            {
+                Terminal::Handoff
+            } else {
+                Terminal::Abort
+            };
+            (LoopType::Real, t)
+        }
+    };
+    let escalation = match escalation_to {
+        Terminal::Abort => Escalation::Abort,
+        Terminal::End => Escalation::Continue,
+        Terminal::Handoff if opts.fallback_agent.is_some() => Escalation::Fallback,
+        Terminal::Handoff => Escalation::Human,
+    };
+    let validator = if kind == LoopType::Veal {
+        Some(need("--validator", "a `validator`", opts.validator.clone(), diags))
+    } else {
+        opts.validator.clone()
+    };
+    let (mission, checks) = match (&shape, kind) {
+        (Some(s), LoopType::Veal) => {
+            let objective = spec.phase(&s.first).map(|p| p.objective.clone()).unwrap_or_default();
+            (
+                None,
+                Some(vec![m::Check {
+                    id: "validate".to_owned(),
+                    description: Some(objective),
+                    kind: Some(m::CheckType::Manual),
+                    command: None,
+                    pattern: None,
+                    files: None,
+                    file: None,
+                    required: None,
+                    expected: None,
+                }]),
+            )
+        }
+        (Some(s), LoopType::Real) => (spec.phase(&s.first).map(|p| p.objective.clone()), None),
+        (None, _) => (Some(outline(spec)), None),
+    };
+    report_graph_losses(spec, shape.is_some(), opts, diags);
+    m::Loop {
+        name: spec.name.clone(),
+        kind,
+        description: spec.description.clone(),
+        validator,
+        actor,
+        mission,
+        max_attempts,
+        escalation: Some(escalation),
+        fallback_agent: opts.fallback_agent.clone(),
+        success_criteria: None,
+        checks,
+        inputs: None,
+        outputs: None,
+    }
+}
+
+/// The description plus the phase objectives, as a readable outline.
+fn outline(spec: &Spec) -> String {
+    let mut s = String::new();
+    if let Some(d) = spec.description.as_deref().filter(|d| !d.trim().is_empty()) {
+        s.push_str(d.trim());
+        s.push_str("\n\n");
+    }
+    s.push_str("Phases:\n");
+    for (i, p) in spec.graph.phases.iter().enumerate() {
+        let _ = writeln!(s, "{}. {}: {}", i + 1, p.id, p.objective.trim());
+        for t in spec.graph.transitions.iter().filter(|t| t.from == p.id) {
+            let _ = writeln!(s, "   - on {} -> {}", t.on, t.to.as_str());
+        }
+    }
+    s
+}
+
+fn report_graph_losses(spec: &Spec, shaped: bool, opts: &ConvertOptions, diags: &mut Diagnostics) {
+    let agentpm = spec.read_as.0 == SourceFormat::Agentpm;
+    let p = |a: &str, i: &str| if agentpm { a.to_owned() } else { i.to_owned() };
+    let mut lost = |ptr: String, what: &str| {
+        diags.push(opts.lost(Code::LostField, &ptr, format!("multi-agent-spec has no field for {what} (`{ptr}`)")));
+    };
+    if spec.version.is_some() {
+        lost(p("/version", "/version"), "the package version");
+    }
+    if spec.schema_uri.is_some() {
+        lost(p("/$schema", "/schema_uri"), "`$schema`");
+    }
+    if spec.readme.is_some() {
+        lost(p("/readme", "/readme"), "the README path");
+    }
+    if spec.license.is_some() {
+        lost(p("/license", "/license"), "the license");
+    }
+    if spec.environment.is_some() {
+        lost(p("/environment", "/environment"), "environment variables");
+    }
+    if spec.archetype.is_some() {
+        lost(p("/loop/archetype", "/archetype"), "the archetype");
+    }
+    if shaped {
+        lost(
+            p("/loop/phases", "/graph/phases"),
+            "phase ids, objectives, access and outcome descriptions (the REAL/VEAL shape is kept)",
+        );
+    } else {
+        lost(p("/loop/phases", "/graph/phases"), "phases (their objectives are outlined in `mission`)");
+        lost(p("/loop/transitions", "/graph/transitions"), "transitions (outlined in `mission`)");
+    }
+    if spec.graph.checkpoints.as_ref().is_some_and(|c| !c.is_empty()) {
+        lost(p("/loop/checkpoints", "/graph/checkpoints"), "approval checkpoints");
+    }
+    if spec.bounds.error_policy.is_some() {
+        lost(p("/loop/error_policy", "/bounds/error_policy"), "the error policy");
+    }
+}

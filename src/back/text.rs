@@ -1,0 +1,1 @@
+//! Shared text helpers for the text back ends.

@@ -1,0 +1,638 @@
+//! Command-line interface: argument types (clap derive) and one function per command.
+//!
+//! Exit codes: 0 success (warnings allowed), 1 problems found in the input (or warnings
+//! under `--strict`, or stale docs under `--check`), 2 usage, I/O or other runtime errors.
+
+use std::io::{IsTerminal as _, Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use loopconv::back::{self, ConvertOptions};
+use loopconv::diag::{self, Diagnostics, Severity};
+use loopconv::format::{self, Format, LoadOptions, Loaded};
+use loopconv::tree::Limits;
+
+/// Input had problems.
+pub const EXIT_PROBLEMS: u8 = 1;
+/// Usage, I/O or runtime error.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Read, validate, convert and draw agent-loop specifications (AgentPM loop manifests and
+/// multi-agent-spec REAL/VEAL loops).
+#[derive(Debug, Parser)]
+#[command(name = "loopconv", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    #[command(flatten)]
+    global: Global,
+}
+
+#[derive(Debug, Args)]
+struct Global {
+    /// How to print diagnostics.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human, global = true, help_heading = "Diagnostics")]
+    format: MessageFormat,
+    /// Treat warnings as errors.
+    #[arg(long, global = true, help_heading = "Diagnostics")]
+    strict: bool,
+    /// Colour in human diagnostics.
+    #[arg(long, value_enum, default_value_t = Color::Auto, global = true, help_heading = "Diagnostics")]
+    color: Color,
+    /// Largest input file accepted, in bytes.
+    #[arg(long, default_value_t = Limits::default().max_bytes, global = true, help_heading = "Input")]
+    max_input_bytes: usize,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum MessageFormat {
+    /// Rendered for people, with source snippets.
+    Human,
+    /// One JSON array of diagnostics per file on stdout.
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Input formats (detected from the content when not given).
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum FormatArg {
+    /// AgentPM loop manifest (`kind: "loop"`, JSON).
+    Agentpm,
+    /// multi-agent-spec REAL/VEAL loop (YAML or JSON).
+    Mas,
+    /// loopconv's IR (JSON).
+    Ir,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Agentpm => Format::Agentpm,
+            FormatArg::Mas => Format::Mas,
+            FormatArg::Ir => Format::Ir,
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate loop files (files, or folders searched for *.json, *.yaml, *.yml).
+    Check(CheckArgs),
+    /// Convert a loop file, or a folder of them, to another format.
+    Convert(ConvertArgs),
+    /// Draw a loop as a Mermaid or Graphviz diagram.
+    Graph(GraphArgs),
+    /// Generate Markdown documentation pages for loops.
+    Docs(DocsArgs),
+    /// Print the JSON Schema of a format.
+    Schema(SchemaArgs),
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Files or folders (`-` for standard input).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Input format.
+    #[arg(long, value_enum, help_heading = "Input")]
+    from: Option<FormatArg>,
+}
+
+#[derive(Debug, Args)]
+struct ConvertArgs {
+    /// Input file or folder (`-` for standard input).
+    input: PathBuf,
+    /// Target format.
+    #[arg(long, short = 't', value_enum)]
+    to: FormatArg,
+    /// Output file or folder (`-` or absent: standard output; required for a folder).
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// Input format.
+    #[arg(long, short = 'f', value_enum, help_heading = "Input")]
+    from: Option<FormatArg>,
+    /// Write even when the target cannot hold some fields (they are reported as warnings).
+    #[arg(long)]
+    allow_lossy: bool,
+    /// MAS `actor` for a loop that does not name one.
+    #[arg(long, value_name = "A")]
+    actor: Option<String>,
+    /// MAS `validator` for a VEAL loop that does not name one.
+    #[arg(long, value_name = "V")]
+    validator: Option<String>,
+    /// MAS `fallback_agent`: escalation to `$handoff` becomes `fallback` to this agent.
+    #[arg(long, value_name = "F")]
+    fallback_agent: Option<String>,
+    /// AgentPM `version` for a loop that has none (default 0.1.0).
+    #[arg(long = "version", value_name = "X")]
+    pkg_version: Option<String>,
+    /// Allow the output path to be the input path.
+    #[arg(long)]
+    in_place: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+enum StyleArg {
+    /// Mermaid flowchart.
+    #[default]
+    Flowchart,
+    /// Mermaid state diagram.
+    State,
+}
+
+#[derive(Debug, Args)]
+struct GraphArgs {
+    /// Loop file (`-` for standard input).
+    input: PathBuf,
+    /// Mermaid (the default).
+    #[arg(long, conflicts_with = "dot")]
+    mermaid: bool,
+    /// Graphviz DOT.
+    #[arg(long)]
+    dot: bool,
+    /// Mermaid diagram style.
+    #[arg(long, value_enum, default_value_t = StyleArg::Flowchart)]
+    style: StyleArg,
+    /// Output file (default: standard output).
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// Input format.
+    #[arg(long, value_enum, help_heading = "Input")]
+    from: Option<FormatArg>,
+}
+
+#[derive(Debug, Args)]
+struct DocsArgs {
+    /// Loop files or folders.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Output folder.
+    #[arg(long, short = 'o')]
+    output: PathBuf,
+    /// A minijinja template replacing the built-in page template.
+    #[arg(long)]
+    template: Option<PathBuf>,
+    /// Write nothing; list pages that are missing or stale and exit 1 if any.
+    #[arg(long)]
+    check: bool,
+    /// Input format.
+    #[arg(long, value_enum, help_heading = "Input")]
+    from: Option<FormatArg>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum SchemaArg {
+    Agentpm,
+    Mas,
+    Ir,
+}
+
+#[derive(Debug, Args)]
+struct SchemaArgs {
+    /// Which format.
+    which: SchemaArg,
+    /// Output file (default: standard output).
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+}
+
+/// Run a parsed command line.
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    let g = &cli.global;
+    match &cli.command {
+        Command::Check(a) => check(g, a),
+        Command::Convert(a) => convert(g, a),
+        Command::Graph(a) => graph(g, a),
+        Command::Docs(a) => docs(g, a),
+        Command::Schema(a) => schema(a),
+    }
+}
+
+fn code(problems: bool) -> ExitCode {
+    if problems {
+        ExitCode::from(EXIT_PROBLEMS)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn is_stdio(p: &Path) -> bool {
+    p.as_os_str() == "-"
+}
+
+fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    // Read one byte past the limit so that an oversized input is reported, not truncated.
+    let cap = u64::try_from(limits.max_bytes).unwrap_or(u64::MAX).saturating_add(1);
+    if is_stdio(path) {
+        std::io::stdin()
+            .take(cap)
+            .read_to_end(&mut buf)
+            .context("reading standard input")?;
+    } else {
+        let f = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+        f.take(cap)
+            .read_to_end(&mut buf)
+            .with_context(|| format!("reading {}", path.display()))?;
+    }
+    Ok(buf)
+}
+
+/// Files under the given paths: files as given, folders searched recursively for loop
+/// files, in sorted order.
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if is_stdio(p) || !p.is_dir() {
+            if !is_stdio(p) && !p.exists() {
+                bail!("{}: no such file or folder", p.display());
+            }
+            out.push(p.clone());
+        } else {
+            let mut found = Vec::new();
+            walk(p, &mut found).with_context(|| format!("reading folder {}", p.display()))?;
+            found.sort();
+            out.extend(found);
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let ft = entry.file_type()?;
+        if ft.is_dir() {
+            walk(&path, out)?;
+        } else if ft.is_file()
+            && path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| matches!(e, "json" | "yaml" | "yml"))
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn load_file(g: &Global, path: &Path, from: Option<FormatArg>) -> Result<Loaded> {
+    let limits = Limits {
+        max_bytes: g.max_input_bytes,
+        ..Limits::default()
+    };
+    let bytes = read_input(path, &limits)?;
+    let name = path.display().to_string();
+    let mut loaded = format::load(
+        &name,
+        &bytes,
+        &LoadOptions {
+            from: from.map(Format::from),
+            limits,
+        },
+    );
+    if g.strict {
+        loaded.diags.make_strict();
+    }
+    Ok(loaded)
+}
+
+fn use_color(g: &Global) -> bool {
+    match g.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    }
+}
+
+/// Print diagnostics: human form on stderr, JSON on stdout.
+fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
+    if diags.is_empty() {
+        return;
+    }
+    match g.format {
+        MessageFormat::Human => {
+            eprint!("{}", diag::render_human(diags.items(), source, use_color(g)));
+        }
+        MessageFormat::Json => {
+            print!("{}", diag::render_json(diags.items()));
+        }
+    }
+}
+
+fn report_loaded(g: &Global, l: &Loaded) {
+    report(g, &l.diags, l.doc.as_ref().map(|d| d.text.as_str()));
+}
+
+fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
+    let files = expand(&a.paths)?;
+    let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
+    for f in &files {
+        let l = load_file(g, f, a.from)?;
+        report_loaded(g, &l);
+        errors += l.diags.count(Severity::Error);
+        warnings += l.diags.count(Severity::Warning);
+        bad_files += usize::from(l.diags.has_errors());
+    }
+    if matches!(g.format, MessageFormat::Human) {
+        eprintln!(
+            "checked {} file{}: {} with errors, {errors} error{}, {warnings} warning{}",
+            files.len(),
+            plural(files.len()),
+            bad_files,
+            plural(errors),
+            plural(warnings)
+        );
+    }
+    Ok(code(errors > 0))
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// Write `text` to `path` atomically: a temporary file in the same folder, renamed into
+/// place, so a failure or an interrupt never leaves a partial file.
+fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("creating folder {}", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".loopconv-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.write_all(text.as_bytes())
+        .and_then(|()| tmp.as_file().sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// Write to a file, or to stdout for `-` / no path.
+fn emit(output: Option<&Path>, text: &str) -> Result<()> {
+    match output {
+        Some(p) if !is_stdio(p) => write_atomic(p, text),
+        _ => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).context("writing standard output")?;
+            out.flush().context("writing standard output")
+        }
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn convert_opts(a: &ConvertArgs) -> ConvertOptions {
+    ConvertOptions {
+        allow_lossy: a.allow_lossy,
+        actor: a.actor.clone(),
+        validator: a.validator.clone(),
+        fallback_agent: a.fallback_agent.clone(),
+        version: a.pkg_version.clone(),
+    }
+}
+
+/// Convert one loaded file; `None` when it cannot be converted (diagnostics say why).
+fn convert_loaded(l: &mut Loaded, to: Format, opts: &ConvertOptions) -> Result<Option<String>> {
+    let Some((spec, info)) = l.valid() else { return Ok(None) };
+    let (spec, info) = (spec.clone(), info.clone());
+    let text = format::write(&spec, &info, to, opts, &mut l.diags)?;
+    if let Some(doc) = &l.doc {
+        l.diags.locate_missing(doc);
+    }
+    l.diags.sort();
+    Ok((!l.diags.has_errors()).then_some(text))
+}
+
+fn convert(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
+    let to = Format::from(a.to);
+    let opts = convert_opts(a);
+    if !is_stdio(&a.input) && a.input.is_dir() {
+        return convert_folder(g, a, to, &opts);
+    }
+    if let Some(out) = &a.output {
+        if !is_stdio(out) && !a.in_place && same_file(&a.input, out) {
+            bail!(
+                "the output {} is the input file; refusing to overwrite it (pass --in-place to allow)",
+                out.display()
+            );
+        }
+    }
+    let mut l = load_file(g, &a.input, a.from)?;
+    let text = convert_loaded(&mut l, to, &opts)?;
+    if g.strict {
+        l.diags.make_strict();
+    }
+    report_loaded(g, &l);
+    match text {
+        Some(t) if !l.diags.has_errors() => {
+            emit(a.output.as_deref(), &t)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        _ => Ok(ExitCode::from(EXIT_PROBLEMS)),
+    }
+}
+
+/// Where a converted file goes in the mirrored output folder.
+fn mirrored(root: &Path, file: &Path, out: &Path, to: Format, name: &str) -> PathBuf {
+    let rel = file.strip_prefix(root).unwrap_or(file);
+    let mut dir = rel.parent().map(Path::to_path_buf).unwrap_or_default();
+    // An AgentPM package folder (`pkg/agent.json`) is replaced by the new file or folder.
+    if rel.file_name().is_some_and(|n| n == "agent.json") {
+        dir = dir.parent().map(Path::to_path_buf).unwrap_or_default();
+    }
+    let base = out.join(dir);
+    match to {
+        Format::Agentpm => base.join(name).join("agent.json"),
+        Format::Mas => base.join(format!("{name}.yaml")),
+        Format::Ir => base.join(format!("{name}.ir.json")),
+    }
+}
+
+fn convert_folder(g: &Global, a: &ConvertArgs, to: Format, opts: &ConvertOptions) -> Result<ExitCode> {
+    let Some(out) = a.output.as_deref().filter(|o| !is_stdio(o)) else {
+        bail!("converting a folder needs an output folder: pass -o DIR");
+    };
+    if same_file(&a.input, out) && !a.in_place {
+        bail!("the output folder is the input folder; refusing to write into it (pass --in-place to allow)");
+    }
+    let files = expand(std::slice::from_ref(&a.input))?;
+    // (destination, text, source)
+    let mut planned: Vec<(PathBuf, String, String)> = Vec::new();
+    let (mut ok, mut lossy, mut failed) = (Vec::new(), Vec::new(), Vec::new());
+    for f in &files {
+        let mut l = load_file(g, f, a.from)?;
+        let text = convert_loaded(&mut l, to, opts)?;
+        if g.strict {
+            l.diags.make_strict();
+        }
+        report_loaded(g, &l);
+        match (text, &l.spec) {
+            (Some(t), Some(spec)) if !l.diags.has_errors() => {
+                let dest = mirrored(&a.input, f, out, to, &spec.name);
+                if let Some((_, _, prev)) = planned.iter().find(|(p, _, _)| *p == dest) {
+                    eprintln!("error: {} and {} both convert to {}", prev, f.display(), dest.display());
+                    failed.push(f.display().to_string());
+                    continue;
+                }
+                if same_file(f, &dest) && !a.in_place {
+                    bail!("{} would overwrite its input (pass --in-place to allow)", dest.display());
+                }
+                if l.diags.items().iter().any(|d| d.code.as_str().starts_with('B')) {
+                    lossy.push(f.display().to_string());
+                }
+                ok.push(f.display().to_string());
+                planned.push((dest, t, f.display().to_string()));
+            }
+            _ => failed.push(f.display().to_string()),
+        }
+    }
+    if !failed.is_empty() {
+        eprintln!(
+            "converted nothing: {} of {} file{} failed ({}); no file was written",
+            failed.len(),
+            files.len(),
+            plural(files.len()),
+            failed.join(", ")
+        );
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    }
+    for (dest, text, _) in &planned {
+        write_atomic(dest, text)?;
+    }
+    eprintln!(
+        "converted {} file{} to {} in {} ({} lossy{})",
+        ok.len(),
+        plural(ok.len()),
+        to.name(),
+        out.display(),
+        lossy.len(),
+        if lossy.is_empty() { String::new() } else { format!(": {}", lossy.join(", ")) }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
+    let l = load_file(g, &a.input, a.from)?;
+    report_loaded(g, &l);
+    let Some((spec, info)) = l.valid() else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let text = if a.dot {
+        back::dot::write(spec, info, &back::dot::Options::default())
+    } else {
+        let style = match a.style {
+            StyleArg::Flowchart => back::mermaid::Style::Flowchart,
+            StyleArg::State => back::mermaid::Style::State,
+        };
+        back::mermaid::write(spec, info, &back::mermaid::Options { style })
+    };
+    emit(a.output.as_deref(), &text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
+    let template = match &a.template {
+        Some(p) => Some(std::fs::read_to_string(p).with_context(|| format!("reading template {}", p.display()))?),
+        None => None,
+    };
+    let opts = back::markdown::Options { template };
+    let files = expand(&a.paths)?;
+    let mut pages: Vec<(String, String)> = Vec::new();
+    let mut entries = Vec::new();
+    let mut failed = false;
+    for f in &files {
+        let l = load_file(g, f, a.from)?;
+        report_loaded(g, &l);
+        let Some((spec, info)) = l.valid() else {
+            failed = true;
+            continue;
+        };
+        let file_name = format!("{}.md", spec.name);
+        if pages.iter().any(|(n, _)| *n == file_name) {
+            eprintln!("error: two loops are named `{}`; {} would overwrite a page", spec.name, f.display());
+            failed = true;
+            continue;
+        }
+        let source = f.display().to_string();
+        let text = back::markdown::write(spec, info, &source, &opts)?;
+        entries.push(back::markdown::IndexEntry {
+            name: spec.name.clone(),
+            file_name: file_name.clone(),
+            description: spec.description.clone(),
+            source,
+        });
+        pages.push((file_name, text));
+    }
+    if failed {
+        eprintln!("no page was written: fix the errors above first");
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    }
+    pages.push(("index.md".to_owned(), back::markdown::index(&entries, &opts)?));
+    if a.check {
+        let mut stale = Vec::new();
+        for (name, text) in &pages {
+            let path = a.output.join(name);
+            match std::fs::read_to_string(&path) {
+                Ok(old) if old == *text => {}
+                Ok(_) => stale.push(format!("stale: {}", path.display())),
+                Err(_) => stale.push(format!("missing: {}", path.display())),
+            }
+        }
+        for s in &stale {
+            eprintln!("{s}");
+        }
+        if stale.is_empty() {
+            eprintln!("docs are up to date: {} page{} in {}", pages.len(), plural(pages.len()), a.output.display());
+        } else {
+            eprintln!("{} page{} out of date; run `loopconv docs` without --check", stale.len(), plural(stale.len()));
+        }
+        return Ok(code(!stale.is_empty()));
+    }
+    for (name, text) in &pages {
+        write_atomic(&a.output.join(name), text)?;
+    }
+    eprintln!("wrote {} page{} to {}", pages.len(), plural(pages.len()), a.output.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn schema(a: &SchemaArgs) -> Result<ExitCode> {
+    let which = match a.which {
+        SchemaArg::Agentpm => back::schema::Which::Agentpm,
+        SchemaArg::Mas => back::schema::Which::Mas,
+        SchemaArg::Ir => back::schema::Which::Ir,
+    };
+    emit(a.output.as_deref(), &back::schema::write(which))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory as _;
+
+    #[test]
+    fn verify_cli() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,486 @@
+//! Diagnostics: stable codes, severities, locations and rendering.
+//!
+//! Every problem loopconv finds in user input is a [`Diagnostic`] with a [`Code`].
+//! Codes are frozen: a code's string, its kebab-case name and its one-line summary never
+//! change meaning, and a retired code is never reused. The prefix letter tells the stage:
+//!
+//! * `P` parse: the bytes are not a well-formed JSON or YAML document, or break a limit;
+//! * `F` format: the document does not have the shape its format requires (types, required
+//!   and unknown keys, patterns, enums, minimums);
+//! * `V` validation: the loop's meaning is wrong (references, graph, policy rules);
+//! * `B` back end: a conversion cannot carry a field, or a flag it needs is missing.
+//!
+//! The library never prints. [`render_human`] and [`render_json`] turn diagnostics into text
+//! for the binary to print.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use serde::Serialize;
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The input is wrong: commands fail with exit code 1.
+    Error,
+    /// The input is accepted, but something is probably not what the author meant
+    /// (an error under `--strict`).
+    Warning,
+    /// Extra information.
+    Note,
+}
+
+macro_rules! codes {
+    ($( $(#[$doc:meta])* $variant:ident = ($code:literal, $name:literal, $sev:ident, $summary:literal), )*) => {
+        /// A stable diagnostic code. See the README's table, which lists the same codes.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $( $(#[$doc])* #[doc = $summary] $variant, )*
+        }
+
+        impl Code {
+            /// Every code, in table order.
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+
+            /// The frozen code string, e.g. `V012`.
+            pub fn as_str(self) -> &'static str {
+                match self { $( Code::$variant => $code, )* }
+            }
+
+            /// The frozen kebab-case name, e.g. `unreachable-phase`.
+            pub fn name(self) -> &'static str {
+                match self { $( Code::$variant => $name, )* }
+            }
+
+            /// The default severity of diagnostics with this code.
+            pub fn severity(self) -> Severity {
+                match self { $( Code::$variant => Severity::$sev, )* }
+            }
+
+            /// One line saying what the code means.
+            pub fn summary(self) -> &'static str {
+                match self { $( Code::$variant => $summary, )* }
+            }
+        }
+    };
+}
+
+codes! {
+    // ---- P: parse and limits ----
+    Syntax = ("P001", "syntax-error", Error, "the file is not well-formed JSON or YAML"),
+    DuplicateKey = ("P002", "duplicate-key", Error, "a mapping repeats a key"),
+    MultipleDocuments = ("P003", "multiple-documents", Error, "a YAML file holds more than one document"),
+    TooLarge = ("P004", "input-too-large", Error, "the input is larger than the size limit"),
+    TooDeep = ("P005", "nesting-too-deep", Error, "arrays and objects are nested deeper than the limit"),
+    AliasLimit = ("P006", "alias-limit", Error, "YAML anchors and aliases expand beyond the limit"),
+    InvalidUtf8 = ("P007", "invalid-utf8", Error, "the input is not valid UTF-8"),
+    EmptyInput = ("P008", "empty-input", Error, "the input holds no document"),
+    ByteOrderMark = ("P009", "byte-order-mark", Warning, "the input starts with a byte-order mark"),
+    NulByte = ("P010", "nul-byte", Error, "the input contains a NUL byte"),
+    UnknownFormat = ("P011", "unknown-format", Error, "the file's format cannot be decided from its content"),
+    NonStringKey = ("P012", "non-string-key", Error, "a mapping key is not a string"),
+    TooManyPhases = ("P013", "too-many-phases", Error, "the loop declares more phases than the limit"),
+    // ---- F: format shape ----
+    UnknownField = ("F001", "unknown-field", Error, "a key that the format does not define"),
+    MissingField = ("F002", "missing-field", Error, "a required key is missing"),
+    WrongType = ("F003", "wrong-type", Error, "a value has the wrong type"),
+    InvalidName = ("F004", "invalid-name", Error, "a loop name does not match the format's name pattern"),
+    InvalidId = ("F005", "invalid-id", Error, "an id is not a stable id (lowercase kebab-case, at most 64 characters)"),
+    InvalidVersion = ("F006", "invalid-version", Error, "a version is not a semantic version X.Y.Z"),
+    InvalidValue = ("F007", "invalid-value", Error, "a value is not one of the values the field allows"),
+    OutOfRange = ("F008", "out-of-range", Error, "a number is below the field's minimum"),
+    EmptyCollection = ("F009", "empty-collection", Error, "an array or object that must not be empty is empty"),
+    MissingKind = ("F010", "missing-kind", Warning, "an AgentPM loop without `kind: \"loop\"`"),
+    Yaml11Boolean = ("F011", "yaml11-boolean", Error, "a YAML 1.1 boolean spelling (yes/no/on/off) where a boolean is expected"),
+    MissingSchema = ("F012", "missing-schema-uri", Warning, "an AgentPM manifest without `$schema`"),
+    BlankDescription = ("F013", "blank-description", Warning, "the package description is empty or blank"),
+    EmptyString = ("F014", "empty-string", Error, "a string that must not be empty is empty"),
+    // ---- V: AgentPM lint rules 1-22 (formats.md 1.5) ----
+    BlankArchetype = ("V001", "blank-archetype", Error, "`archetype` is empty or blank"),
+    BlankObjective = ("V002", "blank-objective", Error, "a phase objective is empty or blank"),
+    DuplicatePhase = ("V003", "duplicate-phase-id", Error, "two phases share an id"),
+    BlankOutcomeDescription = ("V004", "blank-outcome-description", Error, "an outcome description is empty or blank"),
+    DuplicateOutcome = ("V005", "duplicate-outcome-id", Error, "a phase declares the same outcome twice"),
+    UnknownEntryPhase = ("V006", "unknown-entry-phase", Error, "`entry_phase` names no declared phase"),
+    UnknownTransitionSource = ("V007", "unknown-transition-source", Error, "a transition's `from` names no declared phase"),
+    UnknownOutcome = ("V008", "unknown-outcome", Error, "a transition's `on` is not an outcome of its `from` phase"),
+    UnknownTransitionTarget = ("V009", "unknown-transition-target", Error, "a transition's `to` is neither a phase nor a terminal"),
+    DuplicateTransition = ("V010", "duplicate-transition", Error, "a (phase, outcome) pair has more than one transition"),
+    MissingTransition = ("V011", "missing-transition", Error, "a (phase, outcome) pair has no transition"),
+    UnreachablePhase = ("V012", "unreachable-phase", Error, "a phase cannot be reached from the entry phase"),
+    NoTerminalReachable = ("V013", "no-terminal-reachable", Error, "no terminal can be reached from the entry phase"),
+    DuplicateCheckpoint = ("V014", "duplicate-checkpoint-id", Error, "two checkpoints share an id"),
+    UnknownCheckpointPhase = ("V015", "unknown-checkpoint-phase", Error, "a checkpoint's `before_phase` names no declared phase"),
+    UnknownRejectTarget = ("V016", "unknown-reject-target", Error, "a checkpoint's `on_reject` is neither a phase nor a terminal"),
+    DuplicateCheckpointPhase = ("V017", "duplicate-checkpoint-phase", Error, "two approval checkpoints guard the same phase"),
+    RetryWithoutMaxRetries = ("V018", "retry-without-max-retries", Error, "`action: retry` without `max_retries`"),
+    RetryWithoutOnExhausted = ("V019", "retry-without-on-exhausted", Error, "`action: retry` without `on_exhausted`"),
+    MaxRetriesWithoutRetry = ("V020", "max-retries-without-retry", Error, "`max_retries` on a tool-failure action other than retry"),
+    OnExhaustedWithoutRetry = ("V021", "on-exhausted-without-retry", Error, "`on_exhausted` on a tool-failure action other than retry"),
+    MissingPhaseFailure = ("V022", "missing-phase-failure", Error, "tool failure can fail a phase but `phase_failure` is missing"),
+    // ---- V: beyond upstream ----
+    TrapCycle = ("V023", "trap-cycle", Warning, "phases from which no terminal can be reached"),
+    MaxStepsTooSmall = ("V024", "max-steps-too-small", Warning, "`max_steps` is shorter than the shortest path from the entry to `$end`"),
+    NoSuccessPath = ("V025", "no-success-path", Warning, "`$end` cannot be reached from the entry phase"),
+    // ---- V: multi-agent-spec rules (formats.md 2) ----
+    MissingMission = ("V101", "missing-mission", Error, "a REAL loop without `mission`"),
+    MissingValidator = ("V102", "missing-validator", Error, "a VEAL loop without `validator`"),
+    MissingChecks = ("V103", "missing-checks", Error, "a VEAL loop without checks"),
+    MissingFallbackAgent = ("V104", "missing-fallback-agent", Error, "`escalation: fallback` without `fallback_agent`"),
+    DuplicateCheckId = ("V105", "duplicate-check-id", Warning, "two checks share an id"),
+    // ---- B: conversion ----
+    LostField = ("B001", "lost-field", Error, "the target format cannot hold this field (allowed with `--allow-lossy`)"),
+    InexactBound = ("B002", "inexact-bound", Error, "a bound cannot be converted exactly and was rounded (allowed with `--allow-lossy`)"),
+    MissingRoleFlag = ("B003", "missing-role-flag", Error, "the target needs an agent name that the source cannot carry; pass it as a flag"),
+    InvalidOutput = ("B004", "invalid-output", Error, "the generated output failed validation (a loopconv bug)"),
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A position in a source file: 1-based line and column (in characters), plus the byte range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Pos {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, counted in characters.
+    pub column: u32,
+    /// Byte offset of the start.
+    #[serde(skip)]
+    pub start: usize,
+    /// Byte offset one past the end.
+    #[serde(skip)]
+    pub end: usize,
+}
+
+/// Where a diagnostic points.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Location {
+    /// The file as the user named it (`-` for standard input).
+    pub file: String,
+    /// JSON Pointer to the offending key or value (empty for the whole document).
+    pub pointer: String,
+    /// Line and column, when known.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub pos: Option<Pos>,
+}
+
+/// One problem found in an input or a conversion.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Error, warning or note.
+    pub severity: Severity,
+    /// The stable code.
+    #[serde(serialize_with = "ser_code")]
+    pub code: Code,
+    /// What is wrong, naming the field (lowercase, no final period).
+    pub message: String,
+    /// Where.
+    pub location: Location,
+    /// Extra facts (a cycle, a path).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// How to fix it, when there is something useful to say.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+fn ser_code<S: serde::Serializer>(code: &Code, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(code.as_str())
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's default severity.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: code.severity(),
+            code,
+            message: message.into(),
+            location: Location::default(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// Set the help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Add a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Set the location's pointer (the file is filled in by the sink).
+    pub fn at(mut self, pointer: impl Into<String>) -> Self {
+        self.location.pointer = pointer.into();
+        self
+    }
+
+    /// Name of the JSON-output field `code`.
+    pub fn code_str(&self) -> &'static str {
+        self.code.as_str()
+    }
+}
+
+/// Resolves JSON Pointers to positions in one source file.
+pub trait Locate {
+    /// Position of the key (when `key` is true and the pointer names an object member) or of
+    /// the value at `pointer`; falls back to the nearest ancestor that has a position.
+    fn locate(&self, pointer: &str, key: bool) -> Option<Pos>;
+}
+
+/// An append-only collection of diagnostics for one file.
+#[derive(Debug, Default, Clone)]
+pub struct Diagnostics {
+    file: String,
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// An empty sink for diagnostics about `file`.
+    pub fn new(file: impl Into<String>) -> Self {
+        Diagnostics {
+            file: file.into(),
+            items: Vec::new(),
+        }
+    }
+
+    /// The file these diagnostics are about.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// Add a diagnostic whose position is already known (or absent).
+    pub fn push(&mut self, mut d: Diagnostic) {
+        d.location.file.clone_from(&self.file);
+        self.items.push(d);
+    }
+
+    /// Add a diagnostic, resolving its pointer to a position with `map`. `key` says whether
+    /// to point at the member's key (missing or unknown fields) or its value.
+    pub fn push_at(&mut self, mut d: Diagnostic, map: &dyn Locate, key: bool) {
+        if d.location.pos.is_none() {
+            d.location.pos = map.locate(&d.location.pointer, key);
+        }
+        self.push(d);
+    }
+
+    /// Give a position to every diagnostic that has a pointer but no position yet.
+    pub fn locate_missing(&mut self, map: &dyn Locate) {
+        for d in &mut self.items {
+            if d.location.pos.is_none() {
+                d.location.pos = map.locate(&d.location.pointer, false);
+            }
+        }
+    }
+
+    /// True when any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    /// Number of diagnostics with the given severity.
+    pub fn count(&self, sev: Severity) -> usize {
+        self.items.iter().filter(|d| d.severity == sev).count()
+    }
+
+    /// All diagnostics.
+    pub fn items(&self) -> &[Diagnostic] {
+        &self.items
+    }
+
+    /// Take the diagnostics out.
+    pub fn into_items(self) -> Vec<Diagnostic> {
+        self.items
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Add all of `other`'s diagnostics.
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.items.extend(other.items);
+    }
+
+    /// Turn warnings into errors (`--strict`).
+    pub fn make_strict(&mut self) {
+        for d in &mut self.items {
+            if d.severity == Severity::Warning {
+                d.severity = Severity::Error;
+            }
+        }
+    }
+
+    /// Sort into the documented, deterministic order: by position in the file (documents
+    /// without positions last), then code, then message. Identical diagnostics are merged.
+    pub fn sort(&mut self) {
+        self.items.sort_by(|a, b| {
+            let ka = a.location.pos.map(|p| (0, p.line, p.column)).unwrap_or((1, 0, 0));
+            let kb = b.location.pos.map(|p| (0, p.line, p.column)).unwrap_or((1, 0, 0));
+            ka.cmp(&kb)
+                .then_with(|| a.location.pointer.cmp(&b.location.pointer))
+                .then_with(|| a.code.cmp(&b.code))
+                .then_with(|| a.message.cmp(&b.message))
+        });
+        self.items.dedup();
+    }
+}
+
+/// Render diagnostics for people: `error[V012]: ...` with a source snippet when the source
+/// text is available.
+pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> String {
+    use codespan_reporting::diagnostic::{Diagnostic as CsDiag, Label};
+    use codespan_reporting::files::SimpleFile;
+    use codespan_reporting::term::{self, termcolor};
+
+    let mut out = String::new();
+    for d in diags {
+        let file = SimpleFile::new(d.location.file.as_str(), source.unwrap_or(""));
+        let mut cs = match d.severity {
+            Severity::Error => CsDiag::error(),
+            Severity::Warning => CsDiag::warning(),
+            Severity::Note => CsDiag::note(),
+        }
+        .with_code(d.code.as_str())
+        .with_message(&d.message);
+        let mut notes = Vec::new();
+        match (d.location.pos, source) {
+            (Some(p), Some(src)) if p.end <= src.len() && p.start <= p.end => {
+                cs = cs.with_labels(vec![Label::primary((), clamp_range(src, p.start..p.end))]);
+            }
+            (Some(p), _) => notes.push(format!(
+                "at {}:{}:{}{}",
+                d.location.file,
+                p.line,
+                p.column,
+                pointer_suffix(&d.location.pointer)
+            )),
+            (None, _) => notes.push(format!(
+                "in {}{}",
+                d.location.file,
+                pointer_suffix(&d.location.pointer)
+            )),
+        }
+        notes.extend(d.notes.iter().cloned());
+        if let Some(h) = &d.help {
+            notes.push(format!("help: {h}"));
+        }
+        cs = cs.with_notes(notes);
+        let mut buf = termcolor::Buffer::no_color();
+        let mut cbuf = termcolor::Buffer::ansi();
+        let config = term::Config::default();
+        let target: &mut termcolor::Buffer = if color { &mut cbuf } else { &mut buf };
+        if term::emit(target, &config, &file, &cs).is_ok() {
+            out.push_str(&String::from_utf8_lossy(target.as_slice()));
+        } else {
+            let _ = writeln!(out, "{}[{}]: {}", sev_word(d.severity), d.code, d.message);
+        }
+    }
+    out
+}
+
+fn pointer_suffix(p: &str) -> String {
+    if p.is_empty() {
+        String::new()
+    } else {
+        format!(" ({p})")
+    }
+}
+
+fn clamp_range(src: &str, r: Range<usize>) -> Range<usize> {
+    let mut s = r.start.min(src.len());
+    let mut e = r.end.min(src.len());
+    while s > 0 && !src.is_char_boundary(s) {
+        s -= 1;
+    }
+    while e < src.len() && !src.is_char_boundary(e) {
+        e += 1;
+    }
+    s..e.max(s)
+}
+
+fn sev_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+/// Render diagnostics as one JSON array (for `--format json`).
+pub fn render_json(diags: &[Diagnostic]) -> String {
+    let mut s = serde_json::to_string_pretty(diags).unwrap_or_else(|_| "[]".to_owned());
+    s.push('\n');
+    s
+}
+
+/// The README's code table, generated from [`Code::ALL`] (a test keeps the README in sync).
+pub fn code_table_markdown() -> String {
+    let mut s = String::from("| code | name | severity | meaning |\n|---|---|---|---|\n");
+    for c in Code::ALL {
+        let _ = writeln!(
+            s,
+            "| `{}` | `{}` | {} | {} |",
+            c.as_str(),
+            c.name(),
+            sev_word(c.severity()),
+            c.summary().replace('|', "\\|")
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn codes_unique() {
+        let codes: BTreeSet<_> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        let names: BTreeSet<_> = Code::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(codes.len(), Code::ALL.len(), "duplicate code string");
+        assert_eq!(names.len(), Code::ALL.len(), "duplicate code name");
+        for c in Code::ALL {
+            let s = c.as_str();
+            assert_eq!(s.len(), 4, "{s}");
+            assert!(matches!(&s[..1], "P" | "F" | "V" | "B"), "{s}");
+            assert!(!c.summary().ends_with('.'), "{s} summary ends with a period");
+        }
+    }
+
+    #[test]
+    fn sort_is_by_position_then_code() {
+        let mut ds = Diagnostics::new("f");
+        let mut a = Diagnostic::new(Code::UnknownField, "b");
+        a.location.pos = Some(Pos {
+            line: 3,
+            column: 1,
+            start: 0,
+            end: 0,
+        });
+        let mut b = Diagnostic::new(Code::MissingField, "a");
+        b.location.pos = Some(Pos {
+            line: 1,
+            column: 5,
+            start: 0,
+            end: 0,
+        });
+        ds.push(a);
+        ds.push(b.clone());
+        ds.push(b);
+        ds.sort();
+        assert_eq!(ds.items().len(), 2);
+        assert_eq!(ds.items()[0].code, Code::MissingField);
+    }
+}

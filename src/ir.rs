@@ -1,0 +1,615 @@
+//! The intermediate representation: one loop, whatever format it came from.
+//!
+//! A [`Spec`] holds everything either format can say (see `../shared/spec/mapping.md` and the
+//! README's conversion table):
+//!
+//! * identity: name, version, description, license, readme, `$schema`, environment;
+//! * [`Pattern`]: a general phase graph (AgentPM) or the fixed REAL / VEAL loop (MAS);
+//! * [`Roles`] and [`Goal`]: the MAS agents, mission, success criteria, checks and ports;
+//! * [`Graph`]: entry phase, phases with access intent and outcomes, transitions, approval
+//!   checkpoints. A MAS loop is lowered to its three-phase graph here too, so that every back
+//!   end draws and documents from one graph;
+//! * [`Bounds`]: max steps, max attempts, escalation, error policy.
+//!
+//! Invariants: the front ends never judge validity, so a `Spec` may hold dangling ids;
+//! [`crate::valid::validate`] checks them and returns the [`crate::valid::Info`] analysis
+//! that back ends use. Everything is kept in source order (`Vec`s), so output is
+//! deterministic. Optional fields keep the difference between "absent" and a default value
+//! (an omitted access key is "no opinion", not `false`), which is what makes `X -> IR -> X`
+//! exact.
+//!
+//! Provenance: each element carries an [`Origin`], the JSON Pointer of the element in its
+//! source file. It is not serialised and never affects equality.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The JSON Pointer of an element in the file it was read from. Never serialised; two
+/// origins always compare equal, so provenance never changes the meaning of a loop.
+#[derive(Debug, Clone, Default, Eq)]
+pub struct Origin(pub String);
+
+impl PartialEq for Origin {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Origin {
+    /// An origin at `pointer`.
+    pub fn new(pointer: impl Into<String>) -> Self {
+        Origin(pointer.into())
+    }
+
+    /// The pointer of a child: `self/seg`.
+    pub fn child(&self, seg: impl std::fmt::Display) -> Origin {
+        Origin(format!("{}/{}", self.0, crate::tree::escape_ptr(&seg.to_string())))
+    }
+
+    /// The pointer as a string.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The format a loop was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceFormat {
+    /// An AgentPM loop manifest.
+    #[default]
+    Agentpm,
+    /// A multi-agent-spec REAL/VEAL loop.
+    Mas,
+    /// loopconv's own IR JSON.
+    Ir,
+}
+
+/// The shape of a loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Pattern {
+    /// Any phase graph (AgentPM).
+    #[default]
+    General,
+    /// Read, Eval, Act, Loop: mission-driven, one actor.
+    Real,
+    /// Validate, Eval, Act, Loop: state-driven, a validator and an actor.
+    Veal,
+}
+
+/// One loop in loopconv's intermediate representation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// The format the loop was read from.
+    pub source_format: SourceFormat,
+    /// Whether the AgentPM source spelled `kind: "loop"` (seed files may omit it). Always
+    /// true for other sources.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub kind_present: bool,
+    /// Loop (package) name.
+    pub name: String,
+    /// Package version (AgentPM); MAS loops have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Human-readable description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `$schema` URI of an AgentPM manifest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema_uri: Option<String>,
+    /// README path of an AgentPM package.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readme: Option<String>,
+    /// License metadata of an AgentPM package.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<License>,
+    /// AgentPM `environment`, passed through untouched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<serde_json::Value>,
+    /// General graph, REAL or VEAL.
+    pub pattern: Pattern,
+    /// Descriptive label (AgentPM `loop.archetype`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archetype: Option<String>,
+    /// MAS agents.
+    #[serde(default, skip_serializing_if = "Roles::is_empty")]
+    pub roles: Roles,
+    /// MAS goal: mission, success criteria, checks, ports.
+    #[serde(default, skip_serializing_if = "Goal::is_empty")]
+    pub goal: Goal,
+    /// The phase graph.
+    pub graph: Graph,
+    /// Limits and failure handling.
+    #[serde(default)]
+    pub bounds: Bounds,
+    /// The format this value was read from (for locating diagnostics; `source_format` is
+    /// the format the loop was first written in). Never serialised, never compared.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub read_as: ReadAs,
+}
+
+/// The format a [`Spec`] value was read from. Always compares equal.
+#[derive(Debug, Clone, Copy, Default, Eq)]
+pub struct ReadAs(pub SourceFormat);
+
+impl PartialEq for ReadAs {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// AgentPM license metadata.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct License {
+    /// SPDX identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spdx: Option<String>,
+    /// License file path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+}
+
+/// The agents of a MAS loop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Roles {
+    /// The agent that acts (write access).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    /// The agent that validates (read-only; VEAL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validator: Option<String>,
+    /// The agent invoked by `escalation: fallback`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_agent: Option<String>,
+}
+
+impl Roles {
+    /// No role is set.
+    pub fn is_empty(&self) -> bool {
+        self.actor.is_none() && self.validator.is_none() && self.fallback_agent.is_none()
+    }
+}
+
+/// The goal of a MAS loop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Goal {
+    /// Goal statement (REAL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mission: Option<String>,
+    /// Description of success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success_criteria: Option<String>,
+    /// Checks run by the validator (VEAL). `None` when the source had no `checks` key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<Vec<Check>>,
+    /// Data inputs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<Vec<Port>>,
+    /// Data outputs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<Vec<Port>>,
+}
+
+impl Goal {
+    /// Nothing is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Goal::default()
+    }
+}
+
+/// A MAS check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    /// Check id.
+    pub id: String,
+    /// What it checks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `command`, `pattern`, `file` or `manual`.
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<crate::model::mas::CheckType>,
+    /// Shell command (type command).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Regex (type pattern).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// Glob of files to search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<String>,
+    /// File path (type file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Whether a failure makes the iteration NO-GO (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    /// Description of success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// Where it came from.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub origin: Origin,
+}
+
+/// A MAS input or output port.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Port {
+    /// Port name.
+    pub name: String,
+    /// Data type.
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<crate::model::mas::PortType>,
+    /// What it carries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether it is required.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    /// `step.output` reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// JSON Schema of the value, passed through.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<serde_json::Value>,
+    /// Default value, passed through.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
+    /// Where it came from.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub origin: Origin,
+}
+
+/// The phase graph.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Graph {
+    /// The phase a run starts in.
+    pub entry: String,
+    /// Phases in authored order.
+    pub phases: Vec<Phase>,
+    /// Transitions in authored order.
+    pub transitions: Vec<Transition>,
+    /// Approval checkpoints in authored order (evaluated in this order). `None` when the
+    /// source had no `checkpoints` key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoints: Option<Vec<Checkpoint>>,
+    /// Where `entry_phase` came from.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub entry_origin: Origin,
+}
+
+/// One phase: one execution of it is one step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Phase {
+    /// Stable id.
+    pub id: String,
+    /// What the phase must achieve.
+    pub objective: String,
+    /// Access intent; `None` when the source had no `access` key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<Access>,
+    /// Declared outcomes; `None` means the single implicit outcome `complete`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcomes: Option<Vec<Outcome>>,
+    /// Where it came from.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub origin: Origin,
+}
+
+/// The implicit outcome of a phase that declares none.
+pub const IMPLICIT_OUTCOME: &str = "complete";
+
+impl Phase {
+    /// The ids of the outcomes this phase can emit (declared, or the implicit `complete`).
+    pub fn outcome_ids(&self) -> Vec<&str> {
+        match &self.outcomes {
+            Some(os) => os.iter().map(|o| o.id.as_str()).collect(),
+            None => vec![IMPLICIT_OUTCOME],
+        }
+    }
+}
+
+/// Access intent: `None` in any field means "no opinion", which is not `false`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Access {
+    /// May the phase call tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<bool>,
+    /// May the phase read knowledge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knowledge: Option<bool>,
+    /// Memory access.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<MemoryAccess>,
+}
+
+/// Memory access intent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryAccess {
+    /// May read memory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<bool>,
+    /// May write memory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<bool>,
+}
+
+/// A declared outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// Stable id.
+    pub id: String,
+    /// What it means.
+    pub description: String,
+    /// Where it came from.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub origin: Origin,
+}
+
+/// A transition target: a phase or a terminal.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    /// A phase id.
+    Phase(String),
+    /// A terminal.
+    Terminal(Terminal),
+}
+
+impl Target {
+    /// Parse the text form (`$end`, `$abort`, `$handoff`, or a phase id).
+    pub fn parse(s: &str) -> Target {
+        match Terminal::parse(s) {
+            Some(t) => Target::Terminal(t),
+            None => Target::Phase(s.to_owned()),
+        }
+    }
+
+    /// The text form.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Target::Phase(p) => p,
+            Target::Terminal(t) => t.as_str(),
+        }
+    }
+}
+
+impl Serialize for Target {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Target {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(Target::parse(&s))
+    }
+}
+
+impl JsonSchema for Target {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Target".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A phase id or a terminal: `$end` (success), `$abort` (deliberate unsuccessful stop), `$handoff` (yield to an outside owner).",
+            "type": "string"
+        })
+    }
+}
+
+/// The three terminals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum Terminal {
+    /// `$end`: success.
+    #[serde(rename = "$end")]
+    End,
+    /// `$abort`: a deliberate unsuccessful stop.
+    #[serde(rename = "$abort")]
+    Abort,
+    /// `$handoff`: yield to an outside owner.
+    #[serde(rename = "$handoff")]
+    Handoff,
+}
+
+impl Terminal {
+    /// All terminals, in drawing order.
+    pub const ALL: [Terminal; 3] = [Terminal::End, Terminal::Abort, Terminal::Handoff];
+
+    /// Parse `$end` / `$abort` / `$handoff`.
+    pub fn parse(s: &str) -> Option<Terminal> {
+        match s {
+            "$end" => Some(Terminal::End),
+            "$abort" => Some(Terminal::Abort),
+            "$handoff" => Some(Terminal::Handoff),
+            _ => None,
+        }
+    }
+
+    /// The text form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Terminal::End => "$end",
+            Terminal::Abort => "$abort",
+            Terminal::Handoff => "$handoff",
+        }
+    }
+
+    /// What the terminal means, in words.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Terminal::End => "success",
+            Terminal::Abort => "failure",
+            Terminal::Handoff => "hand-off",
+        }
+    }
+}
+
+/// A transition: when phase `from` emits outcome `on`, go to `to`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Transition {
+    /// Source phase id.
+    pub from: String,
+    /// Outcome id.
+    pub on: String,
+    /// Target phase or terminal.
+    pub to: Target,
+    /// Where it came from.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub origin: Origin,
+}
+
+/// An approval checkpoint: suspend before entering `before_phase`; approval enters it,
+/// rejection goes to `on_reject`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Checkpoint {
+    /// Stable id.
+    pub id: String,
+    /// The guarded phase.
+    pub before_phase: String,
+    /// Where a rejection goes.
+    pub on_reject: Target,
+    /// Where it came from.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub origin: Origin,
+}
+
+/// Limits and failure handling.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Bounds {
+    /// Most phase executions in one run (AgentPM `limits.max_steps`). For a MAS loop this
+    /// is derived: `3 * max_attempts - 1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<u64>,
+    /// Whether the AgentPM source had a `limits` object (possibly empty).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub limits_present: bool,
+    /// MAS `max_attempts` as written (`None`: absent, meaning 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_attempts: Option<u64>,
+    /// MAS escalation as written (`None`: absent, meaning `human`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escalation: Option<crate::model::mas::Escalation>,
+    /// AgentPM error policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_policy: Option<crate::model::agentpm::ErrorPolicy>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Spec {
+    /// The phase with this id (the first, if ids repeat).
+    pub fn phase(&self, id: &str) -> Option<&Phase> {
+        self.graph.phases.iter().find(|p| p.id == id)
+    }
+
+    /// Effective MAS max attempts (default 3).
+    pub fn effective_max_attempts(&self) -> u64 {
+        self.bounds.max_attempts.unwrap_or(3)
+    }
+
+    /// Effective MAS escalation (default `human`).
+    pub fn effective_escalation(&self) -> crate::model::mas::Escalation {
+        self.bounds
+            .escalation
+            .unwrap_or(crate::model::mas::Escalation::Human)
+    }
+}
+
+/// A loop-level field, for pointing diagnostics at it in whichever format the loop came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// The loop name.
+    Name,
+    /// `archetype`.
+    Archetype,
+    /// The entry phase.
+    Entry,
+    /// `max_steps`.
+    MaxSteps,
+    /// The error policy's tool-failure rule.
+    ToolFailure,
+    /// The error policy.
+    ErrorPolicy,
+    /// The loop type / pattern.
+    Pattern,
+    /// MAS mission.
+    Mission,
+    /// MAS validator.
+    Validator,
+    /// MAS checks.
+    Checks,
+    /// MAS escalation.
+    Escalation,
+    /// MAS fallback agent.
+    FallbackAgent,
+    /// MAS max attempts.
+    MaxAttempts,
+}
+
+impl Spec {
+    /// The JSON Pointer of a loop-level field in the source format.
+    pub fn pointer(&self, f: Field) -> String {
+        let p = match (self.read_as.0, f) {
+            (_, Field::Name) => "/name",
+            (SourceFormat::Agentpm, Field::Archetype) => "/loop/archetype",
+            (SourceFormat::Agentpm, Field::Entry) => "/loop/entry_phase",
+            (SourceFormat::Agentpm, Field::MaxSteps) => "/loop/limits/max_steps",
+            (SourceFormat::Agentpm, Field::ToolFailure) => "/loop/error_policy/tool_failure",
+            (SourceFormat::Agentpm, Field::ErrorPolicy) => "/loop/error_policy",
+            (SourceFormat::Agentpm, Field::Pattern) => "/loop",
+            (SourceFormat::Mas, Field::Mission) => "/mission",
+            (SourceFormat::Mas, Field::Validator) => "/validator",
+            (SourceFormat::Mas, Field::Checks) => "/checks",
+            (SourceFormat::Mas, Field::Escalation) => "/escalation",
+            (SourceFormat::Mas, Field::FallbackAgent) => "/fallback_agent",
+            (SourceFormat::Mas, Field::MaxAttempts) => "/max_attempts",
+            (SourceFormat::Mas, _) => "/type",
+            (SourceFormat::Ir, Field::Archetype) => "/archetype",
+            (SourceFormat::Ir, Field::Entry) => "/graph/entry",
+            (SourceFormat::Ir, Field::MaxSteps) => "/bounds/max_steps",
+            (SourceFormat::Ir, Field::ToolFailure) => "/bounds/error_policy/tool_failure",
+            (SourceFormat::Ir, Field::ErrorPolicy) => "/bounds/error_policy",
+            (SourceFormat::Ir, Field::Pattern) => "/pattern",
+            (SourceFormat::Ir, Field::Mission) => "/goal/mission",
+            (SourceFormat::Ir, Field::Validator) => "/roles/validator",
+            (SourceFormat::Ir, Field::Checks) => "/goal/checks",
+            (SourceFormat::Ir, Field::Escalation) => "/bounds/escalation",
+            (SourceFormat::Ir, Field::FallbackAgent) => "/roles/fallback_agent",
+            (SourceFormat::Ir, Field::MaxAttempts) => "/bounds/max_attempts",
+            (SourceFormat::Agentpm, _) => "/loop",
+        };
+        p.to_owned()
+    }
+}

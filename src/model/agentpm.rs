@@ -1,0 +1,317 @@
+//! AgentPM loop manifests (`kind: "loop"`, usually `agent.json`), field for field.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The `$schema` URI upstream publishes for manifests.
+pub const UPSTREAM_SCHEMA_URI: &str =
+    "https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json";
+
+/// An AgentPM loop manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "AgentPM loop manifest", transform = require_kind)]
+pub struct Manifest {
+    /// JSON Schema URI for editors.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    /// Package kind: always `loop`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Kind>,
+    /// Package name.
+    #[schemars(regex(pattern = "^[a-z][a-z0-9-]{0,63}$"))]
+    pub name: String,
+    /// Package version (semantic version).
+    #[schemars(regex(
+        pattern = r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$"
+    ))]
+    pub version: String,
+    /// Registry/package summary.
+    pub description: String,
+    /// README path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub readme: Option<String>,
+    /// License metadata.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<License>,
+    /// Environment variables, passed through untouched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<serde_json::Value>,
+    /// The loop.
+    #[serde(rename = "loop")]
+    pub loop_: Loop,
+}
+
+/// `kind` is optional in the model only so that files without it (seed 000) can be read
+/// with a warning; the schema requires it.
+fn require_kind(schema: &mut schemars::Schema) {
+    if let Some(serde_json::Value::Array(req)) = schema.get_mut("required") {
+        req.insert(0, serde_json::Value::String("kind".to_owned()));
+    }
+}
+
+/// The package kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Kind {
+    /// A loop package.
+    #[serde(rename = "loop")]
+    Loop,
+}
+
+/// License metadata.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct License {
+    /// SPDX identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub spdx: Option<String>,
+    /// License file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub file: Option<String>,
+}
+
+/// The `loop` object.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Loop {
+    /// Descriptive label only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1), regex(pattern = r"\S"))]
+    pub archetype: Option<String>,
+    /// The phase a run starts in.
+    #[schemars(regex(pattern = "^[a-z](?:-?[a-z0-9])*$"), length(max = 64))]
+    pub entry_phase: String,
+    /// Loop-wide limits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Limits>,
+    /// Phases.
+    #[schemars(length(min = 1))]
+    pub phases: Vec<Phase>,
+    /// Transitions.
+    #[schemars(length(min = 1))]
+    pub transitions: Vec<Transition>,
+    /// Approval checkpoints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoints: Option<Vec<Checkpoint>>,
+    /// Failure handling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_policy: Option<ErrorPolicy>,
+}
+
+/// Loop-wide limits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Most phase executions in one run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_steps: Option<u64>,
+}
+
+/// A phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Phase {
+    /// Stable id.
+    #[schemars(regex(pattern = "^[a-z](?:-?[a-z0-9])*$"), length(max = 64))]
+    pub id: String,
+    /// What the phase must achieve (not blank).
+    #[schemars(length(min = 1), regex(pattern = r"\S"))]
+    pub objective: String,
+    /// Access intent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<Access>,
+    /// Declared outcomes (absent: the implicit `complete`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub outcomes: Option<Vec<Outcome>>,
+}
+
+/// Access intent; an omitted key means "no opinion".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Access {
+    /// Tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<bool>,
+    /// Knowledge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knowledge: Option<bool>,
+    /// Memory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<Memory>,
+}
+
+/// Memory access: at least one key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("minProperties" = 1))]
+pub struct Memory {
+    /// Read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<bool>,
+    /// Write.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<bool>,
+}
+
+/// A declared outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// Stable id.
+    #[schemars(regex(pattern = "^[a-z](?:-?[a-z0-9])*$"), length(max = 64))]
+    pub id: String,
+    /// What it means (not blank).
+    #[schemars(length(min = 1), regex(pattern = r"\S"))]
+    pub description: String,
+}
+
+/// A transition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Transition {
+    /// Source phase.
+    pub from: String,
+    /// Outcome.
+    pub on: String,
+    /// Target phase or terminal (`$end`, `$abort`, `$handoff`).
+    pub to: String,
+}
+
+/// An approval checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Checkpoint {
+    /// Stable id.
+    #[schemars(regex(pattern = "^[a-z](?:-?[a-z0-9])*$"), length(max = 64))]
+    pub id: String,
+    /// Always `approval`.
+    #[serde(rename = "type")]
+    pub kind: CheckpointType,
+    /// The guarded phase.
+    pub before_phase: String,
+    /// Where a rejection goes.
+    pub on_reject: String,
+}
+
+/// Checkpoint type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckpointType {
+    /// Human approval.
+    Approval,
+}
+
+/// Failure handling.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorPolicy {
+    /// What a failing tool call does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_failure: Option<ToolFailure>,
+    /// What a failed phase does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase_failure: Option<PhaseFailure>,
+}
+
+/// Tool-failure policy: `retry` needs `max_retries` and `on_exhausted`; the other actions
+/// take neither.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend(
+    "if" = {"properties": {"action": {"const": "retry"}}, "required": ["action"]},
+    "then" = {"required": ["max_retries", "on_exhausted"]},
+    "else" = {"not": {"anyOf": [{"required": ["max_retries"]}, {"required": ["on_exhausted"]}]}}
+))]
+pub struct ToolFailure {
+    /// The action.
+    pub action: ToolAction,
+    /// Retries before `on_exhausted` applies (retry only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_retries: Option<u64>,
+    /// What happens when retries run out (retry only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_exhausted: Option<Exhausted>,
+}
+
+/// Tool-failure actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolAction {
+    /// Retry the tool call.
+    Retry,
+    /// Fail the phase (then `phase_failure` applies).
+    FailPhase,
+    /// Abort the run.
+    Abort,
+    /// Hand off.
+    Handoff,
+}
+
+/// What happens when retries run out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Exhausted {
+    /// Fail the phase.
+    FailPhase,
+    /// Abort the run.
+    Abort,
+    /// Hand off.
+    Handoff,
+}
+
+/// Phase-failure policy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseFailure {
+    /// The action.
+    pub action: PhaseAction,
+}
+
+/// Phase-failure actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseAction {
+    /// Abort the run.
+    Abort,
+    /// Hand off.
+    Handoff,
+}
+
+impl ToolAction {
+    /// Text form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolAction::Retry => "retry",
+            ToolAction::FailPhase => "fail_phase",
+            ToolAction::Abort => "abort",
+            ToolAction::Handoff => "handoff",
+        }
+    }
+}
+
+impl Exhausted {
+    /// Text form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Exhausted::FailPhase => "fail_phase",
+            Exhausted::Abort => "abort",
+            Exhausted::Handoff => "handoff",
+        }
+    }
+}
+
+impl PhaseAction {
+    /// Text form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PhaseAction::Abort => "abort",
+            PhaseAction::Handoff => "handoff",
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! multi-agent-spec REAL/VEAL loops (`specs/loops/*.yaml`), field for field.
+//!
+//! The schema published by loopconv fixes upstream's `fallback_agent` bug: the requirement
+//! applies only when `escalation` is present and equals `fallback`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A REAL or VEAL loop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "multi-agent-spec loop")]
+#[schemars(extend("allOf" = [
+    {
+        "if": {"properties": {"escalation": {"const": "fallback"}}, "required": ["escalation"]},
+        "then": {"required": ["fallback_agent"]}
+    },
+    {
+        "if": {"properties": {"type": {"const": "REAL"}}, "required": ["type"]},
+        "then": {"required": ["mission"]}
+    },
+    {
+        "if": {"properties": {"type": {"const": "VEAL"}}, "required": ["type"]},
+        "then": {"required": ["validator", "checks"], "properties": {"checks": {"minItems": 1}}}
+    }
+]))]
+pub struct Loop {
+    /// Loop identifier (kebab-case).
+    #[schemars(regex(pattern = "^[a-z][a-z0-9-]*$"))]
+    pub name: String,
+    /// `REAL` or `VEAL`.
+    #[serde(rename = "type")]
+    pub kind: LoopType,
+    /// Human-readable description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Agent that validates state, read-only (VEAL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validator: Option<String>,
+    /// Agent that performs actions.
+    pub actor: String,
+    /// Goal statement (REAL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mission: Option<String>,
+    /// Maximum iterations (default 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_attempts: Option<u64>,
+    /// Policy when `max_attempts` is reached (default `human`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escalation: Option<Escalation>,
+    /// Agent invoked by `escalation: fallback`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_agent: Option<String>,
+    /// Description of success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success_criteria: Option<String>,
+    /// Validation checks (VEAL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<Vec<Check>>,
+    /// Data inputs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<Vec<Port>>,
+    /// Data outputs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<Vec<Port>>,
+}
+
+/// Loop type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum LoopType {
+    /// Read, Eval, Act, Loop.
+    #[serde(rename = "REAL")]
+    Real,
+    /// Validate, Eval, Act, Loop.
+    #[serde(rename = "VEAL")]
+    Veal,
+}
+
+/// Escalation policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Escalation {
+    /// Stop and ask a person.
+    Human,
+    /// Stop and fail the workflow.
+    Abort,
+    /// Proceed despite unresolved issues.
+    Continue,
+    /// Invoke `fallback_agent`.
+    Fallback,
+}
+
+impl Escalation {
+    /// Text form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Escalation::Human => "human",
+            Escalation::Abort => "abort",
+            Escalation::Continue => "continue",
+            Escalation::Fallback => "fallback",
+        }
+    }
+}
+
+/// A validation check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    /// Check identifier (kebab-case).
+    #[schemars(regex(pattern = "^[a-z][a-z0-9-]*$"))]
+    pub id: String,
+    /// What it checks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Check type.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<CheckType>,
+    /// Shell command (type command).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Regex (type pattern).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// Glob of files to check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<String>,
+    /// File path (type file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// A failure makes the iteration NO-GO (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    /// Description of success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+}
+
+/// Check type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckType {
+    /// Run a command.
+    Command,
+    /// Search for a regex.
+    Pattern,
+    /// Check a file.
+    File,
+    /// A person checks.
+    Manual,
+}
+
+impl CheckType {
+    /// Text form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CheckType::Command => "command",
+            CheckType::Pattern => "pattern",
+            CheckType::File => "file",
+            CheckType::Manual => "manual",
+        }
+    }
+}
+
+/// An input or output port.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Port {
+    /// Port name.
+    pub name: String,
+    /// Data type.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<PortType>,
+    /// What it carries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether it is required.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    /// `step.output` reference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// JSON Schema of the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<serde_json::Value>,
+    /// Default value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
+}
+
+/// Port data type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PortType {
+    /// String.
+    String,
+    /// Number.
+    Number,
+    /// Boolean.
+    Boolean,
+    /// Object.
+    Object,
+    /// Array.
+    Array,
+    /// File.
+    File,
+}

@@ -1,0 +1,1050 @@
+//! A located document tree: JSON or YAML parsed into values that remember where they are.
+//!
+//! Every node keeps its byte range, and every object member the byte range of its key, so that
+//! any later stage can point a diagnostic at the exact key or value through a JSON Pointer
+//! ([`Document::locate`]). JSON is read by a small recursive-descent parser with a depth
+//! limit; YAML by `serde-saphyr` (through its `Spanned` wrapper), with duplicate keys passed
+//! through so that all of them are reported, YAML 1.2 booleans only, and budgets against
+//! alias bombs.
+
+use std::fmt::Write as _;
+
+use crate::diag::{Code, Diagnostic, Diagnostics, Locate, Pos};
+
+/// Limits applied while reading input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest accepted input, in bytes.
+    pub max_bytes: usize,
+    /// Deepest accepted nesting of arrays and objects.
+    pub max_depth: usize,
+    /// Most YAML events replayed through aliases.
+    pub max_alias_events: usize,
+    /// Most phases in one loop.
+    pub max_phases: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: 64 * 1024 * 1024,
+            max_depth: 128,
+            max_alias_events: 100_000,
+            max_phases: 10_000,
+        }
+    }
+}
+
+/// A value with its byte range in the source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// The value.
+    pub value: Value,
+    /// Byte range of the value.
+    pub span: (usize, usize),
+}
+
+/// An object member.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    /// The key.
+    pub key: String,
+    /// Byte range of the key.
+    pub key_span: (usize, usize),
+    /// The value.
+    pub value: Node,
+}
+
+/// A JSON-like value. Objects keep their members in source order, duplicates included.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// `null` (or an empty YAML value).
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// A number, kept as serde_json keeps it.
+    Number(serde_json::Number),
+    /// A string. `plain` is true for an unquoted YAML scalar.
+    String {
+        /// The text.
+        text: String,
+        /// An unquoted YAML scalar (used to recognise YAML 1.1 booleans).
+        plain: bool,
+    },
+    /// An array.
+    Array(Vec<Node>),
+    /// An object.
+    Object(Vec<Member>),
+}
+
+impl Value {
+    /// The JSON type name, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String { .. } => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
+    }
+}
+
+impl Node {
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::String { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The members, if this is an object.
+    pub fn members(&self) -> Option<&[Member]> {
+        match &self.value {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The first member named `key`, if this is an object.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.members()?
+            .iter()
+            .find(|m| m.key == key)
+            .map(|m| &m.value)
+    }
+
+    /// Convert to `serde_json::Value` (for the first of duplicate keys, the last wins, as in
+    /// serde_json; duplicates are reported as errors before this is used).
+    pub fn to_json(&self) -> serde_json::Value {
+        match &self.value {
+            Value::Null => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Number(n) => serde_json::Value::Number(n.clone()),
+            Value::String { text, .. } => serde_json::Value::String(text.clone()),
+            Value::Array(a) => serde_json::Value::Array(a.iter().map(Node::to_json).collect()),
+            Value::Object(m) => serde_json::Value::Object(
+                m.iter()
+                    .map(|m| (m.key.clone(), m.value.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl Node {
+    /// Like [`Node::to_json`], leaving out the members at the given pointers.
+    pub fn to_json_without(&self, skip: &std::collections::BTreeSet<String>) -> serde_json::Value {
+        if skip.is_empty() {
+            return self.to_json();
+        }
+        self.pruned(skip, "")
+    }
+
+    fn pruned(&self, skip: &std::collections::BTreeSet<String>, ptr: &str) -> serde_json::Value {
+        match &self.value {
+            Value::Array(a) => serde_json::Value::Array(
+                a.iter()
+                    .enumerate()
+                    .map(|(i, n)| n.pruned(skip, &format!("{ptr}/{i}")))
+                    .collect(),
+            ),
+            Value::Object(ms) => serde_json::Value::Object(
+                ms.iter()
+                    .filter_map(|m| {
+                        let p = format!("{ptr}/{}", escape_ptr(&m.key));
+                        (!skip.contains(&p)).then(|| (m.key.clone(), m.value.pruned(skip, &p)))
+                    })
+                    .collect(),
+            ),
+            _ => self.to_json(),
+        }
+    }
+}
+
+/// Which syntax a document was read with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// JSON.
+    Json,
+    /// YAML.
+    Yaml,
+}
+
+/// A parsed document and the text it came from.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The source text (a leading byte-order mark removed).
+    pub text: String,
+    /// The syntax it was read with.
+    pub syntax: Syntax,
+    /// The root node.
+    pub root: Node,
+    line_starts: Vec<usize>,
+}
+
+impl Document {
+    /// Position of a byte range.
+    pub fn pos(&self, span: (usize, usize)) -> Pos {
+        pos_of(&self.text, &self.line_starts, span)
+    }
+
+    /// The node at a JSON Pointer, and the member (when the last step is an object key).
+    fn walk(&self, pointer: &str) -> (Option<&Node>, Option<&Member>, &Node) {
+        let mut node = &self.root;
+        let mut member = None;
+        if pointer.is_empty() {
+            return (Some(node), None, node);
+        }
+        for raw in pointer.split('/').skip(1) {
+            let seg = raw.replace("~1", "/").replace("~0", "~");
+            let next = match &node.value {
+                Value::Object(ms) => ms.iter().find(|m| m.key == seg).map(|m| {
+                    member = Some(m);
+                    &m.value
+                }),
+                Value::Array(items) => {
+                    member = None;
+                    seg.parse::<usize>().ok().and_then(|i| items.get(i))
+                }
+                _ => None,
+            };
+            match next {
+                Some(n) => node = n,
+                None => return (None, None, node),
+            }
+        }
+        (Some(node), member, node)
+    }
+}
+
+impl Locate for Document {
+    fn locate(&self, pointer: &str, key: bool) -> Option<Pos> {
+        let (found, member, nearest) = self.walk(pointer);
+        match (found, member) {
+            (Some(_), Some(m)) if key => Some(self.pos(m.key_span)),
+            (Some(n), _) => Some(self.pos(n.span)),
+            (None, _) => Some(self.pos(nearest.span)),
+        }
+    }
+}
+
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+fn pos_of(text: &str, starts: &[usize], span: (usize, usize)) -> Pos {
+    let start = span.0.min(text.len());
+    let line_idx = match starts.binary_search(&start) {
+        Ok(i) => i,
+        Err(i) => i.saturating_sub(1),
+    };
+    let line_start = starts.get(line_idx).copied().unwrap_or(0);
+    let prefix = text.get(line_start..start).unwrap_or("");
+    let column = prefix.chars().count() + 1;
+    // Highlight at most to the end of the first line.
+    let line_end = starts
+        .get(line_idx + 1)
+        .map(|e| e.saturating_sub(1))
+        .unwrap_or(text.len());
+    let end = span.1.clamp(start, line_end.max(start));
+    Pos {
+        line: u32::try_from(line_idx + 1).unwrap_or(u32::MAX),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+        start,
+        end: if end == start {
+            (start + 1).min(text.len())
+        } else {
+            end
+        },
+    }
+}
+
+/// Decode bytes into text, reporting invalid UTF-8, NUL bytes, a byte-order mark and the
+/// size limit. Returns `None` when the input cannot be read further.
+pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<String> {
+    if bytes.len() > limits.max_bytes {
+        diags.push(
+            Diagnostic::new(
+                Code::TooLarge,
+                format!(
+                    "the input is {} bytes, more than the limit of {} bytes",
+                    bytes.len(),
+                    limits.max_bytes
+                ),
+            )
+            .with_help("raise the limit with `--max-input-bytes` if the file is genuine"),
+        );
+        return None;
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let off = e.valid_up_to();
+            let ok = std::str::from_utf8(&bytes[..off]).unwrap_or("");
+            let starts = line_starts(ok);
+            let mut d = Diagnostic::new(
+                Code::InvalidUtf8,
+                format!("the input is not valid UTF-8 (byte {off} is not part of a UTF-8 character)"),
+            )
+            .with_help("save the file as UTF-8");
+            let mut p = pos_of(ok, &starts, (off, off));
+            p.end = p.start;
+            d.location.pos = Some(p);
+            diags.push(d);
+            return None;
+        }
+    };
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            let mut d = Diagnostic::new(
+                Code::ByteOrderMark,
+                "the input starts with a byte-order mark (U+FEFF), which is ignored",
+            )
+            .with_help("save the file as UTF-8 without a BOM");
+            d.location.pos = Some(Pos {
+                line: 1,
+                column: 1,
+                start: 0,
+                end: 0,
+            });
+            diags.push(d);
+            rest
+        }
+        None => text,
+    };
+    if let Some(off) = text.find('\0') {
+        let starts = line_starts(text);
+        let mut d = Diagnostic::new(Code::NulByte, "the input contains a NUL byte")
+            .with_help("loop files are text; remove the NUL byte (is this a binary file?)");
+        d.location.pos = Some(pos_of(text, &starts, (off, off + 1)));
+        diags.push(d);
+        return None;
+    }
+    if text.trim().is_empty() {
+        diags.push(Diagnostic::new(Code::EmptyInput, "the input is empty").with_help(
+            "a loop file holds one JSON object or one YAML mapping",
+        ));
+        return None;
+    }
+    Some(text.to_owned())
+}
+
+/// Parse JSON text into a [`Document`]. Duplicate keys are reported and kept.
+pub fn parse_json(text: String, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
+    let starts = line_starts(&text);
+    let mut p = JsonParser {
+        s: text.as_bytes(),
+        i: 0,
+        depth: 0,
+        max_depth: limits.max_depth,
+        dups: Vec::new(),
+    };
+    let result = p.document();
+    let dups = std::mem::take(&mut p.dups);
+    match result {
+        Ok(root) => {
+            let doc = Document {
+                syntax: Syntax::Json,
+                root,
+                line_starts: starts,
+                text,
+            };
+            report_duplicates(&doc, dups, diags);
+            Some(doc)
+        }
+        Err((code, msg, at, help)) => {
+            let mut d = Diagnostic::new(code, msg);
+            if let Some(h) = help {
+                d = d.with_help(h);
+            }
+            d.location.pos = Some(pos_of(&text, &starts, (at, at + 1)));
+            diags.push(d);
+            None
+        }
+    }
+}
+
+/// A duplicate key: (pointer of the object, key, span of the repeat, span of the first).
+type Dup = (String, String, (usize, usize), (usize, usize));
+
+fn report_duplicates(doc: &Document, dups: Vec<Dup>, diags: &mut Diagnostics) {
+    for (_obj, key, at, first) in dups {
+        let first = doc.pos(first);
+        let mut d = Diagnostic::new(Code::DuplicateKey, format!("duplicate key `{key}`"))
+            .with_note(format!(
+                "first defined at line {}, column {}",
+                first.line, first.column
+            ))
+            .with_help("remove one of the two; readers disagree on which one wins");
+        d.location.pos = Some(doc.pos(at));
+        diags.push(d);
+    }
+}
+
+type JErr = (Code, String, usize, Option<&'static str>);
+
+struct JsonParser<'a> {
+    s: &'a [u8],
+    i: usize,
+    depth: usize,
+    max_depth: usize,
+    dups: Vec<Dup>,
+}
+
+impl JsonParser<'_> {
+    fn err<T>(&self, msg: impl Into<String>) -> Result<T, JErr> {
+        Err((Code::Syntax, msg.into(), self.i, None))
+    }
+
+    fn ws(&mut self) {
+        while let Some(&c) = self.s.get(self.i) {
+            if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn document(&mut self) -> Result<Node, JErr> {
+        self.ws();
+        let n = self.value()?;
+        self.ws();
+        if self.i < self.s.len() {
+            return Err((
+                Code::Syntax,
+                "trailing characters after the JSON value".into(),
+                self.i,
+                Some("a loop file holds exactly one JSON object"),
+            ));
+        }
+        Ok(n)
+    }
+
+    fn describe(&self) -> String {
+        match self.s.get(self.i) {
+            None => "end of input".into(),
+            Some(&c) if c.is_ascii_graphic() => format!("`{}`", c as char),
+            Some(&c) => format!("byte 0x{c:02x}"),
+        }
+    }
+
+    fn value(&mut self) -> Result<Node, JErr> {
+        let start = self.i;
+        let value = match self.s.get(self.i) {
+            None => return self.err("expected a JSON value, found end of input"),
+            Some(b'{') => self.object()?,
+            Some(b'[') => self.array()?,
+            Some(b'"') => Value::String {
+                text: self.string()?,
+                plain: false,
+            },
+            Some(b't') => self.word("true", Value::Bool(true))?,
+            Some(b'f') => self.word("false", Value::Bool(false))?,
+            Some(b'n') => self.word("null", Value::Null)?,
+            Some(b'-' | b'0'..=b'9') => self.number()?,
+            Some(_) => {
+                let found = self.describe();
+                return Err((
+                    Code::Syntax,
+                    format!("expected a JSON value, found {found}"),
+                    self.i,
+                    if self.s.get(self.i) == Some(&b'\'') {
+                        Some("JSON strings use double quotes")
+                    } else {
+                        None
+                    },
+                ));
+            }
+        };
+        Ok(Node {
+            value,
+            span: (start, self.i),
+        })
+    }
+
+    fn word(&mut self, w: &str, v: Value) -> Result<Value, JErr> {
+        if self.s[self.i..].starts_with(w.as_bytes()) {
+            self.i += w.len();
+            Ok(v)
+        } else {
+            let found = self.describe();
+            self.err(format!("expected a JSON value, found {found}"))
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), JErr> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            return Err((
+                Code::TooDeep,
+                format!(
+                    "arrays and objects are nested more than {} levels deep",
+                    self.max_depth
+                ),
+                self.i,
+                Some("loop files need only a few levels; this input is not a loop"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn object(&mut self) -> Result<Value, JErr> {
+        self.enter()?;
+        self.i += 1;
+        let mut members: Vec<Member> = Vec::new();
+        self.ws();
+        if self.s.get(self.i) == Some(&b'}') {
+            self.i += 1;
+            self.depth -= 1;
+            return Ok(Value::Object(members));
+        }
+        loop {
+            self.ws();
+            if self.s.get(self.i) != Some(&b'"') {
+                let found = self.describe();
+                return Err((
+                    Code::Syntax,
+                    format!("expected a string key, found {found}"),
+                    self.i,
+                    if self.s.get(self.i) == Some(&b'}') {
+                        Some("JSON does not allow a trailing comma")
+                    } else {
+                        Some("JSON keys are double-quoted strings")
+                    },
+                ));
+            }
+            let ks = self.i;
+            let key = self.string()?;
+            let key_span = (ks, self.i);
+            self.ws();
+            if self.s.get(self.i) != Some(&b':') {
+                let found = self.describe();
+                return self.err(format!("expected `:` after the key, found {found}"));
+            }
+            self.i += 1;
+            self.ws();
+            let value = self.value()?;
+            if let Some(first) = members.iter().find(|m| m.key == key) {
+                self.dups
+                    .push((String::new(), key.clone(), key_span, first.key_span));
+            }
+            members.push(Member {
+                key,
+                key_span,
+                value,
+            });
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    break;
+                }
+                _ => {
+                    let found = self.describe();
+                    return self.err(format!("expected `,` or `}}`, found {found}"));
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(Value::Object(members))
+    }
+
+    fn array(&mut self) -> Result<Value, JErr> {
+        self.enter()?;
+        self.i += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.s.get(self.i) == Some(&b']') {
+            self.i += 1;
+            self.depth -= 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.ws();
+            if self.s.get(self.i) == Some(&b']') {
+                return Err((
+                    Code::Syntax,
+                    "expected a JSON value, found `]`".into(),
+                    self.i,
+                    Some("JSON does not allow a trailing comma"),
+                ));
+            }
+            items.push(self.value()?);
+            self.ws();
+            match self.s.get(self.i) {
+                Some(b',') => self.i += 1,
+                Some(b']') => {
+                    self.i += 1;
+                    break;
+                }
+                _ => {
+                    let found = self.describe();
+                    return self.err(format!("expected `,` or `]`, found {found}"));
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(Value::Array(items))
+    }
+
+    fn hex4(&mut self) -> Result<u32, JErr> {
+        let h = self.s.get(self.i..self.i + 4).unwrap_or(&[]);
+        let text = std::str::from_utf8(h).unwrap_or("");
+        match (h.len() == 4, u32::from_str_radix(text, 16)) {
+            (true, Ok(v)) if text.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                self.i += 4;
+                Ok(v)
+            }
+            _ => self.err("invalid `\\u` escape: expected four hex digits"),
+        }
+    }
+
+    fn string(&mut self) -> Result<String, JErr> {
+        self.i += 1; // opening quote
+        let mut out = String::new();
+        loop {
+            let run = self.i;
+            while let Some(&c) = self.s.get(self.i) {
+                if c == b'"' || c == b'\\' || c < 0x20 {
+                    break;
+                }
+                self.i += 1;
+            }
+            // The input is valid UTF-8 and we only stop at ASCII bytes.
+            out.push_str(std::str::from_utf8(&self.s[run..self.i]).unwrap_or(""));
+            match self.s.get(self.i) {
+                None => return self.err("unterminated string"),
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.i += 1;
+                    let Some(&e) = self.s.get(self.i) else {
+                        return self.err("unterminated string");
+                    };
+                    self.i += 1;
+                    match e {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let hi = self.hex4()?;
+                            let cp = if (0xD800..0xDC00).contains(&hi) {
+                                if self.s.get(self.i..self.i + 2) == Some(b"\\u") {
+                                    self.i += 2;
+                                    let lo = self.hex4()?;
+                                    if (0xDC00..0xE000).contains(&lo) {
+                                        0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+                                    } else {
+                                        return self.err("invalid surrogate pair in `\\u` escape");
+                                    }
+                                } else {
+                                    return self.err("lone surrogate in `\\u` escape");
+                                }
+                            } else {
+                                hi
+                            };
+                            match char::from_u32(cp) {
+                                Some(c) => out.push(c),
+                                None => return self.err("lone surrogate in `\\u` escape"),
+                            }
+                        }
+                        _ => {
+                            self.i -= 1;
+                            let found = self.describe();
+                            return self.err(format!("invalid escape `\\{}`", found.trim_matches('`')));
+                        }
+                    }
+                }
+                Some(_) => {
+                    return Err((
+                        Code::Syntax,
+                        "control character inside a string".into(),
+                        self.i,
+                        Some("write newlines and tabs as `\\n` and `\\t`"),
+                    ));
+                }
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Value, JErr> {
+        let start = self.i;
+        if self.s.get(self.i) == Some(&b'-') {
+            self.i += 1;
+        }
+        let digits = |p: &mut Self| {
+            let s = p.i;
+            while p.s.get(p.i).is_some_and(u8::is_ascii_digit) {
+                p.i += 1;
+            }
+            p.i - s
+        };
+        let int_start = self.i;
+        let n = digits(self);
+        if n == 0 {
+            return self.err("invalid number");
+        }
+        if n > 1 && self.s[int_start] == b'0' {
+            return Err((
+                Code::Syntax,
+                "numbers cannot have leading zeros".into(),
+                int_start,
+                None,
+            ));
+        }
+        if self.s.get(self.i) == Some(&b'.') {
+            self.i += 1;
+            if digits(self) == 0 {
+                return self.err("invalid number: expected digits after `.`");
+            }
+        }
+        if matches!(self.s.get(self.i), Some(b'e' | b'E')) {
+            self.i += 1;
+            if matches!(self.s.get(self.i), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            if digits(self) == 0 {
+                return self.err("invalid number: expected digits in the exponent");
+            }
+        }
+        let text = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("0");
+        match serde_json::from_str::<serde_json::Number>(text) {
+            Ok(n) => Ok(Value::Number(n)),
+            Err(_) => Err((Code::Syntax, format!("number `{text}` is out of range"), start, None)),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- YAML
+
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+
+struct YNode(Value);
+
+impl<'de> de::Deserialize<'de> for YNode {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(YVisitor).map(YNode)
+    }
+}
+
+struct YVisitor;
+
+fn span_of<T>(s: &Spanned<T>) -> (usize, usize) {
+    let sp = s.referenced.span();
+    let start = usize::try_from(sp.byte_offset().unwrap_or(0)).unwrap_or(0);
+    let len = usize::try_from(sp.byte_len().unwrap_or(0)).unwrap_or(0);
+    (start, start.saturating_add(len))
+}
+
+impl<'de> Visitor<'de> for YVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a YAML value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
+        i64::try_from(v)
+            .map(|v| Value::Number(v.into()))
+            .or_else(|_| u64::try_from(v).map(|v| Value::Number(v.into())))
+            .map_err(|_| E::custom("integer out of range"))
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
+        u64::try_from(v)
+            .map(|v| Value::Number(v.into()))
+            .map_err(|_| E::custom("integer out of range"))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v)
+            .map(Value::Number)
+            .unwrap_or(Value::Null))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String {
+            text: v.to_owned(),
+            plain: true,
+        })
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String {
+            text: v,
+            plain: true,
+        })
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(YVisitor)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(n) = seq.next_element::<Spanned<YNode>>()? {
+            let span = span_of(&n);
+            items.push(Node {
+                value: n.value.0,
+                span,
+            });
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut members = Vec::new();
+        while let Some(k) = map.next_key::<Spanned<YNode>>()? {
+            let key_span = span_of(&k);
+            let key = match k.value.0 {
+                Value::String { text, .. } => text,
+                other => {
+                    // Keep going: the key is reported later as a non-string key.
+                    let mut s = String::from("\u{0}");
+                    let _ = write!(s, "{}", other.type_name());
+                    s
+                }
+            };
+            let v = map.next_value::<Spanned<YNode>>()?;
+            let span = span_of(&v);
+            members.push(Member {
+                key,
+                key_span,
+                value: Node {
+                    value: v.value.0,
+                    span,
+                },
+            });
+        }
+        Ok(Value::Object(members))
+    }
+}
+
+/// Parse YAML text into a [`Document`]: exactly one document, YAML 1.2 booleans, duplicate
+/// keys reported (all of them), anchors and aliases bounded.
+pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = limits.max_depth;
+    budget.max_documents = 64;
+    let mut opts = serde_saphyr::Options::default();
+    opts.budget = Some(budget);
+    opts.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+    opts.strict_booleans = true;
+    opts.alias_limits.max_total_replayed_events = limits.max_alias_events;
+    opts.alias_limits.max_replay_stack_depth = 32;
+    let starts = line_starts(&text);
+    let docs: Result<Vec<Spanned<YNode>>, _> =
+        serde_saphyr::from_str_multiple_with_options(&text, opts);
+    match docs {
+        Ok(mut docs) => {
+            if docs.len() > 1 {
+                let second = span_of(&docs[1]);
+                let mut d = Diagnostic::new(
+                    Code::MultipleDocuments,
+                    format!("the file holds {} YAML documents; a loop file holds one", docs.len()),
+                )
+                .with_help("split the loops into one file each (upstream reads only the first document)");
+                d.location.pos = Some(pos_of(&text, &starts, second));
+                diags.push(d);
+                return None;
+            }
+            let Some(root) = docs.pop() else {
+                diags.push(Diagnostic::new(Code::EmptyInput, "the YAML file holds no document"));
+                return None;
+            };
+            let span = span_of(&root);
+            let root = Node {
+                value: root.value.0,
+                span,
+            };
+            let doc = Document {
+                syntax: Syntax::Yaml,
+                root,
+                line_starts: starts,
+                text,
+            };
+            let mut dups = Vec::new();
+            collect_yaml_issues(&doc.root, "", &mut dups, &doc, diags);
+            report_duplicates(&doc, dups, diags);
+            Some(doc)
+        }
+        Err(e) => {
+            let raw = e.to_string();
+            let first_line = raw.lines().next().unwrap_or("").trim().to_owned();
+            let lower = raw.to_lowercase();
+            let (code, help) = if lower.contains("alias") || lower.contains("replay") || lower.contains("anchor") {
+                (
+                    Code::AliasLimit,
+                    Some("anchors and aliases expand beyond the limit (an alias bomb?); write the values out"),
+                )
+            } else if lower.contains("depth") || lower.contains("nest") {
+                (Code::TooDeep, Some("loop files need only a few levels; this input is not a loop"))
+            } else if lower.contains("budget") {
+                (Code::AliasLimit, Some("the YAML exceeds loopconv's parsing budget"))
+            } else {
+                (Code::Syntax, None)
+            };
+            let mut d = Diagnostic::new(code, yaml_message(&first_line));
+            if let Some(h) = help {
+                d = d.with_help(h);
+            }
+            if let Some(loc) = e.location() {
+                let sp = loc.span();
+                let start = usize::try_from(sp.byte_offset().unwrap_or(0)).unwrap_or(0);
+                if sp.byte_offset().is_some() {
+                    d.location.pos = Some(pos_of(&text, &starts, (start, start + 1)));
+                } else {
+                    d.location.pos = Some(Pos {
+                        line: u32::try_from(loc.line()).unwrap_or(0),
+                        column: u32::try_from(loc.column()).unwrap_or(0),
+                        start: 0,
+                        end: 0,
+                    });
+                }
+            }
+            diags.push(d);
+            None
+        }
+    }
+}
+
+fn yaml_message(first: &str) -> String {
+    // serde-saphyr prefixes messages with a location; keep the description only.
+    let msg = first
+        .trim_start_matches("error: ")
+        .trim_start_matches("Error: ")
+        .to_owned();
+    let mut msg = if msg.is_empty() {
+        "invalid YAML".to_owned()
+    } else {
+        msg
+    };
+    if let Some(c) = msg.get(..1) {
+        let lower = c.to_lowercase();
+        msg.replace_range(..1, &lower);
+    }
+    msg.trim_end_matches('.').to_owned()
+}
+
+fn collect_yaml_issues(
+    node: &Node,
+    ptr: &str,
+    dups: &mut Vec<Dup>,
+    doc: &Document,
+    diags: &mut Diagnostics,
+) {
+    match &node.value {
+        Value::Object(ms) => {
+            for (i, m) in ms.iter().enumerate() {
+                if let Some(t) = m.key.strip_prefix('\u{0}') {
+                    let mut d = Diagnostic::new(
+                        Code::NonStringKey,
+                        format!("a mapping key is {t}, not a string"),
+                    )
+                    .with_help("loop files use string keys; quote the key");
+                    d.location.pos = Some(doc.pos(m.key_span));
+                    d.location.pointer = ptr.to_owned();
+                    diags.push(d);
+                }
+                if let Some(first) = ms[..i].iter().find(|f| f.key == m.key) {
+                    dups.push((ptr.to_owned(), m.key.clone(), m.key_span, first.key_span));
+                }
+                collect_yaml_issues(&m.value, &format!("{ptr}/{}", escape_ptr(&m.key)), dups, doc, diags);
+            }
+        }
+        Value::Array(items) => {
+            for (i, n) in items.iter().enumerate() {
+                collect_yaml_issues(n, &format!("{ptr}/{i}"), dups, doc, diags);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Escape one JSON Pointer segment.
+pub fn escape_ptr(seg: &str) -> String {
+    seg.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(s: &str) -> (Option<Document>, Diagnostics) {
+        let mut d = Diagnostics::new("t.json");
+        let doc = parse_json(s.to_owned(), &Limits::default(), &mut d);
+        (doc, d)
+    }
+
+    #[test]
+    fn json_positions_and_duplicates() {
+        let (doc, d) = json("{\n  \"a\": 1,\n  \"b\": [true, \"x\\u00e9\"],\n  \"a\": 2\n}");
+        let doc = doc.unwrap();
+        assert_eq!(d.items().len(), 1);
+        assert_eq!(d.items()[0].code, Code::DuplicateKey);
+        assert_eq!(d.items()[0].location.pos.unwrap().line, 4);
+        let p = doc.locate("/b/1", false).unwrap();
+        assert_eq!((p.line, p.column), (3, 15));
+        let k = doc.locate("/b", true).unwrap();
+        assert_eq!((k.line, k.column), (3, 3));
+        assert_eq!(doc.root.get("b").unwrap().to_json(), serde_json::json!([true, "xé"]));
+    }
+
+    #[test]
+    fn json_depth_limit() {
+        let s = "[".repeat(100_000);
+        let (doc, d) = json(&s);
+        assert!(doc.is_none());
+        assert_eq!(d.items()[0].code, Code::TooDeep);
+    }
+
+    #[test]
+    fn json_errors_have_positions() {
+        for bad in ["{", "{\"a\" 1}", "[1,]", "{\"a\":1,}", "\"\\x\"", "01", "{} x", "'a'"] {
+            let (doc, d) = json(bad);
+            assert!(doc.is_none(), "{bad}");
+            assert!(d.items()[0].location.pos.is_some(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn yaml_basic_and_duplicates() {
+        let mut d = Diagnostics::new("t.yaml");
+        let doc = parse_yaml("a: 1\nb:\n  - x\n  - yes\na: 3\n".into(), &Limits::default(), &mut d).unwrap();
+        assert_eq!(d.items().len(), 1, "{:?}", d.items());
+        assert_eq!(d.items()[0].code, Code::DuplicateKey);
+        let p = doc.locate("/b/1", false).unwrap();
+        assert_eq!((p.line, p.column), (4, 5));
+        assert_eq!(doc.root.get("b").unwrap().to_json(), serde_json::json!(["x", "yes"]));
+    }
+
+    #[test]
+    fn yaml_multi_document() {
+        let mut d = Diagnostics::new("t.yaml");
+        assert!(parse_yaml("a: 1\n---\nb: 2\n".into(), &Limits::default(), &mut d).is_none());
+        assert_eq!(d.items()[0].code, Code::MultipleDocuments);
+    }
+}

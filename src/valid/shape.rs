@@ -1,0 +1,530 @@
+//! Structural validation: a located tree against the JSON Schema generated from `model`.
+//!
+//! The schemas that `loopconv schema` publishes are the single source of truth for a
+//! format's shape. This module interprets the subset of JSON Schema 2020-12 those schemas use
+//! (`$ref`, `type`, `const`, `enum`, `pattern`, `minLength`, `maxLength`, `minimum`,
+//! `minItems`, `minProperties`, `properties`, `required`, `additionalProperties`, `items`,
+//! `allOf`, `anyOf`, `oneOf`, `not`) over the located tree, so that every problem is reported
+//! (not only the first), with a stable code, the field's name and the key's or value's line
+//! and column. The schemas' conditionals (`if`/`then`/`else`: retry needs `max_retries`,
+//! VEAL needs a validator, ...) are rules of the format with their own `V` codes; they are
+//! checked on the IR by `valid::refs`, so they hold for IR input too. It does not descend into a value of the wrong type, so
+//! one mistake gives one diagnostic. A test checks that an independent validator (the
+//! `jsonschema` crate) reaches the same verdict on every example.
+
+use std::collections::{BTreeSet, HashMap};
+
+use regex::Regex;
+use serde_json::Value as J;
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::model;
+use crate::tree::{Document, Node, Value, escape_ptr};
+
+/// The outcome of a shape check.
+#[derive(Debug, Default)]
+pub struct Verdict {
+    /// The document has the schema's shape.
+    pub ok: bool,
+    /// Pointers of unknown keys. With them removed ([`crate::tree::Node::to_json_without`]),
+    /// a document whose only problems are unknown keys and bad values still deserialises,
+    /// so the semantic checks can run and report everything in one go.
+    pub unknown: BTreeSet<String>,
+}
+
+/// Check `doc` against `schema`, pushing a diagnostic for each problem.
+pub fn check(doc: &Document, schema: &'static J, diags: &mut Diagnostics) -> Verdict {
+    let mut s = Shape {
+        root: schema,
+        doc,
+        diags,
+        regexes: HashMap::new(),
+        unknown: BTreeSet::new(),
+    };
+    let ok = s.node(schema, &doc.root, "", true);
+    Verdict {
+        ok,
+        unknown: s.unknown,
+    }
+}
+
+struct Shape<'a> {
+    root: &'static J,
+    doc: &'a Document,
+    diags: &'a mut Diagnostics,
+    regexes: HashMap<String, Option<Regex>>,
+    unknown: BTreeSet<String>,
+}
+
+/// `loop.phases[1].id` from `/loop/phases/1/id`.
+pub fn field_path(ptr: &str) -> String {
+    let mut out = String::new();
+    for seg in ptr.split('/').skip(1) {
+        let seg = seg.replace("~1", "/").replace("~0", "~");
+        if !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit()) {
+            out.push_str(&format!("[{seg}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&seg);
+        }
+    }
+    if out.is_empty() {
+        "the document".to_owned()
+    } else {
+        out
+    }
+}
+
+fn quote(s: &str) -> String {
+    let short: String = s.chars().take(80).collect();
+    let more = if s.chars().count() > 80 { "…" } else { "" };
+    format!("`{}{more}`", short.escape_debug())
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let v = (prev[j] + usize::from(ca != *cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+            cur.push(v);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+const YAML11_BOOLS: &[&str] = &[
+    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
+    "OFF",
+];
+
+/// Keys that make a manifest something other than a loop package.
+const DEPENDENCY_KEYS: &[&str] = &[
+    "tools",
+    "skills",
+    "knowledge",
+    "memory",
+    "profiles",
+    "agents",
+    "bindings",
+    "templates",
+    "display_name",
+];
+
+impl Shape<'_> {
+    fn emit(&mut self, d: Diagnostic, key: bool, report: bool) {
+        if report {
+            self.diags.push_at(d, self.doc, key);
+        }
+    }
+
+    fn regex(&mut self, pat: &str) -> Option<Regex> {
+        self.regexes
+            .entry(pat.to_owned())
+            .or_insert_with(|| Regex::new(pat).ok())
+            .clone()
+    }
+
+    fn lookup(&self, r: &str) -> Option<&'static J> {
+        let path = r.strip_prefix('#')?;
+        self.root.pointer(path)
+    }
+
+    fn node(&mut self, schema: &'static J, node: &Node, ptr: &str, report: bool) -> bool {
+        let schema = match schema.get("$ref").and_then(J::as_str) {
+            Some(r) => match self.lookup(r) {
+                Some(s) => s,
+                None => return true,
+            },
+            None => schema,
+        };
+        let Some(obj) = schema.as_object() else {
+            // `true` / `false` schemas.
+            return schema.as_bool().unwrap_or(true);
+        };
+        if let Some(t) = obj.get("type") {
+            if !self.type_ok(t, node, ptr, report) {
+                return false;
+            }
+        }
+        let mut ok = true;
+        if let Some(c) = obj.get("const") {
+            if node.to_json() != *c {
+                ok = false;
+                let d = self.enum_diag(node, ptr, std::slice::from_ref(c));
+                self.emit(d, false, report);
+            }
+        }
+        if let Some(J::Array(vals)) = obj.get("enum") {
+            if !vals.contains(&node.to_json()) {
+                ok = false;
+                let d = self.enum_diag(node, ptr, vals);
+                self.emit(d, false, report);
+            }
+        }
+        if let Value::String { text, .. } = &node.value {
+            ok &= self.string(obj, text, ptr, report);
+        }
+        if let Value::Number(n) = &node.value {
+            if let Some(min) = obj.get("minimum").and_then(J::as_f64) {
+                if n.as_f64().is_some_and(|v| v < min) {
+                    ok = false;
+                    let d = Diagnostic::new(
+                        Code::OutOfRange,
+                        format!("`{}` must be at least {min}, found {n}", field_path(ptr)),
+                    )
+                    .at(ptr);
+                    self.emit(d, false, report);
+                }
+            }
+        }
+        if let Value::Array(items) = &node.value {
+            if let Some(min) = obj.get("minItems").and_then(J::as_u64) {
+                if (items.len() as u64) < min {
+                    ok = false;
+                    let d = Diagnostic::new(
+                        Code::EmptyCollection,
+                        format!("`{}` must have at least {min} item(s), found none", field_path(ptr)),
+                    )
+                    .at(ptr);
+                    self.emit(d, false, report);
+                }
+            }
+            if let Some(item_schema) = obj.get("items") {
+                for (i, it) in items.iter().enumerate() {
+                    ok &= self.node(item_schema, it, &format!("{ptr}/{i}"), report);
+                }
+            }
+        }
+        if let Value::Object(members) = &node.value {
+            ok &= self.object(obj, members, ptr, report);
+        }
+        if let Some(J::Array(all)) = obj.get("allOf") {
+            for s in all {
+                ok &= self.node(s, node, ptr, report);
+            }
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(J::Array(alts)) = obj.get(key) {
+                let matches = alts
+                    .iter()
+                    .filter(|s| self.node(s, node, ptr, false))
+                    .count();
+                let good = if key == "anyOf" { matches >= 1 } else { matches == 1 };
+                if !good {
+                    ok = false;
+                    let d = Diagnostic::new(
+                        Code::WrongType,
+                        format!("`{}` does not have any of the allowed forms", field_path(ptr)),
+                    )
+                    .at(ptr);
+                    self.emit(d, false, report);
+                }
+            }
+        }
+        if let Some(n) = obj.get("not") {
+            if self.node(n, node, ptr, false) {
+                ok = false;
+                let d = Diagnostic::new(
+                    Code::WrongType,
+                    format!("`{}` has a form that is not allowed", field_path(ptr)),
+                )
+                .at(ptr);
+                self.emit(d, false, report);
+            }
+        }
+        ok
+    }
+
+    fn type_ok(&mut self, t: &J, node: &Node, ptr: &str, report: bool) -> bool {
+        let types: Vec<&str> = match t {
+            J::String(s) => vec![s.as_str()],
+            J::Array(a) => a.iter().filter_map(J::as_str).collect(),
+            _ => return true,
+        };
+        let ok = types.iter().any(|t| match (*t, &node.value) {
+            ("object", Value::Object(_))
+            | ("array", Value::Array(_))
+            | ("string", Value::String { .. })
+            | ("boolean", Value::Bool(_))
+            | ("null", Value::Null) => true,
+            ("number", Value::Number(_)) => true,
+            ("integer", Value::Number(n)) => n.is_u64() || n.is_i64(),
+            _ => false,
+        });
+        if ok || !report {
+            return ok;
+        }
+        let want = types
+            .iter()
+            .map(|t| match *t {
+                "object" => "an object",
+                "array" => "an array",
+                "string" => "a string",
+                "boolean" => "a boolean",
+                "integer" => "an integer",
+                "number" => "a number",
+                "null" => "null",
+                other => other,
+            })
+            .collect::<Vec<_>>()
+            .join(" or ");
+        let found = match &node.value {
+            Value::Number(n) if !(n.is_u64() || n.is_i64()) => format!("the number {n}"),
+            Value::Number(n) => format!("the number {n}"),
+            Value::String { text, .. } => format!("the string {}", quote(text)),
+            other => other.type_name().to_owned(),
+        };
+        let name = field_path(ptr);
+        if let Value::String { text, plain: true } = &node.value {
+            if types.contains(&"boolean") && YAML11_BOOLS.contains(&text.as_str()) {
+                let lower = text.to_lowercase();
+                let b = matches!(lower.as_str(), "y" | "yes" | "on");
+                let d = Diagnostic::new(
+                    Code::Yaml11Boolean,
+                    format!("`{name}` is the string {} here, not a boolean", quote(text)),
+                )
+                .with_help(format!(
+                    "YAML 1.1 read `{text}` as {b}, YAML 1.2 reads it as a string; write `{b}`"
+                ))
+                .at(ptr);
+                self.emit(d, false, true);
+                return false;
+            }
+        }
+        let mut d = Diagnostic::new(
+            Code::WrongType,
+            if ptr.is_empty() {
+                format!("the document must be {want}, found {found}")
+            } else {
+                format!("`{name}` must be {want}, found {found}")
+            },
+        )
+        .at(ptr);
+        if ptr == "/loop" && matches!(node.value, Value::String { .. }) {
+            d = d.with_help(
+                "in a loop manifest `loop` is the loop object itself; a string package reference belongs in an Agent manifest",
+            );
+        } else if ptr.is_empty() {
+            d = d.with_help("a loop file holds one JSON object or one YAML mapping");
+        } else if types.contains(&"string") && !matches!(node.value, Value::Object(_) | Value::Array(_)) {
+            d = d.with_help("quote the value to make it a string");
+        }
+        self.emit(d, false, true);
+        false
+    }
+
+    fn enum_diag(&self, node: &Node, ptr: &str, allowed: &[J]) -> Diagnostic {
+        let list = allowed
+            .iter()
+            .map(|v| match v {
+                J::String(s) => format!("`{s}`"),
+                other => format!("`{other}`"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let found = match &node.value {
+            Value::String { text, .. } => quote(text),
+            _ => format!("`{}`", node.to_json()),
+        };
+        let mut d = Diagnostic::new(
+            Code::InvalidValue,
+            format!("`{}` must be one of {list}, found {found}", field_path(ptr)),
+        )
+        .at(ptr);
+        if let Value::String { text, .. } = &node.value {
+            if allowed
+                .iter()
+                .filter_map(J::as_str)
+                .any(|a| a.eq_ignore_ascii_case(text))
+            {
+                d = d.with_help("values are case-sensitive");
+            }
+        }
+        d
+    }
+
+    fn string(&mut self, obj: &serde_json::Map<String, J>, text: &str, ptr: &str, report: bool) -> bool {
+        let mut ok = true;
+        let last = ptr.rsplit('/').next().unwrap_or("");
+        let is_id = matches!(last, "id" | "entry_phase");
+        // Blank archetype, objective and outcome description are lint rules with their own
+        // codes (V001, V002, V004), checked on the IR.
+        if matches!(last, "archetype" | "objective") || (last == "description" && ptr.contains("/outcomes/")) {
+            return true;
+        }
+        let len = text.chars().count() as u64;
+        if let Some(min) = obj.get("minLength").and_then(J::as_u64) {
+            if len < min {
+                ok = false;
+                let d = Diagnostic::new(
+                    Code::EmptyString,
+                    format!("`{}` must not be empty", field_path(ptr)),
+                )
+                .at(ptr);
+                self.emit(d, false, report);
+                return ok;
+            }
+        }
+        if let Some(max) = obj.get("maxLength").and_then(J::as_u64) {
+            if len > max {
+                ok = false;
+                let d = Diagnostic::new(
+                    if is_id { Code::InvalidId } else { Code::InvalidName },
+                    format!("`{}` is {len} characters long, more than {max}", field_path(ptr)),
+                )
+                .at(ptr);
+                self.emit(d, false, report);
+            }
+        }
+        if let Some(pat) = obj.get("pattern").and_then(J::as_str) {
+            if let Some(re) = self.regex(pat) {
+                if !re.is_match(text) {
+                    ok = false;
+                    let (code, help) = if pat == model::VERSION_PATTERN {
+                        (
+                            Code::InvalidVersion,
+                            "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
+                        )
+                    } else if pat == model::STABLE_ID_PATTERN {
+                        (
+                            Code::InvalidId,
+                            "stable ids are lowercase kebab-case: start with a letter, then letters, digits and single hyphens, no trailing hyphen",
+                        )
+                    } else if is_id {
+                        (Code::InvalidId, "ids are lowercase kebab-case, starting with a letter")
+                    } else {
+                        (
+                            Code::InvalidName,
+                            "names are lowercase kebab-case: start with a letter, then letters, digits and hyphens",
+                        )
+                    };
+                    let mut d = Diagnostic::new(
+                        code,
+                        format!(
+                            "`{}` {} does not match the pattern `{pat}`",
+                            field_path(ptr),
+                            quote(text)
+                        ),
+                    )
+                    .with_help(help)
+                    .at(ptr);
+                    if text.contains("{{") {
+                        d = d.with_note("this looks like an unrendered template placeholder");
+                    }
+                    self.emit(d, false, report);
+                }
+            }
+        }
+        ok
+    }
+
+    fn object(
+        &mut self,
+        obj: &'static serde_json::Map<String, J>,
+        members: &[crate::tree::Member],
+        ptr: &str,
+        report: bool,
+    ) -> bool {
+        let mut ok = true;
+        let props = obj.get("properties").and_then(J::as_object);
+        if let Some(J::Array(req)) = obj.get("required") {
+            for r in req.iter().filter_map(J::as_str) {
+                if members.iter().any(|m| m.key == r) {
+                    continue;
+                }
+                // formats.md 1.6: an AgentPM loop without `kind` is read with a warning.
+                if ptr.is_empty() && r == "kind" && members.iter().any(|m| m.key == "loop") {
+                    let d = Diagnostic::new(Code::MissingKind, "the manifest has no `kind`; reading it as `kind: \"loop\"`")
+                        .with_help("add `\"kind\": \"loop\"`")
+                        .at(ptr);
+                    self.emit(d, true, report);
+                    continue;
+                }
+                ok = false;
+                let what = if ptr.is_empty() {
+                    "the document".to_owned()
+                } else {
+                    format!("`{}`", field_path(ptr))
+                };
+                let d = Diagnostic::new(Code::MissingField, format!("{what} is missing the required field `{r}`"))
+                    .at(ptr);
+                self.emit(d, true, report);
+            }
+        }
+        let closed = obj.get("additionalProperties") == Some(&J::Bool(false));
+        for m in members {
+            let child = format!("{ptr}/{}", escape_ptr(&m.key));
+            match props.and_then(|p| p.get(&m.key)) {
+                Some(s) => ok &= self.node(s, &m.value, &child, report),
+                None if closed => {
+                    ok = false;
+                    if report {
+                        self.unknown.insert(child.clone());
+                    }
+                    let d = self.unknown_key(&m.key, &child, ptr, props);
+                    self.emit(d, true, report);
+                }
+                None => {}
+            }
+        }
+        if let Some(min) = obj.get("minProperties").and_then(J::as_u64) {
+            if (members.len() as u64) < min {
+                ok = false;
+                let d = Diagnostic::new(
+                    Code::EmptyCollection,
+                    format!("`{}` must have at least {min} key(s), found none", field_path(ptr)),
+                )
+                .with_help("omit the object to express no opinion, or set `read` and/or `write`")
+                .at(ptr);
+                self.emit(d, false, report);
+            }
+        }
+        ok
+    }
+
+    fn unknown_key(
+        &self,
+        key: &str,
+        child: &str,
+        parent: &str,
+        props: Option<&serde_json::Map<String, J>>,
+    ) -> Diagnostic {
+        let shown = key.strip_prefix('\u{0}').map_or_else(|| quote(key), |t| format!("({t})"));
+        let where_ = if parent.is_empty() {
+            "at the top level".to_owned()
+        } else {
+            format!("in `{}`", field_path(parent))
+        };
+        let is_agentpm_root = parent.is_empty() && props.is_some_and(|p| p.contains_key("loop"));
+        if is_agentpm_root && DEPENDENCY_KEYS.contains(&key) {
+            return Diagnostic::new(
+                Code::UnknownField,
+                format!("unknown field {shown} {where_}: a loop package cannot declare `{key}`"),
+            )
+            .with_help("a loop is a dependency leaf; declare dependencies in an Agent package that uses this loop")
+            .at(child);
+        }
+        let names: Vec<&str> = props.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+        let best = names
+            .iter()
+            .map(|n| (levenshtein(key, n), *n))
+            .filter(|(d, n)| *d <= 2.max(n.len() / 4) && *d < n.len())
+            .min();
+        let mut d = Diagnostic::new(Code::UnknownField, format!("unknown field {shown} {where_}")).at(child);
+        d = match best {
+            Some((_, n)) => d.with_help(format!("did you mean `{n}`?")),
+            None => d.with_help(format!(
+                "allowed fields here: {}",
+                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            )),
+        };
+        d
+    }
+}
