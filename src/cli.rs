@@ -315,7 +315,7 @@ fn use_color(g: &Global) -> bool {
     }
 }
 
-/// Print diagnostics: human form on stderr, JSON on stdout.
+/// Print diagnostics: human form on stderr, JSON (one array) on stdout.
 fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
     if diags.is_empty() {
         return;
@@ -337,14 +337,21 @@ fn report_loaded(g: &Global, l: &Loaded) {
 fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
     let files = expand(&a.paths)?;
     let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
+    let mut all = Vec::new();
     for f in &files {
         let l = load_file(g, f, a.from)?;
-        report_loaded(g, &l);
+        match g.format {
+            MessageFormat::Human => report_loaded(g, &l),
+            MessageFormat::Json => all.extend(l.diags.items().iter().cloned()),
+        }
         errors += l.diags.count(Severity::Error);
         warnings += l.diags.count(Severity::Warning);
         bad_files += usize::from(l.diags.has_errors());
     }
-    if matches!(g.format, MessageFormat::Human) {
+    if matches!(g.format, MessageFormat::Json) {
+        // One JSON array for the whole run, so the output is one JSON document.
+        print!("{}", diag::render_json(&all));
+    } else {
         eprintln!(
             "checked {} file{}: {} with errors, {errors} error{}, {warnings} warning{}",
             files.len(),

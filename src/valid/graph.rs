@@ -81,7 +81,9 @@ impl Info {
 }
 
 /// Build the graph and run the graph rules (12, 13 and the ones beyond upstream).
-pub fn analyse(spec: &Spec, sink: &mut Sink<'_>) -> Info {
+/// With `judge` false (an edge did not resolve), the analysis is still computed but no
+/// graph diagnostic is reported.
+pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
     let g = &spec.graph;
     let mut graph: DiGraph<Node, Edge> = DiGraph::new();
     let mut phase_nodes: BTreeMap<String, NodeIndex> = BTreeMap::new();
@@ -227,7 +229,7 @@ pub fn analyse(spec: &Spec, sink: &mut Sink<'_>) -> Info {
     }
 
     // Only judge the graph when the entry exists (otherwise V006 already says why).
-    if start.is_some() {
+    if start.is_some() && judge {
         // Rule 12.
         for id in &info.unreachable_phases {
             if let Some(p) = spec.phase(id) {

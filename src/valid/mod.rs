@@ -19,8 +19,8 @@ use crate::tree::Document;
 /// was read from). Returns the graph analysis.
 pub fn validate(spec: &Spec, doc: Option<&Document>, diags: &mut Diagnostics) -> Info {
     let mut sink = Sink { doc, diags };
-    refs::check(spec, &mut sink);
-    graph::analyse(spec, &mut sink)
+    let edges_intact = refs::check(spec, &mut sink);
+    graph::analyse(spec, edges_intact, &mut sink)
 }
 
 /// Pushes diagnostics, locating them through the source document when there is one.

@@ -50,8 +50,11 @@ fn strsim(a: &str, b: &str) -> usize {
 
 const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` (success), `$abort` (failure), `$handoff` (hand-off)";
 
-/// Run pass 1.
-pub fn check(spec: &Spec, sink: &mut Sink<'_>) {
+/// Run pass 1. Returns whether every edge (transition, checkpoint) resolved: when one did
+/// not, the graph rules are skipped, since their verdict would follow from the broken edge
+/// (no cascades).
+pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
+    let mut edges_intact = true;
     let g = &spec.graph;
 
     // Rule 1.
@@ -132,6 +135,12 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) {
     let mut pairs: BTreeMap<(&str, &str), usize> = BTreeMap::new();
     for (i, t) in g.transitions.iter().enumerate() {
         let from = first_phase.get(t.from.as_str()).map(|&k| &g.phases[k]);
+        let outcome_ok = from.is_some_and(|p| p.outcome_ids().contains(&t.on.as_str()));
+        let target_ok = match &t.to {
+            Target::Phase(to) => is_phase(to),
+            Target::Terminal(_) => true,
+        };
+        edges_intact &= outcome_ok && target_ok;
         match from {
             None => sink.value(
                 Diagnostic::new(
@@ -239,6 +248,11 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) {
     let mut cp_ids: BTreeSet<&str> = BTreeSet::new();
     let mut guarded: BTreeMap<&str, &str> = BTreeMap::new();
     for c in g.checkpoints.iter().flatten() {
+        edges_intact &= is_phase(&c.before_phase)
+            && match &c.on_reject {
+                Target::Phase(r) => is_phase(r),
+                Target::Terminal(_) => true,
+            };
         if !cp_ids.insert(&c.id) {
             sink.value(
                 Diagnostic::new(Code::DuplicateCheckpoint, format!("checkpoint id `{}` is declared twice", c.id))
@@ -381,4 +395,5 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) {
             );
         }
     }
+    edges_intact
 }
