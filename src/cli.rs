@@ -51,7 +51,7 @@ struct Global {
 enum MessageFormat {
     /// Rendered for people, with source snippets.
     Human,
-    /// One JSON array of diagnostics per file on stdout.
+    /// One JSON array of all diagnostics, on stdout.
     Json,
 }
 
@@ -232,7 +232,9 @@ fn is_stdio(p: &Path) -> bool {
 fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
     let mut buf = Vec::new();
     // Read one byte past the limit so that an oversized input is reported, not truncated.
-    let cap = u64::try_from(limits.max_bytes).unwrap_or(u64::MAX).saturating_add(1);
+    let cap = u64::try_from(limits.max_bytes)
+        .unwrap_or(u64::MAX)
+        .saturating_add(1);
     if is_stdio(path) {
         std::io::stdin()
             .take(cap)
@@ -322,7 +324,10 @@ fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
     }
     match g.format {
         MessageFormat::Human => {
-            eprint!("{}", diag::render_human(diags.items(), source, use_color(g)));
+            eprint!(
+                "{}",
+                diag::render_human(diags.items(), source, use_color(g))
+            );
         }
         MessageFormat::Json => {
             print!("{}", diag::render_json(diags.items()));
@@ -396,7 +401,8 @@ fn emit(output: Option<&Path>, text: &str) -> Result<()> {
         Some(p) if !is_stdio(p) => write_atomic(p, text),
         _ => {
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes()).context("writing standard output")?;
+            out.write_all(text.as_bytes())
+                .context("writing standard output")?;
             out.flush().context("writing standard output")
         }
     }
@@ -421,7 +427,9 @@ fn convert_opts(a: &ConvertArgs) -> ConvertOptions {
 
 /// Convert one loaded file; `None` when it cannot be converted (diagnostics say why).
 fn convert_loaded(l: &mut Loaded, to: Format, opts: &ConvertOptions) -> Result<Option<String>> {
-    let Some((spec, info)) = l.valid() else { return Ok(None) };
+    let Some((spec, info)) = l.valid() else {
+        return Ok(None);
+    };
     let (spec, info) = (spec.clone(), info.clone());
     let text = format::write(&spec, &info, to, opts, &mut l.diags)?;
     if let Some(doc) = &l.doc {
@@ -476,12 +484,19 @@ fn mirrored(root: &Path, file: &Path, out: &Path, to: Format, name: &str) -> Pat
     }
 }
 
-fn convert_folder(g: &Global, a: &ConvertArgs, to: Format, opts: &ConvertOptions) -> Result<ExitCode> {
+fn convert_folder(
+    g: &Global,
+    a: &ConvertArgs,
+    to: Format,
+    opts: &ConvertOptions,
+) -> Result<ExitCode> {
     let Some(out) = a.output.as_deref().filter(|o| !is_stdio(o)) else {
         bail!("converting a folder needs an output folder: pass -o DIR");
     };
     if same_file(&a.input, out) && !a.in_place {
-        bail!("the output folder is the input folder; refusing to write into it (pass --in-place to allow)");
+        bail!(
+            "the output folder is the input folder; refusing to write into it (pass --in-place to allow)"
+        );
     }
     let files = expand(std::slice::from_ref(&a.input))?;
     // (destination, text, source)
@@ -498,14 +513,26 @@ fn convert_folder(g: &Global, a: &ConvertArgs, to: Format, opts: &ConvertOptions
             (Some(t), Some(spec)) if !l.diags.has_errors() => {
                 let dest = mirrored(&a.input, f, out, to, &spec.name);
                 if let Some((_, _, prev)) = planned.iter().find(|(p, _, _)| *p == dest) {
-                    eprintln!("error: {} and {} both convert to {}", prev, f.display(), dest.display());
+                    eprintln!(
+                        "error: {} and {} both convert to {}",
+                        prev,
+                        f.display(),
+                        dest.display()
+                    );
                     failed.push(f.display().to_string());
                     continue;
                 }
                 if same_file(f, &dest) && !a.in_place {
-                    bail!("{} would overwrite its input (pass --in-place to allow)", dest.display());
+                    bail!(
+                        "{} would overwrite its input (pass --in-place to allow)",
+                        dest.display()
+                    );
                 }
-                if l.diags.items().iter().any(|d| d.code.as_str().starts_with('B')) {
+                if l.diags
+                    .items()
+                    .iter()
+                    .any(|d| d.code.as_str().starts_with('B'))
+                {
                     lossy.push(f.display().to_string());
                 }
                 ok.push(f.display().to_string());
@@ -534,7 +561,11 @@ fn convert_folder(g: &Global, a: &ConvertArgs, to: Format, opts: &ConvertOptions
         to.name(),
         out.display(),
         lossy.len(),
-        if lossy.is_empty() { String::new() } else { format!(": {}", lossy.join(", ")) }
+        if lossy.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", lossy.join(", "))
+        }
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -560,7 +591,10 @@ fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
 
 fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
     let template = match &a.template {
-        Some(p) => Some(std::fs::read_to_string(p).with_context(|| format!("reading template {}", p.display()))?),
+        Some(p) => Some(
+            std::fs::read_to_string(p)
+                .with_context(|| format!("reading template {}", p.display()))?,
+        ),
         None => None,
     };
     let opts = back::markdown::Options { template };
@@ -577,7 +611,11 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         };
         let file_name = format!("{}.md", spec.name);
         if pages.iter().any(|(n, _)| *n == file_name) {
-            eprintln!("error: two loops are named `{}`; {} would overwrite a page", spec.name, f.display());
+            eprintln!(
+                "error: two loops are named `{}`; {} would overwrite a page",
+                spec.name,
+                f.display()
+            );
             failed = true;
             continue;
         }
@@ -595,7 +633,10 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         eprintln!("no page was written: fix the errors above first");
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
-    pages.push(("index.md".to_owned(), back::markdown::index(&entries, &opts)?));
+    pages.push((
+        "index.md".to_owned(),
+        back::markdown::index(&entries, &opts)?,
+    ));
     if a.check {
         let mut stale = Vec::new();
         for (name, text) in &pages {
@@ -610,16 +651,30 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
             eprintln!("{s}");
         }
         if stale.is_empty() {
-            eprintln!("docs are up to date: {} page{} in {}", pages.len(), plural(pages.len()), a.output.display());
+            eprintln!(
+                "docs are up to date: {} page{} in {}",
+                pages.len(),
+                plural(pages.len()),
+                a.output.display()
+            );
         } else {
-            eprintln!("{} page{} out of date; run `loopconv docs` without --check", stale.len(), plural(stale.len()));
+            eprintln!(
+                "{} page{} out of date; run `loopconv docs` without --check",
+                stale.len(),
+                plural(stale.len())
+            );
         }
         return Ok(code(!stale.is_empty()));
     }
     for (name, text) in &pages {
         write_atomic(&a.output.join(name), text)?;
     }
-    eprintln!("wrote {} page{} to {}", pages.len(), plural(pages.len()), a.output.display());
+    eprintln!(
+        "wrote {} page{} to {}",
+        pages.len(),
+        plural(pages.len()),
+        a.output.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

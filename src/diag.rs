@@ -85,8 +85,8 @@ codes! {
     UnknownField = ("F001", "unknown-field", Error, "a key that the format does not define"),
     MissingField = ("F002", "missing-field", Error, "a required key is missing"),
     WrongType = ("F003", "wrong-type", Error, "a value has the wrong type"),
-    InvalidName = ("F004", "invalid-name", Error, "a loop name does not match the format's name pattern"),
-    InvalidId = ("F005", "invalid-id", Error, "an id is not a stable id (lowercase kebab-case, at most 64 characters)"),
+    InvalidName = ("F004", "invalid-name", Error, "a name does not match the format's name pattern"),
+    InvalidId = ("F005", "invalid-id", Error, "an id does not match its pattern (stable ids: lowercase kebab-case, at most 64 characters)"),
     InvalidVersion = ("F006", "invalid-version", Error, "a version is not a semantic version X.Y.Z"),
     InvalidValue = ("F007", "invalid-value", Error, "a value is not one of the values the field allows"),
     OutOfRange = ("F008", "out-of-range", Error, "a number is below the field's minimum"),
@@ -325,8 +325,16 @@ impl Diagnostics {
     /// without positions last), then code, then message. Identical diagnostics are merged.
     pub fn sort(&mut self) {
         self.items.sort_by(|a, b| {
-            let ka = a.location.pos.map(|p| (0, p.line, p.column)).unwrap_or((1, 0, 0));
-            let kb = b.location.pos.map(|p| (0, p.line, p.column)).unwrap_or((1, 0, 0));
+            let ka = a
+                .location
+                .pos
+                .map(|p| (0, p.line, p.column))
+                .unwrap_or((1, 0, 0));
+            let kb = b
+                .location
+                .pos
+                .map(|p| (0, p.line, p.column))
+                .unwrap_or((1, 0, 0));
             ka.cmp(&kb)
                 .then_with(|| a.location.pointer.cmp(&b.location.pointer))
                 .then_with(|| a.code.cmp(&b.code))
@@ -455,7 +463,10 @@ mod tests {
             let s = c.as_str();
             assert_eq!(s.len(), 4, "{s}");
             assert!(matches!(&s[..1], "P" | "F" | "V" | "B"), "{s}");
-            assert!(!c.summary().ends_with('.'), "{s} summary ends with a period");
+            assert!(
+                !c.summary().ends_with('.'),
+                "{s} summary ends with a period"
+            );
         }
     }
 
@@ -482,5 +493,22 @@ mod tests {
         ds.sort();
         assert_eq!(ds.items().len(), 2);
         assert_eq!(ds.items()[0].code, Code::MissingField);
+    }
+}
+
+#[cfg(test)]
+mod readme {
+    #[test]
+    fn readme_lists_every_code() {
+        let readme = include_str!("../README.md");
+        let start = readme.find("<!-- codes:start").expect("codes:start marker");
+        let body = &readme[start..];
+        let body = &body[body.find('\n').map_or(0, |i| i + 1)..];
+        let end = body.find("<!-- codes:end -->").expect("codes:end marker");
+        assert_eq!(
+            &body[..end],
+            super::code_table_markdown(),
+            "README code table is out of date: paste `code_table_markdown()` output"
+        );
     }
 }

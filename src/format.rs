@@ -105,14 +105,24 @@ fn syntax_for(path: &str, text: &str) -> Syntax {
     }
 }
 
-const MAS_KEYS: &[&str] = &["actor", "validator", "mission", "checks", "max_attempts", "escalation"];
+const MAS_KEYS: &[&str] = &[
+    "actor",
+    "validator",
+    "mission",
+    "checks",
+    "max_attempts",
+    "escalation",
+];
 
 /// Decide the format from the content.
 fn detect(doc: &Document) -> Result<Format, Diagnostic> {
     let Some(members) = doc.root.members() else {
         return Err(Diagnostic::new(
             Code::WrongType,
-            format!("the document must be an object, found {}", doc.root.value.type_name()),
+            format!(
+                "the document must be an object, found {}",
+                doc.root.value.type_name()
+            ),
         )
         .with_help("a loop file holds one JSON object or one YAML mapping"));
     };
@@ -128,13 +138,15 @@ fn detect(doc: &Document) -> Result<Format, Diagnostic> {
         return Ok(Format::Mas);
     }
     let why = match ty {
-        Some(t) => format!(
-            "`type` is `{t}`, not `REAL` or `VEAL`, and there is no `loop` object"
-        ),
-        None => "it has no `loop` object (AgentPM) and no `type: REAL|VEAL` (multi-agent-spec)".to_owned(),
+        Some(t) => format!("`type` is `{t}`, not `REAL` or `VEAL`, and there is no `loop` object"),
+        None => "it has no `loop` object (AgentPM) and no `type: REAL|VEAL` (multi-agent-spec)"
+            .to_owned(),
     };
-    Err(Diagnostic::new(Code::UnknownFormat, format!("cannot tell which loop format this is: {why}"))
-        .with_help("pass `--from agentpm`, `--from mas` or `--from ir`"))
+    Err(Diagnostic::new(
+        Code::UnknownFormat,
+        format!("cannot tell which loop format this is: {why}"),
+    )
+    .with_help("pass `--from agentpm`, `--from mas` or `--from ir`"))
 }
 
 /// Read one file.
@@ -175,7 +187,10 @@ fn load_into(path: &str, bytes: &[u8], opts: &LoadOptions, out: &mut Loaded) {
         if phases > opts.limits.max_phases {
             diags.push(Diagnostic::new(
                 Code::TooManyPhases,
-                format!("the loop declares {phases} phases, more than the limit of {}", opts.limits.max_phases),
+                format!(
+                    "the loop declares {phases} phases, more than the limit of {}",
+                    opts.limits.max_phases
+                ),
             ));
             out.doc = Some(doc);
             return;
@@ -191,7 +206,9 @@ fn load_into(path: &str, bytes: &[u8], opts: &LoadOptions, out: &mut Loaded) {
     let spec = match format {
         Format::Agentpm => serde_json::from_value::<model::agentpm::Manifest>(json)
             .map(|m| front::agentpm::lower(&m)),
-        Format::Mas => serde_json::from_value::<model::mas::Loop>(json).map(|m| front::mas::lower(&m)),
+        Format::Mas => {
+            serde_json::from_value::<model::mas::Loop>(json).map(|m| front::mas::lower(&m))
+        }
         Format::Ir => serde_json::from_value::<Spec>(json).map(with_ir_origins),
     };
     let spec = match spec {
@@ -199,8 +216,14 @@ fn load_into(path: &str, bytes: &[u8], opts: &LoadOptions, out: &mut Loaded) {
         Err(e) => {
             // The shape check accepted something serde did not: report, never panic.
             diags.push(
-                Diagnostic::new(Code::WrongType, format!("the document does not have the {} shape: {e}", format.name()))
-                    .with_help("this is probably a loopconv bug; please report it with the file"),
+                Diagnostic::new(
+                    Code::WrongType,
+                    format!(
+                        "the document does not have the {} shape: {e}",
+                        format.name()
+                    ),
+                )
+                .with_help("this is probably a loopconv bug; please report it with the file"),
             );
             out.doc = Some(doc);
             return;
@@ -218,7 +241,12 @@ fn load_into(path: &str, bytes: &[u8], opts: &LoadOptions, out: &mut Loaded) {
 fn is_fatal_shape(code: Code) -> bool {
     matches!(
         code,
-        Code::WrongType | Code::MissingField | Code::Yaml11Boolean | Code::InvalidValue | Code::OutOfRange | Code::NonStringKey
+        Code::WrongType
+            | Code::MissingField
+            | Code::Yaml11Boolean
+            | Code::InvalidValue
+            | Code::OutOfRange
+            | Code::NonStringKey
     )
 }
 
@@ -237,14 +265,24 @@ fn phases_node(doc: &Document, format: Format) -> Option<usize> {
 fn package_warnings(spec: &Spec, doc: &Document, diags: &mut Diagnostics) {
     if spec.schema_uri.is_none() {
         diags.push_at(
-            Diagnostic::new(Code::MissingSchema, "the manifest has no `$schema`: editors may lack completion and validation")
-                .with_help(format!("add `\"$schema\": \"{}\"`", model::agentpm::UPSTREAM_SCHEMA_URI))
-                .at(""),
+            Diagnostic::new(
+                Code::MissingSchema,
+                "the manifest has no `$schema`: editors may lack completion and validation",
+            )
+            .with_help(format!(
+                "add `\"$schema\": \"{}\"`",
+                model::agentpm::UPSTREAM_SCHEMA_URI
+            ))
+            .at(""),
             doc,
             true,
         );
     }
-    if spec.description.as_deref().is_some_and(|d| d.trim().is_empty()) {
+    if spec
+        .description
+        .as_deref()
+        .is_some_and(|d| d.trim().is_empty())
+    {
         diags.push_at(
             Diagnostic::new(Code::BlankDescription, "`description` is empty or blank")
                 .with_help("registries show the description as the package summary")
@@ -274,7 +312,10 @@ fn with_ir_origins(mut spec: Spec) -> Spec {
     for (i, c) in spec.goal.checks.iter_mut().flatten().enumerate() {
         c.origin = Origin::new(format!("/goal/checks/{i}"));
     }
-    for (key, ports) in [("inputs", &mut spec.goal.inputs), ("outputs", &mut spec.goal.outputs)] {
+    for (key, ports) in [
+        ("inputs", &mut spec.goal.inputs),
+        ("outputs", &mut spec.goal.outputs),
+    ] {
         for (i, p) in ports.iter_mut().flatten().enumerate() {
             p.origin = Origin::new(format!("/goal/{key}/{i}"));
         }
@@ -301,7 +342,14 @@ pub fn write(
         return Ok(text);
     }
     let name = format!("<{} output>", to.name());
-    let back = load(&name, text.as_bytes(), &LoadOptions { from: Some(to), ..LoadOptions::default() });
+    let back = load(
+        &name,
+        text.as_bytes(),
+        &LoadOptions {
+            from: Some(to),
+            ..LoadOptions::default()
+        },
+    );
     let problems: Vec<String> = back
         .diags
         .items()
@@ -312,7 +360,10 @@ pub fn write(
     if !problems.is_empty() {
         let mut d = Diagnostic::new(
             Code::InvalidOutput,
-            format!("the generated {} output does not pass validation", to.name()),
+            format!(
+                "the generated {} output does not pass validation",
+                to.name()
+            ),
         )
         .with_help("nothing was written; please report this loopconv bug with the input file");
         for p in problems {

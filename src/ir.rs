@@ -43,7 +43,11 @@ impl Origin {
 
     /// The pointer of a child: `self/seg`.
     pub fn child(&self, seg: impl std::fmt::Display) -> Origin {
-        Origin(format!("{}/{}", self.0, crate::tree::escape_ptr(&seg.to_string())))
+        Origin(format!(
+            "{}/{}",
+            self.0,
+            crate::tree::escape_ptr(&seg.to_string())
+        ))
     }
 
     /// The pointer as a string.
@@ -423,7 +427,9 @@ impl JsonSchema for Target {
 }
 
 /// The three terminals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 pub enum Terminal {
     /// `$end`: success.
     #[serde(rename = "$end")]

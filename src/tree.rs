@@ -289,7 +289,9 @@ pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<
             let starts = line_starts(ok);
             let mut d = Diagnostic::new(
                 Code::InvalidUtf8,
-                format!("the input is not valid UTF-8 (byte {off} is not part of a UTF-8 character)"),
+                format!(
+                    "the input is not valid UTF-8 (byte {off} is not part of a UTF-8 character)"
+                ),
             )
             .with_help("save the file as UTF-8");
             let mut p = pos_of(ok, &starts, (off, off));
@@ -326,9 +328,10 @@ pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<
         return None;
     }
     if text.trim().is_empty() {
-        diags.push(Diagnostic::new(Code::EmptyInput, "the input is empty").with_help(
-            "a loop file holds one JSON object or one YAML mapping",
-        ));
+        diags.push(
+            Diagnostic::new(Code::EmptyInput, "the input is empty")
+                .with_help("a loop file holds one JSON object or one YAML mapping"),
+        );
         return None;
     }
     Some(text.to_owned())
@@ -665,7 +668,8 @@ impl JsonParser<'_> {
                         _ => {
                             self.i -= 1;
                             let found = self.describe();
-                            return self.err(format!("invalid escape `\\{}`", found.trim_matches('`')));
+                            return self
+                                .err(format!("invalid escape `\\{}`", found.trim_matches('`')));
                         }
                     }
                 }
@@ -724,7 +728,12 @@ impl JsonParser<'_> {
         let text = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("0");
         match serde_json::from_str::<serde_json::Number>(text) {
             Ok(n) => Ok(Value::Number(n)),
-            Err(_) => Err((Code::Syntax, format!("number `{text}` is out of range"), start, None)),
+            Err(_) => Err((
+                Code::Syntax,
+                format!("number `{text}` is out of range"),
+                start,
+                None,
+            )),
         }
     }
 }
@@ -864,15 +873,23 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
                 let second = span_of(&docs[1]);
                 let mut d = Diagnostic::new(
                     Code::MultipleDocuments,
-                    format!("the file holds {} YAML documents; a loop file holds one", docs.len()),
+                    format!(
+                        "the file holds {} YAML documents; a loop file holds one",
+                        docs.len()
+                    ),
                 )
-                .with_help("split the loops into one file each (upstream reads only the first document)");
+                .with_help(
+                    "split the loops into one file each (upstream reads only the first document)",
+                );
                 d.location.pos = Some(pos_of(&text, &starts, second));
                 diags.push(d);
                 return None;
             }
             let Some(root) = docs.pop() else {
-                diags.push(Diagnostic::new(Code::EmptyInput, "the YAML file holds no document"));
+                diags.push(Diagnostic::new(
+                    Code::EmptyInput,
+                    "the YAML file holds no document",
+                ));
                 return None;
             };
             let span = span_of(&root);
@@ -895,15 +912,26 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
             let raw = e.to_string();
             let first_line = raw.lines().next().unwrap_or("").trim().to_owned();
             let lower = raw.to_lowercase();
-            let (code, help) = if lower.contains("alias") || lower.contains("replay") || lower.contains("anchor") {
+            let (code, help) = if lower.contains("alias")
+                || lower.contains("replay")
+                || lower.contains("anchor")
+            {
                 (
                     Code::AliasLimit,
-                    Some("anchors and aliases expand beyond the limit (an alias bomb?); write the values out"),
+                    Some(
+                        "anchors and aliases expand beyond the limit (an alias bomb?); write the values out",
+                    ),
                 )
             } else if lower.contains("depth") || lower.contains("nest") {
-                (Code::TooDeep, Some("loop files need only a few levels; this input is not a loop"))
+                (
+                    Code::TooDeep,
+                    Some("loop files need only a few levels; this input is not a loop"),
+                )
             } else if lower.contains("budget") {
-                (Code::AliasLimit, Some("the YAML exceeds loopconv's parsing budget"))
+                (
+                    Code::AliasLimit,
+                    Some("the YAML exceeds loopconv's parsing budget"),
+                )
             } else {
                 (Code::Syntax, None)
             };
@@ -972,7 +1000,13 @@ fn collect_yaml_issues(
                 if let Some(first) = ms[..i].iter().find(|f| f.key == m.key) {
                     dups.push((ptr.to_owned(), m.key.clone(), m.key_span, first.key_span));
                 }
-                collect_yaml_issues(&m.value, &format!("{ptr}/{}", escape_ptr(&m.key)), dups, doc, diags);
+                collect_yaml_issues(
+                    &m.value,
+                    &format!("{ptr}/{}", escape_ptr(&m.key)),
+                    dups,
+                    doc,
+                    diags,
+                );
             }
         }
         Value::Array(items) => {
@@ -1010,7 +1044,10 @@ mod tests {
         assert_eq!((p.line, p.column), (3, 15));
         let k = doc.locate("/b", true).unwrap();
         assert_eq!((k.line, k.column), (3, 3));
-        assert_eq!(doc.root.get("b").unwrap().to_json(), serde_json::json!([true, "xé"]));
+        assert_eq!(
+            doc.root.get("b").unwrap().to_json(),
+            serde_json::json!([true, "xé"])
+        );
     }
 
     #[test]
@@ -1023,7 +1060,16 @@ mod tests {
 
     #[test]
     fn json_errors_have_positions() {
-        for bad in ["{", "{\"a\" 1}", "[1,]", "{\"a\":1,}", "\"\\x\"", "01", "{} x", "'a'"] {
+        for bad in [
+            "{",
+            "{\"a\" 1}",
+            "[1,]",
+            "{\"a\":1,}",
+            "\"\\x\"",
+            "01",
+            "{} x",
+            "'a'",
+        ] {
             let (doc, d) = json(bad);
             assert!(doc.is_none(), "{bad}");
             assert!(d.items()[0].location.pos.is_some(), "{bad}");
@@ -1033,12 +1079,20 @@ mod tests {
     #[test]
     fn yaml_basic_and_duplicates() {
         let mut d = Diagnostics::new("t.yaml");
-        let doc = parse_yaml("a: 1\nb:\n  - x\n  - yes\na: 3\n".into(), &Limits::default(), &mut d).unwrap();
+        let doc = parse_yaml(
+            "a: 1\nb:\n  - x\n  - yes\na: 3\n".into(),
+            &Limits::default(),
+            &mut d,
+        )
+        .unwrap();
         assert_eq!(d.items().len(), 1, "{:?}", d.items());
         assert_eq!(d.items()[0].code, Code::DuplicateKey);
         let p = doc.locate("/b/1", false).unwrap();
         assert_eq!((p.line, p.column), (4, 5));
-        assert_eq!(doc.root.get("b").unwrap().to_json(), serde_json::json!(["x", "yes"]));
+        assert_eq!(
+            doc.root.get("b").unwrap().to_json(),
+            serde_json::json!(["x", "yes"])
+        );
     }
 
     #[test]

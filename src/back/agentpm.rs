@@ -13,11 +13,20 @@ use crate::model::agentpm as m;
 pub fn to_model(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> m::Manifest {
     report_losses(spec, opts, diags);
     let from_other = spec.source_format != crate::ir::SourceFormat::Agentpm;
-    let description = spec.description.clone().unwrap_or_else(|| match spec.pattern {
-        crate::ir::Pattern::Real => format!("REAL loop `{}` (converted from multi-agent-spec).", spec.name),
-        crate::ir::Pattern::Veal => format!("VEAL loop `{}` (converted from multi-agent-spec).", spec.name),
-        crate::ir::Pattern::General => format!("Loop `{}`.", spec.name),
-    });
+    let description = spec
+        .description
+        .clone()
+        .unwrap_or_else(|| match spec.pattern {
+            crate::ir::Pattern::Real => format!(
+                "REAL loop `{}` (converted from multi-agent-spec).",
+                spec.name
+            ),
+            crate::ir::Pattern::Veal => format!(
+                "VEAL loop `{}` (converted from multi-agent-spec).",
+                spec.name
+            ),
+            crate::ir::Pattern::General => format!("Loop `{}`.", spec.name),
+        });
     let g = &spec.graph;
     m::Manifest {
         schema: spec
@@ -41,8 +50,10 @@ pub fn to_model(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> 
         loop_: m::Loop {
             archetype: spec.archetype.clone(),
             entry_phase: g.entry.clone(),
-            limits: (spec.bounds.limits_present || spec.bounds.max_steps.is_some()).then(|| m::Limits {
-                max_steps: spec.bounds.max_steps,
+            limits: (spec.bounds.limits_present || spec.bounds.max_steps.is_some()).then(|| {
+                m::Limits {
+                    max_steps: spec.bounds.max_steps,
+                }
             }),
             phases: g
                 .phases
@@ -112,7 +123,13 @@ fn report_losses(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) {
         }
     };
     let r = &spec.roles;
-    lost(diags, Field::Validator, "the validator agent", r.validator.is_some(), "it is named in the `validate` objective");
+    lost(
+        diags,
+        Field::Validator,
+        "the validator agent",
+        r.validator.is_some(),
+        "it is named in the `validate` objective",
+    );
     if let Some(a) = &r.actor {
         let ptr = match spec.read_as.0 {
             crate::ir::SourceFormat::Ir => "/roles/actor".to_owned(),
@@ -132,20 +149,48 @@ fn report_losses(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) {
         "escalation goes to `$handoff` and the `eval` objective names the agent",
     );
     let goal = &spec.goal;
-    lost(diags, Field::Mission, "the mission", goal.mission.is_some(), "it is written into the `read` objective as text");
-    lost(diags, Field::Checks, "structured checks", goal.checks.as_ref().is_some_and(|c| !c.is_empty()), "they are described in the `validate` objective as text");
+    lost(
+        diags,
+        Field::Mission,
+        "the mission",
+        goal.mission.is_some(),
+        "it is written into the `read` objective as text",
+    );
+    lost(
+        diags,
+        Field::Checks,
+        "structured checks",
+        goal.checks.as_ref().is_some_and(|c| !c.is_empty()),
+        "they are described in the `validate` objective as text",
+    );
     let base = match spec.read_as.0 {
         crate::ir::SourceFormat::Ir => "/goal",
         _ => "",
     };
     for (key, present, how) in [
-        ("success_criteria", goal.success_criteria.is_some(), "it is written into the `eval` objective as text"),
-        ("inputs", goal.inputs.as_ref().is_some_and(|v| !v.is_empty()), "the `read` objective names them"),
-        ("outputs", goal.outputs.as_ref().is_some_and(|v| !v.is_empty()), "they are dropped"),
+        (
+            "success_criteria",
+            goal.success_criteria.is_some(),
+            "it is written into the `eval` objective as text",
+        ),
+        (
+            "inputs",
+            goal.inputs.as_ref().is_some_and(|v| !v.is_empty()),
+            "the `read` objective names them",
+        ),
+        (
+            "outputs",
+            goal.outputs.as_ref().is_some_and(|v| !v.is_empty()),
+            "they are dropped",
+        ),
     ] {
         if present {
             let ptr = format!("{base}/{key}");
-            diags.push(opts.lost(Code::LostField, &ptr, format!("AgentPM has no field for `{key}` (`{ptr}`); {how}")));
+            diags.push(opts.lost(
+                Code::LostField,
+                &ptr,
+                format!("AgentPM has no field for `{key}` (`{ptr}`); {how}"),
+            ));
         }
     }
 }

@@ -38,21 +38,34 @@ pub struct Shape {
 /// retry to `act`, escalation to a terminal; no checkpoints.
 pub fn detect_shape(spec: &Spec) -> Option<Shape> {
     let g = &spec.graph;
-    if g.phases.len() != 3 || g.transitions.len() != 5 || g.checkpoints.as_ref().is_some_and(|c| !c.is_empty()) {
+    if g.phases.len() != 3
+        || g.transitions.len() != 5
+        || g.checkpoints.as_ref().is_some_and(|c| !c.is_empty())
+    {
         return None;
     }
     let first = spec.phase(&g.entry)?;
     let next = |from: &str, on: &str| -> Option<&Target> {
-        let mut ts = g.transitions.iter().filter(|t| t.from == from && t.on == on);
+        let mut ts = g
+            .transitions
+            .iter()
+            .filter(|t| t.from == from && t.on == on);
         let t = ts.next()?;
         ts.next().is_none().then_some(&t.to)
     };
     if first.outcomes.is_some() {
         return None;
     }
-    let Target::Phase(eval_id) = next(&first.id, "complete")? else { return None };
+    let Target::Phase(eval_id) = next(&first.id, "complete")? else {
+        return None;
+    };
     let eval = spec.phase(eval_id)?;
-    let mut outs: Vec<&str> = eval.outcomes.as_ref()?.iter().map(|o| o.id.as_str()).collect();
+    let mut outs: Vec<&str> = eval
+        .outcomes
+        .as_ref()?
+        .iter()
+        .map(|o| o.id.as_str())
+        .collect();
     outs.sort_unstable();
     let (kind, success, retry) = match outs.as_slice() {
         ["escalate", "go", "no-go"] => (LoopType::Veal, "go", "no-go"),
@@ -62,9 +75,13 @@ pub fn detect_shape(spec: &Spec) -> Option<Shape> {
     if next(&eval.id, success)? != &Target::Terminal(Terminal::End) {
         return None;
     }
-    let Target::Phase(act_id) = next(&eval.id, retry)? else { return None };
+    let Target::Phase(act_id) = next(&eval.id, retry)? else {
+        return None;
+    };
     let act = spec.phase(act_id)?;
-    let Target::Terminal(escalate_to) = next(&eval.id, "escalate")? else { return None };
+    let Target::Terminal(escalate_to) = next(&eval.id, "escalate")? else {
+        return None;
+    };
     if act.outcomes.is_some() || next(&act.id, "complete")? != &Target::Phase(first.id.clone()) {
         return None;
     }
@@ -79,7 +96,12 @@ pub fn detect_shape(spec: &Spec) -> Option<Shape> {
 }
 
 /// Build the MAS loop.
-pub fn to_model(spec: &Spec, info: &Info, opts: &ConvertOptions, diags: &mut Diagnostics) -> m::Loop {
+pub fn to_model(
+    spec: &Spec,
+    info: &Info,
+    opts: &ConvertOptions,
+    diags: &mut Diagnostics,
+) -> m::Loop {
     match spec.pattern {
         Pattern::Real | Pattern::Veal => from_mas_spec(spec, opts, diags),
         Pattern::General => from_graph(spec, info, opts, diags),
@@ -87,7 +109,12 @@ pub fn to_model(spec: &Spec, info: &Info, opts: &ConvertOptions, diags: &mut Dia
 }
 
 /// Write the loop as YAML.
-pub fn write(spec: &Spec, info: &Info, opts: &ConvertOptions, diags: &mut Diagnostics) -> Result<String, Error> {
+pub fn write(
+    spec: &Spec,
+    info: &Info,
+    opts: &ConvertOptions,
+    diags: &mut Diagnostics,
+) -> Result<String, Error> {
     let l = to_model(spec, info, opts, diags);
     to_yaml(&l)
 }
@@ -118,7 +145,11 @@ fn need(flag: &str, what: &str, value: Option<String>, diags: &mut Diagnostics) 
 }
 
 fn from_mas_spec(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> m::Loop {
-    let kind = if spec.pattern == Pattern::Veal { LoopType::Veal } else { LoopType::Real };
+    let kind = if spec.pattern == Pattern::Veal {
+        LoopType::Veal
+    } else {
+        LoopType::Real
+    };
     let actor = opts.actor.clone().or_else(|| spec.roles.actor.clone());
     let actor = need("--actor", "an `actor`", actor, diags);
     let g = &spec.goal;
@@ -126,12 +157,18 @@ fn from_mas_spec(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) ->
         name: spec.name.clone(),
         kind,
         description: spec.description.clone(),
-        validator: opts.validator.clone().or_else(|| spec.roles.validator.clone()),
+        validator: opts
+            .validator
+            .clone()
+            .or_else(|| spec.roles.validator.clone()),
         actor,
         mission: g.mission.clone(),
         max_attempts: spec.bounds.max_attempts,
         escalation: Some(spec.effective_escalation()),
-        fallback_agent: opts.fallback_agent.clone().or_else(|| spec.roles.fallback_agent.clone()),
+        fallback_agent: opts
+            .fallback_agent
+            .clone()
+            .or_else(|| spec.roles.fallback_agent.clone()),
         success_criteria: g.success_criteria.clone(),
         checks: g.checks.as_ref().map(|cs| {
             cs.iter()
@@ -212,13 +249,21 @@ fn from_graph(spec: &Spec, info: &Info, opts: &ConvertOptions, diags: &mut Diagn
         Terminal::Handoff => Escalation::Human,
     };
     let validator = if kind == LoopType::Veal {
-        Some(need("--validator", "a `validator`", opts.validator.clone(), diags))
+        Some(need(
+            "--validator",
+            "a `validator`",
+            opts.validator.clone(),
+            diags,
+        ))
     } else {
         opts.validator.clone()
     };
     let (mission, checks) = match (&shape, kind) {
         (Some(s), LoopType::Veal) => {
-            let objective = spec.phase(&s.first).map(|p| p.objective.clone()).unwrap_or_default();
+            let objective = spec
+                .phase(&s.first)
+                .map(|p| p.objective.clone())
+                .unwrap_or_default();
             (
                 None,
                 Some(vec![m::Check {
@@ -276,7 +321,11 @@ fn report_graph_losses(spec: &Spec, shaped: bool, opts: &ConvertOptions, diags: 
     let agentpm = spec.read_as.0 == SourceFormat::Agentpm;
     let p = |a: &str, i: &str| if agentpm { a.to_owned() } else { i.to_owned() };
     let mut lost = |ptr: String, what: &str| {
-        diags.push(opts.lost(Code::LostField, &ptr, format!("multi-agent-spec has no field for {what} (`{ptr}`)")));
+        diags.push(opts.lost(
+            Code::LostField,
+            &ptr,
+            format!("multi-agent-spec has no field for {what} (`{ptr}`)"),
+        ));
     };
     if spec.version.is_some() {
         lost(p("/version", "/version"), "the package version");
@@ -302,13 +351,30 @@ fn report_graph_losses(spec: &Spec, shaped: bool, opts: &ConvertOptions, diags: 
             "phase ids, objectives, access and outcome descriptions (the REAL/VEAL shape is kept)",
         );
     } else {
-        lost(p("/loop/phases", "/graph/phases"), "phases (their objectives are outlined in `mission`)");
-        lost(p("/loop/transitions", "/graph/transitions"), "transitions (outlined in `mission`)");
+        lost(
+            p("/loop/phases", "/graph/phases"),
+            "phases (their objectives are outlined in `mission`)",
+        );
+        lost(
+            p("/loop/transitions", "/graph/transitions"),
+            "transitions (outlined in `mission`)",
+        );
     }
-    if spec.graph.checkpoints.as_ref().is_some_and(|c| !c.is_empty()) {
-        lost(p("/loop/checkpoints", "/graph/checkpoints"), "approval checkpoints");
+    if spec
+        .graph
+        .checkpoints
+        .as_ref()
+        .is_some_and(|c| !c.is_empty())
+    {
+        lost(
+            p("/loop/checkpoints", "/graph/checkpoints"),
+            "approval checkpoints",
+        );
     }
     if spec.bounds.error_policy.is_some() {
-        lost(p("/loop/error_policy", "/bounds/error_policy"), "the error policy");
+        lost(
+            p("/loop/error_policy", "/bounds/error_policy"),
+            "the error policy",
+        );
     }
 }

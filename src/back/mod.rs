@@ -53,7 +53,12 @@ pub struct ConvertOptions {
 
 impl ConvertOptions {
     /// A lost-field diagnostic: an error, or a warning under `--allow-lossy`.
-    pub fn lost(&self, code: crate::diag::Code, pointer: &str, message: String) -> crate::diag::Diagnostic {
+    pub fn lost(
+        &self,
+        code: crate::diag::Code,
+        pointer: &str,
+        message: String,
+    ) -> crate::diag::Diagnostic {
         let mut d = crate::diag::Diagnostic::new(code, message).at(pointer);
         if self.allow_lossy {
             d.severity = crate::diag::Severity::Warning;

@@ -114,7 +114,12 @@ pub fn lower(l: &m::Loop) -> Spec {
     spec
 }
 
-fn access(tools: bool, knowledge: Option<bool>, read: bool, write: Option<bool>) -> Option<ir::Access> {
+fn access(
+    tools: bool,
+    knowledge: Option<bool>,
+    read: bool,
+    write: Option<bool>,
+) -> Option<ir::Access> {
     Some(ir::Access {
         tools: Some(tools),
         knowledge,
@@ -186,7 +191,11 @@ pub fn derive_graph(spec: &Spec) -> ir::Graph {
     let attempts = spec.effective_max_attempts();
     let esc = spec.effective_escalation();
     let esc_target = escalation_target(esc);
-    let actor = spec.roles.actor.clone().unwrap_or_else(|| "the actor".to_owned());
+    let actor = spec
+        .roles
+        .actor
+        .clone()
+        .unwrap_or_else(|| "the actor".to_owned());
     let criteria = spec
         .goal
         .success_criteria
@@ -210,7 +219,10 @@ pub fn derive_graph(spec: &Spec) -> ir::Graph {
         to,
         origin: o.clone(),
     };
-    let phase = |id: &str, objective: String, access: Option<ir::Access>, outcomes: Option<Vec<ir::Outcome>>| ir::Phase {
+    let phase = |id: &str,
+                 objective: String,
+                 access: Option<ir::Access>,
+                 outcomes: Option<Vec<ir::Outcome>>| ir::Phase {
         id: id.to_owned(),
         objective,
         access,
@@ -220,7 +232,11 @@ pub fn derive_graph(spec: &Spec) -> ir::Graph {
     let to = |p: &str| Target::Phase(p.to_owned());
     match spec.pattern {
         Pattern::Veal => {
-            let validator = spec.roles.validator.clone().unwrap_or_else(|| "the validator".to_owned());
+            let validator = spec
+                .roles
+                .validator
+                .clone()
+                .unwrap_or_else(|| "the validator".to_owned());
             let checks = spec.goal.checks.as_deref().unwrap_or(&[]);
             let check_text = if checks.is_empty() {
                 String::new()
@@ -233,23 +249,37 @@ pub fn derive_graph(spec: &Spec) -> ir::Graph {
                 phases: vec![
                     phase(
                         "validate",
-                        format!("Validator `{validator}` runs every check read-only and reports each result.{check_text}"),
+                        format!(
+                            "Validator `{validator}` runs every check read-only and reports each result.{check_text}"
+                        ),
                         access(true, Some(true), true, Some(true)),
                         None,
                     ),
                     phase(
                         "eval",
-                        format!("Evaluate the check results: GO only if every required check passed, otherwise NO-GO.{criteria}{escalate_rule}"),
+                        format!(
+                            "Evaluate the check results: GO only if every required check passed, otherwise NO-GO.{criteria}{escalate_rule}"
+                        ),
                         access(false, None, true, None),
                         Some(vec![
                             outcome("go", "Every required check passed (GO).", &o),
-                            outcome("no-go", "A required check failed (NO-GO); the actor corrects the state.", &o),
-                            outcome("escalate", &format!("Attempts are exhausted; {esc_text}."), &o),
+                            outcome(
+                                "no-go",
+                                "A required check failed (NO-GO); the actor corrects the state.",
+                                &o,
+                            ),
+                            outcome(
+                                "escalate",
+                                &format!("Attempts are exhausted; {esc_text}."),
+                                &o,
+                            ),
                         ]),
                     ),
                     phase(
                         "act",
-                        format!("Actor `{actor}` fixes what the failing checks found, then the state is validated again."),
+                        format!(
+                            "Actor `{actor}` fixes what the failing checks found, then the state is validated again."
+                        ),
                         access(true, Some(true), true, Some(true)),
                         None,
                     ),
@@ -277,7 +307,15 @@ pub fn derive_graph(spec: &Spec) -> ir::Graph {
                 .inputs
                 .as_deref()
                 .filter(|i| !i.is_empty())
-                .map(|i| format!(" Inputs: {}.", i.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")))
+                .map(|i| {
+                    format!(
+                        " Inputs: {}.",
+                        i.iter()
+                            .map(|p| p.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
                 .unwrap_or_default();
             ir::Graph {
                 entry: "read".to_owned(),
@@ -285,23 +323,37 @@ pub fn derive_graph(spec: &Spec) -> ir::Graph {
                 phases: vec![
                     phase(
                         "read",
-                        format!("Read the mission and requirements and gather the current state.{mission}{inputs}"),
+                        format!(
+                            "Read the mission and requirements and gather the current state.{mission}{inputs}"
+                        ),
                         access(true, None, true, Some(true)),
                         None,
                     ),
                     phase(
                         "eval",
-                        format!("Evaluate the situation against the mission: is it complete, or what should be done next?{criteria}{escalate_rule}"),
+                        format!(
+                            "Evaluate the situation against the mission: is it complete, or what should be done next?{criteria}{escalate_rule}"
+                        ),
                         access(false, None, true, None),
                         Some(vec![
                             outcome("mission-complete", "The mission is complete.", &o),
-                            outcome("act", "The mission is not complete; the actor works toward it.", &o),
-                            outcome("escalate", &format!("Attempts are exhausted; {esc_text}."), &o),
+                            outcome(
+                                "act",
+                                "The mission is not complete; the actor works toward it.",
+                                &o,
+                            ),
+                            outcome(
+                                "escalate",
+                                &format!("Attempts are exhausted; {esc_text}."),
+                                &o,
+                            ),
                         ]),
                     ),
                     phase(
                         "act",
-                        format!("Actor `{actor}` works toward the mission, then the loop reads the new state."),
+                        format!(
+                            "Actor `{actor}` works toward the mission, then the loop reads the new state."
+                        ),
                         access(true, Some(true), true, Some(true)),
                         None,
                     ),

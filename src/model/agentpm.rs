@@ -4,8 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The `$schema` URI upstream publishes for manifests.
-pub const UPSTREAM_SCHEMA_URI: &str =
-    "https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json";
+pub const UPSTREAM_SCHEMA_URI: &str = "https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json";
 
 /// An AgentPM loop manifest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -17,4 +17,5 @@ pub const AGENTPM_NAME_PATTERN: &str = "^[a-z][a-z0-9-]{0,63}$";
 /// MAS loop name and check id.
 pub const MAS_NAME_PATTERN: &str = "^[a-z][a-z0-9-]*$";
 /// Semantic version as upstream accepts it.
-pub const VERSION_PATTERN: &str = r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$";
+pub const VERSION_PATTERN: &str =
+    r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$";

@@ -121,14 +121,20 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
             used.insert(term);
         }
         if let (Some(&from), Some(to)) = (phase_nodes.get(&t.from), land(&t.to)) {
-            if spec.phase(&t.from).is_some_and(|p| p.outcome_ids().contains(&t.on.as_str())) {
+            if spec
+                .phase(&t.from)
+                .is_some_and(|p| p.outcome_ids().contains(&t.on.as_str()))
+            {
                 graph.add_edge(from, to, Edge::Transition(i));
             }
         }
     }
     for (phase, chain) in &chains {
         for (k, &gate) in chain.iter().enumerate() {
-            let next = chain.get(k + 1).copied().or_else(|| phase_nodes.get(*phase).copied());
+            let next = chain
+                .get(k + 1)
+                .copied()
+                .or_else(|| phase_nodes.get(*phase).copied());
             if let Some(next) = next {
                 graph.add_edge(gate, next, Edge::Approve);
             }
@@ -143,7 +149,8 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
             graph.add_edge(gate, to, Edge::Reject);
         }
     }
-    let start = land(&Target::Phase(g.entry.clone())).filter(|_| phase_nodes.contains_key(&g.entry));
+    let start =
+        land(&Target::Phase(g.entry.clone())).filter(|_| phase_nodes.contains_key(&g.entry));
 
     let mut info = Info {
         terminals_used: used.into_iter().collect(),
@@ -154,7 +161,8 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
 
     // Reachability from the entry (BFS), and shortest path to $end (0-1 BFS: entering a
     // phase costs one step).
-    let cost = |n: NodeIndex, graph: &DiGraph<Node, Edge>| usize::from(matches!(graph[n], Node::Phase(_)));
+    let cost =
+        |n: NodeIndex, graph: &DiGraph<Node, Edge>| usize::from(matches!(graph[n], Node::Phase(_)));
     let mut dist: Vec<Option<usize>> = vec![None; graph.node_count()];
     let mut prev: Vec<Option<NodeIndex>> = vec![None; graph.node_count()];
     if let Some(s) = start {
@@ -184,7 +192,9 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
         }
     }
     for (i, p) in g.phases.iter().enumerate() {
-        let Some(&n) = phase_nodes.get(&p.id) else { continue };
+        let Some(&n) = phase_nodes.get(&p.id) else {
+            continue;
+        };
         if graph[n] != Node::Phase(i) {
             continue;
         }
@@ -234,9 +244,17 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
         for id in &info.unreachable_phases {
             if let Some(p) = spec.phase(id) {
                 sink.value(
-                    Diagnostic::new(Code::UnreachablePhase, format!("phase `{id}` cannot be reached from the entry phase `{}`", g.entry))
-                        .with_help("add a transition or a checkpoint rejection that leads to it, or remove it")
-                        .at(p.origin.child("id").0),
+                    Diagnostic::new(
+                        Code::UnreachablePhase,
+                        format!(
+                            "phase `{id}` cannot be reached from the entry phase `{}`",
+                            g.entry
+                        ),
+                    )
+                    .with_help(
+                        "add a transition or a checkpoint rejection that leads to it, or remove it",
+                    )
+                    .at(p.origin.child("id").0),
                 );
             }
         }
@@ -273,9 +291,12 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
             }
             if info.shortest_success.is_none() {
                 sink.value(
-                    Diagnostic::new(Code::NoSuccessPath, "`$end` cannot be reached from the entry phase: the loop can never succeed")
-                        .with_help("add a transition to `$end`")
-                        .at(spec.pointer(Field::Entry)),
+                    Diagnostic::new(
+                        Code::NoSuccessPath,
+                        "`$end` cannot be reached from the entry phase: the loop can never succeed",
+                    )
+                    .with_help("add a transition to `$end`")
+                    .at(spec.pointer(Field::Entry)),
                 );
             }
         }

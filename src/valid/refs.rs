@@ -41,7 +41,11 @@ fn strsim(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1];
         for (j, cb) in b.iter().enumerate() {
-            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+            cur.push(
+                (prev[j] + usize::from(ca != *cb))
+                    .min(prev[j + 1] + 1)
+                    .min(cur[j] + 1),
+            );
         }
         prev = cur;
     }
@@ -73,17 +77,23 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
     for (i, p) in g.phases.iter().enumerate() {
         if blank(&p.objective) {
             sink.value(
-                Diagnostic::new(Code::BlankObjective, format!("phase `{}` has a blank `objective`", p.id))
-                    .with_help("say what the phase must achieve")
-                    .at(p.origin.child("objective").0),
+                Diagnostic::new(
+                    Code::BlankObjective,
+                    format!("phase `{}` has a blank `objective`", p.id),
+                )
+                .with_help("say what the phase must achieve")
+                .at(p.origin.child("objective").0),
             );
         }
         if let Some(&j) = first_phase.get(p.id.as_str()) {
             sink.value(
-                Diagnostic::new(Code::DuplicatePhase, format!("phase id `{}` is declared twice", p.id))
-                    .with_note(format!("first declared as phase {}", j + 1))
-                    .with_help("give each phase a unique id")
-                    .at(p.origin.child("id").0),
+                Diagnostic::new(
+                    Code::DuplicatePhase,
+                    format!("phase id `{}` is declared twice", p.id),
+                )
+                .with_note(format!("first declared as phase {}", j + 1))
+                .with_help("give each phase a unique id")
+                .at(p.origin.child("id").0),
             );
         } else {
             first_phase.insert(&p.id, i);
@@ -94,7 +104,10 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                 sink.value(
                     Diagnostic::new(
                         Code::BlankOutcomeDescription,
-                        format!("outcome `{}` of phase `{}` has a blank `description`", o.id, p.id),
+                        format!(
+                            "outcome `{}` of phase `{}` has a blank `description`",
+                            o.id, p.id
+                        ),
                     )
                     .with_help("say when the phase emits this outcome")
                     .at(o.origin.child("description").0),
@@ -172,7 +185,10 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                     sink.value(
                         Diagnostic::new(
                             Code::DuplicateTransition,
-                            format!("outcome `{}` of phase `{}` has more than one transition", t.on, t.from),
+                            format!(
+                                "outcome `{}` of phase `{}` has more than one transition",
+                                t.on, t.from
+                            ),
                         )
                         .with_note(format!("first transition is number {}", j + 1))
                         .with_help("a transition has no conditions: keep one target per outcome")
@@ -193,7 +209,9 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                 sink.value(
                     Diagnostic::new(
                         Code::UnknownTransitionTarget,
-                        format!("transition `to` `{to}` is neither a declared phase nor a terminal"),
+                        format!(
+                            "transition `to` `{to}` is neither a declared phase nor a terminal"
+                        ),
                     )
                     .with_help(help)
                     .at(t.origin.child("to").0),
@@ -213,7 +231,10 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                     sink.value(
                         Diagnostic::new(
                             Code::MissingTransition,
-                            format!("phase `{}` has no transition for its implicit outcome `complete`", p.id),
+                            format!(
+                                "phase `{}` has no transition for its implicit outcome `complete`",
+                                p.id
+                            ),
                         )
                         .with_help(format!(
                             "add {{\"from\": \"{}\", \"on\": \"complete\", \"to\": ...}}",
@@ -226,7 +247,9 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
             Some(os) => {
                 let mut seen = BTreeSet::new();
                 for o in os {
-                    if seen.insert(o.id.as_str()) && !pairs.contains_key(&(p.id.as_str(), o.id.as_str())) {
+                    if seen.insert(o.id.as_str())
+                        && !pairs.contains_key(&(p.id.as_str(), o.id.as_str()))
+                    {
                         sink.value(
                             Diagnostic::new(
                                 Code::MissingTransition,
@@ -255,15 +278,21 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
             };
         if !cp_ids.insert(&c.id) {
             sink.value(
-                Diagnostic::new(Code::DuplicateCheckpoint, format!("checkpoint id `{}` is declared twice", c.id))
-                    .at(c.origin.child("id").0),
+                Diagnostic::new(
+                    Code::DuplicateCheckpoint,
+                    format!("checkpoint id `{}` is declared twice", c.id),
+                )
+                .at(c.origin.child("id").0),
             );
         }
         if !is_phase(&c.before_phase) {
             sink.value(
                 Diagnostic::new(
                     Code::UnknownCheckpointPhase,
-                    format!("checkpoint `{}` guards `{}`, which is not a declared phase", c.id, c.before_phase),
+                    format!(
+                        "checkpoint `{}` guards `{}`, which is not a declared phase",
+                        c.id, c.before_phase
+                    ),
                 )
                 .with_help(suggest(&c.before_phase, &phase_ids, "phase"))
                 .at(c.origin.child("before_phase").0),
@@ -309,8 +338,16 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
             let action = tf.action.as_str();
             if tf.action == ToolAction::Retry {
                 for (missing, code, field) in [
-                    (tf.max_retries.is_none(), Code::RetryWithoutMaxRetries, "max_retries"),
-                    (tf.on_exhausted.is_none(), Code::RetryWithoutOnExhausted, "on_exhausted"),
+                    (
+                        tf.max_retries.is_none(),
+                        Code::RetryWithoutMaxRetries,
+                        "max_retries",
+                    ),
+                    (
+                        tf.on_exhausted.is_none(),
+                        Code::RetryWithoutOnExhausted,
+                        "on_exhausted",
+                    ),
                 ] {
                     if missing {
                         sink.key(
@@ -322,8 +359,16 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                 }
             } else {
                 for (present, code, field) in [
-                    (tf.max_retries.is_some(), Code::MaxRetriesWithoutRetry, "max_retries"),
-                    (tf.on_exhausted.is_some(), Code::OnExhaustedWithoutRetry, "on_exhausted"),
+                    (
+                        tf.max_retries.is_some(),
+                        Code::MaxRetriesWithoutRetry,
+                        "max_retries",
+                    ),
+                    (
+                        tf.on_exhausted.is_some(),
+                        Code::OnExhaustedWithoutRetry,
+                        "on_exhausted",
+                    ),
                 ] {
                     if present {
                         sink.key(
@@ -338,7 +383,8 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                 }
             }
             let can_fail_phase = tf.action == ToolAction::FailPhase
-                || (tf.action == ToolAction::Retry && tf.on_exhausted == Some(Exhausted::FailPhase));
+                || (tf.action == ToolAction::Retry
+                    && tf.on_exhausted == Some(Exhausted::FailPhase));
             if can_fail_phase && ep.phase_failure.is_none() {
                 sink.key(
                     Diagnostic::new(
@@ -368,8 +414,9 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                 );
             }
             if spec.goal.checks.as_ref().is_none_or(Vec::is_empty) {
-                let d = Diagnostic::new(Code::MissingChecks, "VEAL loop has no checks")
-                    .with_help("a VEAL loop is validation-driven: add at least one check under `checks:`");
+                let d = Diagnostic::new(Code::MissingChecks, "VEAL loop has no checks").with_help(
+                    "a VEAL loop is validation-driven: add at least one check under `checks:`",
+                );
                 match spec.goal.checks {
                     Some(_) => sink.value(d.at(spec.pointer(Field::Checks))),
                     None => sink.key(d.at("")),
@@ -378,20 +425,30 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
         }
         _ => {}
     }
-    if spec.bounds.escalation == Some(crate::model::mas::Escalation::Fallback) && spec.roles.fallback_agent.is_none() {
+    if spec.bounds.escalation == Some(crate::model::mas::Escalation::Fallback)
+        && spec.roles.fallback_agent.is_none()
+    {
         sink.value(
-            Diagnostic::new(Code::MissingFallbackAgent, "`escalation: fallback` but no `fallback_agent`")
-                .with_help("name the agent to invoke in `fallback_agent:`, or choose another escalation")
-                .at(spec.pointer(Field::Escalation)),
+            Diagnostic::new(
+                Code::MissingFallbackAgent,
+                "`escalation: fallback` but no `fallback_agent`",
+            )
+            .with_help(
+                "name the agent to invoke in `fallback_agent:`, or choose another escalation",
+            )
+            .at(spec.pointer(Field::Escalation)),
         );
     }
     let mut check_ids = BTreeSet::new();
     for c in spec.goal.checks.iter().flatten() {
         if !check_ids.insert(c.id.as_str()) {
             sink.value(
-                Diagnostic::new(Code::DuplicateCheckId, format!("check id `{}` is used twice", c.id))
-                    .with_help("give each check a unique id so reports can tell them apart")
-                    .at(c.origin.child("id").0),
+                Diagnostic::new(
+                    Code::DuplicateCheckId,
+                    format!("check id `{}` is used twice", c.id),
+                )
+                .with_help("give each check a unique id so reports can tell them apart")
+                .at(c.origin.child("id").0),
             );
         }
     }

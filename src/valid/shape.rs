@@ -190,7 +190,10 @@ impl Shape<'_> {
                     ok = false;
                     let d = Diagnostic::new(
                         Code::EmptyCollection,
-                        format!("`{}` must have at least {min} item(s), found none", field_path(ptr)),
+                        format!(
+                            "`{}` must have at least {min} item(s), found none",
+                            field_path(ptr)
+                        ),
                     )
                     .at(ptr);
                     self.emit(d, false, report);
@@ -216,12 +219,19 @@ impl Shape<'_> {
                     .iter()
                     .filter(|s| self.node(s, node, ptr, false))
                     .count();
-                let good = if key == "anyOf" { matches >= 1 } else { matches == 1 };
+                let good = if key == "anyOf" {
+                    matches >= 1
+                } else {
+                    matches == 1
+                };
                 if !good {
                     ok = false;
                     let d = Diagnostic::new(
                         Code::WrongType,
-                        format!("`{}` does not have any of the allowed forms", field_path(ptr)),
+                        format!(
+                            "`{}` does not have any of the allowed forms",
+                            field_path(ptr)
+                        ),
                     )
                     .at(ptr);
                     self.emit(d, false, report);
@@ -313,7 +323,9 @@ impl Shape<'_> {
             );
         } else if ptr.is_empty() {
             d = d.with_help("a loop file holds one JSON object or one YAML mapping");
-        } else if types.contains(&"string") && !matches!(node.value, Value::Object(_) | Value::Array(_)) {
+        } else if types.contains(&"string")
+            && !matches!(node.value, Value::Object(_) | Value::Array(_))
+        {
             d = d.with_help("quote the value to make it a string");
         }
         self.emit(d, false, true);
@@ -350,13 +362,21 @@ impl Shape<'_> {
         d
     }
 
-    fn string(&mut self, obj: &serde_json::Map<String, J>, text: &str, ptr: &str, report: bool) -> bool {
+    fn string(
+        &mut self,
+        obj: &serde_json::Map<String, J>,
+        text: &str,
+        ptr: &str,
+        report: bool,
+    ) -> bool {
         let mut ok = true;
         let last = ptr.rsplit('/').next().unwrap_or("");
         let is_id = matches!(last, "id" | "entry_phase");
         // Blank archetype, objective and outcome description are lint rules with their own
         // codes (V001, V002, V004), checked on the IR.
-        if matches!(last, "archetype" | "objective") || (last == "description" && ptr.contains("/outcomes/")) {
+        if matches!(last, "archetype" | "objective")
+            || (last == "description" && ptr.contains("/outcomes/"))
+        {
             return true;
         }
         let len = text.chars().count() as u64;
@@ -376,8 +396,15 @@ impl Shape<'_> {
             if len > max {
                 ok = false;
                 let d = Diagnostic::new(
-                    if is_id { Code::InvalidId } else { Code::InvalidName },
-                    format!("`{}` is {len} characters long, more than {max}", field_path(ptr)),
+                    if is_id {
+                        Code::InvalidId
+                    } else {
+                        Code::InvalidName
+                    },
+                    format!(
+                        "`{}` is {len} characters long, more than {max}",
+                        field_path(ptr)
+                    ),
                 )
                 .at(ptr);
                 self.emit(d, false, report);
@@ -398,7 +425,10 @@ impl Shape<'_> {
                             "stable ids are lowercase kebab-case: start with a letter, then letters, digits and single hyphens, no trailing hyphen",
                         )
                     } else if is_id {
-                        (Code::InvalidId, "ids are lowercase kebab-case, starting with a letter")
+                        (
+                            Code::InvalidId,
+                            "ids are lowercase kebab-case, starting with a letter",
+                        )
                     } else {
                         (
                             Code::InvalidName,
@@ -441,9 +471,12 @@ impl Shape<'_> {
                 }
                 // formats.md 1.6: an AgentPM loop without `kind` is read with a warning.
                 if ptr.is_empty() && r == "kind" && members.iter().any(|m| m.key == "loop") {
-                    let d = Diagnostic::new(Code::MissingKind, "the manifest has no `kind`; reading it as `kind: \"loop\"`")
-                        .with_help("add `\"kind\": \"loop\"`")
-                        .at(ptr);
+                    let d = Diagnostic::new(
+                        Code::MissingKind,
+                        "the manifest has no `kind`; reading it as `kind: \"loop\"`",
+                    )
+                    .with_help("add `\"kind\": \"loop\"`")
+                    .at(ptr);
                     self.emit(d, true, report);
                     continue;
                 }
@@ -453,8 +486,11 @@ impl Shape<'_> {
                 } else {
                     format!("`{}`", field_path(ptr))
                 };
-                let d = Diagnostic::new(Code::MissingField, format!("{what} is missing the required field `{r}`"))
-                    .at(ptr);
+                let d = Diagnostic::new(
+                    Code::MissingField,
+                    format!("{what} is missing the required field `{r}`"),
+                )
+                .at(ptr);
                 self.emit(d, true, report);
             }
         }
@@ -479,7 +515,10 @@ impl Shape<'_> {
                 ok = false;
                 let d = Diagnostic::new(
                     Code::EmptyCollection,
-                    format!("`{}` must have at least {min} key(s), found none", field_path(ptr)),
+                    format!(
+                        "`{}` must have at least {min} key(s), found none",
+                        field_path(ptr)
+                    ),
                 )
                 .with_help("omit the object to express no opinion, or set `read` and/or `write`")
                 .at(ptr);
@@ -496,7 +535,9 @@ impl Shape<'_> {
         parent: &str,
         props: Option<&serde_json::Map<String, J>>,
     ) -> Diagnostic {
-        let shown = key.strip_prefix('\u{0}').map_or_else(|| quote(key), |t| format!("({t})"));
+        let shown = key
+            .strip_prefix('\u{0}')
+            .map_or_else(|| quote(key), |t| format!("({t})"));
         let where_ = if parent.is_empty() {
             "at the top level".to_owned()
         } else {
@@ -511,18 +552,28 @@ impl Shape<'_> {
             .with_help("a loop is a dependency leaf; declare dependencies in an Agent package that uses this loop")
             .at(child);
         }
-        let names: Vec<&str> = props.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+        let names: Vec<&str> = props
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
         let best = names
             .iter()
             .map(|n| (levenshtein(key, n), *n))
             .filter(|(d, n)| *d <= 2.max(n.len() / 4) && *d < n.len())
             .min();
-        let mut d = Diagnostic::new(Code::UnknownField, format!("unknown field {shown} {where_}")).at(child);
+        let mut d = Diagnostic::new(
+            Code::UnknownField,
+            format!("unknown field {shown} {where_}"),
+        )
+        .at(child);
         d = match best {
             Some((_, n)) => d.with_help(format!("did you mean `{n}`?")),
             None => d.with_help(format!(
                 "allowed fields here: {}",
-                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         };
         d
