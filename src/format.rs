@@ -185,13 +185,22 @@ fn load_into(path: &str, bytes: &[u8], opts: &LoadOptions, out: &mut Loaded) {
     out.format = Some(format);
     if let Some(phases) = phases_node(&doc, format) {
         if phases > opts.limits.max_phases {
-            diags.push(Diagnostic::new(
-                Code::TooManyPhases,
-                format!(
-                    "the loop declares {phases} phases, more than the limit of {}",
-                    opts.limits.max_phases
-                ),
-            ));
+            let ptr = match format {
+                Format::Ir => "/graph/phases",
+                _ => "/loop/phases",
+            };
+            diags.push_at(
+                Diagnostic::new(
+                    Code::TooManyPhases,
+                    format!(
+                        "the loop declares {phases} phases, more than the limit of {}",
+                        opts.limits.max_phases
+                    ),
+                )
+                .at(ptr),
+                &doc,
+                true,
+            );
             out.doc = Some(doc);
             return;
         }

@@ -963,8 +963,8 @@ fn yaml_message(first: &str) -> String {
     // serde-saphyr prefixes messages with a location; keep the description only.
     let msg = first
         .trim_start_matches("error: ")
-        .trim_start_matches("Error: ")
-        .to_owned();
+        .trim_start_matches("Error: ");
+    let msg = strip_line_column(msg).to_owned();
     let mut msg = if msg.is_empty() {
         "invalid YAML".to_owned()
     } else {
@@ -975,6 +975,20 @@ fn yaml_message(first: &str) -> String {
         msg.replace_range(..1, &lower);
     }
     msg.trim_end_matches('.').to_owned()
+}
+
+/// `line 3 column 8: rest` -> `rest` (the diagnostic carries the position itself).
+fn strip_line_column(msg: &str) -> &str {
+    let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).filter(|&n| n > 0);
+    let Some(rest) = msg.strip_prefix("line ") else {
+        return msg;
+    };
+    let Some(n) = digits(rest) else { return msg };
+    let Some(rest) = rest[n..].strip_prefix(" column ") else {
+        return msg;
+    };
+    let Some(n) = digits(rest) else { return msg };
+    rest[n..].strip_prefix(": ").unwrap_or(msg)
 }
 
 fn collect_yaml_issues(
