@@ -50,11 +50,11 @@ pub fn to_model(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> 
         loop_: m::Loop {
             archetype: spec.archetype.clone(),
             entry_phase: g.entry.clone(),
-            limits: (spec.bounds.limits_present || spec.bounds.max_steps.is_some()).then(|| {
+            limits: (spec.bounds.limits_present || spec.bounds.max_steps.is_some()).then_some(
                 m::Limits {
                     max_steps: spec.bounds.max_steps,
-                }
-            }),
+                },
+            ),
             phases: g
                 .phases
                 .iter()

@@ -60,14 +60,15 @@ fn strip_null(v: &mut serde_json::Value) {
             vals.retain(|t| !t.is_null());
         }
         let null_branch = |s: &J| s.get("type") == Some(&J::String("null".to_owned()));
-        if let Some(J::Array(alts)) = obj.get("anyOf") {
-            if alts.len() == 2 && alts.iter().any(null_branch) {
-                let keep = alts.iter().find(|s| !null_branch(s)).cloned();
-                obj.remove("anyOf");
-                if let Some(J::Object(inner)) = keep {
-                    for (k, val) in inner {
-                        obj.entry(k).or_insert(val);
-                    }
+        if let Some(J::Array(alts)) = obj.get("anyOf")
+            && alts.len() == 2
+            && alts.iter().any(null_branch)
+        {
+            let keep = alts.iter().find(|s| !null_branch(s)).cloned();
+            obj.remove("anyOf");
+            if let Some(J::Object(inner)) = keep {
+                for (k, val) in inner {
+                    obj.entry(k).or_insert(val);
                 }
             }
         }

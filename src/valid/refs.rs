@@ -62,14 +62,12 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
     let g = &spec.graph;
 
     // Rule 1.
-    if let Some(a) = &spec.archetype {
-        if blank(a) {
-            sink.value(
-                Diagnostic::new(Code::BlankArchetype, "`archetype` is empty or blank")
-                    .with_help("remove `archetype` or give the loop a descriptive label")
-                    .at(spec.pointer(Field::Archetype)),
-            );
-        }
+    if spec.archetype.as_deref().is_some_and(blank) {
+        sink.value(
+            Diagnostic::new(Code::BlankArchetype, "`archetype` is empty or blank")
+                .with_help("remove `archetype` or give the loop a descriptive label")
+                .at(spec.pointer(Field::Archetype)),
+        );
     }
 
     // Rules 2-5: phases and outcomes.

@@ -13,6 +13,7 @@
 //! `jsonschema` crate) reaches the same verdict on every example.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::{LazyLock, Mutex};
 
 use regex::Regex;
 use serde_json::Value as J;
@@ -38,7 +39,6 @@ pub fn check(doc: &Document, schema: &'static J, diags: &mut Diagnostics) -> Ver
         root: schema,
         doc,
         diags,
-        regexes: HashMap::new(),
         unknown: BTreeSet::new(),
     };
     let ok = s.node(schema, &doc.root, "", true);
@@ -52,7 +52,6 @@ struct Shape<'a> {
     root: &'static J,
     doc: &'a Document,
     diags: &'a mut Diagnostics,
-    regexes: HashMap<String, Option<Regex>>,
     unknown: BTreeSet<String>,
 }
 
@@ -124,8 +123,14 @@ impl Shape<'_> {
         }
     }
 
-    fn regex(&mut self, pat: &str) -> Option<Regex> {
-        self.regexes
+    fn regex(&self, pat: &str) -> Option<Regex> {
+        // The schemas hold a handful of patterns: compile each once per process.
+        static CACHE: LazyLock<Mutex<HashMap<String, Option<Regex>>>> =
+            LazyLock::new(|| Mutex::new(HashMap::new()));
+        let mut cache = CACHE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        cache
             .entry(pat.to_owned())
             .or_insert_with(|| Regex::new(pat).ok())
             .clone()
