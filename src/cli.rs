@@ -376,22 +376,37 @@ fn plural(n: usize) -> &'static str {
 /// Write `text` to `path` atomically: a temporary file in the same folder, renamed into
 /// place, so a failure or an interrupt never leaves a partial file.
 fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir).with_context(|| format!("creating folder {}", dir.display()))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".loopconv-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| format!("writing {}", path.display()))?;
-    tmp.write_all(text.as_bytes())
-        .and_then(|()| tmp.as_file().sync_all())
-        .with_context(|| format!("writing {}", path.display()))?;
-    tmp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("writing {}", path.display()))?;
+    write_all_atomic(&[(path.to_path_buf(), text.to_owned())])
+}
+
+/// Write several files, all or none: every file is first written in full to a temporary file
+/// beside its destination; only when all of them are written are they renamed into place.
+/// A failure before that point removes the temporary files and leaves the targets as they
+/// were.
+fn write_all_atomic(files: &[(PathBuf, String)]) -> Result<()> {
+    let mut staged = Vec::with_capacity(files.len());
+    for (path, text) in files {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("creating folder {}", dir.display()))?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".loopconv-")
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .with_context(|| format!("writing {}", path.display()))?;
+        tmp.write_all(text.as_bytes())
+            .and_then(|()| tmp.as_file().sync_all())
+            .with_context(|| format!("writing {}", path.display()))?;
+        staged.push((tmp, path));
+    }
+    for (tmp, path) in staged {
+        tmp.persist(path)
+            .map_err(|e| e.error)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     Ok(())
 }
 
@@ -551,9 +566,8 @@ fn convert_folder(
         );
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
-    for (dest, text, _) in &planned {
-        write_atomic(dest, text)?;
-    }
+    let outputs: Vec<(PathBuf, String)> = planned.into_iter().map(|(d, t, _)| (d, t)).collect();
+    write_all_atomic(&outputs)?;
     eprintln!(
         "converted {} file{} to {} in {} ({} lossy{})",
         ok.len(),
@@ -666,9 +680,11 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         }
         return Ok(code(!stale.is_empty()));
     }
-    for (name, text) in &pages {
-        write_atomic(&a.output.join(name), text)?;
-    }
+    let outputs: Vec<(PathBuf, String)> = pages
+        .iter()
+        .map(|(n, t)| (a.output.join(n), t.clone()))
+        .collect();
+    write_all_atomic(&outputs)?;
     eprintln!(
         "wrote {} page{} to {}",
         pages.len(),
