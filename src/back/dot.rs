@@ -1,13 +1,651 @@
-//! Graphviz DOT (stub: being written).
+//! Graphviz DOT.
+//!
+//! Draws the same [`Diagram`] as the Mermaid back end, top to bottom (`rankdir=TB`):
+//! phases as rounded boxes (entry with a thick blue border), approval gates as violet
+//! hexagons, terminals as `$end` green double circle, `$abort` red octagon, `$handoff`
+//! amber `cds` (a sign pointing away), a small dot marking the start. Every transition is
+//! labelled with its outcome; gate rejections are dashed; the shortest successful run is
+//! drawn with thicker arrows. Full objectives and outcome descriptions are tooltips.
+//!
+//! Attributes are typed ([`Shape`], [`NodeStyle`], [`EdgeStyle`], [`NodeAttrs`],
+//! [`EdgeAttrs`]) and written by one function, so escaping happens in exactly one place:
+//! quoted strings escape `\` and `"` (and never contain a newline), and HTML-like labels
+//! are built by [`Html`], which escapes `&`, `<`, `>`, `"` and `'` in every piece of text.
+//! Node ids are generated (`p0`, `g0`, `t_end`), never taken from user text.
 
-use crate::ir::Spec;
+use std::fmt::Write as _;
+
+use crate::back::text::{
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind, START_ID, escape_html,
+};
+use crate::ir::{Spec, Terminal};
 use crate::valid::Info;
 
 /// DOT options.
 #[derive(Debug, Clone, Default)]
-pub struct Options {}
+pub struct Options {
+    /// Draw a small legend of the shapes and colours below the graph.
+    pub legend: bool,
+}
 
 /// Write the graph.
-pub fn write(spec: &Spec, _info: &Info, _opts: &Options) -> String {
-    format!("digraph loop {{\n  // {}\n}}\n", spec.graph.phases.len())
+pub fn write(spec: &Spec, info: &Info, opts: &Options) -> String {
+    let d = Diagram::new(spec, info);
+    let mut out = String::new();
+    graph(&d, opts, &mut out);
+    out
+}
+
+/// The font stack used for every label.
+const FONT: &str = "Helvetica,Arial,sans-serif";
+
+/// Colours (the same palette as the Mermaid back end).
+mod color {
+    pub const INK: &str = "#0f172a";
+    pub const SLATE: &str = "#475569";
+    pub const MUTED: &str = "#64748b";
+    pub const PHASE_FILL: &str = "#f8fafc";
+    pub const ENTRY: &str = "#1d4ed8";
+    pub const GATE: &str = "#7c3aed";
+    pub const GATE_FILL: &str = "#ede9fe";
+    pub const GATE_INK: &str = "#3b0764";
+    pub const SUCCESS: &str = "#16a34a";
+    pub const SUCCESS_FILL: &str = "#dcfce7";
+    pub const SUCCESS_INK: &str = "#14532d";
+    pub const FAILURE: &str = "#dc2626";
+    pub const FAILURE_FILL: &str = "#fee2e2";
+    pub const FAILURE_INK: &str = "#7f1d1d";
+    pub const HANDOFF: &str = "#d97706";
+    pub const HANDOFF_FILL: &str = "#fef3c7";
+    pub const HANDOFF_INK: &str = "#78350f";
+    pub const GREY: &str = "#94a3b8";
+    pub const GREY_FILL: &str = "#f1f5f9";
+}
+
+/// Node shapes used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Phases (with [`NodeStyle::Rounded`]).
+    Box,
+    /// Approval gates.
+    Hexagon,
+    /// `$end`.
+    DoubleCircle,
+    /// `$abort`.
+    Octagon,
+    /// `$handoff`.
+    Cds,
+    /// The start marker.
+    Point,
+}
+
+impl Shape {
+    fn as_str(self) -> &'static str {
+        match self {
+            Shape::Box => "box",
+            Shape::Hexagon => "hexagon",
+            Shape::DoubleCircle => "doublecircle",
+            Shape::Octagon => "octagon",
+            Shape::Cds => "cds",
+            Shape::Point => "point",
+        }
+    }
+}
+
+/// Node styles used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeStyle {
+    /// `filled`.
+    Filled,
+    /// `rounded,filled`.
+    Rounded,
+    /// `rounded,filled,dashed`: unreachable or trapped phases.
+    RoundedDashed,
+}
+
+impl NodeStyle {
+    fn as_str(self) -> &'static str {
+        match self {
+            NodeStyle::Filled => "filled",
+            NodeStyle::Rounded => "rounded,filled",
+            NodeStyle::RoundedDashed => "rounded,filled,dashed",
+        }
+    }
+}
+
+/// Edge styles used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeStyle {
+    /// A solid line.
+    Solid,
+    /// A dashed line: gate rejections.
+    Dashed,
+}
+
+impl EdgeStyle {
+    fn as_str(self) -> &'static str {
+        match self {
+            EdgeStyle::Solid => "solid",
+            EdgeStyle::Dashed => "dashed",
+        }
+    }
+}
+
+/// An HTML-like label under construction: markup comes from the methods, every piece of
+/// text is escaped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Html(String);
+
+impl Html {
+    fn text(mut self, s: &str) -> Self {
+        self.0.push_str(&escape_html(s));
+        self
+    }
+    fn bold(mut self, s: &str) -> Self {
+        let _ = write!(self.0, "<B>{}</B>", escape_html(s));
+        self
+    }
+    fn small(mut self, s: &str, color: &'static str) -> Self {
+        let _ = write!(
+            self.0,
+            "<FONT POINT-SIZE=\"9\" COLOR=\"{color}\">{}</FONT>",
+            escape_html(s)
+        );
+        self
+    }
+    fn br(mut self) -> Self {
+        self.0.push_str("<BR/>");
+        self
+    }
+}
+
+/// A label: plain (escaped as a quoted string) or HTML-like.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Label {
+    /// Plain text.
+    Text(String),
+    /// HTML-like markup built by [`Html`].
+    Html(Html),
+}
+
+/// The attributes of a node.
+#[derive(Debug, Clone, Default)]
+pub struct NodeAttrs {
+    label: Option<Label>,
+    shape: Option<Shape>,
+    style: Option<NodeStyle>,
+    color: Option<&'static str>,
+    fillcolor: Option<&'static str>,
+    fontcolor: Option<&'static str>,
+    penwidth: Option<&'static str>,
+    width: Option<&'static str>,
+    tooltip: Option<String>,
+}
+
+/// The attributes of an edge.
+#[derive(Debug, Clone, Default)]
+pub struct EdgeAttrs {
+    label: Option<Label>,
+    style: Option<EdgeStyle>,
+    color: Option<&'static str>,
+    fontcolor: Option<&'static str>,
+    penwidth: Option<&'static str>,
+    tooltip: Option<String>,
+}
+
+/// One attribute value, written by [`write_attrs`].
+enum Value<'a> {
+    /// A DOT ID that needs no quoting (keywords, numbers): always one of ours.
+    Bare(&'static str),
+    /// Any text: written as a quoted string.
+    Quoted(&'a str),
+    /// HTML-like label.
+    Html(&'a Html),
+}
+
+/// A quoted DOT string: `\` and `"` escaped; line breaks (never present after cleaning)
+/// become `\n`.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn write_attrs(out: &mut String, attrs: &[(&str, Value<'_>)]) {
+    if attrs.is_empty() {
+        return;
+    }
+    out.push_str(" [");
+    for (i, (k, v)) in attrs.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = match v {
+            Value::Bare(s) => write!(out, "{k}={s}"),
+            Value::Quoted(s) => write!(out, "{k}={}", quote(s)),
+            Value::Html(h) => write!(out, "{k}=<{}>", h.0),
+        };
+    }
+    out.push(']');
+}
+
+fn label_value(l: &Label) -> Value<'_> {
+    match l {
+        Label::Text(s) => Value::Quoted(s),
+        Label::Html(h) => Value::Html(h),
+    }
+}
+
+impl NodeAttrs {
+    fn pairs(&self) -> Vec<(&'static str, Value<'_>)> {
+        let mut v = Vec::new();
+        if let Some(l) = &self.label {
+            v.push(("label", label_value(l)));
+        }
+        if let Some(s) = self.shape {
+            v.push(("shape", Value::Bare(s.as_str())));
+        }
+        if let Some(s) = self.style {
+            v.push(("style", Value::Quoted(s.as_str())));
+        }
+        for (k, c) in [
+            ("color", self.color),
+            ("fillcolor", self.fillcolor),
+            ("fontcolor", self.fontcolor),
+        ] {
+            if let Some(c) = c {
+                v.push((k, Value::Quoted(c)));
+            }
+        }
+        if let Some(p) = self.penwidth {
+            v.push(("penwidth", Value::Bare(p)));
+        }
+        if let Some(w) = self.width {
+            v.push(("width", Value::Bare(w)));
+        }
+        if let Some(t) = &self.tooltip {
+            v.push(("tooltip", Value::Quoted(t)));
+        }
+        v
+    }
+}
+
+impl EdgeAttrs {
+    fn pairs(&self) -> Vec<(&'static str, Value<'_>)> {
+        let mut v = Vec::new();
+        if let Some(l) = &self.label {
+            v.push(("label", label_value(l)));
+        }
+        if let Some(s) = self.style {
+            v.push(("style", Value::Bare(s.as_str())));
+        }
+        for (k, c) in [("color", self.color), ("fontcolor", self.fontcolor)] {
+            if let Some(c) = c {
+                v.push((k, Value::Quoted(c)));
+            }
+        }
+        if let Some(p) = self.penwidth {
+            v.push(("penwidth", Value::Bare(p)));
+        }
+        if let Some(t) = &self.tooltip {
+            v.push(("tooltip", Value::Quoted(t)));
+        }
+        v
+    }
+}
+
+fn node_attrs(n: &DiagramNode) -> NodeAttrs {
+    match n.kind {
+        NodeKind::Phase => {
+            let mut h = Html::default().bold(&n.title);
+            for l in &n.lines {
+                h = h.br().text(l);
+            }
+            for extra in [&n.access, &n.role].into_iter().flatten() {
+                h = h.br().small(extra, color::SLATE);
+            }
+            let dashed = !n.reachable || n.trap;
+            let (border, pen) = if n.trap {
+                (color::FAILURE, "2.5")
+            } else if !n.reachable {
+                (color::GREY, "1.5")
+            } else if n.entry {
+                (color::ENTRY, "3")
+            } else {
+                (color::SLATE, "1.5")
+            };
+            NodeAttrs {
+                label: Some(Label::Html(h)),
+                shape: Some(Shape::Box),
+                style: Some(if dashed {
+                    NodeStyle::RoundedDashed
+                } else {
+                    NodeStyle::Rounded
+                }),
+                color: Some(border),
+                fillcolor: Some(if n.reachable {
+                    color::PHASE_FILL
+                } else {
+                    color::GREY_FILL
+                }),
+                fontcolor: Some(if n.reachable {
+                    color::INK
+                } else {
+                    color::MUTED
+                }),
+                penwidth: Some(pen),
+                tooltip: Some(n.tooltip.clone()),
+                ..NodeAttrs::default()
+            }
+        }
+        NodeKind::Gate => NodeAttrs {
+            label: Some(Label::Html(Html::default().text(&n.title))),
+            shape: Some(Shape::Hexagon),
+            style: Some(NodeStyle::Filled),
+            color: Some(color::GATE),
+            fillcolor: Some(color::GATE_FILL),
+            fontcolor: Some(color::GATE_INK),
+            penwidth: Some("1.5"),
+            tooltip: Some(n.tooltip.clone()),
+            ..NodeAttrs::default()
+        },
+        NodeKind::Terminal(t) => {
+            let (shape, line, fill, ink) = match t {
+                Terminal::End => (
+                    Shape::DoubleCircle,
+                    color::SUCCESS,
+                    color::SUCCESS_FILL,
+                    color::SUCCESS_INK,
+                ),
+                Terminal::Abort => (
+                    Shape::Octagon,
+                    color::FAILURE,
+                    color::FAILURE_FILL,
+                    color::FAILURE_INK,
+                ),
+                Terminal::Handoff => (
+                    Shape::Cds,
+                    color::HANDOFF,
+                    color::HANDOFF_FILL,
+                    color::HANDOFF_INK,
+                ),
+            };
+            let mut h = Html::default().bold(&n.title);
+            for l in &n.lines {
+                h = h.br().text(l);
+            }
+            NodeAttrs {
+                label: Some(Label::Html(h)),
+                shape: Some(shape),
+                style: Some(NodeStyle::Filled),
+                color: Some(line),
+                fillcolor: Some(fill),
+                fontcolor: Some(ink),
+                penwidth: Some("2"),
+                tooltip: Some(n.tooltip.clone()),
+                ..NodeAttrs::default()
+            }
+        }
+    }
+}
+
+fn edge_attrs(e: &DiagramEdge) -> EdgeAttrs {
+    let label = match (&e.note, e.label.is_empty()) {
+        (_, true) => None,
+        (None, false) => Some(Label::Text(e.label.clone())),
+        (Some(note), false) => Some(Label::Html(
+            Html::default()
+                .text(&e.label)
+                .br()
+                .small(note, color::SLATE),
+        )),
+    };
+    let (style, line) = match e.kind {
+        EdgeKind::Reject => (Some(EdgeStyle::Dashed), color::GATE),
+        EdgeKind::Approve => (None, color::GATE),
+        EdgeKind::Start | EdgeKind::Transition => (None, color::SLATE),
+    };
+    EdgeAttrs {
+        label,
+        style,
+        color: Some(if e.success_path { color::INK } else { line }),
+        fontcolor: None,
+        penwidth: e.success_path.then_some("2.2"),
+        tooltip: e.tooltip.clone(),
+    }
+}
+
+fn graph(d: &Diagram, opts: &Options, out: &mut String) {
+    out.push_str("digraph loop {\n");
+    let mut title = Html::default().bold(&d.title);
+    if let Some(s) = &d.subtitle {
+        title = title.br().small(s, color::SLATE);
+    }
+    out.push_str("  graph");
+    let mut gattrs = vec![
+        ("rankdir", Value::Bare("TB")),
+        ("label", Value::Html(&title)),
+        ("labelloc", Value::Bare("t")),
+        ("fontname", Value::Quoted(FONT)),
+        ("fontsize", Value::Bare("16")),
+        ("fontcolor", Value::Quoted(color::INK)),
+        ("nodesep", Value::Bare("0.45")),
+        ("ranksep", Value::Bare("0.5")),
+        ("pad", Value::Bare("0.3")),
+        ("bgcolor", Value::Quoted("white")),
+    ];
+    if let Some(desc) = &d.description {
+        gattrs.push(("tooltip", Value::Quoted(desc)));
+    }
+    write_attrs(out, &gattrs);
+    out.push_str(";\n  node");
+    write_attrs(
+        out,
+        &[
+            ("fontname", Value::Quoted(FONT)),
+            ("fontsize", Value::Bare("11")),
+            ("margin", Value::Quoted("0.18,0.08")),
+        ],
+    );
+    out.push_str(";\n  edge");
+    write_attrs(
+        out,
+        &[
+            ("fontname", Value::Quoted(FONT)),
+            ("fontsize", Value::Bare("10")),
+            ("fontcolor", Value::Quoted(color::SLATE)),
+            ("arrowsize", Value::Bare("0.8")),
+        ],
+    );
+    out.push_str(";\n");
+
+    if d.start.is_some() {
+        let start = NodeAttrs {
+            shape: Some(Shape::Point),
+            color: Some(color::INK),
+            width: Some("0.18"),
+            tooltip: Some("start".to_owned()),
+            ..NodeAttrs::default()
+        };
+        let _ = write!(out, "  {START_ID}");
+        write_attrs(out, &start.pairs());
+        out.push_str(";\n");
+    }
+    for n in &d.nodes {
+        let _ = write!(out, "  {}", n.id);
+        write_attrs(out, &node_attrs(n).pairs());
+        out.push_str(";\n");
+    }
+    for e in &d.edges {
+        let _ = write!(out, "  {} -> {}", e.from, e.to);
+        write_attrs(out, &edge_attrs(e).pairs());
+        out.push_str(";\n");
+    }
+    if opts.legend {
+        legend(out);
+    }
+    out.push_str("}\n");
+}
+
+/// A small legend cluster: one sample of each node kind.
+fn legend(out: &mut String) {
+    out.push_str("  subgraph cluster_legend {\n");
+    out.push_str("    graph [label=\"legend\", fontsize=10, style=\"rounded,dashed\", color=\"#cbd5e1\", fontcolor=\"#64748b\"];\n");
+    let samples: [(&str, DiagramNode); 5] = [
+        (
+            "legend_phase",
+            sample(NodeKind::Phase, "phase", "objective"),
+        ),
+        ("legend_gate", sample(NodeKind::Gate, "approval: id", "")),
+        (
+            "legend_end",
+            sample(NodeKind::Terminal(Terminal::End), "$end", "success"),
+        ),
+        (
+            "legend_abort",
+            sample(NodeKind::Terminal(Terminal::Abort), "$abort", "failure"),
+        ),
+        (
+            "legend_handoff",
+            sample(
+                NodeKind::Terminal(Terminal::Handoff),
+                "$handoff",
+                "hand-off",
+            ),
+        ),
+    ];
+    for (id, n) in &samples {
+        let mut a = node_attrs(n);
+        a.tooltip = None;
+        let _ = write!(out, "    {id}");
+        write_attrs(out, &a.pairs());
+        out.push_str(";\n");
+    }
+    out.push_str("    legend_phase -> legend_gate -> legend_end -> legend_abort -> legend_handoff [style=invis];\n  }\n");
+}
+
+fn sample(kind: NodeKind, title: &str, line: &str) -> DiagramNode {
+    DiagramNode {
+        id: String::new(),
+        kind,
+        title: title.to_owned(),
+        lines: if line.is_empty() {
+            Vec::new()
+        } else {
+            vec![line.to_owned()]
+        },
+        access: None,
+        role: None,
+        tooltip: String::new(),
+        entry: false,
+        reachable: true,
+        trap: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{LoadOptions, load};
+
+    #[test]
+    fn quote_escapes_backslash_and_quote() {
+        assert_eq!(quote(r#"a "b" \N c"#), r#""a \"b\" \\N c""#);
+        assert_eq!(quote("x\ny"), r#""x\ny""#);
+        assert_eq!(quote("日本語 🚀"), "\"日本語 🚀\"");
+    }
+
+    #[test]
+    fn html_text_is_escaped() {
+        let h = Html::default()
+            .bold("<b>")
+            .br()
+            .text("<img src=x onerror=alert(1)> & \"q\"");
+        assert_eq!(
+            h.0,
+            "<B>&lt;b&gt;</B><BR/>&lt;img src=x onerror=alert(1)&gt; &amp; &quot;q&quot;"
+        );
+    }
+
+    fn render(src: &str) -> String {
+        let l = load("x.yaml", src.as_bytes(), &LoadOptions::default());
+        let Some((spec, info)) = l.valid() else {
+            panic!("invalid test loop: {:?}", l.diags);
+        };
+        write(spec, info, &Options::default())
+    }
+
+    const HOSTILE_MAS: &str = r##"
+name: hostile
+type: VEAL
+description: "\"quotes\" <script>alert(1)</script> back\\slash"
+validator: "qa <img src=x onerror=alert(1)>"
+actor: "fixer \" ] ; } -> x"
+success_criteria: "# hash %% comment --> arrow | pipe"
+checks:
+  - id: build
+    type: command
+    command: "echo \"<b>bold</b>\" \\ \n multi"
+"##;
+
+    /// The text outside quoted strings (HTML labels, ids, keywords), and whether every
+    /// quoted string is closed on its line.
+    fn outside_quotes(out: &str) -> String {
+        let mut kept = String::new();
+        for line in out.lines() {
+            let (mut quoted, mut esc) = (false, false);
+            for c in line.chars() {
+                match (quoted, esc, c) {
+                    (true, true, _) => esc = false,
+                    (true, false, '\\') => esc = true,
+                    (_, false, '"') => quoted = !quoted,
+                    (false, _, c) => kept.push(c),
+                    _ => {}
+                }
+            }
+            assert!(!quoted, "unclosed string: {line}");
+            kept.push('\n');
+        }
+        kept
+    }
+
+    #[test]
+    fn hostile_text_stays_text() {
+        let out = render(HOSTILE_MAS);
+        // Markup only in HTML labels, and there all user text is escaped.
+        let markup = outside_quotes(&out);
+        for bad in ["<img", "<script", "<b>"] {
+            assert!(!markup.contains(bad), "{bad}: {out}");
+        }
+        assert!(out.contains("&lt;img src=x onerror=alert(1)&gt;"), "{out}");
+        assert!(out.contains("escalation: human"), "{out}");
+        assert!(out.contains("validator: qa &lt;img"), "{out}");
+        // Quoted strings escape backslashes and quotes.
+        assert!(
+            out.contains(r#"tooltip="\"quotes\" <script>alert(1)</script> back\\slash""#),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn deterministic_with_generated_ids() {
+        let a = render(HOSTILE_MAS);
+        assert_eq!(a, render(HOSTILE_MAS));
+        assert!(a.starts_with("digraph loop {\n"));
+        assert!(a.contains("\n  p0 [label=<<B>validate</B>"), "{a}");
+        assert!(a.contains("\n  t_end [label=<<B>$end</B>"), "{a}");
+        assert!(a.contains("shape=doublecircle"), "{a}");
+        assert!(a.contains("\n  start -> p0 ["), "{a}");
+        assert!(a.ends_with("}\n"));
+    }
 }

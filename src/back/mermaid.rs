@@ -1,6 +1,28 @@
-//! Mermaid diagrams (stub: being written).
+//! Mermaid diagrams: `flowchart TD` (the default) or `stateDiagram-v2`.
+//!
+//! Both styles draw the [`Diagram`] built from the IR and [`Info`]:
+//!
+//! * a start marker pointing at the entry (its first gate when it is guarded);
+//! * each phase with its id, its objective (shortened and wrapped), its access intent and,
+//!   in REAL/VEAL loops, its role; terminals as distinct shapes coloured by meaning
+//!   (`$end` green double circle, `$abort` red circle, `$handoff` amber flag);
+//! * approval gates (hexagons; `<<choice>>` states in the state style) on the way into
+//!   their phase, with an `approve` edge and a dashed `reject` edge;
+//! * every transition labelled with its outcome; the shortest successful run is drawn
+//!   with thick arrows, unreachable phases dashed grey, trapped phases with a red border.
+//!
+//! Escaping: node ids are generated (`p0`, `g0`, `t_end`), never taken from user text.
+//! Every user string goes through [`escape`], which turns each ASCII character other than
+//! letters, digits, space and `.,-_/()+=!?'@` into a Mermaid entity code (`#35;`,
+//! `#quot;`-style numeric codes). Mermaid decodes those only after parsing, into HTML
+//! entities, so `<img src=x onerror=alert(1)>` is drawn as text and can never become
+//! markup, and `-->`, `|`, `%%`, `end` or `classDef` can never be read as syntax.
+//! Output is deterministic: the same loop gives byte-identical text.
 
-use crate::ir::Spec;
+use std::fmt::Write as _;
+
+use crate::back::text::{Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind, START_ID};
+use crate::ir::{Spec, Terminal};
 use crate::valid::Info;
 
 /// Diagram style.
@@ -21,6 +43,426 @@ pub struct Options {
 }
 
 /// Write the diagram.
-pub fn write(spec: &Spec, _info: &Info, _opts: &Options) -> String {
-    format!("flowchart TD\n  %% {}\n", spec.graph.phases.len())
+pub fn write(spec: &Spec, info: &Info, opts: &Options) -> String {
+    let d = Diagram::new(spec, info);
+    let mut out = String::new();
+    match opts.style {
+        Style::Flowchart => flowchart(&d, &mut out),
+        Style::State => state(&d, &mut out),
+    }
+    out
+}
+
+/// Escape free text for any Mermaid label, edge label, state description or
+/// accessibility text. An empty text becomes a no-break space, so that a label is never
+/// empty.
+pub fn escape(s: &str) -> String {
+    if s.is_empty() {
+        return "#160;".to_owned();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        let safe = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                ' ' | '.' | ',' | '-' | '_' | '/' | '(' | ')' | '+' | '=' | '!' | '?' | '\'' | '@'
+            );
+        // `°`, `¶` and `ß` make up Mermaid's internal entity placeholders (`fl°°`,
+        // `¶ß`); code them too so user text can never forge one.
+        if safe || !(c.is_ascii() || matches!(c, '°' | '¶' | 'ß')) {
+            if c.is_control() {
+                out.push(' ');
+            } else {
+                out.push(c);
+            }
+        } else if c.is_ascii_control() {
+            out.push(' ');
+        } else {
+            let _ = write!(out, "#{};", u32::from(c));
+        }
+    }
+    out
+}
+
+/// The front-matter title as a double-quoted YAML scalar. Mermaid draws it as plain text
+/// but decodes no entity codes there, so instead of escaping, every character outside
+/// letters, digits, space and `.,-_/()+=!?'@·:` is dropped (the exact text is in
+/// `accTitle`). This keeps markup characters out of the diagram source entirely.
+fn yaml_title(s: &str) -> String {
+    let kept: String = s
+        .chars()
+        .map(|c| {
+            let ok = c.is_alphanumeric()
+                || matches!(
+                    c,
+                    ' ' | '.'
+                        | ','
+                        | '-'
+                        | '_'
+                        | '/'
+                        | '('
+                        | ')'
+                        | '+'
+                        | '='
+                        | '!'
+                        | '?'
+                        | '\''
+                        | '@'
+                        | '·'
+                        | ':'
+                );
+            if ok { c } else { ' ' }
+        })
+        .collect();
+    format!("\"{}\"", crate::back::text::clean(&kept))
+}
+
+/// Colours: one palette for both styles and for the DOT back end's conventions.
+const CLASS_DEFS: &[(&str, &str)] = &[
+    (
+        "phase",
+        "fill:#f8fafc,stroke:#475569,stroke-width:1.5px,color:#0f172a",
+    ),
+    ("entry", "stroke:#1d4ed8,stroke-width:3px"),
+    (
+        "gate",
+        "fill:#ede9fe,stroke:#7c3aed,stroke-width:1.5px,color:#3b0764",
+    ),
+    (
+        "success",
+        "fill:#dcfce7,stroke:#16a34a,stroke-width:2px,color:#14532d",
+    ),
+    (
+        "failure",
+        "fill:#fee2e2,stroke:#dc2626,stroke-width:2px,color:#7f1d1d",
+    ),
+    (
+        "handoff",
+        "fill:#fef3c7,stroke:#d97706,stroke-width:2px,color:#78350f",
+    ),
+    (
+        "start",
+        "fill:#0f172a,stroke:#0f172a,color:#ffffff,font-size:11px",
+    ),
+    (
+        "unreachable",
+        "fill:#f1f5f9,stroke:#94a3b8,stroke-dasharray:5 4,color:#64748b",
+    ),
+    (
+        "trap",
+        "stroke:#dc2626,stroke-width:2.5px,stroke-dasharray:6 3",
+    ),
+];
+
+/// The classes of a node, most general first (later class definitions win).
+fn classes(n: &DiagramNode) -> Vec<&'static str> {
+    let mut c = vec![match n.kind {
+        NodeKind::Phase => "phase",
+        NodeKind::Gate => "gate",
+        NodeKind::Terminal(Terminal::End) => "success",
+        NodeKind::Terminal(Terminal::Abort) => "failure",
+        NodeKind::Terminal(Terminal::Handoff) => "handoff",
+    }];
+    if n.entry {
+        c.push("entry");
+    }
+    if !n.reachable && !matches!(n.kind, NodeKind::Terminal(_)) {
+        c.push("unreachable");
+    }
+    if n.trap {
+        c.push("trap");
+    }
+    c
+}
+
+fn header(d: &Diagram, kind: &str, out: &mut String) {
+    let title = match &d.subtitle {
+        Some(s) => format!("{} · {}", d.title, s),
+        None => d.title.clone(),
+    };
+    // Mermaid wraps HTML labels at 200px by default, which would re-wrap the lines
+    // already wrapped here; a wider wrapping width keeps them as written.
+    let _ = writeln!(
+        out,
+        "---\ntitle: {}\nconfig:\n  flowchart:\n    wrappingWidth: 400\n---\n{kind}",
+        yaml_title(&title)
+    );
+    let _ = writeln!(out, "  accTitle: {}", escape(&title));
+    if let Some(desc) = &d.description {
+        let _ = writeln!(out, "  accDescr: {}", escape(desc));
+    }
+}
+
+/// `class a,b name` lines, one per class used, in [`CLASS_DEFS`] order.
+fn class_lines(d: &Diagram, with_start: bool, out: &mut String) {
+    for (name, style) in CLASS_DEFS {
+        let mut ids: Vec<&str> = d
+            .nodes
+            .iter()
+            .filter(|n| classes(n).contains(name))
+            .map(|n| n.id.as_str())
+            .collect();
+        if *name == "start" && with_start && d.start.is_some() {
+            ids.push(START_ID);
+        }
+        if ids.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "  classDef {name} {style}");
+        let _ = writeln!(out, "  class {} {name}", ids.join(","));
+    }
+}
+
+/// The HTML label of a flowchart node (markup is ours, text is escaped).
+fn node_label(n: &DiagramNode) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    match n.kind {
+        NodeKind::Phase => {
+            parts.push(format!("<b>{}</b>", escape(&n.title)));
+            parts.extend(n.lines.iter().map(|l| escape(l)));
+            for extra in [&n.access, &n.role].into_iter().flatten() {
+                parts.push(format!("<small>{}</small>", escape(extra)));
+            }
+        }
+        NodeKind::Gate => parts.push(escape(&n.title)),
+        NodeKind::Terminal(_) => {
+            parts.push(format!("<b>{}</b>", escape(&n.title)));
+            parts.extend(n.lines.iter().map(|l| escape(l)));
+        }
+    }
+    parts.join("<br/>")
+}
+
+fn edge_label(e: &DiagramEdge) -> String {
+    let mut s = escape(&e.label);
+    if let Some(note) = &e.note {
+        let _ = write!(s, "<br/><small>{}</small>", escape(note));
+    }
+    s
+}
+
+fn flowchart(d: &Diagram, out: &mut String) {
+    header(d, "flowchart TD", out);
+    if d.start.is_some() {
+        let _ = writeln!(out, "  {START_ID}((\"start\"))");
+    }
+    for n in &d.nodes {
+        let label = node_label(n);
+        let (open, close) = match n.kind {
+            NodeKind::Phase => ("(", ")"),
+            NodeKind::Gate => ("{{", "}}"),
+            NodeKind::Terminal(Terminal::End) => ("(((", ")))"),
+            NodeKind::Terminal(Terminal::Abort) => ("((", "))"),
+            NodeKind::Terminal(Terminal::Handoff) => (">", "]"),
+        };
+        let _ = writeln!(out, "  {}{open}\"{label}\"{close}", n.id);
+    }
+    for e in &d.edges {
+        let arrow = match (e.kind, e.success_path) {
+            (EdgeKind::Reject, _) => "-.->",
+            (_, true) => "==>",
+            (_, false) => "-->",
+        };
+        if e.label.is_empty() {
+            let _ = writeln!(out, "  {} {arrow} {}", e.from, e.to);
+        } else {
+            let _ = writeln!(out, "  {} {arrow}|\"{}\"| {}", e.from, edge_label(e), e.to);
+        }
+    }
+    class_lines(d, true, out);
+}
+
+fn state(d: &Diagram, out: &mut String) {
+    header(d, "stateDiagram-v2", out);
+    let _ = writeln!(out, "  direction TB");
+    for n in &d.nodes {
+        match n.kind {
+            NodeKind::Gate => {
+                let _ = writeln!(out, "  state {} <<choice>>", n.id);
+            }
+            NodeKind::Phase | NodeKind::Terminal(_) => {
+                let _ = writeln!(out, "  state \"{}\" as {}", escape(&n.title), n.id);
+                let lines = n.lines.iter().chain(&n.access).chain(&n.role);
+                for l in lines {
+                    let _ = writeln!(out, "  {} : {}", n.id, escape(l));
+                }
+            }
+        }
+    }
+    for e in &d.edges {
+        let label = match (e.kind, d.node(&e.from)) {
+            // A choice state has no label of its own: its edges carry the checkpoint.
+            (EdgeKind::Approve | EdgeKind::Reject, Some(g)) => format!("{} · {}", e.label, g.title),
+            _ => match &e.note {
+                Some(note) => format!("{} · {}", e.label, note),
+                None => e.label.clone(),
+            },
+        };
+        let from = if e.kind == EdgeKind::Start {
+            "[*]"
+        } else {
+            e.from.as_str()
+        };
+        if label.is_empty() {
+            let _ = writeln!(out, "  {from} --> {}", e.to);
+        } else {
+            let _ = writeln!(out, "  {from} --> {} : {}", e.to, escape(&label));
+        }
+    }
+    // Choice states take no classes; give the others theirs.
+    let mut styled = d.clone();
+    styled.nodes.retain(|n| n.kind != NodeKind::Gate);
+    class_lines(&styled, false, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{LoadOptions, load};
+
+    const HOSTILE: &[&str] = &[
+        "\"quotes\" and 'single'",
+        "[brackets] {braces} (parens)",
+        "# hash %% comment --> arrow | pipe",
+        "<b>bold</b> <img src=x onerror=alert(1)> <script>alert(1)</script>",
+        "back\\slash",
+        "multi\nline\r\ntext",
+        "{{ template }} {% raw %}",
+        "&amp; &lt; entities",
+        "`code`",
+        "end",
+        "subgraph",
+        "style",
+        "classDef",
+        ";semi:colon~tilde*star$dollar$$x$$",
+        "fl°°60¶ß forged placeholder",
+    ];
+
+    #[test]
+    fn escape_leaves_no_syntax() {
+        for s in HOSTILE {
+            let e = escape(s);
+            for bad in [
+                '"', '<', '>', '[', ']', '{', '}', '|', '%', '`', '\\', '\n', '\r', '&', ';', ':',
+                '$', '~', '*', '°', '¶', 'ß',
+            ] {
+                let stray = e.match_indices(bad).any(|(i, _)| {
+                    !(bad == ';'
+                        && e[..i]
+                            .rsplit('#')
+                            .next()
+                            .is_some_and(|c| c.chars().all(|c| c.is_ascii_digit())))
+                });
+                assert!(!stray, "{s:?} -> {e:?} keeps {bad:?}");
+            }
+            // Every `#` starts an entity code.
+            for (i, _) in e.match_indices('#') {
+                let rest = &e[i + 1..];
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                assert!(
+                    !digits.is_empty() && rest[digits.len()..].starts_with(';'),
+                    "{e:?}"
+                );
+            }
+        }
+        assert_eq!(escape("a # b"), "a #35; b");
+        assert_eq!(escape("<img>"), "#60;img#62;");
+        assert_eq!(escape("日本語のテキスト"), "日本語のテキスト");
+        assert_eq!(escape("مرحبا بالعالم"), "مرحبا بالعالم");
+        assert_eq!(escape("emoji 🚀🔥"), "emoji 🚀🔥");
+        assert_eq!(escape(""), "#160;");
+    }
+
+    #[test]
+    fn yaml_title_is_quoted_and_plain() {
+        assert_eq!(yaml_title("a \"b\" \\ c\nd <img> é"), "\"a b c d img é\"");
+    }
+
+    fn hostile_loop() -> String {
+        let obj = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        let long = "long ".repeat(100);
+        format!(
+            r#"{{
+  "kind": "loop", "name": "hostile", "version": "1.0.0",
+  "description": {desc},
+  "loop": {{
+    "entry_phase": "first",
+    "phases": [
+      {{ "id": "first", "objective": {o1},
+         "access": {{ "tools": false, "memory": {{ "read": true }} }},
+         "outcomes": [
+           {{ "id": "ok", "description": {o2} }},
+           {{ "id": "end", "description": {o3} }},
+           {{ "id": "subgraph", "description": "x" }}
+         ] }},
+      {{ "id": "second", "objective": {o4} }}
+    ],
+    "transitions": [
+      {{ "from": "first", "on": "ok", "to": "second" }},
+      {{ "from": "first", "on": "end", "to": "$abort" }},
+      {{ "from": "first", "on": "subgraph", "to": "$handoff" }},
+      {{ "from": "second", "on": "complete", "to": "$end" }}
+    ],
+    "checkpoints": [
+      {{ "id": "approve-it", "type": "approval", "before_phase": "second", "on_reject": "first" }}
+    ]
+  }}
+}}"#,
+            desc = obj("# hash %% comment --> arrow | pipe"),
+            o1 = obj("<b>bold</b> <img src=x onerror=alert(1)> <script>alert(1)</script>"),
+            o2 = obj("\"quotes\" and 'single' [brackets] {braces}"),
+            o3 = obj(&long),
+            o4 = obj("back\\slash\nmulti-line 日本語 🚀 `code` end classDef"),
+        )
+    }
+
+    fn render(src: &str, style: Style) -> String {
+        let l = load("hostile.json", src.as_bytes(), &LoadOptions::default());
+        let Some((spec, info)) = l.valid() else {
+            panic!("invalid test loop: {:?}", l.diags);
+        };
+        write(spec, info, &Options { style })
+    }
+
+    #[test]
+    fn hostile_text_never_reaches_the_syntax() {
+        let src = hostile_loop();
+        for style in [Style::Flowchart, Style::State] {
+            let out = render(&src, style);
+            for bad in ["<img", "<script", "onerror=alert(1)>", "%%", "\\"] {
+                assert!(
+                    !out.contains(bad),
+                    "{style:?} output contains {bad:?}:\n{out}"
+                );
+            }
+            // Quotes only delimit our own labels: an even number on every line.
+            for line in out.lines() {
+                assert_eq!(line.matches('"').count() % 2, 0, "{line}");
+            }
+            assert!(out.contains("日本語"), "{out}");
+        }
+    }
+
+    #[test]
+    fn output_is_deterministic_and_ids_are_generated() {
+        let src = hostile_loop();
+        for style in [Style::Flowchart, Style::State] {
+            let a = render(&src, style);
+            let b = render(&src, style);
+            assert_eq!(a, b);
+        }
+        let f = render(&src, Style::Flowchart);
+        assert!(f.contains("  p0(\"<b>first</b>"), "{f}");
+        assert!(f.contains("  g0{{\"approval#58; approve-it\"}}"), "{f}");
+        assert!(
+            f.contains("  t_end(((\"<b>#36;end</b><br/>success\")))"),
+            "{f}"
+        );
+        assert!(f.contains("  g0 -.->|\"reject\"| p0"), "{f}");
+        assert!(f.contains("  start ==> p0"), "{f}");
+        assert!(f.contains("<small>no tools · mem r</small>"), "{f}");
+        let s = render(&src, Style::State);
+        assert!(s.contains("  state g0 <<choice>>"), "{s}");
+        assert!(s.contains("  [*] --> p0"), "{s}");
+    }
 }

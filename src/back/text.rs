@@ -1,1 +1,634 @@
-//! Shared text helpers for the text back ends.
+//! Shared text helpers for the text back ends (Mermaid, DOT, Markdown).
+//!
+//! * free-text clean-up: [`clean`], [`shorten`] and [`wrap`] work on Unicode scalar values,
+//!   never split a character, drop control and bidirectional-override characters and fold
+//!   every run of whitespace (newlines included) into one space;
+//! * [`escape_html`] for targets that take HTML-like markup (DOT `<...>` labels, Markdown);
+//! * [`access_summary`]: the compact access-intent line (`tools · knowledge · mem r/w`);
+//! * [`Diagram`]: the format-neutral drawing that `mermaid` and `dot` both write, built
+//!   once from the IR and [`Info`] (never recomputing graph facts). Node ids are generated
+//!   from positions (`p0`, `g0`, `t_end`), never from user text, so they are always valid
+//!   identifiers in every target and stable for the same input.
+//!
+//! Strings in a [`Diagram`] are plain text (cleaned, not escaped): each back end escapes
+//! them for its own target.
+
+use crate::ir::{Access, Pattern, Spec, Target, Terminal};
+use crate::valid::Info;
+use crate::valid::graph::{Edge, Node};
+
+/// Is `c` dropped from diagram text: control characters (other than whitespace, which is
+/// folded), bidirectional embeddings/overrides/isolates and other invisible format
+/// characters that could reorder or hide the text around them.
+fn is_dropped(c: char) -> bool {
+    (c.is_control() && !c.is_whitespace())
+        || matches!(c, '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{FEFF}')
+        || ('\u{202A}'..='\u{202E}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
+}
+
+/// Fold whitespace runs (including newlines and tabs) into one space, trim both ends and
+/// drop control and bidirectional-control characters.
+pub fn clean(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        if is_dropped(c) {
+            continue;
+        }
+        if c.is_whitespace() {
+            space = !out.is_empty();
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The ellipsis appended to shortened text.
+pub const ELLIPSIS: char = '…';
+
+/// `s` cleaned (see [`clean`]) and cut to at most `max_chars` characters, ending with `…`
+/// when something was cut. The cut prefers a word boundary in the last third.
+pub fn shorten(s: &str, max_chars: usize) -> String {
+    let s = clean(s);
+    if s.chars().count() <= max_chars {
+        return s;
+    }
+    if max_chars == 0 {
+        return String::new();
+    }
+    let keep: String = s.chars().take(max_chars - 1).collect();
+    let min = keep.len() * 2 / 3;
+    let cut = match keep.rfind(' ') {
+        Some(i) if i >= min && i > 0 => &keep[..i],
+        _ => keep.as_str(),
+    };
+    let mut out = cut.trim_end().to_owned();
+    out.push(ELLIPSIS);
+    out
+}
+
+/// `s` cleaned and wrapped into lines of at most `width` characters (breaking at spaces,
+/// splitting words longer than a line), at most `max_lines` lines; the last line ends with
+/// `…` when text was left out. An empty text gives no lines.
+pub fn wrap(s: &str, width: usize, max_lines: usize) -> Vec<String> {
+    let width = width.max(2);
+    let text = clean(s);
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut cur_len = 0usize;
+    let mut truncated = false;
+    'words: for word in text.split(' ') {
+        let mut chars: Vec<char> = word.chars().collect();
+        loop {
+            let need = if cur_len == 0 {
+                chars.len()
+            } else {
+                cur_len + 1 + chars.len()
+            };
+            if need <= width {
+                if cur_len > 0 {
+                    cur.push(' ');
+                    cur_len += 1;
+                }
+                cur.extend(chars.iter());
+                cur_len += chars.len();
+                continue 'words;
+            }
+            // The word does not fit: close the line (or split a word longer than a line).
+            if cur_len > 0 {
+                lines.push(std::mem::take(&mut cur));
+                cur_len = 0;
+            } else {
+                let rest = chars.split_off(width);
+                lines.push(chars.iter().collect());
+                chars = rest;
+            }
+            if lines.len() >= max_lines {
+                truncated = true;
+                break 'words;
+            }
+        }
+    }
+    if !truncated && cur_len > 0 {
+        if lines.len() < max_lines {
+            lines.push(cur);
+        } else {
+            truncated = true;
+        }
+    }
+    if truncated {
+        if let Some(last) = lines.last_mut() {
+            let mut l: Vec<char> = last.chars().collect();
+            while l.len() + 1 > width {
+                l.pop();
+            }
+            while l.last() == Some(&' ') {
+                l.pop();
+            }
+            *last = l.into_iter().chain([ELLIPSIS]).collect();
+        }
+    }
+    lines
+}
+
+/// Escape `&`, `<`, `>`, `"` and `'` for HTML or XML text and attribute values.
+pub fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The access intent in one compact line, e.g. `tools · knowledge · mem r/w` or
+/// `no tools · mem r`. An omitted key is "no opinion" and shows nothing; an explicit
+/// `false` shows as `no …`. `None` when there is nothing to show.
+pub fn access_summary(access: Option<&Access>) -> Option<String> {
+    let a = access?;
+    let mut parts: Vec<String> = Vec::new();
+    match a.tools {
+        Some(true) => parts.push("tools".into()),
+        Some(false) => parts.push("no tools".into()),
+        None => {}
+    }
+    match a.knowledge {
+        Some(true) => parts.push("knowledge".into()),
+        Some(false) => parts.push("no knowledge".into()),
+        None => {}
+    }
+    if let Some(m) = &a.memory {
+        let mem = match (m.read, m.write) {
+            (Some(true), Some(true)) => Some("mem r/w"),
+            (Some(true), Some(false)) => Some("mem r (no w)"),
+            (Some(true), None) => Some("mem r"),
+            (Some(false), Some(true)) => Some("mem w (no r)"),
+            (None, Some(true)) => Some("mem w"),
+            (Some(false), Some(false)) => Some("no mem"),
+            (Some(false), None) => Some("no mem r"),
+            (None, Some(false)) => Some("no mem w"),
+            (None, None) => None,
+        };
+        parts.extend(mem.map(str::to_owned));
+    }
+    if parts.is_empty() {
+        None
+    } else {
+        Some(parts.join(" · "))
+    }
+}
+
+/// The id of a terminal node (`t_end`, `t_abort`, `t_handoff`).
+pub fn terminal_id(t: Terminal) -> &'static str {
+    match t {
+        Terminal::End => "t_end",
+        Terminal::Abort => "t_abort",
+        Terminal::Handoff => "t_handoff",
+    }
+}
+
+/// The id of a node of the analysed graph: `p<i>` for the phase at index `i`, `g<i>` for
+/// the checkpoint at index `i`, `t_end`/`t_abort`/`t_handoff` for terminals.
+pub fn node_id(node: &Node) -> String {
+    match node {
+        Node::Phase(i) => format!("p{i}"),
+        Node::Gate(i) => format!("g{i}"),
+        Node::Terminal(t) => terminal_id(*t).to_owned(),
+    }
+}
+
+/// The id of the start marker.
+pub const START_ID: &str = "start";
+
+/// Characters per line of a node's objective.
+pub const LINE_WIDTH: usize = 34;
+/// Lines of objective shown on a node.
+pub const OBJECTIVE_LINES: usize = 2;
+/// Longest full text kept for tooltips.
+pub const TOOLTIP_CHARS: usize = 600;
+
+/// What a diagram node stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A phase.
+    Phase,
+    /// An approval checkpoint, drawn on the way into its phase.
+    Gate,
+    /// A terminal.
+    Terminal(Terminal),
+}
+
+/// One node of a [`Diagram`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiagramNode {
+    /// Generated, safe, stable id.
+    pub id: String,
+    /// What it is.
+    pub kind: NodeKind,
+    /// Heading: the phase id, `approval: <id>`, or the terminal (`$end`).
+    pub title: String,
+    /// Body lines: the wrapped objective of a phase, the meaning of a terminal.
+    pub lines: Vec<String>,
+    /// Access-intent line of a phase.
+    pub access: Option<String>,
+    /// MAS role shown on the phase (`validator: qa`, `actor: code-fixer`).
+    pub role: Option<String>,
+    /// Full text for tooltips (cleaned, bounded).
+    pub tooltip: String,
+    /// The entry phase.
+    pub entry: bool,
+    /// Reachable from the entry.
+    pub reachable: bool,
+    /// A reachable phase from which no terminal can be reached.
+    pub trap: bool,
+}
+
+/// What a diagram edge stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeKind {
+    /// From the start marker to the entry (or its first gate).
+    Start,
+    /// A transition, labelled with its outcome.
+    Transition,
+    /// Approval at a gate.
+    Approve,
+    /// Rejection at a gate (`on_reject`).
+    Reject,
+}
+
+/// One edge of a [`Diagram`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiagramEdge {
+    /// Source node id.
+    pub from: String,
+    /// Target node id.
+    pub to: String,
+    /// What it is.
+    pub kind: EdgeKind,
+    /// The outcome id, `approve` or `reject`; empty for the start edge.
+    pub label: String,
+    /// A second label line (`escalation: human` on a MAS escalate edge).
+    pub note: Option<String>,
+    /// Full text for tooltips (the outcome description).
+    pub tooltip: Option<String>,
+    /// On the shortest successful run ([`Info::shortest_success`]).
+    pub success_path: bool,
+}
+
+/// A loop as a drawing: nodes in a stable order (each phase preceded by its gates, then
+/// the terminals used), edges in the order of the analysed graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagram {
+    /// The loop name.
+    pub title: String,
+    /// What kind of loop, its roles and bounds (`VEAL loop · max 3 attempts`).
+    pub subtitle: Option<String>,
+    /// The loop description (cleaned, bounded), for accessibility text and tooltips.
+    pub description: Option<String>,
+    /// Id of the node a run starts on, when the entry exists.
+    pub start: Option<String>,
+    /// Nodes.
+    pub nodes: Vec<DiagramNode>,
+    /// Edges.
+    pub edges: Vec<DiagramEdge>,
+}
+
+impl Diagram {
+    /// Build the drawing of a loop from its IR and analysis.
+    pub fn new(spec: &Spec, info: &Info) -> Diagram {
+        build(spec, info)
+    }
+
+    /// The node with this id.
+    pub fn node(&self, id: &str) -> Option<&DiagramNode> {
+        self.nodes.iter().find(|n| n.id == id)
+    }
+}
+
+fn is_mas(spec: &Spec) -> bool {
+    matches!(spec.pattern, Pattern::Real | Pattern::Veal)
+}
+
+/// The MAS role shown on a phase of a REAL/VEAL loop.
+fn role_of(spec: &Spec, phase_id: &str) -> Option<String> {
+    let r = &spec.roles;
+    match (spec.pattern, phase_id) {
+        (Pattern::Veal, "validate") => r.validator.as_ref().map(|v| format!("validator: {v}")),
+        (Pattern::Veal | Pattern::Real, "act") => r.actor.as_ref().map(|a| format!("actor: {a}")),
+        _ => None,
+    }
+}
+
+/// The escalation note on a MAS `escalate` edge.
+fn escalation_note(spec: &Spec) -> String {
+    let e = spec.effective_escalation();
+    match (e, &spec.roles.fallback_agent) {
+        (crate::model::mas::Escalation::Fallback, Some(agent)) => {
+            format!("escalation: fallback → {}", shorten(agent, LINE_WIDTH))
+        }
+        _ => format!("escalation: {}", e.as_str()),
+    }
+}
+
+fn subtitle(spec: &Spec) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    match spec.pattern {
+        Pattern::Real => parts.push("REAL loop".into()),
+        Pattern::Veal => parts.push("VEAL loop".into()),
+        Pattern::General => {
+            if let Some(a) = spec
+                .archetype
+                .as_deref()
+                .map(clean)
+                .filter(|a| !a.is_empty())
+            {
+                parts.push(shorten(&a, 40));
+            }
+        }
+    }
+    if is_mas(spec) {
+        parts.push(format!("max {} attempts", spec.effective_max_attempts()));
+    } else if let Some(m) = spec.bounds.max_steps {
+        parts.push(format!("max {m} steps"));
+    }
+    if parts.is_empty() {
+        None
+    } else {
+        Some(parts.join(" · "))
+    }
+}
+
+fn build(spec: &Spec, info: &Info) -> Diagram {
+    let g = &spec.graph;
+    let checkpoints = g.checkpoints.as_deref().unwrap_or(&[]);
+    let path: &[String] = info.shortest_success.as_deref().unwrap_or(&[]);
+    let on_path = |id: &str| path.iter().any(|p| p == id);
+
+    // Which analysed nodes exist (phases are the first declaration of each id; gates
+    // only for checkpoints whose phase exists).
+    let mut phase_present = vec![false; g.phases.len()];
+    let mut gate_present = vec![false; checkpoints.len()];
+    for n in info.graph.node_weights() {
+        match n {
+            Node::Phase(i) if *i < phase_present.len() => phase_present[*i] = true,
+            Node::Gate(i) if *i < gate_present.len() => gate_present[*i] = true,
+            _ => {}
+        }
+    }
+
+    let mut nodes: Vec<DiagramNode> = Vec::new();
+    for (i, p) in g.phases.iter().enumerate() {
+        if !phase_present[i] {
+            continue;
+        }
+        for (k, c) in checkpoints.iter().enumerate() {
+            if gate_present[k] && c.before_phase == p.id {
+                // Every way into a phase passes its gates, so they share reachability.
+                let reachable = info.is_reachable(&p.id);
+                nodes.push(DiagramNode {
+                    id: node_id(&Node::Gate(k)),
+                    kind: NodeKind::Gate,
+                    title: format!("approval: {}", shorten(&c.id, 64)),
+                    lines: Vec::new(),
+                    access: None,
+                    role: None,
+                    tooltip: shorten(
+                        &format!(
+                            "approval checkpoint {} before {}; rejection goes to {}",
+                            c.id,
+                            p.id,
+                            c.on_reject.as_str()
+                        ),
+                        TOOLTIP_CHARS,
+                    ),
+                    entry: false,
+                    reachable,
+                    trap: false,
+                });
+            }
+        }
+        let reachable = info.is_reachable(&p.id);
+        nodes.push(DiagramNode {
+            id: node_id(&Node::Phase(i)),
+            kind: NodeKind::Phase,
+            title: shorten(&p.id, 64),
+            lines: wrap(&p.objective, LINE_WIDTH, OBJECTIVE_LINES),
+            access: access_summary(p.access.as_ref()),
+            role: role_of(spec, &p.id),
+            tooltip: shorten(&p.objective, TOOLTIP_CHARS),
+            entry: p.id == g.entry,
+            reachable,
+            trap: info.trap_phases.iter().any(|t| *t == p.id),
+        });
+    }
+    for t in &info.terminals_used {
+        let reachable = info.reachable_terminals.contains(t);
+        nodes.push(DiagramNode {
+            id: terminal_id(*t).to_owned(),
+            kind: NodeKind::Terminal(*t),
+            title: t.as_str().to_owned(),
+            lines: vec![t.meaning().to_owned()],
+            access: None,
+            role: None,
+            tooltip: format!("{}: {}", t.as_str(), t.meaning()),
+            entry: false,
+            reachable,
+            trap: false,
+        });
+    }
+
+    let drawn = |id: &str| nodes.iter().any(|n| n.id == id);
+    let mut edges: Vec<DiagramEdge> = Vec::new();
+    let start = info
+        .start
+        .and_then(|s| info.graph.node_weight(s))
+        .map(node_id)
+        .filter(|id| drawn(id));
+    if let Some(s) = &start {
+        edges.push(DiagramEdge {
+            from: START_ID.to_owned(),
+            to: s.clone(),
+            kind: EdgeKind::Start,
+            label: String::new(),
+            note: None,
+            tooltip: Some(format!("entry: {}", shorten(&g.entry, 64))),
+            success_path: !path.is_empty(),
+        });
+    }
+    for e in info.graph.edge_indices() {
+        let (Some((a, b)), Some(w)) = (info.graph.edge_endpoints(e), info.graph.edge_weight(e))
+        else {
+            continue;
+        };
+        let (Some(na), Some(nb)) = (info.graph.node_weight(a), info.graph.node_weight(b)) else {
+            continue;
+        };
+        let (from, to) = (node_id(na), node_id(nb));
+        if !drawn(&from) || !drawn(&to) {
+            continue;
+        }
+        let edge = match w {
+            Edge::Transition(i) => {
+                let Some(t) = g.transitions.get(*i) else {
+                    continue;
+                };
+                let described = spec
+                    .phase(&t.from)
+                    .and_then(|p| p.outcomes.as_ref())
+                    .and_then(|os| os.iter().find(|o| o.id == t.on))
+                    .map(|o| shorten(&o.description, TOOLTIP_CHARS));
+                let tooltip = described.or_else(|| {
+                    (t.on == crate::ir::IMPLICIT_OUTCOME)
+                        .then(|| "implicit outcome of a phase that declares none".to_owned())
+                });
+                let note = (is_mas(spec) && t.on == "escalate").then(|| escalation_note(spec));
+                let next = path
+                    .iter()
+                    .position(|p| *p == t.from)
+                    .map(|k| path.get(k + 1));
+                let success_path = match (next, &t.to) {
+                    (Some(Some(n)), Target::Phase(p)) => n == p,
+                    (Some(None), Target::Terminal(Terminal::End)) => true,
+                    _ => false,
+                };
+                DiagramEdge {
+                    from,
+                    to,
+                    kind: EdgeKind::Transition,
+                    label: shorten(&t.on, 64),
+                    note,
+                    tooltip,
+                    success_path,
+                }
+            }
+            Edge::Approve => {
+                let guarded = match nb {
+                    Node::Phase(i) => g.phases.get(*i).map(|p| p.id.as_str()),
+                    Node::Gate(k) => checkpoints.get(*k).map(|c| c.before_phase.as_str()),
+                    Node::Terminal(_) => None,
+                };
+                DiagramEdge {
+                    from,
+                    to,
+                    kind: EdgeKind::Approve,
+                    label: "approve".to_owned(),
+                    note: None,
+                    tooltip: None,
+                    success_path: guarded.is_some_and(on_path),
+                }
+            }
+            Edge::Reject => DiagramEdge {
+                from,
+                to,
+                kind: EdgeKind::Reject,
+                label: "reject".to_owned(),
+                note: None,
+                tooltip: None,
+                success_path: false,
+            },
+        };
+        edges.push(edge);
+    }
+
+    Diagram {
+        title: shorten(&spec.name, 80),
+        subtitle: subtitle(spec),
+        description: spec
+            .description
+            .as_deref()
+            .map(|d| shorten(d, TOOLTIP_CHARS))
+            .filter(|d| !d.is_empty()),
+        start,
+        nodes,
+        edges,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_folds_whitespace_and_drops_controls() {
+        assert_eq!(clean("  a\n\tb  \r\n c "), "a b c");
+        assert_eq!(clean("x\u{202E}y\u{0007}z"), "xyz");
+        assert_eq!(clean(""), "");
+    }
+
+    #[test]
+    fn shorten_counts_characters_not_bytes() {
+        assert_eq!(shorten("日本語のテキスト", 100), "日本語のテキスト");
+        assert_eq!(shorten("日本語のテキスト", 4), "日本語…");
+        assert_eq!(shorten("emoji 🚀🔥", 7), "emoji…");
+        let long = "word ".repeat(100);
+        let s = shorten(&long, 60);
+        assert!(s.chars().count() <= 60);
+        assert!(s.ends_with(ELLIPSIS));
+        assert_eq!(shorten("abc", 0), "");
+        assert_eq!(shorten("abc", 1), "…");
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_bounds_lines() {
+        assert_eq!(wrap("one two three", 7, 3), vec!["one two", "three"]);
+        assert_eq!(wrap("", 10, 2), Vec::<String>::new());
+        let w = wrap(&"x".repeat(500), 10, 2);
+        assert_eq!(w.len(), 2);
+        assert!(w.iter().all(|l| l.chars().count() <= 10));
+        assert!(w[1].ends_with(ELLIPSIS));
+        let w = wrap("aaa bbb ccc ddd eee", 7, 2);
+        assert_eq!(w, vec!["aaa bbb", "ccc dd…"]);
+        assert_eq!(wrap("a\nb", 10, 2), vec!["a b"]);
+    }
+
+    #[test]
+    fn access_summary_keeps_no_opinion_apart_from_false() {
+        use crate::ir::MemoryAccess;
+        assert_eq!(access_summary(None), None);
+        assert_eq!(access_summary(Some(&Access::default())), None);
+        let a = Access {
+            tools: Some(true),
+            knowledge: Some(true),
+            memory: Some(MemoryAccess {
+                read: Some(true),
+                write: Some(true),
+            }),
+        };
+        assert_eq!(
+            access_summary(Some(&a)).as_deref(),
+            Some("tools · knowledge · mem r/w")
+        );
+        let a = Access {
+            tools: Some(false),
+            knowledge: None,
+            memory: Some(MemoryAccess {
+                read: Some(true),
+                write: None,
+            }),
+        };
+        assert_eq!(
+            access_summary(Some(&a)).as_deref(),
+            Some("no tools · mem r")
+        );
+    }
+
+    #[test]
+    fn escape_html_escapes_markup() {
+        assert_eq!(
+            escape_html("<img src=x onerror=\"a\">&amp;'"),
+            "&lt;img src=x onerror=&quot;a&quot;&gt;&amp;amp;&#39;"
+        );
+    }
+}
