@@ -1,13 +1,49 @@
-//! Markdown documentation pages (stub: being written).
+//! Markdown documentation pages: one page per loop, and an index (pandoc pattern).
+//!
+//! [`write`] builds a serialisable view context ([`Page`]) from the IR and the analysis
+//! ([`Info`]); [`index`] builds [`Index`] from the pages written. Each is rendered with
+//! minijinja from a template embedded in the binary (`templates/loop.md.j2`,
+//! `templates/index.md.j2`), which [`Options::template`] can replace.
+//!
+//! Everything is computed here, in Rust: the templates hold only `if`, `for` and `block`.
+//! Every string in the context is **already Markdown**: user text is escaped by
+//! [`inline`], [`block`] or [`code`] before it reaches the template (raw HTML is
+//! neutralised, Markdown specials are backslash-escaped, newlines in table cells become
+//! spaces), and it is only ever a value, never template source, so a description holding
+//! `{{ x }}` or `{% if %}` appears literally. Auto-escaping is off (the output is Markdown,
+//! not HTML), undefined variables are errors ([`UndefinedBehavior::Strict`]), and
+//! `trim_blocks`/`lstrip_blocks` keep the whitespace stable. The output depends only on
+//! its inputs, so it is byte-identical across runs (`loopconv docs --check` relies on it).
+
+use std::fmt::Write as _;
+
+use minijinja::{AutoEscape, Environment, UndefinedBehavior};
+use serde::Serialize;
 
 use super::Error;
-use crate::ir::Spec;
+use crate::ir::{Pattern, SourceFormat, Spec, Target, Terminal};
+use crate::model::mas::Escalation;
 use crate::valid::Info;
+
+/// The built-in page template (`templates/loop.md.j2`).
+pub const LOOP_TEMPLATE: &str = include_str!("../../templates/loop.md.j2");
+/// The built-in index template (`templates/index.md.j2`).
+pub const INDEX_TEMPLATE: &str = include_str!("../../templates/index.md.j2");
+
+/// The name the built-in page template is registered under (a custom template may
+/// `{% extends "loop.md.j2" %}` and override its blocks).
+pub const LOOP_TEMPLATE_NAME: &str = "loop.md.j2";
+/// The name the built-in index template is registered under.
+pub const INDEX_TEMPLATE_NAME: &str = "index.md.j2";
+/// The name a custom page template is registered under (it appears in error messages).
+pub const CUSTOM_TEMPLATE_NAME: &str = "custom-template";
 
 /// Markdown options.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Template source overriding the built-in page template.
+    /// Template source overriding the built-in page template. It is rendered with the
+    /// same [`Page`] context, and may extend the built-in one
+    /// (`{% extends "loop.md.j2" %}`) to replace only some blocks.
     pub template: Option<String>,
 }
 
@@ -24,12 +60,1368 @@ pub struct IndexEntry {
     pub source: String,
 }
 
-/// Write one page.
-pub fn write(spec: &Spec, _info: &Info, _source: &str, _opts: &Options) -> Result<String, Error> {
-    Ok(format!("# {}\n", spec.name))
+/// Write one page. `source` is the loop's file as the user named it.
+pub fn write(spec: &Spec, info: &Info, source: &str, opts: &Options) -> Result<String, Error> {
+    let page = Page::new(spec, info, source);
+    render(LOOP_TEMPLATE_NAME, opts.template.as_deref(), &page)
 }
 
-/// Write the index page.
+/// Write the index page (always the built-in index template), entries in the order given.
 pub fn index(entries: &[IndexEntry], _opts: &Options) -> Result<String, Error> {
-    Ok(format!("# Loops\n\n{} loops\n", entries.len()))
+    render(INDEX_TEMPLATE_NAME, None, &Index::new(entries))
+}
+
+// ---------------------------------------------------------------------------------------
+// The view context.
+
+/// The context of a loop page. Every string is Markdown, ready to insert: user text is
+/// escaped, and values marked "code" are code spans. Strings meant for tables are safe in
+/// a table cell (no newline, `|` escaped). Optional values are `none` when absent, and
+/// lists are empty when there is nothing to show, so `{% if x %}` tests both.
+#[derive(Debug, Clone, Serialize)]
+pub struct Page {
+    /// The loop name (inline text).
+    pub name: String,
+    /// The description as Markdown paragraphs, or none.
+    pub description: Option<String>,
+    /// The source file as the user named it (code).
+    pub source: String,
+    /// Metadata rows: version, license, README, source file, format, pattern, archetype
+    /// (only those that are set).
+    pub metadata: Vec<Row>,
+    /// The Mermaid diagram.
+    pub diagram: Diagram,
+    /// The entry phase (code).
+    pub entry: String,
+    /// Phases, in authored order.
+    pub phases: Vec<PhaseRow>,
+    /// Every outcome of every phase (declared, or the implicit `complete`), in order.
+    pub outcomes: Vec<OutcomeRow>,
+    /// Transitions, in authored order.
+    pub transitions: Vec<TransitionRow>,
+    /// Approval checkpoints, in evaluation order.
+    pub checkpoints: Vec<CheckpointRow>,
+    /// Error-policy rows (tool failure, phase failure); empty when there is no policy.
+    pub error_policy: Vec<Row>,
+    /// Limit rows (max steps).
+    pub limits: Vec<Row>,
+    /// Whether the loop is a multi-agent-spec REAL/VEAL loop (or carries MAS roles).
+    pub is_mas: bool,
+    /// MAS role rows: actor, validator, fallback agent, escalation, max attempts; empty
+    /// for a general graph without roles.
+    pub roles: Vec<Row>,
+    /// MAS mission as Markdown paragraphs, or none.
+    pub mission: Option<String>,
+    /// MAS success criteria as Markdown paragraphs, or none.
+    pub success_criteria: Option<String>,
+    /// MAS checks.
+    pub checks: Vec<CheckRow>,
+    /// MAS inputs.
+    pub inputs: Vec<PortRow>,
+    /// MAS outputs.
+    pub outputs: Vec<PortRow>,
+    /// The graph analysis.
+    pub analysis: Analysis,
+}
+
+/// A two-column row: a label and its value.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// What (plain words).
+    pub label: String,
+    /// The value (Markdown, table-safe).
+    pub value: String,
+}
+
+/// The diagram and the fence that encloses it safely.
+#[derive(Debug, Clone, Serialize)]
+pub struct Diagram {
+    /// The code fence (three or more backticks, longer than any run in `text`).
+    pub fence: String,
+    /// The Mermaid source (`back::mermaid` output), without a trailing newline.
+    pub text: String,
+}
+
+/// One phase.
+#[derive(Debug, Clone, Serialize)]
+pub struct PhaseRow {
+    /// Phase id (code).
+    pub id: String,
+    /// Whether it is the entry phase.
+    pub entry: bool,
+    /// Objective (inline text).
+    pub objective: String,
+    /// Tool access: `yes`, `no` or `—` (not stated).
+    pub tools: String,
+    /// Knowledge access: `yes`, `no` or `—`.
+    pub knowledge: String,
+    /// Memory read access: `yes`, `no` or `—`.
+    pub memory_read: String,
+    /// Memory write access: `yes`, `no` or `—`.
+    pub memory_write: String,
+    /// The phase's outcome ids (code spans, comma-separated).
+    pub outcomes: String,
+    /// Whether the phase is reachable from the entry.
+    pub reachable: bool,
+}
+
+/// One outcome of a phase.
+#[derive(Debug, Clone, Serialize)]
+pub struct OutcomeRow {
+    /// Phase id (code).
+    pub phase: String,
+    /// Outcome id (code).
+    pub id: String,
+    /// What it means (inline text).
+    pub description: String,
+    /// Whether this is the implicit `complete` of a phase that declares no outcomes.
+    pub implicit: bool,
+    /// Where the run goes next (a phase or terminal, code), or `—` when no transition
+    /// handles it.
+    pub next: String,
+}
+
+/// One transition.
+#[derive(Debug, Clone, Serialize)]
+pub struct TransitionRow {
+    /// Source phase (code).
+    pub from: String,
+    /// Outcome (code).
+    pub on: String,
+    /// Target phase or terminal (code, with the terminal's meaning).
+    pub to: String,
+    /// Whether the target is a terminal.
+    pub terminal: bool,
+}
+
+/// One approval checkpoint.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckpointRow {
+    /// Checkpoint id (code).
+    pub id: String,
+    /// The guarded phase (code).
+    pub before_phase: String,
+    /// Where a rejection goes (code, with the terminal's meaning).
+    pub on_reject: String,
+}
+
+/// One MAS check.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckRow {
+    /// Check id (code).
+    pub id: String,
+    /// Check type (code) or `—`.
+    pub kind: String,
+    /// What it checks (inline text).
+    pub description: String,
+    /// The command, pattern or file it runs or inspects (code spans).
+    pub runs: String,
+    /// The files glob (code) or empty.
+    pub files: String,
+    /// `yes`, `no`, or `yes (default)`.
+    pub required: String,
+    /// The expected result (inline text).
+    pub expected: String,
+}
+
+/// One MAS input or output.
+#[derive(Debug, Clone, Serialize)]
+pub struct PortRow {
+    /// Port name (code).
+    pub name: String,
+    /// Data type (code) or `—`.
+    pub kind: String,
+    /// `yes`, `no` or `—`.
+    pub required: String,
+    /// `step.output` reference (code) or empty.
+    pub from: String,
+    /// What it carries (inline text).
+    pub description: String,
+    /// Default value as compact JSON (code) or empty.
+    pub default: String,
+    /// Value schema as compact JSON (code) or empty.
+    pub schema: String,
+}
+
+/// The graph analysis ([`Info`]), in words.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// All the rows below, in order, for a table.
+    pub rows: Vec<Row>,
+    /// Reachable terminals (code spans with meanings, comma-separated) or `none`.
+    pub reachable_terminals: String,
+    /// Unreachable phases (code spans) or `none`.
+    pub unreachable_phases: String,
+    /// Trap phases (code spans) or `none`.
+    pub trap_phases: String,
+    /// The shortest successful run (`a` → `b` → `$end`), or none when `$end` is
+    /// unreachable.
+    pub shortest_path: Option<String>,
+    /// Steps of the shortest successful run.
+    pub shortest_steps: Option<usize>,
+    /// `max_steps`, when set.
+    pub max_steps: Option<u64>,
+    /// Whether the shortest successful run fits in `max_steps` (true when unbounded;
+    /// false when `$end` is unreachable).
+    pub fits: bool,
+}
+
+/// The context of the index page.
+#[derive(Debug, Clone, Serialize)]
+pub struct Index {
+    /// The pages, in the order given.
+    pub entries: Vec<IndexRow>,
+    /// How many pages (`1 loop`, `3 loops`).
+    pub count: String,
+}
+
+/// One index entry.
+#[derive(Debug, Clone, Serialize)]
+pub struct IndexRow {
+    /// Loop name (inline text).
+    pub name: String,
+    /// Relative link to the page (percent-encoded).
+    pub link: String,
+    /// Description (inline text, one line) or empty.
+    pub description: String,
+    /// Source file (code).
+    pub source: String,
+}
+
+const UNSET: &str = "—";
+
+fn yes_no(b: Option<bool>) -> String {
+    match b {
+        Some(true) => "yes".to_owned(),
+        Some(false) => "no".to_owned(),
+        None => UNSET.to_owned(),
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn format_name(f: SourceFormat) -> &'static str {
+    match f {
+        SourceFormat::Agentpm => "AgentPM loop manifest",
+        SourceFormat::Mas => "multi-agent-spec loop",
+        SourceFormat::Ir => "loopconv IR",
+    }
+}
+
+fn terminal(t: Terminal) -> String {
+    format!("{} ({})", code(t.as_str()), t.meaning())
+}
+
+fn target(t: &Target) -> String {
+    match t {
+        Target::Phase(p) => code(p),
+        Target::Terminal(t) => terminal(*t),
+    }
+}
+
+fn list_or_none(items: impl IntoIterator<Item = String>) -> String {
+    let v: Vec<String> = items.into_iter().collect();
+    if v.is_empty() {
+        "none".to_owned()
+    } else {
+        v.join(", ")
+    }
+}
+
+fn compact_json(v: &serde_json::Value) -> String {
+    code(&serde_json::to_string(v).unwrap_or_default())
+}
+
+fn escalation_meaning(e: Escalation) -> &'static str {
+    match e {
+        Escalation::Human => "stop and ask a person (`$handoff`)",
+        Escalation::Abort => "stop and fail the workflow (`$abort`)",
+        Escalation::Continue => "proceed despite unresolved issues (`$end`)",
+        Escalation::Fallback => "invoke the fallback agent (`$handoff`)",
+    }
+}
+
+impl Page {
+    /// Build the context of one loop's page.
+    pub fn new(spec: &Spec, info: &Info, source: &str) -> Page {
+        let g = &spec.graph;
+        let mut metadata = Vec::new();
+        let row = |rows: &mut Vec<Row>, label: &str, value: String| {
+            rows.push(Row {
+                label: label.to_owned(),
+                value,
+            });
+        };
+        if let Some(v) = &spec.version {
+            row(&mut metadata, "Version", code(v));
+        }
+        if let Some(l) = &spec.license {
+            let v = match (&l.spdx, &l.file) {
+                (Some(s), Some(f)) => format!("{} (file {})", inline(s), code(f)),
+                (Some(s), None) => inline(s),
+                (None, Some(f)) => format!("file {}", code(f)),
+                (None, None) => UNSET.to_owned(),
+            };
+            row(&mut metadata, "License", v);
+        }
+        if let Some(r) = &spec.readme {
+            row(&mut metadata, "README", code(r));
+        }
+        row(&mut metadata, "Source file", code(source));
+        let read_as = spec.read_as.0;
+        let fmt = if read_as == spec.source_format {
+            format_name(read_as).to_owned()
+        } else {
+            format!(
+                "{} (first written as {})",
+                format_name(read_as),
+                format_name(spec.source_format)
+            )
+        };
+        row(&mut metadata, "Format", fmt);
+        let pattern = match spec.pattern {
+            Pattern::General => "general phase graph",
+            Pattern::Real => "REAL (Read, Eval, Act, Loop)",
+            Pattern::Veal => "VEAL (Validate, Eval, Act, Loop)",
+        };
+        row(&mut metadata, "Pattern", pattern.to_owned());
+        if let Some(a) = &spec.archetype {
+            row(&mut metadata, "Archetype", inline(a));
+        }
+
+        let mermaid = crate::back::mermaid::write(spec, info, &Default::default());
+        let text = mermaid.trim_end_matches(['\n', '\r']).to_owned();
+        let diagram = Diagram {
+            fence: "`".repeat(longest_run(&text, '`').max(2) + 1),
+            text,
+        };
+
+        let next = |phase: &str, outcome: &str| -> String {
+            g.transitions
+                .iter()
+                .find(|t| t.from == phase && t.on == outcome)
+                .map_or_else(|| UNSET.to_owned(), |t| target(&t.to))
+        };
+        let mut phases = Vec::new();
+        let mut outcomes = Vec::new();
+        for p in &g.phases {
+            let access = p.access.as_ref();
+            let memory = access.and_then(|a| a.memory.as_ref());
+            phases.push(PhaseRow {
+                id: code(&p.id),
+                entry: p.id == g.entry,
+                objective: inline(&p.objective),
+                tools: yes_no(access.and_then(|a| a.tools)),
+                knowledge: yes_no(access.and_then(|a| a.knowledge)),
+                memory_read: yes_no(memory.and_then(|m| m.read)),
+                memory_write: yes_no(memory.and_then(|m| m.write)),
+                outcomes: p
+                    .outcome_ids()
+                    .iter()
+                    .map(|o| code(o))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                reachable: info.is_reachable(&p.id),
+            });
+            match &p.outcomes {
+                Some(os) => {
+                    for o in os {
+                        outcomes.push(OutcomeRow {
+                            phase: code(&p.id),
+                            id: code(&o.id),
+                            description: inline(&o.description),
+                            implicit: false,
+                            next: next(&p.id, &o.id),
+                        });
+                    }
+                }
+                None => outcomes.push(OutcomeRow {
+                    phase: code(&p.id),
+                    id: code(crate::ir::IMPLICIT_OUTCOME),
+                    description: "the phase is done (implicit: it declares no outcomes)".to_owned(),
+                    implicit: true,
+                    next: next(&p.id, crate::ir::IMPLICIT_OUTCOME),
+                }),
+            }
+        }
+        let transitions = g
+            .transitions
+            .iter()
+            .map(|t| TransitionRow {
+                from: code(&t.from),
+                on: code(&t.on),
+                to: target(&t.to),
+                terminal: matches!(t.to, Target::Terminal(_)),
+            })
+            .collect();
+        let checkpoints = g
+            .checkpoints
+            .iter()
+            .flatten()
+            .map(|c| CheckpointRow {
+                id: code(&c.id),
+                before_phase: code(&c.before_phase),
+                on_reject: target(&c.on_reject),
+            })
+            .collect();
+
+        let mut error_policy = Vec::new();
+        if let Some(ep) = &spec.bounds.error_policy {
+            if let Some(tf) = &ep.tool_failure {
+                let v = match (tf.max_retries, tf.on_exhausted) {
+                    (Some(n), Some(ex)) => format!(
+                        "{}: up to {}, then {}",
+                        code(tf.action.as_str()),
+                        plural(usize::try_from(n).unwrap_or(usize::MAX), "retry", "retries"),
+                        code(ex.as_str())
+                    ),
+                    (Some(n), None) => format!("{} (max\\_retries {n})", code(tf.action.as_str())),
+                    (None, Some(ex)) => format!(
+                        "{} (on\\_exhausted {})",
+                        code(tf.action.as_str()),
+                        code(ex.as_str())
+                    ),
+                    (None, None) => code(tf.action.as_str()),
+                };
+                row(&mut error_policy, "Tool failure", v);
+            }
+            if let Some(pf) = &ep.phase_failure {
+                row(&mut error_policy, "Phase failure", code(pf.action.as_str()));
+            }
+            if error_policy.is_empty() {
+                row(
+                    &mut error_policy,
+                    "Error policy",
+                    "empty (no rule)".to_owned(),
+                );
+            }
+        }
+
+        let is_mas = spec.pattern != Pattern::General || !spec.roles.is_empty();
+        let mut limits = Vec::new();
+        let steps = match spec.bounds.max_steps {
+            Some(n) if is_mas && spec.pattern != Pattern::General => {
+                format!("{n} (derived: 3 × max attempts − 1)")
+            }
+            Some(n) => n.to_string(),
+            None => "not set".to_owned(),
+        };
+        row(&mut limits, "Max steps", steps);
+
+        let mut roles = Vec::new();
+        if is_mas {
+            let agent = |a: &Option<String>| a.as_deref().map_or_else(|| UNSET.to_owned(), code);
+            row(&mut roles, "Actor", agent(&spec.roles.actor));
+            if spec.pattern == Pattern::Veal || spec.roles.validator.is_some() {
+                row(&mut roles, "Validator", agent(&spec.roles.validator));
+            }
+            if spec.roles.fallback_agent.is_some()
+                || spec.bounds.escalation == Some(Escalation::Fallback)
+            {
+                row(
+                    &mut roles,
+                    "Fallback agent",
+                    agent(&spec.roles.fallback_agent),
+                );
+            }
+            let e = spec.effective_escalation();
+            let default = if spec.bounds.escalation.is_none() {
+                " (default)"
+            } else {
+                ""
+            };
+            row(
+                &mut roles,
+                "Escalation",
+                format!("{}{default}: {}", code(e.as_str()), escalation_meaning(e)),
+            );
+            let default = if spec.bounds.max_attempts.is_none() {
+                " (default)"
+            } else {
+                ""
+            };
+            row(
+                &mut roles,
+                "Max attempts",
+                format!("{}{default}", spec.effective_max_attempts()),
+            );
+        }
+
+        let checks = spec
+            .goal
+            .checks
+            .iter()
+            .flatten()
+            .map(|c| {
+                let runs: Vec<String> = [&c.command, &c.pattern, &c.file]
+                    .into_iter()
+                    .flatten()
+                    .map(|s| code(s))
+                    .collect();
+                CheckRow {
+                    id: code(&c.id),
+                    kind: c
+                        .kind
+                        .map_or_else(|| UNSET.to_owned(), |k| code(k.as_str())),
+                    description: c.description.as_deref().map(inline).unwrap_or_default(),
+                    runs: runs.join("; "),
+                    files: c.files.as_deref().map(code).unwrap_or_default(),
+                    required: match c.required {
+                        Some(b) => yes_no(Some(b)),
+                        None => "yes (default)".to_owned(),
+                    },
+                    expected: c.expected.as_deref().map(inline).unwrap_or_default(),
+                }
+            })
+            .collect();
+        let ports = |ps: &Option<Vec<crate::ir::Port>>| -> Vec<PortRow> {
+            ps.iter()
+                .flatten()
+                .map(|p| PortRow {
+                    name: code(&p.name),
+                    kind: p
+                        .kind
+                        .map_or_else(|| UNSET.to_owned(), |k| code(port_type(k))),
+                    required: yes_no(p.required),
+                    from: p.from.as_deref().map(code).unwrap_or_default(),
+                    description: p.description.as_deref().map(inline).unwrap_or_default(),
+                    default: p.default.as_ref().map(compact_json).unwrap_or_default(),
+                    schema: p.schema.as_ref().map(compact_json).unwrap_or_default(),
+                })
+                .collect()
+        };
+
+        Page {
+            name: inline(&spec.name),
+            description: spec
+                .description
+                .as_deref()
+                .map(block)
+                .filter(|s| !s.is_empty()),
+            source: code(source),
+            metadata,
+            diagram,
+            entry: code(&g.entry),
+            phases,
+            outcomes,
+            transitions,
+            checkpoints,
+            error_policy,
+            limits,
+            is_mas,
+            roles,
+            mission: spec
+                .goal
+                .mission
+                .as_deref()
+                .map(block)
+                .filter(|s| !s.is_empty()),
+            success_criteria: spec
+                .goal
+                .success_criteria
+                .as_deref()
+                .map(block)
+                .filter(|s| !s.is_empty()),
+            checks,
+            inputs: ports(&spec.goal.inputs),
+            outputs: ports(&spec.goal.outputs),
+            analysis: Analysis::new(spec, info),
+        }
+    }
+}
+
+fn port_type(k: crate::model::mas::PortType) -> &'static str {
+    use crate::model::mas::PortType as P;
+    match k {
+        P::String => "string",
+        P::Number => "number",
+        P::Boolean => "boolean",
+        P::Object => "object",
+        P::Array => "array",
+        P::File => "file",
+    }
+}
+
+impl Analysis {
+    fn new(spec: &Spec, info: &Info) -> Analysis {
+        let codes = |ids: &[String]| list_or_none(ids.iter().map(|p| code(p)));
+        let reachable_terminals =
+            list_or_none(info.reachable_terminals.iter().map(|t| terminal(*t)));
+        let unreachable_phases = codes(&info.unreachable_phases);
+        let trap_phases = codes(&info.trap_phases);
+        let shortest_path = info.shortest_success.as_ref().map(|path| {
+            let mut parts: Vec<String> = path.iter().map(|p| code(p)).collect();
+            parts.push(code(Terminal::End.as_str()));
+            parts.join(" → ")
+        });
+        let shortest_steps = info.shortest_success_steps();
+        let max_steps = info.max_steps;
+        let fits = match (shortest_steps, max_steps) {
+            (Some(s), Some(m)) => u64::try_from(s).is_ok_and(|s| s <= m),
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        let budget = match (shortest_steps, max_steps) {
+            (Some(s), Some(m)) if fits => format!(
+                "the shortest successful run takes {} of `max_steps` {m}",
+                plural(s, "step", "steps")
+            ),
+            (Some(s), Some(m)) => format!(
+                "the shortest successful run takes {}, more than `max_steps` {m}: the loop can never succeed",
+                plural(s, "step", "steps")
+            ),
+            (Some(s), None) => format!(
+                "no `max_steps`; the shortest successful run takes {}",
+                plural(s, "step", "steps")
+            ),
+            (None, Some(m)) => format!("`max_steps` {m}, but `$end` cannot be reached"),
+            (None, None) => "no `max_steps`, and `$end` cannot be reached".to_owned(),
+        };
+        let mut rows = vec![
+            Row {
+                label: "Entry phase".to_owned(),
+                value: code(&spec.graph.entry),
+            },
+            Row {
+                label: "Reachable phases".to_owned(),
+                value: codes(&info.reachable_phases),
+            },
+            Row {
+                label: "Unreachable phases".to_owned(),
+                value: unreachable_phases.clone(),
+            },
+            Row {
+                label: "Reachable terminals".to_owned(),
+                value: reachable_terminals.clone(),
+            },
+            Row {
+                label: "Trap phases (no terminal reachable)".to_owned(),
+                value: trap_phases.clone(),
+            },
+        ];
+        rows.push(Row {
+            label: "Shortest successful run".to_owned(),
+            value: match (&shortest_path, shortest_steps) {
+                (Some(p), Some(s)) => format!("{p} ({})", plural(s, "step", "steps")),
+                _ => "none: `$end` cannot be reached".to_owned(),
+            },
+        });
+        rows.push(Row {
+            label: "Step budget".to_owned(),
+            value: budget,
+        });
+        Analysis {
+            rows,
+            reachable_terminals,
+            unreachable_phases,
+            trap_phases,
+            shortest_path,
+            shortest_steps,
+            max_steps,
+            fits,
+        }
+    }
+}
+
+impl Index {
+    /// Build the index context.
+    pub fn new(entries: &[IndexEntry]) -> Index {
+        Index {
+            entries: entries
+                .iter()
+                .map(|e| IndexRow {
+                    name: inline(&e.name),
+                    link: url_path(&e.file_name),
+                    description: e.description.as_deref().map(inline).unwrap_or_default(),
+                    source: code(&e.source),
+                })
+                .collect(),
+            count: plural(entries.len(), "loop", "loops"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Rendering.
+
+fn template_error(e: minijinja::Error) -> Error {
+    let mut msg = e.to_string();
+    let mut src = std::error::Error::source(&e);
+    while let Some(s) = src {
+        let _ = write!(msg, ": {s}");
+        src = s.source();
+    }
+    Error::Template(msg)
+}
+
+fn render<S: Serialize>(name: &str, custom: Option<&str>, ctx: &S) -> Result<String, Error> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    env.set_auto_escape_callback(|_| AutoEscape::None);
+    env.add_template(LOOP_TEMPLATE_NAME, LOOP_TEMPLATE)
+        .map_err(template_error)?;
+    env.add_template(INDEX_TEMPLATE_NAME, INDEX_TEMPLATE)
+        .map_err(template_error)?;
+    let name = match custom {
+        Some(src) => {
+            env.add_template(CUSTOM_TEMPLATE_NAME, src)
+                .map_err(template_error)?;
+            CUSTOM_TEMPLATE_NAME
+        }
+        None => name,
+    };
+    let out = env
+        .get_template(name)
+        .and_then(|t| t.render(ctx))
+        .map_err(template_error)?;
+    Ok(tidy(&out))
+}
+
+/// Collapse runs of blank lines (outside fenced code blocks) into one, drop blank lines at
+/// the start, and end the text with exactly one newline: optional sections then never
+/// leave holes, whatever the template's whitespace.
+fn tidy(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut fence: Option<(char, usize)> = None;
+    let mut blank_run = true;
+    for line in s.lines() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        if indent < 4 {
+            let ch = trimmed.chars().next().unwrap_or(' ');
+            if ch == '`' || ch == '~' {
+                let n = trimmed.chars().take_while(|&c| c == ch).count();
+                if n >= 3 {
+                    match fence {
+                        None => fence = Some((ch, n)),
+                        Some((c, m)) if c == ch && n >= m && trimmed[n..].trim().is_empty() => {
+                            fence = None
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+        let blank = line.trim().is_empty();
+        if blank && fence.is_none() {
+            if blank_run {
+                continue;
+            }
+            blank_run = true;
+            out.push('\n');
+            continue;
+        }
+        blank_run = false;
+        out.push_str(line);
+        out.push('\n');
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    if out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Escaping.
+
+/// The longest run of `ch` in `s`.
+fn longest_run(s: &str, ch: char) -> usize {
+    let (mut best, mut cur) = (0, 0);
+    for c in s.chars() {
+        if c == ch {
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+    }
+    best
+}
+
+/// Control characters (newlines and tabs included) become spaces.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// Escape one line of text whose first character may start a Markdown line.
+fn escape_line(line: &str, out: &mut String) {
+    // Block starts: `-`, `+` (lists, rules), `=` (setext headings), `:` (definition lists,
+    // containers), `1.`/`1)` (ordered lists). `#`, `*`, `>`, `|`, backticks and tildes are
+    // escaped wherever they are.
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    if matches!(line.chars().next(), Some('-' | '+' | '=' | ':')) {
+        out.push('\\');
+    }
+    for (i, c) in line.chars().enumerate() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '~' | '$' | '^' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '.' | ')' if digits > 0 && i == digits => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+}
+
+/// User text as inline Markdown on one line, safe anywhere, including a table cell:
+/// newlines and other control characters become spaces, the ends are trimmed, `<`, `>`
+/// and `&` become entities (no raw HTML), and every character that could start a link,
+/// an image, emphasis, code, a heading, a list, a table cell or math is backslash-escaped.
+/// Rendered, the result reads exactly as the text.
+pub fn inline(s: &str) -> String {
+    let line = one_line(s);
+    let mut out = String::with_capacity(line.len() + 8);
+    escape_line(line.trim(), &mut out);
+    out
+}
+
+/// User text as Markdown paragraphs: blank lines separate paragraphs, each other line
+/// break is kept as a hard line break (`\` at the end of the line), each line is trimmed
+/// and escaped as by [`inline`]. Empty when the text is blank.
+pub fn block(s: &str) -> String {
+    let text = s.replace("\r\n", "\n").replace('\r', "\n");
+    let mut paragraphs: Vec<Vec<String>> = vec![Vec::new()];
+    for line in text.split('\n') {
+        let line = one_line(line);
+        let line = line.trim();
+        if line.is_empty() {
+            if paragraphs.last().is_some_and(|p| !p.is_empty()) {
+                paragraphs.push(Vec::new());
+            }
+            continue;
+        }
+        let mut esc = String::with_capacity(line.len() + 8);
+        escape_line(line, &mut esc);
+        if let Some(p) = paragraphs.last_mut() {
+            p.push(esc);
+        }
+    }
+    paragraphs
+        .iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| p.join("\\\n"))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// User text as a code span, safe in a table cell: newlines become spaces, the fence is
+/// longer than any run of backticks inside, and `|` is escaped for GFM tables. Text that a
+/// code span cannot carry exactly inside a table (a backslash before a `|`) falls back to
+/// [`inline`]. Empty text gives an empty string.
+pub fn code(s: &str) -> String {
+    let text = one_line(s);
+    if text.trim().is_empty() {
+        return inline(&text);
+    }
+    if text.contains("\\|") {
+        return inline(&text);
+    }
+    let fence = "`".repeat(longest_run(&text, '`') + 1);
+    let pad = text.starts_with('`')
+        || text.ends_with('`')
+        || (text.starts_with(' ') && text.ends_with(' '));
+    let pad = if pad { " " } else { "" };
+    format!("{fence}{pad}{}{pad}{fence}", text.replace('|', "\\|"))
+}
+
+/// A relative link target: every byte outside `A-Z a-z 0-9 - . _ ~ /` is percent-encoded,
+/// so a file name can never become a scheme (`javascript:`), leave the link, or break the
+/// Markdown around it.
+fn url_path(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostics;
+    use crate::ir::{Graph, Outcome, Phase, Transition};
+
+    const HOSTILE: &str = "| pipe\n<img src=x onerror=alert(1)>\n{{ x }}\n{% if %}\n[link](javascript:alert(1))\n# heading\n- item\n*em* _em_ `code` ~~del~~ $x$ & &amp;";
+
+    fn spec(description: &str) -> Spec {
+        Spec {
+            name: "hostile".to_owned(),
+            description: Some(description.to_owned()),
+            archetype: Some(description.to_owned()),
+            graph: Graph {
+                entry: "work".to_owned(),
+                phases: vec![Phase {
+                    id: "work".to_owned(),
+                    objective: description.to_owned(),
+                    outcomes: Some(vec![Outcome {
+                        id: "done".to_owned(),
+                        description: description.to_owned(),
+                        ..Outcome::default()
+                    }]),
+                    ..Phase::default()
+                }],
+                transitions: vec![Transition {
+                    from: "work".to_owned(),
+                    on: "done".to_owned(),
+                    to: Target::Terminal(Terminal::End),
+                    origin: Default::default(),
+                }],
+                ..Graph::default()
+            },
+            ..Spec::default()
+        }
+    }
+
+    fn page(spec: &Spec, opts: &Options) -> Result<String, Error> {
+        let mut diags = Diagnostics::new("test");
+        let info = crate::valid::validate(spec, None, &mut diags);
+        write(spec, &info, "loops/hostile.json", opts)
+    }
+
+    use pulldown_cmark::{Event, Options as MdOptions, Parser, Tag, TagEnd};
+
+    /// Every extension a renderer might enable, so that escaping holds for all of them.
+    fn md_options() -> MdOptions {
+        MdOptions::ENABLE_TABLES
+            | MdOptions::ENABLE_FOOTNOTES
+            | MdOptions::ENABLE_STRIKETHROUGH
+            | MdOptions::ENABLE_TASKLISTS
+            | MdOptions::ENABLE_MATH
+            | MdOptions::ENABLE_GFM
+            | MdOptions::ENABLE_DEFINITION_LIST
+            | MdOptions::ENABLE_SUPERSCRIPT
+            | MdOptions::ENABLE_SUBSCRIPT
+            | MdOptions::ENABLE_WIKILINKS
+    }
+
+    fn events(md: &str) -> Vec<Event<'_>> {
+        Parser::new_ext(md, md_options()).collect()
+    }
+
+    /// Events that user text must never produce.
+    fn is_markup(e: &Event<'_>) -> bool {
+        matches!(
+            e,
+            Event::Html(_)
+                | Event::InlineHtml(_)
+                | Event::InlineMath(_)
+                | Event::DisplayMath(_)
+                | Event::FootnoteReference(_)
+                | Event::TaskListMarker(_)
+                | Event::SoftBreak
+                | Event::Rule
+                | Event::Start(
+                    Tag::Link { .. }
+                        | Tag::Image { .. }
+                        | Tag::Emphasis
+                        | Tag::Strong
+                        | Tag::Strikethrough
+                        | Tag::Superscript
+                        | Tag::Subscript
+                        | Tag::Heading { .. }
+                        | Tag::List(_)
+                        | Tag::BlockQuote(_)
+                        | Tag::CodeBlock(_)
+                        | Tag::HtmlBlock
+                        | Tag::FootnoteDefinition(_)
+                        | Tag::DefinitionList
+                        | Tag::MetadataBlock(_)
+                )
+        )
+    }
+
+    /// The text of the first table cell, and whether anything but text was produced.
+    fn cell_text(cell: &str) -> (String, Vec<String>) {
+        let md = format!("| h |\n|---|\n| {cell} |\n");
+        let (mut text, mut bad, mut in_cell, mut cells) = (String::new(), Vec::new(), false, 0);
+        for e in events(&md) {
+            match &e {
+                Event::Start(Tag::TableCell) => {
+                    cells += 1;
+                    in_cell = cells == 2;
+                }
+                Event::End(TagEnd::TableCell) => in_cell = false,
+                Event::Text(t) if in_cell => text.push_str(t),
+                Event::Code(t) if in_cell => text.push_str(t),
+                Event::Start(Tag::Table(_) | Tag::TableHead | Tag::TableRow)
+                | Event::End(_)
+                | Event::Text(_) => {}
+                other => bad.push(format!("{other:?}")),
+            }
+        }
+        if cells != 2 {
+            bad.push(format!("{cells} cells"));
+        }
+        (text, bad)
+    }
+
+    /// The paragraphs of a block, with hard breaks as `\n`, and anything else produced.
+    fn block_text(md: &str) -> (String, Vec<String>) {
+        let (mut paras, mut bad) = (Vec::<String>::new(), Vec::new());
+        for e in events(md) {
+            match &e {
+                Event::Start(Tag::Paragraph) => paras.push(String::new()),
+                Event::Text(t) => paras
+                    .last_mut()
+                    .map_or_else(|| bad.push(t.to_string()), |p| p.push_str(t)),
+                Event::HardBreak => paras
+                    .last_mut()
+                    .map_or_else(|| bad.push("break".into()), |p| p.push('\n')),
+                Event::End(TagEnd::Paragraph) => {}
+                other => bad.push(format!("{other:?}")),
+            }
+        }
+        (paras.join("\n\n"), bad)
+    }
+
+    /// What `block` should read as: trimmed lines, hard breaks, blank-line paragraphs.
+    fn block_expected(s: &str) -> String {
+        let text = s.replace("\r\n", "\n").replace('\r', "\n");
+        let mut paras: Vec<Vec<String>> = vec![Vec::new()];
+        for line in text.split('\n') {
+            let line = one_line(line).trim().to_owned();
+            if line.is_empty() {
+                if paras.last().is_some_and(|p| !p.is_empty()) {
+                    paras.push(Vec::new());
+                }
+            } else if let Some(p) = paras.last_mut() {
+                p.push(line);
+            }
+        }
+        paras
+            .iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| p.join("\n"))
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    }
+
+    /// Strip the fenced diagram: its content is Mermaid, not Markdown.
+    fn without_fences(md: &str) -> String {
+        let mut out = String::new();
+        let mut in_fence = false;
+        for l in md.lines() {
+            if l.starts_with("```") {
+                in_fence = !in_fence;
+                continue;
+            }
+            if !in_fence {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn hostile_text_is_escaped_and_literal() {
+        let out = page(&spec(HOSTILE), &Options::default()).expect("renders");
+        let md = without_fences(&out);
+        // Never raw HTML, never a live link, never evaluated as a template.
+        assert!(!md.contains("<img"), "{out}");
+        assert!(md.contains("&lt;img src=x onerror=alert(1)&gt;"), "{out}");
+        assert!(md.contains("\\[link\\](javascript:alert(1))"), "{out}");
+        assert!(md.contains("{{ x }}"), "{out}");
+        assert!(md.contains("{% if %}"), "{out}");
+        assert!(md.contains("\\| pipe"), "{out}");
+        assert!(md.contains("\\# heading"), "{out}");
+        assert!(md.contains("&amp;amp;"), "{out}");
+        // Rendered, the page has no HTML, link, image or emphasis at all, and only the
+        // template's own headings.
+        let mut headings = Vec::new();
+        let mut in_heading = false;
+        for e in events(&md) {
+            match &e {
+                Event::Start(Tag::Heading { .. }) => {
+                    in_heading = true;
+                    headings.push(String::new());
+                }
+                Event::End(TagEnd::Heading(_)) => in_heading = false,
+                Event::Text(t) if in_heading => {
+                    headings.last_mut().into_iter().for_each(|h| h.push_str(t))
+                }
+                Event::Html(_) | Event::InlineHtml(_) => panic!("raw HTML: {e:?}\n{out}"),
+                Event::Start(
+                    Tag::Link { .. } | Tag::Image { .. } | Tag::Emphasis | Tag::Strong,
+                ) => {
+                    panic!("markup from user text: {e:?}\n{out}")
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(
+            headings,
+            [
+                "hostile",
+                "Diagram",
+                "Phases",
+                "Outcomes",
+                "Transitions",
+                "Limits",
+                "Analysis"
+            ]
+        );
+        // The description reads exactly as written, line for line.
+        let desc = block(HOSTILE);
+        assert!(out.contains(&desc));
+        assert_eq!(block_text(&desc), (block_expected(HOSTILE), vec![]));
+        // In table cells the text stays on one line and reads as written.
+        let cell = inline(HOSTILE);
+        assert!(!cell.contains('\n'));
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("| ") && l.contains(&cell)),
+            "{out}"
+        );
+        assert_eq!(
+            cell_text(&cell),
+            (one_line(HOSTILE).trim().to_owned(), vec![])
+        );
+    }
+
+    fn hostile_strings() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let tokens = vec![
+            "a",
+            "b",
+            "x1",
+            "é",
+            "あ",
+            " ",
+            "  ",
+            "    ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\r",
+            "\n\n",
+            "-",
+            "+",
+            "=",
+            "1.",
+            "2)",
+            "#",
+            "##",
+            ">",
+            "<",
+            "&",
+            "|",
+            "\\",
+            "`",
+            "``",
+            "```",
+            "~",
+            "~~",
+            "~~~",
+            "*",
+            "**",
+            "_",
+            "__",
+            "[",
+            "]",
+            "(",
+            ")",
+            "!",
+            "$",
+            "$$",
+            "^",
+            ":",
+            ":::",
+            "{",
+            "}",
+            "{{",
+            "}}",
+            "{%",
+            "%}",
+            "%",
+            "'",
+            "\"",
+            ".",
+            "<img src=x onerror=alert(1)>",
+            "<!--",
+            "&amp;",
+            "&#60;",
+            "&lt;",
+            "[^1]",
+            "[[w]]",
+            "[x](javascript:alert(1))",
+            "![i](x)",
+            "<http://x.y>",
+            "---",
+            "***",
+            "- [ ]",
+            "\u{0}",
+            "\u{7f}",
+            "\u{85}",
+            "\u{2028}",
+            "\\|",
+            "|\\",
+        ];
+        prop::collection::vec(prop::sample::select(tokens), 0..24).prop_map(|v| v.concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn inline_reads_as_written_in_a_table_cell(s in hostile_strings()) {
+            let (text, bad) = cell_text(&inline(&s));
+            proptest::prop_assert!(bad.is_empty(), "{:?} -> {:?}: {:?}", s, inline(&s), bad);
+            proptest::prop_assert_eq!(text, one_line(&s).trim().to_owned());
+        }
+
+        #[test]
+        fn code_reads_as_written_in_a_table_cell(s in hostile_strings()) {
+            let (text, bad) = cell_text(&code(&s));
+            proptest::prop_assert!(bad.is_empty(), "{:?} -> {:?}: {:?}", s, code(&s), bad);
+            let line = one_line(&s);
+            // A code span keeps inner spaces; the fallback to text trims.
+            proptest::prop_assert!(text == line || text == line.trim(), "{:?} -> {:?} reads {:?}", s, code(&s), text);
+        }
+
+        #[test]
+        fn block_reads_as_written(s in hostile_strings()) {
+            let md = block(&s);
+            let (text, bad) = block_text(&md);
+            proptest::prop_assert!(bad.is_empty(), "{:?} -> {:?}: {:?}", s, md, bad);
+            proptest::prop_assert_eq!(text, block_expected(&s));
+            proptest::prop_assert!(!events(&md).iter().any(is_markup));
+        }
+    }
+
+    #[test]
+    fn output_is_stable() {
+        let s = spec("A loop.");
+        assert_eq!(
+            page(&s, &Options::default()).ok(),
+            page(&s, &Options::default()).ok()
+        );
+    }
+
+    #[test]
+    fn custom_template_overrides() {
+        let opts = Options {
+            template: Some(
+                "# {{ name }}\n{% for p in phases %}- {{ p.id }}: {{ p.objective }}\n{% endfor %}"
+                    .to_owned(),
+            ),
+        };
+        let out = page(&spec("Do {{ x }} *now*"), &opts).expect("renders");
+        assert_eq!(out, "# hostile\n- `work`: Do {{ x }} \\*now\\*\n");
+    }
+
+    #[test]
+    fn custom_template_can_extend_the_built_in_one() {
+        let opts = Options {
+            template: Some(
+                "{% extends \"loop.md.j2\" %}{% block diagram %}(no diagram){% endblock %}"
+                    .to_owned(),
+            ),
+        };
+        let out = page(&spec("A loop."), &opts).expect("renders");
+        assert!(out.starts_with("# hostile\n"), "{out}");
+        assert!(out.contains("(no diagram)"), "{out}");
+        assert!(!out.contains("```mermaid"), "{out}");
+    }
+
+    #[test]
+    fn undefined_variable_is_a_template_error() {
+        let opts = Options {
+            template: Some("# {{ name }}\n{{ no_such_variable }}\n".to_owned()),
+        };
+        match page(&spec("A loop."), &opts) {
+            Err(Error::Template(m)) => assert!(m.contains("undefined"), "{m}"),
+            other => panic!("expected a template error, got {other:?}"),
+        }
+        let opts = Options {
+            template: Some("{% if phases[0].no_such_field %}x{% endif %}".to_owned()),
+        };
+        assert!(matches!(
+            page(&spec("A loop."), &opts),
+            Err(Error::Template(_))
+        ));
+    }
+
+    #[test]
+    fn syntax_error_in_template_is_a_template_error() {
+        let opts = Options {
+            template: Some("{% for %}".to_owned()),
+        };
+        assert!(matches!(
+            page(&spec("A loop."), &opts),
+            Err(Error::Template(_))
+        ));
+    }
+
+    #[test]
+    fn index_links_every_page() {
+        let entries = vec![
+            IndexEntry {
+                name: "a-loop".to_owned(),
+                file_name: "a-loop.md".to_owned(),
+                description: Some("First | one\nsecond line".to_owned()),
+                source: "x/a.json".to_owned(),
+            },
+            IndexEntry {
+                name: "b".to_owned(),
+                file_name: "javascript:alert(1).md".to_owned(),
+                description: None,
+                source: "x/b.yaml".to_owned(),
+            },
+        ];
+        let out = index(&entries, &Options::default()).expect("renders");
+        assert!(out.contains("[a-loop](a-loop.md)"), "{out}");
+        assert!(out.contains("First \\| one second line"), "{out}");
+        assert!(out.contains("(javascript%3Aalert%281%29.md)"), "{out}");
+    }
+
+    #[test]
+    fn code_spans() {
+        assert_eq!(code("go test ./..."), "`go test ./...`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`a"), "`` `a ``");
+        assert_eq!(code("a | b"), "`a \\| b`");
+        assert_eq!(code("a\\|b"), "a\\\\\\|b");
+        assert_eq!(code("x\ny"), "`x y`");
+    }
+
+    #[test]
+    fn blocks_keep_lines() {
+        assert_eq!(block("a\nb\n\n\nc"), "a\\\nb\n\nc");
+        assert_eq!(block("- one\n1. two\n=="), "\\- one\\\n1\\. two\\\n\\==");
+        assert_eq!(block("  \n "), "");
+    }
+
+    #[test]
+    fn tidy_collapses_blank_lines_outside_fences() {
+        assert_eq!(
+            tidy("\n\na\n\n\n\nb\n```\n\n\n```\n\n"),
+            "a\n\nb\n```\n\n\n```\n"
+        );
+    }
 }
