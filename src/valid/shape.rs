@@ -509,8 +509,12 @@ impl Shape<'_> {
                     if report {
                         self.unknown.insert(child.clone());
                     }
+                    // A YAML non-string key is already reported by the parser (P012):
+                    // one mistake, one diagnostic.
+                    let non_string =
+                        self.doc.syntax == crate::tree::Syntax::Yaml && m.key.starts_with('\u{0}');
                     let d = self.unknown_key(&m.key, &child, ptr, props);
-                    self.emit(d, true, report);
+                    self.emit(d, true, report && !non_string);
                 }
                 None => {}
             }
@@ -540,9 +544,8 @@ impl Shape<'_> {
         parent: &str,
         props: Option<&serde_json::Map<String, J>>,
     ) -> Diagnostic {
-        let shown = key
-            .strip_prefix('\u{0}')
-            .map_or_else(|| quote(key), |t| format!("({t})"));
+        // (YAML non-string keys, marked with a leading NUL, are reported as P012 instead.)
+        let shown = quote(key);
         let where_ = if parent.is_empty() {
             "at the top level".to_owned()
         } else {
