@@ -172,7 +172,7 @@ struct GraphArgs {
 
 #[derive(Debug, Args)]
 struct DocsArgs {
-    /// Loop files or folders.
+    /// Loop files or folders (searched recursively, skipping sub-folders named `invalid`).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output folder.
@@ -603,6 +603,23 @@ fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The loop files to document: files as given; in a folder, every loop file except those
+/// under an `invalid` sub-folder (inputs that must fail, like `examples/invalid/`), so that
+/// `loopconv docs examples` documents the valid examples.
+fn docs_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let walked = !is_stdio(p) && p.is_dir();
+        out.extend(expand(std::slice::from_ref(p))?.into_iter().filter(|f| {
+            !walked
+                || !f
+                    .strip_prefix(p)
+                    .is_ok_and(|rel| rel.components().any(|c| c.as_os_str() == "invalid"))
+        }));
+    }
+    Ok(out)
+}
+
 fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
     let template = match &a.template {
         Some(p) => Some(
@@ -612,7 +629,7 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         None => None,
     };
     let opts = back::markdown::Options { template };
-    let files = expand(&a.paths)?;
+    let files = docs_files(&a.paths)?;
     let mut pages: Vec<(String, String)> = Vec::new();
     let mut entries = Vec::new();
     let mut failed = false;
