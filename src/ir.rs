@@ -85,6 +85,30 @@ pub enum Pattern {
 /// One loop in loopconv's intermediate representation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
+#[schemars(title = "loopconv IR loop")]
+#[schemars(extend("allOf" = [
+    {
+        "if": {"properties": {"pattern": {"const": "real"}}, "required": ["pattern"]},
+        "then": {"required": ["goal"], "properties": {"goal": {"required": ["mission"]}}}
+    },
+    {
+        "if": {"properties": {"pattern": {"const": "veal"}}, "required": ["pattern"]},
+        "then": {
+            "required": ["roles", "goal"],
+            "properties": {
+                "roles": {"required": ["validator"]},
+                "goal": {"required": ["checks"], "properties": {"checks": {"minItems": 1}}}
+            }
+        }
+    },
+    {
+        "if": {
+            "properties": {"bounds": {"properties": {"escalation": {"const": "fallback"}}, "required": ["escalation"]}},
+            "required": ["bounds"]
+        },
+        "then": {"required": ["roles"], "properties": {"roles": {"required": ["fallback_agent"]}}}
+    }
+]))]
 pub struct Spec {
     /// The format the loop was read from.
     pub source_format: SourceFormat,
@@ -93,9 +117,11 @@ pub struct Spec {
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub kind_present: bool,
     /// Loop (package) name.
+    #[schemars(regex(pattern = crate::model::MAS_NAME_PATTERN))]
     pub name: String,
     /// Package version (AgentPM); MAS loops have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = crate::model::VERSION_PATTERN))]
     pub version: Option<String>,
     /// Human-readable description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,6 +131,7 @@ pub struct Spec {
     pub schema_uri: Option<String>,
     /// README path of an AgentPM package.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
     pub readme: Option<String>,
     /// License metadata of an AgentPM package.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,6 +143,7 @@ pub struct Spec {
     pub pattern: Pattern,
     /// Descriptive label (AgentPM `loop.archetype`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1), regex(pattern = r"\S"))]
     pub archetype: Option<String>,
     /// MAS agents.
     #[serde(default, skip_serializing_if = "Roles::is_empty")]
@@ -158,9 +186,11 @@ fn is_true(b: &bool) -> bool {
 pub struct License {
     /// SPDX identifier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
     pub spdx: Option<String>,
     /// License file path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
     pub file: Option<String>,
 }
 
@@ -219,6 +249,7 @@ impl Goal {
 #[serde(deny_unknown_fields)]
 pub struct Check {
     /// Check id.
+    #[schemars(regex(pattern = crate::model::MAS_NAME_PATTERN))]
     pub id: String,
     /// What it checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -285,10 +316,13 @@ pub struct Port {
 #[serde(deny_unknown_fields)]
 pub struct Graph {
     /// The phase a run starts in.
+    #[schemars(regex(pattern = crate::model::STABLE_ID_PATTERN), length(max = 64))]
     pub entry: String,
     /// Phases in authored order.
+    #[schemars(length(min = 1))]
     pub phases: Vec<Phase>,
     /// Transitions in authored order.
+    #[schemars(length(min = 1))]
     pub transitions: Vec<Transition>,
     /// Approval checkpoints in authored order (evaluated in this order). `None` when the
     /// source had no `checkpoints` key.
@@ -305,14 +339,17 @@ pub struct Graph {
 #[serde(deny_unknown_fields)]
 pub struct Phase {
     /// Stable id.
+    #[schemars(regex(pattern = crate::model::STABLE_ID_PATTERN), length(max = 64))]
     pub id: String,
-    /// What the phase must achieve.
+    /// What the phase must achieve (not blank).
+    #[schemars(length(min = 1), regex(pattern = r"\S"))]
     pub objective: String,
     /// Access intent; `None` when the source had no `access` key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<Access>,
     /// Declared outcomes; `None` means the single implicit outcome `complete`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
     pub outcomes: Option<Vec<Outcome>>,
     /// Where it came from.
     #[serde(skip)]
@@ -348,9 +385,10 @@ pub struct Access {
     pub memory: Option<MemoryAccess>,
 }
 
-/// Memory access intent.
+/// Memory access intent (at least one key).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
+#[schemars(extend("minProperties" = 1))]
 pub struct MemoryAccess {
     /// May read memory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -365,8 +403,10 @@ pub struct MemoryAccess {
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// Stable id.
+    #[schemars(regex(pattern = crate::model::STABLE_ID_PATTERN), length(max = 64))]
     pub id: String,
-    /// What it means.
+    /// What it means (not blank).
+    #[schemars(length(min = 1), regex(pattern = r"\S"))]
     pub description: String,
     /// Where it came from.
     #[serde(skip)]
@@ -497,6 +537,7 @@ pub struct Transition {
 #[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// Stable id.
+    #[schemars(regex(pattern = crate::model::STABLE_ID_PATTERN), length(max = 64))]
     pub id: String,
     /// The guarded phase.
     pub before_phase: String,
@@ -515,12 +556,14 @@ pub struct Bounds {
     /// Most phase executions in one run (AgentPM `limits.max_steps`). For a MAS loop this
     /// is derived: `3 * max_attempts - 1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub max_steps: Option<u64>,
     /// Whether the AgentPM source had a `limits` object (possibly empty).
     #[serde(default, skip_serializing_if = "is_false")]
     pub limits_present: bool,
     /// MAS `max_attempts` as written (`None`: absent, meaning 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
     pub max_attempts: Option<u64>,
     /// MAS escalation as written (`None`: absent, meaning `human`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -38,10 +38,43 @@ fn generate<T: JsonSchema>(id: &str) -> serde_json::Value {
         .into_root_schema_for::<T>();
     let mut v = schema.to_value();
     strip_null(&mut v);
-    if let Some(obj) = v.as_object_mut() {
-        obj.insert("$id".to_owned(), serde_json::Value::String(id.to_owned()));
+    strip_rust_formats(&mut v);
+    // `$schema` and `$id` first, as readers expect them.
+    if let serde_json::Value::Object(obj) = &mut v {
+        let mut head = serde_json::Map::new();
+        if let Some(s) = obj.remove("$schema") {
+            head.insert("$schema".to_owned(), s);
+        }
+        head.insert("$id".to_owned(), serde_json::Value::String(id.to_owned()));
+        head.append(obj);
+        *obj = head;
     }
     v
+}
+
+/// schemars annotates Rust integer types with non-standard formats (`uint64`, ...), which
+/// strict validators (ajv's default mode) reject as unknown; `minimum` already says what
+/// matters, so drop them.
+fn strip_rust_formats(v: &mut serde_json::Value) {
+    use serde_json::Value as J;
+    match v {
+        J::Object(obj) => {
+            const RUST: &[&str] = &[
+                "int8", "int16", "int32", "int64", "int128", "uint8", "uint16", "uint32", "uint64",
+                "uint128", "uint", "int", "float", "double",
+            ];
+            let rust = obj
+                .get("format")
+                .and_then(J::as_str)
+                .is_some_and(|f| RUST.contains(&f));
+            if rust {
+                obj.remove("format");
+            }
+            obj.values_mut().for_each(strip_rust_formats);
+        }
+        J::Array(items) => items.iter_mut().for_each(strip_rust_formats),
+        _ => {}
+    }
 }
 
 /// Optional fields are written only when present and `null` is never valid in either

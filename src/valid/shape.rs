@@ -376,7 +376,7 @@ impl Shape<'_> {
     ) -> bool {
         let mut ok = true;
         let last = ptr.rsplit('/').next().unwrap_or("");
-        let is_id = matches!(last, "id" | "entry_phase");
+        let is_id = matches!(last, "id" | "entry_phase" | "entry");
         // Blank archetype, objective and outcome description are lint rules with their own
         // codes (V001, V002, V004), checked on the IR.
         if matches!(last, "archetype" | "objective")
