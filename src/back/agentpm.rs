@@ -176,7 +176,12 @@ fn report_losses(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) {
         (
             "inputs",
             goal.inputs.as_ref().is_some_and(|v| !v.is_empty()),
-            "the `read` objective names them",
+            // Only a REAL loop has a `read` phase whose objective names the inputs.
+            if spec.pattern == crate::ir::Pattern::Real {
+                "the `read` objective names them"
+            } else {
+                "they are dropped"
+            },
         ),
         (
             "outputs",

@@ -150,25 +150,31 @@ fn from_mas_spec(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) ->
     } else {
         LoopType::Real
     };
-    let actor = opts.actor.clone().or_else(|| spec.roles.actor.clone());
+    // The loop's own agents win; the flags only fill in what it does not name (`--help`:
+    // "for a loop that does not name one").
+    let actor = spec.roles.actor.clone().or_else(|| opts.actor.clone());
     let actor = need("--actor", "an `actor`", actor, diags);
     let g = &spec.goal;
     m::Loop {
         name: spec.name.clone(),
         kind,
         description: spec.description.clone(),
-        validator: opts
-            .validator
-            .clone()
-            .or_else(|| spec.roles.validator.clone()),
+        validator: spec.roles.validator.clone().or_else(|| {
+            // `--validator` is for a VEAL loop that does not name one.
+            (kind == LoopType::Veal)
+                .then(|| opts.validator.clone())
+                .flatten()
+        }),
         actor,
         mission: g.mission.clone(),
         max_attempts: spec.bounds.max_attempts,
         escalation: Some(spec.effective_escalation()),
-        fallback_agent: opts
-            .fallback_agent
-            .clone()
-            .or_else(|| spec.roles.fallback_agent.clone()),
+        fallback_agent: spec.roles.fallback_agent.clone().or_else(|| {
+            // `--fallback-agent` only matters for `escalation: fallback`.
+            (spec.effective_escalation() == Escalation::Fallback)
+                .then(|| opts.fallback_agent.clone())
+                .flatten()
+        }),
         success_criteria: g.success_criteria.clone(),
         checks: g.checks.as_ref().map(|cs| {
             cs.iter()
