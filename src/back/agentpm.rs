@@ -33,7 +33,9 @@ pub fn to_model(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> 
             .schema_uri
             .clone()
             .or_else(|| from_other.then(|| m::UPSTREAM_SCHEMA_URI.to_owned())),
-        kind: spec.kind_present.then_some(m::Kind::Loop),
+        // Always written, even for a source without it (seed 000): upstream requires it, and
+        // every file loopconv writes must pass the upstream schema (formats.md).
+        kind: Some(m::Kind::Loop),
         name: spec.name.clone(),
         version: opts
             .version
