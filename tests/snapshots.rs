@@ -151,14 +151,12 @@ fn snapshot_example(path: &Path) {
 
 #[test]
 fn agentpm_examples() {
-    insta::glob!("../examples/agentpm", "*.json", |path| snapshot_example(
-        path
-    ));
+    insta::glob!("../examples/agentpm", "*.json", snapshot_example);
 }
 
 #[test]
 fn mas_examples() {
-    insta::glob!("../examples/mas", "*.yaml", |path| snapshot_example(path));
+    insta::glob!("../examples/mas", "*.yaml", snapshot_example);
 }
 
 /// In `incident-response.json`, `contain-manually` is the target of a checkpoint rejection
