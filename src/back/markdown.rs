@@ -1204,6 +1204,113 @@ mod tests {
         );
     }
 
+    /// Every valid example and corpus loop: its page holds no markup from user text, only
+    /// the template's headings, and the index links only to the pages.
+    #[test]
+    fn example_pages_are_clean() {
+        const HEADINGS: &[&str] = &[
+            "Diagram",
+            "Phases",
+            "Outcomes",
+            "Transitions",
+            "Checkpoints",
+            "Error policy",
+            "Limits",
+            "Roles",
+            "Mission",
+            "Success criteria",
+            "Checks",
+            "Inputs",
+            "Outputs",
+            "Analysis",
+        ];
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in [
+            "examples/agentpm",
+            "examples/mas",
+            "../shared/corpus/agentpm",
+            "../shared/corpus/mas",
+        ] {
+            if let Ok(rd) = std::fs::read_dir(root.join(dir)) {
+                files.extend(rd.flatten().map(|e| e.path()));
+            }
+        }
+        files.sort();
+        let mut entries = Vec::new();
+        for f in &files {
+            let Ok(bytes) = std::fs::read(f) else {
+                continue;
+            };
+            let name = f.display().to_string();
+            let l = crate::format::load(&name, &bytes, &Default::default());
+            let Some((spec, info)) = l.valid() else {
+                continue;
+            };
+            let out = write(spec, info, &name, &Options::default()).expect("renders");
+            assert_eq!(
+                out,
+                write(spec, info, &name, &Options::default()).expect("renders")
+            );
+            assert!(
+                !out.contains("\n\n\n") && !out.lines().any(|l| l.ends_with(' ')),
+                "{name}"
+            );
+            let md = without_fences(&out);
+            let (mut in_heading, mut heading, mut first) = (false, String::new(), true);
+            for e in events(&md) {
+                match &e {
+                    Event::Start(Tag::Heading { .. }) => {
+                        in_heading = true;
+                        heading.clear();
+                    }
+                    Event::End(TagEnd::Heading(_)) => {
+                        in_heading = false;
+                        assert!(
+                            first || HEADINGS.contains(&heading.as_str()),
+                            "{name}: heading {heading:?}"
+                        );
+                        first = false;
+                    }
+                    Event::Text(t) if in_heading => heading.push_str(t),
+                    Event::Code(t) if in_heading => heading.push_str(t),
+                    e if is_markup(e)
+                        && !matches!(e, Event::Start(Tag::Heading { .. }) | Event::Rule) =>
+                    {
+                        panic!("{name}: {e:?}")
+                    }
+                    _ => {}
+                }
+            }
+            entries.push(IndexEntry {
+                name: spec.name.clone(),
+                file_name: format!("{}.md", spec.name),
+                description: spec.description.clone(),
+                source: name,
+            });
+        }
+        assert!(
+            entries.len() >= 3,
+            "too few loops to check: {}",
+            entries.len()
+        );
+        let idx = index(&entries, &Options::default()).expect("renders");
+        let links: Vec<String> = events(&idx)
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::Start(Tag::Link { dest_url, .. }) => Some(dest_url.to_string()),
+                _ => None,
+            })
+            .collect();
+        let expected: Vec<String> = entries.iter().map(|e| e.file_name.clone()).collect();
+        assert_eq!(links, expected);
+        assert!(
+            !events(&idx)
+                .iter()
+                .any(|e| matches!(e, Event::Html(_) | Event::InlineHtml(_)))
+        );
+    }
+
     fn hostile_strings() -> impl proptest::strategy::Strategy<Value = String> {
         use proptest::prelude::*;
         let tokens = vec![
