@@ -750,12 +750,18 @@ impl Index {
 // ---------------------------------------------------------------------------------------
 // Rendering.
 
+/// The error, and its root cause when there is a chain (an error inside an included or
+/// extended template): the outermost says where, the innermost says what.
 fn template_error(e: minijinja::Error) -> Error {
     let mut msg = e.to_string();
+    let mut root: Option<&dyn std::error::Error> = None;
     let mut src = std::error::Error::source(&e);
     while let Some(s) = src {
-        let _ = write!(msg, ": {s}");
+        root = Some(s);
         src = s.source();
+    }
+    if let Some(r) = root {
+        let _ = write!(msg, "; caused by: {r}");
     }
     Error::Template(msg)
 }
