@@ -334,11 +334,6 @@ fn converted_outputs_pass_their_schema() {
             continue;
         };
         for to in Format::ALL {
-            // An AgentPM source without `kind` is written back without it, so that
-            // `X -> IR -> X` is exact; the schema (like upstream's) requires `kind`.
-            if to == Format::Agentpm && !spec.kind_present {
-                continue;
-            }
             let mut diags = loopconv::diag::Diagnostics::new("out");
             let Ok(text) = format::write(spec, info, to, &opts, &mut diags) else {
                 continue;
