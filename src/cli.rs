@@ -400,6 +400,16 @@ fn write_all_atomic(files: &[(PathBuf, String)]) -> Result<()> {
         tmp.write_all(text.as_bytes())
             .and_then(|()| tmp.as_file().sync_all())
             .with_context(|| format!("writing {}", path.display()))?;
+        // Temporary files are private (0600); give the result the permissions the file had,
+        // or the usual ones for a new file.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(mode))
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
         staged.push((tmp, path));
     }
     for (tmp, path) in staged {
@@ -677,6 +687,24 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
                 Ok(_) => stale.push(format!("stale: {}", path.display())),
                 Err(_) => stale.push(format!("missing: {}", path.display())),
             }
+        }
+        // A page whose loop is gone is stale too.
+        if let Ok(rd) = std::fs::read_dir(&a.output) {
+            let mut extra: Vec<PathBuf> = rd
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "md"))
+                .filter(|p| {
+                    p.file_name()
+                        .is_some_and(|n| !pages.iter().any(|(name, _)| n == name.as_str()))
+                })
+                .collect();
+            extra.sort();
+            stale.extend(
+                extra
+                    .iter()
+                    .map(|p| format!("orphaned: {} (no loop generates it)", p.display())),
+            );
         }
         for s in &stale {
             eprintln!("{s}");
