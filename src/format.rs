@@ -183,27 +183,27 @@ fn load_into(path: &str, bytes: &[u8], opts: &LoadOptions, out: &mut Loaded) {
         },
     };
     out.format = Some(format);
-    if let Some(phases) = phases_node(&doc, format) {
-        if phases > opts.limits.max_phases {
-            let ptr = match format {
-                Format::Ir => "/graph/phases",
-                _ => "/loop/phases",
-            };
-            diags.push_at(
-                Diagnostic::new(
-                    Code::TooManyPhases,
-                    format!(
-                        "the loop declares {phases} phases, more than the limit of {}",
-                        opts.limits.max_phases
-                    ),
-                )
-                .at(ptr),
-                &doc,
-                true,
-            );
-            out.doc = Some(doc);
-            return;
-        }
+    if let Some(phases) = phases_node(&doc, format)
+        && phases > opts.limits.max_phases
+    {
+        let ptr = match format {
+            Format::Ir => "/graph/phases",
+            _ => "/loop/phases",
+        };
+        diags.push_at(
+            Diagnostic::new(
+                Code::TooManyPhases,
+                format!(
+                    "the loop declares {phases} phases, more than the limit of {}",
+                    opts.limits.max_phases
+                ),
+            )
+            .at(ptr),
+            &doc,
+            true,
+        );
+        out.doc = Some(doc);
+        return;
     }
     let verdict = shape::check(&doc, schema::value(format.schema()), diags);
     if !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code)) {
