@@ -179,6 +179,7 @@ pub struct NodeAttrs {
     fontcolor: Option<&'static str>,
     penwidth: Option<&'static str>,
     width: Option<&'static str>,
+    margin: Option<&'static str>,
     tooltip: Option<String>,
 }
 
@@ -273,6 +274,9 @@ impl NodeAttrs {
         if let Some(w) = self.width {
             v.push(("width", Value::Bare(w)));
         }
+        if let Some(m) = self.margin {
+            v.push(("margin", Value::Quoted(m)));
+        }
         if let Some(t) = &self.tooltip {
             v.push(("tooltip", Value::Quoted(t)));
         }
@@ -349,7 +353,7 @@ fn node_attrs(n: &DiagramNode) -> NodeAttrs {
             }
         }
         NodeKind::Gate => NodeAttrs {
-            label: Some(Label::Html(Html::default().text(&n.title))),
+            label: Some(Label::Html(gate_label(n))),
             shape: Some(Shape::Hexagon),
             style: Some(NodeStyle::Filled),
             color: Some(color::GATE),
@@ -357,27 +361,31 @@ fn node_attrs(n: &DiagramNode) -> NodeAttrs {
             fontcolor: Some(color::GATE_INK),
             penwidth: Some("1.5"),
             tooltip: Some(n.tooltip.clone()),
+            margin: Some("0.02,0.02"),
             ..NodeAttrs::default()
         },
         NodeKind::Terminal(t) => {
-            let (shape, line, fill, ink) = match t {
+            let (shape, line, fill, ink, margin) = match t {
                 Terminal::End => (
                     Shape::DoubleCircle,
                     color::SUCCESS,
                     color::SUCCESS_FILL,
                     color::SUCCESS_INK,
+                    "0.04,0.02",
                 ),
                 Terminal::Abort => (
                     Shape::Octagon,
                     color::FAILURE,
                     color::FAILURE_FILL,
                     color::FAILURE_INK,
+                    "0.1,0.04",
                 ),
                 Terminal::Handoff => (
                     Shape::Cds,
                     color::HANDOFF,
                     color::HANDOFF_FILL,
                     color::HANDOFF_INK,
+                    "0.16,0.06",
                 ),
             };
             let mut h = Html::default().bold(&n.title);
@@ -392,11 +400,21 @@ fn node_attrs(n: &DiagramNode) -> NodeAttrs {
                 fillcolor: Some(fill),
                 fontcolor: Some(ink),
                 penwidth: Some("2"),
+                margin: Some(margin),
                 tooltip: Some(n.tooltip.clone()),
                 ..NodeAttrs::default()
             }
         }
     }
+}
+
+/// `approval` above the checkpoint id (a narrower hexagon than one line).
+fn gate_label(n: &DiagramNode) -> Html {
+    let mut h = Html::default().small(&n.title, color::GATE);
+    for l in &n.lines {
+        h = h.br().text(l);
+    }
+    h
 }
 
 fn edge_attrs(e: &DiagramEdge) -> EdgeAttrs {
@@ -506,7 +524,10 @@ fn legend(out: &mut String) {
             "legend_phase",
             sample(NodeKind::Phase, "phase", "objective"),
         ),
-        ("legend_gate", sample(NodeKind::Gate, "approval: id", "")),
+        (
+            "legend_gate",
+            sample(NodeKind::Gate, "approval", "checkpoint id"),
+        ),
         (
             "legend_end",
             sample(NodeKind::Terminal(Terminal::End), "$end", "success"),
@@ -635,6 +656,23 @@ checks:
             out.contains(r#"tooltip="\"quotes\" <script>alert(1)</script> back\\slash""#),
             "{out}"
         );
+    }
+
+    #[test]
+    fn legend_is_an_optional_cluster() {
+        let l = load("x.yaml", HOSTILE_MAS.as_bytes(), &LoadOptions::default());
+        let Some((spec, info)) = l.valid() else {
+            panic!("invalid test loop");
+        };
+        let plain = write(spec, info, &Options::default());
+        assert!(!plain.contains("cluster_legend"));
+        let with = write(spec, info, &Options { legend: true });
+        assert!(with.contains("  subgraph cluster_legend {\n"), "{with}");
+        assert!(
+            with.contains("legend_abort [label=<<B>$abort</B>"),
+            "{with}"
+        );
+        assert!(with.ends_with("  }\n}\n"), "{with}");
     }
 
     #[test]

@@ -61,8 +61,13 @@ pub fn escape(s: &str) -> String {
         return "#160;".to_owned();
     }
     let mut out = String::with_capacity(s.len() + 8);
+    let mut after_backslash = false;
     for c in s.chars() {
-        let safe = c.is_ascii_alphanumeric()
+        // Mermaid turns a decoded `\n` into a line break: code the letter after a
+        // backslash too, so `C:\new` stays one line.
+        let letter_after_backslash = after_backslash && c.is_ascii_alphanumeric();
+        after_backslash = c == '\\';
+        let safe = !letter_after_backslash && c.is_ascii_alphanumeric()
             || matches!(
                 c,
                 ' ' | '.' | ',' | '-' | '_' | '/' | '(' | ')' | '+' | '=' | '!' | '?' | '\'' | '@'
@@ -224,7 +229,10 @@ fn node_label(n: &DiagramNode) -> String {
                 parts.push(format!("<small>{}</small>", escape(extra)));
             }
         }
-        NodeKind::Gate => parts.push(escape(&n.title)),
+        NodeKind::Gate => {
+            parts.push(format!("<small>{}</small>", escape(&n.title)));
+            parts.extend(n.lines.iter().map(|l| escape(l)));
+        }
         NodeKind::Terminal(_) => {
             parts.push(format!("<b>{}</b>", escape(&n.title)));
             parts.extend(n.lines.iter().map(|l| escape(l)));
@@ -292,7 +300,9 @@ fn state(d: &Diagram, out: &mut String) {
     for e in &d.edges {
         let label = match (e.kind, d.node(&e.from)) {
             // A choice state has no label of its own: its edges carry the checkpoint.
-            (EdgeKind::Approve | EdgeKind::Reject, Some(g)) => format!("{} · {}", e.label, g.title),
+            (EdgeKind::Approve | EdgeKind::Reject, Some(g)) => {
+                format!("{} · {}", e.label, g.lines.join(" "))
+            }
             _ => match &e.note {
                 Some(note) => format!("{} · {}", e.label, note),
                 None => e.label.clone(),
@@ -366,6 +376,7 @@ mod tests {
             }
         }
         assert_eq!(escape("a # b"), "a #35; b");
+        assert_eq!(escape("C:\\new \\n"), "C#58;#92;#110;ew #92;#110;");
         assert_eq!(escape("<img>"), "#60;img#62;");
         assert_eq!(escape("日本語のテキスト"), "日本語のテキスト");
         assert_eq!(escape("مرحبا بالعالم"), "مرحبا بالعالم");
@@ -453,7 +464,10 @@ mod tests {
         }
         let f = render(&src, Style::Flowchart);
         assert!(f.contains("  p0(\"<b>first</b>"), "{f}");
-        assert!(f.contains("  g0{{\"approval#58; approve-it\"}}"), "{f}");
+        assert!(
+            f.contains("  g0{{\"<small>approval</small><br/>approve-it\"}}"),
+            "{f}"
+        );
         assert!(
             f.contains("  t_end(((\"<b>#36;end</b><br/>success\")))"),
             "{f}"

@@ -122,17 +122,15 @@ pub fn wrap(s: &str, width: usize, max_lines: usize) -> Vec<String> {
             truncated = true;
         }
     }
-    if truncated {
-        if let Some(last) = lines.last_mut() {
-            let mut l: Vec<char> = last.chars().collect();
-            while l.len() + 1 > width {
-                l.pop();
-            }
-            while l.last() == Some(&' ') {
-                l.pop();
-            }
-            *last = l.into_iter().chain([ELLIPSIS]).collect();
+    if truncated && let Some(last) = lines.last_mut() {
+        let mut l: Vec<char> = last.chars().collect();
+        while l.len() + 1 > width {
+            l.pop();
         }
+        while l.last() == Some(&' ') {
+            l.pop();
+        }
+        *last = l.into_iter().chain([ELLIPSIS]).collect();
     }
     lines
 }
@@ -216,6 +214,8 @@ pub const START_ID: &str = "start";
 pub const LINE_WIDTH: usize = 34;
 /// Lines of objective shown on a node.
 pub const OBJECTIVE_LINES: usize = 2;
+/// Longest agent name shown in a role line.
+pub const ROLE_CHARS: usize = 40;
 /// Longest full text kept for tooltips.
 pub const TOOLTIP_CHARS: usize = 600;
 
@@ -237,9 +237,10 @@ pub struct DiagramNode {
     pub id: String,
     /// What it is.
     pub kind: NodeKind,
-    /// Heading: the phase id, `approval: <id>`, or the terminal (`$end`).
+    /// Heading: the phase id, `approval` for a gate, or the terminal (`$end`).
     pub title: String,
-    /// Body lines: the wrapped objective of a phase, the meaning of a terminal.
+    /// Body lines: the wrapped objective of a phase, the checkpoint id of a gate, the
+    /// meaning of a terminal.
     pub lines: Vec<String>,
     /// Access-intent line of a phase.
     pub access: Option<String>,
@@ -325,8 +326,14 @@ fn is_mas(spec: &Spec) -> bool {
 fn role_of(spec: &Spec, phase_id: &str) -> Option<String> {
     let r = &spec.roles;
     match (spec.pattern, phase_id) {
-        (Pattern::Veal, "validate") => r.validator.as_ref().map(|v| format!("validator: {v}")),
-        (Pattern::Veal | Pattern::Real, "act") => r.actor.as_ref().map(|a| format!("actor: {a}")),
+        (Pattern::Veal, "validate") => r
+            .validator
+            .as_ref()
+            .map(|v| format!("validator: {}", shorten(v, ROLE_CHARS))),
+        (Pattern::Veal | Pattern::Real, "act") => r
+            .actor
+            .as_ref()
+            .map(|a| format!("actor: {}", shorten(a, ROLE_CHARS))),
         _ => None,
     }
 }
@@ -336,7 +343,7 @@ fn escalation_note(spec: &Spec) -> String {
     let e = spec.effective_escalation();
     match (e, &spec.roles.fallback_agent) {
         (crate::model::mas::Escalation::Fallback, Some(agent)) => {
-            format!("escalation: fallback → {}", shorten(agent, LINE_WIDTH))
+            format!("escalation: fallback → {}", shorten(agent, ROLE_CHARS))
         }
         _ => format!("escalation: {}", e.as_str()),
     }
@@ -400,8 +407,8 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
                 nodes.push(DiagramNode {
                     id: node_id(&Node::Gate(k)),
                     kind: NodeKind::Gate,
-                    title: format!("approval: {}", shorten(&c.id, 64)),
-                    lines: Vec::new(),
+                    title: "approval".to_owned(),
+                    lines: vec![shorten(&c.id, 64)],
                     access: None,
                     role: None,
                     tooltip: shorten(
@@ -430,7 +437,7 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
             tooltip: shorten(&p.objective, TOOLTIP_CHARS),
             entry: p.id == g.entry,
             reachable,
-            trap: info.trap_phases.iter().any(|t| *t == p.id),
+            trap: info.trap_phases.contains(&p.id),
         });
     }
     for t in &info.terminals_used {

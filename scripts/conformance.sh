@@ -1,0 +1,337 @@
+#!/usr/bin/env bash
+# Conformance: draw every loop with loopconv and render the drawings with the real
+# renderers, Graphviz (`dot -Tsvg`) and Mermaid's own renderer (mermaid-cli, in headless
+# Chromium), failing on any render error or on user text that became markup.
+#
+# Usage:
+#   scripts/conformance.sh [--install] [DIR...]
+#
+# Renders every loop file (*.json, *.yaml, *.yml) under examples/ (except
+# examples/invalid/) and under each DIR:
+#   * `loopconv graph --dot`               -> dot -Tsvg
+#   * `loopconv graph --style flowchart`   -> mmdc
+#   * `loopconv graph --style state`       -> mmdc
+#   * every ```mermaid block of the pages written by `loopconv docs` -> mmdc
+# Files under examples/ must be valid loops; files under a DIR that loopconv rejects
+# (a corpus may hold invalid files on purpose) are reported as skipped.
+# Every SVG is then parsed as XML and must hold no <script>, <img>, <iframe>, <object>
+# or <embed> element and no on* event attribute, and its raw text no `<img` or
+# `<script`; for files named *hostile* the hostile text must be drawn as text.
+#
+# Installation (once per machine; CI calls `install_tools` via `--install`):
+#   apt-get update && apt-get install -y graphviz chromium
+#   cd tools && PUPPETEER_SKIP_DOWNLOAD=1 npm ci
+# tools/package.json pins @mermaid-js/mermaid-cli; tools/puppeteer.json points it at
+# Debian's /usr/bin/chromium (no browser download). Optional, for nicer non-Latin text in
+# PNGs only: apt-get install -y fonts-noto-cjk fonts-noto-color-emoji.
+#
+# Environment:
+#   LOOPCONV=path        use this binary instead of `cargo build --release`
+#   CONFORMANCE_OUT=dir  keep the generated sources and SVGs there (default: a temp dir,
+#                        removed on success)
+#   JOBS=n               parallel mmdc processes (default 2)
+#
+# The last line is `conformance: N passed, M failed, K skipped`; the exit code is 0 only
+# when nothing failed.
+
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+install_tools() {
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update
+    apt-get install -y graphviz chromium
+    (cd "$ROOT/tools" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund)
+}
+
+# Find loop files under a folder, sorted, skipping examples/invalid when asked.
+list_loops() {
+    local dir=$1 skip_invalid=$2
+    if [[ $skip_invalid == 1 ]]; then
+        find "$dir" -path "$dir/invalid" -prune -o -type f \
+            \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -print | LC_ALL=C sort
+    else
+        find "$dir" -type f \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -print |
+            LC_ALL=C sort
+    fi
+}
+
+# Write each ```mermaid block of the given Markdown pages to DIR/docs-<n>-<page>-<k>.mmd and
+# print the names (without .mmd), in order.
+extract_blocks() {
+    local dir=$1
+    shift
+    python3 - "$dir" "$@" <<'PY'
+import pathlib, sys
+outdir, pages = pathlib.Path(sys.argv[1]), sys.argv[2:]
+for n, page in enumerate(pages, 1):
+    cur, k = None, 0
+    for line in pathlib.Path(page).read_text(encoding="utf-8").splitlines():
+        if cur is None and line.strip() == "```mermaid":
+            cur = []
+        elif cur is not None and line.strip() == "```":
+            k += 1
+            name = f"docs-{n:03d}-{pathlib.Path(page).stem}-{k}"
+            (outdir / f"{name}.mmd").write_text("\n".join(cur) + "\n", encoding="utf-8")
+            print(name)
+            cur = None
+        elif cur is not None:
+            cur.append(line)
+PY
+}
+
+# Check SVGs: well-formed XML, no active markup, no raw <img / <script; hostile files
+# must show their text. Prints one line per failure; exit status = number of failures.
+check_svgs() {
+    python3 - "$@" <<'PY'
+import re, sys
+import xml.etree.ElementTree as ET
+BAD_TAGS = {"script", "img", "iframe", "object", "embed", "image"}
+fails = 0
+for path in sys.argv[1:]:
+    raw = open(path, encoding="utf-8").read()
+    problems = []
+    if re.search(r"<\s*(img|script)\b", raw, re.I):
+        problems.append("raw <img or <script in the SVG")
+    try:
+        root = ET.fromstring(raw)
+    except ET.ParseError as e:
+        problems.append(f"not well-formed XML: {e}")
+        root = None
+    text = ""
+    if root is not None:
+        for el in root.iter():
+            tag = el.tag.rsplit("}", 1)[-1].lower()
+            if tag in BAD_TAGS:
+                problems.append(f"<{tag}> element")
+            for k, v in el.attrib.items():
+                name = k.rsplit("}", 1)[-1].lower()
+                if name.startswith("on"):
+                    problems.append(f"event attribute {name}=")
+                if name == "href" and v.strip().lower().startswith("javascript:"):
+                    problems.append("javascript: link")
+        text = "".join(root.itertext())
+    if "Syntax error in text" in text:
+        problems.append("Mermaid drew a syntax-error diagram")
+    if "hostile" in path.rsplit("/", 1)[-1] and "/docs-" not in path:
+        for needle in ("<img src=x", "日本語"):
+            if needle not in text:
+                problems.append(f"hostile text {needle!r} is not drawn as text")
+    for p in problems:
+        print(f"  FAIL {path}: {p}")
+    fails += bool(problems)
+sys.exit(min(fails, 100))
+PY
+}
+
+main() {
+    if [[ ${1:-} == --install ]]; then
+        install_tools
+        shift
+    fi
+    local start_time=$SECONDS
+    local mmdc="$ROOT/tools/node_modules/.bin/mmdc"
+    local pconf="$ROOT/tools/puppeteer.json"
+    for tool in dot python3; do
+        command -v "$tool" >/dev/null || {
+            echo "conformance: \`$tool\` not found; run: $0 --install" >&2
+            exit 2
+        }
+    done
+    [[ -x $mmdc ]] || {
+        echo "conformance: $mmdc not found; run: $0 --install" >&2
+        exit 2
+    }
+
+    local bin=${LOOPCONV:-}
+    if [[ -z $bin ]]; then
+        (cd "$ROOT" && cargo build --release --quiet)
+        bin="${CARGO_TARGET_DIR:-$ROOT/target}/release/loopconv"
+    fi
+    [[ -x $bin ]] || {
+        echo "conformance: loopconv binary $bin not found" >&2
+        exit 2
+    }
+
+    local out=${CONFORMANCE_OUT:-}
+    local keep=1
+    if [[ -z $out ]]; then
+        out=$(mktemp -d -t loopconv-conformance.XXXXXX)
+        keep=0
+    fi
+    mkdir -p "$out"
+    rm -rf "${out:?}"/{src,svg,docs,batch}
+    mkdir -p "$out/src" "$out/svg" "$out/docs" "$out/batch"
+
+    local passed=0 failed=0 skipped=0
+    local -a files=() valid=()
+    local f
+    while IFS= read -r f; do files+=("$f|required"); done < <(list_loops "$ROOT/examples" 1)
+    for dir in "$@"; do
+        [[ -d $dir ]] || {
+            echo "conformance: $dir is not a folder" >&2
+            exit 2
+        }
+        while IFS= read -r f; do files+=("$f|optional"); done < <(list_loops "$dir" 0)
+    done
+
+    echo "conformance: ${#files[@]} loop files; output in $out"
+    # 1. Generate the drawings.
+    local -a dots=() mermaids=()
+    local i=0 entry kind name
+    for entry in "${files[@]}"; do
+        f=${entry%|*}
+        kind=${entry##*|}
+        i=$((i + 1))
+        name=$(printf '%03d-%s' "$i" "$(basename "$f" | tr -c 'A-Za-z0-9._\n-' '_')")
+        if ! "$bin" graph --dot "$f" -o "$out/src/$name.dot" 2>"$out/src/$name.err"; then
+            if [[ $kind == optional ]]; then
+                echo "  skip $f (not a valid loop)"
+                skipped=$((skipped + 1))
+            else
+                echo "  FAIL $f: loopconv graph failed:"
+                sed 's/^/    /' "$out/src/$name.err"
+                failed=$((failed + 1))
+            fi
+            continue
+        fi
+        valid+=("$f")
+        dots+=("$name")
+        local style
+        for style in flowchart state; do
+            if "$bin" graph --style "$style" "$f" -o "$out/src/$name.$style.mmd" \
+                2>"$out/src/$name.err"; then
+                mermaids+=("$name.$style")
+            else
+                echo "  FAIL $f: loopconv graph --style $style failed"
+                failed=$((failed + 1))
+            fi
+        done
+    done
+
+    # 2. Graphviz.
+    for name in "${dots[@]}"; do
+        if dot -Tsvg "$out/src/$name.dot" -o "$out/svg/$name.dot.svg" 2>"$out/src/$name.dot.err" &&
+            ! grep -qi 'error' "$out/src/$name.dot.err"; then
+            passed=$((passed + 1))
+        else
+            echo "  FAIL $name.dot: dot -Tsvg:"
+            sed 's/^/    /' "$out/src/$name.dot.err"
+            failed=$((failed + 1))
+            rm -f "$out/svg/$name.dot.svg"
+        fi
+    done
+
+    # 3. Docs pages: their ```mermaid blocks join the Mermaid diagrams. One `docs` run
+    # per loop, since different folders may hold loops of the same name (one page each).
+    local -a pages=()
+    i=0
+    for f in "${valid[@]}"; do
+        i=$((i + 1))
+        if "$bin" docs "$f" -o "$out/docs/$i" >"$out/docs/$i.log" 2>&1; then
+            while IFS= read -r name; do pages+=("$name"); done < <(find "$out/docs/$i" -name '*.md' | LC_ALL=C sort)
+        else
+            echo "  FAIL loopconv docs $f:"
+            sed 's/^/    /' "$out/docs/$i.log"
+            failed=$((failed + 1))
+        fi
+    done
+    # A block identical to a `graph` output already queued is the same diagram: it is
+    # counted as passing with that one rather than rendered twice.
+    local -A seen=()
+    local n=0 same=0 sum
+    for name in "${mermaids[@]}"; do
+        sum=$(sha256sum <"$out/src/$name.mmd")
+        seen[$sum]=$name
+    done
+    if ((${#pages[@]} > 0)); then
+        while IFS= read -r name; do
+            n=$((n + 1))
+            sum=$(sha256sum <"$out/src/$name.mmd")
+            if [[ -n ${seen[$sum]:-} ]]; then
+                same=$((same + 1))
+                passed=$((passed + 1))
+            else
+                seen[$sum]=$name
+                mermaids+=("$name")
+            fi
+        done < <(extract_blocks "$out/src" "${pages[@]}")
+    fi
+    echo "conformance: $n Mermaid blocks in ${#pages[@]} docs pages ($same identical to a graph output)"
+
+    # 4. Mermaid: the diagrams are dealt round-robin into JOBS Markdown files, each
+    # rendered by one mmdc (one browser start) into <batch>-<k>.svg; batches run in
+    # parallel. A failed batch is retried one diagram at a time to name the culprit.
+    local jobs=${JOBS:-2} b
+    local -a batch_names=()
+    for ((b = 0; b < jobs; b++)); do
+        batch_names[b]=""
+        : >"$out/batch/batch$b.md"
+    done
+    i=0
+    for name in "${mermaids[@]}"; do
+        b=$((i % jobs))
+        {
+            echo '```mermaid'
+            cat "$out/src/$name.mmd"
+            echo '```'
+            echo
+        } >>"$out/batch/batch$b.md"
+        batch_names[b]+="$name "
+        i=$((i + 1))
+    done
+    local -a pids=()
+    for ((b = 0; b < jobs; b++)); do
+        [[ -n ${batch_names[b]} ]] || continue
+        "$mmdc" -q -p "$pconf" -i "$out/batch/batch$b.md" -o "$out/batch/out$b.md" \
+            >"$out/batch/mmdc$b.log" 2>&1 &
+        pids[b]=$!
+    done
+    for ((b = 0; b < jobs; b++)); do
+        [[ -n ${batch_names[b]} ]] || continue
+        local k=0 ok=1
+        wait "${pids[b]}" || ok=0
+        for name in ${batch_names[b]}; do
+            k=$((k + 1))
+            if [[ $ok == 1 && -s $out/batch/out$b-$k.svg ]]; then
+                mv "$out/batch/out$b-$k.svg" "$out/svg/$name.svg"
+                passed=$((passed + 1))
+            else
+                # Render it alone to find out what failed.
+                if "$mmdc" -q -p "$pconf" -i "$out/src/$name.mmd" -o "$out/svg/$name.svg" \
+                    >"$out/src/$name.mmdc.log" 2>&1; then
+                    passed=$((passed + 1))
+                else
+                    echo "  FAIL $name.mmd: mmdc:"
+                    head -n 20 "$out/src/$name.mmdc.log" | sed 's/^/    /'
+                    failed=$((failed + 1))
+                    rm -f "$out/svg/$name.svg"
+                fi
+            fi
+        done
+    done
+
+    # 5. The SVGs themselves.
+    local -a svgs=()
+    while IFS= read -r f; do svgs+=("$f"); done < <(find "$out/svg" -name '*.svg' | LC_ALL=C sort)
+    if ((${#svgs[@]} > 0)); then
+        local bad=0
+        check_svgs "${svgs[@]}" || bad=$?
+        passed=$((passed - bad))
+        failed=$((failed + bad))
+    fi
+
+    echo "conformance: ${#svgs[@]} SVGs checked in $((SECONDS - start_time))s"
+    if ((failed == 0 && keep == 0)); then
+        rm -rf "$out"
+    elif ((failed > 0)); then
+        echo "conformance: sources and SVGs kept in $out"
+    fi
+    echo "conformance: $passed passed, $failed failed, $skipped skipped"
+    ((failed == 0))
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    main "$@"
+fi
