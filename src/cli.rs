@@ -336,7 +336,7 @@ fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
 }
 
 fn report_loaded(g: &Global, l: &Loaded) {
-    report(g, &l.diags, l.doc.as_ref().map(|d| d.text.as_str()));
+    report(g, &l.diags, l.text.as_deref());
 }
 
 fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
@@ -470,13 +470,15 @@ fn convert(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
     if !is_stdio(&a.input) && a.input.is_dir() {
         return convert_folder(g, a, to, &opts);
     }
-    if let Some(out) = &a.output {
-        if !is_stdio(out) && !a.in_place && same_file(&a.input, out) {
-            bail!(
-                "the output {} is the input file; refusing to overwrite it (pass --in-place to allow)",
-                out.display()
-            );
-        }
+    if let Some(out) = &a.output
+        && !is_stdio(out)
+        && !a.in_place
+        && same_file(&a.input, out)
+    {
+        bail!(
+            "the output {} is the input file; refusing to overwrite it (pass --in-place to allow)",
+            out.display()
+        );
     }
     let mut l = load_file(g, &a.input, a.from)?;
     let text = convert_loaded(&mut l, to, &opts)?;

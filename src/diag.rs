@@ -352,8 +352,27 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
     use codespan_reporting::term::{self, termcolor};
 
     let mut out = String::new();
+    // Never send user-controlled control characters (escape sequences, NUL) to a terminal.
+    let source = source.map(|s| sanitize(s, true));
+    let source = source.as_deref();
+    // One `SimpleFile` per file name, not per diagnostic: building one indexes every line
+    // of the source, which made rendering many diagnostics quadratic.
+    let mut file: Option<SimpleFile<String, &str>> = None;
     for d in diags {
-        let file = SimpleFile::new(d.location.file.as_str(), source.unwrap_or(""));
+        let d = &Diagnostic {
+            message: sanitize(&d.message, false),
+            notes: d.notes.iter().map(|n| sanitize(n, false)).collect(),
+            help: d.help.as_deref().map(|h| sanitize(h, false)),
+            location: Location {
+                file: sanitize(&d.location.file, false),
+                ..d.location.clone()
+            },
+            ..d.clone()
+        };
+        if file.as_ref().is_none_or(|f| *f.name() != d.location.file) {
+            file = Some(SimpleFile::new(d.location.file.clone(), source.unwrap_or("")));
+        }
+        let Some(file) = file.as_ref() else { continue };
         let mut cs = match d.severity {
             Severity::Error => CsDiag::error(),
             Severity::Warning => CsDiag::warning(),
@@ -388,10 +407,26 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
         let mut cbuf = termcolor::Buffer::ansi();
         let config = term::Config::default();
         let target: &mut termcolor::Buffer = if color { &mut cbuf } else { &mut buf };
-        if term::emit(target, &config, &file, &cs).is_ok() {
+        if term::emit(target, &config, file, &cs).is_ok() {
             out.push_str(&String::from_utf8_lossy(target.as_slice()));
         } else {
             let _ = writeln!(out, "{}[{}]: {}", sev_word(d.severity), d.code, d.message);
+        }
+    }
+    out
+}
+
+/// Replace control characters (C0, DEL, C1; newlines and tabs kept in source text) with
+/// `?` padded to the same byte length, so byte offsets into the source stay valid.
+fn sanitize(s: &str, keep_lines: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let control = c.is_control() && !(keep_lines && matches!(c, '\n' | '\r' | '\t'));
+        if control {
+            out.push('?');
+            out.extend(std::iter::repeat_n(' ', c.len_utf8() - 1));
+        } else {
+            out.push(c);
         }
     }
     out
@@ -468,6 +503,22 @@ mod tests {
                 "{s} summary ends with a period"
             );
         }
+    }
+
+    #[test]
+    fn human_rendering_neutralises_control_characters() {
+        let src = "{\"a\": \"\u{1b}[31mred\u{0}\"}\n";
+        let mut d = Diagnostic::new(Code::WrongType, "bad \u{1b}[2J value");
+        d.location.file = "f.json".into();
+        d.location.pos = Some(Pos {
+            line: 1,
+            column: 7,
+            start: 6,
+            end: 17,
+        });
+        let out = render_human(&[d], Some(src), false);
+        assert!(!out.contains('\u{1b}') && !out.contains('\u{0}'), "{out}");
+        assert!(out.contains("?[31mred?"), "{out}");
     }
 
     #[test]

@@ -73,6 +73,9 @@ pub struct LoadOptions {
 pub struct Loaded {
     /// The detected or requested format.
     pub format: Option<Format>,
+    /// The decoded source text, when the bytes were readable (for source snippets even
+    /// when the syntax was not).
+    pub text: Option<String>,
     /// The located document, when the syntax was readable.
     pub doc: Option<Document>,
     /// The loop, when the shape allowed building it.
@@ -115,16 +118,18 @@ const MAS_KEYS: &[&str] = &[
 ];
 
 /// Decide the format from the content.
-fn detect(doc: &Document) -> Result<Format, Diagnostic> {
+fn detect(doc: &Document) -> Result<Format, Box<Diagnostic>> {
     let Some(members) = doc.root.members() else {
-        return Err(Diagnostic::new(
-            Code::WrongType,
-            format!(
-                "the document must be an object, found {}",
-                doc.root.value.type_name()
-            ),
-        )
-        .with_help("a loop file holds one JSON object or one YAML mapping"));
+        return Err(Box::new(
+            Diagnostic::new(
+                Code::WrongType,
+                format!(
+                    "the document must be an object, found {}",
+                    doc.root.value.type_name()
+                ),
+            )
+            .with_help("a loop file holds one JSON object or one YAML mapping"),
+        ));
     };
     let has = |k: &str| members.iter().any(|m| m.key == k);
     if has("loop") {
@@ -142,11 +147,13 @@ fn detect(doc: &Document) -> Result<Format, Diagnostic> {
         None => "it has no `loop` object (AgentPM) and no `type: REAL|VEAL` (multi-agent-spec)"
             .to_owned(),
     };
-    Err(Diagnostic::new(
-        Code::UnknownFormat,
-        format!("cannot tell which loop format this is: {why}"),
-    )
-    .with_help("pass `--from agentpm`, `--from mas` or `--from ir`"))
+    Err(Box::new(
+        Diagnostic::new(
+            Code::UnknownFormat,
+            format!("cannot tell which loop format this is: {why}"),
+        )
+        .with_help("pass `--from agentpm`, `--from mas` or `--from ir`"),
+    ))
 }
 
 /// Read one file.
@@ -165,6 +172,7 @@ fn load_into(path: &str, bytes: &[u8], opts: &LoadOptions, out: &mut Loaded) {
     let Some(text) = tree::decode(bytes, &opts.limits, diags) else {
         return;
     };
+    out.text = Some(text.clone());
     let doc = match syntax_for(path, &text) {
         Syntax::Json => tree::parse_json(text, &opts.limits, diags),
         Syntax::Yaml => tree::parse_yaml(text, &opts.limits, diags),
@@ -176,7 +184,7 @@ fn load_into(path: &str, bytes: &[u8], opts: &LoadOptions, out: &mut Loaded) {
             Ok(f) => f,
             Err(mut d) => {
                 d.location.pos = Some(doc.pos(doc.root.span));
-                diags.push(d);
+                diags.push(*d);
                 out.doc = Some(doc);
                 return;
             }

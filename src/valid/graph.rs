@@ -120,13 +120,12 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
         if let Target::Terminal(term) = t.to {
             used.insert(term);
         }
-        if let (Some(&from), Some(to)) = (phase_nodes.get(&t.from), land(&t.to)) {
-            if spec
+        if let (Some(&from), Some(to)) = (phase_nodes.get(&t.from), land(&t.to))
+            && spec
                 .phase(&t.from)
                 .is_some_and(|p| p.outcome_ids().contains(&t.on.as_str()))
-            {
-                graph.add_edge(from, to, Edge::Transition(i));
-            }
+        {
+            graph.add_edge(from, to, Edge::Transition(i));
         }
     }
     for (phase, chain) in &chains {
@@ -300,9 +299,10 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
                 );
             }
         }
-        if let (Some(max), Some(path)) = (spec.bounds.max_steps, &info.shortest_success) {
-            if (path.len() as u64) > max {
-                sink.value(
+        if let (Some(max), Some(path)) = (spec.bounds.max_steps, &info.shortest_success)
+            && (path.len() as u64) > max
+        {
+            sink.value(
                     Diagnostic::new(
                         Code::MaxStepsTooSmall,
                         format!(
@@ -314,7 +314,6 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
                     .with_help(format!("raise `max_steps` to at least {}", path.len()))
                     .at(spec.pointer(Field::MaxSteps)),
                 );
-            }
         }
     }
     info.graph = graph;

@@ -197,24 +197,22 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                 }
             }
         }
-        if let Target::Phase(to) = &t.to {
-            if !is_phase(to) {
-                let help = if to.starts_with('$') {
-                    TERMINAL_HELP.to_owned()
-                } else {
-                    suggest(to, &phase_ids, "phase")
-                };
-                sink.value(
-                    Diagnostic::new(
-                        Code::UnknownTransitionTarget,
-                        format!(
-                            "transition `to` `{to}` is neither a declared phase nor a terminal"
-                        ),
-                    )
-                    .with_help(help)
-                    .at(t.origin.child("to").0),
-                );
-            }
+        if let Target::Phase(to) = &t.to
+            && !is_phase(to)
+        {
+            let help = if to.starts_with('$') {
+                TERMINAL_HELP.to_owned()
+            } else {
+                suggest(to, &phase_ids, "phase")
+            };
+            sink.value(
+                Diagnostic::new(
+                    Code::UnknownTransitionTarget,
+                    format!("transition `to` `{to}` is neither a declared phase nor a terminal"),
+                )
+                .with_help(help)
+                .at(t.origin.child("to").0),
+            );
         }
     }
 
@@ -310,14 +308,15 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
         } else {
             guarded.insert(&c.before_phase, &c.id);
         }
-        if let Target::Phase(r) = &c.on_reject {
-            if !is_phase(r) {
-                let help = if r.starts_with('$') {
-                    TERMINAL_HELP.to_owned()
-                } else {
-                    suggest(r, &phase_ids, "phase")
-                };
-                sink.value(
+        if let Target::Phase(r) = &c.on_reject
+            && !is_phase(r)
+        {
+            let help = if r.starts_with('$') {
+                TERMINAL_HELP.to_owned()
+            } else {
+                suggest(r, &phase_ids, "phase")
+            };
+            sink.value(
                     Diagnostic::new(
                         Code::UnknownRejectTarget,
                         format!("checkpoint `{}` rejects to `{r}`, which is neither a declared phase nor a terminal", c.id),
@@ -325,51 +324,51 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                     .with_help(help)
                     .at(c.origin.child("on_reject").0),
                 );
-            }
         }
     }
 
     // Rules 18-22: error policy.
-    if let Some(ep) = &spec.bounds.error_policy {
-        if let Some(tf) = &ep.tool_failure {
-            let tp = spec.pointer(Field::ToolFailure);
-            let action = tf.action.as_str();
-            if tf.action == ToolAction::Retry {
-                for (missing, code, field) in [
-                    (
-                        tf.max_retries.is_none(),
-                        Code::RetryWithoutMaxRetries,
-                        "max_retries",
-                    ),
-                    (
-                        tf.on_exhausted.is_none(),
-                        Code::RetryWithoutOnExhausted,
-                        "on_exhausted",
-                    ),
-                ] {
-                    if missing {
-                        sink.key(
+    if let Some(ep) = &spec.bounds.error_policy
+        && let Some(tf) = &ep.tool_failure
+    {
+        let tp = spec.pointer(Field::ToolFailure);
+        let action = tf.action.as_str();
+        if tf.action == ToolAction::Retry {
+            for (missing, code, field) in [
+                (
+                    tf.max_retries.is_none(),
+                    Code::RetryWithoutMaxRetries,
+                    "max_retries",
+                ),
+                (
+                    tf.on_exhausted.is_none(),
+                    Code::RetryWithoutOnExhausted,
+                    "on_exhausted",
+                ),
+            ] {
+                if missing {
+                    sink.key(
                             Diagnostic::new(code, format!("`tool_failure` has `action: retry` but no `{field}`"))
                                 .with_help("a retry policy needs `max_retries` (at least 1) and `on_exhausted` (`fail_phase`, `abort` or `handoff`)")
                                 .at(tp.clone()),
                         );
-                    }
                 }
-            } else {
-                for (present, code, field) in [
-                    (
-                        tf.max_retries.is_some(),
-                        Code::MaxRetriesWithoutRetry,
-                        "max_retries",
-                    ),
-                    (
-                        tf.on_exhausted.is_some(),
-                        Code::OnExhaustedWithoutRetry,
-                        "on_exhausted",
-                    ),
-                ] {
-                    if present {
-                        sink.key(
+            }
+        } else {
+            for (present, code, field) in [
+                (
+                    tf.max_retries.is_some(),
+                    Code::MaxRetriesWithoutRetry,
+                    "max_retries",
+                ),
+                (
+                    tf.on_exhausted.is_some(),
+                    Code::OnExhaustedWithoutRetry,
+                    "on_exhausted",
+                ),
+            ] {
+                if present {
+                    sink.key(
                             Diagnostic::new(
                                 code,
                                 format!("`{field}` is only allowed with `action: retry`, not `action: {action}`"),
@@ -377,22 +376,20 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                             .with_help(format!("remove `{field}`, or set `action: retry`"))
                             .at(format!("{tp}/{field}")),
                         );
-                    }
                 }
             }
-            let can_fail_phase = tf.action == ToolAction::FailPhase
-                || (tf.action == ToolAction::Retry
-                    && tf.on_exhausted == Some(Exhausted::FailPhase));
-            if can_fail_phase && ep.phase_failure.is_none() {
-                sink.key(
-                    Diagnostic::new(
-                        Code::MissingPhaseFailure,
-                        "tool failure can fail the phase, but `error_policy` has no `phase_failure`",
-                    )
-                    .with_help("add `\"phase_failure\": {\"action\": \"abort\"}` (or `handoff`)")
-                    .at(spec.pointer(Field::ErrorPolicy)),
-                );
-            }
+        }
+        let can_fail_phase = tf.action == ToolAction::FailPhase
+            || (tf.action == ToolAction::Retry && tf.on_exhausted == Some(Exhausted::FailPhase));
+        if can_fail_phase && ep.phase_failure.is_none() {
+            sink.key(
+                Diagnostic::new(
+                    Code::MissingPhaseFailure,
+                    "tool failure can fail the phase, but `error_policy` has no `phase_failure`",
+                )
+                .with_help("add `\"phase_failure\": {\"action\": \"abort\"}` (or `handoff`)")
+                .at(spec.pointer(Field::ErrorPolicy)),
+            );
         }
     }
 

@@ -153,56 +153,55 @@ impl Shape<'_> {
             // `true` / `false` schemas.
             return schema.as_bool().unwrap_or(true);
         };
-        if let Some(t) = obj.get("type") {
-            if !self.type_ok(t, node, ptr, report) {
-                return false;
-            }
+        if let Some(t) = obj.get("type")
+            && !self.type_ok(t, node, ptr, report)
+        {
+            return false;
         }
         let mut ok = true;
-        if let Some(c) = obj.get("const") {
-            if node.to_json() != *c {
-                ok = false;
-                let d = self.enum_diag(node, ptr, std::slice::from_ref(c));
-                self.emit(d, false, report);
-            }
+        if let Some(c) = obj.get("const")
+            && node.to_json() != *c
+        {
+            ok = false;
+            let d = self.enum_diag(node, ptr, std::slice::from_ref(c));
+            self.emit(d, false, report);
         }
-        if let Some(J::Array(vals)) = obj.get("enum") {
-            if !vals.contains(&node.to_json()) {
-                ok = false;
-                let d = self.enum_diag(node, ptr, vals);
-                self.emit(d, false, report);
-            }
+        if let Some(J::Array(vals)) = obj.get("enum")
+            && !vals.contains(&node.to_json())
+        {
+            ok = false;
+            let d = self.enum_diag(node, ptr, vals);
+            self.emit(d, false, report);
         }
         if let Value::String { text, .. } = &node.value {
             ok &= self.string(obj, text, ptr, report);
         }
-        if let Value::Number(n) = &node.value {
-            if let Some(min) = obj.get("minimum").and_then(J::as_f64) {
-                if n.as_f64().is_some_and(|v| v < min) {
-                    ok = false;
-                    let d = Diagnostic::new(
-                        Code::OutOfRange,
-                        format!("`{}` must be at least {min}, found {n}", field_path(ptr)),
-                    )
-                    .at(ptr);
-                    self.emit(d, false, report);
-                }
-            }
+        if let Value::Number(n) = &node.value
+            && let Some(min) = obj.get("minimum").and_then(J::as_f64)
+            && n.as_f64().is_some_and(|v| v < min)
+        {
+            ok = false;
+            let d = Diagnostic::new(
+                Code::OutOfRange,
+                format!("`{}` must be at least {min}, found {n}", field_path(ptr)),
+            )
+            .at(ptr);
+            self.emit(d, false, report);
         }
         if let Value::Array(items) = &node.value {
-            if let Some(min) = obj.get("minItems").and_then(J::as_u64) {
-                if (items.len() as u64) < min {
-                    ok = false;
-                    let d = Diagnostic::new(
-                        Code::EmptyCollection,
-                        format!(
-                            "`{}` must have at least {min} item(s), found none",
-                            field_path(ptr)
-                        ),
-                    )
-                    .at(ptr);
-                    self.emit(d, false, report);
-                }
+            if let Some(min) = obj.get("minItems").and_then(J::as_u64)
+                && (items.len() as u64) < min
+            {
+                ok = false;
+                let d = Diagnostic::new(
+                    Code::EmptyCollection,
+                    format!(
+                        "`{}` must have at least {min} item(s), found none",
+                        field_path(ptr)
+                    ),
+                )
+                .at(ptr);
+                self.emit(d, false, report);
             }
             if let Some(item_schema) = obj.get("items") {
                 for (i, it) in items.iter().enumerate() {
@@ -243,16 +242,16 @@ impl Shape<'_> {
                 }
             }
         }
-        if let Some(n) = obj.get("not") {
-            if self.node(n, node, ptr, false) {
-                ok = false;
-                let d = Diagnostic::new(
-                    Code::WrongType,
-                    format!("`{}` has a form that is not allowed", field_path(ptr)),
-                )
-                .at(ptr);
-                self.emit(d, false, report);
-            }
+        if let Some(n) = obj.get("not")
+            && self.node(n, node, ptr, false)
+        {
+            ok = false;
+            let d = Diagnostic::new(
+                Code::WrongType,
+                format!("`{}` has a form that is not allowed", field_path(ptr)),
+            )
+            .at(ptr);
+            self.emit(d, false, report);
         }
         ok
     }
@@ -297,21 +296,22 @@ impl Shape<'_> {
             other => other.type_name().to_owned(),
         };
         let name = field_path(ptr);
-        if let Value::String { text, plain: true } = &node.value {
-            if types.contains(&"boolean") && YAML11_BOOLS.contains(&text.as_str()) {
-                let lower = text.to_lowercase();
-                let b = matches!(lower.as_str(), "y" | "yes" | "on");
-                let d = Diagnostic::new(
-                    Code::Yaml11Boolean,
-                    format!("`{name}` is the string {} here, not a boolean", quote(text)),
-                )
-                .with_help(format!(
-                    "YAML 1.1 read `{text}` as {b}, YAML 1.2 reads it as a string; write `{b}`"
-                ))
-                .at(ptr);
-                self.emit(d, false, true);
-                return false;
-            }
+        if let Value::String { text, plain: true } = &node.value
+            && types.contains(&"boolean")
+            && YAML11_BOOLS.contains(&text.as_str())
+        {
+            let lower = text.to_lowercase();
+            let b = matches!(lower.as_str(), "y" | "yes" | "on");
+            let d = Diagnostic::new(
+                Code::Yaml11Boolean,
+                format!("`{name}` is the string {} here, not a boolean", quote(text)),
+            )
+            .with_help(format!(
+                "YAML 1.1 read `{text}` as {b}, YAML 1.2 reads it as a string; write `{b}`"
+            ))
+            .at(ptr);
+            self.emit(d, false, true);
+            return false;
         }
         let mut d = Diagnostic::new(
             Code::WrongType,
@@ -355,14 +355,13 @@ impl Shape<'_> {
             format!("`{}` must be one of {list}, found {found}", field_path(ptr)),
         )
         .at(ptr);
-        if let Value::String { text, .. } = &node.value {
-            if allowed
+        if let Value::String { text, .. } = &node.value
+            && allowed
                 .iter()
                 .filter_map(J::as_str)
                 .any(|a| a.eq_ignore_ascii_case(text))
-            {
-                d = d.with_help("values are case-sensitive");
-            }
+        {
+            d = d.with_help("values are case-sensitive");
         }
         d
     }
@@ -385,77 +384,76 @@ impl Shape<'_> {
             return true;
         }
         let len = text.chars().count() as u64;
-        if let Some(min) = obj.get("minLength").and_then(J::as_u64) {
-            if len < min {
-                ok = false;
-                let d = Diagnostic::new(
-                    Code::EmptyString,
-                    format!("`{}` must not be empty", field_path(ptr)),
-                )
-                .at(ptr);
-                self.emit(d, false, report);
-                return ok;
-            }
+        if let Some(min) = obj.get("minLength").and_then(J::as_u64)
+            && len < min
+        {
+            ok = false;
+            let d = Diagnostic::new(
+                Code::EmptyString,
+                format!("`{}` must not be empty", field_path(ptr)),
+            )
+            .at(ptr);
+            self.emit(d, false, report);
+            return ok;
         }
-        if let Some(max) = obj.get("maxLength").and_then(J::as_u64) {
-            if len > max {
-                ok = false;
-                let d = Diagnostic::new(
-                    if is_id {
-                        Code::InvalidId
-                    } else {
-                        Code::InvalidName
-                    },
-                    format!(
-                        "`{}` is {len} characters long, more than {max}",
-                        field_path(ptr)
-                    ),
-                )
-                .at(ptr);
-                self.emit(d, false, report);
-            }
+        if let Some(max) = obj.get("maxLength").and_then(J::as_u64)
+            && len > max
+        {
+            ok = false;
+            let d = Diagnostic::new(
+                if is_id {
+                    Code::InvalidId
+                } else {
+                    Code::InvalidName
+                },
+                format!(
+                    "`{}` is {len} characters long, more than {max}",
+                    field_path(ptr)
+                ),
+            )
+            .at(ptr);
+            self.emit(d, false, report);
         }
-        if let Some(pat) = obj.get("pattern").and_then(J::as_str) {
-            if let Some(re) = self.regex(pat) {
-                if !re.is_match(text) {
-                    ok = false;
-                    let (code, help) = if pat == model::VERSION_PATTERN {
-                        (
-                            Code::InvalidVersion,
-                            "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
-                        )
-                    } else if pat == model::STABLE_ID_PATTERN {
-                        (
-                            Code::InvalidId,
-                            "stable ids are lowercase kebab-case: start with a letter, then letters, digits and single hyphens, no trailing hyphen",
-                        )
-                    } else if is_id {
-                        (
-                            Code::InvalidId,
-                            "ids are lowercase kebab-case, starting with a letter",
-                        )
-                    } else {
-                        (
-                            Code::InvalidName,
-                            "names are lowercase kebab-case: start with a letter, then letters, digits and hyphens",
-                        )
-                    };
-                    let mut d = Diagnostic::new(
-                        code,
-                        format!(
-                            "`{}` {} does not match the pattern `{pat}`",
-                            field_path(ptr),
-                            quote(text)
-                        ),
-                    )
-                    .with_help(help)
-                    .at(ptr);
-                    if text.contains("{{") {
-                        d = d.with_note("this looks like an unrendered template placeholder");
-                    }
-                    self.emit(d, false, report);
-                }
+        if let Some(pat) = obj.get("pattern").and_then(J::as_str)
+            && let Some(re) = self.regex(pat)
+            && !re.is_match(text)
+        {
+            ok = false;
+            let (code, help) = if pat == model::VERSION_PATTERN {
+                (
+                    Code::InvalidVersion,
+                    "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
+                )
+            } else if pat == model::STABLE_ID_PATTERN {
+                (
+                    Code::InvalidId,
+                    "stable ids are lowercase kebab-case: start with a letter, then letters, digits and single hyphens, no trailing hyphen",
+                )
+            } else if is_id {
+                (
+                    Code::InvalidId,
+                    "ids are lowercase kebab-case, starting with a letter",
+                )
+            } else {
+                (
+                    Code::InvalidName,
+                    "names are lowercase kebab-case: start with a letter, then letters, digits and hyphens",
+                )
+            };
+            let mut d = Diagnostic::new(
+                code,
+                format!(
+                    "`{}` {} does not match the pattern `{pat}`",
+                    field_path(ptr),
+                    quote(text)
+                ),
+            )
+            .with_help(help)
+            .at(ptr);
+            if text.contains("{{") {
+                d = d.with_note("this looks like an unrendered template placeholder");
             }
+            self.emit(d, false, report);
         }
         ok
     }
@@ -519,20 +517,20 @@ impl Shape<'_> {
                 None => {}
             }
         }
-        if let Some(min) = obj.get("minProperties").and_then(J::as_u64) {
-            if (members.len() as u64) < min {
-                ok = false;
-                let d = Diagnostic::new(
-                    Code::EmptyCollection,
-                    format!(
-                        "`{}` must have at least {min} key(s), found none",
-                        field_path(ptr)
-                    ),
-                )
-                .with_help("omit the object to express no opinion, or set `read` and/or `write`")
-                .at(ptr);
-                self.emit(d, false, report);
-            }
+        if let Some(min) = obj.get("minProperties").and_then(J::as_u64)
+            && (members.len() as u64) < min
+        {
+            ok = false;
+            let d = Diagnostic::new(
+                Code::EmptyCollection,
+                format!(
+                    "`{}` must have at least {min} key(s), found none",
+                    field_path(ptr)
+                ),
+            )
+            .with_help("omit the object to express no opinion, or set `read` and/or `write`")
+            .at(ptr);
+            self.emit(d, false, report);
         }
         ok
     }
