@@ -586,6 +586,30 @@ mod tests {
         assert_eq!(quote("日本語 🚀"), "\"日本語 🚀\"");
     }
 
+    proptest::proptest! {
+        #[test]
+        fn quote_round_trips(s in "\\PC*|[\"\\\\\n\t a-z<>&]*") {
+            let q = quote(&s);
+            proptest::prop_assert!(q.starts_with('"') && q.ends_with('"') && q.len() >= 2);
+            let mut back = String::new();
+            let mut esc = false;
+            for c in q[1..q.len() - 1].chars() {
+                match (esc, c) {
+                    (true, 'n') => { back.push('\n'); esc = false; }
+                    (true, c) => { back.push(c); esc = false; }
+                    (false, '\\') => esc = true,
+                    (false, '"') => proptest::prop_assert!(false, "bare quote in {}", q),
+                    (false, c) => back.push(c),
+                }
+            }
+            let expected: String = s
+                .chars()
+                .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+                .collect();
+            proptest::prop_assert_eq!(back, expected);
+        }
+    }
+
     #[test]
     fn html_text_is_escaped() {
         let h = Html::default()

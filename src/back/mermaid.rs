@@ -384,6 +384,40 @@ mod tests {
         assert_eq!(escape(""), "#160;");
     }
 
+    /// Mermaid's decoding of entity codes, for the round trip below.
+    fn decode(s: &str) -> String {
+        let mut out = String::new();
+        let mut rest = s;
+        while let Some(i) = rest.find('#') {
+            out.push_str(&rest[..i]);
+            let tail = &rest[i + 1..];
+            let end = tail.find(';').unwrap_or(0);
+            let code: u32 = tail[..end].parse().unwrap_or(0);
+            out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+            rest = &tail[end + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn escape_round_trips_and_keeps_syntax_out(s in "\\PC*|[\"#%<>|\\\\`&;:\\[\\]{}()\n a-z°¶ß-]*") {
+            let e = escape(&s);
+            // Only letters, digits, space, entity codes and harmless punctuation.
+            for c in e.chars() {
+                proptest::prop_assert!(
+                    !c.is_ascii() || c.is_ascii_alphanumeric() || " .,-_/()+=!?'@#;".contains(c),
+                    "{:?} -> {:?}", s, e
+                );
+            }
+            let expected: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+            if !s.is_empty() {
+                proptest::prop_assert_eq!(decode(&e), expected);
+            }
+        }
+    }
+
     #[test]
     fn yaml_title_is_quoted_and_plain() {
         assert_eq!(yaml_title("a \"b\" \\ c\nd <img> é"), "\"a b c d img é\"");

@@ -631,6 +631,50 @@ mod tests {
         );
     }
 
+    /// Drawing never panics, whatever the loop: every example, the broken ones included
+    /// (whatever part of them could be read), in every diagram back end.
+    #[test]
+    fn every_example_draws_without_panicking() {
+        use crate::format::{LoadOptions, load};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+        let mut dirs = vec![root];
+        let mut drawn = 0;
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                let Ok(bytes) = std::fs::read(&path) else {
+                    continue;
+                };
+                let l = load(&path.to_string_lossy(), &bytes, &LoadOptions::default());
+                if let (Some(spec), Some(info)) = (&l.spec, &l.info) {
+                    let d = Diagram::new(spec, info);
+                    for e in &d.edges {
+                        assert!(e.from == START_ID || d.node(&e.from).is_some());
+                        assert!(d.node(&e.to).is_some());
+                    }
+                    for style in [
+                        crate::back::mermaid::Style::Flowchart,
+                        crate::back::mermaid::Style::State,
+                    ] {
+                        let opts = crate::back::mermaid::Options { style };
+                        assert!(!crate::back::mermaid::write(spec, info, &opts).is_empty());
+                    }
+                    let opts = crate::back::dot::Options { legend: true };
+                    assert!(crate::back::dot::write(spec, info, &opts).ends_with("}\n"));
+                    drawn += 1;
+                }
+            }
+        }
+        assert!(drawn > 10, "only {drawn} examples drawn");
+    }
+
     #[test]
     fn escape_html_escapes_markup() {
         assert_eq!(
