@@ -6,8 +6,8 @@
 # Usage:
 #   scripts/conformance.sh [--install] [DIR...]
 #
-# Renders every loop file (*.json, *.yaml, *.yml) under examples/ (except
-# examples/invalid/) and under each DIR:
+# Renders every loop file (*.json, *.yaml, *.yml) under examples/ and under each DIR
+# (never examples/invalid/; a file reached twice is rendered once):
 #   * `loopconv graph --dot`               -> dot -Tsvg
 #   * `loopconv graph --style flowchart`   -> mmdc
 #   * `loopconv graph --style state`       -> mmdc
@@ -18,7 +18,8 @@
 # or <embed> element and no on* event attribute, and its raw text no `<img` or
 # `<script`; for files named *hostile* the hostile text must be drawn as text.
 #
-# Installation (once per machine; CI calls `install_tools` via `--install`):
+# Installation (once per machine; `scripts/install-tools.sh` or `--install` runs the
+# `install_tools` function below, which does exactly this):
 #   apt-get update && apt-get install -y graphviz chromium
 #   cd tools && PUPPETEER_SKIP_DOWNLOAD=1 npm ci
 # tools/package.json pins @mermaid-js/mermaid-cli; tools/puppeteer.json points it at
@@ -38,23 +39,23 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
+# Install Graphviz and Chromium (Debian) unless both are there, then mermaid-cli as
+# pinned by tools/package-lock.json (puppeteer's own browser download is skipped).
 install_tools() {
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update
-    apt-get install -y graphviz chromium
+    if ! command -v dot >/dev/null || ! command -v chromium >/dev/null; then
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update
+        apt-get install -y graphviz chromium
+    fi
     (cd "$ROOT/tools" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund)
 }
 
-# Find loop files under a folder, sorted, skipping examples/invalid when asked.
+# Find loop files under a folder (absolute paths, sorted), never under examples/invalid.
 list_loops() {
-    local dir=$1 skip_invalid=$2
-    if [[ $skip_invalid == 1 ]]; then
-        find "$dir" -path "$dir/invalid" -prune -o -type f \
-            \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -print | LC_ALL=C sort
-    else
-        find "$dir" -type f \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -print |
-            LC_ALL=C sort
-    fi
+    local dir
+    dir=$(cd "$1" && pwd -P)
+    find "$dir" -path "$ROOT/examples/invalid" -prune -o -type f \
+        \( -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -print | LC_ALL=C sort
 }
 
 # Write each ```mermaid block of the given Markdown pages to DIR/docs-<n>-<page>-<k>.mmd and
@@ -166,14 +167,23 @@ main() {
 
     local passed=0 failed=0 skipped=0
     local -a files=() valid=()
+    local -A listed=()
     local f
-    while IFS= read -r f; do files+=("$f|required"); done < <(list_loops "$ROOT/examples" 1)
+    while IFS= read -r f; do
+        files+=("$f|required")
+        listed[$f]=1
+    done < <(list_loops "$ROOT/examples")
     for dir in "$@"; do
         [[ -d $dir ]] || {
             echo "conformance: $dir is not a folder" >&2
             exit 2
         }
-        while IFS= read -r f; do files+=("$f|optional"); done < <(list_loops "$dir" 0)
+        # A folder given twice (or examples/ itself) is rendered once.
+        while IFS= read -r f; do
+            [[ -n ${listed[$f]:-} ]] && continue
+            files+=("$f|optional")
+            listed[$f]=1
+        done < <(list_loops "$dir")
     done
 
     echo "conformance: ${#files[@]} loop files; output in $out"
