@@ -297,8 +297,10 @@ fn state(d: &Diagram, out: &mut String) {
             }
         }
     }
+    let by_id: std::collections::BTreeMap<&str, &DiagramNode> =
+        d.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     for e in &d.edges {
-        let label = match (e.kind, d.node(&e.from)) {
+        let label = match (e.kind, by_id.get(e.from.as_str())) {
             // A choice state has no label of its own: its edges carry the checkpoint.
             (EdgeKind::Approve | EdgeKind::Reject, Some(g)) => {
                 format!("{} · {}", e.label, g.lines.join(" "))

@@ -13,6 +13,8 @@
 //! Strings in a [`Diagram`] are plain text (cleaned, not escaped): each back end escapes
 //! them for its own target.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::ir::{Access, Pattern, Spec, Target, Terminal};
 use crate::valid::Info;
 use crate::valid::graph::{Edge, Node};
@@ -381,7 +383,19 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
     let g = &spec.graph;
     let checkpoints = g.checkpoints.as_deref().unwrap_or(&[]);
     let path: &[String] = info.shortest_success.as_deref().unwrap_or(&[]);
-    let on_path = |id: &str| path.iter().any(|p| p == id);
+    // Lookups by id, so that drawing stays linear in the size of the loop.
+    let path_pos: BTreeMap<&str, usize> = path
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(k, p)| (p.as_str(), k))
+        .collect();
+    let reachable: BTreeSet<&str> = info.reachable_phases.iter().map(String::as_str).collect();
+    let traps: BTreeSet<&str> = info.trap_phases.iter().map(String::as_str).collect();
+    let mut first_phase: BTreeMap<&str, &crate::ir::Phase> = BTreeMap::new();
+    for p in &g.phases {
+        first_phase.entry(p.id.as_str()).or_insert(p);
+    }
 
     // Which analysed nodes exist (phases are the first declaration of each id; gates
     // only for checkpoints whose phase exists).
@@ -395,15 +409,26 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
         }
     }
 
+    let mut gates_of: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (k, c) in checkpoints.iter().enumerate() {
+        if gate_present[k] {
+            gates_of.entry(c.before_phase.as_str()).or_default().push(k);
+        }
+    }
+
     let mut nodes: Vec<DiagramNode> = Vec::new();
     for (i, p) in g.phases.iter().enumerate() {
         if !phase_present[i] {
             continue;
         }
-        for (k, c) in checkpoints.iter().enumerate() {
-            if gate_present[k] && c.before_phase == p.id {
-                // Every way into a phase passes its gates, so they share reachability.
-                let reachable = info.is_reachable(&p.id);
+        // Every way into a phase passes its gates, so they share reachability.
+        let reachable = reachable.contains(p.id.as_str());
+        for &k in gates_of
+            .get(p.id.as_str())
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+        {
+            if let Some(c) = checkpoints.get(k) {
                 nodes.push(DiagramNode {
                     id: node_id(&Node::Gate(k)),
                     kind: NodeKind::Gate,
@@ -426,7 +451,6 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
                 });
             }
         }
-        let reachable = info.is_reachable(&p.id);
         nodes.push(DiagramNode {
             id: node_id(&Node::Phase(i)),
             kind: NodeKind::Phase,
@@ -437,7 +461,7 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
             tooltip: shorten(&p.objective, TOOLTIP_CHARS),
             entry: p.id == g.entry,
             reachable,
-            trap: info.trap_phases.contains(&p.id),
+            trap: traps.contains(p.id.as_str()),
         });
     }
     for t in &info.terminals_used {
@@ -456,7 +480,8 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
         });
     }
 
-    let drawn = |id: &str| nodes.iter().any(|n| n.id == id);
+    let ids: BTreeSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
+    let drawn = |id: &str| ids.contains(id);
     let mut edges: Vec<DiagramEdge> = Vec::new();
     let start = info
         .start
@@ -491,8 +516,8 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
                 let Some(t) = g.transitions.get(*i) else {
                     continue;
                 };
-                let described = spec
-                    .phase(&t.from)
+                let described = first_phase
+                    .get(t.from.as_str())
                     .and_then(|p| p.outcomes.as_ref())
                     .and_then(|os| os.iter().find(|o| o.id == t.on))
                     .map(|o| shorten(&o.description, TOOLTIP_CHARS));
@@ -501,10 +526,7 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
                         .then(|| "implicit outcome of a phase that declares none".to_owned())
                 });
                 let note = (is_mas(spec) && t.on == "escalate").then(|| escalation_note(spec));
-                let next = path
-                    .iter()
-                    .position(|p| *p == t.from)
-                    .map(|k| path.get(k + 1));
+                let next = path_pos.get(t.from.as_str()).map(|k| path.get(k + 1));
                 let success_path = match (next, &t.to) {
                     (Some(Some(n)), Target::Phase(p)) => n == p,
                     (Some(None), Target::Terminal(Terminal::End)) => true,
@@ -533,7 +555,7 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
                     label: "approve".to_owned(),
                     note: None,
                     tooltip: None,
-                    success_path: guarded.is_some_and(on_path),
+                    success_path: guarded.is_some_and(|p| path_pos.contains_key(p)),
                 }
             }
             Edge::Reject => DiagramEdge {
