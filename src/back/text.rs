@@ -357,12 +357,10 @@ fn subtitle(spec: &Spec) -> Option<String> {
         Pattern::Real => parts.push("REAL loop".into()),
         Pattern::Veal => parts.push("VEAL loop".into()),
         Pattern::General => {
-            if let Some(a) = spec
-                .archetype
-                .as_deref()
-                .map(clean)
-                .filter(|a| !a.is_empty())
-            {
+            // The archetype, unless it only repeats the name.
+            let name = clean(&spec.name);
+            let archetype = spec.archetype.as_deref().map(clean);
+            if let Some(a) = archetype.filter(|a| !a.is_empty() && *a != name) {
                 parts.push(shorten(&a, 40));
             }
         }
