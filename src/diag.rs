@@ -348,7 +348,7 @@ impl Diagnostics {
 /// text is available.
 pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> String {
     use codespan_reporting::diagnostic::{Diagnostic as CsDiag, Label};
-    use codespan_reporting::files::SimpleFile;
+    use codespan_reporting::files::{Files as _, SimpleFile};
     use codespan_reporting::term::{self, termcolor};
 
     let mut out = String::new();
@@ -370,7 +370,10 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
             ..d.clone()
         };
         if file.as_ref().is_none_or(|f| *f.name() != d.location.file) {
-            file = Some(SimpleFile::new(d.location.file.clone(), source.unwrap_or("")));
+            file = Some(SimpleFile::new(
+                d.location.file.clone(),
+                source.unwrap_or(""),
+            ));
         }
         let Some(file) = file.as_ref() else { continue };
         let mut cs = match d.severity {
@@ -381,17 +384,32 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
         .with_code(d.code.as_str())
         .with_message(&d.message);
         let mut notes = Vec::new();
+        // A snippet prints the whole source line: for a long line (minified JSON) that is
+        // the whole file once per diagnostic, so show a short excerpt instead.
+        let line = |p: Pos| {
+            let idx = file.line_index((), p.start).ok()?;
+            file.line_range((), idx).ok()
+        };
         match (d.location.pos, source) {
-            (Some(p), Some(src)) if p.end <= src.len() && p.start <= p.end => {
+            (Some(p), Some(src))
+                if p.end <= src.len()
+                    && p.start <= p.end
+                    && line(p).is_some_and(|r| r.len() <= MAX_SNIPPET_LINE) =>
+            {
                 cs = cs.with_labels(vec![Label::primary((), clamp_range(src, p.start..p.end))]);
             }
-            (Some(p), _) => notes.push(format!(
-                "at {}:{}:{}{}",
-                d.location.file,
-                p.line,
-                p.column,
-                pointer_suffix(&d.location.pointer)
-            )),
+            (Some(p), _) => {
+                notes.push(format!(
+                    "at {}:{}:{}{}",
+                    d.location.file,
+                    p.line,
+                    p.column,
+                    pointer_suffix(&d.location.pointer)
+                ));
+                if let (Some(src), Some(r)) = (source, line(p)) {
+                    notes.push(format!("near: {}", excerpt(src, r, p.start)));
+                }
+            }
             (None, _) => notes.push(format!(
                 "in {}{}",
                 d.location.file,
@@ -430,6 +448,27 @@ fn sanitize(s: &str, keep_lines: bool) -> String {
         }
     }
     out
+}
+
+/// Longest source line shown as a snippet, in bytes.
+const MAX_SNIPPET_LINE: usize = 240;
+
+/// Up to 40 bytes either side of `at` within the line `line`, on character boundaries.
+fn excerpt(src: &str, line: Range<usize>, at: usize) -> String {
+    let r = clamp_range(
+        src,
+        at.saturating_sub(40).max(line.start)..(at + 40).min(line.end),
+    );
+    let text = src
+        .get(r.clone())
+        .unwrap_or("")
+        .trim_end_matches(['\n', '\r']);
+    format!(
+        "{}{}{}",
+        if r.start > line.start { "…" } else { "" },
+        text,
+        if r.end < line.end { "…" } else { "" }
+    )
 }
 
 fn pointer_suffix(p: &str) -> String {

@@ -183,12 +183,24 @@ pub struct Document {
     /// The root node.
     pub root: Node,
     line_starts: Vec<usize>,
+    char_marks: Vec<usize>,
 }
 
 impl Document {
+    fn new(text: String, syntax: Syntax, root: Node, line_starts: Vec<usize>) -> Self {
+        let char_marks = char_marks(&text);
+        Document {
+            text,
+            syntax,
+            root,
+            line_starts,
+            char_marks,
+        }
+    }
+
     /// Position of a byte range.
     pub fn pos(&self, span: (usize, usize)) -> Pos {
-        pos_of(&self.text, &self.line_starts, span)
+        pos_in(&self.text, &self.line_starts, Some(&self.char_marks), span)
     }
 
     /// The node at a JSON Pointer, and the member (when the last step is an object key).
@@ -237,15 +249,47 @@ fn line_starts(text: &str) -> Vec<usize> {
         .collect()
 }
 
+/// Bytes per entry of [`char_marks`].
+const CHAR_MARK_BLOCK: usize = 4096;
+
+/// `marks[k]` = number of characters that start before byte `k * CHAR_MARK_BLOCK`, so that
+/// a column on a very long line (minified JSON) costs one block, not the whole line: without
+/// them, many diagnostics on one long line were quadratic.
+fn char_marks(text: &str) -> Vec<usize> {
+    let mut marks = Vec::with_capacity(text.len() / CHAR_MARK_BLOCK + 1);
+    let mut n = 0;
+    for block in text.as_bytes().chunks(CHAR_MARK_BLOCK) {
+        marks.push(n);
+        n += block.iter().filter(|b| (**b & 0xC0) != 0x80).count();
+    }
+    marks
+}
+
+/// Characters that start before byte `at` (a character boundary).
+fn chars_before(text: &str, marks: &[usize], at: usize) -> usize {
+    let k = (at / CHAR_MARK_BLOCK).min(marks.len().saturating_sub(1));
+    let from = k * CHAR_MARK_BLOCK;
+    let tail = text.as_bytes().get(from..at).unwrap_or(&[]);
+    marks.get(k).copied().unwrap_or(0) + tail.iter().filter(|b| (**b & 0xC0) != 0x80).count()
+}
+
 fn pos_of(text: &str, starts: &[usize], span: (usize, usize)) -> Pos {
+    pos_in(text, starts, None, span)
+}
+
+fn pos_in(text: &str, starts: &[usize], marks: Option<&[usize]>, span: (usize, usize)) -> Pos {
     let start = span.0.min(text.len());
     let line_idx = match starts.binary_search(&start) {
         Ok(i) => i,
         Err(i) => i.saturating_sub(1),
     };
     let line_start = starts.get(line_idx).copied().unwrap_or(0);
-    let prefix = text.get(line_start..start).unwrap_or("");
-    let column = prefix.chars().count() + 1;
+    let column = match marks {
+        Some(m) if start - line_start > CHAR_MARK_BLOCK && text.is_char_boundary(start) => {
+            chars_before(text, m, start) - chars_before(text, m, line_start)
+        }
+        _ => text.get(line_start..start).unwrap_or("").chars().count(),
+    } + 1;
     // Highlight at most to the end of the first line.
     let line_end = starts
         .get(line_idx + 1)
@@ -351,12 +395,7 @@ pub fn parse_json(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
     let dups = std::mem::take(&mut p.dups);
     match result {
         Ok(root) => {
-            let doc = Document {
-                syntax: Syntax::Json,
-                root,
-                line_starts: starts,
-                text,
-            };
+            let doc = Document::new(text, Syntax::Json, root, starts);
             report_duplicates(&doc, dups, diags);
             Some(doc)
         }
@@ -501,6 +540,8 @@ impl JsonParser<'_> {
         self.enter()?;
         self.i += 1;
         let mut members: Vec<Member> = Vec::new();
+        let mut seen: std::collections::HashMap<String, (usize, usize)> =
+            std::collections::HashMap::new();
         self.ws();
         if self.s.get(self.i) == Some(&b'}') {
             self.i += 1;
@@ -533,9 +574,16 @@ impl JsonParser<'_> {
             self.i += 1;
             self.ws();
             let value = self.value()?;
-            if let Some(first) = members.iter().find(|m| m.key == key) {
-                self.dups
-                    .push((String::new(), key.clone(), key_span, first.key_span));
+            // A hash index, not a scan of `members`: a scan makes an object with many keys
+            // quadratic (200,000 keys took over a minute).
+            match seen.entry(key.clone()) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    self.dups
+                        .push((String::new(), key.clone(), key_span, *first.get()));
+                }
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(key_span);
+                }
             }
             members.push(Member {
                 key,
@@ -897,12 +945,7 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
                 value: root.value.0,
                 span,
             };
-            let doc = Document {
-                syntax: Syntax::Yaml,
-                root,
-                line_starts: starts,
-                text,
-            };
+            let doc = Document::new(text, Syntax::Yaml, root, starts);
             let mut dups = Vec::new();
             collect_yaml_issues(&doc.root, "", &mut dups, &doc, diags);
             report_duplicates(&doc, dups, diags);
@@ -1000,7 +1043,10 @@ fn collect_yaml_issues(
 ) {
     match &node.value {
         Value::Object(ms) => {
-            for (i, m) in ms.iter().enumerate() {
+            // First span of each key (a hash index: scanning earlier members is quadratic).
+            let mut seen: std::collections::HashMap<&str, (usize, usize)> =
+                std::collections::HashMap::new();
+            for m in ms {
                 if let Some(t) = m.key.strip_prefix('\u{0}') {
                     let mut d = Diagnostic::new(
                         Code::NonStringKey,
@@ -1011,8 +1057,13 @@ fn collect_yaml_issues(
                     d.location.pointer = ptr.to_owned();
                     diags.push(d);
                 }
-                if let Some(first) = ms[..i].iter().find(|f| f.key == m.key) {
-                    dups.push((ptr.to_owned(), m.key.clone(), m.key_span, first.key_span));
+                match seen.entry(m.key.as_str()) {
+                    std::collections::hash_map::Entry::Occupied(first) => {
+                        dups.push((ptr.to_owned(), m.key.clone(), m.key_span, *first.get()));
+                    }
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(m.key_span);
+                    }
                 }
                 collect_yaml_issues(
                     &m.value,

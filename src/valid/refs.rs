@@ -17,21 +17,34 @@ fn blank(s: &str) -> bool {
 
 /// A "did you mean" help for an unknown id, or the list of declared ids.
 pub fn suggest(unknown: &str, known: &[&str], what: &str) -> String {
+    // Edit distances only among at most 1,000 ids, and at most 20 ids listed: a loop with
+    // thousands of phases and many dangling ids must not take quadratic time or print
+    // every id once per diagnostic.
+    const MAX_COMPARED: usize = 1000;
+    const MAX_LISTED: usize = 20;
+    let len = unknown.chars().count();
     let close = known
         .iter()
-        .filter(|k| strsim(unknown, k) <= 2)
-        .min_by_key(|k| strsim(unknown, k));
+        .filter(|_| known.len() <= MAX_COMPARED)
+        .filter(|k| k.chars().count().abs_diff(len) <= 2)
+        .map(|k| (strsim(unknown, k), k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d);
     match close {
-        Some(k) => format!("did you mean `{k}`?"),
+        Some((_, k)) => format!("did you mean `{k}`?"),
         None if known.is_empty() => format!("no {what} is declared"),
-        None => format!(
-            "declared {what}s: {}",
-            known
+        None => {
+            let mut list = known
                 .iter()
+                .take(MAX_LISTED)
                 .map(|k| format!("`{k}`"))
                 .collect::<Vec<_>>()
-                .join(", ")
-        ),
+                .join(", ");
+            if known.len() > MAX_LISTED {
+                list.push_str(&format!(" and {} more", known.len() - MAX_LISTED));
+            }
+            format!("declared {what}s: {list}")
+        }
     }
 }
 

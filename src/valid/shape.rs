@@ -511,7 +511,10 @@ impl Shape<'_> {
                     // one mistake, one diagnostic.
                     let non_string =
                         self.doc.syntax == crate::tree::Syntax::Yaml && m.key.starts_with('\u{0}');
-                    let d = self.unknown_key(&m.key, &child, ptr, props);
+                    let mut d = self.unknown_key(&m.key, &child, ptr, props);
+                    // Locate through the member itself: resolving the pointer scans the
+                    // object's keys, which is quadratic for an object with many unknown keys.
+                    d.location.pos = Some(self.doc.pos(m.key_span));
                     self.emit(d, true, report && !non_string);
                 }
                 None => {}
