@@ -933,17 +933,29 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
                 diags.push(d);
                 return None;
             }
-            let Some(root) = docs.pop() else {
-                diags.push(Diagnostic::new(
-                    Code::EmptyInput,
-                    "the YAML file holds no document",
-                ));
-                return None;
-            };
-            let span = span_of(&root);
-            let root = Node {
-                value: root.value.0,
-                span,
+            let root = match docs.pop() {
+                Some(root) => {
+                    let span = span_of(&root);
+                    Node {
+                        value: root.value.0,
+                        span,
+                    }
+                }
+                // serde-saphyr drops null documents: `null` or `~` is a document whose root
+                // is null (reported as "must be an object"), not an empty file.
+                None => match yaml_null_root(&text) {
+                    Some(span) => Node {
+                        value: Value::Null,
+                        span,
+                    },
+                    None => {
+                        diags.push(Diagnostic::new(
+                            Code::EmptyInput,
+                            "the YAML file holds no document",
+                        ));
+                        return None;
+                    }
+                },
             };
             let doc = Document::new(text, Syntax::Yaml, root, starts);
             let mut dups = Vec::new();
@@ -952,33 +964,8 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
             Some(doc)
         }
         Err(e) => {
-            let raw = e.to_string();
-            let first_line = raw.lines().next().unwrap_or("").trim().to_owned();
-            let lower = raw.to_lowercase();
-            let (code, help) = if lower.contains("alias")
-                || lower.contains("replay")
-                || lower.contains("anchor")
-            {
-                (
-                    Code::AliasLimit,
-                    Some(
-                        "anchors and aliases expand beyond the limit (an alias bomb?); write the values out",
-                    ),
-                )
-            } else if lower.contains("depth") || lower.contains("nest") {
-                (
-                    Code::TooDeep,
-                    Some("loop files need only a few levels; this input is not a loop"),
-                )
-            } else if lower.contains("budget") {
-                (
-                    Code::AliasLimit,
-                    Some("the YAML exceeds loopconv's parsing budget"),
-                )
-            } else {
-                (Code::Syntax, None)
-            };
-            let mut d = Diagnostic::new(code, yaml_message(&first_line));
+            let (code, message, help) = classify_yaml_error(&e, &text, limits);
+            let mut d = Diagnostic::new(code, message);
             if let Some(h) = help {
                 d = d.with_help(h);
             }
@@ -999,6 +986,137 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
             diags.push(d);
             None
         }
+    }
+}
+
+/// The span of the first content of a YAML text that serde-saphyr read as no document: a
+/// scalar null (`null`, `~`, `--- null`), or `None` when it holds only comments, directives
+/// and document markers.
+fn yaml_null_root(text: &str) -> Option<(usize, usize)> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let mut rest = line.trim_end_matches(['\n', '\r']);
+        let mut at = offset;
+        let body = rest.trim_start();
+        at += rest.len() - body.len();
+        rest = body;
+        if rest.starts_with('%') {
+            offset += line.len();
+            continue;
+        }
+        for marker in ["---", "..."] {
+            if rest == marker
+                || rest.starts_with(&format!("{marker} "))
+                || rest.starts_with(&format!("{marker}\t"))
+            {
+                let body = rest[3..].trim_start();
+                at += rest.len() - body.len();
+                rest = body;
+            }
+        }
+        if !rest.is_empty() && !rest.starts_with('#') {
+            let end = rest.find(" #").unwrap_or(rest.len());
+            return Some((at, at + rest[..end].trim_end().len().max(1)));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// The code, message and help for a YAML reading error. Limits are recognised from the
+/// error's variant (the parser's own nesting limit only from its message), so that a deep
+/// or bombing input gets its limit code, never a generic syntax error.
+fn classify_yaml_error(
+    e: &serde_saphyr::Error,
+    text: &str,
+    limits: &Limits,
+) -> (Code, String, Option<&'static str>) {
+    use serde_saphyr::Error as E;
+    use serde_saphyr::budget::BudgetBreach as B;
+    const DEEP_HELP: &str = "loop files need only a few levels; this input is not a loop";
+    const ALIAS_HELP: &str =
+        "anchors and aliases expand beyond the limit (an alias bomb?); write the values out";
+    let deep = || {
+        (
+            Code::TooDeep,
+            format!(
+                "sequences and mappings are nested more than {} levels deep",
+                limits.max_depth
+            ),
+            Some(DEEP_HELP),
+        )
+    };
+    let alias = |what: String| (Code::AliasLimit, what, Some(ALIAS_HELP));
+    // The error proper, out of its snippet and alias-location wrappers.
+    let mut inner = e;
+    loop {
+        inner = match inner {
+            E::WithSnippet { error, .. } => error.as_ref(),
+            #[allow(deprecated)]
+            E::AliasError { error, .. } => error.as_ref(),
+            _ => break,
+        };
+    }
+    let raw = inner.to_string();
+    let first_line = raw.lines().next().unwrap_or("").trim();
+    match inner {
+        E::Budget { breach, .. } => {
+            let budget = serde_saphyr::Budget::default();
+            let aliased = text.contains('&') && text.contains('*');
+            let too_large = |what: String| {
+                if aliased {
+                    alias(format!("anchors and aliases expand to {what}"))
+                } else {
+                    (
+                        Code::TooLarge,
+                        format!("the YAML document is too large to be a loop: it has {what}"),
+                        Some("loop files are small; split or shrink the input"),
+                    )
+                }
+            };
+            match breach {
+                B::Depth { .. } => deep(),
+                B::Aliases { .. } => alias(format!(
+                    "the YAML uses more than {} aliases",
+                    budget.max_aliases
+                )),
+                B::Anchors { .. } => alias(format!(
+                    "the YAML defines more than {} anchors",
+                    budget.max_anchors
+                )),
+                B::ScalarBytes { .. } => too_large(format!(
+                    "more than {} bytes of scalar text",
+                    budget.max_total_scalar_bytes
+                )),
+                B::Nodes { .. } => too_large(format!("more than {} nodes", budget.max_nodes)),
+                B::Events { .. } => {
+                    too_large(format!("more than {} parser events", budget.max_events))
+                }
+                B::Documents { documents } => (
+                    Code::MultipleDocuments,
+                    format!(
+                        "the file holds more than {} YAML documents; a loop file holds one",
+                        documents.saturating_sub(1)
+                    ),
+                    Some(
+                        "split the loops into one file each (upstream reads only the first document)",
+                    ),
+                ),
+                _ => alias(format!(
+                    "the YAML exceeds loopconv's parsing budget ({})",
+                    yaml_message(first_line)
+                )),
+            }
+        }
+        E::AliasReplayCounterOverflow { .. }
+        | E::AliasReplayLimitExceeded { .. }
+        | E::AliasExpansionLimitExceeded { .. }
+        | E::AliasReplayStackDepthExceeded { .. } => alias(format!(
+            "anchors and aliases expand beyond the limit of {} replayed events",
+            limits.max_alias_events
+        )),
+        _ if first_line.to_lowercase().contains("recursion limit") => deep(),
+        _ => (Code::Syntax, yaml_message(first_line), None),
     }
 }
 
