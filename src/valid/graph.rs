@@ -99,11 +99,14 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
         .collect();
     // Gate chains: the checkpoints guarding each phase, in authored order.
     let mut chains: BTreeMap<&str, Vec<NodeIndex>> = BTreeMap::new();
+    let mut gates: Vec<Option<NodeIndex>> = Vec::new();
     for (i, c) in g.checkpoints.iter().flatten().enumerate() {
-        if phase_nodes.contains_key(&c.before_phase) {
+        let gate = phase_nodes.contains_key(&c.before_phase).then(|| {
             let n = graph.add_node(Node::Gate(i));
             chains.entry(c.before_phase.as_str()).or_default().push(n);
-        }
+            n
+        });
+        gates.push(gate);
     }
     // The node a run lands on when it goes to a target.
     let land = |t: &Target| -> Option<NodeIndex> {
@@ -143,8 +146,7 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
         if let Target::Terminal(term) = c.on_reject {
             used.insert(term);
         }
-        let gate = graph.node_indices().find(|&n| graph[n] == Node::Gate(i));
-        if let (Some(gate), Some(to)) = (gate, land(&c.on_reject)) {
+        if let (Some(Some(gate)), Some(to)) = (gates.get(i).copied(), land(&c.on_reject)) {
             graph.add_edge(gate, to, Edge::Reject);
         }
     }
