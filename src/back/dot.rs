@@ -9,7 +9,7 @@
 //!
 //! Attributes are typed ([`Shape`], [`NodeStyle`], [`EdgeStyle`], [`NodeAttrs`],
 //! [`EdgeAttrs`]) and written by one function, so escaping happens in exactly one place:
-//! quoted strings escape `\` and `"` (and never contain a newline), and HTML-like labels
+//! quoted strings escape `\`, `"` and `&` (and never contain a newline), and HTML-like labels
 //! are built by [`Html`], which escapes `&`, `<`, `>`, `"` and `'` in every piece of text.
 //! Node ids are generated (`p0`, `g0`, `t_end`), never taken from user text.
 
@@ -205,7 +205,9 @@ enum Value<'a> {
 }
 
 /// A quoted DOT string: `\` and `"` escaped; line breaks (never present after cleaning)
-/// become `\n`.
+/// become `\n`. `&` becomes `&amp;`: Graphviz decodes HTML entities in every string it
+/// draws (labels, tooltips), so a text holding `&#60;b&#62;` or `&lt;` would otherwise be
+/// drawn as `<b>` or `<`, not as written.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -213,6 +215,7 @@ pub fn quote(s: &str) -> String {
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
+            '&' => out.push_str("&amp;"),
             '\n' => out.push_str("\\n"),
             c if c.is_control() => out.push(' '),
             c => out.push(c),
@@ -584,6 +587,7 @@ mod tests {
         assert_eq!(quote(r#"a "b" \N c"#), r#""a \"b\" \\N c""#);
         assert_eq!(quote("x\ny"), r#""x\ny""#);
         assert_eq!(quote("日本語 🚀"), "\"日本語 🚀\"");
+        assert_eq!(quote("&#60;b&#62; &amp;"), "\"&amp;#60;b&amp;#62; &amp;amp;\"");
     }
 
     proptest::proptest! {
@@ -602,6 +606,8 @@ mod tests {
                     (false, c) => back.push(c),
                 }
             }
+            // Graphviz then decodes entities: `&amp;` is the only one written.
+            let back = back.replace("&amp;", "&");
             let expected: String = s
                 .chars()
                 .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })

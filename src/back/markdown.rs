@@ -856,9 +856,13 @@ fn longest_run(s: &str, ch: char) -> usize {
     best
 }
 
-/// Control characters (newlines and tabs included) become spaces.
+/// Control characters (newlines and tabs included) become spaces; bidirectional controls,
+/// invisible format characters and noncharacters are dropped, as in diagrams
+/// ([`crate::back::text::is_dropped`]): a right-to-left override would otherwise reorder
+/// the text after it (a check command could read as something else than what runs).
 fn one_line(s: &str) -> String {
     s.chars()
+        .filter(|&c| c.is_control() || !crate::back::text::is_dropped(c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
 }
@@ -1392,6 +1396,9 @@ mod tests {
             "\u{7f}",
             "\u{85}",
             "\u{2028}",
+            "\u{202E}",
+            "\u{200B}",
+            "\u{FFFF}",
             "\\|",
             "|\\",
         ];

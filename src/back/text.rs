@@ -19,14 +19,22 @@ use crate::ir::{Access, Pattern, Spec, Target, Terminal};
 use crate::valid::Info;
 use crate::valid::graph::{Edge, Node};
 
-/// Is `c` dropped from diagram text: control characters (other than whitespace, which is
-/// folded), bidirectional embeddings/overrides/isolates and other invisible format
-/// characters that could reorder or hide the text around them.
-fn is_dropped(c: char) -> bool {
+/// Is `c` dropped from diagram and Markdown text: control characters (other than
+/// whitespace, which is folded), every bidirectional control (the Unicode `Bidi_Control`
+/// set: the Arabic letter mark, LRM/RLM, embeddings, overrides and isolates) and other
+/// invisible format characters that could reorder or hide the text around them, and the
+/// noncharacters (`U+FFFE`, `U+FFFF`, ...), which XML forbids: Graphviz rejects an HTML-like
+/// label holding one, and an SVG holding one is not well-formed.
+pub fn is_dropped(c: char) -> bool {
     (c.is_control() && !c.is_whitespace())
-        || matches!(c, '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{FEFF}')
+        || matches!(
+            c,
+            '\u{061C}' | '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{FEFF}'
+        )
         || ('\u{202A}'..='\u{202E}').contains(&c)
         || ('\u{2066}'..='\u{2069}').contains(&c)
+        || ('\u{FDD0}'..='\u{FDEF}').contains(&c)
+        || u32::from(c) & 0xFFFE == 0xFFFE
 }
 
 /// Fold whitespace runs (including newlines and tabs) into one space, trim both ends and
@@ -591,6 +599,7 @@ mod tests {
     fn clean_folds_whitespace_and_drops_controls() {
         assert_eq!(clean("  a\n\tb  \r\n c "), "a b c");
         assert_eq!(clean("x\u{202E}y\u{0007}z"), "xyz");
+        assert_eq!(clean("a\u{061C}b\u{FFFF}c\u{FFFE}d\u{FDD0}e\u{10FFFF}f"), "abcdef");
         assert_eq!(clean(""), "");
     }
 
