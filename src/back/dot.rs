@@ -587,7 +587,10 @@ mod tests {
         assert_eq!(quote(r#"a "b" \N c"#), r#""a \"b\" \\N c""#);
         assert_eq!(quote("x\ny"), r#""x\ny""#);
         assert_eq!(quote("日本語 🚀"), "\"日本語 🚀\"");
-        assert_eq!(quote("&#60;b&#62; &amp;"), "\"&amp;#60;b&amp;#62; &amp;amp;\"");
+        assert_eq!(
+            quote("&#60;b&#62; &amp;"),
+            "\"&amp;#60;b&amp;#62; &amp;amp;\""
+        );
     }
 
     proptest::proptest! {
