@@ -774,7 +774,19 @@ impl JsonParser<'_> {
             }
         }
         let text = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("0");
-        match serde_json::from_str::<serde_json::Number>(text) {
+        // Integers exactly; everything else through the standard library's correctly
+        // rounded parser (serde_json's default float parser can be off by one ulp, which
+        // broke `IR -> IR` for some port defaults).
+        let n = match (text.parse::<u64>(), text.parse::<i64>()) {
+            (Ok(u), _) => Some(serde_json::Number::from(u)),
+            (_, Ok(i)) => Some(serde_json::Number::from(i)),
+            _ => text
+                .parse::<f64>()
+                .ok()
+                .filter(|f| f.is_finite())
+                .and_then(serde_json::Number::from_f64),
+        };
+        match n.ok_or(()) {
             Ok(n) => Ok(Value::Number(n)),
             Err(_) => Err((
                 Code::Syntax,
@@ -903,18 +915,21 @@ impl<'de> Visitor<'de> for YVisitor {
 /// Parse YAML text into a [`Document`]: exactly one document, YAML 1.2 booleans, duplicate
 /// keys reported (all of them), anchors and aliases bounded.
 pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
-    let mut budget = serde_saphyr::Budget::default();
-    budget.max_depth = limits.max_depth;
-    budget.max_documents = 64;
-    let mut opts = serde_saphyr::Options::default();
-    opts.budget = Some(budget);
-    opts.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
-    opts.strict_booleans = true;
-    opts.alias_limits.max_total_replayed_events = limits.max_alias_events;
-    opts.alias_limits.max_replay_stack_depth = 32;
     let starts = line_starts(&text);
-    let docs: Result<Vec<Spanned<YNode>>, _> =
-        serde_saphyr::from_str_multiple_with_options(&text, opts);
+    let limits = *limits;
+    let docs = with_big_stack(|| {
+        let mut budget = serde_saphyr::Budget::default();
+        budget.max_depth = limits.max_depth;
+        budget.max_documents = 64;
+        let mut opts = serde_saphyr::Options::default();
+        opts.budget = Some(budget);
+        opts.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+        opts.strict_booleans = true;
+        opts.alias_limits.max_total_replayed_events = limits.max_alias_events;
+        opts.alias_limits.max_replay_stack_depth = 32;
+        serde_saphyr::from_str_multiple_with_options::<Spanned<YNode>, Vec<_>>(&text, opts)
+    });
+    let limits = &limits;
     match docs {
         Ok(mut docs) => {
             if docs.len() > 1 {
@@ -986,6 +1001,36 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
             diags.push(d);
             None
         }
+    }
+}
+
+/// Stack for reading YAML: reserved address space, touched only as deep as the input goes.
+const YAML_STACK: usize = 64 * 1024 * 1024;
+
+/// Run `f` on a thread with a [`YAML_STACK`] stack. Reading YAML recurses once per nesting
+/// level through serde-saphyr's generic code, which in an unoptimised build takes over
+/// 16 KiB of stack per level: 128 levels (the depth limit) overflowed the 2 MiB stack of a
+/// test thread before the budget could report P005. Falls back to the caller's thread
+/// if no thread can be started.
+fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut f = Some(f);
+    let result = std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("loopconv-yaml".into())
+            .stack_size(YAML_STACK)
+            .spawn_scoped(s, || f.take().map(|f| f()));
+        match spawned {
+            Ok(h) => match h.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => None,
+        }
+    });
+    match (result, f) {
+        (Some(r), _) => r,
+        (None, Some(f)) => f(),
+        (None, None) => unreachable!("the closure ran or is still here"),
     }
 }
 

@@ -36,7 +36,7 @@ pub fn to_model(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> 
         // Always written, even for a source without it (seed 000): upstream requires it, and
         // every file loopconv writes must pass the upstream schema (formats.md).
         kind: Some(m::Kind::Loop),
-        name: spec.name.clone(),
+        name: package_name(spec, opts, diags),
         version: opts
             .version
             .clone()
@@ -103,6 +103,29 @@ pub fn to_model(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> 
             error_policy: spec.bounds.error_policy.clone(),
         },
     }
+}
+
+/// Longest AgentPM package name (`^[a-z][a-z0-9-]{0,63}$`).
+const MAX_NAME: usize = 64;
+
+/// The package name. A multi-agent-spec name has no length limit; a longer one is cut to 64
+/// characters and reported as lost (`B001`) instead of producing a manifest that fails
+/// validation.
+fn package_name(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> String {
+    if spec.name.chars().count() <= MAX_NAME {
+        return spec.name.clone();
+    }
+    let cut: String = spec.name.chars().take(MAX_NAME).collect();
+    let ptr = spec.pointer(Field::Name);
+    diags.push(opts.lost(
+        Code::LostField,
+        &ptr,
+        format!(
+            "AgentPM package names are at most {MAX_NAME} characters; `name` ({} characters) is cut to `{cut}`",
+            spec.name.chars().count()
+        ),
+    ));
+    cut
 }
 
 /// Write the manifest as pretty JSON with a trailing newline.

@@ -215,8 +215,12 @@ fn ports(ps: Option<&[crate::ir::Port]>) -> Option<Vec<m::Port>> {
 /// `max_attempts = (max_steps + 1) / 3`, rounded up; reports `B002` when inexact.
 fn attempts_from_steps(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> Option<u64> {
     let steps = spec.bounds.max_steps?;
-    let exact = (steps + 1) % 3 == 0;
-    let attempts = (steps + 1).div_ceil(3).max(1);
+    // In u128: `max_steps` may be u64::MAX, and `steps + 1` must not overflow.
+    let plus_one = u128::from(steps) + 1;
+    let exact = plus_one % 3 == 0;
+    let attempts = u64::try_from(plus_one.div_ceil(3))
+        .unwrap_or(u64::MAX)
+        .max(1);
     if !exact {
         let ptr = spec.pointer(crate::ir::Field::MaxSteps);
         diags.push(opts.lost(
@@ -224,7 +228,7 @@ fn attempts_from_steps(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnosti
             &ptr,
             format!(
                 "`max_steps` {steps} is not 3 * attempts - 1; `max_attempts` is rounded up to {attempts} ({} steps)",
-                3 * attempts - 1
+                3 * u128::from(attempts) - 1
             ),
         ));
     }
