@@ -1,0 +1,13 @@
+//! Arbitrary bytes read as a `.json` file with the format detected from the content: the
+//! decoder, the JSON parser (depth limit, duplicates, escapes, numbers), format detection,
+//! the shape check, the front ends and validation.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use loopconv::format::{LoadOptions, load};
+
+fuzz_target!(|data: &[u8]| {
+    let l = load("fuzz.json", data, &LoadOptions::default());
+    // Whatever the input, a file that does not load must say why.
+    assert!(l.valid().is_some() || !l.diags.is_empty());
+});

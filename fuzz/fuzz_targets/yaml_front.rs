@@ -1,0 +1,12 @@
+//! Arbitrary bytes read as a `.yaml` file with the format detected from the content: the
+//! decoder, serde-saphyr with loopconv's budgets, the located YAML tree, detection, the
+//! shape check, the front ends and validation.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use loopconv::format::{LoadOptions, load};
+
+fuzz_target!(|data: &[u8]| {
+    let l = load("fuzz.yaml", data, &LoadOptions::default());
+    assert!(l.valid().is_some() || !l.diags.is_empty());
+});
