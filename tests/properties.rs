@@ -682,6 +682,57 @@ proptest! {
     }
 }
 
+/// Any IR: a generated graph with MAS roles, goal and bounds mixed in, any source format and
+/// pattern. Such a file may be invalid (a REAL pattern without a mission); a valid one must
+/// go through every back end like any other loop.
+fn mixed_ir() -> impl Strategy<Value = Spec> {
+    (
+        agentpm_spec(),
+        mas_loop(),
+        prop::sample::select(vec![
+            SourceFormat::Agentpm,
+            SourceFormat::Mas,
+            SourceFormat::Ir,
+        ]),
+        prop::sample::select(vec![Pattern::General, Pattern::Real, Pattern::Veal]),
+        (any::<bool>(), any::<bool>(), any::<bool>()),
+    )
+        .prop_map(|(mut spec, lp, source, pattern, (roles, goal, bounds))| {
+            let m = loopconv::front::mas::lower(&lp);
+            spec.source_format = source;
+            spec.pattern = pattern;
+            if roles {
+                spec.roles = m.roles;
+            }
+            if goal {
+                spec.goal = m.goal;
+            }
+            if bounds {
+                spec.bounds.max_attempts = m.bounds.max_attempts;
+                spec.bounds.escalation = m.bounds.escalation;
+            }
+            spec
+        })
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    /// (a) for IR input: whatever mix of fields an IR file holds, reading never panics, and
+    /// a valid one goes through every back end.
+    #[test]
+    fn mixed_ir_through_every_back_end(spec in mixed_ir(), opts in convert_opts()) {
+        let ir = back::ir::write(&spec).expect("ir writer");
+        let l = load("mixed.ir.json", ir.as_bytes(), &LoadOptions::default());
+        if l.valid().is_some() {
+            prop_assert_eq!(l.spec.as_ref(), Some(&spec));
+            all_back_ends(&l, &opts)?;
+        } else {
+            prop_assert!(l.diags.has_errors());
+        }
+    }
+}
+
 // ------------------------------------------------------------------ (c) mutations
 
 /// A document as a mutable tree that keeps duplicate keys and key order.
