@@ -39,10 +39,15 @@ seed() {
         *) continue ;;
       esac
       local keep=0 ext
-      for ext in "$@"; do [[ "$f" == *"$ext" ]] && keep=1; done
-      [ "$keep" = 1 ] && cp -f "$f" "$dir/seed-$(echo "$f" | tr '/.' '__')"
+      for ext in "$@"; do
+        if [[ "$f" == *"$ext" ]]; then keep=1; fi
+      done
+      if [ "$keep" = 1 ]; then
+        cp -f "$f" "$dir/seed-$(echo "$f" | tr '/.' '__')"
+      fi
     done < <(find "$src" -type f -print0)
   done
+  return 0
 }
 
 status=0
