@@ -22,6 +22,10 @@ pub struct Limits {
     pub max_alias_events: usize,
     /// Most phases in one loop.
     pub max_phases: usize,
+    /// Most values (objects, arrays and scalars) in one document. A 64 MiB JSON array of
+    /// zeros holds 33 million values and took 6.5 GB to read; a loop with the most phases
+    /// needs a few hundred thousand.
+    pub max_nodes: usize,
 }
 
 impl Default for Limits {
@@ -31,6 +35,7 @@ impl Default for Limits {
             max_depth: 128,
             max_alias_events: 100_000,
             max_phases: 10_000,
+            max_nodes: 1_000_000,
         }
     }
 }
@@ -389,6 +394,8 @@ pub fn parse_json(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
         i: 0,
         depth: 0,
         max_depth: limits.max_depth,
+        nodes: 0,
+        max_nodes: limits.max_nodes,
         dups: Vec::new(),
     };
     let result = p.document();
@@ -435,6 +442,8 @@ struct JsonParser<'a> {
     i: usize,
     depth: usize,
     max_depth: usize,
+    nodes: usize,
+    max_nodes: usize,
     dups: Vec<Dup>,
 }
 
@@ -478,6 +487,18 @@ impl JsonParser<'_> {
 
     fn value(&mut self) -> Result<Node, JErr> {
         let start = self.i;
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            return Err((
+                Code::TooLarge,
+                format!(
+                    "the JSON document is too large to be a loop: it has more than {} values",
+                    self.max_nodes
+                ),
+                self.i,
+                Some("loop files are small; split or shrink the input"),
+            ));
+        }
         let value = match self.s.get(self.i) {
             None => return self.err("expected a JSON value, found end of input"),
             Some(b'{') => self.object()?,
@@ -918,9 +939,7 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
     let starts = line_starts(&text);
     let limits = *limits;
     let docs = with_big_stack(|| {
-        let mut budget = serde_saphyr::Budget::default();
-        budget.max_depth = limits.max_depth;
-        budget.max_documents = 64;
+        let budget = yaml_budget(&limits);
         let mut opts = serde_saphyr::Options::default();
         opts.budget = Some(budget);
         opts.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
@@ -1002,6 +1021,16 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
             None
         }
     }
+}
+
+/// serde-saphyr's budget with loopconv's limits.
+fn yaml_budget(limits: &Limits) -> serde_saphyr::Budget {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = limits.max_depth;
+    budget.max_nodes = limits.max_nodes;
+    budget.max_events = budget.max_events.max(limits.max_nodes.saturating_mul(2));
+    budget.max_documents = 64;
+    budget
 }
 
 /// Stack for reading YAML: reserved address space, touched only as deep as the input goes.
@@ -1106,7 +1135,7 @@ fn classify_yaml_error(
     let first_line = raw.lines().next().unwrap_or("").trim();
     match inner {
         E::Budget { breach, .. } => {
-            let budget = serde_saphyr::Budget::default();
+            let budget = yaml_budget(limits);
             let aliased = text.contains('&') && text.contains('*');
             let too_large = |what: String| {
                 if aliased {

@@ -4,6 +4,7 @@
 //! | input | code |
 //! |---|---|
 //! | larger than `--max-input-bytes` (default 64 MiB) | P004 |
+//! | more than 1,000,000 values (JSON or YAML) | P004 |
 //! | arrays/objects nested 100,000 deep (JSON, YAML flow, YAML block) | P005 |
 //! | a ~1 KB billion-laughs YAML file, and an alias-multiplied scalar | P006 |
 //! | invalid UTF-8 | P007, at its line and column |
@@ -177,6 +178,29 @@ fn max_input_bytes_flag_and_stdin() {
     let _ = writer.join();
     assert_eq!(code_of(&out), 1);
     assert_eq!(codes(&diags_of(&out)), vec!["P004"]);
+}
+
+#[test]
+fn too_many_values_is_p004() {
+    // Small in bytes, huge in values: 33 million of them fit in 64 MiB and took 6.5 GB to
+    // read before the value limit (1,000,000).
+    let zeros = format!("[{}0]", "0,".repeat(1_000_000));
+    let inside = format!(
+        "{{\"name\": \"x\", \"type\": \"REAL\", \"actor\": \"a\", \"mission\": \"m\", \"inputs\": [{{\"name\": \"p\", \"default\": {zeros}}}]}}"
+    );
+    for (name, text) in [
+        ("zeros.json", zeros.clone()),
+        ("inside.json", inside),
+        ("zeros.yaml", zeros),
+    ] {
+        let diags = rejects(name, text.as_bytes(), &["P004"]);
+        let msg = diags[0]["message"].as_str().unwrap_or("");
+        assert!(msg.contains("too large to be a loop"), "{name}: {msg}");
+        line_col(&diags[0]);
+    }
+    // A block mapping with 600,000 keys.
+    let keys: String = (0..600_000).map(|i| format!("k{i}: 1\n")).collect();
+    rejects("keys.yaml", keys.as_bytes(), &["P004"]);
 }
 
 #[test]

@@ -762,11 +762,12 @@ impl M {
         }
     }
 
-    fn scalar(&self) -> Option<String> {
+    fn scalar(&self, yaml: bool) -> Option<String> {
         Some(match self {
             M::Null => "null".into(),
             M::Bool(b) => b.to_string(),
             M::Num(n) => n.clone(),
+            M::Str(s) if yaml => quote_yaml(s),
             M::Str(s) => quote(s),
             M::Arr(a) if a.is_empty() => "[]".into(),
             M::Obj(o) if o.is_empty() => "{}".into(),
@@ -775,7 +776,7 @@ impl M {
     }
 
     fn json(&self, indent: usize, out: &mut String) {
-        if let Some(s) = self.scalar() {
+        if let Some(s) = self.scalar(false) {
             out.push_str(&s);
             return;
         }
@@ -809,7 +810,7 @@ impl M {
 
     /// Block YAML with every string double-quoted (JSON escapes are YAML escapes).
     fn yaml(&self, indent: usize, out: &mut String) {
-        if let Some(s) = self.scalar() {
+        if let Some(s) = self.scalar(true) {
             out.push(' ');
             out.push_str(&s);
             out.push('\n');
@@ -828,7 +829,7 @@ impl M {
             M::Obj(o) => {
                 for (k, v) in o {
                     out.push_str(&pad);
-                    out.push_str(&quote(k));
+                    out.push_str(&quote_yaml(k));
                     out.push(':');
                     v.yaml(indent + 2, out);
                 }
@@ -907,6 +908,26 @@ fn child_mut<'a>(node: &'a mut M, seg: &str) -> Option<&'a mut M> {
 
 fn quote(s: &str) -> String {
     serde_json::to_string(s).expect("a string serialises")
+}
+
+/// A YAML double-quoted scalar: JSON's escapes, plus `\u` escapes for what YAML does not
+/// allow unescaped (DEL, C1 controls, U+FFFE, U+FFFF).
+fn quote_yaml(s: &str) -> String {
+    let mut out = String::from('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || matches!(c, '\u{feff}' | '\u{fffe}' | '\u{ffff}') => {
+                out.push_str(&format!("\\u{:04x}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// `/loop/phases/3/id` -> `/loop/phases/*/id`.
@@ -1232,6 +1253,27 @@ fn mutate(s: &Sample, m: Mutation, pick: usize, variant: usize) -> Option<(Strin
     (tree != s.tree).then(|| (tree.render(s.yaml), what))
 }
 
+/// The byte spans (opening quote, closing quote) of the double-quoted scalars of a
+/// rendering, escapes taken into account.
+fn string_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut open = None;
+    let mut escaped = false;
+    for (i, b) in text.bytes().enumerate() {
+        match (open, b) {
+            (None, b'"') => open = Some(i),
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), b'\\') => escaped = true,
+            (Some(o), b'"') => {
+                spans.push((o, i));
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    spans
+}
+
 fn line_count(text: &str) -> u32 {
     u32::try_from(text.lines().count()).unwrap_or(u32::MAX) + 1
 }
@@ -1326,14 +1368,11 @@ proptest! {
         let path = format!("cut.{}", ext(&s));
         let text = if s.yaml { s.tree.render(true) } else { s.text.clone() };
         let cut_at = if s.yaml {
-            let quotes: Vec<usize> = text.match_indices('"').map(|(i, _)| i).collect();
-            // Pairs of an opening and closing quote of one scalar (no escaped quotes in
-            // the rendering of keys and most values; an odd pair just cuts elsewhere).
-            let k = (cut / 2) % (quotes.len() / 2).max(1) * 2;
-            match (quotes.get(k), quotes.get(k + 1)) {
-                (Some(&o), Some(&c)) if c > o + 1 => o + 1 + cut % (c - o - 1),
-                (Some(&o), _) => o + 1,
-                _ => return Ok(()),
+            // Somewhere after the opening quote, up to and including the closing one.
+            let strings = string_spans(&text);
+            match strings.get(cut % strings.len().max(1)) {
+                Some(&(open, close)) => open + 1 + (cut / 7) % (close - open),
+                None => return Ok(()),
             }
         } else {
             let last = text.trim_end().len();
