@@ -365,6 +365,8 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
             help: d.help.as_deref().map(|h| sanitize(h, false)),
             location: Location {
                 file: sanitize(&d.location.file, false),
+                // A pointer names user keys (`/loop/<unknown key>`): sanitised too.
+                pointer: sanitize(&d.location.pointer, false),
                 ..d.location.clone()
             },
             ..d.clone()
@@ -555,9 +557,15 @@ mod tests {
             start: 6,
             end: 17,
         });
-        let out = render_human(&[d], Some(src), false);
+        let out = render_human(&[d.clone()], Some(src), false);
         assert!(!out.contains('\u{1b}') && !out.contains('\u{0}'), "{out}");
         assert!(out.contains("?[31mred?"), "{out}");
+        // Without a position, the note names the pointer, which holds user keys.
+        d.location.pos = None;
+        d.location.pointer = "/loop/\u{1b}[2Jkey".into();
+        let out = render_human(&[d], Some(src), false);
+        assert!(!out.contains('\u{1b}'), "{out}");
+        assert!(out.contains("/loop/?[2Jkey"), "{out}");
     }
 
     #[test]

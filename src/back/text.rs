@@ -599,7 +599,10 @@ mod tests {
     fn clean_folds_whitespace_and_drops_controls() {
         assert_eq!(clean("  a\n\tb  \r\n c "), "a b c");
         assert_eq!(clean("x\u{202E}y\u{0007}z"), "xyz");
-        assert_eq!(clean("a\u{061C}b\u{FFFF}c\u{FFFE}d\u{FDD0}e\u{10FFFF}f"), "abcdef");
+        assert_eq!(
+            clean("a\u{061C}b\u{FFFF}c\u{FFFE}d\u{FDD0}e\u{10FFFF}f"),
+            "abcdef"
+        );
         assert_eq!(clean(""), "");
     }
 
