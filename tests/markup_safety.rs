@@ -668,10 +668,43 @@ fn label_pieces(label: &str) -> Option<Vec<String>> {
     if !cur.is_empty() {
         pieces.push(cur);
     }
-    pieces
-        .iter()
-        .all(|p| is_escaped_text(p))
-        .then(|| pieces.iter().map(|p| mermaid_decode(p)).collect())
+    if !pieces.iter().all(|p| is_escaped_text(p)) {
+        return None;
+    }
+    let decoded: Vec<String> = pieces.iter().map(|p| mermaid_decode(p)).collect();
+    // Mermaid rewrites these in the decoded text (math, icons, line breaks, its entity
+    // placeholders): they must never be there. The writer breaks them with a word joiner.
+    for d in &decoded {
+        for bad in ["$$", ":fa-", "\\n", "ﬂ°", "¶ß"] {
+            assert!(!d.contains(bad), "{bad:?} in the decoded label {d:?}");
+        }
+    }
+    Some(decoded.iter().map(|d| unjoined(d)).collect())
+}
+
+/// Text without word joiners (the Mermaid writer adds some; see `mermaid::JOINER`).
+fn unjoined(s: &str) -> String {
+    s.replace(mermaid::JOINER, "")
+}
+
+/// The drawing with every text [`unjoined`], to compare with decoded Mermaid labels.
+fn without_joiners(d: &Diagram) -> Diagram {
+    let mut d = d.clone();
+    let u = |s: &mut String| *s = unjoined(s);
+    u(&mut d.title);
+    d.subtitle.iter_mut().for_each(u);
+    d.description.iter_mut().for_each(u);
+    for n in &mut d.nodes {
+        u(&mut n.title);
+        n.lines.iter_mut().for_each(u);
+        n.access.iter_mut().for_each(u);
+        n.role.iter_mut().for_each(u);
+    }
+    for e in &mut d.edges {
+        u(&mut e.label);
+        e.note.iter_mut().for_each(u);
+    }
+    d
 }
 
 fn is_node_id(s: &str) -> bool {
@@ -859,6 +892,7 @@ fn node_pieces(n: &text::DiagramNode) -> Vec<String> {
 }
 
 fn check_mermaid_both(case: &Case, spec: &Spec, info: &Info, d: &Diagram) {
+    let d = &without_joiners(d);
     let title = match &d.subtitle {
         Some(s) => format!("{} · {}", d.title, s),
         None => d.title.clone(),
@@ -1154,6 +1188,14 @@ fn dot_tokens(out: &str, what: &str) -> Vec<Tok> {
                 };
                 if matches!(ch, '<' | '"' | '\n') || ch.is_control() || invisible(ch) {
                     fail("raw markup character in an HTML label", j);
+                }
+                // Graphviz expands `\N`, `\G`, `\\`... in HTML-like labels too: every
+                // backslash of the text must be doubled.
+                if ch == '\\' {
+                    if !rest.starts_with("\\\\") {
+                        fail("single backslash in an HTML label", j);
+                    }
+                    j += 1;
                 }
                 text.push(ch);
                 j += ch.len_utf8();

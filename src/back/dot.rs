@@ -10,7 +10,8 @@
 //! Attributes are typed ([`Shape`], [`NodeStyle`], [`EdgeStyle`], [`NodeAttrs`],
 //! [`EdgeAttrs`]) and written by one function, so escaping happens in exactly one place:
 //! quoted strings escape `\`, `"` and `&` (and never contain a newline), and HTML-like labels
-//! are built by [`Html`], which escapes `&`, `<`, `>`, `"` and `'` in every piece of text.
+//! are built by [`Html`], which escapes `&`, `<`, `>`, `"` and `'` in every piece of text
+//! and doubles `\` (Graphviz expands `\N` and friends there too).
 //! Node ids are generated (`p0`, `g0`, `t_end`), never taken from user text.
 
 use std::fmt::Write as _;
@@ -131,25 +132,32 @@ impl EdgeStyle {
     }
 }
 
+/// Text for an HTML-like label: `&<>"'` as entities, and `\` doubled. Graphviz expands
+/// `\N`, `\G`, `\E`... (node, graph, edge names) and `\\` in the text of HTML-like labels
+/// too, after decoding entities, so `&#92;` would not help; `\\` is drawn as one `\`.
+pub fn html_text(s: &str) -> String {
+    escape_html(s).replace('\\', "\\\\")
+}
+
 /// An HTML-like label under construction: markup comes from the methods, every piece of
-/// text is escaped.
+/// text is escaped by [`html_text`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Html(String);
 
 impl Html {
     fn text(mut self, s: &str) -> Self {
-        self.0.push_str(&escape_html(s));
+        self.0.push_str(&html_text(s));
         self
     }
     fn bold(mut self, s: &str) -> Self {
-        let _ = write!(self.0, "<B>{}</B>", escape_html(s));
+        let _ = write!(self.0, "<B>{}</B>", html_text(s));
         self
     }
     fn small(mut self, s: &str, color: &'static str) -> Self {
         let _ = write!(
             self.0,
             "<FONT POINT-SIZE=\"9\" COLOR=\"{color}\">{}</FONT>",
-            escape_html(s)
+            html_text(s)
         );
         self
     }
@@ -617,6 +625,11 @@ mod tests {
                 .collect();
             proptest::prop_assert_eq!(back, expected);
         }
+    }
+
+    #[test]
+    fn html_text_doubles_backslashes() {
+        assert_eq!(html_text(r"C:\new \N \\"), r"C:\\new \\N \\\\");
     }
 
     #[test]
