@@ -16,7 +16,12 @@
 # (a corpus may hold invalid files on purpose) are reported as skipped.
 # Every SVG is then parsed as XML and must hold no <script>, <img>, <iframe>, <object>
 # or <embed> element and no on* event attribute, and its raw text no `<img` or
-# `<script`; for files named *hostile* the hostile text must be drawn as text.
+# `<script`. Hostile loops (every file under examples/hostile/, and files named
+# *hostile*) must also show their hostile text drawn as text: each short phase objective
+# (AgentPM loops) and each agent name (actor, validator, fallback agent) must appear
+# literally in the drawn text of each of the loop's SVGs (titles, descriptions and styles
+# apart; compared without whitespace and invisible characters, which the drawings drop or
+# fold), and no <i>, <u> or nested <svg> element may appear.
 #
 # Installation (once per machine; `scripts/install-tools.sh` or `--install` runs the
 # `install_tools` function below, which does exactly this):
@@ -83,12 +88,55 @@ PY
 }
 
 # Check SVGs: well-formed XML, no active markup, no raw <img / <script; hostile files
-# must show their text. Prints one line per failure; exit status = number of failures.
+# must show their text. An SVG `<svg dir>/NNN-name.<kind>.svg` is the drawing of a hostile
+# loop when `<svg dir>/../src/NNN-name.ir.json` (its IR) exists: the marker texts come from
+# there. Prints one line per failure; exit status = number of failures.
 check_svgs() {
     python3 - "$@" <<'PY'
-import re, sys
+import json, pathlib, re, sys, unicodedata
 import xml.etree.ElementTree as ET
 BAD_TAGS = {"script", "img", "iframe", "object", "embed", "image"}
+# Hostile loops: user markup that would show as these elements.
+HOSTILE_TAGS = {"i", "u", "svg"}
+# Text that is not drawn: accessibility title and description, CSS.
+NOT_DRAWN = {"title", "desc", "style"}
+
+def squeeze(s):
+    """Text without whitespace and invisible characters (controls, format characters such
+    as bidirectional marks, unassigned code points and noncharacters): the drawings drop
+    or fold those, and wrapping may break lines anywhere."""
+    return "".join(c for c in s
+                   if not c.isspace() and unicodedata.category(c) not in ("Cc", "Cf", "Cn"))
+
+def visible_len(s):
+    return len(" ".join(squeeze_words(s)))
+
+def squeeze_words(s):
+    return [w for w in (squeeze(w) for w in s.split()) if w]
+
+def markers(ir_path):
+    """Texts a hostile loop must show whole: short objectives (they fit on one line of a
+    phase node) and short agent names (role lines and the escalation note)."""
+    ir = json.loads(ir_path.read_text(encoding="utf-8"))
+    out = []
+    if ir.get("source_format") == "agentpm":
+        for p in ir.get("graph", {}).get("phases", []):
+            if 0 < visible_len(p.get("objective", "")) <= 32:
+                out.append(p["objective"])
+    roles = ir.get("roles", {})
+    for k in ("actor", "validator", "fallback_agent"):
+        v = roles.get(k)
+        if v and 0 < visible_len(v) <= 38:
+            out.append(v)
+    return out
+
+def drawn_text(root):
+    parent = {c: p for p in root.iter() for c in p}
+    for el in list(root.iter()):
+        if el.tag.rsplit("}", 1)[-1].lower() in NOT_DRAWN and el in parent:
+            parent[el].remove(el)
+    return "".join(root.itertext())
+
 fails = 0
 for path in sys.argv[1:]:
     raw = open(path, encoding="utf-8").read()
@@ -119,6 +167,18 @@ for path in sys.argv[1:]:
         for needle in ("<img src=x", "日本語"):
             if needle not in text:
                 problems.append(f"hostile text {needle!r} is not drawn as text")
+    svg = pathlib.Path(path)
+    stem = re.sub(r"\.(dot|flowchart|state)\.svg$", "", svg.name)
+    ir = svg.parent.parent / "src" / f"{stem}.ir.json"
+    if ir.exists() and root is not None:
+        drawn = squeeze(drawn_text(root))
+        for m in markers(ir):
+            if squeeze(m) not in drawn:
+                problems.append(f"hostile text {m!r} is not drawn as text")
+        for el in root.iter():
+            tag = el.tag.rsplit("}", 1)[-1].lower()
+            if tag in HOSTILE_TAGS and el is not root:
+                problems.append(f"<{tag}> element from user text")
     for p in problems:
         print(f"  FAIL {path}: {p}")
     fails += bool(problems)
@@ -187,6 +247,9 @@ main() {
     done
 
     echo "conformance: ${#files[@]} loop files; output in $out"
+    # (Resolved like list_loops' paths.)
+    local hostile_dir
+    hostile_dir=$(cd "$ROOT/examples/hostile" 2>/dev/null && pwd -P) || hostile_dir="$ROOT/examples/hostile"
     # 1. Generate the drawings.
     local -a dots=() mermaids=()
     local i=0 entry kind name
@@ -208,6 +271,13 @@ main() {
         fi
         valid+=("$f")
         dots+=("$name")
+        # Hostile loops: their IR names the texts the SVGs must show (see check_svgs).
+        if [[ $f == "$hostile_dir/"* || $(basename "$f") == *hostile* ]]; then
+            "$bin" convert --to ir "$f" -o "$out/src/$name.ir.json" 2>>"$out/src/$name.err" || {
+                echo "  FAIL $f: loopconv convert --to ir failed"
+                failed=$((failed + 1))
+            }
+        fi
         local style
         for style in flowchart state; do
             if "$bin" graph --style "$style" "$f" -o "$out/src/$name.$style.mmd" \
