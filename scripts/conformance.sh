@@ -17,11 +17,12 @@
 # Every SVG is then parsed as XML and must hold no <script>, <img>, <iframe>, <object>
 # or <embed> element and no on* event attribute, and its raw text no `<img` or
 # `<script`. Hostile loops (every file under examples/hostile/, and files named
-# *hostile*) must also show their hostile text drawn as text: each short phase objective
-# (AgentPM loops) and each agent name (actor, validator, fallback agent) must appear
-# literally in the drawn text of each of the loop's SVGs (titles, descriptions and styles
-# apart; compared without whitespace and invisible characters, which the drawings drop or
-# fold), and no <i>, <u> or nested <svg> element may appear.
+# *hostile*) must also show their hostile text drawn as text: each phase objective short
+# enough to be shown whole (AgentPM loops) and each short agent name (actor, validator,
+# fallback agent) must appear literally in the drawn text of each of the loop's SVGs
+# (titles, descriptions and styles apart; compared without whitespace and invisible
+# characters, which the drawings drop or fold), and no <i>, <u> or nested <svg> element
+# may appear.
 #
 # Installation (once per machine; `scripts/install-tools.sh` or `--install` runs the
 # `install_tools` function below, which does exactly this):
@@ -108,20 +109,39 @@ def squeeze(s):
     return "".join(c for c in s
                    if not c.isspace() and unicodedata.category(c) not in ("Cc", "Cf", "Cn"))
 
-def visible_len(s):
-    return len(" ".join(squeeze_words(s)))
-
 def squeeze_words(s):
     return [w for w in (squeeze(w) for w in s.split()) if w]
 
+def visible_len(s):
+    return len(" ".join(squeeze_words(s)))
+
+def fits_two_lines(s, width=32):
+    """Whether a phase node shows the whole objective: loopconv wraps it at 34 characters
+    a line, 2 lines, splitting longer words (`back::text::wrap`); 32 leaves a margin for
+    the characters counted differently here."""
+    words, lines, cur = squeeze_words(s), 0, 0
+    for w in map(len, words):
+        while True:
+            need = w if cur == 0 else cur + 1 + w
+            if need <= width:
+                cur = need
+                break
+            if cur > 0:
+                lines, cur = lines + 1, 0
+            else:
+                lines, w = lines + 1, w - width
+            if lines >= 2:
+                return False
+    return bool(words) and lines + (cur > 0) <= 2
+
 def markers(ir_path):
-    """Texts a hostile loop must show whole: short objectives (they fit on one line of a
-    phase node) and short agent names (role lines and the escalation note)."""
+    """Texts a hostile loop must show whole: objectives that fit on a phase node (AgentPM
+    loops) and short agent names (role lines and the escalation note)."""
     ir = json.loads(ir_path.read_text(encoding="utf-8"))
     out = []
     if ir.get("source_format") == "agentpm":
         for p in ir.get("graph", {}).get("phases", []):
-            if 0 < visible_len(p.get("objective", "")) <= 32:
+            if fits_two_lines(p.get("objective", "")):
                 out.append(p["objective"])
     roles = ir.get("roles", {})
     for k in ("actor", "validator", "fallback_agent"):
