@@ -140,9 +140,9 @@ fn input_one_byte_over_64_mib_is_p004() {
 
 #[test]
 fn input_of_exactly_64_mib_is_read() {
-    // A valid loop padded with trailing whitespace to exactly the limit.
+    // A valid loop padded with trailing spaces to exactly the limit.
     let mut bytes = VALID_AGENTPM.as_bytes().to_vec();
-    bytes.resize(64 * MIB, b'\n');
+    bytes.resize(64 * MIB, b' ');
     let (_dir, path) = temp_file("exact.json", &bytes);
     let (code, diags) = check(&path, &[]);
     assert_eq!(code, 0, "{diags:#?}");
@@ -183,24 +183,48 @@ fn max_input_bytes_flag_and_stdin() {
 #[test]
 fn too_many_values_is_p004() {
     // Small in bytes, huge in values: 33 million of them fit in 64 MiB and took 6.5 GB to
-    // read before the value limit (1,000,000).
+    // read before the value limit (1,000,000 by default).
     let zeros = format!("[{}0]", "0,".repeat(1_000_000));
+    let diags = rejects("zeros.json", zeros.as_bytes(), &["P004"]);
+    let msg = diags[0]["message"].as_str().unwrap_or("");
+    assert!(msg.contains("more than 1000000 values"), "{msg}");
+    line_col(&diags[0]);
+    // The same limit for YAML, and inside a loop field (a small limit keeps this quick).
+    let limits = loopconv::tree::Limits {
+        max_nodes: 1000,
+        ..loopconv::tree::Limits::default()
+    };
+    let opts = LoadOptions {
+        limits,
+        ..LoadOptions::default()
+    };
+    let zeros = format!("[{}0]", "0,".repeat(1000));
     let inside = format!(
         "{{\"name\": \"x\", \"type\": \"REAL\", \"actor\": \"a\", \"mission\": \"m\", \"inputs\": [{{\"name\": \"p\", \"default\": {zeros}}}]}}"
     );
+    let keys: String = (0..1000).map(|i| format!("k{i}: 1\n")).collect();
     for (name, text) in [
-        ("zeros.json", zeros.clone()),
-        ("inside.json", inside),
-        ("zeros.yaml", zeros),
+        ("zeros.yaml", zeros.clone()),
+        ("inside.json", inside.clone()),
+        ("inside.yaml", inside),
+        ("keys.yaml", keys),
     ] {
-        let diags = rejects(name, text.as_bytes(), &["P004"]);
-        let msg = diags[0]["message"].as_str().unwrap_or("");
-        assert!(msg.contains("too large to be a loop"), "{name}: {msg}");
-        line_col(&diags[0]);
+        let l = load(name, text.as_bytes(), &opts);
+        let codes: Vec<Code> = l.diags.items().iter().map(|d| d.code).collect();
+        assert_eq!(
+            codes,
+            vec![Code::TooLarge],
+            "{name}: {:#?}",
+            l.diags.items()
+        );
+        let d = &l.diags.items()[0];
+        assert!(
+            d.message.contains("too large to be a loop"),
+            "{name}: {}",
+            d.message
+        );
+        assert!(d.location.pos.is_some(), "{name}");
     }
-    // A block mapping with 600,000 keys.
-    let keys: String = (0..600_000).map(|i| format!("k{i}: 1\n")).collect();
-    rejects("keys.yaml", keys.as_bytes(), &["P004"]);
 }
 
 #[test]
