@@ -1517,7 +1517,9 @@ fn benign_skeleton(benign: &Case) -> Vec<String> {
 
 fn check_markdown(case: &Case, spec: &Spec, info: &Info, want: &[String]) {
     let what = format!("{} Markdown", case.label);
-    let page = markdown::write(spec, info, "loops/hostile", &markdown::Options::default())
+    // The source file name is user text too (`loopconv docs` shows it as given).
+    let source = format!("loops/{}.json", case.hostile);
+    let page = markdown::write(spec, info, &source, &markdown::Options::default())
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     // Same structure as the page of the same loop with harmless text (unless nothing of the
     // text is visible: then optional sections are left out).
@@ -1588,6 +1590,31 @@ fn check_markdown(case: &Case, spec: &Spec, info: &Info, want: &[String]) {
     if case.hostile.contains("range(3) %}x{% endfor") {
         assert!(!text.contains("xxx") && text.contains("range(3)"), "{what}");
     }
+    let src = md_visible(&source);
+    assert!(text.contains(&src), "{what}: source {src:?}");
+    // The index: one link, to the page; the description and source read as written.
+    let entry = markdown::IndexEntry {
+        name: spec.name.clone(),
+        file_name: format!("{}.md", spec.name),
+        description: spec.description.clone(),
+        source,
+    };
+    let index = markdown::index(&[entry], &markdown::Options::default()).expect("index");
+    let mut links = Vec::new();
+    for e in Parser::new_ext(&index, md_options()) {
+        match e {
+            Event::Html(_) | Event::InlineHtml(_) | Event::Start(Tag::Image { .. }) => {
+                panic!("{what}: index {e:?}\n{index}")
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => links.push(dest_url.to_string()),
+            _ => {}
+        }
+    }
+    assert_eq!(links, ["hostile.md"], "{what}: index links");
+    let text = md_text(&index);
+    assert!(text.contains(&src), "{what}: index source");
+    let desc = md_visible(spec.description.as_deref().unwrap_or(""));
+    assert!(text.contains(&desc), "{what}: index description {desc:?}");
 }
 
 // ---------------------------------------------------------------------------------------
