@@ -15,6 +15,27 @@ use loopconv::diag::{self, Diagnostics, Severity};
 use loopconv::format::{self, Format, LoadOptions, Loaded};
 use loopconv::tree::Limits;
 
+// `print!`, `eprint!` and `eprintln!` panic when the stream is a closed pipe
+// (`loopconv check --format json dir | head`), which exited with 101. Diagnostics and
+// summaries are best effort: a reader that went away just stops receiving them, and the
+// exit code still tells the result. (Converted output goes through `emit`, which reports
+// a failed write as an I/O error.)
+macro_rules! print {
+    ($($t:tt)*) => {{
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+macro_rules! eprint {
+    ($($t:tt)*) => {{
+        let _ = write!(std::io::stderr().lock(), $($t)*);
+    }};
+}
+macro_rules! eprintln {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stderr().lock(), $($t)*);
+    }};
+}
+
 /// Input had problems.
 pub const EXIT_PROBLEMS: u8 = 1;
 /// Usage, I/O or runtime error.

@@ -228,6 +228,31 @@ fn too_many_values_is_p004() {
 }
 
 #[test]
+fn closed_output_pipe_is_not_a_crash() {
+    // 20,000 unknown keys: megabytes of diagnostics for a reader that has gone away
+    // (`loopconv check ... | head -1`). `print!` used to panic (exit 101).
+    let keys: Vec<String> = (0..20_000).map(|i| format!("\"k{i}\": 1")).collect();
+    let text = VALID_AGENTPM.replacen('{', &format!("{{{},", keys.join(",")), 1);
+    let (_dir, path) = temp_file("noisy.json", text.as_bytes());
+    for args in [
+        vec!["check", "--format", "json"],
+        vec!["check", "--color", "never"],
+    ] {
+        let mut child = loopconv()
+            .args(&args)
+            .arg(&path)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        drop(child.stdout.take());
+        drop(child.stderr.take());
+        let status = child.wait().expect("wait");
+        assert_eq!(status.code(), Some(1), "{args:?}");
+    }
+}
+
+#[test]
 fn missing_file_is_an_io_error() {
     let out = loopconv()
         .args(["check", "no/such/file.json"])
