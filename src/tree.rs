@@ -1249,7 +1249,10 @@ fn collect_yaml_issues(
                     d.location.pointer = ptr.to_owned();
                     diags.push(d);
                 }
+                // Non-string keys are reported once, as P012 above: two `{}` keys are not
+                // also a duplicate (one mistake, one diagnostic).
                 match seen.entry(m.key.as_str()) {
+                    _ if m.key.starts_with('\u{0}') => {}
                     std::collections::hash_map::Entry::Occupied(first) => {
                         dups.push((ptr.to_owned(), m.key.clone(), m.key_span, *first.get()));
                     }

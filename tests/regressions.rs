@@ -149,3 +149,18 @@ fn ir_regression_files_round_trip_exactly() {
         assert_eq!(out, text, "{}", f.display());
     }
 }
+
+/// Two non-string keys that are equal are one mistake each (P012), not also a duplicate.
+#[test]
+fn non_string_keys_are_not_also_duplicates() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions/non-string-keys.yaml");
+    let bytes = std::fs::read(&path).expect("read");
+    let l = load("k.yaml", &bytes, &LoadOptions::default());
+    let codes: Vec<&str> = l.diags.items().iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(
+        codes.iter().filter(|c| **c == "P012").count(),
+        2,
+        "{codes:?}"
+    );
+    assert!(!codes.contains(&"P002"), "{codes:?}");
+}
