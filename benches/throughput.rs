@@ -28,7 +28,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn measure(name: &str, budget: Duration, inputs: usize, mut f: impl FnMut()) {
+fn measure(name: &str, budget: Duration, inputs: usize, bytes: usize, mut f: impl FnMut()) {
     let start = Instant::now();
     let mut rounds = 0u32;
     while start.elapsed() < budget || rounds == 0 {
@@ -36,8 +36,9 @@ fn measure(name: &str, budget: Duration, inputs: usize, mut f: impl FnMut()) {
         rounds += 1;
     }
     let per_file = start.elapsed() / (rounds * u32::try_from(inputs.max(1)).unwrap_or(1));
+    let mb_s = (bytes as f64 * f64::from(rounds)) / start.elapsed().as_secs_f64() / 1e6;
     println!(
-        "{name:<28} {:>10.1} µs/file  ({rounds} rounds over {inputs} files)",
+        "{name:<30} {:>9.1} µs/file {mb_s:>8.1} MB/s of input  ({rounds} rounds over {inputs} files)",
         per_file.as_secs_f64() * 1e6
     );
 }
@@ -64,7 +65,14 @@ fn main() {
         .collect();
     let valid: Vec<_> = loaded.iter().filter_map(|l| l.valid()).collect();
     println!("{} inputs, {} valid", inputs.len(), valid.len());
-    measure("load + validate", budget, inputs.len(), || {
+    let total: usize = inputs.iter().map(|(_, b)| b.len()).sum();
+    let valid_bytes: usize = loaded
+        .iter()
+        .filter(|l| l.valid().is_some())
+        .filter_map(|l| l.text.as_ref().map(String::len))
+        .sum();
+    println!("{total} bytes in all, {valid_bytes} in valid loops");
+    measure("load + validate", budget, inputs.len(), total, || {
         for (n, b) in &inputs {
             black_box(format::load(n, b, &opts));
         }
@@ -80,6 +88,7 @@ fn main() {
             &format!("write {} (+ re-validate)", to.name()),
             budget,
             valid.len(),
+            valid_bytes,
             || {
                 for (spec, info) in &valid {
                     let mut d = loopconv::diag::Diagnostics::new("bench");
@@ -88,17 +97,23 @@ fn main() {
             },
         );
     }
-    measure("mermaid flowchart", budget, valid.len(), || {
-        for (spec, info) in &valid {
-            black_box(back::mermaid::write(spec, info, &Default::default()));
-        }
-    });
-    measure("dot", budget, valid.len(), || {
+    measure(
+        "mermaid flowchart",
+        budget,
+        valid.len(),
+        valid_bytes,
+        || {
+            for (spec, info) in &valid {
+                black_box(back::mermaid::write(spec, info, &Default::default()));
+            }
+        },
+    );
+    measure("dot", budget, valid.len(), valid_bytes, || {
         for (spec, info) in &valid {
             black_box(back::dot::write(spec, info, &Default::default()));
         }
     });
-    measure("markdown", budget, valid.len(), || {
+    measure("markdown", budget, valid.len(), valid_bytes, || {
         for (spec, info) in &valid {
             black_box(back::markdown::write(spec, info, "x", &Default::default()).ok());
         }
