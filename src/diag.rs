@@ -170,27 +170,50 @@ pub struct Location {
 }
 
 /// One problem found in an input or a conversion.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+///
+/// Its JSON form (`--format json`) is `{severity, code, name, message, location: {file,
+/// pointer, line?, column?}, notes?, help?}`, where `name` is the code's kebab-case name.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error, warning or note.
     pub severity: Severity,
     /// The stable code.
-    #[serde(serialize_with = "ser_code")]
     pub code: Code,
     /// What is wrong, naming the field (lowercase, no final period).
     pub message: String,
     /// Where.
     pub location: Location,
     /// Extra facts (a cycle, a path).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// How to fix it, when there is something useful to say.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
 }
 
-fn ser_code<S: serde::Serializer>(code: &Code, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(code.as_str())
+impl Serialize for Diagnostic {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Json<'a> {
+            severity: Severity,
+            code: &'a str,
+            name: &'a str,
+            message: &'a str,
+            location: &'a Location,
+            #[serde(skip_serializing_if = "<[String]>::is_empty")]
+            notes: &'a [String],
+            #[serde(skip_serializing_if = "Option::is_none")]
+            help: Option<&'a str>,
+        }
+        Json {
+            severity: self.severity,
+            code: self.code.as_str(),
+            name: self.code.name(),
+            message: &self.message,
+            location: &self.location,
+            notes: &self.notes,
+            help: self.help.as_deref(),
+        }
+        .serialize(s)
+    }
 }
 
 impl Diagnostic {
