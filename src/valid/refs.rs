@@ -27,7 +27,7 @@ pub fn suggest(unknown: &str, known: &[&str], what: &str) -> String {
         .iter()
         .filter(|_| known.len() <= MAX_COMPARED)
         .filter(|k| k.chars().count().abs_diff(len) <= 2)
-        .map(|k| (strsim(unknown, k), k))
+        .map(|k| (edit_distance(unknown, k), k))
         .filter(|(d, _)| *d <= 2)
         .min_by_key(|(d, _)| *d);
     match close {
@@ -48,7 +48,8 @@ pub fn suggest(unknown: &str, known: &[&str], what: &str) -> String {
     }
 }
 
-fn strsim(a: &str, b: &str) -> usize {
+/// Levenshtein edit distance, in characters (for "did you mean" hints).
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

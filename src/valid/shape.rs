@@ -82,22 +82,6 @@ fn quote(s: &str) -> String {
     format!("`{}{more}`", short.escape_debug())
 }
 
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let v = (prev[j] + usize::from(ca != *cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-            cur.push(v);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
 const YAML11_BOOLS: &[&str] = &[
     "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
     "OFF",
@@ -566,7 +550,7 @@ impl Shape<'_> {
             .unwrap_or_default();
         let best = names
             .iter()
-            .map(|n| (levenshtein(key, n), *n))
+            .map(|n| (super::refs::edit_distance(key, n), *n))
             .filter(|(d, n)| *d <= 2.max(n.len() / 4) && *d < n.len())
             .min();
         let mut d = Diagnostic::new(
