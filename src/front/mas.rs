@@ -229,144 +229,117 @@ pub fn derive_graph(spec: &Spec) -> ir::Graph {
         outcomes,
         origin: o.clone(),
     };
-    let to = |p: &str| Target::Phase(p.to_owned());
-    match spec.pattern {
-        Pattern::Veal => {
-            let validator = spec
-                .roles
-                .validator
-                .clone()
-                .unwrap_or_else(|| "the validator".to_owned());
-            let checks = spec.goal.checks.as_deref().unwrap_or(&[]);
-            let check_text = if checks.is_empty() {
-                String::new()
-            } else {
-                format!(" Checks: {}.", describe_checks(checks))
-            };
-            ir::Graph {
-                entry: "validate".to_owned(),
-                entry_origin: o.clone(),
-                phases: vec![
-                    phase(
-                        "validate",
-                        format!(
-                            "Validator `{validator}` runs every check read-only and reports each result.{check_text}"
-                        ),
-                        access(true, Some(true), true, Some(true)),
-                        None,
-                    ),
-                    phase(
-                        "eval",
-                        format!(
-                            "Evaluate the check results: GO only if every required check passed, otherwise NO-GO.{criteria}{escalate_rule}"
-                        ),
-                        access(false, None, true, None),
-                        Some(vec![
-                            outcome("go", "Every required check passed (GO).", &o),
-                            outcome(
-                                "no-go",
-                                "A required check failed (NO-GO); the actor corrects the state.",
-                                &o,
-                            ),
-                            outcome(
-                                "escalate",
-                                &format!("Attempts are exhausted; {esc_text}."),
-                                &o,
-                            ),
-                        ]),
-                    ),
-                    phase(
-                        "act",
-                        format!(
-                            "Actor `{actor}` fixes what the failing checks found, then the state is validated again."
-                        ),
-                        access(true, Some(true), true, Some(true)),
-                        None,
-                    ),
-                ],
-                transitions: vec![
-                    transition("validate", "complete", to("eval")),
-                    transition("eval", "go", Target::Terminal(Terminal::End)),
-                    transition("eval", "no-go", to("act")),
-                    transition("eval", "escalate", Target::Terminal(esc_target)),
-                    transition("act", "complete", to("validate")),
-                ],
-                checkpoints: None,
-            }
-        }
-        _ => {
-            let mission = spec
-                .goal
-                .mission
-                .as_deref()
-                .map(one_line)
-                .map(|m| format!(" Mission: {}", sentence(&m)))
-                .unwrap_or_default();
-            let inputs = spec
-                .goal
-                .inputs
-                .as_deref()
-                .filter(|i| !i.is_empty())
-                .map(|i| {
+    // What differs between REAL and VEAL: the first phase and the words. The shape (the
+    // acronym's letters as phases, L as the back edge) is the same.
+    let (first, first_objective, first_access, eval_objective, success, retry, act_objective) =
+        match spec.pattern {
+            Pattern::Veal => {
+                let validator = spec
+                    .roles
+                    .validator
+                    .clone()
+                    .unwrap_or_else(|| "the validator".to_owned());
+                let checks = spec.goal.checks.as_deref().unwrap_or(&[]);
+                let check_text = if checks.is_empty() {
+                    String::new()
+                } else {
+                    format!(" Checks: {}.", describe_checks(checks))
+                };
+                (
+                    "validate",
                     format!(
-                        " Inputs: {}.",
-                        i.iter()
-                            .map(|p| p.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                })
-                .unwrap_or_default();
-            ir::Graph {
-                entry: "read".to_owned(),
-                entry_origin: o.clone(),
-                phases: vec![
-                    phase(
-                        "read",
-                        format!(
-                            "Read the mission and requirements and gather the current state.{mission}{inputs}"
-                        ),
-                        access(true, None, true, Some(true)),
-                        None,
+                        "Validator `{validator}` runs every check read-only and reports each result.{check_text}"
                     ),
-                    phase(
-                        "eval",
-                        format!(
-                            "Evaluate the situation against the mission: is it complete, or what should be done next?{criteria}{escalate_rule}"
-                        ),
-                        access(false, None, true, None),
-                        Some(vec![
-                            outcome("mission-complete", "The mission is complete.", &o),
-                            outcome(
-                                "act",
-                                "The mission is not complete; the actor works toward it.",
-                                &o,
-                            ),
-                            outcome(
-                                "escalate",
-                                &format!("Attempts are exhausted; {esc_text}."),
-                                &o,
-                            ),
-                        ]),
+                    access(true, Some(true), true, Some(true)),
+                    format!(
+                        "Evaluate the check results: GO only if every required check passed, otherwise NO-GO.{criteria}{escalate_rule}"
                     ),
-                    phase(
-                        "act",
-                        format!(
-                            "Actor `{actor}` works toward the mission, then the loop reads the new state."
-                        ),
-                        access(true, Some(true), true, Some(true)),
-                        None,
+                    ("go", "Every required check passed (GO)."),
+                    (
+                        "no-go",
+                        "A required check failed (NO-GO); the actor corrects the state.",
                     ),
-                ],
-                transitions: vec![
-                    transition("read", "complete", to("eval")),
-                    transition("eval", "mission-complete", Target::Terminal(Terminal::End)),
-                    transition("eval", "act", to("act")),
-                    transition("eval", "escalate", Target::Terminal(esc_target)),
-                    transition("act", "complete", to("read")),
-                ],
-                checkpoints: None,
+                    format!(
+                        "Actor `{actor}` fixes what the failing checks found, then the state is validated again."
+                    ),
+                )
             }
-        }
+            _ => {
+                let mission = spec
+                    .goal
+                    .mission
+                    .as_deref()
+                    .map(one_line)
+                    .map(|m| format!(" Mission: {}", sentence(&m)))
+                    .unwrap_or_default();
+                let inputs = spec
+                    .goal
+                    .inputs
+                    .as_deref()
+                    .filter(|i| !i.is_empty())
+                    .map(|i| {
+                        format!(
+                            " Inputs: {}.",
+                            i.iter()
+                                .map(|p| p.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    })
+                    .unwrap_or_default();
+                (
+                    "read",
+                    format!(
+                        "Read the mission and requirements and gather the current state.{mission}{inputs}"
+                    ),
+                    access(true, None, true, Some(true)),
+                    format!(
+                        "Evaluate the situation against the mission: is it complete, or what should be done next?{criteria}{escalate_rule}"
+                    ),
+                    ("mission-complete", "The mission is complete."),
+                    (
+                        "act",
+                        "The mission is not complete; the actor works toward it.",
+                    ),
+                    format!(
+                        "Actor `{actor}` works toward the mission, then the loop reads the new state."
+                    ),
+                )
+            }
+        };
+    ir::Graph {
+        entry: first.to_owned(),
+        entry_origin: o.clone(),
+        phases: vec![
+            phase(first, first_objective, first_access, None),
+            phase(
+                "eval",
+                eval_objective,
+                access(false, None, true, None),
+                Some(vec![
+                    outcome(success.0, success.1, &o),
+                    outcome(retry.0, retry.1, &o),
+                    outcome(
+                        "escalate",
+                        &format!("Attempts are exhausted; {esc_text}."),
+                        &o,
+                    ),
+                ]),
+            ),
+            phase(
+                "act",
+                act_objective,
+                access(true, Some(true), true, Some(true)),
+                None,
+            ),
+        ],
+        transitions: vec![
+            transition(first, "complete", Target::Phase("eval".to_owned())),
+            transition("eval", success.0, Target::Terminal(Terminal::End)),
+            transition("eval", retry.0, Target::Phase("act".to_owned())),
+            transition("eval", "escalate", Target::Terminal(esc_target)),
+            transition("act", "complete", Target::Phase(first.to_owned())),
+        ],
+        checkpoints: None,
     }
 }
