@@ -7,8 +7,6 @@
 //! through so that all of them are reported, YAML 1.2 booleans only, and budgets against
 //! alias bombs.
 
-use std::fmt::Write as _;
-
 use crate::diag::{Code, Diagnostic, Diagnostics, Locate, Pos};
 
 /// Limits applied while reading input.
@@ -52,8 +50,11 @@ pub struct Node {
 /// An object member.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
-    /// The key.
+    /// The key (for a YAML key that is not a string, its text as written).
     pub key: String,
+    /// For a YAML key that is not a string (`1:`, `true:`, `{a: b}:`), what it is
+    /// (`"a number"`, ...); reported as `P012`.
+    pub non_string: Option<&'static str>,
     /// Byte range of the key.
     pub key_span: (usize, usize),
     /// The value.
@@ -83,6 +84,16 @@ pub enum Value {
 }
 
 impl Value {
+    /// Compact JSON text of the value (a non-string YAML key shown as a key).
+    fn to_json_text(&self) -> String {
+        Node {
+            value: self.clone(),
+            span: (0, 0),
+        }
+        .to_json()
+        .to_string()
+    }
+
     /// The JSON type name, for messages.
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -609,6 +620,7 @@ impl JsonParser<'_> {
             members.push(Member {
                 key,
                 key_span,
+                non_string: None,
                 value,
             });
             self.ws();
@@ -909,20 +921,17 @@ impl<'de> Visitor<'de> for YVisitor {
         let mut members = Vec::new();
         while let Some(k) = map.next_key::<Spanned<YNode>>()? {
             let key_span = span_of(&k);
-            let key = match k.value.0 {
-                Value::String { text, .. } => text,
-                other => {
-                    // Keep going: the key is reported later as a non-string key.
-                    let mut s = String::from("\u{0}");
-                    let _ = write!(s, "{}", other.type_name());
-                    s
-                }
+            // Keep going on a non-string key: it is reported later (P012).
+            let (key, non_string) = match k.value.0 {
+                Value::String { text, .. } => (text, None),
+                other => (other.to_json_text(), Some(other.type_name())),
             };
             let v = map.next_value::<Spanned<YNode>>()?;
             let span = span_of(&v);
             members.push(Member {
                 key,
                 key_span,
+                non_string,
                 value: Node {
                     value: v.value.0,
                     span,
@@ -1239,7 +1248,7 @@ fn collect_yaml_issues(
             let mut seen: std::collections::HashMap<&str, (usize, usize)> =
                 std::collections::HashMap::new();
             for m in ms {
-                if let Some(t) = m.key.strip_prefix('\u{0}') {
+                if let Some(t) = m.non_string {
                     let mut d = Diagnostic::new(
                         Code::NonStringKey,
                         format!("a mapping key is {t}, not a string"),
@@ -1252,7 +1261,7 @@ fn collect_yaml_issues(
                 // Non-string keys are reported once, as P012 above: two `{}` keys are not
                 // also a duplicate (one mistake, one diagnostic).
                 match seen.entry(m.key.as_str()) {
-                    _ if m.key.starts_with('\u{0}') => {}
+                    _ if m.non_string.is_some() => {}
                     std::collections::hash_map::Entry::Occupied(first) => {
                         dups.push((ptr.to_owned(), m.key.clone(), m.key_span, *first.get()));
                     }

@@ -493,8 +493,7 @@ impl Shape<'_> {
                     }
                     // A YAML non-string key is already reported by the parser (P012):
                     // one mistake, one diagnostic.
-                    let non_string =
-                        self.doc.syntax == crate::tree::Syntax::Yaml && m.key.starts_with('\u{0}');
+                    let non_string = m.non_string.is_some();
                     let mut d = self.unknown_key(&m.key, &child, ptr, props);
                     // Locate through the member itself: resolving the pointer scans the
                     // object's keys, which is quadratic for an object with many unknown keys.
@@ -529,7 +528,7 @@ impl Shape<'_> {
         parent: &str,
         props: Option<&serde_json::Map<String, J>>,
     ) -> Diagnostic {
-        // (YAML non-string keys, marked with a leading NUL, are reported as P012 instead.)
+        // (YAML non-string keys are reported as P012 instead; see `Member::non_string`.)
         let shown = quote(key);
         let where_ = if parent.is_empty() {
             "at the top level".to_owned()
