@@ -876,8 +876,15 @@ fn escape_line(line: &str, out: &mut String) {
     if matches!(line.chars().next(), Some('-' | '+' | '=' | ':')) {
         out.push('\\');
     }
-    for (i, c) in line.chars().enumerate() {
+    let chars: Vec<char> = line.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
         match c {
+            // GitHub's autolink extension turns `scheme://` and `www.` into links; an escape
+            // inside the pattern keeps them text.
+            ':' if chars.get(i + 1..i + 3) == Some(&['/', '/'][..]) => out.push_str("\\:"),
+            '.' if i >= 3 && chars[i - 3..i].iter().all(|w| w.eq_ignore_ascii_case(&'w')) => {
+                out.push_str("\\.");
+            }
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -1146,6 +1153,15 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn urls_are_not_autolinked() {
+        let out = inline("see https://example.com/x and WWW.example.com, a: b, w.x");
+        assert_eq!(
+            out,
+            "see https\\://example.com/x and WWW\\.example.com, a: b, w.x"
+        );
     }
 
     #[test]
