@@ -246,11 +246,6 @@ impl Diagnostic {
         self.location.pointer = pointer.into();
         self
     }
-
-    /// Name of the JSON-output field `code`.
-    pub fn code_str(&self) -> &'static str {
-        self.code.as_str()
-    }
 }
 
 /// Resolves JSON Pointers to positions in one source file.
