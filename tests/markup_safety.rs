@@ -1490,22 +1490,7 @@ fn md_text(md: &str) -> String {
 }
 
 /// The headings the built-in template writes (the first is the loop name).
-const HEADINGS: &[&str] = &[
-    "Diagram",
-    "Phases",
-    "Outcomes",
-    "Transitions",
-    "Checkpoints",
-    "Error policy",
-    "Limits",
-    "Roles",
-    "Mission",
-    "Success criteria",
-    "Checks",
-    "Inputs",
-    "Outputs",
-    "Analysis",
-];
+const HEADINGS: &[&str] = loopconv::back::markdown::SECTION_HEADINGS;
 
 /// The page structure of a benign case.
 fn benign_skeleton(benign: &Case) -> Vec<String> {

@@ -38,6 +38,26 @@ pub const INDEX_TEMPLATE_NAME: &str = "index.md.j2";
 /// The name a custom page template is registered under (it appears in error messages).
 pub const CUSTOM_TEMPLATE_NAME: &str = "custom-template";
 
+/// The section headings (`## …`) the built-in page template can write, besides the loop
+/// name as the title. Tests check that a page holds no other heading, so user text never
+/// becomes one.
+pub const SECTION_HEADINGS: &[&str] = &[
+    "Diagram",
+    "Phases",
+    "Outcomes",
+    "Transitions",
+    "Checkpoints",
+    "Error policy",
+    "Limits",
+    "Roles",
+    "Mission",
+    "Success criteria",
+    "Checks",
+    "Inputs",
+    "Outputs",
+    "Analysis",
+];
+
 /// Markdown options.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -1234,22 +1254,6 @@ mod tests {
     /// the template's headings, and the index links only to the pages.
     #[test]
     fn example_pages_are_clean() {
-        const HEADINGS: &[&str] = &[
-            "Diagram",
-            "Phases",
-            "Outcomes",
-            "Transitions",
-            "Checkpoints",
-            "Error policy",
-            "Limits",
-            "Roles",
-            "Mission",
-            "Success criteria",
-            "Checks",
-            "Inputs",
-            "Outputs",
-            "Analysis",
-        ];
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut files = Vec::new();
         for dir in [
@@ -1293,7 +1297,7 @@ mod tests {
                     Event::End(TagEnd::Heading(_)) => {
                         in_heading = false;
                         assert!(
-                            first || HEADINGS.contains(&heading.as_str()),
+                            first || SECTION_HEADINGS.contains(&heading.as_str()),
                             "{name}: heading {heading:?}"
                         );
                         first = false;
