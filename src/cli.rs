@@ -10,10 +10,10 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use loopconv::back::{self, ConvertOptions};
+use loopconv::back::{self, Target, mermaid::Style};
 use loopconv::diag::{self, Diagnostics, Severity};
-use loopconv::format::{self, Format, LoadOptions, Loaded};
 use loopconv::tree::Limits;
+use loopconv::{Format, LoadOptions, Loaded};
 
 // `print!`, `eprint!` and `eprintln!` panic when the stream is a closed pipe
 // (`loopconv check --format json dir | head`), which exited with 101. Diagnostics and
@@ -83,27 +83,6 @@ enum Color {
     Never,
 }
 
-/// Input formats (detected from the content when not given).
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-enum FormatArg {
-    /// AgentPM loop manifest (`kind: "loop"`, JSON).
-    Agentpm,
-    /// multi-agent-spec REAL/VEAL loop (YAML or JSON).
-    Mas,
-    /// loopconv's IR (JSON).
-    Ir,
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Agentpm => Format::Agentpm,
-            FormatArg::Mas => Format::Mas,
-            FormatArg::Ir => Format::Ir,
-        }
-    }
-}
-
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Validate loop files (files, or folders searched for *.json, *.yaml, *.yml).
@@ -125,7 +104,7 @@ struct CheckArgs {
     paths: Vec<PathBuf>,
     /// Input format.
     #[arg(long, value_enum, help_heading = "Input")]
-    from: Option<FormatArg>,
+    from: Option<Format>,
 }
 
 #[derive(Debug, Args)]
@@ -134,13 +113,13 @@ struct ConvertArgs {
     input: PathBuf,
     /// Target format.
     #[arg(long, short = 't', value_enum)]
-    to: FormatArg,
+    to: Format,
     /// Output file or folder (`-` or absent: standard output; required for a folder).
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
     /// Input format.
     #[arg(long, short = 'f', value_enum, help_heading = "Input")]
-    from: Option<FormatArg>,
+    from: Option<Format>,
     /// Write even when the target cannot hold some fields (they are reported as warnings).
     #[arg(long)]
     allow_lossy: bool,
@@ -161,34 +140,28 @@ struct ConvertArgs {
     in_place: bool,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-enum StyleArg {
-    /// Mermaid flowchart.
-    #[default]
-    Flowchart,
-    /// Mermaid state diagram.
-    State,
-}
-
 #[derive(Debug, Args)]
 struct GraphArgs {
     /// Loop file (`-` for standard input).
     input: PathBuf,
-    /// Mermaid (the default).
-    #[arg(long, conflicts_with = "dot")]
+    /// The diagram language.
+    #[arg(long, short = 't', value_parser = diagram_target(), default_value = "mermaid")]
+    to: Target,
+    /// Mermaid (the default); the same as `--to mermaid`.
+    #[arg(long, conflicts_with_all = ["dot", "to"])]
     mermaid: bool,
-    /// Graphviz DOT.
-    #[arg(long)]
+    /// Graphviz DOT; the same as `--to dot`.
+    #[arg(long, conflicts_with = "to")]
     dot: bool,
     /// Mermaid diagram style.
-    #[arg(long, value_enum, default_value_t = StyleArg::Flowchart)]
-    style: StyleArg,
+    #[arg(long, value_enum, default_value_t = Style::Flowchart)]
+    style: Style,
     /// Output file (default: standard output).
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
     /// Input format.
     #[arg(long, value_enum, help_heading = "Input")]
-    from: Option<FormatArg>,
+    from: Option<Format>,
 }
 
 #[derive(Debug, Args)]
@@ -207,23 +180,33 @@ struct DocsArgs {
     check: bool,
     /// Input format.
     #[arg(long, value_enum, help_heading = "Input")]
-    from: Option<FormatArg>,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum SchemaArg {
-    Agentpm,
-    Mas,
-    Ir,
+    from: Option<Format>,
 }
 
 #[derive(Debug, Args)]
 struct SchemaArgs {
     /// Which format.
-    which: SchemaArg,
+    #[arg(value_enum, value_name = "FORMAT")]
+    of: Format,
     /// Output file (default: standard output).
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
+}
+
+/// The values of `graph --to`: the diagram back ends.
+fn diagram_target() -> impl clap::builder::TypedValueParser<Value = Target> {
+    use clap::builder::TypedValueParser as _;
+    let names: Vec<&'static str> = Target::ALL
+        .into_iter()
+        .filter(|t| t.is_diagram())
+        .map(Target::name)
+        .collect();
+    clap::builder::PossibleValuesParser::new(names).map(|name| {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.name() == name)
+            .unwrap_or(Target::Mermaid)
+    })
 }
 
 /// Run a parsed command line.
@@ -309,21 +292,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-fn load_file(g: &Global, path: &Path, from: Option<FormatArg>) -> Result<Loaded> {
+fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result<Loaded> {
     let limits = Limits {
         max_bytes: g.max_input_bytes,
         ..Limits::default()
     };
     let bytes = read_input(path, &limits)?;
     let name = path.display().to_string();
-    let mut loaded = format::load(
-        &name,
-        &bytes,
-        &LoadOptions {
-            from: from.map(Format::from),
-            limits,
-        },
-    );
+    let mut loaded = loopconv::load(&name, &bytes, &LoadOptions { from, limits });
     if g.strict {
         loaded.diags.make_strict();
     }
@@ -357,7 +333,7 @@ fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
 }
 
 fn report_loaded(g: &Global, l: &Loaded) {
-    report(g, &l.diags, l.text.as_deref());
+    report(g, &l.diags, l.text());
 }
 
 fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
@@ -461,23 +437,26 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn convert_opts(a: &ConvertArgs) -> ConvertOptions {
-    ConvertOptions {
+fn convert_opts(a: &ConvertArgs) -> back::Options {
+    back::Options {
         allow_lossy: a.allow_lossy,
         actor: a.actor.clone(),
         validator: a.validator.clone(),
         fallback_agent: a.fallback_agent.clone(),
         version: a.pkg_version.clone(),
+        ..back::Options::default()
     }
 }
 
 /// Convert one loaded file; `None` when it cannot be converted (diagnostics say why).
-fn convert_loaded(l: &mut Loaded, to: Format, opts: &ConvertOptions) -> Result<Option<String>> {
-    let Some((spec, info)) = l.valid() else {
+fn convert_loaded(l: &mut Loaded, to: Format, opts: &back::Options) -> Result<Option<String>> {
+    if l.valid().is_none() {
+        return Ok(None);
+    }
+    let (Some(spec), Some(info)) = (&l.spec, &l.info) else {
         return Ok(None);
     };
-    let (spec, info) = (spec.clone(), info.clone());
-    let text = format::write(&spec, &info, to, opts, &mut l.diags)?;
+    let text = to.write(spec, info, opts, &mut l.diags)?;
     if let Some(doc) = &l.doc {
         l.diags.locate_missing(doc);
     }
@@ -486,7 +465,7 @@ fn convert_loaded(l: &mut Loaded, to: Format, opts: &ConvertOptions) -> Result<O
 }
 
 fn convert(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
-    let to = Format::from(a.to);
+    let to = a.to;
     let opts = convert_opts(a);
     if !is_stdio(&a.input) && a.input.is_dir() {
         return convert_folder(g, a, to, &opts);
@@ -521,22 +500,22 @@ fn mirrored(root: &Path, file: &Path, out: &Path, to: Format, name: &str) -> Pat
     let rel = file.strip_prefix(root).unwrap_or(file);
     let mut dir = rel.parent().map(Path::to_path_buf).unwrap_or_default();
     // An AgentPM package folder (`pkg/agent.json`) is replaced by the new file or folder.
-    if rel.file_name().is_some_and(|n| n == "agent.json") {
+    let name_of = |f: Format| {
+        rel.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| f.is_package_file(n))
+    };
+    if Format::ALL.into_iter().any(name_of) {
         dir = dir.parent().map(Path::to_path_buf).unwrap_or_default();
     }
-    let base = out.join(dir);
-    match to {
-        Format::Agentpm => base.join(name).join("agent.json"),
-        Format::Mas => base.join(format!("{name}.yaml")),
-        Format::Ir => base.join(format!("{name}.ir.json")),
-    }
+    out.join(dir).join(to.file_in_folder(name))
 }
 
 fn convert_folder(
     g: &Global,
     a: &ConvertArgs,
     to: Format,
-    opts: &ConvertOptions,
+    opts: &back::Options,
 ) -> Result<ExitCode> {
     let Some(out) = a.output.as_deref().filter(|o| !is_stdio(o)) else {
         bail!("converting a folder needs an output folder: pass -o DIR");
@@ -623,15 +602,17 @@ fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
-    let text = if a.dot {
-        back::dot::write(spec, info, &back::dot::Options::default())
-    } else {
-        let style = match a.style {
-            StyleArg::Flowchart => back::mermaid::Style::Flowchart,
-            StyleArg::State => back::mermaid::Style::State,
-        };
-        back::mermaid::write(spec, info, &back::mermaid::Options { style })
+    let target = match (a.mermaid, a.dot) {
+        (true, _) => Target::Mermaid,
+        (_, true) => Target::Dot,
+        _ => a.to,
     };
+    let opts = back::Options {
+        style: a.style,
+        ..back::Options::default()
+    };
+    let mut diags = Diagnostics::new(l.diags.file());
+    let text = back::write(target, spec, info, &opts, &mut diags)?;
     emit(a.output.as_deref(), &text)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -661,7 +642,10 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         ),
         None => None,
     };
-    let opts = back::markdown::Options { template };
+    let opts = back::Options {
+        template,
+        ..back::Options::default()
+    };
     let files = docs_files(&a.paths)?;
     let mut pages: Vec<(String, String)> = Vec::new();
     let mut entries = Vec::new();
@@ -684,7 +668,12 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
             continue;
         }
         let source = f.display().to_string();
-        let text = back::markdown::write(spec, info, &source, &opts)?;
+        let page_opts = back::Options {
+            source: source.clone(),
+            ..opts.clone()
+        };
+        let mut diags = Diagnostics::new(&source);
+        let text = back::write(Target::Markdown, spec, info, &page_opts, &mut diags)?;
         entries.push(back::markdown::IndexEntry {
             name: spec.name.clone(),
             file_name: file_name.clone(),
@@ -699,7 +688,7 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
     }
     pages.push((
         "index.md".to_owned(),
-        back::markdown::index(&entries, &opts)?,
+        back::markdown::index(&entries)?,
     ));
     if a.check {
         let mut stale = Vec::new();
@@ -763,12 +752,7 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
 }
 
 fn schema(a: &SchemaArgs) -> Result<ExitCode> {
-    let which = match a.which {
-        SchemaArg::Agentpm => back::schema::Which::Agentpm,
-        SchemaArg::Mas => back::schema::Which::Mas,
-        SchemaArg::Ir => back::schema::Which::Ir,
-    };
-    emit(a.output.as_deref(), &back::schema::write(which))?;
+    emit(a.output.as_deref(), &back::schema::schema_text(a.of)?)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -167,6 +167,10 @@ pub struct Location {
     /// Line and column, when known.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub pos: Option<Pos>,
+    /// Whether the pointer names a key to point at (a missing or unknown field) rather
+    /// than its value.
+    #[serde(skip)]
+    pub on_key: bool,
 }
 
 /// One problem found in an input or a conversion.
@@ -241,9 +245,17 @@ impl Diagnostic {
         self
     }
 
-    /// Set the location's pointer (the file is filled in by the sink).
+    /// Point at the value at `pointer` (the file and position are filled in by the sink).
     pub fn at(mut self, pointer: impl Into<String>) -> Self {
         self.location.pointer = pointer.into();
+        self
+    }
+
+    /// Point at the key of the member at `pointer` (a missing, unknown or duplicate field),
+    /// or at its value when it is not an object member.
+    pub fn at_key(mut self, pointer: impl Into<String>) -> Self {
+        self.location.pointer = pointer.into();
+        self.location.on_key = true;
         self
     }
 }
@@ -282,20 +294,12 @@ impl Diagnostics {
         self.items.push(d);
     }
 
-    /// Add a diagnostic, resolving its pointer to a position with `map`. `key` says whether
-    /// to point at the member's key (missing or unknown fields) or its value.
-    pub fn push_at(&mut self, mut d: Diagnostic, map: &dyn Locate, key: bool) {
-        if d.location.pos.is_none() {
-            d.location.pos = map.locate(&d.location.pointer, key);
-        }
-        self.push(d);
-    }
-
-    /// Give a position to every diagnostic that has a pointer but no position yet.
+    /// Give a position to every diagnostic that has none yet, resolving its pointer with
+    /// `map` (the one place where pointers become lines and columns).
     pub fn locate_missing(&mut self, map: &dyn Locate) {
         for d in &mut self.items {
             if d.location.pos.is_none() {
-                d.location.pos = map.locate(&d.location.pointer, false);
+                d.location.pos = map.locate(&d.location.pointer, d.location.on_key);
             }
         }
     }
@@ -323,11 +327,6 @@ impl Diagnostics {
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
-    }
-
-    /// Add all of `other`'s diagnostics.
-    pub fn extend(&mut self, other: Diagnostics) {
-        self.items.extend(other.items);
     }
 
     /// Turn warnings into errors (`--strict`).

@@ -24,8 +24,11 @@ pub mod diag;
 pub mod format;
 pub mod front;
 pub mod ir;
+pub mod load;
 pub mod model;
 pub mod tree;
 pub mod valid;
 
-pub use format::{Format, Loaded, load};
+pub use back::{Target, write};
+pub use format::Format;
+pub use load::{LoadOptions, Loaded, load};

@@ -31,7 +31,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use loopconv::back::text::{self, Diagram, NodeKind};
+use loopconv::back::diagram::{self, Diagram, NodeKind};
 use loopconv::back::{ConvertOptions, dot, markdown, mermaid};
 use loopconv::diag::{self, Severity};
 use loopconv::format::{self, Format, LoadOptions, Loaded};

@@ -23,7 +23,7 @@ use loopconv::diag::{Diagnostics, Severity};
 use loopconv::format::{self, Format, LoadOptions, Loaded, load};
 use loopconv::ir::{
     Access, Bounds, Checkpoint, Graph, License, MemoryAccess, Outcome, Pattern, Phase,
-    SourceFormat, Spec, Target, Terminal, Transition,
+    SourceFormat, Spec, Destination, Terminal, Transition,
 };
 use loopconv::model::agentpm as am;
 use loopconv::model::mas as mm;
@@ -217,25 +217,25 @@ fn graph() -> impl Strategy<Value = Graph> {
                 .enumerate()
                 .flat_map(|(i, p)| p.outcome_ids().into_iter().map(move |o| (i, o.to_owned())))
                 .collect();
-            let mut to: Vec<Option<Target>> = vec![None; slots.len()];
+            let mut to: Vec<Option<Destination>> = vec![None; slots.len()];
             for (i, id) in ids.iter().enumerate().skip(1) {
                 // Phases before i have at least i slots, of which i - 1 are taken.
                 let free: Vec<usize> = (0..slots.len())
                     .filter(|&k| slots[k].0 < i && to[k].is_none())
                     .collect();
                 let k = free[r.below(free.len())];
-                to[k] = Some(Target::Phase(id.clone()));
+                to[k] = Some(Destination::Phase(id.clone()));
             }
             let free: Vec<usize> = (0..slots.len()).filter(|&k| to[k].is_none()).collect();
             let first = free[r.below(free.len())];
-            to[first] = Some(Target::Terminal(terminal(r.below(3))));
+            to[first] = Some(Destination::Terminal(terminal(r.below(3))));
             for k in free {
                 if to[k].is_none() {
                     let c = r.below(n + 3);
                     to[k] = Some(if c < n {
-                        Target::Phase(ids[c].clone())
+                        Destination::Phase(ids[c].clone())
                     } else {
-                        Target::Terminal(terminal(c - n))
+                        Destination::Terminal(terminal(c - n))
                     });
                 }
             }
@@ -264,9 +264,9 @@ fn graph() -> impl Strategy<Value = Graph> {
                         }
                         let c = reject as usize % (n + 3);
                         let on_reject = if c < n {
-                            Target::Phase(ids[c].clone())
+                            Destination::Phase(ids[c].clone())
                         } else {
-                            Target::Terminal(terminal(c - n))
+                            Destination::Terminal(terminal(c - n))
                         };
                         Some(Checkpoint {
                             id,

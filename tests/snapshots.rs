@@ -15,7 +15,7 @@ use std::path::Path;
 use loopconv::back::{self, ConvertOptions};
 use loopconv::diag::{Diagnostics, Severity};
 use loopconv::format::{self, Format, LoadOptions, Loaded};
-use loopconv::ir::{Spec, Target};
+use loopconv::ir::{Spec, Destination};
 use loopconv::valid::Info;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -166,7 +166,7 @@ fn mas_examples() {
 fn reject_only_phase_is_reachable() {
     let loaded = load(&Path::new(ROOT).join("examples/agentpm/incident-response.json"));
     let (spec, info) = loaded.valid().expect("valid");
-    let target = Target::Phase("contain-manually".to_owned());
+    let target = Destination::Phase("contain-manually".to_owned());
     assert!(
         spec.graph.transitions.iter().all(|t| t.to != target),
         "the example must reach `contain-manually` only through a rejection"

@@ -4,28 +4,30 @@
 //! what AgentPM cannot hold (agent names, structured checks, ports, success criteria and
 //! mission as fields) is in the objectives as text and reported as lost (`B001`).
 
-use super::{ConvertOptions, Error};
+use super::{Error, Options};
 use crate::diag::{Code, Diagnostics};
-use crate::ir::{Field, Spec};
+use crate::format::Format;
+use crate::ir::{self, Field, Pattern, Spec};
 use crate::model::agentpm as m;
+use crate::valid::Info;
 
 /// Build the manifest.
-pub fn to_model(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> m::Manifest {
+pub fn to_model(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> m::Manifest {
     report_losses(spec, opts, diags);
-    let from_other = spec.source_format != crate::ir::SourceFormat::Agentpm;
+    let from_other = spec.source_format != Format::Agentpm;
     let description = spec
         .description
         .clone()
         .unwrap_or_else(|| match spec.pattern {
-            crate::ir::Pattern::Real => format!(
+            Pattern::Real => format!(
                 "REAL loop `{}` (converted from multi-agent-spec).",
                 spec.name
             ),
-            crate::ir::Pattern::Veal => format!(
+            Pattern::Veal => format!(
                 "VEAL loop `{}` (converted from multi-agent-spec).",
                 spec.name
             ),
-            crate::ir::Pattern::General => format!("Loop `{}`.", spec.name),
+            Pattern::General => format!("Loop `{}`.", spec.name),
         });
     let g = &spec.graph;
     m::Manifest {
@@ -52,11 +54,7 @@ pub fn to_model(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> 
         loop_: m::Loop {
             archetype: spec.archetype.clone(),
             entry_phase: g.entry.clone(),
-            limits: (spec.bounds.limits_present || spec.bounds.max_steps.is_some()).then_some(
-                m::Limits {
-                    max_steps: spec.bounds.max_steps,
-                },
-            ),
+            limits: spec.bounds.max_steps.map(|n| m::Limits { max_steps: Some(n) }),
             phases: g
                 .phases
                 .iter()
@@ -100,7 +98,7 @@ pub fn to_model(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> 
                     })
                     .collect()
             }),
-            error_policy: spec.bounds.error_policy.clone(),
+            error_policy: spec.bounds.error_policy.as_ref().map(error_policy),
         },
     }
 }
@@ -111,12 +109,12 @@ const MAX_NAME: usize = 64;
 /// The package name. A multi-agent-spec name has no length limit; a longer one is cut to 64
 /// characters and reported as lost (`B001`) instead of producing a manifest that fails
 /// validation.
-fn package_name(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> String {
+fn package_name(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> String {
     if spec.name.chars().count() <= MAX_NAME {
         return spec.name.clone();
     }
     let cut: String = spec.name.chars().take(MAX_NAME).collect();
-    let ptr = spec.pointer(Field::Name);
+    let ptr = spec.provenance.pointer(Field::Name);
     diags.push(opts.lost(
         Code::LostField,
         &ptr,
@@ -129,98 +127,76 @@ fn package_name(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> 
 }
 
 /// Write the manifest as pretty JSON with a trailing newline.
-pub fn write(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> Result<String, Error> {
+pub fn write(
+    spec: &Spec,
+    _info: &Info,
+    opts: &Options,
+    diags: &mut Diagnostics,
+) -> Result<String, Error> {
     let man = to_model(spec, opts, diags);
-    let mut s = serde_json::to_string_pretty(&man).map_err(|e| Error::Serialize(e.to_string()))?;
+    let mut s = serde_json::to_string_pretty(&man).map_err(Error::Json)?;
     s.push('\n');
     Ok(s)
 }
 
-fn report_losses(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) {
-    let lost = |diags: &mut Diagnostics, field: Field, what: &str, present: bool, how: &str| {
-        if present {
-            let ptr = spec.pointer(field);
+/// `B001` for each MAS field AgentPM cannot hold, at its place in the source.
+fn report_losses(spec: &Spec, opts: &Options, diags: &mut Diagnostics) {
+    let r = &spec.roles;
+    let g = &spec.goal;
+    let inputs_how = if spec.pattern == Pattern::Real {
+        // Only a REAL loop has a `read` phase whose objective names the inputs.
+        "the `read` objective names them"
+    } else {
+        "they are dropped"
+    };
+    let actor = r.actor.as_deref().map(|a| format!("the actor agent `{a}`"));
+    let lost: [(Field, Option<String>, &str); 8] = [
+        (Field::Validator, r.validator.as_ref().map(|_| "the validator agent".into()), "it is named in the `validate` objective"),
+        (Field::Actor, actor, "it is named in the `act` objective"),
+        (Field::FallbackAgent, r.fallback_agent.as_ref().map(|_| "the fallback agent".into()), "escalation goes to `$handoff` and the `eval` objective names the agent"),
+        (Field::Mission, g.mission.as_ref().map(|_| "the mission".into()), "it is written into the `read` objective as text"),
+        (Field::Checks, non_empty(g.checks.as_deref()).then(|| "structured checks".into()), "they are described in the `validate` objective as text"),
+        (Field::SuccessCriteria, g.success_criteria.as_ref().map(|_| "`success_criteria`".into()), "it is written into the `eval` objective as text"),
+        (Field::Inputs, non_empty(g.inputs.as_deref()).then(|| "`inputs`".into()), inputs_how),
+        (Field::Outputs, non_empty(g.outputs.as_deref()).then(|| "`outputs`".into()), "they are dropped"),
+    ];
+    for (field, what, how) in lost {
+        if let Some(what) = what {
+            let ptr = spec.provenance.pointer(field);
             diags.push(opts.lost(
                 Code::LostField,
                 &ptr,
                 format!("AgentPM has no field for {what} (`{ptr}`); {how}"),
             ));
         }
-    };
-    let r = &spec.roles;
-    lost(
-        diags,
-        Field::Validator,
-        "the validator agent",
-        r.validator.is_some(),
-        "it is named in the `validate` objective",
-    );
-    if let Some(a) = &r.actor {
-        let ptr = match spec.read_as.0 {
-            crate::ir::SourceFormat::Ir => "/roles/actor".to_owned(),
-            _ => "/actor".to_owned(),
-        };
-        diags.push(opts.lost(
-            Code::LostField,
-            &ptr,
-            format!("AgentPM has no field for the actor agent `{a}` (`{ptr}`); it is named in the `act` objective"),
-        ));
     }
-    lost(
-        diags,
-        Field::FallbackAgent,
-        "the fallback agent",
-        r.fallback_agent.is_some(),
-        "escalation goes to `$handoff` and the `eval` objective names the agent",
-    );
-    let goal = &spec.goal;
-    lost(
-        diags,
-        Field::Mission,
-        "the mission",
-        goal.mission.is_some(),
-        "it is written into the `read` objective as text",
-    );
-    lost(
-        diags,
-        Field::Checks,
-        "structured checks",
-        goal.checks.as_ref().is_some_and(|c| !c.is_empty()),
-        "they are described in the `validate` objective as text",
-    );
-    let base = match spec.read_as.0 {
-        crate::ir::SourceFormat::Ir => "/goal",
-        _ => "",
-    };
-    for (key, present, how) in [
-        (
-            "success_criteria",
-            goal.success_criteria.is_some(),
-            "it is written into the `eval` objective as text",
-        ),
-        (
-            "inputs",
-            goal.inputs.as_ref().is_some_and(|v| !v.is_empty()),
-            // Only a REAL loop has a `read` phase whose objective names the inputs.
-            if spec.pattern == crate::ir::Pattern::Real {
-                "the `read` objective names them"
-            } else {
-                "they are dropped"
+}
+
+fn error_policy(p: &ir::ErrorPolicy) -> m::ErrorPolicy {
+    m::ErrorPolicy {
+        tool_failure: p.tool_failure.as_ref().map(|t| m::ToolFailure {
+            action: match t.action {
+                ir::ToolAction::Retry => m::ToolAction::Retry,
+                ir::ToolAction::FailPhase => m::ToolAction::FailPhase,
+                ir::ToolAction::Abort => m::ToolAction::Abort,
+                ir::ToolAction::Handoff => m::ToolAction::Handoff,
             },
-        ),
-        (
-            "outputs",
-            goal.outputs.as_ref().is_some_and(|v| !v.is_empty()),
-            "they are dropped",
-        ),
-    ] {
-        if present {
-            let ptr = format!("{base}/{key}");
-            diags.push(opts.lost(
-                Code::LostField,
-                &ptr,
-                format!("AgentPM has no field for `{key}` (`{ptr}`); {how}"),
-            ));
-        }
+            max_retries: t.max_retries,
+            on_exhausted: t.on_exhausted.map(|e| match e {
+                ir::Exhausted::FailPhase => m::Exhausted::FailPhase,
+                ir::Exhausted::Abort => m::Exhausted::Abort,
+                ir::Exhausted::Handoff => m::Exhausted::Handoff,
+            }),
+        }),
+        phase_failure: p.phase_failure.as_ref().map(|f| m::PhaseFailure {
+            action: match f.action {
+                ir::PhaseAction::Abort => m::PhaseAction::Abort,
+                ir::PhaseAction::Handoff => m::PhaseAction::Handoff,
+            },
+        }),
     }
+}
+
+fn non_empty<T>(v: Option<&[T]>) -> bool {
+    v.is_some_and(|v| !v.is_empty())
 }

@@ -16,25 +16,25 @@
 
 use std::fmt::Write as _;
 
-use crate::back::text::{
+use crate::back::diagram::{
     Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind, START_ID, escape_html,
 };
+use super::{Error, Options};
+use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
 use crate::valid::Info;
 
-/// DOT options.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// Draw a small legend of the shapes and colours below the graph.
-    pub legend: bool,
-}
-
-/// Write the graph.
-pub fn write(spec: &Spec, info: &Info, opts: &Options) -> String {
+/// Write the graph (with a legend of the shapes and colours when `opts.legend`).
+pub fn write(
+    spec: &Spec,
+    info: &Info,
+    opts: &Options,
+    _diags: &mut Diagnostics,
+) -> Result<String, Error> {
     let d = Diagram::new(spec, info);
     let mut out = String::new();
-    graph(&d, opts, &mut out);
-    out
+    graph(&d, opts.legend, &mut out);
+    Ok(out)
 }
 
 /// The font stack used for every label.
@@ -454,7 +454,7 @@ fn edge_attrs(e: &DiagramEdge) -> EdgeAttrs {
     }
 }
 
-fn graph(d: &Diagram, opts: &Options, out: &mut String) {
+fn graph(d: &Diagram, with_legend: bool, out: &mut String) {
     out.push_str("digraph loop {\n");
     let mut title = Html::default().bold(&d.title);
     if let Some(s) = &d.subtitle {
@@ -520,7 +520,7 @@ fn graph(d: &Diagram, opts: &Options, out: &mut String) {
         write_attrs(out, &edge_attrs(e).pairs());
         out.push_str(";\n");
     }
-    if opts.legend {
+    if with_legend {
         legend(out);
     }
     out.push_str("}\n");

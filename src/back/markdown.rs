@@ -20,9 +20,10 @@ use std::fmt::Write as _;
 use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 use serde::Serialize;
 
-use super::Error;
-use crate::ir::{Pattern, SourceFormat, Spec, Target, Terminal};
-use crate::model::mas::Escalation;
+use super::{Error, Options};
+use crate::diag::Diagnostics;
+use crate::format::Format;
+use crate::ir::{Destination, Escalation, Pattern, PortType, Spec, Terminal};
 use crate::valid::Info;
 
 /// The built-in page template (`templates/loop.md.j2`).
@@ -58,15 +59,6 @@ pub const SECTION_HEADINGS: &[&str] = &[
     "Analysis",
 ];
 
-/// Markdown options.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// Template source overriding the built-in page template. It is rendered with the
-    /// same [`Page`] context, and may extend the built-in one
-    /// (`{% extends "loop.md.j2" %}`) to replace only some blocks.
-    pub template: Option<String>,
-}
-
 /// One entry of the index page.
 #[derive(Debug, Clone)]
 pub struct IndexEntry {
@@ -80,14 +72,21 @@ pub struct IndexEntry {
     pub source: String,
 }
 
-/// Write one page. `source` is the loop's file as the user named it.
-pub fn write(spec: &Spec, info: &Info, source: &str, opts: &Options) -> Result<String, Error> {
-    let page = Page::new(spec, info, source);
+/// Write one page. `opts.source` is the loop's file as the user named it; `opts.template`
+/// replaces the built-in page template: it is rendered with the same [`Page`] context, and
+/// may extend the built-in one (`{% extends "loop.md.j2" %}`) to replace only some blocks.
+pub fn write(
+    spec: &Spec,
+    info: &Info,
+    opts: &Options,
+    _diags: &mut Diagnostics,
+) -> Result<String, Error> {
+    let page = Page::new(spec, info, &opts.source);
     render(LOOP_TEMPLATE_NAME, opts.template.as_deref(), &page)
 }
 
 /// Write the index page (always the built-in index template), entries in the order given.
-pub fn index(entries: &[IndexEntry], _opts: &Options) -> Result<String, Error> {
+pub fn index(entries: &[IndexEntry]) -> Result<String, Error> {
     render(INDEX_TEMPLATE_NAME, None, &Index::new(entries))
 }
 
@@ -326,22 +325,18 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-fn format_name(f: SourceFormat) -> &'static str {
-    match f {
-        SourceFormat::Agentpm => "AgentPM loop manifest",
-        SourceFormat::Mas => "multi-agent-spec loop",
-        SourceFormat::Ir => "loopconv IR",
-    }
+fn format_name(f: Format) -> &'static str {
+    f.title()
 }
 
 fn terminal(t: Terminal) -> String {
     format!("{} ({})", code(t.as_str()), t.meaning())
 }
 
-fn target(t: &Target) -> String {
+fn target(t: &Destination) -> String {
     match t {
-        Target::Phase(p) => code(p),
-        Target::Terminal(t) => terminal(*t),
+        Destination::Phase(p) => code(p),
+        Destination::Terminal(t) => terminal(*t),
     }
 }
 
@@ -394,7 +389,7 @@ impl Page {
             row(&mut metadata, "README", code(r));
         }
         row(&mut metadata, "Source file", code(source));
-        let read_as = spec.read_as.0;
+        let read_as = spec.provenance.read_as;
         let fmt = if read_as == spec.source_format {
             format_name(read_as).to_owned()
         } else {
@@ -415,7 +410,7 @@ impl Page {
             row(&mut metadata, "Archetype", inline(a));
         }
 
-        let mermaid = crate::back::mermaid::write(spec, info, &Default::default());
+        let mermaid = crate::back::mermaid::draw(spec, info, crate::back::mermaid::Style::Flowchart);
         let text = mermaid.trim_end_matches(['\n', '\r']).to_owned();
         let diagram = Diagram {
             fence: "`".repeat(longest_run(&text, '`').max(2) + 1),
@@ -477,7 +472,7 @@ impl Page {
                 from: code(&t.from),
                 on: code(&t.on),
                 to: target(&t.to),
-                terminal: matches!(t.to, Target::Terminal(_)),
+                terminal: matches!(t.to, Destination::Terminal(_)),
             })
             .collect();
         let checkpoints = g
@@ -656,8 +651,8 @@ impl Page {
     }
 }
 
-fn port_type(k: crate::model::mas::PortType) -> &'static str {
-    use crate::model::mas::PortType as P;
+fn port_type(k: PortType) -> &'static str {
+    use PortType as P;
     match k {
         P::String => "string",
         P::Number => "number",
@@ -682,11 +677,7 @@ impl Analysis {
         });
         let shortest_steps = info.shortest_success_steps();
         let max_steps = info.max_steps;
-        let fits = match (shortest_steps, max_steps) {
-            (Some(s), Some(m)) => u64::try_from(s).is_ok_and(|s| s <= m),
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
+        let fits = info.success_fits_budget();
         let budget = match (shortest_steps, max_steps) {
             (Some(s), Some(m)) if fits => format!(
                 "the shortest successful run takes {} of `max_steps` {m}",
@@ -770,20 +761,12 @@ impl Index {
 // ---------------------------------------------------------------------------------------
 // Rendering.
 
-/// The error, and its root cause when there is a chain (an error inside an included or
-/// extended template): the outermost says where, the innermost says what.
-fn template_error(e: minijinja::Error) -> Error {
-    let mut msg = e.to_string();
-    let mut root: Option<&dyn std::error::Error> = None;
-    let mut src = std::error::Error::source(&e);
-    while let Some(s) = src {
-        root = Some(s);
-        src = s.source();
+/// A template failure, naming the template (minijinja's error says where and what).
+fn template_error(template: &str) -> impl Fn(minijinja::Error) -> Error + '_ {
+    move |source| Error::Template {
+        template: template.to_owned(),
+        source,
     }
-    if let Some(r) = root {
-        let _ = write!(msg, "; caused by: {r}");
-    }
-    Error::Template(msg)
 }
 
 fn render<S: Serialize>(name: &str, custom: Option<&str>, ctx: &S) -> Result<String, Error> {
@@ -794,13 +777,13 @@ fn render<S: Serialize>(name: &str, custom: Option<&str>, ctx: &S) -> Result<Str
     env.set_keep_trailing_newline(true);
     env.set_auto_escape_callback(|_| AutoEscape::None);
     env.add_template(LOOP_TEMPLATE_NAME, LOOP_TEMPLATE)
-        .map_err(template_error)?;
+        .map_err(template_error(LOOP_TEMPLATE_NAME))?;
     env.add_template(INDEX_TEMPLATE_NAME, INDEX_TEMPLATE)
-        .map_err(template_error)?;
+        .map_err(template_error(INDEX_TEMPLATE_NAME))?;
     let name = match custom {
         Some(src) => {
             env.add_template(CUSTOM_TEMPLATE_NAME, src)
-                .map_err(template_error)?;
+                .map_err(template_error(CUSTOM_TEMPLATE_NAME))?;
             CUSTOM_TEMPLATE_NAME
         }
         None => name,
@@ -808,7 +791,7 @@ fn render<S: Serialize>(name: &str, custom: Option<&str>, ctx: &S) -> Result<Str
     let out = env
         .get_template(name)
         .and_then(|t| t.render(ctx))
-        .map_err(template_error)?;
+        .map_err(template_error(name))?;
     Ok(tidy(&out))
 }
 
@@ -878,11 +861,11 @@ fn longest_run(s: &str, ch: char) -> usize {
 
 /// Control characters (newlines and tabs included) become spaces; bidirectional controls,
 /// invisible format characters and noncharacters are dropped, as in diagrams
-/// ([`crate::back::text::is_dropped`]): a right-to-left override would otherwise reorder
+/// ([`crate::back::diagram::is_dropped`]): a right-to-left override would otherwise reorder
 /// the text after it (a check command could read as something else than what runs).
 fn one_line(s: &str) -> String {
     s.chars()
-        .filter(|&c| c.is_control() || !crate::back::text::is_dropped(c))
+        .filter(|&c| c.is_control() || !crate::back::diagram::is_dropped(c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
 }
@@ -1025,7 +1008,7 @@ mod tests {
                 transitions: vec![Transition {
                     from: "work".to_owned(),
                     on: "done".to_owned(),
-                    to: Target::Terminal(Terminal::End),
+                    to: Destination::Terminal(Terminal::End),
                     origin: Default::default(),
                 }],
                 ..Graph::default()
@@ -1036,8 +1019,12 @@ mod tests {
 
     fn page(spec: &Spec, opts: &Options) -> Result<String, Error> {
         let mut diags = Diagnostics::new("test");
-        let info = crate::valid::validate(spec, None, &mut diags);
-        write(spec, &info, "loops/hostile.json", opts)
+        let info = crate::valid::validate(spec, &mut diags);
+        let opts = Options {
+            source: "loops/hostile.json".to_owned(),
+            ..opts.clone()
+        };
+        write(spec, &info, &opts, &mut diags)
     }
 
     use pulldown_cmark::{Event, Options as MdOptions, Parser, Tag, TagEnd};
@@ -1470,6 +1457,7 @@ mod tests {
                 "# {{ name }}\n{% for p in phases %}- {{ p.id }}: {{ p.objective }}\n{% endfor %}"
                     .to_owned(),
             ),
+            ..Options::default()
         };
         let out = page(&spec("Do {{ x }} *now*"), &opts).expect("renders");
         assert_eq!(out, "# hostile\n- `work`: Do {{ x }} \\*now\\*\n");
@@ -1482,6 +1470,7 @@ mod tests {
                 "{% extends \"loop.md.j2\" %}{% block diagram %}(no diagram){% endblock %}"
                     .to_owned(),
             ),
+            ..Options::default()
         };
         let out = page(&spec("A loop."), &opts).expect("renders");
         assert!(out.starts_with("# hostile\n"), "{out}");
@@ -1493,17 +1482,21 @@ mod tests {
     fn undefined_variable_is_a_template_error() {
         let opts = Options {
             template: Some("# {{ name }}\n{{ no_such_variable }}\n".to_owned()),
+            ..Options::default()
         };
         match page(&spec("A loop."), &opts) {
-            Err(Error::Template(m)) => assert!(m.contains("undefined"), "{m}"),
+            Err(Error::Template { source, .. }) => {
+                assert!(source.to_string().contains("undefined"), "{source}")
+            }
             other => panic!("expected a template error, got {other:?}"),
         }
         let opts = Options {
             template: Some("{% if phases[0].no_such_field %}x{% endif %}".to_owned()),
+            ..Options::default()
         };
         assert!(matches!(
             page(&spec("A loop."), &opts),
-            Err(Error::Template(_))
+            Err(Error::Template { .. })
         ));
     }
 
@@ -1511,10 +1504,11 @@ mod tests {
     fn syntax_error_in_template_is_a_template_error() {
         let opts = Options {
             template: Some("{% for %}".to_owned()),
+            ..Options::default()
         };
         assert!(matches!(
             page(&spec("A loop."), &opts),
-            Err(Error::Template(_))
+            Err(Error::Template { .. })
         ));
     }
 

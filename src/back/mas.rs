@@ -11,95 +11,17 @@
 
 use std::fmt::Write as _;
 
-use super::{ConvertOptions, Error};
+use super::{Error, Options};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{Pattern, SourceFormat, Spec, Target, Terminal};
-use crate::model::mas::{self as m, Escalation, LoopType};
+use crate::ir::{self, Escalation, Field, FixedLoop, Pattern, Spec, Terminal};
+use crate::model::mas::{self as m, LoopType};
 use crate::valid::Info;
-
-/// The REAL/VEAL shape of a general graph, when it has one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shape {
-    /// REAL or VEAL.
-    pub kind: LoopType,
-    /// The first phase (`read` / `validate`).
-    pub first: String,
-    /// The evaluation phase.
-    pub eval: String,
-    /// The acting phase.
-    pub act: String,
-    /// Where `escalate` goes.
-    pub escalate_to: Terminal,
-}
-
-/// Recognise the REAL or VEAL shape: three phases `first -> eval -> act -> first`, `first`
-/// and `act` with the implicit outcome, `eval` with exactly the outcomes `go`, `no-go`,
-/// `escalate` (VEAL) or `mission-complete`, `act`, `escalate` (REAL), success to `$end`,
-/// retry to `act`, escalation to a terminal; no checkpoints.
-pub fn detect_shape(spec: &Spec) -> Option<Shape> {
-    let g = &spec.graph;
-    if g.phases.len() != 3
-        || g.transitions.len() != 5
-        || g.checkpoints.as_ref().is_some_and(|c| !c.is_empty())
-    {
-        return None;
-    }
-    let first = spec.phase(&g.entry)?;
-    let next = |from: &str, on: &str| -> Option<&Target> {
-        let mut ts = g
-            .transitions
-            .iter()
-            .filter(|t| t.from == from && t.on == on);
-        let t = ts.next()?;
-        ts.next().is_none().then_some(&t.to)
-    };
-    if first.outcomes.is_some() {
-        return None;
-    }
-    let Target::Phase(eval_id) = next(&first.id, "complete")? else {
-        return None;
-    };
-    let eval = spec.phase(eval_id)?;
-    let mut outs: Vec<&str> = eval
-        .outcomes
-        .as_ref()?
-        .iter()
-        .map(|o| o.id.as_str())
-        .collect();
-    outs.sort_unstable();
-    let (kind, success, retry) = match outs.as_slice() {
-        ["escalate", "go", "no-go"] => (LoopType::Veal, "go", "no-go"),
-        ["act", "escalate", "mission-complete"] => (LoopType::Real, "mission-complete", "act"),
-        _ => return None,
-    };
-    if next(&eval.id, success)? != &Target::Terminal(Terminal::End) {
-        return None;
-    }
-    let Target::Phase(act_id) = next(&eval.id, retry)? else {
-        return None;
-    };
-    let act = spec.phase(act_id)?;
-    let Target::Terminal(escalate_to) = next(&eval.id, "escalate")? else {
-        return None;
-    };
-    if act.outcomes.is_some() || next(&act.id, "complete")? != &Target::Phase(first.id.clone()) {
-        return None;
-    }
-    let distinct = first.id != eval.id && eval.id != act.id && first.id != act.id;
-    distinct.then(|| Shape {
-        kind,
-        first: first.id.clone(),
-        eval: eval.id.clone(),
-        act: act.id.clone(),
-        escalate_to: *escalate_to,
-    })
-}
 
 /// Build the MAS loop.
 pub fn to_model(
     spec: &Spec,
     info: &Info,
-    opts: &ConvertOptions,
+    opts: &Options,
     diags: &mut Diagnostics,
 ) -> m::Loop {
     match spec.pattern {
@@ -112,7 +34,7 @@ pub fn to_model(
 pub fn write(
     spec: &Spec,
     info: &Info,
-    opts: &ConvertOptions,
+    opts: &Options,
     diags: &mut Diagnostics,
 ) -> Result<String, Error> {
     let l = to_model(spec, info, opts, diags);
@@ -121,7 +43,7 @@ pub fn write(
 
 /// Serialise a MAS loop as YAML.
 pub fn to_yaml(l: &m::Loop) -> Result<String, Error> {
-    let mut s = serde_saphyr::to_string(l).map_err(|e| Error::Serialize(e.to_string()))?;
+    let mut s = serde_saphyr::to_string(l).map_err(Error::Yaml)?;
     if !s.ends_with('\n') {
         s.push('\n');
     }
@@ -144,7 +66,7 @@ fn need(flag: &str, what: &str, value: Option<String>, diags: &mut Diagnostics) 
     }
 }
 
-fn from_mas_spec(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> m::Loop {
+fn from_mas_spec(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> m::Loop {
     let kind = if spec.pattern == Pattern::Veal {
         LoopType::Veal
     } else {
@@ -168,7 +90,7 @@ fn from_mas_spec(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) ->
         actor,
         mission: g.mission.clone(),
         max_attempts: spec.bounds.max_attempts,
-        escalation: Some(spec.effective_escalation()),
+        escalation: Some(escalation(spec.effective_escalation())),
         fallback_agent: spec.roles.fallback_agent.clone().or_else(|| {
             // `--fallback-agent` only matters for `escalation: fallback`.
             (spec.effective_escalation() == Escalation::Fallback)
@@ -181,7 +103,7 @@ fn from_mas_spec(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) ->
                 .map(|c| m::Check {
                     id: c.id.clone(),
                     description: c.description.clone(),
-                    kind: c.kind,
+                    kind: c.kind.map(check_type),
                     command: c.command.clone(),
                     pattern: c.pattern.clone(),
                     files: c.files.clone(),
@@ -196,12 +118,12 @@ fn from_mas_spec(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) ->
     }
 }
 
-fn ports(ps: Option<&[crate::ir::Port]>) -> Option<Vec<m::Port>> {
+fn ports(ps: Option<&[ir::Port]>) -> Option<Vec<m::Port>> {
     ps.map(|ps| {
         ps.iter()
             .map(|p| m::Port {
                 name: p.name.clone(),
-                kind: p.kind,
+                kind: p.kind.map(port_type),
                 description: p.description.clone(),
                 required: p.required,
                 from: p.from.clone(),
@@ -213,7 +135,7 @@ fn ports(ps: Option<&[crate::ir::Port]>) -> Option<Vec<m::Port>> {
 }
 
 /// `max_attempts = (max_steps + 1) / 3`, rounded up; reports `B002` when inexact.
-fn attempts_from_steps(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnostics) -> Option<u64> {
+fn attempts_from_steps(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> Option<u64> {
     let steps = spec.bounds.max_steps?;
     // In u128: `max_steps` may be u64::MAX, and `steps + 1` must not overflow.
     let plus_one = u128::from(steps) + 1;
@@ -222,7 +144,7 @@ fn attempts_from_steps(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnosti
         .unwrap_or(u64::MAX)
         .max(1);
     if !exact {
-        let ptr = spec.pointer(crate::ir::Field::MaxSteps);
+        let ptr = spec.provenance.pointer(Field::MaxSteps);
         diags.push(opts.lost(
             Code::InexactBound,
             &ptr,
@@ -235,12 +157,12 @@ fn attempts_from_steps(spec: &Spec, opts: &ConvertOptions, diags: &mut Diagnosti
     Some(attempts)
 }
 
-fn from_graph(spec: &Spec, info: &Info, opts: &ConvertOptions, diags: &mut Diagnostics) -> m::Loop {
-    let shape = detect_shape(spec);
+fn from_graph(spec: &Spec, info: &Info, opts: &Options, diags: &mut Diagnostics) -> m::Loop {
+    let shape = FixedLoop::recognise(spec);
     let max_attempts = attempts_from_steps(spec, opts, diags);
     let actor = need("--actor", "an `actor`", opts.actor.clone(), diags);
     let (kind, escalation_to) = match &shape {
-        Some(s) => (s.kind, s.escalate_to),
+        Some(s) => (loop_type(s.fixed.pattern), s.escalate_to),
         None => {
             let t = if info.reachable_terminals.contains(&Terminal::Handoff)
                 || !info.reachable_terminals.contains(&Terminal::Abort)
@@ -252,7 +174,7 @@ fn from_graph(spec: &Spec, info: &Info, opts: &ConvertOptions, diags: &mut Diagn
             (LoopType::Real, t)
         }
     };
-    let escalation = match escalation_to {
+    let escalation_kind = match escalation_to {
         Terminal::Abort => Escalation::Abort,
         Terminal::End => Escalation::Continue,
         Terminal::Handoff if opts.fallback_agent.is_some() => Escalation::Fallback,
@@ -301,7 +223,7 @@ fn from_graph(spec: &Spec, info: &Info, opts: &ConvertOptions, diags: &mut Diagn
         actor,
         mission,
         max_attempts,
-        escalation: Some(escalation),
+        escalation: Some(escalation(escalation_kind)),
         fallback_agent: opts.fallback_agent.clone(),
         success_criteria: None,
         checks,
@@ -327,9 +249,8 @@ fn outline(spec: &Spec) -> String {
     s
 }
 
-fn report_graph_losses(spec: &Spec, shaped: bool, opts: &ConvertOptions, diags: &mut Diagnostics) {
-    let agentpm = spec.read_as.0 == SourceFormat::Agentpm;
-    let p = |a: &str, i: &str| if agentpm { a.to_owned() } else { i.to_owned() };
+fn report_graph_losses(spec: &Spec, shaped: bool, opts: &Options, diags: &mut Diagnostics) {
+    let p = |field: Field| spec.provenance.pointer(field);
     let mut lost = |ptr: String, what: &str| {
         diags.push(opts.lost(
             Code::LostField,
@@ -338,35 +259,35 @@ fn report_graph_losses(spec: &Spec, shaped: bool, opts: &ConvertOptions, diags: 
         ));
     };
     if spec.version.is_some() {
-        lost(p("/version", "/version"), "the package version");
+        lost(p(Field::Version), "the package version");
     }
     if spec.schema_uri.is_some() {
-        lost(p("/$schema", "/schema_uri"), "`$schema`");
+        lost(p(Field::SchemaUri), "`$schema`");
     }
     if spec.readme.is_some() {
-        lost(p("/readme", "/readme"), "the README path");
+        lost(p(Field::Readme), "the README path");
     }
     if spec.license.is_some() {
-        lost(p("/license", "/license"), "the license");
+        lost(p(Field::License), "the license");
     }
     if spec.environment.is_some() {
-        lost(p("/environment", "/environment"), "environment variables");
+        lost(p(Field::Environment), "environment variables");
     }
     if spec.archetype.is_some() {
-        lost(p("/loop/archetype", "/archetype"), "the archetype");
+        lost(p(Field::Archetype), "the archetype");
     }
     if shaped {
         lost(
-            p("/loop/phases", "/graph/phases"),
+            p(Field::Phases),
             "phase ids, objectives, access and outcome descriptions (the REAL/VEAL shape is kept)",
         );
     } else {
         lost(
-            p("/loop/phases", "/graph/phases"),
+            p(Field::Phases),
             "phases (their objectives are outlined in `mission`)",
         );
         lost(
-            p("/loop/transitions", "/graph/transitions"),
+            p(Field::Transitions),
             "transitions (outlined in `mission`)",
         );
     }
@@ -377,14 +298,50 @@ fn report_graph_losses(spec: &Spec, shaped: bool, opts: &ConvertOptions, diags: 
         .is_some_and(|c| !c.is_empty())
     {
         lost(
-            p("/loop/checkpoints", "/graph/checkpoints"),
+            p(Field::Checkpoints),
             "approval checkpoints",
         );
     }
     if spec.bounds.error_policy.is_some() {
         lost(
-            p("/loop/error_policy", "/bounds/error_policy"),
+            p(Field::ErrorPolicy),
             "the error policy",
         );
+    }
+}
+
+fn loop_type(p: Pattern) -> LoopType {
+    match p {
+        Pattern::Veal => LoopType::Veal,
+        Pattern::Real | Pattern::General => LoopType::Real,
+    }
+}
+
+fn escalation(e: Escalation) -> m::Escalation {
+    match e {
+        Escalation::Human => m::Escalation::Human,
+        Escalation::Abort => m::Escalation::Abort,
+        Escalation::Continue => m::Escalation::Continue,
+        Escalation::Fallback => m::Escalation::Fallback,
+    }
+}
+
+fn check_type(k: ir::CheckType) -> m::CheckType {
+    match k {
+        ir::CheckType::Command => m::CheckType::Command,
+        ir::CheckType::Pattern => m::CheckType::Pattern,
+        ir::CheckType::File => m::CheckType::File,
+        ir::CheckType::Manual => m::CheckType::Manual,
+    }
+}
+
+fn port_type(k: ir::PortType) -> m::PortType {
+    match k {
+        ir::PortType::String => m::PortType::String,
+        ir::PortType::Number => m::PortType::Number,
+        ir::PortType::Boolean => m::PortType::Boolean,
+        ir::PortType::Object => m::PortType::Object,
+        ir::PortType::Array => m::PortType::Array,
+        ir::PortType::File => m::PortType::File,
     }
 }

@@ -24,12 +24,14 @@
 
 use std::fmt::Write as _;
 
-use crate::back::text::{Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind, START_ID};
+use crate::back::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind, START_ID};
+use super::{Error, Options};
+use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
 use crate::valid::Info;
 
 /// Diagram style.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Style {
     /// `flowchart TD`.
     #[default]
@@ -38,18 +40,21 @@ pub enum Style {
     State,
 }
 
-/// Mermaid options.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// Diagram style.
-    pub style: Style,
+/// Write the diagram in the style of `opts.style`.
+pub fn write(
+    spec: &Spec,
+    info: &Info,
+    opts: &Options,
+    _diags: &mut Diagnostics,
+) -> Result<String, Error> {
+    Ok(draw(spec, info, opts.style))
 }
 
-/// Write the diagram.
-pub fn write(spec: &Spec, info: &Info, opts: &Options) -> String {
+/// The diagram in a style.
+pub fn draw(spec: &Spec, info: &Info, style: Style) -> String {
     let d = Diagram::new(spec, info);
     let mut out = String::new();
-    match opts.style {
+    match style {
         Style::Flowchart => flowchart(&d, &mut out),
         Style::State => state(&d, &mut out),
     }
@@ -141,7 +146,7 @@ fn yaml_title(s: &str) -> String {
             if ok { c } else { ' ' }
         })
         .collect();
-    format!("\"{}\"", crate::back::text::clean(&kept))
+    format!("\"{}\"", crate::back::diagram::clean(&kept))
 }
 
 /// Colours: one palette for both styles and for the DOT back end's conventions.

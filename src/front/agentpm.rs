@@ -1,15 +1,138 @@
-//! AgentPM manifest -> IR. Every field has a place in the IR, so this is lossless.
+//! AgentPM loop manifests: the read path (shape, warnings `F010`, `F012`, `F013`, the
+//! dependency-key hint) and the lowering into the IR. Every field has a place in the IR,
+//! so the lowering is lossless.
 
-use crate::ir::{self, Origin, Pattern, SourceFormat, Spec, Target};
+use super::{has_key, model, phase_count_fits};
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::format::Format;
+use crate::ir::{self, Field, Origin, Pattern, Provenance, Spec, Destination};
 use crate::model::agentpm as m;
+use crate::tree::{Document, Limits, Node};
+use crate::valid::shape::Profile;
+
+/// A document with a `loop` object is an AgentPM manifest.
+pub fn claims(root: &Node) -> bool {
+    has_key(root, "loop")
+}
+
+/// Read a manifest: shape, format warnings, lowering.
+pub fn read(doc: &Document, limits: &Limits, diags: &mut Diagnostics) -> Option<Spec> {
+    if !phase_count_fits(doc, &["loop", "phases"], limits, diags) {
+        return None;
+    }
+    // formats.md 1.6: a manifest without `kind` is read as a loop, with a warning.
+    let kind_optional = has_key(&doc.root, "loop");
+    if kind_optional && !has_key(&doc.root, "kind") {
+        warn_missing_kind(diags);
+    }
+    let profile = Profile {
+        optional_root_keys: if kind_optional { &["kind"] } else { &[] },
+        unknown_root_key: Some(dependency_key),
+    };
+    let man: m::Manifest = model(doc, Format::Agentpm, &profile, diags)?;
+    warn_package_fields(&man, diags);
+    Some(lower(&man))
+}
+
+/// `F010`: no `kind`.
+fn warn_missing_kind(diags: &mut Diagnostics) {
+    diags.push(
+        Diagnostic::new(
+            Code::MissingKind,
+            "the manifest has no `kind`; reading it as `kind: \"loop\"`",
+        )
+        .with_help("add `\"kind\": \"loop\"`")
+        .at_key(""),
+    );
+}
+
+/// Keys that make a manifest something other than a loop package.
+const DEPENDENCY_KEYS: &[&str] = &[
+    "tools",
+    "skills",
+    "knowledge",
+    "memory",
+    "profiles",
+    "agents",
+    "bindings",
+    "templates",
+    "display_name",
+];
+
+/// An unknown top-level key that declares dependencies: a loop package cannot.
+fn dependency_key(key: &str, pointer: &str) -> Option<Diagnostic> {
+    DEPENDENCY_KEYS.contains(&key).then(|| {
+        Diagnostic::new(
+            Code::UnknownField,
+            format!(
+                "unknown field `{}` at the top level: a loop package cannot declare `{key}`",
+                key.escape_debug()
+            ),
+        )
+        .with_help("a loop is a dependency leaf; declare dependencies in an Agent package that uses this loop")
+        .at_key(pointer)
+    })
+}
+
+/// `F012` (no `$schema`) and `F013` (blank description).
+fn warn_package_fields(man: &m::Manifest, diags: &mut Diagnostics) {
+    if man.schema.is_none() {
+        diags.push(
+            Diagnostic::new(
+                Code::MissingSchema,
+                "the manifest has no `$schema`: editors may lack completion and validation",
+            )
+            .with_help(format!("add `\"$schema\": \"{}\"`", m::UPSTREAM_SCHEMA_URI))
+            .at_key(""),
+        );
+    }
+    if man.description.trim().is_empty() {
+        diags.push(
+            Diagnostic::new(Code::BlankDescription, "`description` is empty or blank")
+                .with_help("registries show the description as the package summary")
+                .at("/description"),
+        );
+    }
+}
+
+/// Where each loop-level field is in a manifest (MAS-only fields: the loop object).
+pub fn pointer(field: Field) -> &'static str {
+    match field {
+        Field::Name => "/name",
+        Field::Description => "/description",
+        Field::Version => "/version",
+        Field::SchemaUri => "/$schema",
+        Field::Readme => "/readme",
+        Field::License => "/license",
+        Field::Environment => "/environment",
+        Field::Archetype => "/loop/archetype",
+        Field::Entry => "/loop/entry_phase",
+        Field::Phases => "/loop/phases",
+        Field::Transitions => "/loop/transitions",
+        Field::Checkpoints => "/loop/checkpoints",
+        Field::MaxSteps => "/loop/limits/max_steps",
+        Field::ErrorPolicy => "/loop/error_policy",
+        Field::ToolFailure => "/loop/error_policy/tool_failure",
+        Field::Pattern
+        | Field::Actor
+        | Field::Validator
+        | Field::FallbackAgent
+        | Field::Mission
+        | Field::SuccessCriteria
+        | Field::Checks
+        | Field::Inputs
+        | Field::Outputs
+        | Field::Escalation
+        | Field::MaxAttempts => "/loop",
+    }
+}
 
 /// Lower a manifest.
 pub fn lower(man: &m::Manifest) -> Spec {
     let l = &man.loop_;
     let root = Origin::new("/loop");
     Spec {
-        source_format: SourceFormat::Agentpm,
-        kind_present: man.kind.is_some(),
+        source_format: Format::Agentpm,
         name: man.name.clone(),
         version: Some(man.version.clone()),
         description: Some(man.description.clone()),
@@ -65,7 +188,7 @@ pub fn lower(man: &m::Manifest) -> Spec {
                 .map(|(i, t)| ir::Transition {
                     from: t.from.clone(),
                     on: t.on.clone(),
-                    to: Target::parse(&t.to),
+                    to: Destination::parse(&t.to),
                     origin: root.child("transitions").child(i),
                 })
                 .collect(),
@@ -75,7 +198,7 @@ pub fn lower(man: &m::Manifest) -> Spec {
                     .map(|(i, c)| ir::Checkpoint {
                         id: c.id.clone(),
                         before_phase: c.before_phase.clone(),
-                        on_reject: Target::parse(&c.on_reject),
+                        on_reject: Destination::parse(&c.on_reject),
                         origin: root.child("checkpoints").child(i),
                     })
                     .collect()
@@ -83,11 +206,35 @@ pub fn lower(man: &m::Manifest) -> Spec {
         },
         bounds: ir::Bounds {
             max_steps: l.limits.as_ref().and_then(|x| x.max_steps),
-            limits_present: l.limits.is_some(),
             max_attempts: None,
             escalation: None,
-            error_policy: l.error_policy.clone(),
+            error_policy: l.error_policy.as_ref().map(error_policy),
         },
-        read_as: ir::ReadAs(SourceFormat::Agentpm),
+        provenance: Provenance::new(Format::Agentpm, pointer),
+    }
+}
+
+fn error_policy(p: &m::ErrorPolicy) -> ir::ErrorPolicy {
+    ir::ErrorPolicy {
+        tool_failure: p.tool_failure.as_ref().map(|t| ir::ToolFailure {
+            action: match t.action {
+                m::ToolAction::Retry => ir::ToolAction::Retry,
+                m::ToolAction::FailPhase => ir::ToolAction::FailPhase,
+                m::ToolAction::Abort => ir::ToolAction::Abort,
+                m::ToolAction::Handoff => ir::ToolAction::Handoff,
+            },
+            max_retries: t.max_retries,
+            on_exhausted: t.on_exhausted.map(|e| match e {
+                m::Exhausted::FailPhase => ir::Exhausted::FailPhase,
+                m::Exhausted::Abort => ir::Exhausted::Abort,
+                m::Exhausted::Handoff => ir::Exhausted::Handoff,
+            }),
+        }),
+        phase_failure: p.phase_failure.as_ref().map(|f| ir::PhaseFailure {
+            action: match f.action {
+                m::PhaseAction::Abort => ir::PhaseAction::Abort,
+                m::PhaseAction::Handoff => ir::PhaseAction::Handoff,
+            },
+        }),
     }
 }

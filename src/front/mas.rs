@@ -14,21 +14,70 @@
 
 use std::fmt::Write as _;
 
-use crate::ir::{self, Origin, Pattern, SourceFormat, Spec, Target, Terminal};
-use crate::model::mas::{self as m, Escalation, LoopType};
+use super::{has_key, model};
+use crate::diag::Diagnostics;
+use crate::format::Format;
+use crate::ir::{
+    self, CheckType, Escalation, Field, FixedLoop, Origin, Pattern, Provenance, Spec, Destination,
+    Terminal, max_steps_for,
+};
+use crate::model::mas::{self as m, LoopType};
+use crate::tree::{Document, Limits, Node};
+use crate::valid::shape::Profile;
 
-/// Where an escalation goes in the graph.
-pub fn escalation_target(e: Escalation) -> Terminal {
-    match e {
-        Escalation::Human | Escalation::Fallback => Terminal::Handoff,
-        Escalation::Abort => Terminal::Abort,
-        Escalation::Continue => Terminal::End,
-    }
+/// Keys only a MAS loop has.
+const MAS_KEYS: &[&str] = &[
+    "actor",
+    "validator",
+    "mission",
+    "checks",
+    "max_attempts",
+    "escalation",
+];
+
+/// A document with `type: REAL|VEAL`, or a `type` and a MAS key, is a MAS loop.
+pub fn claims(root: &Node) -> bool {
+    let ty = root.get("type").and_then(|n| n.as_str());
+    matches!(ty, Some("REAL" | "VEAL"))
+        || (has_key(root, "type") && MAS_KEYS.iter().any(|k| has_key(root, k)))
 }
 
-/// `3 * max_attempts - 1`, saturating.
-pub fn max_steps_for(attempts: u64) -> u64 {
-    attempts.saturating_mul(3).saturating_sub(1).max(1)
+/// Read a MAS loop: shape, lowering.
+pub fn read(doc: &Document, _limits: &Limits, diags: &mut Diagnostics) -> Option<Spec> {
+    let l: m::Loop = model(doc, Format::Mas, &Profile::default(), diags)?;
+    Some(lower(&l))
+}
+
+/// Where each loop-level field is in a MAS file (graph fields: the loop type).
+pub fn pointer(field: Field) -> &'static str {
+    match field {
+        Field::Name => "/name",
+        Field::Description => "/description",
+        Field::Actor => "/actor",
+        Field::Validator => "/validator",
+        Field::FallbackAgent => "/fallback_agent",
+        Field::Mission => "/mission",
+        Field::SuccessCriteria => "/success_criteria",
+        Field::Checks => "/checks",
+        Field::Inputs => "/inputs",
+        Field::Outputs => "/outputs",
+        Field::Escalation => "/escalation",
+        Field::MaxAttempts => "/max_attempts",
+        Field::Version
+        | Field::SchemaUri
+        | Field::Readme
+        | Field::License
+        | Field::Environment
+        | Field::Pattern
+        | Field::Archetype
+        | Field::Entry
+        | Field::Phases
+        | Field::Transitions
+        | Field::Checkpoints
+        | Field::MaxSteps
+        | Field::ErrorPolicy
+        | Field::ToolFailure => "/type",
+    }
 }
 
 /// Lower a MAS loop.
@@ -43,7 +92,7 @@ pub fn lower(l: &m::Loop) -> Spec {
             .map(|(i, c)| ir::Check {
                 id: c.id.clone(),
                 description: c.description.clone(),
-                kind: c.kind,
+                kind: c.kind.map(check_type),
                 command: c.command.clone(),
                 pattern: c.pattern.clone(),
                 files: c.files.clone(),
@@ -60,7 +109,7 @@ pub fn lower(l: &m::Loop) -> Spec {
                 .enumerate()
                 .map(|(i, p)| ir::Port {
                     name: p.name.clone(),
-                    kind: p.kind,
+                    kind: p.kind.map(port_type),
                     description: p.description.clone(),
                     required: p.required,
                     from: p.from.clone(),
@@ -72,8 +121,7 @@ pub fn lower(l: &m::Loop) -> Spec {
         })
     };
     let mut spec = Spec {
-        source_format: SourceFormat::Mas,
-        kind_present: true,
+        source_format: Format::Mas,
         name: l.name.clone(),
         version: None,
         description: l.description.clone(),
@@ -98,12 +146,11 @@ pub fn lower(l: &m::Loop) -> Spec {
         graph: ir::Graph::default(),
         bounds: ir::Bounds {
             max_steps: None,
-            limits_present: false,
             max_attempts: l.max_attempts,
-            escalation: l.escalation,
+            escalation: l.escalation.map(escalation),
             error_policy: None,
         },
-        read_as: ir::ReadAs(SourceFormat::Mas),
+        provenance: Provenance::new(Format::Mas, pointer),
     };
     spec.graph = derive_graph(&spec);
     spec.bounds.max_steps = Some(max_steps_for(spec.effective_max_attempts()));
@@ -112,6 +159,35 @@ pub fn lower(l: &m::Loop) -> Spec {
         _ => "real".to_owned(),
     });
     spec
+}
+
+fn check_type(k: m::CheckType) -> CheckType {
+    match k {
+        m::CheckType::Command => CheckType::Command,
+        m::CheckType::Pattern => CheckType::Pattern,
+        m::CheckType::File => CheckType::File,
+        m::CheckType::Manual => CheckType::Manual,
+    }
+}
+
+fn port_type(k: m::PortType) -> ir::PortType {
+    match k {
+        m::PortType::String => ir::PortType::String,
+        m::PortType::Number => ir::PortType::Number,
+        m::PortType::Boolean => ir::PortType::Boolean,
+        m::PortType::Object => ir::PortType::Object,
+        m::PortType::Array => ir::PortType::Array,
+        m::PortType::File => ir::PortType::File,
+    }
+}
+
+fn escalation(e: m::Escalation) -> Escalation {
+    match e {
+        m::Escalation::Human => Escalation::Human,
+        m::Escalation::Abort => Escalation::Abort,
+        m::Escalation::Continue => Escalation::Continue,
+        m::Escalation::Fallback => Escalation::Fallback,
+    }
 }
 
 fn access(
@@ -162,13 +238,13 @@ pub fn describe_checks(checks: &[ir::Check]) -> String {
         let mut parts = Vec::new();
         if let Some(k) = c.kind {
             let detail = match k {
-                m::CheckType::Command => c.command.clone(),
-                m::CheckType::Pattern => c.pattern.clone().map(|p| match &c.files {
+                CheckType::Command => c.command.clone(),
+                CheckType::Pattern => c.pattern.clone().map(|p| match &c.files {
                     Some(f) => format!("{p} in {f}"),
                     None => p,
                 }),
-                m::CheckType::File => c.file.clone(),
-                m::CheckType::Manual => c.description.clone(),
+                CheckType::File => c.file.clone(),
+                CheckType::Manual => c.description.clone(),
             };
             match detail {
                 Some(d) => parts.push(format!("{}: {}", k.as_str(), one_line(&d))),
@@ -185,161 +261,142 @@ pub fn describe_checks(checks: &[ir::Check]) -> String {
     s
 }
 
-/// The three-phase graph of a REAL or VEAL loop.
+/// The three-phase graph of a REAL or VEAL loop, from the fixed-loop table.
 pub fn derive_graph(spec: &Spec) -> ir::Graph {
+    let fixed = FixedLoop::of(spec.pattern).unwrap_or(ir::REAL);
     let o = Origin::new("/type");
-    let attempts = spec.effective_max_attempts();
-    let esc = spec.effective_escalation();
-    let esc_target = escalation_target(esc);
-    let actor = spec
-        .roles
-        .actor
-        .clone()
-        .unwrap_or_else(|| "the actor".to_owned());
-    let criteria = spec
-        .goal
-        .success_criteria
-        .as_deref()
-        .map(one_line)
-        .map(|c| format!(" Success criteria: {}", sentence(&c)))
-        .unwrap_or_default();
-    let esc_text = match esc {
-        Escalation::Fallback => format!(
-            "escalation: fallback to agent `{}`",
-            spec.roles.fallback_agent.as_deref().unwrap_or("?")
-        ),
-        other => format!("escalation: {}", other.as_str()),
-    };
-    let escalate_rule = format!(
-        " After {attempts} failed evaluations (max_attempts), choose `escalate` ({esc_text})."
-    );
-    let transition = |from: &str, on: &str, to: Target| ir::Transition {
+    let esc_text = escalation_text(spec);
+    let transition = |from: &str, on: &str, to: Destination| ir::Transition {
         from: from.to_owned(),
         on: on.to_owned(),
         to,
         origin: o.clone(),
     };
-    let phase = |id: &str,
-                 objective: String,
-                 access: Option<ir::Access>,
-                 outcomes: Option<Vec<ir::Outcome>>| ir::Phase {
+    let phase = |id: &str, objective: String, access, outcomes| ir::Phase {
         id: id.to_owned(),
         objective,
         access,
         outcomes,
         origin: o.clone(),
     };
-    // What differs between REAL and VEAL: the first phase and the words. The shape (the
-    // acronym's letters as phases, L as the back edge) is the same.
-    let (first, first_objective, first_access, eval_objective, success, retry, act_objective) =
-        match spec.pattern {
-            Pattern::Veal => {
-                let validator = spec
-                    .roles
-                    .validator
-                    .clone()
-                    .unwrap_or_else(|| "the validator".to_owned());
-                let checks = spec.goal.checks.as_deref().unwrap_or(&[]);
-                let check_text = if checks.is_empty() {
-                    String::new()
-                } else {
-                    format!(" Checks: {}.", describe_checks(checks))
-                };
-                (
-                    "validate",
-                    format!(
-                        "Validator `{validator}` runs every check read-only and reports each result.{check_text}"
-                    ),
-                    access(true, Some(true), true, Some(true)),
-                    format!(
-                        "Evaluate the check results: GO only if every required check passed, otherwise NO-GO.{criteria}{escalate_rule}"
-                    ),
-                    ("go", "Every required check passed (GO)."),
-                    (
-                        "no-go",
-                        "A required check failed (NO-GO); the actor corrects the state.",
-                    ),
-                    format!(
-                        "Actor `{actor}` fixes what the failing checks found, then the state is validated again."
-                    ),
-                )
-            }
-            _ => {
-                let mission = spec
-                    .goal
-                    .mission
-                    .as_deref()
-                    .map(one_line)
-                    .map(|m| format!(" Mission: {}", sentence(&m)))
-                    .unwrap_or_default();
-                let inputs = spec
-                    .goal
-                    .inputs
-                    .as_deref()
-                    .filter(|i| !i.is_empty())
-                    .map(|i| {
-                        format!(
-                            " Inputs: {}.",
-                            i.iter()
-                                .map(|p| p.name.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    })
-                    .unwrap_or_default();
-                (
-                    "read",
-                    format!(
-                        "Read the mission and requirements and gather the current state.{mission}{inputs}"
-                    ),
-                    access(true, None, true, Some(true)),
-                    format!(
-                        "Evaluate the situation against the mission: is it complete, or what should be done next?{criteria}{escalate_rule}"
-                    ),
-                    ("mission-complete", "The mission is complete."),
-                    (
-                        "act",
-                        "The mission is not complete; the actor works toward it.",
-                    ),
-                    format!(
-                        "Actor `{actor}` works toward the mission, then the loop reads the new state."
-                    ),
-                )
-            }
-        };
+    let eval_outcomes = vec![
+        outcome(fixed.success.0, fixed.success.1, &o),
+        outcome(fixed.retry.0, fixed.retry.1, &o),
+        outcome(fixed.escalate, &format!("Attempts are exhausted; {esc_text}."), &o),
+    ];
+    let first_access = match fixed.pattern {
+        Pattern::Veal => access(true, Some(true), true, Some(true)),
+        _ => access(true, None, true, Some(true)),
+    };
+    let back_to = |id: &str| Destination::Phase(id.to_owned());
     ir::Graph {
-        entry: first.to_owned(),
+        entry: fixed.first.to_owned(),
         entry_origin: o.clone(),
         phases: vec![
-            phase(first, first_objective, first_access, None),
+            phase(fixed.first, first_objective(spec), first_access, None),
             phase(
-                "eval",
-                eval_objective,
+                fixed.eval,
+                eval_objective(spec, &esc_text),
                 access(false, None, true, None),
-                Some(vec![
-                    outcome(success.0, success.1, &o),
-                    outcome(retry.0, retry.1, &o),
-                    outcome(
-                        "escalate",
-                        &format!("Attempts are exhausted; {esc_text}."),
-                        &o,
-                    ),
-                ]),
+                Some(eval_outcomes),
             ),
             phase(
-                "act",
-                act_objective,
+                fixed.act,
+                act_objective(spec),
                 access(true, Some(true), true, Some(true)),
                 None,
             ),
         ],
         transitions: vec![
-            transition(first, "complete", Target::Phase("eval".to_owned())),
-            transition("eval", success.0, Target::Terminal(Terminal::End)),
-            transition("eval", retry.0, Target::Phase("act".to_owned())),
-            transition("eval", "escalate", Target::Terminal(esc_target)),
-            transition("act", "complete", Target::Phase(first.to_owned())),
+            transition(fixed.first, ir::IMPLICIT_OUTCOME, back_to(fixed.eval)),
+            transition(fixed.eval, fixed.success.0, Destination::Terminal(Terminal::End)),
+            transition(fixed.eval, fixed.retry.0, back_to(fixed.act)),
+            transition(
+                fixed.eval,
+                fixed.escalate,
+                Destination::Terminal(spec.effective_escalation().target()),
+            ),
+            transition(fixed.act, ir::IMPLICIT_OUTCOME, back_to(fixed.first)),
         ],
         checkpoints: None,
+    }
+}
+
+/// `escalation: human`, or `escalation: fallback to agent `x``.
+fn escalation_text(spec: &Spec) -> String {
+    match spec.effective_escalation() {
+        Escalation::Fallback => format!(
+            "escalation: fallback to agent `{}`",
+            spec.roles.fallback_agent.as_deref().unwrap_or("?")
+        ),
+        other => format!("escalation: {}", other.as_str()),
+    }
+}
+
+/// The first phase's objective: the validator and its checks (VEAL), or the mission and
+/// inputs (REAL).
+fn first_objective(spec: &Spec) -> String {
+    if spec.pattern == Pattern::Veal {
+        let validator = spec.roles.validator.as_deref().unwrap_or("the validator");
+        let checks = spec.goal.checks.as_deref().unwrap_or(&[]);
+        let check_text = if checks.is_empty() {
+            String::new()
+        } else {
+            format!(" Checks: {}.", describe_checks(checks))
+        };
+        return format!(
+            "Validator `{validator}` runs every check read-only and reports each result.{check_text}"
+        );
+    }
+    let mission = spec
+        .goal
+        .mission
+        .as_deref()
+        .map(|m| format!(" Mission: {}", sentence(&one_line(m))))
+        .unwrap_or_default();
+    let inputs = spec
+        .goal
+        .inputs
+        .as_deref()
+        .filter(|i| !i.is_empty())
+        .map(|i| {
+            let names: Vec<&str> = i.iter().map(|p| p.name.as_str()).collect();
+            format!(" Inputs: {}.", names.join(", "))
+        })
+        .unwrap_or_default();
+    format!("Read the mission and requirements and gather the current state.{mission}{inputs}")
+}
+
+/// The `eval` objective: the verdict rule, the success criteria and when to escalate.
+fn eval_objective(spec: &Spec, esc_text: &str) -> String {
+    let criteria = spec
+        .goal
+        .success_criteria
+        .as_deref()
+        .map(|c| format!(" Success criteria: {}", sentence(&one_line(c))))
+        .unwrap_or_default();
+    let attempts = spec.effective_max_attempts();
+    let escalate_rule = format!(
+        " After {attempts} failed evaluations (max_attempts), choose `escalate` ({esc_text})."
+    );
+    let verdict = match spec.pattern {
+        Pattern::Veal => {
+            "Evaluate the check results: GO only if every required check passed, otherwise NO-GO."
+        }
+        _ => {
+            "Evaluate the situation against the mission: is it complete, or what should be done next?"
+        }
+    };
+    format!("{verdict}{criteria}{escalate_rule}")
+}
+
+/// The `act` objective, naming the actor.
+fn act_objective(spec: &Spec) -> String {
+    let actor = spec.roles.actor.as_deref().unwrap_or("the actor");
+    match spec.pattern {
+        Pattern::Veal => format!(
+            "Actor `{actor}` fixes what the failing checks found, then the state is validated again."
+        ),
+        _ => format!("Actor `{actor}` works toward the mission, then the loop reads the new state."),
     }
 }

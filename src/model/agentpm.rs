@@ -314,3 +314,11 @@ impl PhaseAction {
         }
     }
 }
+
+/// The JSON Schema of AgentPM loop manifests (generated once).
+pub fn schema() -> &'static serde_json::Value {
+    static SCHEMA: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
+        super::schema::generate::<Manifest>("https://loopconv.dev/schemas/agentpm.schema.json")
+    });
+    &SCHEMA
+}

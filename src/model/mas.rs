@@ -205,3 +205,11 @@ pub enum PortType {
     /// File.
     File,
 }
+
+/// The JSON Schema of multi-agent-spec loops (generated once).
+pub fn schema() -> &'static serde_json::Value {
+    static SCHEMA: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
+        super::schema::generate::<Loop>("https://loopconv.dev/schemas/mas.schema.json")
+    });
+    &SCHEMA
+}

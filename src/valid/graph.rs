@@ -13,9 +13,10 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::Serialize;
 
-use super::Sink;
+use super::Sink as _;
+use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Field, Spec, Target, Terminal};
+use crate::ir::{Field, Spec, Destination, Terminal};
 
 /// A node of the analysed graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +75,16 @@ impl Info {
         self.shortest_success.as_ref().map(Vec::len)
     }
 
+    /// Whether the shortest successful run fits in `max_steps`: true when unbounded, false
+    /// when `$end` cannot be reached (rule `V024` reports the other failing case).
+    pub fn success_fits_budget(&self) -> bool {
+        match (self.shortest_success_steps(), self.max_steps) {
+            (Some(s), Some(m)) => u64::try_from(s).is_ok_and(|s| s <= m),
+            (Some(_), None) => true,
+            (None, _) => false,
+        }
+    }
+
     /// Whether a phase id is reachable from the entry.
     pub fn is_reachable(&self, id: &str) -> bool {
         // Every declared phase is in `phase_nodes`; the unreachable ones are usually few, so
@@ -85,7 +96,7 @@ impl Info {
 /// Build the graph and run the graph rules (12, 13 and the ones beyond upstream).
 /// With `judge` false (an edge did not resolve), the analysis is still computed but no
 /// graph diagnostic is reported.
-pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
+pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info {
     let g = &spec.graph;
     let mut graph: DiGraph<Node, Edge> = DiGraph::new();
     let mut phase_nodes: BTreeMap<String, NodeIndex> = BTreeMap::new();
@@ -111,10 +122,10 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
         gates.push(gate);
     }
     // The node a run lands on when it goes to a target.
-    let land = |t: &Target| -> Option<NodeIndex> {
+    let land = |t: &Destination| -> Option<NodeIndex> {
         match t {
-            Target::Terminal(t) => terminal_nodes.get(t).copied(),
-            Target::Phase(p) => chains
+            Destination::Terminal(t) => terminal_nodes.get(t).copied(),
+            Destination::Phase(p) => chains
                 .get(p.as_str())
                 .and_then(|c| c.first().copied())
                 .or_else(|| phase_nodes.get(p).copied()),
@@ -122,7 +133,7 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
     };
     let mut used: BTreeSet<Terminal> = BTreeSet::new();
     for (i, t) in g.transitions.iter().enumerate() {
-        if let Target::Terminal(term) = t.to {
+        if let Destination::Terminal(term) = t.to {
             used.insert(term);
         }
         if let (Some(&from), Some(to)) = (phase_nodes.get(&t.from), land(&t.to))
@@ -145,7 +156,7 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
         }
     }
     for (i, c) in g.checkpoints.iter().flatten().enumerate() {
-        if let Target::Terminal(term) = c.on_reject {
+        if let Destination::Terminal(term) = c.on_reject {
             used.insert(term);
         }
         if let (Some(Some(gate)), Some(to)) = (gates.get(i).copied(), land(&c.on_reject)) {
@@ -153,7 +164,7 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
         }
     }
     let start =
-        land(&Target::Phase(g.entry.clone())).filter(|_| phase_nodes.contains_key(&g.entry));
+        land(&Destination::Phase(g.entry.clone())).filter(|_| phase_nodes.contains_key(&g.entry));
 
     let mut info = Info {
         terminals_used: used.into_iter().collect(),
@@ -266,7 +277,7 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
             sink.value(
                 Diagnostic::new(Code::NoTerminalReachable, "no terminal (`$end`, `$abort`, `$handoff`) can be reached from the entry phase")
                     .with_help("a loop must be able to stop: add a transition to `$end`")
-                    .at(spec.pointer(Field::Entry)),
+                    .at(spec.provenance.pointer(Field::Entry)),
             );
         } else {
             // Trap cycles: reachable phases with no way out.
@@ -299,7 +310,7 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
                         "`$end` cannot be reached from the entry phase: the loop can never succeed",
                     )
                     .with_help("add a transition to `$end`")
-                    .at(spec.pointer(Field::Entry)),
+                    .at(spec.provenance.pointer(Field::Entry)),
                 );
             }
         }
@@ -316,7 +327,7 @@ pub fn analyse(spec: &Spec, judge: bool, sink: &mut Sink<'_>) -> Info {
                     )
                     .with_note(format!("shortest run: {} -> $end", path.join(" -> ")))
                     .with_help(format!("raise `max_steps` to at least {}", path.len()))
-                    .at(spec.pointer(Field::MaxSteps)),
+                    .at(spec.provenance.pointer(Field::MaxSteps)),
                 );
         }
     }

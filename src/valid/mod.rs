@@ -4,46 +4,40 @@
 //! ([`refs`]: ids exist and are unique, outcomes have exactly one transition, the policy
 //! rules), then the graph ([`graph`]: reachability, trap cycles, shortest success path
 //! against `max_steps`). It returns [`Info`], the analysis every back end reuses.
+//! Diagnostics point at the elements' origins (JSON Pointers); the read pipeline turns
+//! them into lines and columns.
 
 pub mod graph;
-pub mod refs;
+mod refs;
 pub mod shape;
 
 pub use graph::Info;
+pub use refs::suggest;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Spec;
-use crate::tree::Document;
 
-/// Validate a loop. Diagnostics are located through `doc` when given (the source the IR
-/// was read from). Returns the graph analysis.
-pub fn validate(spec: &Spec, doc: Option<&Document>, diags: &mut Diagnostics) -> Info {
-    let mut sink = Sink { doc, diags };
-    let edges_intact = refs::check(spec, &mut sink);
-    graph::analyse(spec, edges_intact, &mut sink)
+/// Validate a loop. Returns the graph analysis.
+pub fn validate(spec: &Spec, diags: &mut Diagnostics) -> Info {
+    let edges_intact = refs::check(spec, diags);
+    graph::analyse(spec, edges_intact, diags)
 }
 
-/// Pushes diagnostics, locating them through the source document when there is one.
-pub struct Sink<'a> {
-    doc: Option<&'a Document>,
-    diags: &'a mut Diagnostics,
-}
-
-impl Sink<'_> {
+/// Pushing a diagnostic about a value or about a key.
+trait Sink {
     /// Push a diagnostic pointing at a value.
-    pub fn value(&mut self, d: crate::diag::Diagnostic) {
-        self.push(d, false);
-    }
-
+    fn value(&mut self, d: Diagnostic);
     /// Push a diagnostic pointing at a key.
-    pub fn key(&mut self, d: crate::diag::Diagnostic) {
-        self.push(d, true);
+    fn key(&mut self, d: Diagnostic);
+}
+
+impl Sink for Diagnostics {
+    fn value(&mut self, d: Diagnostic) {
+        self.push(d);
     }
 
-    fn push(&mut self, d: crate::diag::Diagnostic, key: bool) {
-        match self.doc {
-            Some(doc) => self.diags.push_at(d, doc, key),
-            None => self.diags.push(d),
-        }
+    fn key(&mut self, mut d: Diagnostic) {
+        d.location.on_key = true;
+        self.push(d);
     }
 }

@@ -6,10 +6,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::Sink;
+use super::Sink as _;
+use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Field, Pattern, Spec, Target};
-use crate::model::agentpm::{Exhausted, ToolAction};
+use crate::ir::{Field, Pattern, Spec, Destination};
+use crate::ir::{Escalation, Exhausted, ToolAction};
 
 fn blank(s: &str) -> bool {
     s.trim().is_empty()
@@ -71,7 +72,7 @@ const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` 
 /// Run pass 1. Returns whether every edge (transition, checkpoint) resolved: when one did
 /// not, the graph rules are skipped, since their verdict would follow from the broken edge
 /// (no cascades).
-pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
+pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     let mut edges_intact = true;
     let g = &spec.graph;
 
@@ -80,7 +81,7 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
         sink.value(
             Diagnostic::new(Code::BlankArchetype, "`archetype` is empty or blank")
                 .with_help("remove `archetype` or give the loop a descriptive label")
-                .at(spec.pointer(Field::Archetype)),
+                .at(spec.provenance.pointer(Field::Archetype)),
         );
     }
 
@@ -152,7 +153,7 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                 format!("`entry_phase` `{}` is not a declared phase", g.entry),
             )
             .with_help(suggest(&g.entry, &phase_ids, "phase"))
-            .at(spec.pointer(Field::Entry)),
+            .at(spec.provenance.pointer(Field::Entry)),
         );
     }
 
@@ -162,8 +163,8 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
         let from = first_phase.get(t.from.as_str()).map(|&k| &g.phases[k]);
         let outcome_ok = from.is_some_and(|p| p.outcome_ids().contains(&t.on.as_str()));
         let target_ok = match &t.to {
-            Target::Phase(to) => is_phase(to),
-            Target::Terminal(_) => true,
+            Destination::Phase(to) => is_phase(to),
+            Destination::Terminal(_) => true,
         };
         edges_intact &= outcome_ok && target_ok;
         match from {
@@ -211,7 +212,7 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                 }
             }
         }
-        if let Target::Phase(to) = &t.to
+        if let Destination::Phase(to) = &t.to
             && !is_phase(to)
         {
             let help = if to.starts_with('$') {
@@ -283,8 +284,8 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
     for c in g.checkpoints.iter().flatten() {
         edges_intact &= is_phase(&c.before_phase)
             && match &c.on_reject {
-                Target::Phase(r) => is_phase(r),
-                Target::Terminal(_) => true,
+                Destination::Phase(r) => is_phase(r),
+                Destination::Terminal(_) => true,
             };
         if !cp_ids.insert(&c.id) {
             sink.value(
@@ -322,7 +323,7 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
         } else {
             guarded.insert(&c.before_phase, &c.id);
         }
-        if let Target::Phase(r) = &c.on_reject
+        if let Destination::Phase(r) = &c.on_reject
             && !is_phase(r)
         {
             let help = if r.starts_with('$') {
@@ -345,7 +346,7 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
     if let Some(ep) = &spec.bounds.error_policy
         && let Some(tf) = &ep.tool_failure
     {
-        let tp = spec.pointer(Field::ToolFailure);
+        let tp = spec.provenance.pointer(Field::ToolFailure);
         let action = tf.action.as_str();
         if tf.action == ToolAction::Retry {
             for (missing, code, field) in [
@@ -402,7 +403,7 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                     "tool failure can fail the phase, but `error_policy` has no `phase_failure`",
                 )
                 .with_help("add `\"phase_failure\": {\"action\": \"abort\"}` (or `handoff`)")
-                .at(spec.pointer(Field::ErrorPolicy)),
+                .at(spec.provenance.pointer(Field::ErrorPolicy)),
             );
         }
     }
@@ -427,14 +428,14 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
                     "a VEAL loop is validation-driven: add at least one check under `checks:`",
                 );
                 match spec.goal.checks {
-                    Some(_) => sink.value(d.at(spec.pointer(Field::Checks))),
+                    Some(_) => sink.value(d.at(spec.provenance.pointer(Field::Checks))),
                     None => sink.key(d.at("")),
                 }
             }
         }
         _ => {}
     }
-    if spec.bounds.escalation == Some(crate::model::mas::Escalation::Fallback)
+    if spec.bounds.escalation == Some(Escalation::Fallback)
         && spec.roles.fallback_agent.is_none()
     {
         sink.value(
@@ -445,7 +446,7 @@ pub fn check(spec: &Spec, sink: &mut Sink<'_>) -> bool {
             .with_help(
                 "name the agent to invoke in `fallback_agent:`, or choose another escalation",
             )
-            .at(spec.pointer(Field::Escalation)),
+            .at(spec.provenance.pointer(Field::Escalation)),
         );
     }
     let mut check_ids = BTreeSet::new();

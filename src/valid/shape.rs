@@ -19,7 +19,6 @@ use regex::Regex;
 use serde_json::Value as J;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::model;
 use crate::tree::{Document, Node, Value, escape_ptr};
 
 /// The outcome of a shape check.
@@ -33,11 +32,28 @@ pub struct Verdict {
     pub unknown: BTreeSet<String>,
 }
 
+/// What a format's front end tells the shape check about its format.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Profile {
+    /// Top-level keys that the schema requires but whose absence the front end reports
+    /// itself (AgentPM's `kind`, a warning).
+    pub optional_root_keys: &'static [&'static str],
+    /// A diagnostic for an unknown top-level key (its name and pointer), when the format
+    /// has a better one than "unknown field".
+    pub unknown_root_key: Option<fn(&str, &str) -> Option<Diagnostic>>,
+}
+
 /// Check `doc` against `schema`, pushing a diagnostic for each problem.
-pub fn check(doc: &Document, schema: &'static J, diags: &mut Diagnostics) -> Verdict {
+pub fn check(
+    doc: &Document,
+    schema: &'static J,
+    profile: &Profile,
+    diags: &mut Diagnostics,
+) -> Verdict {
     let mut s = Shape {
         root: schema,
         doc,
+        profile,
         diags,
         unknown: BTreeSet::new(),
     };
@@ -51,6 +67,7 @@ pub fn check(doc: &Document, schema: &'static J, diags: &mut Diagnostics) -> Ver
 struct Shape<'a> {
     root: &'static J,
     doc: &'a Document,
+    profile: &'a Profile,
     diags: &'a mut Diagnostics,
     unknown: BTreeSet<String>,
 }
@@ -87,23 +104,11 @@ const YAML11_BOOLS: &[&str] = &[
     "OFF",
 ];
 
-/// Keys that make a manifest something other than a loop package.
-const DEPENDENCY_KEYS: &[&str] = &[
-    "tools",
-    "skills",
-    "knowledge",
-    "memory",
-    "profiles",
-    "agents",
-    "bindings",
-    "templates",
-    "display_name",
-];
-
 impl Shape<'_> {
-    fn emit(&mut self, d: Diagnostic, key: bool, report: bool) {
+    fn emit(&mut self, mut d: Diagnostic, key: bool, report: bool) {
         if report {
-            self.diags.push_at(d, self.doc, key);
+            d.location.on_key |= key;
+            self.diags.push(d);
         }
     }
 
@@ -403,12 +408,12 @@ impl Shape<'_> {
             && !re.is_match(text)
         {
             ok = false;
-            let (code, help) = if pat == model::VERSION_PATTERN {
+            let (code, help) = if pat == crate::ir::pattern::VERSION {
                 (
                     Code::InvalidVersion,
                     "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
                 )
-            } else if pat == model::STABLE_ID_PATTERN {
+            } else if pat == crate::ir::pattern::STABLE_ID {
                 (
                     Code::InvalidId,
                     "stable ids are lowercase kebab-case: start with a letter, then letters, digits and single hyphens, no trailing hyphen",
@@ -456,15 +461,7 @@ impl Shape<'_> {
                 if members.iter().any(|m| m.key == r) {
                     continue;
                 }
-                // formats.md 1.6: an AgentPM loop without `kind` is read with a warning.
-                if ptr.is_empty() && r == "kind" && members.iter().any(|m| m.key == "loop") {
-                    let d = Diagnostic::new(
-                        Code::MissingKind,
-                        "the manifest has no `kind`; reading it as `kind: \"loop\"`",
-                    )
-                    .with_help("add `\"kind\": \"loop\"`")
-                    .at(ptr);
-                    self.emit(d, true, report);
+                if ptr.is_empty() && self.profile.optional_root_keys.contains(&r) {
                     continue;
                 }
                 ok = false;
@@ -535,14 +532,10 @@ impl Shape<'_> {
         } else {
             format!("in `{}`", field_path(parent))
         };
-        let is_agentpm_root = parent.is_empty() && props.is_some_and(|p| p.contains_key("loop"));
-        if is_agentpm_root && DEPENDENCY_KEYS.contains(&key) {
-            return Diagnostic::new(
-                Code::UnknownField,
-                format!("unknown field {shown} {where_}: a loop package cannot declare `{key}`"),
-            )
-            .with_help("a loop is a dependency leaf; declare dependencies in an Agent package that uses this loop")
-            .at(child);
+        if let Some(special) = self.profile.unknown_root_key.filter(|_| parent.is_empty())
+            && let Some(d) = special(key, child)
+        {
+            return d;
         }
         let names: Vec<&str> = props
             .map(|p| p.keys().map(String::as_str).collect())

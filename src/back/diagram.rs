@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ir::{Access, Pattern, Spec, Target, Terminal};
+use crate::ir::{Access, Destination, FixedLoop, Pattern, Role, Spec, Terminal};
 use crate::valid::Info;
 use crate::valid::graph::{Edge, Node};
 
@@ -334,25 +334,18 @@ fn is_mas(spec: &Spec) -> bool {
 
 /// The MAS role shown on a phase of a REAL/VEAL loop.
 fn role_of(spec: &Spec, phase_id: &str) -> Option<String> {
-    let r = &spec.roles;
-    match (spec.pattern, phase_id) {
-        (Pattern::Veal, "validate") => r
-            .validator
-            .as_ref()
-            .map(|v| format!("validator: {}", shorten(v, ROLE_CHARS))),
-        (Pattern::Veal | Pattern::Real, "act") => r
-            .actor
-            .as_ref()
-            .map(|a| format!("actor: {}", shorten(a, ROLE_CHARS))),
-        _ => None,
-    }
+    let (word, agent) = match FixedLoop::of(spec.pattern)?.role_of(phase_id)? {
+        Role::Validator => ("validator", spec.roles.validator.as_ref()?),
+        Role::Actor => ("actor", spec.roles.actor.as_ref()?),
+    };
+    Some(format!("{word}: {}", shorten(agent, ROLE_CHARS)))
 }
 
 /// The escalation note on a MAS `escalate` edge.
 fn escalation_note(spec: &Spec) -> String {
     let e = spec.effective_escalation();
     match (e, &spec.roles.fallback_agent) {
-        (crate::model::mas::Escalation::Fallback, Some(agent)) => {
+        (crate::ir::Escalation::Fallback, Some(agent)) => {
             format!("escalation: fallback → {}", shorten(agent, ROLE_CHARS))
         }
         _ => format!("escalation: {}", e.as_str()),
@@ -534,8 +527,8 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
                 let note = (is_mas(spec) && t.on == "escalate").then(|| escalation_note(spec));
                 let next = path_pos.get(t.from.as_str()).map(|k| path.get(k + 1));
                 let success_path = match (next, &t.to) {
-                    (Some(Some(n)), Target::Phase(p)) => n == p,
-                    (Some(None), Target::Terminal(Terminal::End)) => true,
+                    (Some(Some(n)), Destination::Phase(p)) => n == p,
+                    (Some(None), Destination::Terminal(Terminal::End)) => true,
                     _ => false,
                 };
                 DiagramEdge {

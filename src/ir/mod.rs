@@ -18,55 +18,39 @@
 //! (an omitted access key is "no opinion", not `false`), which is what makes `X -> IR -> X`
 //! exact.
 //!
-//! Provenance: each element carries an [`Origin`], the JSON Pointer of the element in its
-//! source file. It is not serialised and never affects equality.
+//! Provenance ([`provenance`]): each element carries an [`Origin`], the JSON Pointer of the
+//! element in its source file, and the [`Spec`] carries a [`Provenance`] for its loop-level
+//! fields. The front end that read the file records both, once; diagnostics and loss reports
+//! read them and never rebuild pointers. They are not serialised and never affect equality.
+//!
+//! The IR owns every type it holds (no format model types): the front ends translate from
+//! their models, the back ends into theirs.
+
+pub mod fixed;
+mod policy;
+pub mod provenance;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// The JSON Pointer of an element in the file it was read from. Never serialised; two
-/// origins always compare equal, so provenance never changes the meaning of a loop.
-#[derive(Debug, Clone, Default, Eq)]
-pub struct Origin(pub String);
+pub use crate::format::Format;
+pub use fixed::{FixedLoop, REAL, Recognised, Role, VEAL, max_steps_for};
+pub use policy::{
+    CheckType, ErrorPolicy, Escalation, Exhausted, PhaseAction, PhaseFailure, PortType,
+    ToolAction, ToolFailure,
+};
+pub use provenance::{Field, Origin, Provenance};
 
-impl PartialEq for Origin {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
-}
-
-impl Origin {
-    /// An origin at `pointer`.
-    pub fn new(pointer: impl Into<String>) -> Self {
-        Origin(pointer.into())
-    }
-
-    /// The pointer of a child: `self/seg`.
-    pub fn child(&self, seg: impl std::fmt::Display) -> Origin {
-        Origin(format!(
-            "{}/{}",
-            self.0,
-            crate::tree::escape_ptr(&seg.to_string())
-        ))
-    }
-
-    /// The pointer as a string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-/// The format a loop was read from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum SourceFormat {
-    /// An AgentPM loop manifest.
-    #[default]
-    Agentpm,
-    /// A multi-agent-spec REAL/VEAL loop.
-    Mas,
-    /// loopconv's own IR JSON.
-    Ir,
+/// The patterns of names and ids, shared by the IR's schema and the format models.
+pub mod pattern {
+    /// A stable id (phase, outcome, checkpoint): upstream's
+    /// `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$` without the look-ahead, plus `maxLength: 64`.
+    pub const STABLE_ID: &str = "^[a-z](?:-?[a-z0-9])*$";
+    /// MAS loop name and check id (the IR's loop name).
+    pub const NAME: &str = "^[a-z][a-z0-9-]*$";
+    /// Semantic version as upstream accepts it.
+    pub const VERSION: &str =
+        r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$";
 }
 
 /// The shape of a loop.
@@ -111,17 +95,13 @@ pub enum Pattern {
 ]))]
 pub struct Spec {
     /// The format the loop was read from.
-    pub source_format: SourceFormat,
-    /// Whether the AgentPM source spelled `kind: "loop"` (seed files may omit it). Always
-    /// true for other sources.
-    #[serde(default = "yes", skip_serializing_if = "is_true")]
-    pub kind_present: bool,
+    pub source_format: Format,
     /// Loop (package) name.
-    #[schemars(regex(pattern = crate::model::MAS_NAME_PATTERN))]
+    #[schemars(regex(pattern = pattern::NAME))]
     pub name: String,
     /// Package version (AgentPM); MAS loops have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = crate::model::VERSION_PATTERN))]
+    #[schemars(regex(pattern = pattern::VERSION))]
     pub version: Option<String>,
     /// Human-readable description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -156,28 +136,11 @@ pub struct Spec {
     /// Limits and failure handling.
     #[serde(default)]
     pub bounds: Bounds,
-    /// The format this value was read from (for locating diagnostics; `source_format` is
-    /// the format the loop was first written in). Never serialised, never compared.
+    /// Where the loop-level fields came from, recorded by the front end that read it.
+    /// Never serialised, never compared.
     #[serde(skip)]
     #[schemars(skip)]
-    pub read_as: ReadAs,
-}
-
-/// The format a [`Spec`] value was read from. Always compares equal.
-#[derive(Debug, Clone, Copy, Default, Eq)]
-pub struct ReadAs(pub SourceFormat);
-
-impl PartialEq for ReadAs {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
-}
-
-fn yes() -> bool {
-    true
-}
-fn is_true(b: &bool) -> bool {
-    *b
+    pub provenance: Provenance,
 }
 
 /// AgentPM license metadata.
@@ -249,14 +212,14 @@ impl Goal {
 #[serde(deny_unknown_fields)]
 pub struct Check {
     /// Check id.
-    #[schemars(regex(pattern = crate::model::MAS_NAME_PATTERN))]
+    #[schemars(regex(pattern = pattern::NAME))]
     pub id: String,
     /// What it checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// `command`, `pattern`, `file` or `manual`.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    pub kind: Option<crate::model::mas::CheckType>,
+    pub kind: Option<CheckType>,
     /// Shell command (type command).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
@@ -289,7 +252,7 @@ pub struct Port {
     pub name: String,
     /// Data type.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-    pub kind: Option<crate::model::mas::PortType>,
+    pub kind: Option<PortType>,
     /// What it carries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -316,7 +279,7 @@ pub struct Port {
 #[serde(deny_unknown_fields)]
 pub struct Graph {
     /// The phase a run starts in.
-    #[schemars(regex(pattern = crate::model::STABLE_ID_PATTERN), length(max = 64))]
+    #[schemars(regex(pattern = pattern::STABLE_ID), length(max = 64))]
     pub entry: String,
     /// Phases in authored order.
     #[schemars(length(min = 1))]
@@ -339,7 +302,7 @@ pub struct Graph {
 #[serde(deny_unknown_fields)]
 pub struct Phase {
     /// Stable id.
-    #[schemars(regex(pattern = crate::model::STABLE_ID_PATTERN), length(max = 64))]
+    #[schemars(regex(pattern = pattern::STABLE_ID), length(max = 64))]
     pub id: String,
     /// What the phase must achieve (not blank).
     #[schemars(length(min = 1), regex(pattern = r"\S"))]
@@ -403,7 +366,7 @@ pub struct MemoryAccess {
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// Stable id.
-    #[schemars(regex(pattern = crate::model::STABLE_ID_PATTERN), length(max = 64))]
+    #[schemars(regex(pattern = pattern::STABLE_ID), length(max = 64))]
     pub id: String,
     /// What it means (not blank).
     #[schemars(length(min = 1), regex(pattern = r"\S"))]
@@ -414,47 +377,47 @@ pub struct Outcome {
     pub origin: Origin,
 }
 
-/// A transition target: a phase or a terminal.
+/// Where a transition or a rejection goes: a phase or a terminal.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Target {
+pub enum Destination {
     /// A phase id.
     Phase(String),
     /// A terminal.
     Terminal(Terminal),
 }
 
-impl Target {
+impl Destination {
     /// Parse the text form (`$end`, `$abort`, `$handoff`, or a phase id).
-    pub fn parse(s: &str) -> Target {
+    pub fn parse(s: &str) -> Destination {
         match Terminal::parse(s) {
-            Some(t) => Target::Terminal(t),
-            None => Target::Phase(s.to_owned()),
+            Some(t) => Destination::Terminal(t),
+            None => Destination::Phase(s.to_owned()),
         }
     }
 
     /// The text form.
     pub fn as_str(&self) -> &str {
         match self {
-            Target::Phase(p) => p,
-            Target::Terminal(t) => t.as_str(),
+            Destination::Phase(p) => p,
+            Destination::Terminal(t) => t.as_str(),
         }
     }
 }
 
-impl Serialize for Target {
+impl Serialize for Destination {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
 
-impl<'de> Deserialize<'de> for Target {
+impl<'de> Deserialize<'de> for Destination {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        Ok(Target::parse(&s))
+        Ok(Destination::parse(&s))
     }
 }
 
-impl JsonSchema for Target {
+impl JsonSchema for Destination {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Target".into()
     }
@@ -524,7 +487,7 @@ pub struct Transition {
     /// Outcome id.
     pub on: String,
     /// Target phase or terminal.
-    pub to: Target,
+    pub to: Destination,
     /// Where it came from.
     #[serde(skip)]
     #[schemars(skip)]
@@ -537,12 +500,12 @@ pub struct Transition {
 #[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// Stable id.
-    #[schemars(regex(pattern = crate::model::STABLE_ID_PATTERN), length(max = 64))]
+    #[schemars(regex(pattern = pattern::STABLE_ID), length(max = 64))]
     pub id: String,
     /// The guarded phase.
     pub before_phase: String,
     /// Where a rejection goes.
-    pub on_reject: Target,
+    pub on_reject: Destination,
     /// Where it came from.
     #[serde(skip)]
     #[schemars(skip)]
@@ -558,23 +521,16 @@ pub struct Bounds {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub max_steps: Option<u64>,
-    /// Whether the AgentPM source had a `limits` object (possibly empty).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub limits_present: bool,
     /// MAS `max_attempts` as written (`None`: absent, meaning 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub max_attempts: Option<u64>,
     /// MAS escalation as written (`None`: absent, meaning `human`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub escalation: Option<crate::model::mas::Escalation>,
+    pub escalation: Option<Escalation>,
     /// AgentPM error policy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error_policy: Option<crate::model::agentpm::ErrorPolicy>,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
+    pub error_policy: Option<ErrorPolicy>,
 }
 
 impl Spec {
@@ -589,76 +545,7 @@ impl Spec {
     }
 
     /// Effective MAS escalation (default `human`).
-    pub fn effective_escalation(&self) -> crate::model::mas::Escalation {
-        self.bounds
-            .escalation
-            .unwrap_or(crate::model::mas::Escalation::Human)
-    }
-}
-
-/// A loop-level field, for pointing diagnostics at it in whichever format the loop came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
-    /// The loop name.
-    Name,
-    /// `archetype`.
-    Archetype,
-    /// The entry phase.
-    Entry,
-    /// `max_steps`.
-    MaxSteps,
-    /// The error policy's tool-failure rule.
-    ToolFailure,
-    /// The error policy.
-    ErrorPolicy,
-    /// The loop type / pattern.
-    Pattern,
-    /// MAS mission.
-    Mission,
-    /// MAS validator.
-    Validator,
-    /// MAS checks.
-    Checks,
-    /// MAS escalation.
-    Escalation,
-    /// MAS fallback agent.
-    FallbackAgent,
-    /// MAS max attempts.
-    MaxAttempts,
-}
-
-impl Spec {
-    /// The JSON Pointer of a loop-level field in the source format.
-    pub fn pointer(&self, f: Field) -> String {
-        let p = match (self.read_as.0, f) {
-            (_, Field::Name) => "/name",
-            (SourceFormat::Agentpm, Field::Archetype) => "/loop/archetype",
-            (SourceFormat::Agentpm, Field::Entry) => "/loop/entry_phase",
-            (SourceFormat::Agentpm, Field::MaxSteps) => "/loop/limits/max_steps",
-            (SourceFormat::Agentpm, Field::ToolFailure) => "/loop/error_policy/tool_failure",
-            (SourceFormat::Agentpm, Field::ErrorPolicy) => "/loop/error_policy",
-            (SourceFormat::Agentpm, Field::Pattern) => "/loop",
-            (SourceFormat::Mas, Field::Mission) => "/mission",
-            (SourceFormat::Mas, Field::Validator) => "/validator",
-            (SourceFormat::Mas, Field::Checks) => "/checks",
-            (SourceFormat::Mas, Field::Escalation) => "/escalation",
-            (SourceFormat::Mas, Field::FallbackAgent) => "/fallback_agent",
-            (SourceFormat::Mas, Field::MaxAttempts) => "/max_attempts",
-            (SourceFormat::Mas, _) => "/type",
-            (SourceFormat::Ir, Field::Archetype) => "/archetype",
-            (SourceFormat::Ir, Field::Entry) => "/graph/entry",
-            (SourceFormat::Ir, Field::MaxSteps) => "/bounds/max_steps",
-            (SourceFormat::Ir, Field::ToolFailure) => "/bounds/error_policy/tool_failure",
-            (SourceFormat::Ir, Field::ErrorPolicy) => "/bounds/error_policy",
-            (SourceFormat::Ir, Field::Pattern) => "/pattern",
-            (SourceFormat::Ir, Field::Mission) => "/goal/mission",
-            (SourceFormat::Ir, Field::Validator) => "/roles/validator",
-            (SourceFormat::Ir, Field::Checks) => "/goal/checks",
-            (SourceFormat::Ir, Field::Escalation) => "/bounds/escalation",
-            (SourceFormat::Ir, Field::FallbackAgent) => "/roles/fallback_agent",
-            (SourceFormat::Ir, Field::MaxAttempts) => "/bounds/max_attempts",
-            (SourceFormat::Agentpm, _) => "/loop",
-        };
-        p.to_owned()
+    pub fn effective_escalation(&self) -> Escalation {
+        self.bounds.escalation.unwrap_or(Escalation::Human)
     }
 }

@@ -1,0 +1,54 @@
+//! loopconv's IR JSON: the read path. The document is the IR's own serde form, so reading
+//! it is deserialising it and recording the origins of its elements.
+
+use super::{has_key, model, phase_count_fits};
+use crate::diag::Diagnostics;
+use crate::format::Format;
+use crate::ir::{Origin, Provenance, Spec, provenance::ir_pointer};
+use crate::tree::{Document, Limits, Node};
+use crate::valid::shape::Profile;
+
+/// A document with `source_format` and `graph` is IR JSON.
+pub fn claims(root: &Node) -> bool {
+    has_key(root, "source_format") && has_key(root, "graph")
+}
+
+/// Read IR JSON: shape, deserialisation, origins.
+pub fn read(doc: &Document, limits: &Limits, diags: &mut Diagnostics) -> Option<Spec> {
+    if !phase_count_fits(doc, &["graph", "phases"], limits, diags) {
+        return None;
+    }
+    let spec: Spec = model(doc, Format::Ir, &Profile::default(), diags)?;
+    Some(with_origins(spec))
+}
+
+/// Give an IR read from JSON the origins of its own elements.
+fn with_origins(mut spec: Spec) -> Spec {
+    let g = Origin::new("/graph");
+    spec.graph.entry_origin = g.child("entry");
+    for (i, p) in spec.graph.phases.iter_mut().enumerate() {
+        p.origin = g.child("phases").child(i);
+        for (j, o) in p.outcomes.iter_mut().flatten().enumerate() {
+            o.origin = p.origin.child("outcomes").child(j);
+        }
+    }
+    for (i, t) in spec.graph.transitions.iter_mut().enumerate() {
+        t.origin = g.child("transitions").child(i);
+    }
+    for (i, c) in spec.graph.checkpoints.iter_mut().flatten().enumerate() {
+        c.origin = g.child("checkpoints").child(i);
+    }
+    for (i, c) in spec.goal.checks.iter_mut().flatten().enumerate() {
+        c.origin = Origin::new(format!("/goal/checks/{i}"));
+    }
+    for (key, ports) in [
+        ("inputs", &mut spec.goal.inputs),
+        ("outputs", &mut spec.goal.outputs),
+    ] {
+        for (i, p) in ports.iter_mut().flatten().enumerate() {
+            p.origin = Origin::new(format!("/goal/{key}/{i}"));
+        }
+    }
+    spec.provenance = Provenance::new(Format::Ir, ir_pointer);
+    spec
+}

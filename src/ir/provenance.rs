@@ -1,0 +1,173 @@
+//! Where the values of a [`Spec`](super::Spec) came from in the file it was read from.
+//!
+//! The front end that reads a file records this once: an [`Origin`] on every element
+//! (phase, outcome, transition, checkpoint, check, port) and a [`Provenance`] for the
+//! loop-level fields. Diagnostics and loss reports read them; nothing rebuilds a pointer.
+
+use super::Format;
+
+/// The JSON Pointer of an element in the file it was read from. Never serialised; two
+/// origins always compare equal, so provenance never changes the meaning of a loop.
+#[derive(Debug, Clone, Default, Eq)]
+pub struct Origin(pub String);
+
+impl PartialEq for Origin {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Origin {
+    /// An origin at `pointer`.
+    pub fn new(pointer: impl Into<String>) -> Self {
+        Origin(pointer.into())
+    }
+
+    /// The pointer of a child: `self/seg`.
+    pub fn child(&self, seg: impl std::fmt::Display) -> Origin {
+        Origin(format!(
+            "{}/{}",
+            self.0,
+            crate::tree::escape_ptr(&seg.to_string())
+        ))
+    }
+
+    /// The pointer as a string.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A loop-level field of the IR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Field {
+    /// The loop name.
+    Name,
+    /// The description.
+    Description,
+    /// The package version.
+    Version,
+    /// The `$schema` URI.
+    SchemaUri,
+    /// The README path.
+    Readme,
+    /// The license.
+    License,
+    /// The environment block.
+    Environment,
+    /// The loop type / pattern.
+    Pattern,
+    /// `archetype`.
+    Archetype,
+    /// The entry phase.
+    Entry,
+    /// The phases.
+    Phases,
+    /// The transitions.
+    Transitions,
+    /// The approval checkpoints.
+    Checkpoints,
+    /// `max_steps`.
+    MaxSteps,
+    /// The error policy.
+    ErrorPolicy,
+    /// The error policy's tool-failure rule.
+    ToolFailure,
+    /// MAS actor.
+    Actor,
+    /// MAS validator.
+    Validator,
+    /// MAS fallback agent.
+    FallbackAgent,
+    /// MAS mission.
+    Mission,
+    /// MAS success criteria.
+    SuccessCriteria,
+    /// MAS checks.
+    Checks,
+    /// MAS inputs.
+    Inputs,
+    /// MAS outputs.
+    Outputs,
+    /// MAS escalation.
+    Escalation,
+    /// MAS max attempts.
+    MaxAttempts,
+}
+
+/// Where a loop's fields are in the file it was read from: the format it was read as and
+/// the pointer of each loop-level field there. Recorded by the front end; always compares
+/// equal.
+#[derive(Clone, Copy)]
+pub struct Provenance {
+    /// The format the file was read as (`Spec::source_format` is the format the loop was
+    /// first written in).
+    pub read_as: Format,
+    pointer: fn(Field) -> &'static str,
+}
+
+impl Provenance {
+    /// Provenance of a file read as `read_as`, whose fields are at `pointer(field)`.
+    pub fn new(read_as: Format, pointer: fn(Field) -> &'static str) -> Self {
+        Provenance { read_as, pointer }
+    }
+
+    /// The JSON Pointer of a loop-level field in the source (the closest enclosing
+    /// element when the format has no such field).
+    pub fn pointer(&self, field: Field) -> String {
+        (self.pointer)(field).to_owned()
+    }
+}
+
+impl Default for Provenance {
+    /// A loop built in memory is described by the IR's own structure.
+    fn default() -> Self {
+        Provenance::new(Format::Ir, ir_pointer)
+    }
+}
+
+impl std::fmt::Debug for Provenance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Provenance")
+            .field("read_as", &self.read_as)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Provenance {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+/// Where each loop-level field is in the IR's JSON form.
+pub fn ir_pointer(field: Field) -> &'static str {
+    match field {
+        Field::Name => "/name",
+        Field::Description => "/description",
+        Field::Version => "/version",
+        Field::SchemaUri => "/schema_uri",
+        Field::Readme => "/readme",
+        Field::License => "/license",
+        Field::Environment => "/environment",
+        Field::Pattern => "/pattern",
+        Field::Archetype => "/archetype",
+        Field::Entry => "/graph/entry",
+        Field::Phases => "/graph/phases",
+        Field::Transitions => "/graph/transitions",
+        Field::Checkpoints => "/graph/checkpoints",
+        Field::MaxSteps => "/bounds/max_steps",
+        Field::ErrorPolicy => "/bounds/error_policy",
+        Field::ToolFailure => "/bounds/error_policy/tool_failure",
+        Field::Actor => "/roles/actor",
+        Field::Validator => "/roles/validator",
+        Field::FallbackAgent => "/roles/fallback_agent",
+        Field::Mission => "/goal/mission",
+        Field::SuccessCriteria => "/goal/success_criteria",
+        Field::Checks => "/goal/checks",
+        Field::Inputs => "/goal/inputs",
+        Field::Outputs => "/goal/outputs",
+        Field::Escalation => "/bounds/escalation",
+        Field::MaxAttempts => "/bounds/max_attempts",
+    }
+}

@@ -1,0 +1,153 @@
+//! The read pipeline: bytes to a validated [`Spec`].
+//!
+//! decode (limits, UTF-8) -> located tree (JSON or YAML syntax) -> format (named or
+//! detected) -> the format's front end (shape, format warnings, lowering) -> validation ->
+//! locate every diagnostic in the source. Every stage adds diagnostics to one sink and
+//! later stages run whenever they can, so one run reports every problem.
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::format::Format;
+use crate::ir::Spec;
+use crate::tree::{self, Document, Limits, Syntax};
+use crate::valid::{self, Info};
+
+/// How to read.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// The format, when the user named it; otherwise it is detected from the content.
+    pub from: Option<Format>,
+    /// Size, depth and count limits.
+    pub limits: Limits,
+}
+
+/// The result of reading one file: whatever could be built, and every diagnostic.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The detected or requested format.
+    pub format: Option<Format>,
+    /// The located document, when the syntax was readable (it holds the source text).
+    pub doc: Option<Document>,
+    /// The decoded source text, when the bytes were readable but the syntax was not.
+    text: Option<String>,
+    /// The loop, when the shape allowed building it.
+    pub spec: Option<Spec>,
+    /// The analysis, when the loop was built.
+    pub info: Option<Info>,
+    /// Every problem found, located and sorted.
+    pub diags: Diagnostics,
+}
+
+impl Loaded {
+    /// The loop and analysis, when the file had no errors.
+    pub fn valid(&self) -> Option<(&Spec, &Info)> {
+        if self.diags.has_errors() {
+            return None;
+        }
+        Some((self.spec.as_ref()?, self.info.as_ref()?))
+    }
+
+    /// The decoded source text, when the bytes were readable (for source snippets).
+    pub fn text(&self) -> Option<&str> {
+        match &self.doc {
+            Some(doc) => Some(&doc.text),
+            None => self.text.as_deref(),
+        }
+    }
+}
+
+/// Read one file.
+pub fn load(path: &str, bytes: &[u8], opts: &LoadOptions) -> Loaded {
+    let mut out = Loaded {
+        diags: Diagnostics::new(path),
+        ..Loaded::default()
+    };
+    read_into(path, bytes, opts, &mut out);
+    if let Some(doc) = &out.doc {
+        out.diags.locate_missing(doc);
+    }
+    out.diags.sort();
+    out
+}
+
+/// The stages, each run when the previous one produced something.
+fn read_into(path: &str, bytes: &[u8], opts: &LoadOptions, out: &mut Loaded) -> Option<()> {
+    let text = tree::decode(bytes, &opts.limits, &mut out.diags)?;
+    let doc = match syntax_for(path, &text) {
+        Syntax::Json => tree::parse_json(text.clone(), &opts.limits, &mut out.diags),
+        Syntax::Yaml => tree::parse_yaml(text.clone(), &opts.limits, &mut out.diags),
+    };
+    let Some(doc) = doc else {
+        out.text = Some(text);
+        return None;
+    };
+    let doc = out.doc.insert(doc);
+    let format = match opts.from {
+        Some(f) => f,
+        None => detect(doc, &mut out.diags)?,
+    };
+    out.format = Some(format);
+    let spec = format.read(doc, &opts.limits, &mut out.diags)?;
+    out.info = Some(valid::validate(&spec, &mut out.diags));
+    out.spec = Some(spec);
+    Some(())
+}
+
+/// Decide the syntax: by extension, else by the first character.
+fn syntax_for(path: &str, text: &str) -> Syntax {
+    let lower = path.to_ascii_lowercase();
+    if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+        Syntax::Yaml
+    } else if lower.ends_with(".json") || text.trim_start().starts_with(['{', '[']) {
+        Syntax::Json
+    } else {
+        Syntax::Yaml
+    }
+}
+
+/// Decide the format from the content, or say why it cannot be decided (`F003`, `P011`).
+fn detect(doc: &Document, diags: &mut Diagnostics) -> Option<Format> {
+    if doc.root.members().is_none() {
+        diags.push(
+            Diagnostic::new(
+                Code::WrongType,
+                format!(
+                    "the document must be an object, found {}",
+                    doc.root.value.type_name()
+                ),
+            )
+            .with_help("a loop file holds one JSON object or one YAML mapping")
+            .at(""),
+        );
+        return None;
+    }
+    if let Some(f) = Format::detect(&doc.root) {
+        return Some(f);
+    }
+    let why = match doc.root.get("type").and_then(|n| n.as_str()) {
+        Some(t) => format!("`type` is `{t}`, not `REAL` or `VEAL`, and there is no `loop` object"),
+        None => "it has no `loop` object (AgentPM) and no `type: REAL|VEAL` (multi-agent-spec)"
+            .to_owned(),
+    };
+    let names: Vec<String> = Format::ALL
+        .iter()
+        .map(|f| format!("`--from {}`", f.name()))
+        .collect();
+    diags.push(
+        Diagnostic::new(
+            Code::UnknownFormat,
+            format!("cannot tell which loop format this is: {why}"),
+        )
+        .with_help(format!("pass {}", or_list(&names)))
+        .at(""),
+    );
+    None
+}
+
+/// `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
