@@ -660,7 +660,7 @@ mod tests {
     /// (whatever part of them could be read), in every diagram back end.
     #[test]
     fn every_example_draws_without_panicking() {
-        use crate::format::{LoadOptions, load};
+        use crate::load::{LoadOptions, load};
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
         let mut dirs = vec![root];
         let mut drawn = 0;
@@ -688,11 +688,9 @@ mod tests {
                         crate::back::mermaid::Style::Flowchart,
                         crate::back::mermaid::Style::State,
                     ] {
-                        let opts = crate::back::mermaid::Options { style };
-                        assert!(!crate::back::mermaid::write(spec, info, &opts).is_empty());
+                        assert!(!crate::back::mermaid::draw(spec, info, style).is_empty());
                     }
-                    let opts = crate::back::dot::Options { legend: true };
-                    assert!(crate::back::dot::write(spec, info, &opts).ends_with("}\n"));
+                    assert!(crate::back::dot::draw(spec, info, true).ends_with("}\n"));
                     drawn += 1;
                 }
             }

@@ -31,10 +31,15 @@ pub fn write(
     opts: &Options,
     _diags: &mut Diagnostics,
 ) -> Result<String, Error> {
+    Ok(draw(spec, info, opts.legend))
+}
+
+/// The graph, with or without a legend.
+pub fn draw(spec: &Spec, info: &Info, legend: bool) -> String {
     let d = Diagram::new(spec, info);
     let mut out = String::new();
-    graph(&d, opts.legend, &mut out);
-    Ok(out)
+    graph(&d, legend, &mut out);
+    out
 }
 
 /// The font stack used for every label.
@@ -588,7 +593,7 @@ fn sample(kind: NodeKind, title: &str, line: &str) -> DiagramNode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{LoadOptions, load};
+    use crate::load::{LoadOptions, load};
 
     #[test]
     fn quote_escapes_backslash_and_quote() {
@@ -649,7 +654,7 @@ mod tests {
         let Some((spec, info)) = l.valid() else {
             panic!("invalid test loop: {:?}", l.diags);
         };
-        write(spec, info, &Options::default())
+        draw(spec, info, false)
     }
 
     const HOSTILE_MAS: &str = r##"
@@ -710,9 +715,9 @@ checks:
         let Some((spec, info)) = l.valid() else {
             panic!("invalid test loop");
         };
-        let plain = write(spec, info, &Options::default());
+        let plain = draw(spec, info, false);
         assert!(!plain.contains("cluster_legend"));
-        let with = write(spec, info, &Options { legend: true });
+        let with = draw(spec, info, true);
         assert!(with.contains("  subgraph cluster_legend {\n"), "{with}");
         assert!(
             with.contains("legend_abort [label=<<B>$abort</B>"),

@@ -1260,15 +1260,17 @@ mod tests {
                 continue;
             };
             let name = f.display().to_string();
-            let l = crate::format::load(&name, &bytes, &Default::default());
+            let l = crate::load::load(&name, &bytes, &Default::default());
             let Some((spec, info)) = l.valid() else {
                 continue;
             };
-            let out = write(spec, info, &name, &Options::default()).expect("renders");
-            assert_eq!(
-                out,
-                write(spec, info, &name, &Options::default()).expect("renders")
-            );
+            let opts = Options {
+                source: name.clone(),
+                ..Options::default()
+            };
+            let mut diags = Diagnostics::new(&name);
+            let out = write(spec, info, &opts, &mut diags).expect("renders");
+            assert_eq!(out, write(spec, info, &opts, &mut diags).expect("renders"));
             assert!(
                 !out.contains("\n\n\n") && !out.lines().any(|l| l.ends_with(' ')),
                 "{name}"
@@ -1311,7 +1313,7 @@ mod tests {
             "too few loops to check: {}",
             entries.len()
         );
-        let idx = index(&entries, &Options::default()).expect("renders");
+        let idx = index(&entries).expect("renders");
         let links: Vec<String> = events(&idx)
             .into_iter()
             .filter_map(|e| match e {
@@ -1528,7 +1530,7 @@ mod tests {
                 source: "x/b.yaml".to_owned(),
             },
         ];
-        let out = index(&entries, &Options::default()).expect("renders");
+        let out = index(&entries).expect("renders");
         assert!(out.contains("[a-loop](a-loop.md)"), "{out}");
         assert!(out.contains("First \\| one second line"), "{out}");
         assert!(out.contains("(javascript%3Aalert%281%29.md)"), "{out}");

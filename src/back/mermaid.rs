@@ -357,7 +357,7 @@ fn state(d: &Diagram, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{LoadOptions, load};
+    use crate::load::{LoadOptions, load};
 
     const HOSTILE: &[&str] = &[
         "\"quotes\" and 'single'",
@@ -505,7 +505,7 @@ mod tests {
         let Some((spec, info)) = l.valid() else {
             panic!("invalid test loop: {:?}", l.diags);
         };
-        write(spec, info, &Options { style })
+        draw(spec, info, style)
     }
 
     #[test]
