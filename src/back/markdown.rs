@@ -22,8 +22,10 @@ use serde::Serialize;
 
 use super::{Error, Options};
 use crate::diag::Diagnostics;
-use crate::format::Format;
-use crate::ir::{Destination, Escalation, Pattern, PortType, Spec, Terminal};
+use crate::ir::{
+    Check, Checkpoint, Destination, ErrorPolicy, Escalation, Graph, Pattern, Phase, Port, Spec,
+    Terminal, Transition,
+};
 use crate::valid::Info;
 
 /// The built-in page template (`templates/loop.md.j2`).
@@ -325,10 +327,6 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-fn format_name(f: Format) -> &'static str {
-    f.title()
-}
-
 fn terminal(t: Terminal) -> String {
     format!("{} ({})", code(t.as_str()), t.meaning())
 }
@@ -366,302 +364,270 @@ impl Page {
     /// Build the context of one loop's page.
     pub fn new(spec: &Spec, info: &Info, source: &str) -> Page {
         let g = &spec.graph;
-        let mut metadata = Vec::new();
-        let row = |rows: &mut Vec<Row>, label: &str, value: String| {
-            rows.push(Row {
-                label: label.to_owned(),
-                value,
-            });
-        };
-        if let Some(v) = &spec.version {
-            row(&mut metadata, "Version", code(v));
-        }
-        if let Some(l) = &spec.license {
-            let v = match (&l.spdx, &l.file) {
-                (Some(s), Some(f)) => format!("{} (file {})", inline(s), code(f)),
-                (Some(s), None) => inline(s),
-                (None, Some(f)) => format!("file {}", code(f)),
-                (None, None) => UNSET.to_owned(),
-            };
-            row(&mut metadata, "License", v);
-        }
-        if let Some(r) = &spec.readme {
-            row(&mut metadata, "README", code(r));
-        }
-        row(&mut metadata, "Source file", code(source));
-        let read_as = spec.provenance.read_as;
-        let fmt = if read_as == spec.source_format {
-            format_name(read_as).to_owned()
-        } else {
-            format!(
-                "{} (first written as {})",
-                format_name(read_as),
-                format_name(spec.source_format)
-            )
-        };
-        row(&mut metadata, "Format", fmt);
-        let pattern = match spec.pattern {
-            Pattern::General => "general phase graph",
-            Pattern::Real => "REAL (Read, Eval, Act, Loop)",
-            Pattern::Veal => "VEAL (Validate, Eval, Act, Loop)",
-        };
-        row(&mut metadata, "Pattern", pattern.to_owned());
-        if let Some(a) = &spec.archetype {
-            row(&mut metadata, "Archetype", inline(a));
-        }
-
-        let mermaid = crate::back::mermaid::draw(spec, info, crate::back::mermaid::Style::Flowchart);
-        let text = mermaid.trim_end_matches(['\n', '\r']).to_owned();
-        let diagram = Diagram {
-            fence: "`".repeat(longest_run(&text, '`').max(2) + 1),
-            text,
-        };
-
-        let next = |phase: &str, outcome: &str| -> String {
-            g.transitions
-                .iter()
-                .find(|t| t.from == phase && t.on == outcome)
-                .map_or_else(|| UNSET.to_owned(), |t| target(&t.to))
-        };
-        let mut phases = Vec::new();
-        let mut outcomes = Vec::new();
-        for p in &g.phases {
-            let access = p.access.as_ref();
-            let memory = access.and_then(|a| a.memory.as_ref());
-            phases.push(PhaseRow {
-                id: code(&p.id),
-                entry: p.id == g.entry,
-                objective: inline(&p.objective),
-                tools: yes_no(access.and_then(|a| a.tools)),
-                knowledge: yes_no(access.and_then(|a| a.knowledge)),
-                memory_read: yes_no(memory.and_then(|m| m.read)),
-                memory_write: yes_no(memory.and_then(|m| m.write)),
-                outcomes: p
-                    .outcome_ids()
-                    .iter()
-                    .map(|o| code(o))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                reachable: info.is_reachable(&p.id),
-            });
-            match &p.outcomes {
-                Some(os) => {
-                    for o in os {
-                        outcomes.push(OutcomeRow {
-                            phase: code(&p.id),
-                            id: code(&o.id),
-                            description: inline(&o.description),
-                            implicit: false,
-                            next: next(&p.id, &o.id),
-                        });
-                    }
-                }
-                None => outcomes.push(OutcomeRow {
-                    phase: code(&p.id),
-                    id: code(crate::ir::IMPLICIT_OUTCOME),
-                    description: "the phase is done (implicit: it declares no outcomes)".to_owned(),
-                    implicit: true,
-                    next: next(&p.id, crate::ir::IMPLICIT_OUTCOME),
-                }),
-            }
-        }
-        let transitions = g
-            .transitions
-            .iter()
-            .map(|t| TransitionRow {
-                from: code(&t.from),
-                on: code(&t.on),
-                to: target(&t.to),
-                terminal: matches!(t.to, Destination::Terminal(_)),
-            })
-            .collect();
-        let checkpoints = g
-            .checkpoints
-            .iter()
-            .flatten()
-            .map(|c| CheckpointRow {
-                id: code(&c.id),
-                before_phase: code(&c.before_phase),
-                on_reject: target(&c.on_reject),
-            })
-            .collect();
-
-        let mut error_policy = Vec::new();
-        if let Some(ep) = &spec.bounds.error_policy {
-            if let Some(tf) = &ep.tool_failure {
-                let v = match (tf.max_retries, tf.on_exhausted) {
-                    (Some(n), Some(ex)) => format!(
-                        "{}: up to {}, then {}",
-                        code(tf.action.as_str()),
-                        plural(usize::try_from(n).unwrap_or(usize::MAX), "retry", "retries"),
-                        code(ex.as_str())
-                    ),
-                    (Some(n), None) => format!("{} (max\\_retries {n})", code(tf.action.as_str())),
-                    (None, Some(ex)) => format!(
-                        "{} (on\\_exhausted {})",
-                        code(tf.action.as_str()),
-                        code(ex.as_str())
-                    ),
-                    (None, None) => code(tf.action.as_str()),
-                };
-                row(&mut error_policy, "Tool failure", v);
-            }
-            if let Some(pf) = &ep.phase_failure {
-                row(&mut error_policy, "Phase failure", code(pf.action.as_str()));
-            }
-            if error_policy.is_empty() {
-                row(
-                    &mut error_policy,
-                    "Error policy",
-                    "empty (no rule)".to_owned(),
-                );
-            }
-        }
-
         let is_mas = spec.pattern != Pattern::General || !spec.roles.is_empty();
-        let mut limits = Vec::new();
-        let steps = match spec.bounds.max_steps {
-            Some(n) if is_mas && spec.pattern != Pattern::General => {
-                format!("{n} (derived: 3 × max attempts − 1)")
-            }
-            Some(n) => n.to_string(),
-            None => "not set".to_owned(),
-        };
-        row(&mut limits, "Max steps", steps);
-
-        let mut roles = Vec::new();
-        if is_mas {
-            let agent = |a: &Option<String>| a.as_deref().map_or_else(|| UNSET.to_owned(), code);
-            row(&mut roles, "Actor", agent(&spec.roles.actor));
-            if spec.pattern == Pattern::Veal || spec.roles.validator.is_some() {
-                row(&mut roles, "Validator", agent(&spec.roles.validator));
-            }
-            if spec.roles.fallback_agent.is_some()
-                || spec.bounds.escalation == Some(Escalation::Fallback)
-            {
-                row(
-                    &mut roles,
-                    "Fallback agent",
-                    agent(&spec.roles.fallback_agent),
-                );
-            }
-            let e = spec.effective_escalation();
-            let default = if spec.bounds.escalation.is_none() {
-                " (default)"
-            } else {
-                ""
-            };
-            row(
-                &mut roles,
-                "Escalation",
-                format!("{}{default}: {}", code(e.as_str()), escalation_meaning(e)),
-            );
-            let default = if spec.bounds.max_attempts.is_none() {
-                " (default)"
-            } else {
-                ""
-            };
-            row(
-                &mut roles,
-                "Max attempts",
-                format!("{}{default}", spec.effective_max_attempts()),
-            );
-        }
-
-        let checks = spec
-            .goal
-            .checks
-            .iter()
-            .flatten()
-            .map(|c| {
-                let runs: Vec<String> = [&c.command, &c.pattern, &c.file]
-                    .into_iter()
-                    .flatten()
-                    .map(|s| code(s))
-                    .collect();
-                CheckRow {
-                    id: code(&c.id),
-                    kind: c
-                        .kind
-                        .map_or_else(|| UNSET.to_owned(), |k| code(k.as_str())),
-                    description: c.description.as_deref().map(inline).unwrap_or_default(),
-                    runs: runs.join("; "),
-                    files: c.files.as_deref().map(code).unwrap_or_default(),
-                    required: match c.required {
-                        Some(b) => yes_no(Some(b)),
-                        None => "yes (default)".to_owned(),
-                    },
-                    expected: c.expected.as_deref().map(inline).unwrap_or_default(),
-                }
-            })
-            .collect();
-        let ports = |ps: &Option<Vec<crate::ir::Port>>| -> Vec<PortRow> {
-            ps.iter()
-                .flatten()
-                .map(|p| PortRow {
-                    name: code(&p.name),
-                    kind: p
-                        .kind
-                        .map_or_else(|| UNSET.to_owned(), |k| code(port_type(k))),
-                    required: yes_no(p.required),
-                    from: p.from.as_deref().map(code).unwrap_or_default(),
-                    description: p.description.as_deref().map(inline).unwrap_or_default(),
-                    default: p.default.as_ref().map(compact_json).unwrap_or_default(),
-                    schema: p.schema.as_ref().map(compact_json).unwrap_or_default(),
-                })
-                .collect()
-        };
-
+        let paragraph = |s: &Option<String>| s.as_deref().map(block).filter(|s| !s.is_empty());
         Page {
             name: inline(&spec.name),
-            description: spec
-                .description
-                .as_deref()
-                .map(block)
-                .filter(|s| !s.is_empty()),
+            description: paragraph(&spec.description),
             source: code(source),
-            metadata,
-            diagram,
+            metadata: metadata_rows(spec, source),
+            diagram: diagram(spec, info),
             entry: code(&g.entry),
-            phases,
-            outcomes,
-            transitions,
-            checkpoints,
-            error_policy,
-            limits,
+            phases: g.phases.iter().map(|p| phase_row(p, g, info)).collect(),
+            outcomes: g.phases.iter().flat_map(|p| outcome_rows(p, g)).collect(),
+            transitions: g.transitions.iter().map(transition_row).collect(),
+            checkpoints: g.checkpoints.iter().flatten().map(checkpoint_row).collect(),
+            error_policy: spec
+                .bounds
+                .error_policy
+                .as_ref()
+                .map(error_policy_rows)
+                .unwrap_or_default(),
+            limits: limit_rows(spec, is_mas),
             is_mas,
-            roles,
-            mission: spec
-                .goal
-                .mission
-                .as_deref()
-                .map(block)
-                .filter(|s| !s.is_empty()),
-            success_criteria: spec
-                .goal
-                .success_criteria
-                .as_deref()
-                .map(block)
-                .filter(|s| !s.is_empty()),
-            checks,
-            inputs: ports(&spec.goal.inputs),
-            outputs: ports(&spec.goal.outputs),
+            roles: if is_mas { role_rows(spec) } else { Vec::new() },
+            mission: paragraph(&spec.goal.mission),
+            success_criteria: paragraph(&spec.goal.success_criteria),
+            checks: spec.goal.checks.iter().flatten().map(check_row).collect(),
+            inputs: port_rows(spec.goal.inputs.as_deref()),
+            outputs: port_rows(spec.goal.outputs.as_deref()),
             analysis: Analysis::new(spec, info),
         }
     }
 }
 
-fn port_type(k: PortType) -> &'static str {
-    use PortType as P;
-    match k {
-        P::String => "string",
-        P::Number => "number",
-        P::Boolean => "boolean",
-        P::Object => "object",
-        P::Array => "array",
-        P::File => "file",
+impl Row {
+    fn new(label: &str, value: String) -> Row {
+        Row {
+            label: label.to_owned(),
+            value,
+        }
     }
 }
+
+/// Version, license, README, source file, format, pattern, archetype.
+fn metadata_rows(spec: &Spec, source: &str) -> Vec<Row> {
+    let mut rows = Vec::new();
+    if let Some(v) = &spec.version {
+        rows.push(Row::new("Version", code(v)));
+    }
+    if let Some(l) = &spec.license {
+        let v = match (&l.spdx, &l.file) {
+            (Some(s), Some(f)) => format!("{} (file {})", inline(s), code(f)),
+            (Some(s), None) => inline(s),
+            (None, Some(f)) => format!("file {}", code(f)),
+            (None, None) => UNSET.to_owned(),
+        };
+        rows.push(Row::new("License", v));
+    }
+    if let Some(r) = &spec.readme {
+        rows.push(Row::new("README", code(r)));
+    }
+    rows.push(Row::new("Source file", code(source)));
+    let read_as = spec.provenance.read_as;
+    let fmt = if read_as == spec.source_format {
+        read_as.title().to_owned()
+    } else {
+        format!(
+            "{} (first written as {})",
+            read_as.title(),
+            spec.source_format.title()
+        )
+    };
+    rows.push(Row::new("Format", fmt));
+    let pattern = match spec.pattern {
+        Pattern::General => "general phase graph",
+        Pattern::Real => "REAL (Read, Eval, Act, Loop)",
+        Pattern::Veal => "VEAL (Validate, Eval, Act, Loop)",
+    };
+    rows.push(Row::new("Pattern", pattern.to_owned()));
+    if let Some(a) = &spec.archetype {
+        rows.push(Row::new("Archetype", inline(a)));
+    }
+    rows
+}
+
+/// The Mermaid flowchart, with a fence longer than any backtick run inside it.
+fn diagram(spec: &Spec, info: &Info) -> Diagram {
+    let mermaid = crate::back::mermaid::draw(spec, info, crate::back::mermaid::Style::Flowchart);
+    let text = mermaid.trim_end_matches(['\n', '\r']).to_owned();
+    Diagram {
+        fence: "`".repeat(longest_run(&text, '`').max(2) + 1),
+        text,
+    }
+}
+
+fn phase_row(p: &Phase, g: &Graph, info: &Info) -> PhaseRow {
+    let access = p.access.as_ref();
+    let memory = access.and_then(|a| a.memory.as_ref());
+    let outcomes: Vec<String> = p.outcome_ids().iter().map(|o| code(o)).collect();
+    PhaseRow {
+        id: code(&p.id),
+        entry: p.id == g.entry,
+        objective: inline(&p.objective),
+        tools: yes_no(access.and_then(|a| a.tools)),
+        knowledge: yes_no(access.and_then(|a| a.knowledge)),
+        memory_read: yes_no(memory.and_then(|m| m.read)),
+        memory_write: yes_no(memory.and_then(|m| m.write)),
+        outcomes: outcomes.join(", "),
+        reachable: info.is_reachable(&p.id),
+    }
+}
+
+/// A phase's outcomes (the implicit `complete` when it declares none) and where each
+/// leads.
+fn outcome_rows(p: &Phase, g: &Graph) -> Vec<OutcomeRow> {
+    let next = |outcome: &str| -> String {
+        g.transitions
+            .iter()
+            .find(|t| t.from == p.id && t.on == outcome)
+            .map_or_else(|| UNSET.to_owned(), |t| target(&t.to))
+    };
+    let Some(os) = &p.outcomes else {
+        return vec![OutcomeRow {
+            phase: code(&p.id),
+            id: code(crate::ir::IMPLICIT_OUTCOME),
+            description: "the phase is done (implicit: it declares no outcomes)".to_owned(),
+            implicit: true,
+            next: next(crate::ir::IMPLICIT_OUTCOME),
+        }];
+    };
+    os.iter()
+        .map(|o| OutcomeRow {
+            phase: code(&p.id),
+            id: code(&o.id),
+            description: inline(&o.description),
+            implicit: false,
+            next: next(&o.id),
+        })
+        .collect()
+}
+
+fn transition_row(t: &Transition) -> TransitionRow {
+    TransitionRow {
+        from: code(&t.from),
+        on: code(&t.on),
+        to: target(&t.to),
+        terminal: matches!(t.to, Destination::Terminal(_)),
+    }
+}
+
+fn checkpoint_row(c: &Checkpoint) -> CheckpointRow {
+    CheckpointRow {
+        id: code(&c.id),
+        before_phase: code(&c.before_phase),
+        on_reject: target(&c.on_reject),
+    }
+}
+
+fn error_policy_rows(ep: &ErrorPolicy) -> Vec<Row> {
+    let mut rows = Vec::new();
+    if let Some(tf) = &ep.tool_failure {
+        let action = code(tf.action.as_str());
+        let v = match (tf.max_retries, tf.on_exhausted) {
+            (Some(n), Some(ex)) => format!(
+                "{action}: up to {}, then {}",
+                plural(usize::try_from(n).unwrap_or(usize::MAX), "retry", "retries"),
+                code(ex.as_str())
+            ),
+            (Some(n), None) => format!("{action} (max\\_retries {n})"),
+            (None, Some(ex)) => format!("{action} (on\\_exhausted {})", code(ex.as_str())),
+            (None, None) => action,
+        };
+        rows.push(Row::new("Tool failure", v));
+    }
+    if let Some(pf) = &ep.phase_failure {
+        rows.push(Row::new("Phase failure", code(pf.action.as_str())));
+    }
+    if rows.is_empty() {
+        rows.push(Row::new("Error policy", "empty (no rule)".to_owned()));
+    }
+    rows
+}
+
+fn limit_rows(spec: &Spec, is_mas: bool) -> Vec<Row> {
+    let steps = match spec.bounds.max_steps {
+        Some(n) if is_mas && spec.pattern != Pattern::General => {
+            format!("{n} (derived: 3 × max attempts − 1)")
+        }
+        Some(n) => n.to_string(),
+        None => "not set".to_owned(),
+    };
+    vec![Row::new("Max steps", steps)]
+}
+
+/// The MAS agents, escalation and attempts.
+fn role_rows(spec: &Spec) -> Vec<Row> {
+    let agent = |a: &Option<String>| a.as_deref().map_or_else(|| UNSET.to_owned(), code);
+    let default = |absent: bool| if absent { " (default)" } else { "" };
+    let mut rows = vec![Row::new("Actor", agent(&spec.roles.actor))];
+    if spec.pattern == Pattern::Veal || spec.roles.validator.is_some() {
+        rows.push(Row::new("Validator", agent(&spec.roles.validator)));
+    }
+    if spec.roles.fallback_agent.is_some() || spec.bounds.escalation == Some(Escalation::Fallback)
+    {
+        rows.push(Row::new("Fallback agent", agent(&spec.roles.fallback_agent)));
+    }
+    let e = spec.effective_escalation();
+    rows.push(Row::new(
+        "Escalation",
+        format!(
+            "{}{}: {}",
+            code(e.as_str()),
+            default(spec.bounds.escalation.is_none()),
+            escalation_meaning(e)
+        ),
+    ));
+    rows.push(Row::new(
+        "Max attempts",
+        format!(
+            "{}{}",
+            spec.effective_max_attempts(),
+            default(spec.bounds.max_attempts.is_none())
+        ),
+    ));
+    rows
+}
+
+fn check_row(c: &Check) -> CheckRow {
+    let runs: Vec<String> = [&c.command, &c.pattern, &c.file]
+        .into_iter()
+        .flatten()
+        .map(|s| code(s))
+        .collect();
+    CheckRow {
+        id: code(&c.id),
+        kind: c
+            .kind
+            .map_or_else(|| UNSET.to_owned(), |k| code(k.as_str())),
+        description: c.description.as_deref().map(inline).unwrap_or_default(),
+        runs: runs.join("; "),
+        files: c.files.as_deref().map(code).unwrap_or_default(),
+        required: match c.required {
+            Some(b) => yes_no(Some(b)),
+            None => "yes (default)".to_owned(),
+        },
+        expected: c.expected.as_deref().map(inline).unwrap_or_default(),
+    }
+}
+
+fn port_rows(ps: Option<&[Port]>) -> Vec<PortRow> {
+    ps.unwrap_or_default()
+        .iter()
+        .map(|p| PortRow {
+            name: code(&p.name),
+            kind: p
+                .kind
+                .map_or_else(|| UNSET.to_owned(), |k| code(k.as_str())),
+            required: yes_no(p.required),
+            from: p.from.as_deref().map(code).unwrap_or_default(),
+            description: p.description.as_deref().map(inline).unwrap_or_default(),
+            default: p.default.as_ref().map(compact_json).unwrap_or_default(),
+            schema: p.schema.as_ref().map(compact_json).unwrap_or_default(),
+        })
+        .collect()
+}
+
 
 impl Analysis {
     fn new(spec: &Spec, info: &Info) -> Analysis {

@@ -77,6 +77,20 @@ pub enum PortType {
     File,
 }
 
+impl PortType {
+    /// Text form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PortType::String => "string",
+            PortType::Number => "number",
+            PortType::Boolean => "boolean",
+            PortType::Object => "object",
+            PortType::Array => "array",
+            PortType::File => "file",
+        }
+    }
+}
+
 /// Failure handling.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
