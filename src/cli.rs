@@ -686,10 +686,7 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         eprintln!("no page was written: fix the errors above first");
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
-    pages.push((
-        "index.md".to_owned(),
-        back::markdown::index(&entries)?,
-    ));
+    pages.push(("index.md".to_owned(), back::markdown::index(&entries)?));
     if a.check {
         let mut stale = Vec::new();
         for (name, text) in &pages {

@@ -34,7 +34,10 @@ use crate::{front, model};
     clap::ValueEnum,
 )]
 #[serde(rename_all = "lowercase")]
-#[schemars(rename = "SourceFormat", description = "The format a loop was read from.")]
+#[schemars(
+    rename = "SourceFormat",
+    description = "The format a loop was read from."
+)]
 pub enum Format {
     /// AgentPM loop manifest (`kind: "loop"`, JSON).
     #[default]

@@ -22,8 +22,8 @@ use loopconv::back::{self, ConvertOptions};
 use loopconv::diag::{Diagnostics, Severity};
 use loopconv::format::{self, Format, LoadOptions, Loaded, load};
 use loopconv::ir::{
-    Access, Bounds, Checkpoint, Graph, License, MemoryAccess, Outcome, Pattern, Phase,
-    SourceFormat, Spec, Destination, Terminal, Transition,
+    Access, Bounds, Checkpoint, Destination, Graph, License, MemoryAccess, Outcome, Pattern, Phase,
+    SourceFormat, Spec, Terminal, Transition,
 };
 use loopconv::model::agentpm as am;
 use loopconv::model::mas as mm;

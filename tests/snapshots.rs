@@ -15,7 +15,7 @@ use std::path::Path;
 use loopconv::back::{self, ConvertOptions};
 use loopconv::diag::{Diagnostics, Severity};
 use loopconv::format::{self, Format, LoadOptions, Loaded};
-use loopconv::ir::{Spec, Destination};
+use loopconv::ir::{Destination, Spec};
 use loopconv::valid::Info;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");

@@ -54,7 +54,10 @@ pub fn to_model(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> m::Mani
         loop_: m::Loop {
             archetype: spec.archetype.clone(),
             entry_phase: g.entry.clone(),
-            limits: spec.bounds.max_steps.map(|n| m::Limits { max_steps: Some(n) }),
+            limits: spec
+                .bounds
+                .max_steps
+                .map(|n| m::Limits { max_steps: Some(n) }),
             phases: g
                 .phases
                 .iter()
@@ -151,14 +154,46 @@ fn report_losses(spec: &Spec, opts: &Options, diags: &mut Diagnostics) {
     };
     let actor = r.actor.as_deref().map(|a| format!("the actor agent `{a}`"));
     let lost: [(Field, Option<String>, &str); 8] = [
-        (Field::Validator, r.validator.as_ref().map(|_| "the validator agent".into()), "it is named in the `validate` objective"),
+        (
+            Field::Validator,
+            r.validator.as_ref().map(|_| "the validator agent".into()),
+            "it is named in the `validate` objective",
+        ),
         (Field::Actor, actor, "it is named in the `act` objective"),
-        (Field::FallbackAgent, r.fallback_agent.as_ref().map(|_| "the fallback agent".into()), "escalation goes to `$handoff` and the `eval` objective names the agent"),
-        (Field::Mission, g.mission.as_ref().map(|_| "the mission".into()), "it is written into the `read` objective as text"),
-        (Field::Checks, non_empty(g.checks.as_deref()).then(|| "structured checks".into()), "they are described in the `validate` objective as text"),
-        (Field::SuccessCriteria, g.success_criteria.as_ref().map(|_| "`success_criteria`".into()), "it is written into the `eval` objective as text"),
-        (Field::Inputs, non_empty(g.inputs.as_deref()).then(|| "`inputs`".into()), inputs_how),
-        (Field::Outputs, non_empty(g.outputs.as_deref()).then(|| "`outputs`".into()), "they are dropped"),
+        (
+            Field::FallbackAgent,
+            r.fallback_agent
+                .as_ref()
+                .map(|_| "the fallback agent".into()),
+            "escalation goes to `$handoff` and the `eval` objective names the agent",
+        ),
+        (
+            Field::Mission,
+            g.mission.as_ref().map(|_| "the mission".into()),
+            "it is written into the `read` objective as text",
+        ),
+        (
+            Field::Checks,
+            non_empty(g.checks.as_deref()).then(|| "structured checks".into()),
+            "they are described in the `validate` objective as text",
+        ),
+        (
+            Field::SuccessCriteria,
+            g.success_criteria
+                .as_ref()
+                .map(|_| "`success_criteria`".into()),
+            "it is written into the `eval` objective as text",
+        ),
+        (
+            Field::Inputs,
+            non_empty(g.inputs.as_deref()).then(|| "`inputs`".into()),
+            inputs_how,
+        ),
+        (
+            Field::Outputs,
+            non_empty(g.outputs.as_deref()).then(|| "`outputs`".into()),
+            "they are dropped",
+        ),
     ];
     for (field, what, how) in lost {
         if let Some(what) = what {

@@ -379,197 +379,16 @@ fn subtitle(spec: &Spec) -> Option<String> {
 }
 
 fn build(spec: &Spec, info: &Info) -> Diagram {
-    let g = &spec.graph;
-    let checkpoints = g.checkpoints.as_deref().unwrap_or(&[]);
-    let path: &[String] = info.shortest_success.as_deref().unwrap_or(&[]);
-    // Lookups by id, so that drawing stays linear in the size of the loop.
-    let path_pos: BTreeMap<&str, usize> = path
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(k, p)| (p.as_str(), k))
-        .collect();
-    let reachable: BTreeSet<&str> = info.reachable_phases.iter().map(String::as_str).collect();
-    let traps: BTreeSet<&str> = info.trap_phases.iter().map(String::as_str).collect();
-    let mut first_phase: BTreeMap<&str, &crate::ir::Phase> = BTreeMap::new();
-    for p in &g.phases {
-        first_phase.entry(p.id.as_str()).or_insert(p);
-    }
-
-    // Which analysed nodes exist (phases are the first declaration of each id; gates
-    // only for checkpoints whose phase exists).
-    let mut phase_present = vec![false; g.phases.len()];
-    let mut gate_present = vec![false; checkpoints.len()];
-    for n in info.graph.node_weights() {
-        match n {
-            Node::Phase(i) if *i < phase_present.len() => phase_present[*i] = true,
-            Node::Gate(i) if *i < gate_present.len() => gate_present[*i] = true,
-            _ => {}
-        }
-    }
-
-    let mut gates_of: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (k, c) in checkpoints.iter().enumerate() {
-        if gate_present[k] {
-            gates_of.entry(c.before_phase.as_str()).or_default().push(k);
-        }
-    }
-
-    let mut nodes: Vec<DiagramNode> = Vec::new();
-    for (i, p) in g.phases.iter().enumerate() {
-        if !phase_present[i] {
-            continue;
-        }
-        // Every way into a phase passes its gates, so they share reachability.
-        let reachable = reachable.contains(p.id.as_str());
-        for &k in gates_of
-            .get(p.id.as_str())
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
-        {
-            if let Some(c) = checkpoints.get(k) {
-                nodes.push(DiagramNode {
-                    id: node_id(&Node::Gate(k)),
-                    kind: NodeKind::Gate,
-                    title: "approval".to_owned(),
-                    lines: vec![shorten(&c.id, 64)],
-                    access: None,
-                    role: None,
-                    tooltip: shorten(
-                        &format!(
-                            "approval checkpoint {} before {}; rejection goes to {}",
-                            c.id,
-                            p.id,
-                            c.on_reject.as_str()
-                        ),
-                        TOOLTIP_CHARS,
-                    ),
-                    entry: false,
-                    reachable,
-                    trap: false,
-                });
-            }
-        }
-        nodes.push(DiagramNode {
-            id: node_id(&Node::Phase(i)),
-            kind: NodeKind::Phase,
-            title: shorten(&p.id, 64),
-            lines: wrap(&p.objective, LINE_WIDTH, OBJECTIVE_LINES),
-            access: access_summary(p.access.as_ref()),
-            role: role_of(spec, &p.id),
-            tooltip: shorten(&p.objective, TOOLTIP_CHARS),
-            entry: p.id == g.entry,
-            reachable,
-            trap: traps.contains(p.id.as_str()),
-        });
-    }
-    for t in &info.terminals_used {
-        let reachable = info.reachable_terminals.contains(t);
-        nodes.push(DiagramNode {
-            id: terminal_id(*t).to_owned(),
-            kind: NodeKind::Terminal(*t),
-            title: t.as_str().to_owned(),
-            lines: vec![t.meaning().to_owned()],
-            access: None,
-            role: None,
-            tooltip: format!("{}: {}", t.as_str(), t.meaning()),
-            entry: false,
-            reachable,
-            trap: false,
-        });
-    }
-
+    let ctx = Context::new(spec, info);
+    let nodes = ctx.nodes();
     let ids: BTreeSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
-    let drawn = |id: &str| ids.contains(id);
-    let mut edges: Vec<DiagramEdge> = Vec::new();
     let start = info
         .start
         .and_then(|s| info.graph.node_weight(s))
         .map(node_id)
-        .filter(|id| drawn(id));
-    if let Some(s) = &start {
-        edges.push(DiagramEdge {
-            from: START_ID.to_owned(),
-            to: s.clone(),
-            kind: EdgeKind::Start,
-            label: String::new(),
-            note: None,
-            tooltip: Some(format!("entry: {}", shorten(&g.entry, 64))),
-            success_path: !path.is_empty(),
-        });
-    }
-    for e in info.graph.edge_indices() {
-        let (Some((a, b)), Some(w)) = (info.graph.edge_endpoints(e), info.graph.edge_weight(e))
-        else {
-            continue;
-        };
-        let (Some(na), Some(nb)) = (info.graph.node_weight(a), info.graph.node_weight(b)) else {
-            continue;
-        };
-        let (from, to) = (node_id(na), node_id(nb));
-        if !drawn(&from) || !drawn(&to) {
-            continue;
-        }
-        let edge = match w {
-            Edge::Transition(i) => {
-                let Some(t) = g.transitions.get(*i) else {
-                    continue;
-                };
-                let described = first_phase
-                    .get(t.from.as_str())
-                    .and_then(|p| p.outcomes.as_ref())
-                    .and_then(|os| os.iter().find(|o| o.id == t.on))
-                    .map(|o| shorten(&o.description, TOOLTIP_CHARS));
-                let tooltip = described.or_else(|| {
-                    (t.on == crate::ir::IMPLICIT_OUTCOME)
-                        .then(|| "implicit outcome of a phase that declares none".to_owned())
-                });
-                let note = (is_mas(spec) && t.on == "escalate").then(|| escalation_note(spec));
-                let next = path_pos.get(t.from.as_str()).map(|k| path.get(k + 1));
-                let success_path = match (next, &t.to) {
-                    (Some(Some(n)), Destination::Phase(p)) => n == p,
-                    (Some(None), Destination::Terminal(Terminal::End)) => true,
-                    _ => false,
-                };
-                DiagramEdge {
-                    from,
-                    to,
-                    kind: EdgeKind::Transition,
-                    label: shorten(&t.on, 64),
-                    note,
-                    tooltip,
-                    success_path,
-                }
-            }
-            Edge::Approve => {
-                let guarded = match nb {
-                    Node::Phase(i) => g.phases.get(*i).map(|p| p.id.as_str()),
-                    Node::Gate(k) => checkpoints.get(*k).map(|c| c.before_phase.as_str()),
-                    Node::Terminal(_) => None,
-                };
-                DiagramEdge {
-                    from,
-                    to,
-                    kind: EdgeKind::Approve,
-                    label: "approve".to_owned(),
-                    note: None,
-                    tooltip: None,
-                    success_path: guarded.is_some_and(|p| path_pos.contains_key(p)),
-                }
-            }
-            Edge::Reject => DiagramEdge {
-                from,
-                to,
-                kind: EdgeKind::Reject,
-                label: "reject".to_owned(),
-                note: None,
-                tooltip: None,
-                success_path: false,
-            },
-        };
-        edges.push(edge);
-    }
-
+        .filter(|id| ids.contains(id.as_str()));
+    let mut edges: Vec<DiagramEdge> = start.iter().map(|s| ctx.start_edge(s)).collect();
+    edges.extend(ctx.edges(&ids));
     Diagram {
         title: shorten(&spec.name, 80),
         subtitle: subtitle(spec),
@@ -581,6 +400,236 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
         start,
         nodes,
         edges,
+    }
+}
+
+/// What drawing needs to look up, indexed by id so that drawing stays linear in the size
+/// of the loop.
+struct Context<'a> {
+    spec: &'a Spec,
+    info: &'a Info,
+    checkpoints: &'a [crate::ir::Checkpoint],
+    /// The shortest successful run.
+    path: &'a [String],
+    /// Position of each phase on it (first occurrence).
+    path_pos: BTreeMap<&'a str, usize>,
+    reachable: BTreeSet<&'a str>,
+    traps: BTreeSet<&'a str>,
+    /// The first declaration of each phase id.
+    first_phase: BTreeMap<&'a str, &'a crate::ir::Phase>,
+}
+
+impl<'a> Context<'a> {
+    fn new(spec: &'a Spec, info: &'a Info) -> Self {
+        let path: &[String] = info.shortest_success.as_deref().unwrap_or(&[]);
+        let mut first_phase = BTreeMap::new();
+        for p in &spec.graph.phases {
+            first_phase.entry(p.id.as_str()).or_insert(p);
+        }
+        Context {
+            spec,
+            info,
+            checkpoints: spec.graph.checkpoints.as_deref().unwrap_or(&[]),
+            path,
+            path_pos: path
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(k, p)| (p.as_str(), k))
+                .collect(),
+            reachable: info.reachable_phases.iter().map(String::as_str).collect(),
+            traps: info.trap_phases.iter().map(String::as_str).collect(),
+            first_phase,
+        }
+    }
+
+    /// Each analysed phase preceded by its gates, then the terminals used.
+    fn nodes(&self) -> Vec<DiagramNode> {
+        // Which analysed nodes exist (phases are the first declaration of each id; gates
+        // only for checkpoints whose phase exists).
+        let mut phase_present = vec![false; self.spec.graph.phases.len()];
+        let mut gate_present = vec![false; self.checkpoints.len()];
+        for n in self.info.graph.node_weights() {
+            match n {
+                Node::Phase(i) if *i < phase_present.len() => phase_present[*i] = true,
+                Node::Gate(i) if *i < gate_present.len() => gate_present[*i] = true,
+                _ => {}
+            }
+        }
+        let mut gates_of: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (k, c) in self.checkpoints.iter().enumerate() {
+            if gate_present[k] {
+                gates_of.entry(c.before_phase.as_str()).or_default().push(k);
+            }
+        }
+        let mut nodes = Vec::new();
+        for (i, p) in self.spec.graph.phases.iter().enumerate() {
+            if !phase_present[i] {
+                continue;
+            }
+            // Every way into a phase passes its gates, so they share reachability.
+            let reachable = self.reachable.contains(p.id.as_str());
+            let gates = gates_of
+                .get(p.id.as_str())
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
+            nodes.extend(gates.iter().map(|&k| self.gate_node(k, p, reachable)));
+            nodes.push(self.phase_node(i, p, reachable));
+        }
+        nodes.extend(
+            self.info
+                .terminals_used
+                .iter()
+                .map(|t| self.terminal_node(*t)),
+        );
+        nodes
+    }
+
+    fn gate_node(&self, k: usize, p: &crate::ir::Phase, reachable: bool) -> DiagramNode {
+        let c = &self.checkpoints[k];
+        let tooltip = format!(
+            "approval checkpoint {} before {}; rejection goes to {}",
+            c.id,
+            p.id,
+            c.on_reject.as_str()
+        );
+        DiagramNode {
+            id: node_id(&Node::Gate(k)),
+            kind: NodeKind::Gate,
+            title: "approval".to_owned(),
+            lines: vec![shorten(&c.id, 64)],
+            access: None,
+            role: None,
+            tooltip: shorten(&tooltip, TOOLTIP_CHARS),
+            entry: false,
+            reachable,
+            trap: false,
+        }
+    }
+
+    fn phase_node(&self, i: usize, p: &crate::ir::Phase, reachable: bool) -> DiagramNode {
+        DiagramNode {
+            id: node_id(&Node::Phase(i)),
+            kind: NodeKind::Phase,
+            title: shorten(&p.id, 64),
+            lines: wrap(&p.objective, LINE_WIDTH, OBJECTIVE_LINES),
+            access: access_summary(p.access.as_ref()),
+            role: role_of(self.spec, &p.id),
+            tooltip: shorten(&p.objective, TOOLTIP_CHARS),
+            entry: p.id == self.spec.graph.entry,
+            reachable,
+            trap: self.traps.contains(p.id.as_str()),
+        }
+    }
+
+    fn terminal_node(&self, t: Terminal) -> DiagramNode {
+        DiagramNode {
+            id: terminal_id(t).to_owned(),
+            kind: NodeKind::Terminal(t),
+            title: t.as_str().to_owned(),
+            lines: vec![t.meaning().to_owned()],
+            access: None,
+            role: None,
+            tooltip: format!("{}: {}", t.as_str(), t.meaning()),
+            entry: false,
+            reachable: self.info.reachable_terminals.contains(&t),
+            trap: false,
+        }
+    }
+
+    fn start_edge(&self, to: &str) -> DiagramEdge {
+        DiagramEdge {
+            from: START_ID.to_owned(),
+            to: to.to_owned(),
+            kind: EdgeKind::Start,
+            label: String::new(),
+            note: None,
+            tooltip: Some(format!("entry: {}", shorten(&self.spec.graph.entry, 64))),
+            success_path: !self.path.is_empty(),
+        }
+    }
+
+    /// The analysed graph's edges between drawn nodes, in its order.
+    fn edges(&self, drawn: &BTreeSet<&str>) -> Vec<DiagramEdge> {
+        let graph = &self.info.graph;
+        let mut edges = Vec::new();
+        for e in graph.edge_indices() {
+            let (Some((a, b)), Some(w)) = (graph.edge_endpoints(e), graph.edge_weight(e)) else {
+                continue;
+            };
+            let (Some(na), Some(nb)) = (graph.node_weight(a), graph.node_weight(b)) else {
+                continue;
+            };
+            let (from, to) = (node_id(na), node_id(nb));
+            if !drawn.contains(from.as_str()) || !drawn.contains(to.as_str()) {
+                continue;
+            }
+            let edge = match w {
+                Edge::Transition(i) => match self.spec.graph.transitions.get(*i) {
+                    Some(t) => self.transition_edge(t, from, to),
+                    None => continue,
+                },
+                Edge::Approve => self.approve_edge(nb, from, to),
+                Edge::Reject => gate_edge(EdgeKind::Reject, "reject", from, to, false),
+            };
+            edges.push(edge);
+        }
+        edges
+    }
+
+    fn transition_edge(&self, t: &crate::ir::Transition, from: String, to: String) -> DiagramEdge {
+        let described = self
+            .first_phase
+            .get(t.from.as_str())
+            .and_then(|p| p.outcomes.as_ref())
+            .and_then(|os| os.iter().find(|o| o.id == t.on))
+            .map(|o| shorten(&o.description, TOOLTIP_CHARS));
+        let tooltip = described.or_else(|| {
+            (t.on == crate::ir::IMPLICIT_OUTCOME)
+                .then(|| "implicit outcome of a phase that declares none".to_owned())
+        });
+        let note = (is_mas(self.spec) && t.on == "escalate").then(|| escalation_note(self.spec));
+        let next = self
+            .path_pos
+            .get(t.from.as_str())
+            .map(|k| self.path.get(k + 1));
+        let success_path = match (next, &t.to) {
+            (Some(Some(n)), Destination::Phase(p)) => n == p,
+            (Some(None), Destination::Terminal(Terminal::End)) => true,
+            _ => false,
+        };
+        DiagramEdge {
+            from,
+            to,
+            kind: EdgeKind::Transition,
+            label: shorten(&t.on, 64),
+            note,
+            tooltip,
+            success_path,
+        }
+    }
+
+    /// Approval into `into` (the guarded phase, or the next gate before it).
+    fn approve_edge(&self, into: &Node, from: String, to: String) -> DiagramEdge {
+        let guarded = match into {
+            Node::Phase(i) => self.spec.graph.phases.get(*i).map(|p| p.id.as_str()),
+            Node::Gate(k) => self.checkpoints.get(*k).map(|c| c.before_phase.as_str()),
+            Node::Terminal(_) => None,
+        };
+        let on_path = guarded.is_some_and(|p| self.path_pos.contains_key(p));
+        gate_edge(EdgeKind::Approve, "approve", from, to, on_path)
+    }
+}
+
+fn gate_edge(kind: EdgeKind, label: &str, from: String, to: String, on_path: bool) -> DiagramEdge {
+    DiagramEdge {
+        from,
+        to,
+        kind,
+        label: label.to_owned(),
+        note: None,
+        tooltip: None,
+        success_path: on_path,
     }
 }
 

@@ -16,10 +16,10 @@
 
 use std::fmt::Write as _;
 
+use super::{Error, Options};
 use crate::back::diagram::{
     Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind, START_ID, escape_html,
 };
-use super::{Error, Options};
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
 use crate::valid::Info;

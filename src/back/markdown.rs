@@ -564,9 +564,11 @@ fn role_rows(spec: &Spec) -> Vec<Row> {
     if spec.pattern == Pattern::Veal || spec.roles.validator.is_some() {
         rows.push(Row::new("Validator", agent(&spec.roles.validator)));
     }
-    if spec.roles.fallback_agent.is_some() || spec.bounds.escalation == Some(Escalation::Fallback)
-    {
-        rows.push(Row::new("Fallback agent", agent(&spec.roles.fallback_agent)));
+    if spec.roles.fallback_agent.is_some() || spec.bounds.escalation == Some(Escalation::Fallback) {
+        rows.push(Row::new(
+            "Fallback agent",
+            agent(&spec.roles.fallback_agent),
+        ));
     }
     let e = spec.effective_escalation();
     rows.push(Row::new(
@@ -627,7 +629,6 @@ fn port_rows(ps: Option<&[Port]>) -> Vec<PortRow> {
         })
         .collect()
 }
-
 
 impl Analysis {
     fn new(spec: &Spec, info: &Info) -> Analysis {

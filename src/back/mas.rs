@@ -18,12 +18,7 @@ use crate::model::mas::{self as m, LoopType};
 use crate::valid::Info;
 
 /// Build the MAS loop.
-pub fn to_model(
-    spec: &Spec,
-    info: &Info,
-    opts: &Options,
-    diags: &mut Diagnostics,
-) -> m::Loop {
+pub fn to_model(spec: &Spec, info: &Info, opts: &Options, diags: &mut Diagnostics) -> m::Loop {
     match spec.pattern {
         Pattern::Real | Pattern::Veal => from_mas_spec(spec, opts, diags),
         Pattern::General => from_graph(spec, info, opts, diags),
@@ -286,10 +281,7 @@ fn report_graph_losses(spec: &Spec, shaped: bool, opts: &Options, diags: &mut Di
             p(Field::Phases),
             "phases (their objectives are outlined in `mission`)",
         );
-        lost(
-            p(Field::Transitions),
-            "transitions (outlined in `mission`)",
-        );
+        lost(p(Field::Transitions), "transitions (outlined in `mission`)");
     }
     if spec
         .graph
@@ -297,16 +289,10 @@ fn report_graph_losses(spec: &Spec, shaped: bool, opts: &Options, diags: &mut Di
         .as_ref()
         .is_some_and(|c| !c.is_empty())
     {
-        lost(
-            p(Field::Checkpoints),
-            "approval checkpoints",
-        );
+        lost(p(Field::Checkpoints), "approval checkpoints");
     }
     if spec.bounds.error_policy.is_some() {
-        lost(
-            p(Field::ErrorPolicy),
-            "the error policy",
-        );
+        lost(p(Field::ErrorPolicy), "the error policy");
     }
 }
 

@@ -24,8 +24,8 @@
 
 use std::fmt::Write as _;
 
-use crate::back::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind, START_ID};
 use super::{Error, Options};
+use crate::back::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind, START_ID};
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
 use crate::valid::Info;

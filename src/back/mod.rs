@@ -82,9 +82,7 @@ impl Target {
     pub fn is_diagram(self) -> bool {
         match self {
             Target::Mermaid | Target::Dot => true,
-            Target::Ir | Target::Agentpm | Target::Mas | Target::Markdown | Target::Schema => {
-                false
-            }
+            Target::Ir | Target::Agentpm | Target::Mas | Target::Markdown | Target::Schema => false,
         }
     }
 

@@ -5,7 +5,7 @@
 use super::{has_key, model, phase_count_fits};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::format::Format;
-use crate::ir::{self, Field, Origin, Pattern, Provenance, Spec, Destination};
+use crate::ir::{self, Destination, Field, Origin, Pattern, Provenance, Spec};
 use crate::model::agentpm as m;
 use crate::tree::{Document, Limits, Node};
 use crate::valid::shape::Profile;

@@ -18,7 +18,7 @@ use super::{has_key, model};
 use crate::diag::Diagnostics;
 use crate::format::Format;
 use crate::ir::{
-    self, CheckType, Escalation, Field, FixedLoop, Origin, Pattern, Provenance, Spec, Destination,
+    self, CheckType, Destination, Escalation, Field, FixedLoop, Origin, Pattern, Provenance, Spec,
     Terminal, max_steps_for,
 };
 use crate::model::mas::{self as m, LoopType};
@@ -282,7 +282,11 @@ pub fn derive_graph(spec: &Spec) -> ir::Graph {
     let eval_outcomes = vec![
         outcome(fixed.success.0, fixed.success.1, &o),
         outcome(fixed.retry.0, fixed.retry.1, &o),
-        outcome(fixed.escalate, &format!("Attempts are exhausted; {esc_text}."), &o),
+        outcome(
+            fixed.escalate,
+            &format!("Attempts are exhausted; {esc_text}."),
+            &o,
+        ),
     ];
     let first_access = match fixed.pattern {
         Pattern::Veal => access(true, Some(true), true, Some(true)),
@@ -309,7 +313,11 @@ pub fn derive_graph(spec: &Spec) -> ir::Graph {
         ],
         transitions: vec![
             transition(fixed.first, ir::IMPLICIT_OUTCOME, back_to(fixed.eval)),
-            transition(fixed.eval, fixed.success.0, Destination::Terminal(Terminal::End)),
+            transition(
+                fixed.eval,
+                fixed.success.0,
+                Destination::Terminal(Terminal::End),
+            ),
             transition(fixed.eval, fixed.retry.0, back_to(fixed.act)),
             transition(
                 fixed.eval,
@@ -397,6 +405,8 @@ fn act_objective(spec: &Spec) -> String {
         Pattern::Veal => format!(
             "Actor `{actor}` fixes what the failing checks found, then the state is validated again."
         ),
-        _ => format!("Actor `{actor}` works toward the mission, then the loop reads the new state."),
+        _ => {
+            format!("Actor `{actor}` works toward the mission, then the loop reads the new state.")
+        }
     }
 }

@@ -60,7 +60,12 @@ fn is_fatal_shape(code: Code) -> bool {
 
 /// `P013` when the array at `path` holds more phases than the limit allows; `false` then,
 /// and the file is not read further.
-fn phase_count_fits(doc: &Document, path: &[&str], limits: &Limits, diags: &mut Diagnostics) -> bool {
+fn phase_count_fits(
+    doc: &Document,
+    path: &[&str],
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> bool {
     let node = path.iter().try_fold(&doc.root, |n: &Node, k| n.get(k));
     let Some(Value::Array(phases)) = node.map(|n| &n.value) else {
         return true;

@@ -7,7 +7,7 @@
 //! end recognises the shape in a general graph with it, and the diagram model reads the
 //! roles of the phases from it.
 
-use super::{Escalation, Pattern, Spec, Destination, Terminal};
+use super::{Destination, Escalation, Pattern, Spec, Terminal};
 
 /// One fixed loop: phase ids and `eval`'s outcomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,9 +123,16 @@ impl FixedLoop {
             return None;
         };
         let eval = spec.phase(eval_id)?;
-        let mut outs: Vec<&str> = eval.outcomes.as_ref()?.iter().map(|o| o.id.as_str()).collect();
+        let mut outs: Vec<&str> = eval
+            .outcomes
+            .as_ref()?
+            .iter()
+            .map(|o| o.id.as_str())
+            .collect();
         outs.sort_unstable();
-        let fixed = FixedLoop::ALL.into_iter().find(|f| outs == f.eval_outcomes())?;
+        let fixed = FixedLoop::ALL
+            .into_iter()
+            .find(|f| outs == f.eval_outcomes())?;
         if next(spec, &eval.id, fixed.success.0)? != &Destination::Terminal(Terminal::End) {
             return None;
         }

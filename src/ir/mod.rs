@@ -36,8 +36,8 @@ use serde::{Deserialize, Serialize};
 pub use crate::format::Format;
 pub use fixed::{FixedLoop, REAL, Recognised, Role, VEAL, max_steps_for};
 pub use policy::{
-    CheckType, ErrorPolicy, Escalation, Exhausted, PhaseAction, PhaseFailure, PortType,
-    ToolAction, ToolFailure,
+    CheckType, ErrorPolicy, Escalation, Exhausted, PhaseAction, PhaseFailure, PortType, ToolAction,
+    ToolFailure,
 };
 pub use provenance::{Field, Origin, Provenance};
 

@@ -100,4 +100,3 @@ fn strip_null(v: &mut serde_json::Value) {
         }
     }
 }
-

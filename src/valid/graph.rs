@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::Sink as _;
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Field, Spec, Destination, Terminal};
+use crate::ir::{Destination, Field, Spec, Terminal};
 
 /// A node of the analysed graph.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::Sink as _;
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Field, Pattern, Spec, Destination};
+use crate::ir::{Destination, Field, Pattern, Spec};
 use crate::ir::{Escalation, Exhausted, ToolAction};
 
 fn blank(s: &str) -> bool {
@@ -435,9 +435,7 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
         }
         _ => {}
     }
-    if spec.bounds.escalation == Some(Escalation::Fallback)
-        && spec.roles.fallback_agent.is_none()
-    {
+    if spec.bounds.escalation == Some(Escalation::Fallback) && spec.roles.fallback_agent.is_none() {
         sink.value(
             Diagnostic::new(
                 Code::MissingFallbackAgent,
