@@ -83,66 +83,39 @@ pub fn shorten(s: &str, max_chars: usize) -> String {
     out
 }
 
-/// `s` cleaned and wrapped into lines of at most `width` characters (breaking at spaces,
-/// splitting words longer than a line), at most `max_lines` lines; the last line ends with
-/// `…` when text was left out. An empty text gives no lines.
+/// `s` cleaned and wrapped into lines of at most `width` columns (breaking at spaces,
+/// splitting words longer than a line; wide characters such as CJK and most emoji count as
+/// two columns), at most `max_lines` lines; the last line ends with `…` when text was left
+/// out. An empty text gives no lines.
 pub fn wrap(s: &str, width: usize, max_lines: usize) -> Vec<String> {
     let width = width.max(2);
     let text = clean(s);
-    let mut lines: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut cur_len = 0usize;
-    let mut truncated = false;
-    'words: for word in text.split(' ') {
-        let mut chars: Vec<char> = word.chars().collect();
-        loop {
-            let need = if cur_len == 0 {
-                chars.len()
-            } else {
-                cur_len + 1 + chars.len()
-            };
-            if need <= width {
-                if cur_len > 0 {
-                    cur.push(' ');
-                    cur_len += 1;
-                }
-                cur.extend(chars.iter());
-                cur_len += chars.len();
-                continue 'words;
-            }
-            // The word does not fit: close the line (or split a word longer than a line).
-            if cur_len > 0 {
-                lines.push(std::mem::take(&mut cur));
-                cur_len = 0;
-            } else {
-                let rest = chars.split_off(width);
-                lines.push(chars.iter().collect());
-                chars = rest;
-            }
-            if lines.len() >= max_lines {
-                truncated = true;
-                break 'words;
-            }
-        }
-    }
-    if !truncated && cur_len > 0 {
-        if lines.len() < max_lines {
-            lines.push(cur);
-        } else {
-            truncated = true;
-        }
-    }
+    let opts = textwrap::Options::new(width)
+        .break_words(true)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .wrap_algorithm(textwrap::WrapAlgorithm::FirstFit);
+    let wrapped = textwrap::wrap(&text, opts);
+    let truncated = wrapped.len() > max_lines;
+    let mut lines: Vec<String> = wrapped
+        .into_iter()
+        .take(max_lines)
+        .map(|l| l.into_owned())
+        .filter(|l| !l.is_empty())
+        .collect();
     if truncated && let Some(last) = lines.last_mut() {
-        let mut l: Vec<char> = last.chars().collect();
-        while l.len() + 1 > width {
-            l.pop();
-        }
-        while l.last() == Some(&' ') {
-            l.pop();
-        }
-        *last = l.into_iter().chain([ELLIPSIS]).collect();
+        end_with_ellipsis(last, width);
     }
     lines
+}
+
+/// Cut `line` so that it and a final `…` fit in `width` columns, then add the `…`.
+fn end_with_ellipsis(line: &mut String, width: usize) {
+    while textwrap::core::display_width(line) + 1 > width {
+        line.pop();
+    }
+    let kept = line.trim_end().len();
+    line.truncate(kept);
+    line.push(ELLIPSIS);
 }
 
 /// Escape `&`, `<`, `>`, `"` and `'` for HTML or XML text and attribute values.
@@ -636,6 +609,19 @@ fn gate_edge(kind: EdgeKind, label: &str, from: String, to: String, on_path: boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrap_counts_wide_characters_as_two_columns() {
+        let lines = wrap("日本語のテキスト 🚀🔥🚀🔥🚀🔥 end", 10, 3);
+        assert_eq!(lines, ["日本語のテ", "キスト", "🚀🔥🚀🔥…"]);
+        for l in &lines {
+            assert!(textwrap::core::display_width(l) <= 10, "{l}");
+        }
+        assert_eq!(
+            wrap("style p0 fill:#f00,stroke-width:9px", 34, 2),
+            ["style p0", "fill:#f00,stroke-width:9px"]
+        );
+    }
 
     #[test]
     fn clean_folds_whitespace_and_drops_controls() {
