@@ -273,20 +273,21 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
+/// Loop files (`*.json`, `*.yaml`, `*.yml`) below `dir`, the way ripgrep walks: hidden
+/// files and folders are skipped, and so is whatever `.gitignore`, `.ignore` and the git
+/// excludes list (inside a git repository or not).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ignore::Error> {
+    let walker = ignore::WalkBuilder::new(dir).require_git(false).build();
+    for entry in walker {
         let entry = entry?;
         let path = entry.path();
-        let ft = entry.file_type()?;
-        if ft.is_dir() {
-            walk(&path, out)?;
-        } else if ft.is_file()
-            && path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| matches!(e, "json" | "yaml" | "yml"))
-        {
-            out.push(path);
+        let is_file = entry.file_type().is_some_and(|t| t.is_file());
+        let loop_ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| matches!(e, "json" | "yaml" | "yml"));
+        if is_file && loop_ext {
+            out.push(path.to_path_buf());
         }
     }
     Ok(())
