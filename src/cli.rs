@@ -647,11 +647,38 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         template,
         ..back::Options::default()
     };
-    let files = docs_files(&a.paths)?;
+    let Some(pages) = docs_pages(g, a, &opts)? else {
+        eprintln!("no page was written: fix the errors above first");
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    if a.check {
+        return Ok(code(!pages_up_to_date(&pages, &a.output)));
+    }
+    let outputs: Vec<(PathBuf, String)> = pages
+        .iter()
+        .map(|(n, t)| (a.output.join(n), t.clone()))
+        .collect();
+    write_all_atomic(&outputs)?;
+    eprintln!(
+        "wrote {} page{} to {}",
+        pages.len(),
+        plural(pages.len()),
+        a.output.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every page (file name, text) and the index; `None` when a loop has errors or two loops
+/// share a name (reported).
+fn docs_pages(
+    g: &Global,
+    a: &DocsArgs,
+    opts: &back::Options,
+) -> Result<Option<Vec<(String, String)>>> {
     let mut pages: Vec<(String, String)> = Vec::new();
     let mut entries = Vec::new();
     let mut failed = false;
-    for f in &files {
+    for f in &docs_files(&a.paths)? {
         let l = load_file(g, f, a.from)?;
         report_loaded(g, &l);
         let Some((spec, info)) = l.valid() else {
@@ -684,69 +711,65 @@ fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         pages.push((file_name, text));
     }
     if failed {
-        eprintln!("no page was written: fix the errors above first");
-        return Ok(ExitCode::from(EXIT_PROBLEMS));
+        return Ok(None);
     }
     pages.push(("index.md".to_owned(), back::markdown::index(&entries)?));
-    if a.check {
-        let mut stale = Vec::new();
-        for (name, text) in &pages {
-            let path = a.output.join(name);
-            match std::fs::read_to_string(&path) {
-                Ok(old) if old == *text => {}
-                Ok(_) => stale.push(format!("stale: {}", path.display())),
-                Err(_) => stale.push(format!("missing: {}", path.display())),
-            }
+    Ok(Some(pages))
+}
+
+/// `docs --check`: list stale, missing and orphaned pages; true when there are none.
+fn pages_up_to_date(pages: &[(String, String)], dir: &Path) -> bool {
+    let mut stale = Vec::new();
+    for (name, text) in pages {
+        let path = dir.join(name);
+        match std::fs::read_to_string(&path) {
+            Ok(old) if old == *text => {}
+            Ok(_) => stale.push(format!("stale: {}", path.display())),
+            Err(_) => stale.push(format!("missing: {}", path.display())),
         }
-        // A page whose loop is gone is stale too.
-        if let Ok(rd) = std::fs::read_dir(&a.output) {
-            let mut extra: Vec<PathBuf> = rd
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "md"))
-                .filter(|p| {
-                    p.file_name()
-                        .is_some_and(|n| !pages.iter().any(|(name, _)| n == name.as_str()))
-                })
-                .collect();
-            extra.sort();
-            stale.extend(
-                extra
-                    .iter()
-                    .map(|p| format!("orphaned: {} (no loop generates it)", p.display())),
-            );
-        }
-        for s in &stale {
-            eprintln!("{s}");
-        }
-        if stale.is_empty() {
-            eprintln!(
-                "docs are up to date: {} page{} in {}",
-                pages.len(),
-                plural(pages.len()),
-                a.output.display()
-            );
-        } else {
-            eprintln!(
-                "{} page{} out of date; run `loopconv docs` without --check",
-                stale.len(),
-                plural(stale.len())
-            );
-        }
-        return Ok(code(!stale.is_empty()));
     }
-    let outputs: Vec<(PathBuf, String)> = pages
-        .iter()
-        .map(|(n, t)| (a.output.join(n), t.clone()))
-        .collect();
-    write_all_atomic(&outputs)?;
-    eprintln!(
-        "wrote {} page{} to {}",
-        pages.len(),
-        plural(pages.len()),
-        a.output.display()
+    // A page whose loop is gone is stale too.
+    stale.extend(
+        orphaned_pages(pages, dir)
+            .iter()
+            .map(|p| format!("orphaned: {} (no loop generates it)", p.display())),
     );
-    Ok(ExitCode::SUCCESS)
+    for s in &stale {
+        eprintln!("{s}");
+    }
+    if stale.is_empty() {
+        eprintln!(
+            "docs are up to date: {} page{} in {}",
+            pages.len(),
+            plural(pages.len()),
+            dir.display()
+        );
+    } else {
+        eprintln!(
+            "{} page{} out of date; run `loopconv docs` without --check",
+            stale.len(),
+            plural(stale.len())
+        );
+    }
+    stale.is_empty()
+}
+
+/// `*.md` files in `dir` that no loop generates, sorted.
+fn orphaned_pages(pages: &[(String, String)], dir: &Path) -> Vec<PathBuf> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut extra: Vec<PathBuf> = rd
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| !pages.iter().any(|(name, _)| n == name.as_str()))
+        })
+        .collect();
+    extra.sort();
+    extra
 }
 
 fn schema(a: &SchemaArgs) -> Result<ExitCode> {
