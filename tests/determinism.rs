@@ -39,7 +39,7 @@ fn outputs(path: &Path) -> Vec<(String, String)> {
         source: name.clone(),
         ..lossy_options()
     };
-    for w in common::write_every_target_with(&name, spec, info, &opts) {
+    for w in common::write_every_target(&name, spec, info, &opts) {
         let text = w
             .text
             .unwrap_or_else(|e| panic!("{name}: {}: {e}", w.label));

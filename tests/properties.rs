@@ -587,7 +587,7 @@ fn effective(spec: &Spec) -> Spec {
 /// Markdown index); loop-format outputs are read back.
 fn all_back_ends(l: &Loaded, opts: &back::Options) -> Result<(), TestCaseError> {
     let (spec, info) = l.valid().expect("a valid loop");
-    for w in common::write_every_target_with("gen", spec, info, opts) {
+    for w in common::write_every_target("gen", spec, info, opts) {
         let label = &w.label;
         let errs = errors(&w.diags);
         prop_assert!(

@@ -12,7 +12,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{files_under, lossy_options, repo, write_every_target_with};
+use common::{files_under, lossy_options, repo, write_every_target};
 use loopconv::back::{self, Target};
 use loopconv::diag::{self, Diagnostic, Diagnostics, Severity};
 use loopconv::{Format, LoadOptions, Loaded, load};
@@ -53,7 +53,7 @@ fn back_ends(name: &str, l: &Loaded) -> Vec<Diagnostic> {
             source: name.to_owned(),
             ..opts
         };
-        for w in write_every_target_with(name, spec, info, &opts) {
+        for w in write_every_target(name, spec, info, &opts) {
             let out = w
                 .text
                 .unwrap_or_else(|e| panic!("{name} -> {}: {e}", w.label));

@@ -15,7 +15,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{Written, examples, load_file, lossy_options, rel, write_every_target_with};
+use common::{Written, examples, load_file, lossy_options, rel, write_every_target};
 use loopconv::back::{Target, mermaid::Style};
 use loopconv::diag::Severity;
 use loopconv::ir::{Destination, Spec};
@@ -51,7 +51,7 @@ fn outputs(name: &str, spec: &Spec, info: &Info) -> Vec<(&'static str, String)> 
     };
     let mut texts = Vec::new();
     let mut lost = String::new();
-    for w in write_every_target_with(name, spec, info, &opts) {
+    for w in write_every_target(name, spec, info, &opts) {
         let snapshot = snapshot_name(&w);
         let Written {
             target,

@@ -1,13 +1,15 @@
 //! Helpers shared by the integration tests (and the bench): where the inputs are, how to
 //! walk a folder, how to run the binary and read a file, and how to run every back end.
 //!
-//! Each test crate includes it with `mod common;` and uses a part of it.
+//! Each test crate includes it with `mod common;` and uses a part of it; the bench includes
+//! it with `#[path]`. (The fuzz targets cannot: they repeat the `Target::ALL` loop.)
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
+use clap::ValueEnum as _;
 use loopconv::back::{self, Target, mermaid::Style};
-use loopconv::diag::{Diagnostics, Severity};
+use loopconv::diag::Diagnostics;
 use loopconv::ir::Spec;
 use loopconv::valid::Info;
 use loopconv::{Format, LoadOptions, Loaded};
@@ -140,31 +142,24 @@ pub struct Written {
     pub diags: Diagnostics,
 }
 
-/// Every back end in [`Target::ALL`], each once per variant it has (both Mermaid styles,
+/// Every back end in [`Target::ALL`], each once per variant it has (every Mermaid style,
 /// DOT with and without a legend, the schema of every format), on top of `base`. The match
-/// is exhaustive, so a new back end or style cannot be forgotten by the tests that use it.
+/// is exhaustive and the styles and formats are their enums' full lists, so a new back end,
+/// style or format cannot be forgotten by the tests that use it.
 pub fn variants(base: &back::Options) -> Vec<(Target, String, back::Options)> {
     let mut out = Vec::new();
     for target in Target::ALL {
         let mut one = |label: String, opts: back::Options| out.push((target, label, opts));
         match target {
             Target::Mermaid => {
-                for style in [Style::Flowchart, Style::State] {
-                    let label = format!(
-                        "mermaid {}",
-                        if style == Style::State {
-                            "state"
-                        } else {
-                            "flowchart"
-                        }
-                    );
-                    one(
-                        label,
-                        back::Options {
-                            style,
-                            ..base.clone()
-                        },
-                    );
+                // Every style the CLI offers (`graph --style`).
+                for &style in Style::value_variants() {
+                    let value = style.to_possible_value().expect("a CLI value");
+                    let opts = back::Options {
+                        style,
+                        ..base.clone()
+                    };
+                    one(format!("mermaid {}", value.get_name()), opts);
                 }
             }
             Target::Dot => {
@@ -197,8 +192,9 @@ pub fn variants(base: &back::Options) -> Vec<(Target, String, back::Options)> {
 }
 
 /// Run every back end (every variant of [`variants`]) on a loop with `base` options;
-/// `name` names the diagnostics' file.
-pub fn write_every_target_with(
+/// `name` names the diagnostics' file. Nothing is asserted: each caller judges the texts
+/// and diagnostics (with [`lossy_options`], every valid loop converts without an error).
+pub fn write_every_target(
     name: &str,
     spec: &Spec,
     info: &Info,
@@ -216,28 +212,6 @@ pub fn write_every_target_with(
                 text,
                 diags,
             }
-        })
-        .collect()
-}
-
-/// Every back end on a valid loop with [`lossy_options`]: `(target, text)` for each
-/// variant. Panics when a back end fails or reports an error (every valid loop converts
-/// with those flags).
-pub fn write_every_target(spec: &Spec, info: &Info) -> Vec<(Target, String)> {
-    write_every_target_with("loop", spec, info, &lossy_options())
-        .into_iter()
-        .map(|w| {
-            let text = w
-                .text
-                .unwrap_or_else(|e| panic!("{}: {}: {e}", spec.name, w.label));
-            let errors: Vec<_> = w
-                .diags
-                .items()
-                .iter()
-                .filter(|d| d.severity == Severity::Error)
-                .collect();
-            assert!(errors.is_empty(), "{}: {}: {errors:#?}", spec.name, w.label);
-            (w.target, text)
         })
         .collect()
 }
