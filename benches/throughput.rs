@@ -2,31 +2,18 @@
 //! the conformance corpus. Run with `cargo bench`; it prints one line per stage.
 //!
 //! A plain timing loop (no harness): each stage runs on every input for at least
-//! `LOOPCONV_BENCH_MS` milliseconds (default 300) and reports the mean time per file.
+//! `LOOPCONV_BENCH_MS` milliseconds (default 300) and reports the mean time per file. The
+//! back ends are every variant of `Target::ALL` (`tests/common`), so a new back end is
+//! measured too.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use loopconv::back::{self, ConvertOptions};
-use loopconv::format::{self, Format, LoadOptions};
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            if p.file_name().is_some_and(|n| n != "invalid") {
-                files(&p, out);
-            }
-        } else if p.extension().is_some_and(|e| e == "json" || e == "yaml") {
-            out.push(p);
-        }
-    }
-}
+use loopconv::diag::Diagnostics;
+use loopconv::{LoadOptions, load};
 
 fn measure(name: &str, budget: Duration, inputs: usize, bytes: usize, mut f: impl FnMut()) {
     let start = Instant::now();
@@ -44,13 +31,11 @@ fn measure(name: &str, budget: Duration, inputs: usize, bytes: usize, mut f: imp
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut paths = Vec::new();
-    files(&root.join("examples"), &mut paths);
-    files(&root.join("../shared/corpus"), &mut paths);
-    let inputs: Vec<(String, Vec<u8>)> = paths
+    // Every loop file of the examples and the corpus, except the invalid ones on purpose.
+    let inputs: Vec<(String, Vec<u8>)> = common::all_inputs()
         .iter()
-        .filter_map(|p| Some((p.display().to_string(), std::fs::read(p).ok()?)))
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "invalid"))
+        .filter_map(|p| Some((common::rel(p), std::fs::read(p).ok()?)))
         .collect();
     let ms = std::env::var("LOOPCONV_BENCH_MS")
         .ok()
@@ -60,62 +45,34 @@ fn main() {
     let opts = LoadOptions::default();
     let loaded: Vec<_> = inputs
         .iter()
-        .map(|(n, b)| format::load(n, b, &opts))
+        .map(|(n, b)| load(n, b, &opts))
         .filter(|l| l.valid().is_some())
         .collect();
     let valid: Vec<_> = loaded.iter().filter_map(|l| l.valid()).collect();
     println!("{} inputs, {} valid", inputs.len(), valid.len());
     let total: usize = inputs.iter().map(|(_, b)| b.len()).sum();
-    let valid_bytes: usize = loaded
-        .iter()
-        .filter(|l| l.valid().is_some())
-        .filter_map(|l| l.text.as_ref().map(String::len))
-        .sum();
+    let valid_bytes: usize = loaded.iter().filter_map(|l| l.text().map(str::len)).sum();
     println!("{total} bytes in all, {valid_bytes} in valid loops");
     measure("load + validate", budget, inputs.len(), total, || {
         for (n, b) in &inputs {
-            black_box(format::load(n, b, &opts));
+            black_box(load(n, b, &opts));
         }
     });
-    let conv = ConvertOptions {
-        allow_lossy: true,
-        actor: Some("a".into()),
-        validator: Some("v".into()),
-        ..Default::default()
+    let base = loopconv::back::Options {
+        source: "x".into(),
+        ..common::lossy_options()
     };
-    for to in Format::ALL {
-        measure(
-            &format!("write {} (+ re-validate)", to.name()),
-            budget,
-            valid.len(),
-            valid_bytes,
-            || {
-                for (spec, info) in &valid {
-                    let mut d = loopconv::diag::Diagnostics::new("bench");
-                    black_box(format::write(spec, info, to, &conv, &mut d).ok());
-                }
-            },
-        );
-    }
-    measure(
-        "mermaid flowchart",
-        budget,
-        valid.len(),
-        valid_bytes,
-        || {
+    for (target, label, opts) in common::variants(&base) {
+        let name = if target.format().is_some() {
+            format!("write {label} (+ re-validate)")
+        } else {
+            format!("write {label}")
+        };
+        measure(&name, budget, valid.len(), valid_bytes, || {
             for (spec, info) in &valid {
-                black_box(back::mermaid::write(spec, info, &Default::default()));
+                let mut d = Diagnostics::new("bench");
+                black_box(loopconv::back::write(target, spec, info, &opts, &mut d).ok());
             }
-        },
-    );
-    measure("dot", budget, valid.len(), valid_bytes, || {
-        for (spec, info) in &valid {
-            black_box(back::dot::write(spec, info, &Default::default()));
-        }
-    });
-    measure("markdown", budget, valid.len(), valid_bytes, || {
-        for (spec, info) in &valid {
-            black_box(back::markdown::write(spec, info, "x", &Default::default()).ok());
-        }
-    });
+        });
+    }
 }

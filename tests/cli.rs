@@ -5,22 +5,17 @@
 //! Every command runs in the crate root, so paths are the ones a user would type there:
 //! `examples/...` and the shared corpus at `../shared/corpus/...`.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::Command;
+use std::path::PathBuf;
+
+use common::{corpus, files_under, load_file, loop_files, loopconv, repo};
 use predicates::prelude::*;
 use serde_json::Value;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const QA_FIX: &str = "../shared/corpus/mas/mas-guide-qa-fix.yaml";
 const SEED_000: &str = "../shared/seeds/000_569ad6a5b24f8e1e.txt";
 const TEMPLATE: &str = "cli-init-template.loop_agent.json";
-
-fn loopconv() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_loopconv"));
-    c.current_dir(ROOT).env("NO_COLOR", "1");
-    c
-}
 
 fn stdout_json(out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -33,31 +28,6 @@ fn stdout_json(out: &std::process::Output) -> Value {
 
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn files_in(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("entry").path())
-        .collect();
-    v.sort();
-    v
-}
-
-/// All files under a folder, recursively.
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if !dir.exists() {
-        return out;
-    }
-    for p in files_in(dir) {
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 #[test]
@@ -114,17 +84,11 @@ fn exit_code_2_for_usage_errors() {
 /// one error naming `name` at 4:11.
 #[test]
 fn corpus_check() {
-    let corpus = Path::new(ROOT).join("../shared/corpus");
-    let mut files = files_in(&corpus.join("agentpm"));
-    files.extend(files_in(&corpus.join("mas")));
+    let corpus = corpus().expect("../shared/corpus");
+    let files = loop_files(&corpus);
     assert!(files.len() >= 7, "{files:?}");
     for f in files {
-        let rel = format!(
-            "../shared/corpus/{}",
-            f.strip_prefix(&corpus)
-                .expect("in corpus")
-                .to_string_lossy()
-        );
+        let rel = common::rel(&f);
         let out = loopconv()
             .args(["check", &rel, "--format", "json"])
             .output()
@@ -213,7 +177,11 @@ fn lossy_conversion_fails_and_writes_nothing() {
         "a failed conversion wrote {}",
         target.display()
     );
-    assert!(walk(tmp.path()).is_empty(), "{:?}", walk(tmp.path()));
+    assert!(
+        files_under(tmp.path()).is_empty(),
+        "{:?}",
+        files_under(tmp.path())
+    );
 
     // The same list as JSON: one B001 error per lost field, each with a position.
     let out = loopconv()
@@ -275,7 +243,7 @@ fn allow_lossy_writes_a_valid_file() {
 /// `-` reads standard input and writes standard output.
 #[test]
 fn stdin_and_stdout() {
-    let yaml = std::fs::read_to_string(Path::new(ROOT).join("examples/mas/veal-release-gate.yaml"))
+    let yaml = std::fs::read_to_string(repo().join("examples/mas/veal-release-gate.yaml"))
         .expect("example");
     let out = loopconv()
         .args(["convert", "-", "--to", "ir", "-o", "-"])
@@ -376,8 +344,7 @@ fn format_json_is_one_array() {
 fn output_equal_to_input_is_refused() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let input = tmp.path().join("react-loop.json");
-    let original =
-        std::fs::read(Path::new(ROOT).join("examples/agentpm/react-loop.json")).expect("example");
+    let original = std::fs::read(repo().join("examples/agentpm/react-loop.json")).expect("example");
     std::fs::write(&input, &original).expect("copy");
     let same = tmp.path().join(".").join("react-loop.json");
     for output in [&input, &same] {
@@ -391,7 +358,7 @@ fn output_equal_to_input_is_refused() {
             .stderr(predicate::str::contains("refusing to overwrite"));
         assert_eq!(std::fs::read(&input).expect("still there"), original);
     }
-    assert_eq!(walk(tmp.path()), [input]);
+    assert_eq!(files_under(tmp.path()), [input]);
 }
 
 /// A folder converts to `DIR/<loop name>/agent.json` per loop; one failing file makes it
@@ -418,15 +385,13 @@ fn folder_conversion() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
-    let sources: Vec<PathBuf> = files_in(&Path::new(ROOT).join("examples/mas"))
+    let sources: Vec<PathBuf> = loop_files(&repo().join("examples/mas"))
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         .collect();
     let mut expected = Vec::new();
     for src in &sources {
-        let bytes = std::fs::read(src).expect("read");
-        let loaded = loopconv::format::load(&src.to_string_lossy(), &bytes, &Default::default());
-        let name = loaded.spec.expect("a loop").name;
+        let name = load_file(src).spec.expect("a loop").name;
         let agent = out_dir.join(&name).join("agent.json");
         let v: Value = serde_json::from_str(
             &std::fs::read_to_string(&agent).unwrap_or_else(|e| panic!("{}: {e}", agent.display())),
@@ -437,7 +402,11 @@ fn folder_conversion() {
         expected.push(agent);
     }
     expected.sort();
-    assert_eq!(walk(&out_dir), expected, "exactly one agent.json per loop");
+    assert_eq!(
+        files_under(&out_dir),
+        expected,
+        "exactly one agent.json per loop"
+    );
 
     // A folder with one broken loop: nothing is written.
     let src = tmp.path().join("src");
@@ -446,7 +415,7 @@ fn folder_conversion() {
         std::fs::copy(f, src.join(f.file_name().expect("name"))).expect("copy");
     }
     std::fs::copy(
-        Path::new(ROOT).join("examples/invalid/V102-missing-validator.yaml"),
+        repo().join("examples/invalid/V102-missing-validator.yaml"),
         src.join("zz-broken.yaml"),
     )
     .expect("copy");
@@ -473,7 +442,11 @@ fn folder_conversion() {
         err.contains("error[V102]") && err.contains("zz-broken.yaml"),
         "{err}"
     );
-    assert!(walk(&out_dir).is_empty(), "wrote {:?}", walk(&out_dir));
+    assert!(
+        files_under(&out_dir).is_empty(),
+        "wrote {:?}",
+        files_under(&out_dir)
+    );
 }
 
 /// P004 (input too large) needs a 64 MiB file by default; a small limit shows it.
@@ -529,7 +502,7 @@ fn max_input_bytes_gives_p004() {
 
 #[test]
 fn schema_prints_json_schemas() {
-    for which in ["agentpm", "mas", "ir"] {
+    for which in loopconv::Format::ALL.map(loopconv::Format::name) {
         let out = loopconv().args(["schema", which]).output().expect("runs");
         assert_eq!(out.status.code(), Some(0), "{which}");
         let v = stdout_json(&out);

@@ -1,54 +1,27 @@
 //! Determinism (issue 4, item 4): the same input gives the same bytes.
 //!
-//! * in one process: every back end (AgentPM, MAS, IR, Mermaid in both styles, DOT with and
-//!   without legend, Markdown page and index) run twice on every example and corpus file,
-//!   each time from a fresh read, and the diagnostics of every file rendered twice;
+//! * in one process: every back end of `Target::ALL` in every variant (AgentPM, MAS, IR,
+//!   Mermaid in both styles, DOT with and without legend, Markdown page, the schemas) and
+//!   the Markdown index run twice on every example and corpus file, each time from a fresh
+//!   read, and the diagnostics of every file rendered twice;
 //! * across processes: `loopconv check --format json` (and the human form, and
 //!   `convert --to ir`) run twice over the examples and the corpus. Each process hashes
 //!   with its own random keys, so any output that depended on `HashMap` order would differ.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-use loopconv::back::{self, ConvertOptions};
-use loopconv::diag::{self, Diagnostics};
-use loopconv::format::{self, Format, LoadOptions, load};
+use std::path::Path;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn loop_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            loop_files(&p, out);
-        } else if p
-            .extension()
-            .is_some_and(|e| e == "json" || e == "yaml" || e == "yml")
-        {
-            out.push(p);
-        }
-    }
-}
-
-/// Every example and corpus file, valid or not.
-fn inputs() -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    loop_files(&Path::new(ROOT).join("examples"), &mut v);
-    loop_files(&Path::new(ROOT).join("../shared/corpus"), &mut v);
-    v
-}
+use common::{all_inputs, corpus, examples, load_file, loop_files, lossy_options};
+use loopconv::back::markdown;
+use loopconv::diag;
 
 /// Everything loopconv produces for one file, from a fresh read: rendered diagnostics, and
-/// for a valid loop every back end's output (and its conversion diagnostics).
+/// for a valid loop every back end's output (every variant, and its diagnostics) and the
+/// Markdown index.
 fn outputs(path: &Path) -> Vec<(String, String)> {
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path).expect("read");
-    let l = load(&name, &bytes, &LoadOptions::default());
-    let source = l.doc.as_ref().map(|d| d.text.as_str());
+    let l = load_file(path);
+    let name = l.diags.file().to_owned();
     let mut out = vec![
         (
             "json diagnostics".to_owned(),
@@ -56,33 +29,27 @@ fn outputs(path: &Path) -> Vec<(String, String)> {
         ),
         (
             "human diagnostics".to_owned(),
-            diag::render_human(l.diags.items(), source, false),
+            diag::render_human(l.diags.items(), l.text(), false),
         ),
     ];
     let Some((spec, info)) = l.valid() else {
         return out;
     };
-    for (label, style) in [
-        ("mermaid flowchart", back::mermaid::Style::Flowchart),
-        ("mermaid state", back::mermaid::Style::State),
-    ] {
+    let opts = loopconv::back::Options {
+        source: name.clone(),
+        ..lossy_options()
+    };
+    for w in common::write_every_target(&name, spec, info, &opts) {
+        let text = w
+            .text
+            .unwrap_or_else(|e| panic!("{name}: {}: {e}", w.label));
         out.push((
-            label.to_owned(),
-            back::mermaid::write(spec, info, &back::mermaid::Options { style }),
+            format!("{} diagnostics", w.label),
+            diag::render_json(w.diags.items()),
         ));
+        out.push((w.label, text));
     }
-    for legend in [false, true] {
-        out.push((
-            format!("dot legend={legend}"),
-            back::dot::write(spec, info, &back::dot::Options { legend }),
-        ));
-    }
-    let md = back::markdown::Options::default();
-    out.push((
-        "markdown".to_owned(),
-        back::markdown::write(spec, info, &name, &md).expect("markdown"),
-    ));
-    let entry = back::markdown::IndexEntry {
+    let entry = markdown::IndexEntry {
         name: spec.name.clone(),
         file_name: format!("{}.md", spec.name),
         description: spec.description.clone(),
@@ -90,29 +57,14 @@ fn outputs(path: &Path) -> Vec<(String, String)> {
     };
     out.push((
         "markdown index".to_owned(),
-        back::markdown::index(&[entry], &md).expect("index"),
+        markdown::index(&[entry]).expect("index"),
     ));
-    let opts = ConvertOptions {
-        allow_lossy: true,
-        actor: Some("actor".into()),
-        validator: Some("validator".into()),
-        ..ConvertOptions::default()
-    };
-    for to in Format::ALL {
-        let mut diags = Diagnostics::new(&name);
-        let text = format::write(spec, info, to, &opts, &mut diags).expect("write");
-        out.push((to.name().to_owned(), text));
-        out.push((
-            format!("{} conversion diagnostics", to.name()),
-            diag::render_json(diags.items()),
-        ));
-    }
     out
 }
 
 #[test]
 fn every_back_end_twice_gives_the_same_bytes() {
-    let files = inputs();
+    let files = all_inputs();
     assert!(!files.is_empty(), "no example or corpus file");
     for f in &files {
         let a = outputs(f);
@@ -125,9 +77,7 @@ fn every_back_end_twice_gives_the_same_bytes() {
 }
 
 fn run(args: &[&str]) -> (Option<i32>, Vec<u8>, Vec<u8>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_loopconv"))
-        .current_dir(ROOT)
-        .env("NO_COLOR", "1")
+    let out = common::loopconv()
         .args(args)
         .output()
         .expect("run loopconv");
@@ -137,7 +87,7 @@ fn run(args: &[&str]) -> (Option<i32>, Vec<u8>, Vec<u8>) {
 #[test]
 fn check_in_two_processes_gives_the_same_output() {
     let mut dirs = vec!["examples".to_owned()];
-    if Path::new(ROOT).join("../shared/corpus").is_dir() {
+    if corpus().is_some() {
         dirs.push("../shared/corpus".to_owned());
     }
     let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
@@ -166,12 +116,11 @@ fn check_in_two_processes_gives_the_same_output() {
 
 #[test]
 fn convert_in_two_processes_gives_the_same_output() {
-    let mut files = Vec::new();
-    loop_files(&Path::new(ROOT).join("examples/agentpm"), &mut files);
-    loop_files(&Path::new(ROOT).join("examples/mas"), &mut files);
+    let mut files = loop_files(&examples().join("agentpm"));
+    files.extend(loop_files(&examples().join("mas")));
     for f in files {
         let p = f.to_str().expect("utf-8 path");
-        for to in ["ir", "agentpm", "mas"] {
+        for to in loopconv::Format::ALL.map(loopconv::Format::name) {
             let args = [
                 "convert",
                 p,

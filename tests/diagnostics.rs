@@ -9,14 +9,15 @@
 //! Bless changed snapshots with `INSTA_UPDATE=always cargo test --test diagnostics` (or
 //! `cargo insta review`) and review the diff.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use loopconv::back::ConvertOptions;
+use common::{examples, load_file, read, rel};
+use loopconv::Loaded;
+use loopconv::back::{self, Target};
 use loopconv::diag::{self, Code, Diagnostic, Severity};
-use loopconv::format::{self, Format, LoadOptions, Loaded};
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Codes that no file in `examples/invalid/` triggers, and where they are covered instead.
 const COVERED_ELSEWHERE: &[(Code, &str)] = &[
@@ -35,18 +36,18 @@ const COVERED_ELSEWHERE: &[(Code, &str)] = &[
 const POSITIONLESS: &[Code] = &[Code::TooLarge, Code::EmptyInput];
 
 /// The B-code inputs in `examples/invalid/convert/`: file, target, flags, expected code.
-const CONVERSIONS: &[(&str, Format, Flags, Code)] = &[
+const CONVERSIONS: &[(&str, Target, Flags, Code)] = &[
     // loopconv convert B001-lost-field.yaml --to agentpm
     (
         "B001-lost-field.yaml",
-        Format::Agentpm,
+        Target::Agentpm,
         Flags::NONE,
         Code::LostField,
     ),
     // loopconv convert B002-inexact-bound.json --to mas --actor triager
     (
         "B002-inexact-bound.json",
-        Format::Mas,
+        Target::Mas,
         Flags {
             actor: Some("triager"),
             allow_lossy: false,
@@ -56,7 +57,7 @@ const CONVERSIONS: &[(&str, Format, Flags, Code)] = &[
     // loopconv convert B003-missing-role-flag.json --to mas --actor schema-fixer --allow-lossy
     (
         "B003-missing-role-flag.json",
-        Format::Mas,
+        Target::Mas,
         Flags {
             actor: Some("schema-fixer"),
             allow_lossy: true,
@@ -78,18 +79,10 @@ impl Flags {
     };
 }
 
-/// `examples/invalid/x.json` for a path under the crate root (stable in snapshots).
-fn rel(path: &Path) -> String {
-    path.strip_prefix(ROOT)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
-}
-
+/// The file read as `loopconv check` reads it (named `examples/invalid/x.json`, stable in
+/// snapshots), and its bytes.
 fn load(path: &Path) -> (Loaded, Vec<u8>) {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    let loaded = format::load(&rel(path), &bytes, &LoadOptions::default());
-    (loaded, bytes)
+    (load_file(path), read(path))
 }
 
 /// The text the diagnostics' byte offsets refer to: the parsed document's text, or (when
@@ -207,7 +200,7 @@ fn invalid_examples() {
 /// (or, under `--allow-lossy`, warns with) the file's code.
 #[test]
 fn conversion_errors() {
-    let dir = Path::new(ROOT).join("examples/invalid/convert");
+    let dir = examples().join("invalid/convert");
     let mut seen = BTreeSet::new();
     for (file, to, flags, code) in CONVERSIONS {
         let path = dir.join(file);
@@ -223,12 +216,12 @@ fn conversion_errors() {
             .valid()
             .map(|(s, i)| (s.clone(), i.clone()))
             .expect("valid");
-        let opts = ConvertOptions {
+        let opts = back::Options {
             allow_lossy: flags.allow_lossy,
             actor: flags.actor.map(str::to_owned),
-            ..ConvertOptions::default()
+            ..back::Options::default()
         };
-        format::write(&spec, &info, *to, &opts, &mut loaded.diags).expect("the back end runs");
+        back::write(*to, &spec, &info, &opts, &mut loaded.diags).expect("the back end runs");
         if let Some(doc) = &loaded.doc {
             loaded.diags.locate_missing(doc);
         }
@@ -264,34 +257,21 @@ fn conversion_errors() {
         });
     }
     // Every input file in the folder is in the table.
-    for entry in std::fs::read_dir(&dir).expect("examples/invalid/convert") {
-        let name = entry
-            .expect("entry")
+    for path in common::loop_files(&dir) {
+        let name = path
             .file_name()
+            .expect("a file name")
             .to_string_lossy()
             .into_owned();
-        if name.ends_with(".json") || name.ends_with(".yaml") {
-            assert!(seen.contains(&name), "{name} is not in CONVERSIONS");
-        }
-    }
-}
-
-fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("read_dir") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            files_under(&path, out);
-        } else {
-            out.push(path);
-        }
+        assert!(seen.contains(&name), "{name} is not in CONVERSIONS");
     }
 }
 
 /// Every code has an example file named after it, or is in [`COVERED_ELSEWHERE`].
 #[test]
 fn every_code_has_an_example() {
-    let mut files = Vec::new();
-    files_under(&Path::new(ROOT).join("examples/invalid"), &mut files);
+    let files = common::files_under(&examples().join("invalid"));
+    assert!(!files.is_empty(), "no examples/invalid file");
     let named: BTreeSet<Code> = files.iter().filter_map(|p| named_code(p)).collect();
     let elsewhere: BTreeSet<Code> = COVERED_ELSEWHERE.iter().map(|(c, _)| *c).collect();
     let missing: Vec<_> = Code::ALL
@@ -315,7 +295,7 @@ fn every_code_has_an_example() {
 /// and nothing cascading from the bad id.
 #[test]
 fn broken_multi_has_one_diagnostic_per_problem() {
-    let (loaded, _) = load(&Path::new(ROOT).join("examples/invalid/broken-multi.json"));
+    let (loaded, _) = load(&examples().join("invalid/broken-multi.json"));
     let got: Vec<(&str, Severity, u32, u32, &str)> = loaded
         .diags
         .items()
@@ -359,8 +339,7 @@ fn broken_multi_has_one_diagnostic_per_problem() {
 /// Mistakes copied from upstream documentation: an unknown `check:` key and `type: content`.
 #[test]
 fn upstream_doc_mistakes_are_named() {
-    let (loaded, _) =
-        load(&Path::new(ROOT).join("examples/invalid/mas-upstream-doc-mistakes.yaml"));
+    let (loaded, _) = load(&examples().join("invalid/mas-upstream-doc-mistakes.yaml"));
     let got: Vec<(&str, u32, u32)> = loaded
         .diags
         .items()
@@ -383,4 +362,32 @@ fn upstream_doc_mistakes_are_named() {
         "the allowed values are listed: {}",
         items[1].message
     );
+}
+
+/// The code table is frozen: every code with its kebab-case name and default severity,
+/// sorted by code, is pinned in `diagnostics__code_table.snap`, so renaming, renumbering,
+/// re-grading or dropping a code cannot happen silently. Codes and names are unique.
+#[test]
+fn code_table_is_frozen() {
+    let mut rows: Vec<(&str, &str, Severity)> = Code::ALL
+        .iter()
+        .map(|c| (c.as_str(), c.name(), c.severity()))
+        .collect();
+    rows.sort();
+    let codes: BTreeSet<&str> = rows.iter().map(|r| r.0).collect();
+    let names: BTreeSet<&str> = rows.iter().map(|r| r.1).collect();
+    assert_eq!(codes.len(), rows.len(), "a code string is used twice");
+    assert_eq!(names.len(), rows.len(), "a kebab-case name is used twice");
+    let table: String = rows
+        .iter()
+        .map(|(code, name, severity)| {
+            let severity = match severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Note => "note",
+            };
+            format!("{code} {name} {severity}\n")
+        })
+        .collect();
+    insta::assert_snapshot!("code_table", table);
 }

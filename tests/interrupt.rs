@@ -2,24 +2,12 @@
 //! exists is complete (it was renamed into place whole), and nothing else is left but hidden
 //! `.loopconv-*.tmp` staging files.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Stdio;
 use std::time::Duration;
 
-fn loopconv() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_loopconv"))
-}
-
-fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
+use common::{files_under, loopconv_process as loopconv};
 
 #[test]
 fn killed_folder_conversion_leaves_no_partial_file() {
@@ -52,9 +40,7 @@ fn killed_folder_conversion_leaves_no_partial_file() {
         if !out.exists() {
             continue;
         }
-        let mut files = Vec::new();
-        collect(&out, &mut files);
-        for f in files {
+        for f in files_under(&out) {
             let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
             if name.starts_with(".loopconv-") && name.ends_with(".tmp") {
                 continue; // a staging file, never a target
@@ -94,11 +80,8 @@ fn failed_validation_leaves_the_target_folder_as_it_was() {
         .status()
         .expect("run");
     assert_eq!(status.code(), Some(1));
-    let mut files = Vec::new();
-    collect(&out, &mut files);
-    files.sort();
     assert_eq!(
-        files,
+        files_under(&out),
         vec![out.join("good/agent.json"), out.join("keep.txt")]
     );
     assert_eq!(

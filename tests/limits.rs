@@ -18,21 +18,17 @@
 //! Inputs are generated in a temporary folder; none is committed. The tests assert
 //! behaviour only: the README's timings were measured by hand (`time`), never here.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::{all_inputs, loopconv, loopconv_process, repo};
 use loopconv::diag::{Code, Severity};
-use loopconv::format::{LoadOptions, load};
+use loopconv::{LoadOptions, load};
 use serde_json::Value;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const MIB: usize = 1024 * 1024;
-
-fn loopconv() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_loopconv"));
-    c.current_dir(ROOT).env("NO_COLOR", "1");
-    c
-}
 
 /// A file in a fresh temporary folder (kept alive by the returned guard).
 fn temp_file(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
@@ -100,7 +96,7 @@ fn rejects(name: &str, bytes: &[u8], expected: &[&str]) -> Vec<Value> {
 }
 
 fn example(rel: &str) -> Vec<u8> {
-    std::fs::read(Path::new(ROOT).join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    common::read(&repo().join(rel))
 }
 
 /// A small valid AgentPM loop.
@@ -161,7 +157,7 @@ fn max_input_bytes_flag_and_stdin() {
     // Standard input is read only up to the limit plus one byte.
     let mut big = VALID_AGENTPM.as_bytes().to_vec();
     big.resize(64 * MIB + 1, b' ');
-    let mut child = loopconv()
+    let mut child = loopconv_process()
         .args(["check", "--format", "json", "-"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -238,7 +234,7 @@ fn closed_output_pipe_is_not_a_crash() {
         vec!["check", "--format", "json"],
         vec!["check", "--color", "never"],
     ] {
-        let mut child = loopconv()
+        let mut child = loopconv_process()
             .args(&args)
             .arg(&path)
             .stdout(std::process::Stdio::piped())
@@ -575,31 +571,10 @@ fn to_crlf(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-fn loop_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            loop_files(&p, out);
-        } else if p
-            .extension()
-            .is_some_and(|e| e == "json" || e == "yaml" || e == "yml")
-        {
-            out.push(p);
-        }
-    }
-    out.sort();
-}
-
 #[test]
 fn crlf_gives_the_same_loop_and_positions() {
-    let mut files = Vec::new();
-    loop_files(&Path::new(ROOT).join("examples"), &mut files);
-    loop_files(&Path::new(ROOT).join("../shared/corpus"), &mut files);
     let mut compared = 0;
-    for f in files {
+    for f in all_inputs() {
         let lf = std::fs::read(&f).expect("read");
         if lf.contains(&b'\r') {
             continue;

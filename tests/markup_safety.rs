@@ -7,7 +7,7 @@
 //!   noncharacters, non-Latin scripts and emoji; [`long_string`] adds a 100 KB string.
 //! * For each string, three loops hold it in **every** free-text field at once (an AgentPM
 //!   manifest, a VEAL and a REAL multi-agent-spec loop; see [`agentpm_matrix`] and
-//!   [`mas_matrix`]). Each loop is read through `loopconv::format::load` and sent through
+//!   [`mas_matrix`]). Each loop is read through `loopconv::load` and sent through
 //!   every back end:
 //!   - Mermaid (both styles): every line has one of the forms the writer emits, user text
 //!     inside labels is only letters, digits, harmless punctuation and `#NN;` entity codes,
@@ -28,20 +28,19 @@
 //!   [`hostile_examples_are_up_to_date`]; regenerate them with
 //!   `LOOPCONV_BLESS=1 cargo test --test markup_safety` and commit the diff.
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use loopconv::back::diagram::{self, Diagram, NodeKind};
-use loopconv::back::{ConvertOptions, dot, markdown, mermaid};
+use loopconv::back::{self, dot, markdown, mermaid};
 use loopconv::diag::{self, Severity};
-use loopconv::format::{self, Format, LoadOptions, Loaded};
 use loopconv::ir::Spec;
 use loopconv::model::agentpm as am;
 use loopconv::model::mas as mm;
 use loopconv::valid::Info;
+use loopconv::{Format, LoadOptions, Loaded};
 use serde_json::{Value, json};
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 // ---------------------------------------------------------------------------------------
 // The corpus.
@@ -313,7 +312,7 @@ fn assert_shortened(shown: &str, full: &str, what: &str) {
     if s == f {
         return;
     }
-    let cut = s.strip_suffix(text::ELLIPSIS);
+    let cut = s.strip_suffix(diagram::ELLIPSIS);
     assert!(
         cut.is_some_and(|c| f.starts_with(c)),
         "{what}: {shown:?} is neither {full:?} nor a shortening of it"
@@ -492,7 +491,7 @@ fn free_text(spec: &Spec) -> Vec<(String, Value)> {
             }
         }
     }
-    if spec.source_format == loopconv::ir::SourceFormat::Agentpm {
+    if spec.source_format == Format::Agentpm {
         for (i, p) in spec.graph.phases.iter().enumerate() {
             put!(&format!("phases.{i}.objective"), Some(&p.objective));
             for (j, o) in p.outcomes.iter().flatten().enumerate() {
@@ -519,7 +518,7 @@ struct Case {
 
 impl Case {
     fn new(label: String, hostile: &str, path: &str, source: String) -> Case {
-        let loaded = format::load(path, source.as_bytes(), &LoadOptions::default());
+        let loaded = loopconv::load(path, source.as_bytes(), &LoadOptions::default());
         Case {
             label,
             hostile: hostile.to_owned(),
@@ -880,7 +879,7 @@ fn check_mermaid(out: &str, what: &str) -> BTreeMap<String, Vec<Vec<String>>> {
 }
 
 /// The pieces of a node label as the writer lays them out, from the [`Diagram`].
-fn node_pieces(n: &text::DiagramNode) -> Vec<String> {
+fn node_pieces(n: &diagram::DiagramNode) -> Vec<String> {
     let mut v = vec![n.title.clone()];
     v.extend(n.lines.iter().cloned());
     if n.kind == NodeKind::Phase {
@@ -899,7 +898,7 @@ fn check_mermaid_both(case: &Case, spec: &Spec, info: &Info, d: &Diagram) {
     };
     for style in [mermaid::Style::Flowchart, mermaid::Style::State] {
         let what = format!("{} {style:?}", case.label);
-        let out = mermaid::write(spec, info, &mermaid::Options { style });
+        let out = mermaid::draw(spec, info, style);
         let found = check_mermaid(&out, &what);
         assert_eq!(
             found.get("acc:title"),
@@ -938,7 +937,7 @@ fn check_mermaid_both(case: &Case, spec: &Spec, info: &Info, d: &Diagram) {
             if e.label.is_empty() {
                 continue;
             }
-            let from = if style == mermaid::Style::State && e.from == text::START_ID {
+            let from = if style == mermaid::Style::State && e.from == diagram::START_ID {
                 "[*]".to_owned()
             } else {
                 e.from.clone()
@@ -986,14 +985,14 @@ fn check_mermaid_both(case: &Case, spec: &Spec, info: &Info, d: &Diagram) {
 fn check_diagram_text(case: &Case, spec: &Spec, d: &Diagram) {
     let what = &case.label;
     let s = &case.hostile;
-    assert_eq!(text::clean(s), visible(s), "{what}: clean");
+    assert_eq!(diagram::clean(s), visible(s), "{what}: clean");
     for (i, p) in spec.graph.phases.iter().enumerate() {
         let Some(n) = d.node(&format!("p{i}")) else {
             continue;
         };
         assert_shortened(&n.lines.join(" "), &visible(&p.objective), what);
-        if spec.source_format == loopconv::ir::SourceFormat::Agentpm
-            && visible(s).chars().count() <= text::LINE_WIDTH
+        if spec.source_format == Format::Agentpm
+            && visible(s).chars().count() <= diagram::LINE_WIDTH
             && !visible(s).is_empty()
         {
             assert_eq!(
@@ -1299,7 +1298,7 @@ fn dot_statements(toks: &[Tok], what: &str) -> Vec<(String, BTreeMap<String, Tok
 
 fn check_dot(case: &Case, spec: &Spec, info: &Info, d: &Diagram) -> String {
     let what = format!("{} DOT", case.label);
-    let out = dot::write(spec, info, &dot::Options { legend: true });
+    let out = dot::draw(spec, info, true);
     let toks = dot_tokens(&out, &what);
     let stmts = dot_statements(&toks, &what);
     let attrs_of = |head: &str| -> &BTreeMap<String, Tok> {
@@ -1489,14 +1488,25 @@ fn md_text(md: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The Markdown page of a loop, as `loopconv docs` writes it for `source`.
+fn page(spec: &Spec, info: &Info, source: &str) -> Result<String, back::Error> {
+    let opts = back::Options {
+        source: source.to_owned(),
+        ..back::Options::default()
+    };
+    let mut diags = diag::Diagnostics::new(source);
+    let page = back::write(back::Target::Markdown, spec, info, &opts, &mut diags)?;
+    assert!(diags.is_empty(), "{source}: {:#?}", diags.items());
+    Ok(page)
+}
+
 /// The headings the built-in template writes (the first is the loop name).
 const HEADINGS: &[&str] = loopconv::back::markdown::SECTION_HEADINGS;
 
 /// The page structure of a benign case.
 fn benign_skeleton(benign: &Case) -> Vec<String> {
     let (bspec, binfo) = benign.valid();
-    let plain = markdown::write(bspec, binfo, "loops/hostile", &markdown::Options::default())
-        .expect("benign page renders");
+    let plain = page(bspec, binfo, "loops/hostile").expect("benign page renders");
     skeleton(&plain)
 }
 
@@ -1504,8 +1514,7 @@ fn check_markdown(case: &Case, spec: &Spec, info: &Info, want: &[String]) {
     let what = format!("{} Markdown", case.label);
     // The source file name is user text too (`loopconv docs` shows it as given).
     let source = format!("loops/{}.json", case.hostile);
-    let page = markdown::write(spec, info, &source, &markdown::Options::default())
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let page = page(spec, info, &source).unwrap_or_else(|e| panic!("{what}: {e}"));
     // Same structure as the page of the same loop with harmless text (unless nothing of the
     // text is visible: then optional sections are left out).
     let got = skeleton(&page);
@@ -1584,7 +1593,7 @@ fn check_markdown(case: &Case, spec: &Spec, info: &Info, want: &[String]) {
         description: spec.description.clone(),
         source,
     };
-    let index = markdown::index(&[entry], &markdown::Options::default()).expect("index");
+    let index = markdown::index(&[entry]).expect("index");
     let mut links = Vec::new();
     for e in Parser::new_ext(&index, md_options()) {
         match e {
@@ -1607,7 +1616,7 @@ fn check_markdown(case: &Case, spec: &Spec, info: &Info, want: &[String]) {
 
 fn check_round_trips(case: &Case, spec: &Spec, info: &Info) {
     let own = match spec.source_format {
-        loopconv::ir::SourceFormat::Agentpm => Format::Agentpm,
+        Format::Agentpm => Format::Agentpm,
         _ => Format::Mas,
     };
     let expected = free_text(spec);
@@ -1621,11 +1630,12 @@ fn check_round_trips(case: &Case, spec: &Spec, info: &Info) {
     for to in [own, Format::Ir] {
         let what = format!("{} -> {}", case.label, to.name());
         let mut diags = diag::Diagnostics::new("test");
-        let out = format::write(spec, info, to, &ConvertOptions::default(), &mut diags)
+        let out = to
+            .write(spec, info, &back::Options::default(), &mut diags)
             .unwrap_or_else(|e| panic!("{what}: {e}"));
         assert!(diags.is_empty(), "{what}: {:?}", diags.items());
         let path = format!("out.{}", to.extension());
-        let back = format::load(&path, out.as_bytes(), &LoadOptions::default());
+        let back = loopconv::load(&path, out.as_bytes(), &LoadOptions::default());
         let (bspec, _) = back
             .valid()
             .unwrap_or_else(|| panic!("{what}: output invalid: {:?}\n{out}", back.diags.items()));
@@ -1671,12 +1681,12 @@ fn check_terminal(case: &Case) {
         serde_saphyr::to_string(&y).expect("YAML"),
     ));
     for (path, src) in &sources {
-        let l = format::load(path, src.as_bytes(), &LoadOptions::default());
+        let l = loopconv::load(path, src.as_bytes(), &LoadOptions::default());
         if path.starts_with("broken") {
             assert!(l.diags.has_errors(), "{}: {path} is not broken", case.label);
         }
         for color in [false, true] {
-            let out = diag::render_human(l.diags.items(), l.text.as_deref(), color);
+            let out = diag::render_human(l.diags.items(), l.text(), color);
             let what = format!("{} {path} (color {color})", case.label);
             if color {
                 // Only the renderer's own SGR sequences.
@@ -2125,13 +2135,13 @@ fn hostile_examples() -> Vec<(String, String)> {
 
 #[test]
 fn hostile_examples_are_up_to_date() {
-    let dir = Path::new(ROOT).join("examples/hostile");
+    let dir = common::examples().join("hostile");
     let bless = std::env::var("LOOPCONV_BLESS").is_ok_and(|v| v == "1");
     let mut stale = Vec::new();
     for (name, text) in hostile_examples() {
         let path = dir.join(&name);
         // Valid, with no warning at all (`loopconv check --strict` clean).
-        let l = format::load(&name, text.as_bytes(), &LoadOptions::default());
+        let l = loopconv::load(&name, text.as_bytes(), &LoadOptions::default());
         assert!(
             l.valid().is_some() && l.diags.is_empty(),
             "{name}: {:#?}",
@@ -2157,7 +2167,7 @@ fn hostile_examples_are_up_to_date() {
 /// many strings at once, so only the checks that do not need one string are run).
 #[test]
 fn hostile_examples_stay_literal_text() {
-    let dir = Path::new(ROOT).join("examples/hostile");
+    let dir = common::examples().join("hostile");
     let mut dots = Vec::new();
     for (name, _) in hostile_examples() {
         let path = dir.join(&name);
@@ -2170,8 +2180,7 @@ fn hostile_examples_stay_literal_text() {
         check_mermaid_both(&case, spec, info, &d);
         dots.push((name.clone(), check_dot(&case, spec, info, &d)));
         check_round_trips_all(&case, spec, info);
-        let page =
-            markdown::write(spec, info, &name, &markdown::Options::default()).expect("renders");
+        let page = page(spec, info, &name).expect("renders");
         for e in Parser::new_ext(&page, md_options()) {
             assert!(
                 !matches!(
@@ -2204,15 +2213,16 @@ fn hostile_examples_stay_literal_text() {
 
 fn check_round_trips_all(case: &Case, spec: &Spec, info: &Info) {
     let own = match spec.source_format {
-        loopconv::ir::SourceFormat::Agentpm => Format::Agentpm,
+        Format::Agentpm => Format::Agentpm,
         _ => Format::Mas,
     };
     for to in [own, Format::Ir] {
         let mut diags = diag::Diagnostics::new("test");
-        let out =
-            format::write(spec, info, to, &ConvertOptions::default(), &mut diags).expect("writes");
+        let out = to
+            .write(spec, info, &back::Options::default(), &mut diags)
+            .expect("writes");
         assert!(diags.is_empty(), "{}: {:?}", case.label, diags.items());
-        let back = format::load(
+        let back = loopconv::load(
             &format!("x.{}", to.extension()),
             out.as_bytes(),
             &LoadOptions::default(),

@@ -3,7 +3,8 @@
 //! * (a) generated valid loops, AgentPM-style phase graphs built as `ir::Spec` values and
 //!   REAL/VEAL loops built as `model::mas::Loop` values written to YAML and read back, go
 //!   through every back end (agentpm, mas with `--allow-lossy` and the agent flags, ir,
-//!   mermaid in both styles, dot with and without legend, markdown page and index) without
+//!   mermaid in both styles, dot with and without legend, markdown page and index, the
+//!   schemas: every variant of `Target::ALL`, from `tests/common`) without
 //!   panicking, and every loop-format output loads again without errors;
 //! * (b) `X -> IR -> X` holds for generated AgentPM and MAS loops (write, load, compare the
 //!   `Spec`s; MAS compared with `escalation` spelled out, as the writer always writes it);
@@ -14,25 +15,25 @@
 //!
 //! Case counts are modest so that `cargo test` stays quick on two cores.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use loopconv::back::{self, ConvertOptions};
+use loopconv::back::{self, Target};
 use loopconv::diag::{Diagnostics, Severity};
-use loopconv::format::{self, Format, LoadOptions, Loaded, load};
 use loopconv::ir::{
-    Access, Bounds, Checkpoint, Destination, Graph, License, MemoryAccess, Outcome, Pattern, Phase,
-    SourceFormat, Spec, Terminal, Transition,
+    Access, Bounds, Checkpoint, Destination, ErrorPolicy, Exhausted, Graph, License, MemoryAccess,
+    Outcome, Pattern, Phase, PhaseAction, PhaseFailure, Spec, Terminal, ToolAction, ToolFailure,
+    Transition,
 };
 use loopconv::model::agentpm as am;
 use loopconv::model::mas as mm;
 use loopconv::tree::{Node, Value as TV};
+use loopconv::{Format, LoadOptions, Loaded, load};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::Value;
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// `cases` per property, or `PROPTEST_CASES` when set (for long runs by hand).
 fn config(cases: u32) -> Config {
@@ -287,30 +288,30 @@ fn graph() -> impl Strategy<Value = Graph> {
         })
 }
 
-fn error_policy() -> impl Strategy<Value = Option<am::ErrorPolicy>> {
+fn error_policy() -> impl Strategy<Value = Option<ErrorPolicy>> {
     let exhausted = prop::sample::select(vec![
-        am::Exhausted::FailPhase,
-        am::Exhausted::Abort,
-        am::Exhausted::Handoff,
+        Exhausted::FailPhase,
+        Exhausted::Abort,
+        Exhausted::Handoff,
     ]);
     let tool = prop_oneof![
-        (1u64..10, exhausted).prop_map(|(n, e)| am::ToolFailure {
-            action: am::ToolAction::Retry,
+        (1u64..10, exhausted).prop_map(|(n, e)| ToolFailure {
+            action: ToolAction::Retry,
             max_retries: Some(n),
             on_exhausted: Some(e),
         }),
         prop::sample::select(vec![
-            am::ToolAction::FailPhase,
-            am::ToolAction::Abort,
-            am::ToolAction::Handoff
+            ToolAction::FailPhase,
+            ToolAction::Abort,
+            ToolAction::Handoff
         ])
-        .prop_map(|action| am::ToolFailure {
+        .prop_map(|action| ToolFailure {
             action,
             max_retries: None,
             on_exhausted: None,
         }),
     ];
-    let phase_action = prop::sample::select(vec![am::PhaseAction::Abort, am::PhaseAction::Handoff]);
+    let phase_action = prop::sample::select(vec![PhaseAction::Abort, PhaseAction::Handoff]);
     prop::option::of(
         (
             prop::option::of(tool),
@@ -319,13 +320,13 @@ fn error_policy() -> impl Strategy<Value = Option<am::ErrorPolicy>> {
         )
             .prop_map(|(tool_failure, phase_failure, fallback)| {
                 let can_fail_phase = tool_failure.as_ref().is_some_and(|t| {
-                    t.action == am::ToolAction::FailPhase
-                        || t.on_exhausted == Some(am::Exhausted::FailPhase)
+                    t.action == ToolAction::FailPhase
+                        || t.on_exhausted == Some(Exhausted::FailPhase)
                 });
                 let phase_failure = phase_failure
                     .or(can_fail_phase.then_some(fallback))
-                    .map(|action| am::PhaseFailure { action });
-                am::ErrorPolicy {
+                    .map(|action| PhaseFailure { action });
+                ErrorPolicy {
                     tool_failure,
                     phase_failure,
                 }
@@ -365,18 +366,14 @@ fn agentpm_spec() -> impl Strategy<Value = Spec> {
         prop::option::of(nonblank()),
         graph(),
         max_steps(),
-        any::<bool>(),
         error_policy(),
     );
     (identity, body).prop_map(
         |(
             (name, version, description, schema_uri, readme, license, environment),
-            (archetype, graph, max_steps, limits, error_policy),
+            (archetype, graph, max_steps, error_policy),
         )| Spec {
-            source_format: SourceFormat::Agentpm,
-            // The writer always writes `kind` (upstream requires it), so a generated loop
-            // has it; a file without `kind` is a read-side case (examples, corpus).
-            kind_present: true,
+            source_format: Format::Agentpm,
             name,
             version: Some(version),
             description: Some(description),
@@ -389,7 +386,6 @@ fn agentpm_spec() -> impl Strategy<Value = Spec> {
             graph,
             bounds: Bounds {
                 max_steps,
-                limits_present: limits || max_steps.is_some(),
                 error_policy,
                 ..Bounds::default()
             },
@@ -587,51 +583,61 @@ fn effective(spec: &Spec) -> Spec {
     s
 }
 
-/// Every back end, the way the CLI calls them; loop-format outputs are read back.
-fn all_back_ends(l: &Loaded, opts: &ConvertOptions) -> Result<(), TestCaseError> {
+/// Every back end, the way the CLI calls them (every variant of `Target::ALL`, and the
+/// Markdown index); loop-format outputs are read back.
+fn all_back_ends(l: &Loaded, opts: &back::Options) -> Result<(), TestCaseError> {
     let (spec, info) = l.valid().expect("a valid loop");
-    for style in [back::mermaid::Style::Flowchart, back::mermaid::Style::State] {
-        let m = back::mermaid::write(spec, info, &back::mermaid::Options { style });
-        prop_assert!(!m.is_empty());
+    for w in common::write_every_target("gen", spec, info, opts) {
+        let label = &w.label;
+        let errs = errors(&w.diags);
+        prop_assert!(
+            errs.is_empty(),
+            "{label} with --allow-lossy and the agent flags: {errs:#?}"
+        );
+        let text = match w.text {
+            Ok(text) => text,
+            Err(e) => return Err(TestCaseError::fail(format!("{label}: {e:?}"))),
+        };
+        prop_assert!(!text.is_empty(), "{label}");
+        if let Some(to) = w.target.format() {
+            let path = format!("out.{}", to.extension());
+            load_ok(&path, &text, None)?;
+        }
     }
-    for legend in [false, true] {
-        let d = back::dot::write(spec, info, &back::dot::Options { legend });
-        prop_assert!(!d.is_empty());
-    }
-    let md = back::markdown::Options::default();
-    let page = back::markdown::write(spec, info, "gen", &md);
-    prop_assert!(page.is_ok(), "markdown: {page:?}");
     let entry = back::markdown::IndexEntry {
         name: spec.name.clone(),
         file_name: format!("{}.md", spec.name),
         description: spec.description.clone(),
         source: "gen".into(),
     };
-    prop_assert!(back::markdown::index(&[entry], &md).is_ok());
-    for to in Format::ALL {
-        let mut diags = Diagnostics::new("gen");
-        let out = format::write(spec, info, to, opts, &mut diags);
-        prop_assert!(out.is_ok(), "{to:?}: {out:?}");
-        let errs = errors(&diags);
-        prop_assert!(
-            errs.is_empty(),
-            "{to:?} with --allow-lossy and the agent flags: {errs:#?}"
-        );
-        let text = out.unwrap_or_default();
-        let path = format!("out.{}", to.extension());
-        load_ok(&path, &text, None)?;
-    }
+    prop_assert!(back::markdown::index(&[entry]).is_ok());
     Ok(())
 }
 
-fn convert_opts() -> impl Strategy<Value = ConvertOptions> {
-    prop::option::of(text()).prop_map(|fallback_agent| ConvertOptions {
+fn convert_opts() -> impl Strategy<Value = back::Options> {
+    prop::option::of(text()).prop_map(|fallback_agent| back::Options {
         allow_lossy: true,
         actor: Some("actor-agent".into()),
         validator: Some("validator-agent".into()),
         fallback_agent,
-        version: None,
+        source: "gen".into(),
+        ..back::Options::default()
     })
+}
+
+/// Write a loop built in memory with `back::write` and the default options (validated
+/// first, as the CLI does); the writer must report nothing.
+fn write(target: Target, spec: &Spec) -> String {
+    let mut diags = Diagnostics::new("gen");
+    let info = loopconv::valid::validate(spec, &mut diags);
+    let out = back::write(target, spec, &info, &back::Options::default(), &mut diags)
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+    assert!(
+        errors(&diags).is_empty(),
+        "{target}: {:#?}\n{out}",
+        diags.items()
+    );
+    out
 }
 
 // ------------------------------------------------------------------ (a) and (b)
@@ -642,13 +648,12 @@ proptest! {
     /// (b) AgentPM -> IR -> AgentPM, and (a) every back end on the loop.
     #[test]
     fn agentpm_round_trip_and_back_ends(spec in agentpm_spec(), opts in convert_opts()) {
-        let text = back::agentpm::write(&spec, &ConvertOptions::default(), &mut Diagnostics::new("gen"))
-            .expect("agentpm writer");
+        let text = write(Target::Agentpm, &spec);
         let l = load_ok("gen.json", &text, None)?;
         let back = l.spec.clone().expect("spec");
         prop_assert_eq!(&back, &spec, "AgentPM -> IR -> AgentPM changed the loop:\n{}", text);
         // The IR's own JSON form is lossless too.
-        let ir = back::ir::write(&back).expect("ir writer");
+        let ir = write(Target::Ir, &back);
         let again = load_ok("gen.ir.json", &ir, None)?;
         prop_assert_eq!(again.spec.as_ref(), Some(&spec));
         all_back_ends(&l, &opts)?;
@@ -664,7 +669,7 @@ proptest! {
         prop_assert_eq!(&spec, &loopconv::front::mas::lower(&lp));
         let (s, info) = l.valid().expect("valid");
         let mut diags = Diagnostics::new("gen");
-        let out = format::write(s, info, Format::Mas, &ConvertOptions::default(), &mut diags)
+        let out = back::write(Target::Mas, s, info, &back::Options::default(), &mut diags)
             .expect("mas writer");
         prop_assert!(errors(&diags).is_empty(), "{:#?}", errors(&diags));
         let back = load_ok("back.yaml", &out, None)?;
@@ -675,7 +680,7 @@ proptest! {
             yaml,
             out
         );
-        let ir = back::ir::write(&spec).expect("ir writer");
+        let ir = write(Target::Ir, &spec);
         let again = load_ok("gen.ir.json", &ir, None)?;
         prop_assert_eq!(again.spec.as_ref(), Some(&spec));
         all_back_ends(&l, &opts)?;
@@ -689,11 +694,7 @@ fn mixed_ir() -> impl Strategy<Value = Spec> {
     (
         agentpm_spec(),
         mas_loop(),
-        prop::sample::select(vec![
-            SourceFormat::Agentpm,
-            SourceFormat::Mas,
-            SourceFormat::Ir,
-        ]),
+        prop::sample::select(Format::ALL.to_vec()),
         prop::sample::select(vec![Pattern::General, Pattern::Real, Pattern::Veal]),
         (any::<bool>(), any::<bool>(), any::<bool>()),
     )
@@ -722,7 +723,7 @@ proptest! {
     /// a valid one goes through every back end.
     #[test]
     fn mixed_ir_through_every_back_end(spec in mixed_ir(), opts in convert_opts()) {
-        let ir = back::ir::write(&spec).expect("ir writer");
+        let ir = serde_json::to_string_pretty(&spec).expect("the IR serialises");
         let l = load("mixed.ir.json", ir.as_bytes(), &LoadOptions::default());
         if l.valid().is_some() {
             prop_assert_eq!(l.spec.as_ref(), Some(&spec));
@@ -954,33 +955,11 @@ struct Sample {
     tree: M,
 }
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_under(&p, out);
-        } else if p
-            .extension()
-            .is_some_and(|e| e == "json" || e == "yaml" || e == "yml")
-        {
-            out.push(p);
-        }
-    }
-}
-
 /// Every valid file of `examples/` and `../shared/corpus` (when present), plus each one's
 /// IR form: the seeds of the mutations.
 static SAMPLES: LazyLock<Vec<Sample>> = LazyLock::new(|| {
-    let root = Path::new(ROOT);
-    let mut files = Vec::new();
-    files_under(&root.join("examples"), &mut files);
-    files_under(&root.join("../shared/corpus"), &mut files);
     let mut out = Vec::new();
-    for f in files {
+    for f in common::all_inputs() {
         let Ok(text) = std::fs::read_to_string(&f) else {
             continue;
         };
@@ -997,7 +976,7 @@ static SAMPLES: LazyLock<Vec<Sample>> = LazyLock::new(|| {
             format,
             yaml,
         });
-        let ir = back::ir::write(spec).expect("ir writer");
+        let ir = write(Target::Ir, spec);
         let l = load("x.ir.json", ir.as_bytes(), &LoadOptions::default());
         let doc = l.doc.expect("the IR reads back");
         out.push(Sample {
@@ -1402,7 +1381,7 @@ proptest! {
 #[test]
 fn renderings_of_samples_are_valid() {
     // The corpus holds valid loops: with it present, the mutations have seeds.
-    if Path::new(ROOT).join("../shared/corpus").is_dir() {
+    if common::corpus().is_some() {
         assert!(!SAMPLES.is_empty(), "no valid sample found");
     }
     for s in SAMPLES.iter() {

@@ -1,10 +1,13 @@
 //! The README shows real output: its Mermaid block is what `loopconv graph` draws today.
 
-use std::path::Path;
+mod common;
+
+use loopconv::back::{self, Target};
+use loopconv::diag::Diagnostics;
 
 #[test]
 fn readme_diagram_is_current() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = common::repo();
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
     let start = readme
         .find("<!-- graph:start ")
@@ -17,10 +20,19 @@ fn readme_diagram_is_current() {
         .expect("graph:end marker")
         .0;
 
-    let bytes = std::fs::read(root.join(file)).expect("example file");
-    let loaded = loopconv::format::load(file, &bytes, &Default::default());
+    let loaded = common::load_file(&root.join(file));
     let (spec, info) = loaded.valid().expect("the README example is valid");
-    let drawn = loopconv::back::mermaid::write(spec, info, &Default::default());
+    // `loopconv graph` with its defaults.
+    let mut diags = Diagnostics::new(file);
+    let drawn = back::write(
+        Target::Mermaid,
+        spec,
+        info,
+        &back::Options::default(),
+        &mut diags,
+    )
+    .expect("mermaid");
+    assert!(diags.is_empty(), "{:#?}", diags.items());
     assert_eq!(
         block, drawn,
         "README diagram is stale: paste `loopconv graph {file}`"

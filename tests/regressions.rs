@@ -8,27 +8,26 @@
 //! panic, and each file must give at least one diagnostic (from reading it or, for a valid
 //! loop, from converting it), so that none of them is silently accepted.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use loopconv::back::{self, ConvertOptions};
+use std::path::PathBuf;
+
+use common::{files_under, lossy_options, repo, write_every_target};
+use loopconv::back::{self, Target};
 use loopconv::diag::{self, Diagnostic, Diagnostics, Severity};
-use loopconv::format::{self, Format, LoadOptions, Loaded, load};
+use loopconv::{Format, LoadOptions, Loaded, load};
 
 fn files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && p.file_name().is_some_and(|n| n != "README.md"))
+    let v: Vec<PathBuf> = files_under(&repo().join("tests/regressions"))
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n != "README.md"))
         .collect();
-    v.sort();
     assert!(!v.is_empty(), "no regression file");
     v
 }
 
 fn render(l: &Loaded) {
-    let source = l.doc.as_ref().map(|d| d.text.as_str());
+    let source = l.text();
     let _ = diag::render_human(l.diags.items(), source, false);
     let _ = diag::render_human(l.diags.items(), source, true);
     let _ = diag::render_json(l.diags.items());
@@ -42,52 +41,46 @@ fn render(l: &Loaded) {
     }
 }
 
-/// Every back end on a valid loop; returns the conversion diagnostics.
+/// Every back end (every variant) on a valid loop, without flags and with
+/// `--allow-lossy` and the agent flags; returns the conversion diagnostics.
 fn back_ends(name: &str, l: &Loaded) -> Vec<Diagnostic> {
     let Some((spec, info)) = l.valid() else {
         return Vec::new();
     };
-    for style in [back::mermaid::Style::Flowchart, back::mermaid::Style::State] {
-        let _ = back::mermaid::write(spec, info, &back::mermaid::Options { style });
-    }
-    for legend in [false, true] {
-        let _ = back::dot::write(spec, info, &back::dot::Options { legend });
-    }
-    back::markdown::write(spec, info, name, &back::markdown::Options::default())
-        .unwrap_or_else(|e| panic!("{name}: markdown: {e}"));
     let mut all = Vec::new();
-    for (allow_lossy, flags) in [(false, false), (true, true)] {
-        let opts = ConvertOptions {
-            allow_lossy,
-            actor: flags.then(|| "actor".to_owned()),
-            validator: flags.then(|| "validator".to_owned()),
-            ..ConvertOptions::default()
+    for opts in [back::Options::default(), lossy_options()] {
+        let opts = back::Options {
+            source: name.to_owned(),
+            ..opts
         };
-        for to in Format::ALL {
-            let mut diags = Diagnostics::new(name);
-            let out = format::write(spec, info, to, &opts, &mut diags);
-            let out = out.unwrap_or_else(|e| panic!("{name} -> {}: {e}", to.name()));
-            if allow_lossy {
-                let errors: Vec<_> = diags
+        for w in write_every_target(name, spec, info, &opts) {
+            let out = w
+                .text
+                .unwrap_or_else(|e| panic!("{name} -> {}: {e}", w.label));
+            if opts.allow_lossy {
+                let errors: Vec<_> = w
+                    .diags
                     .items()
                     .iter()
                     .filter(|d| d.severity == Severity::Error)
                     .collect();
-                assert!(errors.is_empty(), "{name} -> {}: {errors:#?}", to.name());
+                assert!(errors.is_empty(), "{name} -> {}: {errors:#?}", w.label);
                 // What loopconv writes, it reads back without errors.
-                let back = load(
-                    &format!("out.{}", to.extension()),
-                    out.as_bytes(),
-                    &LoadOptions::default(),
-                );
-                assert!(
-                    !back.diags.has_errors(),
-                    "{name} -> {}: {:#?}",
-                    to.name(),
-                    back.diags.items()
-                );
+                if let Some(to) = w.target.format() {
+                    let back = load(
+                        &format!("out.{}", to.extension()),
+                        out.as_bytes(),
+                        &LoadOptions::default(),
+                    );
+                    assert!(
+                        !back.diags.has_errors(),
+                        "{name} -> {}: {:#?}",
+                        w.label,
+                        back.diags.items()
+                    );
+                }
             }
-            all.extend(diags.into_items());
+            all.extend(w.diags.into_items());
         }
     }
     all
@@ -100,12 +93,7 @@ fn regression_inputs() {
         let bytes = std::fs::read(&f).expect("read");
         // As the fuzz targets read it: both syntaxes, every `--from`.
         for path in ["fuzz.json", "fuzz.yaml", name.as_str()] {
-            for from in [
-                None,
-                Some(Format::Agentpm),
-                Some(Format::Mas),
-                Some(Format::Ir),
-            ] {
+            for from in [None].into_iter().chain(Format::ALL.map(Some)) {
                 let l = load(
                     path,
                     &bytes,
@@ -144,8 +132,19 @@ fn ir_regression_files_round_trip_exactly() {
             text.as_bytes(),
             &LoadOptions::default(),
         );
-        let Some((spec, _)) = l.valid() else { continue };
-        let out = back::ir::write(spec).expect("ir");
+        let Some((spec, info)) = l.valid() else {
+            continue;
+        };
+        let mut diags = Diagnostics::new("out.ir.json");
+        let out = back::write(
+            Target::Ir,
+            spec,
+            info,
+            &back::Options::default(),
+            &mut diags,
+        )
+        .expect("ir");
+        assert!(diags.is_empty(), "{:#?}", diags.items());
         assert_eq!(out, text, "{}", f.display());
     }
 }
@@ -153,8 +152,7 @@ fn ir_regression_files_round_trip_exactly() {
 /// Two non-string keys that are equal are one mistake each (P012), not also a duplicate.
 #[test]
 fn non_string_keys_are_not_also_duplicates() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions/non-string-keys.yaml");
-    let bytes = std::fs::read(&path).expect("read");
+    let bytes = common::read(&repo().join("tests/regressions/non-string-keys.yaml"));
     let l = load("k.yaml", &bytes, &LoadOptions::default());
     let codes: Vec<&str> = l.diags.items().iter().map(|d| d.code.as_str()).collect();
     assert_eq!(

@@ -2,8 +2,9 @@
 //! corpus file (`../shared/corpus`, read in place):
 //!
 //! * `X -> IR -> X` is the same loop: equal IR after re-reading, equal parsed values
-//!   (AgentPM: JSON with key order normalised; MAS: effective values, a missing
-//!   `escalation` is `human`), and no diagnostic at all (the trip is lossless);
+//!   (AgentPM: JSON with key order normalised and an empty `limits: {}`, which says
+//!   nothing, left out; MAS: effective values, a missing `escalation` is `human`), and no
+//!   diagnostic at all (the trip is lossless);
 //! * `IR -> IR` gives identical text;
 //! * `MAS -> AgentPM -> MAS` (agent names passed back as flags) keeps every field the graph
 //!   carries: name, type, description, `max_attempts`, `escalation` (and the agents);
@@ -12,79 +13,64 @@
 //! * every output passes loopconv's own validator (no error, no `B004`) and the JSON Schema
 //!   loopconv publishes for its format (checked with the independent `jsonschema` crate).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-use loopconv::back::schema::{self, Which};
-use loopconv::back::{ConvertOptions, mas::detect_shape};
+use common::{corpus, examples, load_file_as, loop_files, read as read_bytes, rel, repo};
+use loopconv::back;
 use loopconv::diag::{Code, Diagnostics};
-use loopconv::format::{self, Format, LoadOptions};
-use loopconv::ir::{Pattern, Spec};
-use loopconv::model::mas::Escalation;
+use loopconv::ir::{Escalation, FixedLoop, Pattern, Spec};
 use loopconv::tree::{self, Limits};
 use loopconv::valid::Info;
+use loopconv::{Format, LoadOptions};
 use serde_json::Value;
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The corpus file that is invalid on purpose (unrendered `{{LOOP_NAME}}`).
 const INVALID_CORPUS: &str = "cli-init-template.loop_agent.json";
 
+/// The valid `*.ext` files of a folder (that must hold some).
 fn files_in(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
-        .map(|e| e.expect("entry").path())
+    let out: Vec<PathBuf> = loop_files(dir)
+        .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == ext))
         .filter(|p| p.file_name().is_some_and(|n| n != INVALID_CORPUS))
         .collect();
-    out.sort();
     assert!(!out.is_empty(), "no *.{ext} in {}", dir.display());
     out
 }
 
+fn the_corpus() -> PathBuf {
+    corpus().expect("the round trips need ../shared/corpus")
+}
+
 /// Every valid AgentPM input: the examples and the corpus.
 fn agentpm_inputs() -> Vec<PathBuf> {
-    let root = Path::new(ROOT);
-    let mut v = files_in(&root.join("examples/agentpm"), "json");
-    v.extend(files_in(&root.join("../shared/corpus/agentpm"), "json"));
+    let mut v = files_in(&examples().join("agentpm"), "json");
+    v.extend(files_in(&the_corpus().join("agentpm"), "json"));
     v
 }
 
 fn mas_inputs() -> Vec<PathBuf> {
-    let root = Path::new(ROOT);
-    let mut v = files_in(&root.join("examples/mas"), "yaml");
-    v.extend(files_in(&root.join("../shared/corpus/mas"), "yaml"));
+    let mut v = files_in(&examples().join("mas"), "yaml");
+    v.extend(files_in(&the_corpus().join("mas"), "yaml"));
     v
-}
-
-fn name_of(path: &Path) -> String {
-    path.strip_prefix(ROOT)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
 }
 
 /// Read a file that must be valid (warnings allowed: seed 000 has no `kind`).
 fn read(path: &Path, from: Format) -> (Spec, Info, String) {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    let name = name_of(path);
-    let l = format::load(
-        &name,
-        &bytes,
-        &LoadOptions {
-            from: Some(from),
-            ..LoadOptions::default()
-        },
-    );
+    let name = rel(path);
+    let l = load_file_as(path, Some(from));
     let (spec, info) = l
         .valid()
         .unwrap_or_else(|| panic!("{name} must be valid: {:#?}", l.diags.items()));
-    let text = String::from_utf8(bytes).expect("UTF-8");
+    let text = String::from_utf8(read_bytes(path)).expect("UTF-8");
     (spec.clone(), info.clone(), text)
 }
 
 /// Re-read an output: it must pass loopconv's validator (no error).
 fn reread(what: &str, text: &str, fmt: Format) -> (Spec, Info) {
-    let l = format::load(
+    let l = loopconv::load(
         what,
         text.as_bytes(),
         &LoadOptions {
@@ -98,17 +84,17 @@ fn reread(what: &str, text: &str, fmt: Format) -> (Spec, Info) {
     (spec.clone(), info.clone())
 }
 
-/// Convert; the output is checked by `format::write` itself (no `B004`) and must be free of
+/// Convert; the output is checked by `back::write` itself (no `B004`) and must be free of
 /// errors. Returns the text and the diagnostics (lossy warnings).
 fn convert(
     what: &str,
     spec: &Spec,
     info: &Info,
     to: Format,
-    opts: &ConvertOptions,
+    opts: &back::Options,
 ) -> (String, Diagnostics) {
     let mut diags = Diagnostics::new(what);
-    let text = format::write(spec, info, to, opts, &mut diags)
+    let text = back::write(to.target(), spec, info, opts, &mut diags)
         .unwrap_or_else(|e| panic!("{what} --to {}: {e}", to.name()));
     assert!(
         !diags.items().iter().any(|d| d.code == Code::InvalidOutput),
@@ -126,11 +112,15 @@ fn convert(
     (text, diags)
 }
 
-fn lossy() -> ConvertOptions {
-    ConvertOptions {
+fn lossy() -> back::Options {
+    back::Options {
         allow_lossy: true,
-        ..ConvertOptions::default()
+        ..back::Options::default()
     }
+}
+
+fn strict() -> back::Options {
+    back::Options::default()
 }
 
 /// Parse YAML with loopconv's own located reader into a JSON value.
@@ -173,6 +163,19 @@ fn effective(spec: &Spec) -> Spec {
     s
 }
 
+/// An AgentPM manifest without an empty `loop.limits` object: `limits: {}` says nothing,
+/// and the writer leaves it out.
+fn without_empty_limits(mut v: Value) -> Value {
+    if let Some(Value::Object(l)) = v.get_mut("loop")
+        && l.get("limits")
+            .and_then(Value::as_object)
+            .is_some_and(|m| m.is_empty())
+    {
+        l.remove("limits");
+    }
+    v
+}
+
 /// MAS effective values: `escalation` absent is `human`.
 fn mas_effective(v: &Value) -> Value {
     let mut v = sorted(v);
@@ -185,12 +188,11 @@ fn mas_effective(v: &Value) -> Value {
 
 /// The output agrees with the JSON Schema loopconv publishes for its format.
 fn assert_schema_valid(what: &str, text: &str, fmt: Format) {
-    let (which, value) = match fmt {
-        Format::Agentpm => (Which::Agentpm, json_value(what, text)),
-        Format::Ir => (Which::Ir, json_value(what, text)),
-        Format::Mas => (Which::Mas, yaml_value(what, text)),
+    let value = match fmt {
+        Format::Agentpm | Format::Ir => json_value(what, text),
+        Format::Mas => yaml_value(what, text),
     };
-    let validator = jsonschema::validator_for(schema::value(which))
+    let validator = jsonschema::validator_for(fmt.schema())
         .unwrap_or_else(|e| panic!("the {} schema does not compile: {e}", fmt.name()));
     let errors: Vec<String> = validator
         .iter_errors(&value)
@@ -204,10 +206,10 @@ fn assert_schema_valid(what: &str, text: &str, fmt: Format) {
 
 /// `X -> IR -> X` and `IR -> IR` for one file.
 fn x_ir_x(path: &Path, fmt: Format) {
-    let name = name_of(path);
+    let name = rel(path);
     let (spec, info, input) = read(path, fmt);
 
-    let (ir_text, d) = convert(&name, &spec, &info, Format::Ir, &ConvertOptions::default());
+    let (ir_text, d) = convert(&name, &spec, &info, Format::Ir, &strict());
     assert!(
         d.is_empty(),
         "{name} --to ir is never lossy: {:#?}",
@@ -217,23 +219,11 @@ fn x_ir_x(path: &Path, fmt: Format) {
     assert_eq!(from_ir, spec, "{name}: X -> IR changes the loop");
 
     // IR -> IR: identical text.
-    let (ir_again, _) = convert(
-        &name,
-        &from_ir,
-        &from_ir_info,
-        Format::Ir,
-        &ConvertOptions::default(),
-    );
+    let (ir_again, _) = convert(&name, &from_ir, &from_ir_info, Format::Ir, &strict());
     assert_eq!(ir_again, ir_text, "{name}: IR -> IR changes the text");
 
     // IR -> X: lossless (no diagnostic even without --allow-lossy), same loop, same values.
-    let (back, d) = convert(
-        &name,
-        &from_ir,
-        &from_ir_info,
-        fmt,
-        &ConvertOptions::default(),
-    );
+    let (back, d) = convert(&name, &from_ir, &from_ir_info, fmt, &strict());
     assert!(
         d.is_empty(),
         "{name}: IR -> {} reports losses: {:#?}",
@@ -249,7 +239,7 @@ fn x_ir_x(path: &Path, fmt: Format) {
     match fmt {
         Format::Agentpm => assert_eq!(
             sorted(&json_value(&name, &back)),
-            sorted(&json_value(&name, &input)),
+            sorted(&without_empty_limits(json_value(&name, &input))),
             "{name}: X -> IR -> X changes the JSON value\n{back}"
         ),
         Format::Mas => assert_eq!(
@@ -281,16 +271,18 @@ fn mas_ir_mas() {
 /// it is not invented).
 #[test]
 fn seed_without_kind_is_written_with_kind() {
-    let path = Path::new(ROOT).join("../shared/seeds/000_569ad6a5b24f8e1e.txt");
+    let path = repo().join("../shared/seeds/000_569ad6a5b24f8e1e.txt");
     let (spec, info, input) = read(&path, Format::Agentpm);
-    assert!(!spec.kind_present);
-    let (back, d) = convert(
-        "seed 000",
-        &spec,
-        &info,
-        Format::Agentpm,
-        &ConvertOptions::default(),
+    let read_warnings = load_file_as(&path, Some(Format::Agentpm)).diags;
+    assert!(
+        read_warnings
+            .items()
+            .iter()
+            .any(|d| d.code == Code::MissingKind),
+        "seed 000 has no `kind`: {:#?}",
+        read_warnings.items()
     );
+    let (back, d) = convert("seed 000", &spec, &info, Format::Agentpm, &strict());
     assert!(d.is_empty(), "{:#?}", d.items());
     let mut expected = json_value("seed 000", &input);
     expected
@@ -303,7 +295,23 @@ fn seed_without_kind_is_written_with_kind() {
         "{back}"
     );
     let (back_spec, _) = reread("seed 000 (back)", &back, Format::Agentpm);
-    assert!(back_spec.kind_present);
+    let again = loopconv::load(
+        "seed 000 (back)",
+        back.as_bytes(),
+        &LoadOptions {
+            from: Some(Format::Agentpm),
+            ..LoadOptions::default()
+        },
+    );
+    assert!(
+        again
+            .diags
+            .items()
+            .iter()
+            .all(|d| d.code != Code::MissingKind),
+        "{:#?}",
+        again.diags.items()
+    );
     assert_eq!(back_spec.graph, spec.graph);
 }
 
@@ -311,20 +319,20 @@ fn seed_without_kind_is_written_with_kind() {
 #[test]
 fn mas_agentpm_mas() {
     for path in mas_inputs() {
-        let name = name_of(&path);
+        let name = rel(&path);
         let (spec, info, _) = read(&path, Format::Mas);
         let (agentpm, _) = convert(&name, &spec, &info, Format::Agentpm, &lossy());
         let (a_spec, a_info) = reread(&format!("{name} (AgentPM)"), &agentpm, Format::Agentpm);
         assert!(
-            detect_shape(&a_spec).is_some(),
+            FixedLoop::recognise(&a_spec).is_some(),
             "{name}: the AgentPM graph lost the REAL/VEAL shape"
         );
-        let flags = ConvertOptions {
+        let flags = back::Options {
             allow_lossy: true,
             actor: spec.roles.actor.clone(),
             validator: spec.roles.validator.clone(),
             fallback_agent: spec.roles.fallback_agent.clone(),
-            version: None,
+            ..back::Options::default()
         };
         let (mas, _) = convert(
             &format!("{name} (AgentPM)"),
@@ -403,7 +411,7 @@ fn graph_key(s: &Spec) -> GraphKey {
 fn shaped_agentpm_mas_agentpm() {
     let mut shaped: Vec<(String, String, Option<Escalation>, Option<String>)> = Vec::new();
     for path in mas_inputs() {
-        let name = name_of(&path);
+        let name = rel(&path);
         let (spec, info, _) = read(&path, Format::Mas);
         let (agentpm, _) = convert(&name, &spec, &info, Format::Agentpm, &lossy());
         shaped.push((
@@ -413,28 +421,23 @@ fn shaped_agentpm_mas_agentpm() {
             spec.roles.fallback_agent.clone(),
         ));
     }
-    let b003 = Path::new(ROOT).join("examples/invalid/convert/B003-missing-role-flag.json");
+    let b003 = examples().join("invalid/convert/B003-missing-role-flag.json");
     let (_, _, text) = read(&b003, Format::Agentpm);
-    shaped.push((name_of(&b003), text, None, None));
+    shaped.push((rel(&b003), text, None, None));
 
     for (name, text, escalation, fallback) in shaped {
         let (spec, info) = reread(&name, &text, Format::Agentpm);
-        let shape = detect_shape(&spec).unwrap_or_else(|| panic!("{name}: no REAL/VEAL shape"));
-        let flags = ConvertOptions {
-            allow_lossy: true,
-            actor: Some("actor".to_owned()),
-            validator: Some("validator".to_owned()),
+        let shape =
+            FixedLoop::recognise(&spec).unwrap_or_else(|| panic!("{name}: no REAL/VEAL shape"));
+        let flags = back::Options {
             fallback_agent: fallback,
-            version: None,
+            ..common::lossy_options()
         };
         let (mas, _) = convert(&name, &spec, &info, Format::Mas, &flags);
         let (m_spec, m_info) = reread(&format!("{name} (MAS)"), &mas, Format::Mas);
-        assert_eq!(
-            m_spec.pattern,
-            match shape.kind {
-                loopconv::model::mas::LoopType::Real => Pattern::Real,
-                loopconv::model::mas::LoopType::Veal => Pattern::Veal,
-            },
+        assert_eq!(m_spec.pattern, shape.fixed.pattern, "{name}: type");
+        assert!(
+            matches!(m_spec.pattern, Pattern::Real | Pattern::Veal),
             "{name}: type"
         );
         if let Some(e) = escalation {

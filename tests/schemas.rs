@@ -13,16 +13,16 @@
 //!   encode as conditionals or non-blank patterns ([`SCHEMA_V_CODES`]). Other semantic rules
 //!   (references, the graph) are not a schema's business.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use loopconv::back::ConvertOptions;
-use loopconv::back::schema::{self, Which};
+use common::{corpus, examples, load_file, loop_files, lossy_options};
+use loopconv::back::schema::schema_text;
 use loopconv::diag::{Code, Severity};
-use loopconv::format::{self, Format, LoadOptions, Loaded};
+use loopconv::{Format, LoadOptions, Loaded};
 use serde_json::Value;
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// `V` codes whose rule the schemas encode: blank archetype, objective and outcome
 /// description (`"pattern": "\\S"`), the retry rules (`ToolFailure`'s `if`/`then`/`else`),
@@ -54,52 +54,9 @@ fn parsed(l: &Loaded) -> bool {
         })
 }
 
-fn which(f: Format) -> Which {
-    match f {
-        Format::Agentpm => Which::Agentpm,
-        Format::Mas => Which::Mas,
-        Format::Ir => Which::Ir,
-    }
-}
-
-fn validator(w: Which) -> jsonschema::Validator {
-    jsonschema::draft202012::new(schema::value(w))
-        .unwrap_or_else(|e| panic!("the {w:?} schema does not compile: {e}"))
-}
-
-/// Loop files under `dir`, recursively, sorted.
-fn loop_files(dir: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p
-                .extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| matches!(x, "json" | "yaml" | "yml"))
-            {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, &mut out);
-    out.sort();
-    out
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(ROOT).join("../shared/corpus");
-    dir.is_dir().then_some(dir)
-}
-
-fn load(path: &Path) -> Loaded {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    format::load(&path.display().to_string(), &bytes, &LoadOptions::default())
+fn validator(f: Format) -> jsonschema::Validator {
+    jsonschema::draft202012::new(f.schema())
+        .unwrap_or_else(|e| panic!("the {f} schema does not compile: {e}"))
 }
 
 /// loopconv's structural verdict, with the codes that decided it.
@@ -133,9 +90,9 @@ fn schema_verdict(v: &jsonschema::Validator, doc: &Value) -> (bool, Vec<String>)
 fn committed_schemas_are_up_to_date() {
     let bless = std::env::var("LOOPCONV_BLESS").is_ok_and(|v| v == "1");
     let mut stale = Vec::new();
-    for w in Which::ALL {
-        let path = Path::new(ROOT).join("schemas").join(w.file_name());
-        let fresh = schema::write(w);
+    for f in Format::ALL {
+        let path = common::repo().join("schemas").join(f.schema_file_name());
+        let fresh = schema_text(f).expect("the schema serialises");
         if bless {
             std::fs::create_dir_all(path.parent().expect("schemas/ has a parent"))
                 .expect("creating schemas/");
@@ -168,24 +125,24 @@ fn committed_schemas_are_up_to_date() {
 
 #[test]
 fn schemas_are_valid_draft_2020_12() {
-    for w in Which::ALL {
-        let s = schema::value(w);
+    for f in Format::ALL {
+        let s = f.schema();
         assert_eq!(
             s.get("$schema").and_then(Value::as_str),
             Some("https://json-schema.org/draft/2020-12/schema"),
-            "{w:?}"
+            "{f}"
         );
         if let Err(e) = jsonschema::draft202012::meta::validate(s) {
-            panic!("the {w:?} schema is not valid JSON Schema 2020-12: {e}");
+            panic!("the {f} schema is not valid JSON Schema 2020-12: {e}");
         }
         // Every object is closed: an unknown key anywhere is an error, as in loopconv.
         let mut open = Vec::new();
         find_open_objects(s, "", &mut open);
         assert!(
             open.is_empty(),
-            "{w:?}: objects without `additionalProperties: false`: {open:?}"
+            "{f}: objects without `additionalProperties: false`: {open:?}"
         );
-        let _ = validator(w);
+        let _ = validator(f);
     }
 }
 
@@ -216,12 +173,12 @@ fn find_open_objects(v: &Value, at: &str, out: &mut Vec<String>) {
 /// Check one file: the verdicts agree. Returns whether the schema side ran.
 fn agree(
     path: &Path,
-    validators: &BTreeMap<Which, jsonschema::Validator>,
+    validators: &BTreeMap<Format, jsonschema::Validator>,
     problems: &mut Vec<String>,
 ) -> bool {
     agree_on(
         &path.display().to_string(),
-        &load(path),
+        &load_file(path),
         validators,
         problems,
     )
@@ -230,7 +187,7 @@ fn agree(
 fn agree_on(
     name: &str,
     l: &Loaded,
-    validators: &BTreeMap<Which, jsonschema::Validator>,
+    validators: &BTreeMap<Format, jsonschema::Validator>,
     problems: &mut Vec<String>,
 ) -> bool {
     let Some(doc) = l.doc.as_ref().filter(|_| parsed(l)) else {
@@ -240,17 +197,17 @@ fn agree_on(
     let Some(fmt) = l.format else {
         // loopconv cannot tell the format: then no schema may accept the file (every schema
         // requires the keys that detection looks for).
-        for (w, v) in validators {
+        for (f, v) in validators {
             if v.is_valid(&json) {
                 problems.push(format!(
-                    "{name}: no format detected, but the {w:?} schema accepts it"
+                    "{name}: no format detected, but the {f} schema accepts it"
                 ));
             }
         }
         return true;
     };
     let (ours, codes) = structural(l);
-    let (theirs, errors) = schema_verdict(&validators[&which(fmt)], &json);
+    let (theirs, errors) = schema_verdict(&validators[&fmt], &json);
     if ours != theirs {
         problems.push(format!(
             "{name} ({}): loopconv says {}{}, the schema says {}{}",
@@ -272,14 +229,14 @@ fn agree_on(
     true
 }
 
-fn all_validators() -> BTreeMap<Which, jsonschema::Validator> {
-    Which::ALL.into_iter().map(|w| (w, validator(w))).collect()
+fn all_validators() -> BTreeMap<Format, jsonschema::Validator> {
+    Format::ALL.into_iter().map(|f| (f, validator(f))).collect()
 }
 
 #[test]
 fn schemas_agree_with_loopconv_on_examples() {
     let validators = all_validators();
-    let files = loop_files(&Path::new(ROOT).join("examples"));
+    let files = loop_files(&examples());
     assert!(!files.is_empty(), "no files in examples/");
     let mut problems = Vec::new();
     let checked = files
@@ -319,29 +276,23 @@ fn schemas_agree_with_loopconv_on_the_corpus() {
 #[test]
 fn converted_outputs_pass_their_schema() {
     let validators = all_validators();
-    let mut files = loop_files(&Path::new(ROOT).join("examples"));
-    files.extend(corpus().map(|d| loop_files(&d)).unwrap_or_default());
-    let opts = ConvertOptions {
-        allow_lossy: true,
-        actor: Some("actor".to_owned()),
-        validator: Some("validator".to_owned()),
-        ..ConvertOptions::default()
-    };
+    let files = common::all_inputs();
+    let opts = lossy_options();
     let (mut problems, mut written) = (Vec::new(), 0);
     for f in &files {
-        let l = load(f);
+        let l = load_file(f);
         let Some((spec, info)) = l.valid() else {
             continue;
         };
         for to in Format::ALL {
             let mut diags = loopconv::diag::Diagnostics::new("out");
-            let Ok(text) = format::write(spec, info, to, &opts, &mut diags) else {
+            let Ok(text) = to.write(spec, info, &opts, &mut diags) else {
                 continue;
             };
             if diags.has_errors() {
                 continue;
             }
-            let out = format::load(
+            let out = loopconv::load(
                 "out",
                 text.as_bytes(),
                 &LoadOptions {
@@ -358,7 +309,7 @@ fn converted_outputs_pass_their_schema() {
                 continue;
             };
             written += 1;
-            let (ok, errors) = schema_verdict(&validators[&which(to)], &doc.root.to_json());
+            let (ok, errors) = schema_verdict(&validators[&to], &doc.root.to_json());
             if !ok {
                 problems.push(format!(
                     "{} -> {}: {}",
@@ -381,8 +332,7 @@ fn cli_agentpm_schema_judges_the_corpus() {
         eprintln!("skipped: ../shared/corpus is absent");
         return;
     };
-    let out = assert_cmd::Command::cargo_bin("loopconv")
-        .expect("the loopconv binary")
+    let out = common::loopconv()
         .args(["schema", "agentpm"])
         .output()
         .expect("running loopconv schema agentpm");
@@ -421,7 +371,7 @@ fn cli_agentpm_schema_judges_the_corpus() {
                 errors.join("; ")
             );
             assert!(
-                load(f).valid().is_some(),
+                load_file(f).valid().is_some(),
                 "{} should pass loopconv check",
                 f.display()
             );
@@ -439,7 +389,7 @@ fn cli_agentpm_schema_judges_the_corpus() {
 fn ir_schema_agrees_with_loopconv_on_broken_ir() {
     use serde_json::json;
     let validators = all_validators();
-    let ex = Path::new(ROOT).join("examples");
+    let ex = examples();
     let bases: Vec<PathBuf> = loop_files(&ex.join("agentpm"))
         .into_iter()
         .chain(loop_files(&ex.join("mas")))
@@ -507,7 +457,7 @@ fn ir_schema_agrees_with_loopconv_on_broken_ir() {
     ];
     let (mut problems, mut cases, mut invalid) = (Vec::new(), 0, 0);
     for f in &bases {
-        let l = load(f);
+        let l = load_file(f);
         let Some((spec, _)) = l.valid() else { continue };
         let base: Value = serde_json::to_value(spec).expect("the IR serialises");
         for (parent, key, value) in edits {
@@ -524,7 +474,7 @@ fn ir_schema_agrees_with_loopconv_on_broken_ir() {
             }
             let bytes = serde_json::to_vec_pretty(&doc).expect("JSON");
             let name = format!("{} with {parent}/{key} = {value}", f.display());
-            let l = format::load(
+            let l = loopconv::load(
                 "broken.ir.json",
                 &bytes,
                 &LoadOptions {

@@ -2,132 +2,99 @@
 //! through every back end.
 //!
 //! For each file: the IR and its analysis (`snapshots__ir@<file>.snap`, pinning the front end
-//! and the validator apart from the back ends), then the text of every back end
-//! (`to_agentpm`, `to_mas`, `to_ir`, `mermaid_flowchart`, `mermaid_state`, `dot`, `markdown`)
-//! and the list of fields each loop-format conversion loses (`lost`). Each back end runs
-//! twice and must give byte-identical text.
+//! and the validator apart from the back ends), then the text of every back end of
+//! `Target::ALL` (`to_agentpm`, `to_mas`, `to_ir`, `mermaid_flowchart`, `mermaid_state`,
+//! `dot`, `markdown`; [`snapshot_name`] says where the DOT legend and the schemas are pinned
+//! instead) and the list of fields each loop-format conversion loses (`lost`). Each back
+//! end runs twice and must give byte-identical text.
 //!
 //! Bless changed snapshots with `INSTA_UPDATE=always cargo test --test snapshots` (or
 //! `cargo insta review`) and review the diff.
 
+mod common;
+
 use std::path::Path;
 
-use loopconv::back::{self, ConvertOptions};
-use loopconv::diag::{Diagnostics, Severity};
-use loopconv::format::{self, Format, LoadOptions, Loaded};
+use common::{Written, examples, load_file, lossy_options, rel, write_every_target};
+use loopconv::back::{Target, mermaid::Style};
+use loopconv::diag::Severity;
 use loopconv::ir::{Destination, Spec};
 use loopconv::valid::Info;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn rel(path: &Path) -> String {
-    path.strip_prefix(ROOT)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
-}
-
-fn load(path: &Path) -> Loaded {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    format::load(&rel(path), &bytes, &LoadOptions::default())
-}
-
-/// The flags `loopconv convert --to mas --actor actor --validator validator --allow-lossy`.
-fn mas_opts() -> ConvertOptions {
-    ConvertOptions {
-        allow_lossy: true,
-        actor: Some("actor".to_owned()),
-        validator: Some("validator".to_owned()),
-        ..ConvertOptions::default()
+/// The snapshot a back end's output is pinned in, or `None` for an output pinned
+/// elsewhere. Exhaustive, so a new back end must be given a snapshot (or a reason).
+fn snapshot_name(w: &Written) -> Option<&'static str> {
+    match w.target {
+        Target::Agentpm => Some("to_agentpm"),
+        Target::Mas => Some("to_mas"),
+        Target::Ir => Some("to_ir"),
+        Target::Mermaid => Some(match w.opts.style {
+            Style::Flowchart => "mermaid_flowchart",
+            Style::State => "mermaid_state",
+        }),
+        // The legend is the same block for every loop (`back::dot`'s unit tests).
+        Target::Dot => (!w.opts.legend).then_some("dot"),
+        Target::Markdown => Some("markdown"),
+        // The same for every loop of a format: `tests/schemas.rs` pins it to `schemas/`.
+        Target::Schema => None,
     }
 }
 
-/// `loopconv convert --to agentpm --allow-lossy`.
-fn agentpm_opts() -> ConvertOptions {
-    ConvertOptions {
-        allow_lossy: true,
-        ..ConvertOptions::default()
-    }
-}
-
-/// Convert to a loop format; returns the text and the `code pointer: message` lines of the
-/// (lossy) warnings. Panics on errors: a valid example must convert under `--allow-lossy`.
-fn convert(
-    name: &str,
-    spec: &Spec,
-    info: &Info,
-    to: Format,
-    opts: &ConvertOptions,
-) -> (String, Vec<String>) {
-    let mut diags = Diagnostics::new(name);
-    let text = format::write(spec, info, to, opts, &mut diags)
-        .unwrap_or_else(|e| panic!("{name} --to {}: {e}", to.name()));
-    diags.sort();
-    assert!(
-        !diags.has_errors(),
-        "{name} --to {}: {:#?}",
-        to.name(),
-        diags.items()
-    );
-    let lost = diags
-        .items()
-        .iter()
-        .map(|d| {
-            assert_eq!(d.severity, Severity::Warning, "{name}: {d:?}");
-            format!("{} {}: {}", d.code, d.location.pointer, d.message)
-        })
-        .collect();
-    (text, lost)
-}
-
-/// Every back end's text for one loop, in snapshot order.
+/// Every back end's text for one loop, with the flags `loopconv convert --allow-lossy
+/// --actor actor --validator validator` (which only `--to mas` reads), in snapshot order;
+/// and the list of fields each loop-format conversion loses (`lost`). A valid example
+/// must convert: the only diagnostics allowed are (lossy) warnings.
 fn outputs(name: &str, spec: &Spec, info: &Info) -> Vec<(&'static str, String)> {
-    let (agentpm, lost_agentpm) = convert(name, spec, info, Format::Agentpm, &agentpm_opts());
-    let (mas, lost_mas) = convert(name, spec, info, Format::Mas, &mas_opts());
-    let (ir, lost_ir) = convert(name, spec, info, Format::Ir, &ConvertOptions::default());
-    assert!(
-        lost_ir.is_empty(),
-        "{name}: --to ir is never lossy: {lost_ir:?}"
-    );
+    let opts = loopconv::back::Options {
+        source: name.to_owned(),
+        ..lossy_options()
+    };
+    let mut texts = Vec::new();
     let mut lost = String::new();
-    for (to, lines) in [("agentpm", &lost_agentpm), ("mas", &lost_mas)] {
-        lost.push_str(&format!("--to {to}:\n"));
-        for l in lines.iter() {
-            lost.push_str(&format!("  {l}\n"));
+    for w in write_every_target(name, spec, info, &opts) {
+        let snapshot = snapshot_name(&w);
+        let Written {
+            target,
+            label,
+            text,
+            mut diags,
+            ..
+        } = w;
+        let text = text.unwrap_or_else(|e| panic!("{name} --to {label}: {e}"));
+        diags.sort();
+        assert!(
+            !diags.has_errors(),
+            "{name} --to {label}: {:#?}",
+            diags.items()
+        );
+        if target.format().is_some() && target != Target::Ir {
+            lost.push_str(&format!("--to {label}:\n"));
+            for d in diags.items() {
+                assert_eq!(d.severity, Severity::Warning, "{name}: {d:?}");
+                lost.push_str(&format!(
+                    "  {} {}: {}\n",
+                    d.code, d.location.pointer, d.message
+                ));
+            }
+        } else {
+            // `--to ir` is never lossy, and the other back ends report nothing.
+            assert!(
+                diags.is_empty(),
+                "{name} --to {label}: {:#?}",
+                diags.items()
+            );
+        }
+        if let Some(snapshot) = snapshot {
+            texts.push((snapshot, text));
         }
     }
-    let flowchart = back::mermaid::write(
-        spec,
-        info,
-        &back::mermaid::Options {
-            style: back::mermaid::Style::Flowchart,
-        },
-    );
-    let state = back::mermaid::write(
-        spec,
-        info,
-        &back::mermaid::Options {
-            style: back::mermaid::Style::State,
-        },
-    );
-    let dot = back::dot::write(spec, info, &back::dot::Options::default());
-    let markdown = back::markdown::write(spec, info, name, &back::markdown::Options::default())
-        .unwrap_or_else(|e| panic!("{name}: markdown: {e}"));
-    vec![
-        ("to_agentpm", agentpm),
-        ("to_mas", mas),
-        ("to_ir", ir),
-        ("lost", lost),
-        ("mermaid_flowchart", flowchart),
-        ("mermaid_state", state),
-        ("dot", dot),
-        ("markdown", markdown),
-    ]
+    texts.push(("lost", lost));
+    texts
 }
 
 fn snapshot_example(path: &Path) {
     let name = rel(path);
-    let loaded = load(path);
+    let loaded = load_file(path);
     // A valid example is clean: no error and no warning.
     assert!(
         loaded.diags.is_empty(),
@@ -164,7 +131,7 @@ fn mas_examples() {
 /// calls it unreachable).
 #[test]
 fn reject_only_phase_is_reachable() {
-    let loaded = load(&Path::new(ROOT).join("examples/agentpm/incident-response.json"));
+    let loaded = load_file(&examples().join("agentpm/incident-response.json"));
     let (spec, info) = loaded.valid().expect("valid");
     let target = Destination::Phase("contain-manually".to_owned());
     assert!(
@@ -203,12 +170,22 @@ fn variant_examples_are_consistent() {
         "reflexion",
         "incident-response",
     ] {
-        let loaded = load(&Path::new(ROOT).join(format!("examples/agentpm/{file}.json")));
+        let loaded = load_file(&examples().join(format!("agentpm/{file}.json")));
         let (spec, info) = loaded.valid().unwrap_or_else(|| panic!("{file} is valid"));
         assert_eq!(spec.name, file, "the loop is named after its file");
+        let kind = loaded
+            .doc
+            .as_ref()
+            .and_then(|d| d.root.get("kind"))
+            .and_then(|k| k.as_str());
         assert!(
-            spec.kind_present && spec.schema_uri.is_some(),
+            kind == Some("loop") && spec.schema_uri.is_some(),
             "{file}: kind and $schema"
+        );
+        assert!(
+            loaded.diags.is_empty(),
+            "{file}: {:#?}",
+            loaded.diags.items()
         );
         let max = spec
             .bounds

@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use loopconv::diag;
-use loopconv::format::{Format, LoadOptions, load};
+use loopconv::{Format, LoadOptions, load};
 
 fuzz_target!(|data: &[u8]| {
     for name in ["fuzz.json", "fuzz.yaml"] {
@@ -23,8 +23,7 @@ fuzz_target!(|data: &[u8]| {
                     );
                 }
             }
-            let source = l.doc.as_ref().map(|d| d.text.as_str());
-            let _ = diag::render_human(l.diags.items(), source, false);
+            let _ = diag::render_human(l.diags.items(), l.text(), false);
             let _ = diag::render_json(l.diags.items());
         }
     }

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use loopconv::format::{LoadOptions, load};
+use loopconv::{LoadOptions, load};
 
 fuzz_target!(|data: &[u8]| {
     let l = load("fuzz.json", data, &LoadOptions::default());
