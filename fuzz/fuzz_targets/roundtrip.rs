@@ -16,9 +16,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use loopconv::back::ConvertOptions;
+use loopconv::back;
 use loopconv::diag::{Diagnostics, Severity};
-use loopconv::format::{self, Format, LoadOptions, Loaded, load};
+use loopconv::{Format, LoadOptions, Loaded, load};
 use loopconv::ir::{Pattern, Spec};
 use loopconv::valid::Info;
 use serde_json::Value;
@@ -41,10 +41,10 @@ fn opts(from: Format) -> LoadOptions {
 }
 
 /// Exactly what the CLI does without `--allow-lossy` and without agent flags.
-fn strict() -> ConvertOptions {
-    ConvertOptions {
+fn strict() -> back::Options {
+    back::Options {
         allow_lossy: false,
-        ..ConvertOptions::default()
+        ..back::Options::default()
     }
 }
 
@@ -58,7 +58,8 @@ fn out_name(f: Format) -> String {
 /// `B004`) must report no error.
 fn write(what: &str, spec: &Spec, info: &Info, to: Format) -> String {
     let mut diags = Diagnostics::new(what);
-    let text = format::write(spec, info, to, &strict(), &mut diags)
+    let text = to
+        .write(spec, info, &strict(), &mut diags)
         .unwrap_or_else(|e| panic!("{what}: writing {} failed: {e}", to.name()));
     let errors: Vec<_> = diags
         .items()
@@ -97,11 +98,9 @@ fn valid(l: &Loaded) -> (&Spec, &Info) {
 fn normalise(spec: &Spec, f: Format) -> Spec {
     let mut s = spec.clone();
     match f {
-        // src/back/agentpm.rs `to_model`: `kind: "loop"` is always written, even for a
-        // source without it (seed 000): upstream requires it, and every file loopconv
-        // writes must pass the upstream schema. A missing `kind` is a warning on input
-        // (F010), read as `kind_present: false`; it reads back as `true`.
-        Format::Agentpm => s.kind_present = true,
+        // A missing `kind` is a warning on input (F010) and is not in the IR: nothing to
+        // normalise in the Spec (see `normalise_value` for the document).
+        Format::Agentpm => {}
         // src/back/mas.rs (module doc, `from_mas_spec`): `escalation` is always spelled
         // out, so the output passes the upstream schema despite its `fallback_agent` bug.
         // An absent `escalation` means `human` (`Spec::effective_escalation`), so it reads
@@ -156,7 +155,7 @@ fn sorted(v: &Value) -> Value {
 }
 
 fn ir_json(spec: &Spec) -> String {
-    loopconv::back::ir::write(spec).unwrap_or_else(|e| format!("<not serialisable: {e}>"))
+    serde_json::to_string_pretty(spec).unwrap_or_else(|e| format!("<not serialisable: {e}>"))
 }
 
 /// Panic with both loops when they differ: the lines that differ in their IR JSON (or, when
@@ -264,7 +263,7 @@ fn round_trip(name: &str, f: Format, l: &Loaded) {
     );
 
     // X -> X keeps the document's value. Not for the IR: it is a serialisation of `Spec`
-    // (defaults such as `kind_present: true` or an empty `roles` are not written), and
+    // (defaults such as an empty `roles` are not written), and
     // `Spec` equality is its round trip.
     if f != Format::Ir
         && let (Some(input), Some(output)) = (&l.doc, &back.doc)
