@@ -11,6 +11,7 @@ pub mod ir;
 pub mod markdown;
 pub mod mas;
 pub mod mermaid;
+pub mod plantuml;
 pub mod schema;
 pub mod text;
 

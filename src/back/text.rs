@@ -700,6 +700,8 @@ mod tests {
                     }
                     let opts = crate::back::dot::Options { legend: true };
                     assert!(crate::back::dot::write(spec, info, &opts).ends_with("}\n"));
+                    let puml = crate::back::plantuml::write(spec, info);
+                    assert!(puml.ends_with("@enduml\n"));
                     drawn += 1;
                 }
             }
