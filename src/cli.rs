@@ -110,7 +110,7 @@ enum Command {
     Check(CheckArgs),
     /// Convert a loop file, or a folder of them, to another format.
     Convert(ConvertArgs),
-    /// Draw a loop as a Mermaid or Graphviz diagram.
+    /// Draw a loop as a Mermaid, Graphviz or PlantUML diagram.
     Graph(GraphArgs),
     /// Generate Markdown documentation pages for loops.
     Docs(DocsArgs),
@@ -180,6 +180,9 @@ struct GraphArgs {
     /// Graphviz DOT.
     #[arg(long)]
     dot: bool,
+    /// PlantUML state diagram.
+    #[arg(long, conflicts_with_all = ["mermaid", "dot"])]
+    plantuml: bool,
     /// Mermaid diagram style.
     #[arg(long, value_enum, default_value_t = StyleArg::Flowchart)]
     style: StyleArg,
@@ -625,6 +628,8 @@ fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     };
     let text = if a.dot {
         back::dot::write(spec, info, &back::dot::Options::default())
+    } else if a.plantuml {
+        back::plantuml::write(spec, info)
     } else {
         let style = match a.style {
             StyleArg::Flowchart => back::mermaid::Style::Flowchart,
