@@ -1,7 +1,7 @@
 //! Determinism (issue 4, item 4): the same input gives the same bytes.
 //!
 //! * in one process: every back end (AgentPM, MAS, IR, Mermaid in both styles, DOT with and
-//!   without legend, Markdown page and index) run twice on every example and corpus file,
+//!   without legend, PlantUML, Markdown page and index) run twice on every example and corpus file,
 //!   each time from a fresh read, and the diagnostics of every file rendered twice;
 //! * across processes: `loopconv check --format json` (and the human form, and
 //!   `convert --to ir`) run twice over the examples and the corpus. Each process hashes
@@ -77,6 +77,7 @@ fn outputs(path: &Path) -> Vec<(String, String)> {
             back::dot::write(spec, info, &back::dot::Options { legend }),
         ));
     }
+    out.push(("plantuml".to_owned(), back::plantuml::write(spec, info)));
     let md = back::markdown::Options::default();
     out.push((
         "markdown".to_owned(),

@@ -3,9 +3,9 @@
 //!
 //! For each file: the IR and its analysis (`snapshots__ir@<file>.snap`, pinning the front end
 //! and the validator apart from the back ends), then the text of every back end
-//! (`to_agentpm`, `to_mas`, `to_ir`, `mermaid_flowchart`, `mermaid_state`, `dot`, `markdown`)
-//! and the list of fields each loop-format conversion loses (`lost`). Each back end runs
-//! twice and must give byte-identical text.
+//! (`to_agentpm`, `to_mas`, `to_ir`, `mermaid_flowchart`, `mermaid_state`, `dot`, `plantuml`,
+//! `markdown`) and the list of fields each loop-format conversion loses (`lost`). Each back
+//! end runs twice and must give byte-identical text.
 //!
 //! Bless changed snapshots with `INSTA_UPDATE=always cargo test --test snapshots` (or
 //! `cargo insta review`) and review the diff.
@@ -111,6 +111,7 @@ fn outputs(name: &str, spec: &Spec, info: &Info) -> Vec<(&'static str, String)> 
         },
     );
     let dot = back::dot::write(spec, info, &back::dot::Options::default());
+    let plantuml = back::plantuml::write(spec, info);
     let markdown = back::markdown::write(spec, info, name, &back::markdown::Options::default())
         .unwrap_or_else(|e| panic!("{name}: markdown: {e}"));
     vec![
@@ -121,6 +122,7 @@ fn outputs(name: &str, spec: &Spec, info: &Info) -> Vec<(&'static str, String)> 
         ("mermaid_flowchart", flowchart),
         ("mermaid_state", state),
         ("dot", dot),
+        ("plantuml", plantuml),
         ("markdown", markdown),
     ]
 }
