@@ -54,9 +54,10 @@ fn joined(c: char, next: Option<char>) -> bool {
 /// Escape free text for a PlantUML state name, state description, edge label or title.
 /// Spaces, letters and digits (of any script) are kept; control characters become spaces
 /// (line breaks would end the line); every other character is written `<U+XXXX>`. The
-/// notation takes at most five hex digits: the few characters above U+FFFFF (the last
-/// private-use plane) become U+FFFD. An empty text becomes a no-break space, so that a name
-/// is never empty.
+/// notation takes at most five hex digits, so a character above U+FFFFF (the last
+/// private-use plane) is written as its two UTF-16 surrogates: PlantUML (Java) decodes each
+/// to one UTF-16 unit of its string, and the two make up the character again. An empty text
+/// becomes a no-break space, so that a name is never empty.
 pub fn escape(s: &str) -> String {
     if s.is_empty() {
         return "<U+00A0>".to_owned();
@@ -68,10 +69,12 @@ pub fn escape(s: &str) -> String {
             out.push(c);
         } else if c.is_control() {
             out.push(' ');
+        } else if u32::from(c) > 0xF_FFFF {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                let _ = write!(out, "<U+{unit:04X}>");
+            }
         } else {
-            let code = u32::from(c);
-            let code = if code > 0xF_FFFF { 0xFFFD } else { code };
-            let _ = write!(out, "<U+{code:04X}>");
+            let _ = write!(out, "<U+{:04X}>", u32::from(c));
         }
         if joined(c, chars.peek().copied()) {
             out.push_str(JOINER);
@@ -248,25 +251,31 @@ mod tests {
         assert_eq!(escape("«x»"), "<U+00AB>x<U+00BB>");
         assert_eq!(escape("日本語のテキスト"), "日本語のテキスト");
         assert_eq!(escape("emoji 🚀"), "emoji <U+1F680>");
-        assert_eq!(escape("\u{10FFFD}"), "<U+FFFD>");
+        assert_eq!(escape("\u{10FFFD}"), "<U+DBFF><U+DFFD>");
         assert_eq!(escape("a\nb"), "a b");
         assert_eq!(escape(""), "<U+00A0>");
     }
 
-    /// PlantUML's decoding of a piece of text, in its order (`AtomText`): numeric
-    /// entities, the Unicode notation, then the rewrites of the decoded text.
+    /// PlantUML's decoding of a piece of text, in its order (`AtomText`): the Unicode
+    /// notation into a Java (UTF-16) string, then the rewrites of the decoded text.
     fn decode(s: &str) -> String {
-        let mut out = String::new();
+        let mut units: Vec<u16> = Vec::new();
         let mut rest = s;
         while let Some(i) = rest.find("<U+") {
-            out.push_str(&rest[..i]);
+            units.extend(rest[..i].encode_utf16());
             let tail = &rest[i + 3..];
             let end = tail.find('>').unwrap_or(0);
             let code = u32::from_str_radix(&tail[..end], 16).unwrap_or(0xFFFD);
-            out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+            let c = char::from_u32(code);
+            match (u16::try_from(code), c) {
+                (Ok(unit), _) => units.push(unit),
+                (Err(_), Some(c)) => units.extend(c.encode_utf16(&mut [0; 2]).iter()),
+                (Err(_), None) => units.push(0xFFFD),
+            }
             rest = &tail[end + 1..];
         }
-        out.push_str(rest);
+        units.extend(rest.encode_utf16());
+        let out = String::from_utf16_lossy(&units);
         out.replace("~@start", "@start").replace("\\t", "\t")
     }
 
