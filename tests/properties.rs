@@ -3,8 +3,8 @@
 //! * (a) generated valid loops, AgentPM-style phase graphs built as `ir::Spec` values and
 //!   REAL/VEAL loops built as `model::mas::Loop` values written to YAML and read back, go
 //!   through every back end (agentpm, mas with `--allow-lossy` and the agent flags, ir,
-//!   mermaid in both styles, dot with and without legend, markdown page and index) without
-//!   panicking, and every loop-format output loads again without errors;
+//!   mermaid in both styles, dot with and without legend, plantuml, markdown page and
+//!   index) without panicking, and every loop-format output loads again without errors;
 //! * (b) `X -> IR -> X` holds for generated AgentPM and MAS loops (write, load, compare the
 //!   `Spec`s; MAS compared with `escalation` spelled out, as the writer always writes it);
 //! * (c) invalid mutations of the valid example and corpus files (drop a required key,
@@ -598,6 +598,7 @@ fn all_back_ends(l: &Loaded, opts: &ConvertOptions) -> Result<(), TestCaseError>
         let d = back::dot::write(spec, info, &back::dot::Options { legend });
         prop_assert!(!d.is_empty());
     }
+    prop_assert!(back::plantuml::write(spec, info).ends_with("@enduml\n"));
     let md = back::markdown::Options::default();
     let page = back::markdown::write(spec, info, "gen", &md);
     prop_assert!(page.is_ok(), "markdown: {page:?}");

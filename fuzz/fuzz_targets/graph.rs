@@ -1,6 +1,6 @@
 //! Arbitrary bytes loaded (format detected, both syntaxes); a valid loop goes through every
-//! back end: Mermaid in both styles, DOT, Markdown, and the AgentPM, MAS and IR writers
-//! (which read their own output back and validate it).
+//! back end: Mermaid in both styles, DOT, PlantUML, Markdown, and the AgentPM, MAS and IR
+//! writers (which read their own output back and validate it).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -20,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
         for legend in [false, true] {
             let _ = back::dot::write(spec, info, &back::dot::Options { legend });
         }
+        let _ = back::plantuml::write(spec, info);
         let md = back::markdown::Options::default();
         let page = back::markdown::write(spec, info, name, &md);
         assert!(page.is_ok(), "{page:?}");
