@@ -1597,6 +1597,16 @@ fn is_plantuml_style(s: &str) -> bool {
         .all(|c| c.is_ascii_alphanumeric() || " #;:.{}".contains(c))
 }
 
+/// An edge line, `from ARROW to [: label]` between node ids: its `edge:<from>-<to>` key and
+/// its label.
+fn plantuml_edge(line: &str) -> Option<(String, &str)> {
+    let mut words = line.splitn(3, ' ');
+    let (from, arrow, rest) = (words.next()?, words.next()?, words.next()?);
+    let (to, label) = rest.split_once(" : ").unwrap_or((rest, ""));
+    let ok = is_plantuml_arrow(arrow) && (is_node_id(from) || from == "[*]") && is_node_id(to);
+    ok.then(|| (format!("edge:{from}-{to}"), label))
+}
+
 /// Check every line of a PlantUML output; returns the decoded pieces of each labelled
 /// thing: `title`, `state-title:<id>`, `state:<id>` (descriptions), `choice:<id>`,
 /// `edge:<from>-<to>` (in order).
@@ -1639,24 +1649,16 @@ fn check_plantuml_lines(out: &str, what: &str) -> BTreeMap<String, Vec<Vec<Strin
             add(format!("state-title:{id}"), pieces(title));
             continue;
         }
-        // Edges: `from ARROW to [: label]`; descriptions: `id : text`.
-        let mut words = line.splitn(3, ' ');
-        let (a, b, c) = (words.next(), words.next(), words.next());
-        if let (Some(from), Some(arrow), Some(rest)) = (a, b, c)
-            && is_plantuml_arrow(arrow)
-        {
-            let (to, label) = rest.split_once(" : ").unwrap_or((rest, ""));
-            if !(is_node_id(from) || from == "[*]") || !is_node_id(to) {
-                bad(line);
-            }
+        if let Some((key, label)) = plantuml_edge(line) {
             let label = if label.is_empty() {
                 Vec::new()
             } else {
                 pieces(label)
             };
-            add(format!("edge:{from}-{to}"), label);
+            add(key, label);
             continue;
         }
+        // State descriptions: `id : text`.
         let Some((id, desc)) = line.split_once(" : ").filter(|(id, _)| is_node_id(id)) else {
             bad(line)
         };
