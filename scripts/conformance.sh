@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Conformance: draw every loop with loopconv and render the drawings with the real
-# renderers, Graphviz (`dot -Tsvg`) and Mermaid's own renderer (mermaid-cli, in headless
-# Chromium), failing on any render error or on user text that became markup.
+# renderers, Graphviz (`dot -Tsvg`), Mermaid's own renderer (mermaid-cli, in headless
+# Chromium) and PlantUML (`plantuml -tsvg`, headless Java), failing on any render error or
+# on user text that became markup.
 #
 # Usage:
 #   scripts/conformance.sh [--install] [DIR...]
@@ -11,22 +12,23 @@
 #   * `loopconv graph --dot`               -> dot -Tsvg
 #   * `loopconv graph --style flowchart`   -> mmdc
 #   * `loopconv graph --style state`       -> mmdc
+#   * `loopconv graph --plantuml`          -> plantuml -tsvg
 #   * every ```mermaid block of the pages written by `loopconv docs` -> mmdc
 # Files under examples/ must be valid loops; files under a DIR that loopconv rejects
 # (a corpus may hold invalid files on purpose) are reported as skipped.
 # Every SVG is then parsed as XML and must hold no <script>, <img>, <iframe>, <object>
-# or <embed> element and no on* event attribute, and its raw text no `<img` or
-# `<script`. Hostile loops (every file under examples/hostile/, and files named
-# *hostile*) must also show their hostile text drawn as text: each phase objective short
-# enough to be shown whole (AgentPM loops) and each short agent name (actor, validator,
-# fallback agent) must appear literally in the drawn text of each of the loop's SVGs
-# (titles, descriptions and styles apart; compared without whitespace and invisible
-# characters, which the drawings drop or fold), and no <i>, <u> or nested <svg> element
-# may appear.
+# or <embed> element and no on* event attribute, its raw text no `<img` or `<script`, and
+# it must not be Mermaid's or PlantUML's picture of an error. Hostile loops (every file
+# under examples/hostile/, and files named *hostile*) must also show their hostile text
+# drawn as text: each phase objective short enough to be shown whole (AgentPM loops) and
+# each short agent name (actor, validator, fallback agent) must appear literally in the
+# drawn text of each of the loop's SVGs (titles, descriptions and styles apart; compared
+# without whitespace and invisible characters, which the drawings drop or fold), and no
+# <i>, <u> or nested <svg> element may appear.
 #
 # Installation (once per machine; `scripts/install-tools.sh` or `--install` runs the
 # `install_tools` function below, which does exactly this):
-#   apt-get update && apt-get install -y graphviz chromium
+#   apt-get update && apt-get install -y graphviz chromium plantuml
 #   cd tools && PUPPETEER_SKIP_DOWNLOAD=1 npm ci
 # tools/package.json pins @mermaid-js/mermaid-cli; tools/puppeteer.json points it at
 # Debian's /usr/bin/chromium (no browser download). Optional, for nicer non-Latin text in
@@ -45,15 +47,31 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-# Install Graphviz and Chromium (Debian) unless both are there, then mermaid-cli as
-# pinned by tools/package-lock.json (puppeteer's own browser download is skipped).
+# Install Graphviz, Chromium and PlantUML (Debian) unless all three are there, then
+# mermaid-cli as pinned by tools/package-lock.json (puppeteer's own browser download is
+# skipped).
 install_tools() {
-    if ! command -v dot >/dev/null || ! command -v chromium >/dev/null; then
+    if ! command -v dot >/dev/null || ! command -v chromium >/dev/null ||
+        ! command -v plantuml >/dev/null; then
         export DEBIAN_FRONTEND=noninteractive
         apt-get update
-        apt-get install -y graphviz chromium
+        apt-get install -y graphviz chromium plantuml
     fi
     (cd "$ROOT/tools" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund)
+}
+
+# Run PlantUML to SVG, headless (no display needed), reading UTF-8, without the source
+# embedded in the SVG; the arguments are the files (or `-pipe`) and further options.
+plantuml_svg() {
+    JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS:+$JAVA_TOOL_OPTIONS }-Djava.awt.headless=true" \
+        plantuml -tsvg -charset UTF-8 -nometadata "$@"
+}
+
+# Whether an SVG written by PlantUML is its picture of an error rather than the diagram:
+# PlantUML draws errors (syntax errors, exceptions, Graphviz missing or failing) as green
+# text on black, and exits 0 for some of them.
+plantuml_error_image() {
+    grep -qE 'background:#000000|fill="#33FF02"|Syntax Error\?|An error has occur+ed|Cannot find Graphviz' "$1"
 }
 
 # Find loop files under a folder (absolute paths, sorted), never under examples/invalid.
@@ -183,12 +201,17 @@ for path in sys.argv[1:]:
         text = "".join(root.itertext())
     if "Syntax error in text" in text:
         problems.append("Mermaid drew a syntax-error diagram")
+    if path.endswith(".plantuml.svg") and (
+        re.search(r'background:#000000|fill="#33FF02"', raw)
+        or re.search(r"Syntax Error\?|An error has occur+ed|Cannot find Graphviz", text)
+    ):
+        problems.append("PlantUML drew an error image")
     if "hostile" in path.rsplit("/", 1)[-1] and "/docs-" not in path:
         for needle in ("<img src=x", "日本語"):
             if needle not in text:
                 problems.append(f"hostile text {needle!r} is not drawn as text")
     svg = pathlib.Path(path)
-    stem = re.sub(r"\.(dot|flowchart|state)\.svg$", "", svg.name)
+    stem = re.sub(r"\.(dot|flowchart|state|plantuml)\.svg$", "", svg.name)
     ir = svg.parent.parent / "src" / f"{stem}.ir.json"
     if ir.exists() and root is not None:
         drawn = squeeze(drawn_text(root))
@@ -214,7 +237,7 @@ main() {
     local start_time=$SECONDS
     local mmdc="$ROOT/tools/node_modules/.bin/mmdc"
     local pconf="$ROOT/tools/puppeteer.json"
-    for tool in dot python3; do
+    for tool in dot plantuml python3; do
         command -v "$tool" >/dev/null || {
             echo "conformance: \`$tool\` not found; run: $0 --install" >&2
             exit 2
@@ -271,7 +294,7 @@ main() {
     local hostile_dir
     hostile_dir=$(cd "$ROOT/examples/hostile" 2>/dev/null && pwd -P) || hostile_dir="$ROOT/examples/hostile"
     # 1. Generate the drawings.
-    local -a dots=() mermaids=()
+    local -a dots=() mermaids=() pumls=()
     local i=0 entry kind name
     for entry in "${files[@]}"; do
         f=${entry%|*}
@@ -308,6 +331,12 @@ main() {
                 failed=$((failed + 1))
             fi
         done
+        if "$bin" graph --plantuml "$f" -o "$out/src/$name.plantuml.puml" 2>"$out/src/$name.err"; then
+            pumls+=("$name.plantuml")
+        else
+            echo "  FAIL $f: loopconv graph --plantuml failed"
+            failed=$((failed + 1))
+        fi
     done
 
     # 2. Graphviz.
@@ -323,7 +352,38 @@ main() {
         fi
     done
 
-    # 3. Docs pages: their ```mermaid blocks join the Mermaid diagrams. One `docs` run
+    # 3. PlantUML: one JVM renders every diagram (JOBS threads) into svg/<name>.svg.
+    # PlantUML still writes an SVG (a picture of the error) for a diagram it cannot draw;
+    # it exits non-zero on syntax errors but 0 on some others (Graphviz missing, internal
+    # exceptions): a diagram passes only with an SVG that is not an error image, and the
+    # whole run only with exit code 0. A failing diagram is rendered alone again to show
+    # PlantUML's message.
+    if ((${#pumls[@]} > 0)); then
+        local -a pfiles=()
+        local prc=0 pbad=0
+        for name in "${pumls[@]}"; do pfiles+=("$out/src/$name.puml"); done
+        plantuml_svg -nbthread "${JOBS:-2}" -o "$out/svg" "${pfiles[@]}" \
+            >"$out/src/plantuml.log" 2>&1 || prc=$?
+        for name in "${pumls[@]}"; do
+            if [[ -s $out/svg/$name.svg ]] && ! plantuml_error_image "$out/svg/$name.svg"; then
+                passed=$((passed + 1))
+            else
+                echo "  FAIL $name.puml: plantuml -tsvg:"
+                { plantuml_svg -pipe <"$out/src/$name.puml" 2>&1 >/dev/null || true; } |
+                    grep -v '^Picked up' | head -n 20 | sed 's/^/    /' || true
+                failed=$((failed + 1))
+                pbad=$((pbad + 1))
+                rm -f "$out/svg/$name.svg"
+            fi
+        done
+        if ((prc != 0 && pbad == 0)); then
+            echo "  FAIL plantuml exited with $prc:"
+            head -n 20 "$out/src/plantuml.log" | sed 's/^/    /'
+            failed=$((failed + 1))
+        fi
+    fi
+
+    # 4. Docs pages: their ```mermaid blocks join the Mermaid diagrams. One `docs` run
     # per loop, since different folders may hold loops of the same name (one page each).
     local -a pages=()
     i=0
@@ -360,7 +420,7 @@ main() {
     fi
     echo "conformance: $n Mermaid blocks in ${#pages[@]} docs pages ($same identical to a graph output)"
 
-    # 4. Mermaid: the diagrams are dealt round-robin into JOBS Markdown files, each
+    # 5. Mermaid: the diagrams are dealt round-robin into JOBS Markdown files, each
     # rendered by one mmdc (one browser start) into <batch>-<k>.svg; batches run in
     # parallel. A failed batch is retried one diagram at a time to name the culprit.
     local jobs=${JOBS:-2} b
@@ -412,7 +472,7 @@ main() {
         done
     done
 
-    # 5. The SVGs themselves.
+    # 6. The SVGs themselves.
     local -a svgs=()
     while IFS= read -r f; do svgs+=("$f"); done < <(find "$out/svg" -name '*.svg' | LC_ALL=C sort)
     if ((${#svgs[@]} > 0)); then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the real renderers that scripts/conformance.sh uses:
-#   apt-get update && apt-get install -y graphviz chromium     (skipped when both exist)
+#   apt-get update && apt-get install -y graphviz chromium plantuml
+#                                             (skipped when all three exist)
 #   cd tools && PUPPETEER_SKIP_DOWNLOAD=1 npm ci                 (mermaid-cli, pinned)
 # mermaid-cli drives Debian's /usr/bin/chromium through tools/puppeteer.json.
 set -euo pipefail

@@ -89,7 +89,7 @@ enum Command {
     Check(CheckArgs),
     /// Convert a loop file, or a folder of them, to another format.
     Convert(ConvertArgs),
-    /// Draw a loop as a Mermaid or Graphviz diagram.
+    /// Draw a loop as a Mermaid, Graphviz or PlantUML diagram.
     Graph(GraphArgs),
     /// Generate Markdown documentation pages for loops.
     Docs(DocsArgs),
@@ -153,6 +153,9 @@ struct GraphArgs {
     /// Graphviz DOT; the same as `--to dot`.
     #[arg(long, conflicts_with = "to")]
     dot: bool,
+    /// PlantUML state diagram; the same as `--to plantuml`.
+    #[arg(long, conflicts_with_all = ["mermaid", "dot", "to"])]
+    plantuml: bool,
     /// Mermaid diagram style.
     #[arg(long, value_enum, default_value_t = Style::Flowchart)]
     style: Style,
@@ -603,9 +606,10 @@ fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
-    let target = match (a.mermaid, a.dot) {
-        (true, _) => Target::Mermaid,
-        (_, true) => Target::Dot,
+    let target = match (a.mermaid, a.dot, a.plantuml) {
+        (true, _, _) => Target::Mermaid,
+        (_, true, _) => Target::Dot,
+        (_, _, true) => Target::PlantUml,
         _ => a.to,
     };
     let opts = back::Options {

@@ -1,7 +1,7 @@
 //! Determinism (issue 4, item 4): the same input gives the same bytes.
 //!
 //! * in one process: every back end of `Target::ALL` in every variant (AgentPM, MAS, IR,
-//!   Mermaid in both styles, DOT with and without legend, Markdown page, the schemas) and
+//!   Mermaid in both styles, DOT with and without legend, PlantUML, Markdown page, the schemas) and
 //!   the Markdown index run twice on every example and corpus file, each time from a fresh
 //!   read, and the diagnostics of every file rendered twice;
 //! * across processes: `loopconv check --format json` (and the human form, and

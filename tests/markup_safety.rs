@@ -1,10 +1,11 @@
 //! Markup safety (issue 4, item 5): hostile strings in every free-text field are drawn and
 //! written as literal text by every back end, and user text is never evaluated by minijinja.
 //!
-//! * [`HOSTILE`] is the corpus, in one place: Mermaid and DOT syntax, HTML and script tags,
-//!   Markdown table/link/heading syntax, template syntax (`{{ }}`, `{% %}`), YAML and JSON
-//!   look-alikes, control characters, bidirectional controls, zero-width characters,
-//!   noncharacters, non-Latin scripts and emoji; [`long_string`] adds a 100 KB string.
+//! * [`HOSTILE`] is the corpus, in one place: Mermaid, DOT and PlantUML syntax, HTML and
+//!   script tags, Markdown table/link/heading syntax, template syntax (`{{ }}`, `{% %}`),
+//!   YAML and JSON look-alikes, control characters, bidirectional controls, zero-width
+//!   characters, noncharacters, non-Latin scripts and emoji; [`long_string`] adds a 100 KB
+//!   string.
 //! * For each string, three loops hold it in **every** free-text field at once (an AgentPM
 //!   manifest, a VEAL and a REAL multi-agent-spec loop; see [`agentpm_matrix`] and
 //!   [`mas_matrix`]). Each loop is read through `loopconv::load` and sent through
@@ -16,6 +17,10 @@
 //!     `\\` escapes and `&amp;` as the only entity; HTML-like labels with only the writer's
 //!     tags and escaped text); labels and tooltips decode back to the original; and, when
 //!     `dot` is installed, Graphviz renders every output without a warning;
+//!   - PlantUML: every line has one of the forms the writer emits, user text is only
+//!     letters, digits, spaces and `<U+XXXX>` codes, and every label decodes back to the
+//!     original; when `plantuml` is installed, PlantUML renders every output without an
+//!     error, and each title, state text and edge label is drawn as text in the SVG;
 //!   - Markdown: parsed with pulldown-cmark, the page has exactly the block and inline
 //!     structure of the same loop with harmless text (no HTML, link, image, heading, list,
 //!     emphasis... from user text), every field reads as written, and the template was not
@@ -24,7 +29,7 @@
 //!   - terminal diagnostics (`render_human`) of loops made invalid around the hostile text
 //!     hold no control character other than newline.
 //! * The committed examples in `examples/hostile/` (rendered by `scripts/conformance.sh`
-//!   through the real Graphviz and Mermaid) are generated from the same corpus by
+//!   through the real Graphviz, Mermaid and PlantUML) are generated from the same corpus by
 //!   [`hostile_examples_are_up_to_date`]; regenerate them with
 //!   `LOOPCONV_BLESS=1 cargo test --test markup_safety` and commit the diff.
 
@@ -33,7 +38,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use loopconv::back::diagram::{self, Diagram, NodeKind};
-use loopconv::back::{self, dot, markdown, mermaid};
+use loopconv::back::{self, dot, markdown, mermaid, plantuml};
 use loopconv::diag::{self, Severity};
 use loopconv::ir::Spec;
 use loopconv::model::agentpm as am;
@@ -89,6 +94,46 @@ pub const HOSTILE: &[(&str, &str)] = &[
     ("dot", "&amp; &lt; &#60;b&#62; &#x3c; &nbsp;"),
     ("dot", "digraph G { a -> b }"),
     ("dot", "/* comment */ // comment\n# comment"),
+    // PlantUML syntax: diagram delimiters, preprocessor directives and functions, creole,
+    // its HTML-like tags, sprites, icons and emoji, the Unicode notation and entities it
+    // decodes (`&#92;` and `&#36;` used to crash it), links, escapes, line breaks,
+    // stereotypes and the characters it reads as quotes, state syntax, colours and arrow
+    // styles, comments, sub-diagrams, its private-use marker characters.
+    ("plantuml", "@startuml\n@enduml"),
+    ("plantuml", "@enduml @startuml x"),
+    ("plantuml", "!include /etc/passwd"),
+    ("plantuml", "!define X Y !$v = 1 $v !pragma layout smetana"),
+    ("plantuml", "%date() %version() %getenv(\"HOME\")"),
+    (
+        "plantuml",
+        "**bold** //italic// \"\"mono\"\" --strike-- __under__ ~~wave~~",
+    ),
+    ("plantuml", "~**not bold** ~~ ~@startuml ~@start"),
+    (
+        "plantuml",
+        "<b>b</b> <color:red>red</color> <size:40>big</size> <back:red>bg</back> <u>u</u>",
+    ),
+    (
+        "plantuml",
+        "<img:http://evil.example/x.png> <$sprite> <&star> <:1f600:> <:smile:>",
+    ),
+    ("plantuml", "<U+1F600> &#128512; &#92; &#36; &lt;b&gt;"),
+    ("plantuml", "[[http://evil.example link]] [[{tip} x]]"),
+    ("plantuml", "a\\nb \\t tab \\l \\r \\\\ end\\"),
+    (
+        "plantuml",
+        "<<choice>> \u{ab}stereo\u{bb} \u{201c}curly\u{201d} \u{2018}single\u{2019}",
+    ),
+    ("plantuml", "p0 : desc\np0 --> p1 : x\n[*] --> p0"),
+    (
+        "plantuml",
+        "#red;line:blue;line.dashed -[#red,dashed]-> [*]",
+    ),
+    ("plantuml", "state \"x\" as y {\n}"),
+    ("plantuml", "== head == ---- .... |= table | * list # num"),
+    ("plantuml", "' comment /' block '/"),
+    ("plantuml", "{{ salt }} {{\n}}"),
+    ("plantuml", "\u{e000}\u{ee00}\u{eeff}\u{e100} private"),
     // HTML and script.
     ("html", "<img src=x onerror=alert(1)>"),
     ("html", "<script>alert(1)</script>"),
@@ -1435,6 +1480,376 @@ fn check_svg_tags(svg: &str) {
 }
 
 // ---------------------------------------------------------------------------------------
+// PlantUML.
+
+/// PlantUML's decoding of the Unicode notation the writer emits (`<U+003C>` -> `<`): one
+/// pass, like `StringUtils.manageUnicodeNotationUplus`, into a Java (UTF-16) string, where
+/// two surrogate codes make up one character above U+FFFF.
+fn plantuml_decode(s: &str) -> String {
+    let mut units: Vec<u16> = Vec::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("<U+") {
+        units.extend(rest[..i].encode_utf16());
+        let tail = &rest[i + 3..];
+        let end = tail.find('>').expect("a code ends with >");
+        let code = u32::from_str_radix(&tail[..end], 16).expect("hex code");
+        match u16::try_from(code) {
+            Ok(unit) => units.push(unit),
+            Err(_) => {
+                let c = char::from_u32(code).expect("valid code");
+                units.extend(c.encode_utf16(&mut [0; 2]).iter());
+            }
+        }
+        rest = &tail[end + 1..];
+    }
+    units.extend(rest.encode_utf16());
+    String::from_utf16(&units).expect("no lone surrogate")
+}
+
+/// Escaped PlantUML text: letters and digits (of any script), spaces and `<U+XXXX>` codes
+/// (four or five hex digits), nothing else: no character that PlantUML's preprocessor,
+/// diagram parser, `~` escapes or creole parser reads.
+fn is_plantuml_text(s: &str) -> bool {
+    let mut rest = s;
+    loop {
+        let (plain, code) = match rest.find("<U+") {
+            Some(i) => (&rest[..i], Some(&rest[i + 3..])),
+            None => (rest, None),
+        };
+        if !plain.chars().all(|c| c == ' ' || c.is_alphanumeric()) {
+            return false;
+        }
+        let Some(code) = code else {
+            return !s.is_empty();
+        };
+        let Some(end) = code.find('>') else {
+            return false;
+        };
+        let hex = &code[..end];
+        if !(4..=5).contains(&hex.len()) || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            return false;
+        }
+        rest = &code[end + 1..];
+    }
+}
+
+/// The writer's own creole markup around escaped text (and `\n`, a line break).
+const PLANTUML_TAGS: &[&str] = &[
+    "<b>",
+    "</b>",
+    "<size:10>",
+    "<size:12>",
+    "</size>",
+    "<color:#475569>",
+    "</color>",
+    "\\n",
+];
+
+/// The decoded text pieces of a PlantUML label made of escaped text and the writer's tags.
+fn plantuml_pieces(label: &str) -> Option<Vec<String>> {
+    let mut pieces = Vec::new();
+    let mut cur = String::new();
+    let mut rest = label;
+    while !rest.is_empty() {
+        if let Some(t) = PLANTUML_TAGS.iter().find(|t| rest.starts_with(**t)) {
+            if !cur.is_empty() {
+                pieces.push(std::mem::take(&mut cur));
+            }
+            rest = &rest[t.len()..];
+            continue;
+        }
+        let c = rest.chars().next()?;
+        cur.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    if !cur.is_empty() {
+        pieces.push(cur);
+    }
+    if !pieces.iter().all(|p| is_plantuml_text(p)) {
+        return None;
+    }
+    let decoded: Vec<String> = pieces.iter().map(|p| plantuml_decode(p)).collect();
+    // PlantUML rewrites these in the decoded text (`~@start` to `@start`, `\t` to a tab):
+    // they must never be there. The writer breaks them with a word joiner.
+    for d in &decoded {
+        for bad in ["~@start", "\\t"] {
+            assert!(!d.contains(bad), "{bad:?} in the decoded label {d:?}");
+        }
+    }
+    Some(decoded.iter().map(|d| unjoined(d)).collect())
+}
+
+/// An arrow the writer emits: `-->` or `-[style]->` with a style of its own words.
+fn is_plantuml_arrow(a: &str) -> bool {
+    a == "-->"
+        || a.strip_prefix("-[")
+            .and_then(|s| s.strip_suffix("]->"))
+            .is_some_and(|s| {
+                s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "#,=".contains(c))
+            })
+}
+
+/// A skin line or inline style: only ASCII letters, digits, spaces and `#;:.{}`.
+fn is_plantuml_style(s: &str) -> bool {
+    s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || " #;:.{}".contains(c))
+}
+
+/// An edge line, `from ARROW to [: label]` between node ids: its `edge:<from>-<to>` key and
+/// its label.
+fn plantuml_edge(line: &str) -> Option<(String, &str)> {
+    let mut words = line.splitn(3, ' ');
+    let (from, arrow, rest) = (words.next()?, words.next()?, words.next()?);
+    let (to, label) = rest.split_once(" : ").unwrap_or((rest, ""));
+    let ok = is_plantuml_arrow(arrow) && (is_node_id(from) || from == "[*]") && is_node_id(to);
+    ok.then(|| (format!("edge:{from}-{to}"), label))
+}
+
+/// Check every line of a PlantUML output; returns the decoded pieces of each labelled
+/// thing: `title`, `state-title:<id>`, `state:<id>` (descriptions), `choice:<id>`,
+/// `edge:<from>-<to>` (in order).
+fn check_plantuml_lines(out: &str, what: &str) -> BTreeMap<String, Vec<Vec<String>>> {
+    let mut found: BTreeMap<String, Vec<Vec<String>>> = BTreeMap::new();
+    let mut add = |k: String, v: Vec<String>| found.entry(k).or_default().push(v);
+    let bad = |line: &str| -> ! { panic!("{what}: unexpected PlantUML line {line:?}\n{out}") };
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.first(), Some(&"@startuml"), "{what}");
+    assert_eq!(lines.last(), Some(&"@enduml"), "{what}");
+    for &line in &lines[1..lines.len() - 1] {
+        let pieces = |t: &str| plantuml_pieces(t).unwrap_or_else(|| bad(line));
+        if line == "hide empty description"
+            || (line.starts_with("skinparam ") || line.starts_with("  ") || line == "}")
+                && is_plantuml_style(line)
+        {
+            continue;
+        }
+        if let Some(t) = line.strip_prefix("title ") {
+            add("title".into(), pieces(t));
+            continue;
+        }
+        if let Some(t) = line.strip_prefix("state ") {
+            if let Some(id) = t.strip_suffix(" <<choice>>") {
+                if !is_node_id(id) {
+                    bad(line);
+                }
+                add(format!("choice:{id}"), Vec::new());
+                continue;
+            }
+            // state "title" as id [style]
+            let Some((title, rest)) = t.strip_prefix('"').and_then(|t| t.rsplit_once("\" as "))
+            else {
+                bad(line)
+            };
+            let (id, style) = rest.split_once(' ').unwrap_or((rest, ""));
+            if !is_node_id(id) || !is_plantuml_style(style) {
+                bad(line);
+            }
+            add(format!("state-title:{id}"), pieces(title));
+            continue;
+        }
+        if let Some((key, label)) = plantuml_edge(line) {
+            let label = if label.is_empty() {
+                Vec::new()
+            } else {
+                pieces(label)
+            };
+            add(key, label);
+            continue;
+        }
+        // State descriptions: `id : text`.
+        let Some((id, desc)) = line.split_once(" : ").filter(|(id, _)| is_node_id(id)) else {
+            bad(line)
+        };
+        add(format!("state:{id}"), pieces(desc));
+    }
+    found
+}
+
+/// The texts a PlantUML drawing must show: the title, each state's title and description
+/// lines, each edge's label.
+fn plantuml_expected(d: &Diagram) -> BTreeMap<String, Vec<Vec<String>>> {
+    let mut want: BTreeMap<String, Vec<Vec<String>>> = BTreeMap::new();
+    let mut add = |k: String, v: Vec<String>| want.entry(k).or_default().push(v);
+    add(
+        "title".into(),
+        [d.title.clone()]
+            .into_iter()
+            .chain(d.subtitle.clone())
+            .collect(),
+    );
+    for n in &d.nodes {
+        if n.kind == NodeKind::Gate {
+            add(format!("choice:{}", n.id), Vec::new());
+            continue;
+        }
+        add(format!("state-title:{}", n.id), vec![n.title.clone()]);
+        for l in n.lines.iter().chain(&n.access).chain(&n.role) {
+            add(format!("state:{}", n.id), vec![l.clone()]);
+        }
+    }
+    for e in &d.edges {
+        let from = if e.from == diagram::START_ID {
+            "[*]"
+        } else {
+            &e.from
+        };
+        let gate = d.node(&e.from).filter(|n| n.kind == NodeKind::Gate);
+        let label = match (gate, e.label.is_empty()) {
+            (_, true) => Vec::new(),
+            (Some(g), false) => vec![format!("{} · {}", e.label, g.lines.join(" "))],
+            (None, false) => [e.label.clone()]
+                .into_iter()
+                .chain(e.note.clone())
+                .collect(),
+        };
+        add(format!("edge:{from}-{}", e.to), label);
+    }
+    want
+}
+
+/// One PlantUML output to render, with the texts its drawing must show.
+struct Puml {
+    label: String,
+    source: String,
+    texts: Vec<String>,
+}
+
+fn check_plantuml(case: &Case, spec: &Spec, info: &Info, d: &Diagram) -> Puml {
+    let what = format!("{} PlantUML", case.label);
+    let d = &without_joiners(d);
+    let out = plantuml::draw(spec, info);
+    let found = check_plantuml_lines(&out, &what);
+    let want = plantuml_expected(d);
+    for (k, v) in &want {
+        assert_eq!(found.get(k), Some(v), "{what}: {k}\n{out}");
+    }
+    assert_eq!(found.len(), want.len(), "{what}: {found:?}");
+    let texts = want.into_values().flatten().flatten().collect();
+    Puml {
+        label: what,
+        source: out,
+        texts,
+    }
+}
+
+/// The drawn text of an SVG written by PlantUML: the content of its `<text>` elements,
+/// entities decoded.
+fn svg_text(svg: &str) -> String {
+    let mut out = String::new();
+    for part in svg.split("<text").skip(1) {
+        let Some((_, rest)) = part.split_once('>') else {
+            continue;
+        };
+        let content = rest.split("</text>").next().unwrap_or("");
+        let mut r = content;
+        while let Some(i) = r.find('&') {
+            out.push_str(&r[..i]);
+            let end = r[i..].find(';').expect("entity ends with ;") + i;
+            let ent = &r[i + 1..end];
+            let c = match ent {
+                "lt" => '<',
+                "gt" => '>',
+                "amp" => '&',
+                "quot" => '"',
+                "apos" => '\'',
+                _ => ent
+                    .strip_prefix('#')
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .and_then(char::from_u32)
+                    .unwrap_or_else(|| panic!("unknown entity &{ent};")),
+            };
+            out.push(c);
+            r = &r[end + 1..];
+        }
+        out.push_str(r);
+        out.push(' ');
+    }
+    out
+}
+
+/// Text without whitespace and invisible characters (which the drawings drop or fold, and
+/// which SVG writers may split or trim), for comparing drawn text.
+fn squeezed(s: &str) -> String {
+    s.chars()
+        .filter(|&c| !c.is_whitespace() && !invisible(c) && c != '\u{2060}')
+        .collect()
+}
+
+/// Run `plantuml -pipe` on some diagrams: its exit status, SVGs (one per diagram) and
+/// standard error; `None` when `plantuml` is not installed.
+fn run_plantuml(pumls: &[Puml]) -> Option<(bool, Vec<String>, String)> {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("plantuml")
+        .args(["-tsvg", "-pipe", "-charset", "UTF-8", "-nometadata"])
+        .env("JAVA_TOOL_OPTIONS", "-Djava.awt.headless=true")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    let input: String = pumls.iter().map(|p| p.source.as_str()).collect();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("plantuml runs");
+    writer
+        .join()
+        .expect("writer thread")
+        .expect("writing to plantuml");
+    let svgs = String::from_utf8_lossy(&out.stdout)
+        .split_inclusive("</svg>")
+        .filter(|s| s.contains("<svg"))
+        .map(str::to_owned)
+        .collect();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    Some((out.status.success(), svgs, stderr))
+}
+
+/// Render PlantUML texts with the real PlantUML (two `plantuml -pipe` processes, each
+/// reading half of the diagrams); skipped when `plantuml` is not installed. Every diagram
+/// must render without an error image, with only PlantUML's own SVG elements, showing its
+/// texts.
+fn render_with_plantuml(pumls: &[Puml]) {
+    let half = pumls.len().div_ceil(2).max(1);
+    let runs: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = pumls
+            .chunks(half)
+            .map(|chunk| scope.spawn(move || (chunk, run_plantuml(chunk))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("plantuml thread"))
+            .collect()
+    });
+    for (chunk, run) in runs {
+        let Some((ok, svgs, stderr)) = run else {
+            eprintln!("`plantuml` is not installed: PlantUML rendering skipped");
+            return;
+        };
+        assert_eq!(svgs.len(), chunk.len(), "one SVG per diagram: {stderr}");
+        for (p, svg) in chunk.iter().zip(&svgs) {
+            let drawn = svg_text(svg);
+            assert!(
+                !svg.contains("background:#000000") && !svg.contains("#33FF02"),
+                "{}: PlantUML drew an error image: {drawn}",
+                p.label
+            );
+            check_svg_tags(svg);
+            let drawn = squeezed(&drawn);
+            for t in &p.texts {
+                assert!(
+                    drawn.contains(&squeezed(t)),
+                    "{}: {t:?} is not drawn as text",
+                    p.label
+                );
+            }
+        }
+        assert!(ok, "plantuml -pipe failed on the hostile loops: {stderr}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Markdown.
 
 use pulldown_cmark::{Event, Options as MdOptions, Parser, Tag, TagEnd};
@@ -1722,7 +2137,12 @@ fn check_terminal(case: &Case) {
 // ---------------------------------------------------------------------------------------
 // The matrix.
 
-fn run_case(case: &Case, benign: &[String], dots: &mut Vec<(String, String)>) {
+fn run_case(
+    case: &Case,
+    benign: &[String],
+    dots: &mut Vec<(String, String)>,
+    pumls: &mut Vec<Puml>,
+) {
     let (spec, info) = case.valid();
     // A valid loop reads without a single warning.
     assert!(
@@ -1735,6 +2155,7 @@ fn run_case(case: &Case, benign: &[String], dots: &mut Vec<(String, String)>) {
     check_diagram_text(case, spec, &d);
     check_mermaid_both(case, spec, info, &d);
     dots.push((case.label.clone(), check_dot(case, spec, info, &d)));
+    pumls.push(check_plantuml(case, spec, info, &d));
     check_markdown(case, spec, info, benign);
     check_round_trips(case, spec, info);
     if case.hostile.len() < 1000 {
@@ -1751,29 +2172,34 @@ fn hostile_strings_in_every_field_stay_literal_text() {
         .collect();
     let all = hostile();
     // Two threads: the matrix has a few hundred loops.
-    let dots: Vec<(String, String)> = std::thread::scope(|scope| {
+    let (dots, pumls): (Vec<(String, String)>, Vec<Puml>) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..2)
             .map(|k| {
                 let (benign, all) = (&benign, &all);
                 scope.spawn(move || {
-                    let mut dots = Vec::new();
+                    let (mut dots, mut pumls) = (Vec::new(), Vec::new());
                     // The 100 KB string (last) first, the others dealt round-robin.
                     for (cat, s) in all.iter().rev().skip(k).step_by(2) {
                         for (case, b) in cases_for(cat, s).iter().zip(benign) {
-                            run_case(case, b, &mut dots);
+                            run_case(case, b, &mut dots, &mut pumls);
                         }
                     }
-                    dots
+                    (dots, pumls)
                 })
             })
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().expect("matrix thread"))
-            .collect()
+            .map(|h| h.join().expect("matrix thread"))
+            .fold((Vec::new(), Vec::new()), |(mut d, mut p), (d2, p2)| {
+                d.extend(d2);
+                p.extend(p2);
+                (d, p)
+            })
     });
     assert_eq!(dots.len(), all.len() * 3 - 2);
     render_with_graphviz(&dots);
+    render_with_plantuml(&pumls);
     eprintln!(
         "{} hostile strings x 3 loops x every back end in {:?}",
         all.len(),
@@ -1787,6 +2213,7 @@ fn corpus_covers_every_category() {
     for c in [
         "mermaid",
         "dot",
+        "plantuml",
         "html",
         "markdown",
         "template",
@@ -2053,6 +2480,11 @@ fn hostile_examples() -> Vec<(String, String)> {
             "\u{1b}[31marche\u{202e}type\u{200b}",
         ),
         ("agentpm-unicode", &["unicode"][..], "日本語 🚀 مرحبا"),
+        (
+            "agentpm-plantuml",
+            &["plantuml"][..],
+            "@enduml **archetype** <b>x</b> !include y",
+        ),
     ] {
         let strings = strings_of(cats);
         files.push((
@@ -2105,7 +2537,7 @@ fn hostile_examples() -> Vec<(String, String)> {
         [
             &["html"],
             &["template"],
-            &["dot", "mermaid"],
+            &["dot", "mermaid", "plantuml"],
             &["markdown", "control"],
             &["yaml", "bidi", "unicode"],
         ],
@@ -2168,7 +2600,7 @@ fn hostile_examples_are_up_to_date() {
 #[test]
 fn hostile_examples_stay_literal_text() {
     let dir = common::examples().join("hostile");
-    let mut dots = Vec::new();
+    let (mut dots, mut pumls) = (Vec::new(), Vec::new());
     for (name, _) in hostile_examples() {
         let path = dir.join(&name);
         let Ok(source) = std::fs::read_to_string(&path) else {
@@ -2179,6 +2611,7 @@ fn hostile_examples_stay_literal_text() {
         let d = Diagram::new(spec, info);
         check_mermaid_both(&case, spec, info, &d);
         dots.push((name.clone(), check_dot(&case, spec, info, &d)));
+        pumls.push(check_plantuml(&case, spec, info, &d));
         check_round_trips_all(&case, spec, info);
         let page = page(spec, info, &name).expect("renders");
         for e in Parser::new_ext(&page, md_options()) {
@@ -2209,6 +2642,7 @@ fn hostile_examples_stay_literal_text() {
         }
     }
     render_with_graphviz(&dots);
+    render_with_plantuml(&pumls);
 }
 
 fn check_round_trips_all(case: &Case, spec: &Spec, info: &Info) {

@@ -3,7 +3,7 @@
 //! * (a) generated valid loops, AgentPM-style phase graphs built as `ir::Spec` values and
 //!   REAL/VEAL loops built as `model::mas::Loop` values written to YAML and read back, go
 //!   through every back end (agentpm, mas with `--allow-lossy` and the agent flags, ir,
-//!   mermaid in both styles, dot with and without legend, markdown page and index, the
+//!   mermaid in both styles, dot with and without legend, plantuml, markdown page and index, the
 //!   schemas: every variant of `Target::ALL`, from `tests/common`) without
 //!   panicking, and every loop-format output loads again without errors;
 //! * (b) `X -> IR -> X` holds for generated AgentPM and MAS loops (write, load, compare the

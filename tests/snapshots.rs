@@ -4,7 +4,7 @@
 //! For each file: the IR and its analysis (`snapshots__ir@<file>.snap`, pinning the front end
 //! and the validator apart from the back ends), then the text of every back end of
 //! `Target::ALL` (`to_agentpm`, `to_mas`, `to_ir`, `mermaid_flowchart`, `mermaid_state`,
-//! `dot`, `markdown`; [`snapshot_name`] says where the DOT legend and the schemas are pinned
+//! `dot`, `plantuml`, `markdown`; [`snapshot_name`] says where the DOT legend and the schemas are pinned
 //! instead) and the list of fields each loop-format conversion loses (`lost`). Each back
 //! end runs twice and must give byte-identical text.
 //!
@@ -34,6 +34,7 @@ fn snapshot_name(w: &Written) -> Option<&'static str> {
         }),
         // The legend is the same block for every loop (`back::dot`'s unit tests).
         Target::Dot => (!w.opts.legend).then_some("dot"),
+        Target::PlantUml => Some("plantuml"),
         Target::Markdown => Some("markdown"),
         // The same for every loop of a format: `tests/schemas.rs` pins it to `schemas/`.
         Target::Schema => None,

@@ -1,6 +1,6 @@
 //! Arbitrary bytes loaded (format detected, both syntaxes); a valid loop goes through every
 //! back end of `Target::ALL` in every variant: Mermaid in both styles, DOT with and without
-//! a legend, Markdown (and the index), the schemas, and the AgentPM, MAS and IR writers
+//! a legend, PlantUML, Markdown (and the index), the schemas, and the AgentPM, MAS and IR writers
 //! (which read their own output back and validate it).
 #![no_main]
 

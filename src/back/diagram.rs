@@ -1,11 +1,11 @@
-//! Shared text helpers for the text back ends (Mermaid, DOT, Markdown).
+//! Shared text helpers for the text back ends (Mermaid, DOT, PlantUML, Markdown).
 //!
 //! * free-text clean-up: [`clean`], [`shorten`] and [`wrap`] work on Unicode scalar values,
 //!   never split a character, drop control and bidirectional-override characters and fold
 //!   every run of whitespace (newlines included) into one space;
 //! * [`escape_html`] for targets that take HTML-like markup (DOT `<...>` labels, Markdown);
 //! * [`access_summary`]: the compact access-intent line (`tools · knowledge · mem r/w`);
-//! * [`Diagram`]: the format-neutral drawing that `mermaid` and `dot` both write, built
+//! * [`Diagram`]: the format-neutral drawing that `mermaid`, `dot` and `plantuml` write, built
 //!   once from the IR and [`Info`] (never recomputing graph facts). Node ids are generated
 //!   from positions (`p0`, `g0`, `t_end`), never from user text, so they are always valid
 //!   identifiers in every target and stable for the same input.
@@ -726,6 +726,8 @@ mod tests {
                         assert!(!crate::back::mermaid::draw(spec, info, style).is_empty());
                     }
                     assert!(crate::back::dot::draw(spec, info, true).ends_with("}\n"));
+                    let puml = crate::back::plantuml::draw(spec, info);
+                    assert!(puml.ends_with("@enduml\n"));
                     drawn += 1;
                 }
             }

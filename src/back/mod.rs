@@ -14,6 +14,7 @@ pub mod ir;
 pub mod markdown;
 pub mod mas;
 pub mod mermaid;
+pub mod plantuml;
 pub mod schema;
 
 use std::fmt;
@@ -37,6 +38,9 @@ pub enum Target {
     Mermaid,
     /// Graphviz DOT diagram.
     Dot,
+    /// PlantUML state diagram.
+    #[value(name = "plantuml")]
+    PlantUml,
     /// Markdown documentation page.
     Markdown,
     /// JSON Schema of a loop format.
@@ -45,12 +49,13 @@ pub enum Target {
 
 impl Target {
     /// Every back end.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 8] = [
         Target::Ir,
         Target::Agentpm,
         Target::Mas,
         Target::Mermaid,
         Target::Dot,
+        Target::PlantUml,
         Target::Markdown,
         Target::Schema,
     ];
@@ -63,6 +68,7 @@ impl Target {
             Target::Mas => "mas",
             Target::Mermaid => "mermaid",
             Target::Dot => "dot",
+            Target::PlantUml => "plantuml",
             Target::Markdown => "markdown",
             Target::Schema => "schema",
         }
@@ -74,14 +80,18 @@ impl Target {
             Target::Ir => Some(Format::Ir),
             Target::Agentpm => Some(Format::Agentpm),
             Target::Mas => Some(Format::Mas),
-            Target::Mermaid | Target::Dot | Target::Markdown | Target::Schema => None,
+            Target::Mermaid
+            | Target::Dot
+            | Target::PlantUml
+            | Target::Markdown
+            | Target::Schema => None,
         }
     }
 
     /// Whether this back end draws a diagram (`loopconv graph --to`).
     pub fn is_diagram(self) -> bool {
         match self {
-            Target::Mermaid | Target::Dot => true,
+            Target::Mermaid | Target::Dot | Target::PlantUml => true,
             Target::Ir | Target::Agentpm | Target::Mas | Target::Markdown | Target::Schema => false,
         }
     }
@@ -89,11 +99,12 @@ impl Target {
     /// The extension of the files it writes.
     pub fn extension(self) -> &'static str {
         match self {
-            Target::Ir | Target::Agentpm | Target::Mas => {
-                self.format().map_or("txt", Format::extension)
-            }
+            Target::Ir => Format::Ir.extension(),
+            Target::Agentpm => Format::Agentpm.extension(),
+            Target::Mas => Format::Mas.extension(),
             Target::Mermaid => "mmd",
             Target::Dot => "dot",
+            Target::PlantUml => "puml",
             Target::Markdown => "md",
             Target::Schema => "schema.json",
         }
@@ -196,6 +207,7 @@ pub fn write(
         Target::Mas => mas::write(spec, info, opts, diags),
         Target::Mermaid => mermaid::write(spec, info, opts, diags),
         Target::Dot => dot::write(spec, info, opts, diags),
+        Target::PlantUml => plantuml::write(spec, info, opts, diags),
         Target::Markdown => markdown::write(spec, info, opts, diags),
         Target::Schema => schema::write(spec, info, opts, diags),
     }?;

@@ -183,7 +183,7 @@ pub fn variants(base: &back::Options) -> Vec<(Target, String, back::Options)> {
                     one(format!("schema {}", f.name()), opts);
                 }
             }
-            Target::Ir | Target::Agentpm | Target::Mas | Target::Markdown => {
+            Target::Ir | Target::Agentpm | Target::Mas | Target::PlantUml | Target::Markdown => {
                 one(target.name().to_owned(), base.clone());
             }
         }
