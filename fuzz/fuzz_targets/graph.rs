@@ -31,7 +31,9 @@ fn variants(target: Target, base: &back::Options) -> Vec<back::Options> {
                 ..base.clone()
             })
             .to_vec(),
-        Target::Ir | Target::Agentpm | Target::Mas | Target::Markdown => vec![base.clone()],
+        Target::Ir | Target::Agentpm | Target::Mas | Target::PlantUml | Target::Markdown => {
+            vec![base.clone()]
+        }
     }
 }
 
