@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::Sink as _;
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Field, Pattern, Spec, Destination};
+use crate::ir::{Destination, Field, Pattern, Spec};
 use crate::ir::{Escalation, Exhausted, ToolAction};
 
 fn blank(s: &str) -> bool {
@@ -23,16 +23,13 @@ pub fn suggest(unknown: &str, known: &[&str], what: &str) -> String {
     // every id once per diagnostic.
     const MAX_COMPARED: usize = 1000;
     const MAX_LISTED: usize = 20;
-    let len = unknown.chars().count();
-    let close = known
-        .iter()
-        .filter(|_| known.len() <= MAX_COMPARED)
-        .filter(|k| k.chars().count().abs_diff(len) <= 2)
-        .map(|k| (edit_distance(unknown, k), k))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d);
-    match close {
-        Some((_, k)) => format!("did you mean `{k}`?"),
+    let compared = if known.len() <= MAX_COMPARED {
+        known
+    } else {
+        &[]
+    };
+    match did_you_mean(unknown, compared.iter().copied(), |d, _| d <= 2) {
+        Some(help) => help,
         None if known.is_empty() => format!("no {what} is declared"),
         None => {
             let mut list = known
@@ -49,22 +46,26 @@ pub fn suggest(unknown: &str, known: &[&str], what: &str) -> String {
     }
 }
 
-/// Levenshtein edit distance, in characters (for "did you mean" hints).
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+/// "did you mean `x`?" for the candidate closest to `unknown`, among those `accept`ed, or
+/// `None`. Ties go to the earliest candidate.
+///
+/// The distance is `strsim::levenshtein`: insertions, deletions and substitutions of
+/// characters (a transposition counts as two edits). `accept(distance, candidate)` must
+/// only get stricter as the distance grows: a candidate it rejects at the difference in
+/// length (a lower bound of the distance) is skipped without computing the distance.
+pub(crate) fn did_you_mean<'a>(
+    unknown: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    accept: impl Fn(usize, &str) -> bool,
+) -> Option<String> {
+    let len = unknown.chars().count();
+    candidates
+        .into_iter()
+        .filter(|k| accept(k.chars().count().abs_diff(len), k))
+        .map(|k| (strsim::levenshtein(unknown, k), k))
+        .filter(|&(d, k)| accept(d, k))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| format!("did you mean `{k}`?"))
 }
 
 const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` (success), `$abort` (failure), `$handoff` (hand-off)";
@@ -435,9 +436,7 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
         }
         _ => {}
     }
-    if spec.bounds.escalation == Some(Escalation::Fallback)
-        && spec.roles.fallback_agent.is_none()
-    {
+    if spec.bounds.escalation == Some(Escalation::Fallback) && spec.roles.fallback_agent.is_none() {
         sink.value(
             Diagnostic::new(
                 Code::MissingFallbackAgent,
