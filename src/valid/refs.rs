@@ -674,3 +674,30 @@ fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{did_you_mean, suggest};
+
+    #[test]
+    fn did_you_mean_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {
+        // Plain Levenshtein, as before strsim: `ab` -> `ba` is two edits, not one.
+        assert_eq!(strsim::levenshtein("ab", "ba"), 2);
+        assert_eq!(strsim::levenshtein("日本", "日本語"), 1);
+        let within_two = |d: usize, _: &str| d <= 2;
+        assert_eq!(
+            did_you_mean("plna", ["plan", "plank"], within_two).as_deref(),
+            Some("did you mean `plan`?")
+        );
+        assert_eq!(
+            did_you_mean("cat", ["bat", "cut"], within_two).as_deref(),
+            Some("did you mean `bat`?")
+        );
+        assert_eq!(did_you_mean("gather", ["verify"], within_two), None);
+        assert_eq!(
+            suggest("rviw", &["review", "revise"], "phase"),
+            "did you mean `review`?"
+        );
+        assert_eq!(suggest("x", &[], "phase"), "no phase is declared");
+    }
+}
