@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::Sink as _;
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Destination, Field, Spec, Terminal};
+use crate::ir::{Destination, Field, Graph, Spec, Terminal};
 
 /// A node of the analysed graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +98,75 @@ impl Info {
 /// graph diagnostic is reported.
 pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info {
     let g = &spec.graph;
+    let built = build_graph(spec);
+    let start = built
+        .land(&Destination::Phase(g.entry.clone()))
+        .filter(|_| built.phase_nodes.contains_key(&g.entry));
+    let runs = shortest_runs(&built.graph, start);
+    let mut info = Info {
+        terminals_used: terminals_used(g),
+        max_steps: spec.bounds.max_steps,
+        start,
+        ..Info::default()
+    };
+    reachability(g, &built, &runs, &mut info);
+    info.shortest_success = shortest_success(g, &built, &runs);
+
+    // Only judge the graph when the entry exists (otherwise V006 already says why).
+    if start.is_some() && judge {
+        every_phase_reachable(spec, &info, sink);
+        if some_terminal_reachable(spec, &info, sink) {
+            info.trap_phases = trap_cycles(spec, &info, &built, sink);
+            end_reachable(spec, &info, sink);
+        }
+        budget_rule(spec, &info, sink);
+    }
+    info.graph = built.graph;
+    info.phase_nodes = built.phase_nodes;
+    info
+}
+
+/// The graph under construction, and where its edges land.
+struct Built<'a> {
+    graph: DiGraph<Node, Edge>,
+    /// Node of each phase id (first declaration).
+    phase_nodes: BTreeMap<String, NodeIndex>,
+    /// Node of each terminal.
+    terminal_nodes: BTreeMap<Terminal, NodeIndex>,
+    /// Gate chains: the gates guarding each phase, in authored order.
+    chains: BTreeMap<&'a str, Vec<NodeIndex>>,
+    /// The gate of each checkpoint; `None` when it guards an undeclared phase.
+    gates: Vec<Option<NodeIndex>>,
+}
+
+impl Built<'_> {
+    /// The node a run lands on when it goes to a target: the phase's first gate, or the
+    /// phase, or the terminal.
+    fn land(&self, t: &Destination) -> Option<NodeIndex> {
+        match t {
+            Destination::Terminal(t) => self.terminal_nodes.get(t).copied(),
+            Destination::Phase(p) => self
+                .chains
+                .get(p.as_str())
+                .and_then(|c| c.first().copied())
+                .or_else(|| self.phase_nodes.get(p).copied()),
+        }
+    }
+}
+
+/// The nodes (phases, then terminals, then gates), then the edges (transitions, approvals,
+/// rejections).
+fn build_graph(spec: &Spec) -> Built<'_> {
+    let mut built = add_nodes(&spec.graph);
+    add_transitions(&spec.graph, &mut built);
+    add_approvals(&mut built);
+    add_rejections(&spec.graph, &mut built);
+    built
+}
+
+/// One node per phase id (its first declaration), per terminal, and per checkpoint that
+/// guards a declared phase.
+fn add_nodes(g: &Graph) -> Built<'_> {
     let mut graph: DiGraph<Node, Edge> = DiGraph::new();
     let mut phase_nodes: BTreeMap<String, NodeIndex> = BTreeMap::new();
     for (i, p) in g.phases.iter().enumerate() {
@@ -110,7 +179,6 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
         .iter()
         .map(|t| (*t, graph.add_node(Node::Terminal(*t))))
         .collect();
-    // Gate chains: the checkpoints guarding each phase, in authored order.
     let mut chains: BTreeMap<&str, Vec<NodeIndex>> = BTreeMap::new();
     let mut gates: Vec<Option<NodeIndex>> = Vec::new();
     for (i, c) in g.checkpoints.iter().flatten().enumerate() {
@@ -121,67 +189,90 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
         });
         gates.push(gate);
     }
-    // The node a run lands on when it goes to a target.
-    let land = |t: &Destination| -> Option<NodeIndex> {
-        match t {
-            Destination::Terminal(t) => terminal_nodes.get(t).copied(),
-            Destination::Phase(p) => chains
-                .get(p.as_str())
-                .and_then(|c| c.first().copied())
-                .or_else(|| phase_nodes.get(p).copied()),
-        }
-    };
-    let mut used: BTreeSet<Terminal> = BTreeSet::new();
+    Built {
+        graph,
+        phase_nodes,
+        terminal_nodes,
+        chains,
+        gates,
+    }
+}
+
+/// An edge per transition that leaves on a declared outcome of a declared phase for a
+/// target that lands somewhere.
+fn add_transitions(g: &Graph, built: &mut Built) {
     for (i, t) in g.transitions.iter().enumerate() {
-        if let Destination::Terminal(term) = t.to {
-            used.insert(term);
-        }
-        if let (Some(&from), Some(to)) = (phase_nodes.get(&t.from), land(&t.to))
-            && spec
-                .phase(&t.from)
-                .is_some_and(|p| p.outcome_ids().contains(&t.on.as_str()))
+        let Some(&from) = built.phase_nodes.get(&t.from) else {
+            continue;
+        };
+        // `from` is the node of the first phase declared with this id.
+        let Node::Phase(p) = built.graph[from] else {
+            continue;
+        };
+        if let Some(to) = built.land(&t.to)
+            && g.phases[p].outcome_ids().contains(&t.on.as_str())
         {
-            graph.add_edge(from, to, Edge::Transition(i));
+            built.graph.add_edge(from, to, Edge::Transition(i));
         }
     }
-    for (phase, chain) in &chains {
+}
+
+/// An approval edge from each gate to the next gate of its chain, or to its phase.
+fn add_approvals(built: &mut Built) {
+    for (phase, chain) in &built.chains {
         for (k, &gate) in chain.iter().enumerate() {
             let next = chain
                 .get(k + 1)
                 .copied()
-                .or_else(|| phase_nodes.get(*phase).copied());
+                .or_else(|| built.phase_nodes.get(*phase).copied());
             if let Some(next) = next {
-                graph.add_edge(gate, next, Edge::Approve);
+                built.graph.add_edge(gate, next, Edge::Approve);
             }
         }
     }
+}
+
+/// A rejection edge from each gate to where its checkpoint's `on_reject` lands.
+fn add_rejections(g: &Graph, built: &mut Built) {
     for (i, c) in g.checkpoints.iter().flatten().enumerate() {
-        if let Destination::Terminal(term) = c.on_reject {
-            used.insert(term);
-        }
-        if let (Some(Some(gate)), Some(to)) = (gates.get(i).copied(), land(&c.on_reject)) {
-            graph.add_edge(gate, to, Edge::Reject);
+        if let (Some(Some(gate)), Some(to)) =
+            (built.gates.get(i).copied(), built.land(&c.on_reject))
+        {
+            built.graph.add_edge(gate, to, Edge::Reject);
         }
     }
-    let start =
-        land(&Destination::Phase(g.entry.clone())).filter(|_| phase_nodes.contains_key(&g.entry));
+}
 
-    let mut info = Info {
-        terminals_used: used.into_iter().collect(),
-        max_steps: spec.bounds.max_steps,
-        start,
-        ..Info::default()
-    };
+/// The terminals that some transition or checkpoint rejection targets, in `$end`,
+/// `$abort`, `$handoff` order.
+fn terminals_used(g: &Graph) -> Vec<Terminal> {
+    let transitions = g.transitions.iter().map(|t| &t.to);
+    let rejections = g.checkpoints.iter().flatten().map(|c| &c.on_reject);
+    let used: BTreeSet<Terminal> = transitions
+        .chain(rejections)
+        .filter_map(|to| match to {
+            Destination::Terminal(t) => Some(*t),
+            Destination::Phase(_) => None,
+        })
+        .collect();
+    used.into_iter().collect()
+}
 
-    // Reachability from the entry (BFS), and shortest path to $end (0-1 BFS: entering a
-    // phase costs one step).
-    let cost =
-        |n: NodeIndex, graph: &DiGraph<Node, Edge>| usize::from(matches!(graph[n], Node::Phase(_)));
+/// The shortest runs from the start, by node: steps taken on arrival, and the node before.
+struct Runs {
+    dist: Vec<Option<usize>>,
+    prev: Vec<Option<NodeIndex>>,
+}
+
+/// Shortest runs from the start (0-1 BFS: entering a phase costs one step, a gate or a
+/// terminal none). A run ends at a terminal.
+fn shortest_runs(graph: &DiGraph<Node, Edge>, start: Option<NodeIndex>) -> Runs {
+    let cost = |n: NodeIndex| usize::from(matches!(graph[n], Node::Phase(_)));
     let mut dist: Vec<Option<usize>> = vec![None; graph.node_count()];
     let mut prev: Vec<Option<NodeIndex>> = vec![None; graph.node_count()];
     if let Some(s) = start {
         let mut dq = VecDeque::new();
-        dist[s.index()] = Some(cost(s, &graph));
+        dist[s.index()] = Some(cost(s));
         dq.push_back(s);
         while let Some(n) = dq.pop_front() {
             let d = dist[n.index()].unwrap_or(0);
@@ -192,7 +283,7 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
             let mut succ: Vec<_> = graph.edges(n).map(|e| e.target()).collect();
             succ.sort();
             for m in succ {
-                let c = cost(m, &graph);
+                let c = cost(m);
                 if dist[m.index()].is_none_or(|old| d + c < old) {
                     dist[m.index()] = Some(d + c);
                     prev[m.index()] = Some(n);
@@ -205,133 +296,173 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
             }
         }
     }
+    Runs { dist, prev }
+}
+
+/// The reachable and unreachable phases (each id once, in declaration order) and the
+/// reachable terminals.
+fn reachability(g: &Graph, built: &Built, runs: &Runs, info: &mut Info) {
     for (i, p) in g.phases.iter().enumerate() {
-        let Some(&n) = phase_nodes.get(&p.id) else {
+        let Some(&n) = built.phase_nodes.get(&p.id) else {
             continue;
         };
-        if graph[n] != Node::Phase(i) {
+        if built.graph[n] != Node::Phase(i) {
             continue;
         }
-        if dist[n.index()].is_some() {
+        if runs.dist[n.index()].is_some() {
             info.reachable_phases.push(p.id.clone());
         } else {
             info.unreachable_phases.push(p.id.clone());
         }
     }
     for t in Terminal::ALL {
-        if dist[terminal_nodes[&t].index()].is_some() {
+        if runs.dist[built.terminal_nodes[&t].index()].is_some() {
             info.reachable_terminals.push(t);
         }
     }
-    let end = terminal_nodes[&Terminal::End];
-    if dist[end.index()].is_some() {
-        let mut path = Vec::new();
-        let mut cur = Some(end);
-        while let Some(n) = cur {
-            if let Node::Phase(i) = graph[n] {
-                path.push(g.phases[i].id.clone());
-            }
-            cur = prev[n.index()];
-        }
-        path.reverse();
-        info.shortest_success = Some(path);
-    }
+}
 
-    // Phases that can reach a terminal: reverse BFS from the terminals.
-    let mut can_finish = vec![false; graph.node_count()];
-    let mut dq: VecDeque<NodeIndex> = terminal_nodes.values().copied().collect();
+/// The phases executed by the shortest run from the entry to `$end`, if there is one.
+fn shortest_success(g: &Graph, built: &Built, runs: &Runs) -> Option<Vec<String>> {
+    let end = built.terminal_nodes[&Terminal::End];
+    runs.dist[end.index()]?;
+    let mut path = Vec::new();
+    let mut cur = Some(end);
+    while let Some(n) = cur {
+        if let Node::Phase(i) = built.graph[n] {
+            path.push(g.phases[i].id.clone());
+        }
+        cur = runs.prev[n.index()];
+    }
+    path.reverse();
+    Some(path)
+}
+
+/// Nodes from which some terminal can be reached: reverse BFS from the terminals.
+fn can_finish(built: &Built) -> Vec<bool> {
+    let mut can_finish = vec![false; built.graph.node_count()];
+    let mut dq: VecDeque<NodeIndex> = built.terminal_nodes.values().copied().collect();
     for n in &dq {
         can_finish[n.index()] = true;
     }
     while let Some(n) = dq.pop_front() {
-        for m in graph.neighbors_directed(n, Direction::Incoming) {
+        for m in built.graph.neighbors_directed(n, Direction::Incoming) {
             if !can_finish[m.index()] {
                 can_finish[m.index()] = true;
                 dq.push_back(m);
             }
         }
     }
+    can_finish
+}
 
-    // Only judge the graph when the entry exists (otherwise V006 already says why).
-    if start.is_some() && judge {
-        // Rule 12.
-        for id in &info.unreachable_phases {
-            if let Some(p) = spec.phase(id) {
-                sink.value(
-                    Diagnostic::new(
-                        Code::UnreachablePhase,
-                        format!(
-                            "phase `{id}` cannot be reached from the entry phase `{}`",
-                            g.entry
-                        ),
-                    )
-                    .with_help(
-                        "add a transition or a checkpoint rejection that leads to it, or remove it",
-                    )
-                    .at(p.origin.child("id").0),
-                );
-            }
-        }
-        // Rule 13.
-        if info.reachable_terminals.is_empty() {
+/// Rule 12 (`V012`): every phase can be reached from the entry.
+fn every_phase_reachable(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
+    for id in &info.unreachable_phases {
+        if let Some(p) = spec.phase(id) {
             sink.value(
-                Diagnostic::new(Code::NoTerminalReachable, "no terminal (`$end`, `$abort`, `$handoff`) can be reached from the entry phase")
-                    .with_help("a loop must be able to stop: add a transition to `$end`")
-                    .at(spec.provenance.pointer(Field::Entry)),
+                Diagnostic::new(
+                    Code::UnreachablePhase,
+                    format!(
+                        "phase `{id}` cannot be reached from the entry phase `{}`",
+                        spec.graph.entry
+                    ),
+                )
+                .with_help(
+                    "add a transition or a checkpoint rejection that leads to it, or remove it",
+                )
+                .at(p.origin.child("id").0),
             );
-        } else {
-            // Trap cycles: reachable phases with no way out.
-            let traps: Vec<&str> = info
-                .reachable_phases
-                .iter()
-                .filter(|id| phase_nodes.get(*id).is_some_and(|n| !can_finish[n.index()]))
-                .map(String::as_str)
-                .collect();
-            if !traps.is_empty() {
-                let first = spec.phase(traps[0]);
-                sink.value(
-                    Diagnostic::new(
-                        Code::TrapCycle,
-                        format!(
-                            "once a run enters {}, it can never stop: no terminal is reachable from there",
-                            traps.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
-                        ),
-                    )
-                    .with_note(format!("trapped phases: {}", traps.join(" -> ")))
-                    .with_help("give one of these phases an outcome that leads to a terminal")
-                    .at(first.map(|p| p.origin.child("id").0).unwrap_or_default()),
-                );
-                info.trap_phases = traps.iter().map(|s| (*s).to_owned()).collect();
-            }
-            if info.shortest_success.is_none() {
-                sink.value(
-                    Diagnostic::new(
-                        Code::NoSuccessPath,
-                        "`$end` cannot be reached from the entry phase: the loop can never succeed",
-                    )
-                    .with_help("add a transition to `$end`")
-                    .at(spec.provenance.pointer(Field::Entry)),
-                );
-            }
-        }
-        if let (Some(max), Some(path)) = (spec.bounds.max_steps, &info.shortest_success)
-            && (path.len() as u64) > max
-        {
-            sink.value(
-                    Diagnostic::new(
-                        Code::MaxStepsTooSmall,
-                        format!(
-                            "`max_steps` is {max}, but the shortest successful run takes {} steps: the loop can never succeed",
-                            path.len()
-                        ),
-                    )
-                    .with_note(format!("shortest run: {} -> $end", path.join(" -> ")))
-                    .with_help(format!("raise `max_steps` to at least {}", path.len()))
-                    .at(spec.provenance.pointer(Field::MaxSteps)),
-                );
         }
     }
-    info.graph = graph;
-    info.phase_nodes = phase_nodes;
-    info
+}
+
+/// Rule 13 (`V013`): some terminal can be reached from the entry. Returns whether one can.
+fn some_terminal_reachable(spec: &Spec, info: &Info, sink: &mut Diagnostics) -> bool {
+    if !info.reachable_terminals.is_empty() {
+        return true;
+    }
+    sink.value(
+        Diagnostic::new(
+            Code::NoTerminalReachable,
+            "no terminal (`$end`, `$abort`, `$handoff`) can be reached from the entry phase",
+        )
+        .with_help("a loop must be able to stop: add a transition to `$end`")
+        .at(spec.provenance.pointer(Field::Entry)),
+    );
+    false
+}
+
+/// Trap cycles (`V023`): no reachable phase is one from which no terminal can be reached.
+/// Returns those phases, in declaration order.
+fn trap_cycles(spec: &Spec, info: &Info, built: &Built, sink: &mut Diagnostics) -> Vec<String> {
+    let can_finish = can_finish(built);
+    let traps: Vec<&str> = info
+        .reachable_phases
+        .iter()
+        .filter(|id| {
+            built
+                .phase_nodes
+                .get(*id)
+                .is_some_and(|n| !can_finish[n.index()])
+        })
+        .map(String::as_str)
+        .collect();
+    let Some(first) = traps.first() else {
+        return Vec::new();
+    };
+    sink.value(
+        Diagnostic::new(
+            Code::TrapCycle,
+            format!(
+                "once a run enters {}, it can never stop: no terminal is reachable from there",
+                traps
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .with_note(format!("trapped phases: {}", traps.join(" -> ")))
+        .with_help("give one of these phases an outcome that leads to a terminal")
+        .at(spec
+            .phase(first)
+            .map(|p| p.origin.child("id").0)
+            .unwrap_or_default()),
+    );
+    traps.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// `V025`: `$end` can be reached from the entry.
+fn end_reachable(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
+    if info.shortest_success.is_none() {
+        sink.value(
+            Diagnostic::new(
+                Code::NoSuccessPath,
+                "`$end` cannot be reached from the entry phase: the loop can never succeed",
+            )
+            .with_help("add a transition to `$end`")
+            .at(spec.provenance.pointer(Field::Entry)),
+        );
+    }
+}
+
+/// `V024`: the shortest successful run fits in `max_steps`.
+fn budget_rule(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
+    if let (Some(max), Some(path)) = (spec.bounds.max_steps, &info.shortest_success)
+        && (path.len() as u64) > max
+    {
+        sink.value(
+            Diagnostic::new(
+                Code::MaxStepsTooSmall,
+                format!(
+                    "`max_steps` is {max}, but the shortest successful run takes {} steps: the loop can never succeed",
+                    path.len()
+                ),
+            )
+            .with_note(format!("shortest run: {} -> $end", path.join(" -> ")))
+            .with_help(format!("raise `max_steps` to at least {}", path.len()))
+            .at(spec.provenance.pointer(Field::MaxSteps)),
+        );
+    }
 }

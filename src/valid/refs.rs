@@ -4,12 +4,13 @@
 //! No cascades: a transition whose `from` is undeclared is reported once (V007) and not
 //! checked for its outcome; a phase whose id repeats is checked once.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Sink as _;
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Destination, Field, Pattern, Spec};
+use crate::ir::{Destination, Field, Graph, Pattern, Phase, Spec, Transition};
 use crate::ir::{Escalation, Exhausted, ToolAction};
 
 fn blank(s: &str) -> bool {
@@ -23,16 +24,13 @@ pub fn suggest(unknown: &str, known: &[&str], what: &str) -> String {
     // every id once per diagnostic.
     const MAX_COMPARED: usize = 1000;
     const MAX_LISTED: usize = 20;
-    let len = unknown.chars().count();
-    let close = known
-        .iter()
-        .filter(|_| known.len() <= MAX_COMPARED)
-        .filter(|k| k.chars().count().abs_diff(len) <= 2)
-        .map(|k| (edit_distance(unknown, k), k))
-        .filter(|(d, _)| *d <= 2)
-        .min_by_key(|(d, _)| *d);
-    match close {
-        Some((_, k)) => format!("did you mean `{k}`?"),
+    let compared = if known.len() <= MAX_COMPARED {
+        known
+    } else {
+        &[]
+    };
+    match did_you_mean(unknown, compared.iter().copied(), |d, _| d <= 2) {
+        Some(help) => help,
         None if known.is_empty() => format!("no {what} is declared"),
         None => {
             let mut list = known
@@ -49,22 +47,26 @@ pub fn suggest(unknown: &str, known: &[&str], what: &str) -> String {
     }
 }
 
-/// Levenshtein edit distance, in characters (for "did you mean" hints).
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur.push(
-                (prev[j] + usize::from(ca != *cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1),
-            );
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+/// "did you mean `x`?" for the candidate closest to `unknown`, among those `accept`ed, or
+/// `None`. Ties go to the earliest candidate.
+///
+/// The distance is `strsim::levenshtein`: insertions, deletions and substitutions of
+/// characters (a transposition counts as two edits). `accept(distance, candidate)` must
+/// only get stricter as the distance grows: a candidate it rejects at the difference in
+/// length (a lower bound of the distance) is skipped without computing the distance.
+pub(crate) fn did_you_mean<'a>(
+    unknown: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    accept: impl Fn(usize, &str) -> bool,
+) -> Option<String> {
+    let len = unknown.chars().count();
+    candidates
+        .into_iter()
+        .filter(|k| accept(k.chars().count().abs_diff(len), k))
+        .map(|k| (strsim::levenshtein(unknown, k), k))
+        .filter(|&(d, k)| accept(d, k))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| format!("did you mean `{k}`?"))
 }
 
 const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` (success), `$abort` (failure), `$handoff` (hand-off)";
@@ -72,11 +74,131 @@ const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` 
 /// Run pass 1. Returns whether every edge (transition, checkpoint) resolved: when one did
 /// not, the graph rules are skipped, since their verdict would follow from the broken edge
 /// (no cascades).
+///
+/// Each rule pushes its diagnostics in authored order; the rules run in code order, and
+/// the diagnostics are sorted by position and code afterwards.
 pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
-    let mut edges_intact = true;
     let g = &spec.graph;
+    let phases = Phases::new(g);
+    // Rules 1-5: labels, phases and outcomes.
+    archetype_not_blank(spec, sink);
+    objectives_not_blank(g, sink);
+    unique_phase_ids(&phases, sink);
+    outcome_descriptions_not_blank(g, sink);
+    unique_outcome_ids(g, sink);
+    // Rules 6-11: the entry and the transitions.
+    entry_phase_exists(spec, &phases, sink);
+    transition_sources_exist(g, &phases, sink);
+    transition_outcomes_exist(g, &phases, sink);
+    let pairs = at_most_one_transition_per_outcome(g, &phases, sink);
+    transition_targets_exist(g, &phases, sink);
+    every_outcome_has_a_transition(&phases, &pairs, sink);
+    // Rules 14-17: checkpoints.
+    unique_checkpoint_ids(g, sink);
+    checkpoint_phases_exist(g, &phases, sink);
+    one_checkpoint_per_phase(g, &phases, sink);
+    checkpoint_targets_exist(g, &phases, sink);
+    // Rules 18-22: error policy.
+    retry_policy(spec, sink);
+    phase_failure_policy(spec, sink);
+    // MAS rules.
+    real_has_mission(spec, sink);
+    veal_has_validator_and_checks(spec, sink);
+    fallback_has_agent(spec, sink);
+    unique_check_ids(spec, sink);
+    edges_resolve(g, &phases)
+}
 
-    // Rule 1.
+/// The declared phases by id. A repeated id counts once: its first declaration.
+struct Phases<'a> {
+    graph: &'a Graph,
+    /// Index into `graph.phases` of each id's first declaration.
+    first: BTreeMap<&'a str, usize>,
+    /// The ids in order of first declaration (for "did you mean" help).
+    ids: Vec<&'a str>,
+}
+
+impl<'a> Phases<'a> {
+    fn new(graph: &'a Graph) -> Self {
+        let mut first = BTreeMap::new();
+        let mut ids = Vec::new();
+        for (i, p) in graph.phases.iter().enumerate() {
+            if let Entry::Vacant(e) = first.entry(p.id.as_str()) {
+                e.insert(i);
+                ids.push(p.id.as_str());
+            }
+        }
+        Phases { graph, first, ids }
+    }
+
+    /// Whether `id` is a declared phase.
+    fn contains(&self, id: &str) -> bool {
+        self.first.contains_key(id)
+    }
+
+    /// The first phase declared as `id`.
+    fn get(&self, id: &str) -> Option<&'a Phase> {
+        self.first.get(id).map(|&i| &self.graph.phases[i])
+    }
+
+    /// Each id's first declaration, in authored order.
+    fn unique(&self) -> impl Iterator<Item = &'a Phase> + '_ {
+        let graph = self.graph;
+        graph
+            .phases
+            .iter()
+            .enumerate()
+            .filter(|&(i, p)| self.first.get(p.id.as_str()) == Some(&i))
+            .map(|(_, p)| p)
+    }
+
+    /// Whether a transition's `from` is a declared phase and its `on` one of its outcomes.
+    fn outcome_known(&self, t: &Transition) -> bool {
+        self.get(&t.from)
+            .is_some_and(|p| p.outcome_ids().contains(&t.on.as_str()))
+    }
+
+    /// Whether a target is a declared phase or a terminal.
+    fn resolves(&self, to: &Destination) -> bool {
+        match to {
+            Destination::Phase(p) => self.contains(p),
+            Destination::Terminal(_) => true,
+        }
+    }
+
+    /// Help for an unknown phase id.
+    fn suggest(&self, id: &str) -> String {
+        suggest(id, &self.ids, "phase")
+    }
+
+    /// Help for a target that is neither a declared phase nor a terminal.
+    fn target_help(&self, to: &str) -> String {
+        if to.starts_with('$') {
+            TERMINAL_HELP.to_owned()
+        } else {
+            self.suggest(to)
+        }
+    }
+}
+
+/// Whether every edge resolves: each transition leaves on a declared outcome of a declared
+/// phase for a declared phase or a terminal, and each checkpoint guards a declared phase and
+/// rejects to a declared phase or a terminal.
+fn edges_resolve(g: &Graph, phases: &Phases) -> bool {
+    let transitions = g
+        .transitions
+        .iter()
+        .all(|t| phases.outcome_known(t) && phases.resolves(&t.to));
+    let checkpoints = g
+        .checkpoints
+        .iter()
+        .flatten()
+        .all(|c| phases.contains(&c.before_phase) && phases.resolves(&c.on_reject));
+    transitions && checkpoints
+}
+
+/// Rule 1 (`V001`): `archetype`, when present, is not blank.
+fn archetype_not_blank(spec: &Spec, sink: &mut Diagnostics) {
     if spec.archetype.as_deref().is_some_and(blank) {
         sink.value(
             Diagnostic::new(Code::BlankArchetype, "`archetype` is empty or blank")
@@ -84,21 +206,27 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
                 .at(spec.provenance.pointer(Field::Archetype)),
         );
     }
+}
 
-    // Rules 2-5: phases and outcomes.
-    let mut first_phase: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, p) in g.phases.iter().enumerate() {
-        if blank(&p.objective) {
-            sink.value(
-                Diagnostic::new(
-                    Code::BlankObjective,
-                    format!("phase `{}` has a blank `objective`", p.id),
-                )
-                .with_help("say what the phase must achieve")
-                .at(p.origin.child("objective").0),
-            );
-        }
-        if let Some(&j) = first_phase.get(p.id.as_str()) {
+/// Rule 2 (`V002`): every phase (repeated ids included) has an objective.
+fn objectives_not_blank(g: &Graph, sink: &mut Diagnostics) {
+    for p in g.phases.iter().filter(|p| blank(&p.objective)) {
+        sink.value(
+            Diagnostic::new(
+                Code::BlankObjective,
+                format!("phase `{}` has a blank `objective`", p.id),
+            )
+            .with_help("say what the phase must achieve")
+            .at(p.origin.child("objective").0),
+        );
+    }
+}
+
+/// Rule 3 (`V003`): phase ids are unique; each repeat is reported.
+fn unique_phase_ids(phases: &Phases, sink: &mut Diagnostics) {
+    for (i, p) in phases.graph.phases.iter().enumerate() {
+        let j = phases.first[p.id.as_str()];
+        if j != i {
             sink.value(
                 Diagnostic::new(
                     Code::DuplicatePhase,
@@ -108,24 +236,39 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
                 .with_help("give each phase a unique id")
                 .at(p.origin.child("id").0),
             );
-        } else {
-            first_phase.insert(&p.id, i);
         }
+    }
+}
+
+/// Rule 4 (`V004`): every declared outcome (of every phase) has a description.
+fn outcome_descriptions_not_blank(g: &Graph, sink: &mut Diagnostics) {
+    for p in &g.phases {
+        for o in p
+            .outcomes
+            .iter()
+            .flatten()
+            .filter(|o| blank(&o.description))
+        {
+            sink.value(
+                Diagnostic::new(
+                    Code::BlankOutcomeDescription,
+                    format!(
+                        "outcome `{}` of phase `{}` has a blank `description`",
+                        o.id, p.id
+                    ),
+                )
+                .with_help("say when the phase emits this outcome")
+                .at(o.origin.child("description").0),
+            );
+        }
+    }
+}
+
+/// Rule 5 (`V005`): a phase declares each outcome id once.
+fn unique_outcome_ids(g: &Graph, sink: &mut Diagnostics) {
+    for p in &g.phases {
         let mut seen = BTreeSet::new();
         for o in p.outcomes.iter().flatten() {
-            if blank(&o.description) {
-                sink.value(
-                    Diagnostic::new(
-                        Code::BlankOutcomeDescription,
-                        format!(
-                            "outcome `{}` of phase `{}` has a blank `description`",
-                            o.id, p.id
-                        ),
-                    )
-                    .with_help("say when the phase emits this outcome")
-                    .at(o.origin.child("description").0),
-                );
-            }
             if !seen.insert(o.id.as_str()) {
                 sink.value(
                     Diagnostic::new(
@@ -137,157 +280,168 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
             }
         }
     }
-    let phase_ids: Vec<&str> = first_phase
-        .iter()
-        .map(|(k, v)| (*v, *k))
-        .collect::<BTreeMap<_, _>>()
-        .into_values()
-        .collect();
-    let is_phase = |id: &str| first_phase.contains_key(id);
+}
 
-    // Rule 6.
-    if !is_phase(&g.entry) {
+/// Rule 6 (`V006`): `entry_phase` is a declared phase.
+fn entry_phase_exists(spec: &Spec, phases: &Phases, sink: &mut Diagnostics) {
+    let entry = &spec.graph.entry;
+    if !phases.contains(entry) {
         sink.value(
             Diagnostic::new(
                 Code::UnknownEntryPhase,
-                format!("`entry_phase` `{}` is not a declared phase", g.entry),
+                format!("`entry_phase` `{entry}` is not a declared phase"),
             )
-            .with_help(suggest(&g.entry, &phase_ids, "phase"))
+            .with_help(phases.suggest(entry))
             .at(spec.provenance.pointer(Field::Entry)),
         );
     }
+}
 
-    // Rules 7-10.
-    let mut pairs: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-    for (i, t) in g.transitions.iter().enumerate() {
-        let from = first_phase.get(t.from.as_str()).map(|&k| &g.phases[k]);
-        let outcome_ok = from.is_some_and(|p| p.outcome_ids().contains(&t.on.as_str()));
-        let target_ok = match &t.to {
-            Destination::Phase(to) => is_phase(to),
-            Destination::Terminal(_) => true,
+/// Rule 7 (`V007`): every transition's `from` is a declared phase.
+fn transition_sources_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
+    for t in g.transitions.iter().filter(|t| !phases.contains(&t.from)) {
+        sink.value(
+            Diagnostic::new(
+                Code::UnknownTransitionSource,
+                format!("transition `from` `{}` is not a declared phase", t.from),
+            )
+            .with_help(phases.suggest(&t.from))
+            .at(t.origin.child("from").0),
+        );
+    }
+}
+
+/// Rule 8 (`V008`): every transition's `on` is an outcome of its `from` phase (not checked
+/// when `from` is undeclared: `V007` says so).
+fn transition_outcomes_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
+    for t in &g.transitions {
+        let Some(p) = phases.get(&t.from) else {
+            continue;
         };
-        edges_intact &= outcome_ok && target_ok;
-        match from {
-            None => sink.value(
-                Diagnostic::new(
-                    Code::UnknownTransitionSource,
-                    format!("transition `from` `{}` is not a declared phase", t.from),
-                )
-                .with_help(suggest(&t.from, &phase_ids, "phase"))
-                .at(t.origin.child("from").0),
-            ),
-            Some(p) => {
-                let outs = p.outcome_ids();
-                if !outs.contains(&t.on.as_str()) {
-                    let mut d = Diagnostic::new(
-                        Code::UnknownOutcome,
-                        format!("phase `{}` has no outcome `{}`", p.id, t.on),
-                    )
-                    .at(t.origin.child("on").0);
-                    d = if p.outcomes.is_some() && t.on == crate::ir::IMPLICIT_OUTCOME {
-                        d.with_help(format!(
-                            "`complete` is implicit only for a phase that declares no outcomes; `{}` declares {}",
-                            p.id,
-                            outs.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")
-                        ))
-                    } else {
-                        d.with_help(suggest(&t.on, &outs, "outcome"))
-                    };
-                    sink.value(d);
-                } else if let Some(&j) = pairs.get(&(t.from.as_str(), t.on.as_str())) {
-                    sink.value(
-                        Diagnostic::new(
-                            Code::DuplicateTransition,
-                            format!(
-                                "outcome `{}` of phase `{}` has more than one transition",
-                                t.on, t.from
-                            ),
-                        )
-                        .with_note(format!("first transition is number {}", j + 1))
-                        .with_help("a transition has no conditions: keep one target per outcome")
-                        .at(t.origin.0.clone()),
-                    );
-                } else {
-                    pairs.insert((t.from.as_str(), t.on.as_str()), i);
-                }
-            }
+        let outs = p.outcome_ids();
+        if outs.contains(&t.on.as_str()) {
+            continue;
         }
+        let d = Diagnostic::new(
+            Code::UnknownOutcome,
+            format!("phase `{}` has no outcome `{}`", p.id, t.on),
+        )
+        .at(t.origin.child("on").0);
+        let d = if p.outcomes.is_some() && t.on == crate::ir::IMPLICIT_OUTCOME {
+            d.with_help(format!(
+                "`complete` is implicit only for a phase that declares no outcomes; `{}` declares {}",
+                p.id,
+                outs.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")
+            ))
+        } else {
+            d.with_help(suggest(&t.on, &outs, "outcome"))
+        };
+        sink.value(d);
+    }
+}
+
+/// Rule 10 (`V010`): no (phase, outcome) pair has two transitions (transitions on unknown
+/// outcomes are left to `V007`/`V008`). Returns the first transition of each pair.
+fn at_most_one_transition_per_outcome<'a>(
+    g: &'a Graph,
+    phases: &Phases,
+    sink: &mut Diagnostics,
+) -> BTreeMap<(&'a str, &'a str), usize> {
+    let mut pairs = BTreeMap::new();
+    for (i, t) in g.transitions.iter().enumerate() {
+        if !phases.outcome_known(t) {
+            continue;
+        }
+        match pairs.entry((t.from.as_str(), t.on.as_str())) {
+            Entry::Vacant(e) => {
+                e.insert(i);
+            }
+            Entry::Occupied(e) => sink.value(
+                Diagnostic::new(
+                    Code::DuplicateTransition,
+                    format!(
+                        "outcome `{}` of phase `{}` has more than one transition",
+                        t.on, t.from
+                    ),
+                )
+                .with_note(format!("first transition is number {}", e.get() + 1))
+                .with_help("a transition has no conditions: keep one target per outcome")
+                .at(t.origin.0.clone()),
+            ),
+        }
+    }
+    pairs
+}
+
+/// Rule 9 (`V009`): every transition's `to` is a declared phase or a terminal.
+fn transition_targets_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
+    for t in &g.transitions {
         if let Destination::Phase(to) = &t.to
-            && !is_phase(to)
+            && !phases.contains(to)
         {
-            let help = if to.starts_with('$') {
-                TERMINAL_HELP.to_owned()
-            } else {
-                suggest(to, &phase_ids, "phase")
-            };
             sink.value(
                 Diagnostic::new(
                     Code::UnknownTransitionTarget,
                     format!("transition `to` `{to}` is neither a declared phase nor a terminal"),
                 )
-                .with_help(help)
+                .with_help(phases.target_help(to))
                 .at(t.origin.child("to").0),
             );
         }
     }
+}
 
-    // Rule 11: every (phase, outcome) pair has a transition.
-    for (i, p) in g.phases.iter().enumerate() {
-        if first_phase.get(p.id.as_str()) != Some(&i) {
-            continue;
-        }
-        match &p.outcomes {
-            None => {
-                if !pairs.contains_key(&(p.id.as_str(), crate::ir::IMPLICIT_OUTCOME)) {
-                    sink.value(
-                        Diagnostic::new(
-                            Code::MissingTransition,
-                            format!(
-                                "phase `{}` has no transition for its implicit outcome `complete`",
-                                p.id
-                            ),
-                        )
-                        .with_help(format!(
-                            "add {{\"from\": \"{}\", \"on\": \"complete\", \"to\": ...}}",
+/// Rule 11 (`V011`): every (phase, outcome) pair has a transition; `pairs` are the pairs
+/// that have one. A repeated phase id or outcome id is checked once.
+fn every_outcome_has_a_transition(
+    phases: &Phases,
+    pairs: &BTreeMap<(&str, &str), usize>,
+    sink: &mut Diagnostics,
+) {
+    for p in phases.unique() {
+        let Some(os) = &p.outcomes else {
+            if !pairs.contains_key(&(p.id.as_str(), crate::ir::IMPLICIT_OUTCOME)) {
+                sink.value(
+                    Diagnostic::new(
+                        Code::MissingTransition,
+                        format!(
+                            "phase `{}` has no transition for its implicit outcome `complete`",
                             p.id
-                        ))
-                        .at(p.origin.child("id").0),
-                    );
-                }
+                        ),
+                    )
+                    .with_help(format!(
+                        "add {{\"from\": \"{}\", \"on\": \"complete\", \"to\": ...}}",
+                        p.id
+                    ))
+                    .at(p.origin.child("id").0),
+                );
             }
-            Some(os) => {
-                let mut seen = BTreeSet::new();
-                for o in os {
-                    if seen.insert(o.id.as_str())
-                        && !pairs.contains_key(&(p.id.as_str(), o.id.as_str()))
-                    {
-                        sink.value(
-                            Diagnostic::new(
-                                Code::MissingTransition,
-                                format!("outcome `{}` of phase `{}` has no transition", o.id, p.id),
-                            )
-                            .with_help(format!(
-                                "add {{\"from\": \"{}\", \"on\": \"{}\", \"to\": ...}}",
-                                p.id, o.id
-                            ))
-                            .at(o.origin.child("id").0),
-                        );
-                    }
-                }
+            continue;
+        };
+        let mut seen = BTreeSet::new();
+        for o in os {
+            if seen.insert(o.id.as_str()) && !pairs.contains_key(&(p.id.as_str(), o.id.as_str())) {
+                sink.value(
+                    Diagnostic::new(
+                        Code::MissingTransition,
+                        format!("outcome `{}` of phase `{}` has no transition", o.id, p.id),
+                    )
+                    .with_help(format!(
+                        "add {{\"from\": \"{}\", \"on\": \"{}\", \"to\": ...}}",
+                        p.id, o.id
+                    ))
+                    .at(o.origin.child("id").0),
+                );
             }
         }
     }
+}
 
-    // Rules 14-17: checkpoints.
-    let mut cp_ids: BTreeSet<&str> = BTreeSet::new();
-    let mut guarded: BTreeMap<&str, &str> = BTreeMap::new();
+/// Rule 14 (`V014`): checkpoint ids are unique.
+fn unique_checkpoint_ids(g: &Graph, sink: &mut Diagnostics) {
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
     for c in g.checkpoints.iter().flatten() {
-        edges_intact &= is_phase(&c.before_phase)
-            && match &c.on_reject {
-                Destination::Phase(r) => is_phase(r),
-                Destination::Terminal(_) => true,
-            };
-        if !cp_ids.insert(&c.id) {
+        if !seen.insert(&c.id) {
             sink.value(
                 Diagnostic::new(
                     Code::DuplicateCheckpoint,
@@ -296,7 +450,13 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
                 .at(c.origin.child("id").0),
             );
         }
-        if !is_phase(&c.before_phase) {
+    }
+}
+
+/// Rule 15 (`V015`): every checkpoint's `before_phase` is a declared phase.
+fn checkpoint_phases_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
+    for c in g.checkpoints.iter().flatten() {
+        if !phases.contains(&c.before_phase) {
             sink.value(
                 Diagnostic::new(
                     Code::UnknownCheckpointPhase,
@@ -305,136 +465,185 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
                         c.id, c.before_phase
                     ),
                 )
-                .with_help(suggest(&c.before_phase, &phase_ids, "phase"))
+                .with_help(phases.suggest(&c.before_phase))
                 .at(c.origin.child("before_phase").0),
             );
-        } else if let Some(first) = guarded.get(c.before_phase.as_str()) {
-            sink.value(
+        }
+    }
+}
+
+/// Rule 17 (`V017`): at most one approval checkpoint guards a (declared) phase.
+fn one_checkpoint_per_phase(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
+    let mut guarded: BTreeMap<&str, &str> = BTreeMap::new();
+    for c in g.checkpoints.iter().flatten() {
+        if !phases.contains(&c.before_phase) {
+            continue;
+        }
+        match guarded.entry(&c.before_phase) {
+            Entry::Vacant(e) => {
+                e.insert(&c.id);
+            }
+            Entry::Occupied(e) => sink.value(
                 Diagnostic::new(
                     Code::DuplicateCheckpointPhase,
                     format!(
-                        "phase `{}` already has approval checkpoint `{first}`; `{}` guards it again",
-                        c.before_phase, c.id
+                        "phase `{}` already has approval checkpoint `{}`; `{}` guards it again",
+                        c.before_phase,
+                        e.get(),
+                        c.id
                     ),
                 )
                 .with_help("merge the two approvals into one checkpoint")
                 .at(c.origin.child("before_phase").0),
-            );
-        } else {
-            guarded.insert(&c.before_phase, &c.id);
+            ),
         }
+    }
+}
+
+/// Rule 16 (`V016`): every checkpoint's `on_reject` is a declared phase or a terminal.
+fn checkpoint_targets_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
+    for c in g.checkpoints.iter().flatten() {
         if let Destination::Phase(r) = &c.on_reject
-            && !is_phase(r)
+            && !phases.contains(r)
         {
-            let help = if r.starts_with('$') {
-                TERMINAL_HELP.to_owned()
-            } else {
-                suggest(r, &phase_ids, "phase")
-            };
             sink.value(
-                    Diagnostic::new(
-                        Code::UnknownRejectTarget,
-                        format!("checkpoint `{}` rejects to `{r}`, which is neither a declared phase nor a terminal", c.id),
-                    )
-                    .with_help(help)
-                    .at(c.origin.child("on_reject").0),
-                );
-        }
-    }
-
-    // Rules 18-22: error policy.
-    if let Some(ep) = &spec.bounds.error_policy
-        && let Some(tf) = &ep.tool_failure
-    {
-        let tp = spec.provenance.pointer(Field::ToolFailure);
-        let action = tf.action.as_str();
-        if tf.action == ToolAction::Retry {
-            for (missing, code, field) in [
-                (
-                    tf.max_retries.is_none(),
-                    Code::RetryWithoutMaxRetries,
-                    "max_retries",
-                ),
-                (
-                    tf.on_exhausted.is_none(),
-                    Code::RetryWithoutOnExhausted,
-                    "on_exhausted",
-                ),
-            ] {
-                if missing {
-                    sink.key(
-                            Diagnostic::new(code, format!("`tool_failure` has `action: retry` but no `{field}`"))
-                                .with_help("a retry policy needs `max_retries` (at least 1) and `on_exhausted` (`fail_phase`, `abort` or `handoff`)")
-                                .at(tp.clone()),
-                        );
-                }
-            }
-        } else {
-            for (present, code, field) in [
-                (
-                    tf.max_retries.is_some(),
-                    Code::MaxRetriesWithoutRetry,
-                    "max_retries",
-                ),
-                (
-                    tf.on_exhausted.is_some(),
-                    Code::OnExhaustedWithoutRetry,
-                    "on_exhausted",
-                ),
-            ] {
-                if present {
-                    sink.key(
-                            Diagnostic::new(
-                                code,
-                                format!("`{field}` is only allowed with `action: retry`, not `action: {action}`"),
-                            )
-                            .with_help(format!("remove `{field}`, or set `action: retry`"))
-                            .at(format!("{tp}/{field}")),
-                        );
-                }
-            }
-        }
-        let can_fail_phase = tf.action == ToolAction::FailPhase
-            || (tf.action == ToolAction::Retry && tf.on_exhausted == Some(Exhausted::FailPhase));
-        if can_fail_phase && ep.phase_failure.is_none() {
-            sink.key(
                 Diagnostic::new(
-                    Code::MissingPhaseFailure,
-                    "tool failure can fail the phase, but `error_policy` has no `phase_failure`",
+                    Code::UnknownRejectTarget,
+                    format!(
+                        "checkpoint `{}` rejects to `{r}`, which is neither a declared phase nor a terminal",
+                        c.id
+                    ),
                 )
-                .with_help("add `\"phase_failure\": {\"action\": \"abort\"}` (or `handoff`)")
-                .at(spec.provenance.pointer(Field::ErrorPolicy)),
+                .with_help(phases.target_help(r))
+                .at(c.origin.child("on_reject").0),
             );
         }
     }
+}
 
-    // MAS rules.
-    match spec.pattern {
-        Pattern::Real if spec.goal.mission.is_none() => sink.key(
+/// Rules 18-21 (`V018`-`V021`): `action: retry` needs `max_retries` and `on_exhausted`, and
+/// any other action allows neither.
+fn retry_policy(spec: &Spec, sink: &mut Diagnostics) {
+    let Some(tf) = spec
+        .bounds
+        .error_policy
+        .as_ref()
+        .and_then(|ep| ep.tool_failure.as_ref())
+    else {
+        return;
+    };
+    let tp = spec.provenance.pointer(Field::ToolFailure);
+    if tf.action == ToolAction::Retry {
+        for (missing, code, field) in [
+            (
+                tf.max_retries.is_none(),
+                Code::RetryWithoutMaxRetries,
+                "max_retries",
+            ),
+            (
+                tf.on_exhausted.is_none(),
+                Code::RetryWithoutOnExhausted,
+                "on_exhausted",
+            ),
+        ] {
+            if missing {
+                sink.key(
+                    Diagnostic::new(code, format!("`tool_failure` has `action: retry` but no `{field}`"))
+                        .with_help("a retry policy needs `max_retries` (at least 1) and `on_exhausted` (`fail_phase`, `abort` or `handoff`)")
+                        .at(tp.clone()),
+                );
+            }
+        }
+    } else {
+        let action = tf.action.as_str();
+        for (present, code, field) in [
+            (
+                tf.max_retries.is_some(),
+                Code::MaxRetriesWithoutRetry,
+                "max_retries",
+            ),
+            (
+                tf.on_exhausted.is_some(),
+                Code::OnExhaustedWithoutRetry,
+                "on_exhausted",
+            ),
+        ] {
+            if present {
+                sink.key(
+                    Diagnostic::new(
+                        code,
+                        format!(
+                            "`{field}` is only allowed with `action: retry`, not `action: {action}`"
+                        ),
+                    )
+                    .with_help(format!("remove `{field}`, or set `action: retry`"))
+                    .at(format!("{tp}/{field}")),
+                );
+            }
+        }
+    }
+}
+
+/// Rule 22 (`V022`): when a tool failure can fail the phase (`fail_phase`, or a retry that
+/// ends in `fail_phase`), `error_policy` says what a phase failure does.
+fn phase_failure_policy(spec: &Spec, sink: &mut Diagnostics) {
+    let Some(ep) = &spec.bounds.error_policy else {
+        return;
+    };
+    let Some(tf) = &ep.tool_failure else {
+        return;
+    };
+    let can_fail_phase = tf.action == ToolAction::FailPhase
+        || (tf.action == ToolAction::Retry && tf.on_exhausted == Some(Exhausted::FailPhase));
+    if can_fail_phase && ep.phase_failure.is_none() {
+        sink.key(
+            Diagnostic::new(
+                Code::MissingPhaseFailure,
+                "tool failure can fail the phase, but `error_policy` has no `phase_failure`",
+            )
+            .with_help("add `\"phase_failure\": {\"action\": \"abort\"}` (or `handoff`)")
+            .at(spec.provenance.pointer(Field::ErrorPolicy)),
+        );
+    }
+}
+
+/// MAS rule `V101`: a REAL loop has a mission.
+fn real_has_mission(spec: &Spec, sink: &mut Diagnostics) {
+    if spec.pattern == Pattern::Real && spec.goal.mission.is_none() {
+        sink.key(
             Diagnostic::new(Code::MissingMission, "REAL loop has no `mission`")
                 .with_help("a REAL loop is mission-driven: add `mission:` with the goal statement")
                 .at(""),
-        ),
-        Pattern::Veal => {
-            if spec.roles.validator.is_none() {
-                sink.key(
-                    Diagnostic::new(Code::MissingValidator, "VEAL loop has no `validator`")
-                        .with_help("a VEAL loop needs the read-only agent that runs the checks: add `validator:`")
-                        .at(""),
-                );
-            }
-            if spec.goal.checks.as_ref().is_none_or(Vec::is_empty) {
-                let d = Diagnostic::new(Code::MissingChecks, "VEAL loop has no checks").with_help(
-                    "a VEAL loop is validation-driven: add at least one check under `checks:`",
-                );
-                match spec.goal.checks {
-                    Some(_) => sink.value(d.at(spec.provenance.pointer(Field::Checks))),
-                    None => sink.key(d.at("")),
-                }
-            }
-        }
-        _ => {}
+        );
     }
+}
+
+/// MAS rules `V102` and `V103`: a VEAL loop has a validator and at least one check.
+fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
+    if spec.pattern != Pattern::Veal {
+        return;
+    }
+    if spec.roles.validator.is_none() {
+        sink.key(
+            Diagnostic::new(Code::MissingValidator, "VEAL loop has no `validator`")
+                .with_help(
+                    "a VEAL loop needs the read-only agent that runs the checks: add `validator:`",
+                )
+                .at(""),
+        );
+    }
+    if spec.goal.checks.as_ref().is_none_or(Vec::is_empty) {
+        let d = Diagnostic::new(Code::MissingChecks, "VEAL loop has no checks")
+            .with_help("a VEAL loop is validation-driven: add at least one check under `checks:`");
+        match spec.goal.checks {
+            Some(_) => sink.value(d.at(spec.provenance.pointer(Field::Checks))),
+            None => sink.key(d.at("")),
+        }
+    }
+}
+
+/// MAS rule `V104`: `escalation: fallback` names a `fallback_agent`.
+fn fallback_has_agent(spec: &Spec, sink: &mut Diagnostics) {
     if spec.bounds.escalation == Some(Escalation::Fallback) && spec.roles.fallback_agent.is_none() {
         sink.value(
             Diagnostic::new(
@@ -447,9 +656,13 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
             .at(spec.provenance.pointer(Field::Escalation)),
         );
     }
-    let mut check_ids = BTreeSet::new();
+}
+
+/// MAS rule `V105`: check ids are unique.
+fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
+    let mut seen = BTreeSet::new();
     for c in spec.goal.checks.iter().flatten() {
-        if !check_ids.insert(c.id.as_str()) {
+        if !seen.insert(c.id.as_str()) {
             sink.value(
                 Diagnostic::new(
                     Code::DuplicateCheckId,
@@ -460,5 +673,31 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
             );
         }
     }
-    edges_intact
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{did_you_mean, suggest};
+
+    #[test]
+    fn did_you_mean_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {
+        // Plain Levenshtein, as before strsim: `ab` -> `ba` is two edits, not one.
+        assert_eq!(strsim::levenshtein("ab", "ba"), 2);
+        assert_eq!(strsim::levenshtein("日本", "日本語"), 1);
+        let within_two = |d: usize, _: &str| d <= 2;
+        assert_eq!(
+            did_you_mean("plna", ["plan", "plank"], within_two).as_deref(),
+            Some("did you mean `plan`?")
+        );
+        assert_eq!(
+            did_you_mean("cat", ["bat", "cut"], within_two).as_deref(),
+            Some("did you mean `bat`?")
+        );
+        assert_eq!(did_you_mean("gather", ["verify"], within_two), None);
+        assert_eq!(
+            suggest("rviw", &["review", "revise"], "phase"),
+            "did you mean `review`?"
+        );
+        assert_eq!(suggest("x", &[], "phase"), "no phase is declared");
+    }
 }

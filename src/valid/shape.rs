@@ -540,18 +540,18 @@ impl Shape<'_> {
         let names: Vec<&str> = props
             .map(|p| p.keys().map(String::as_str).collect())
             .unwrap_or_default();
-        let best = names
-            .iter()
-            .map(|n| (super::refs::edit_distance(key, n), *n))
-            .filter(|(d, n)| *d <= 2.max(n.len() / 4) && *d < n.len())
-            .min();
+        // Ties go to the first name in byte order.
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        let best =
+            super::refs::did_you_mean(key, sorted, |d, n| d <= 2.max(n.len() / 4) && d < n.len());
         let mut d = Diagnostic::new(
             Code::UnknownField,
             format!("unknown field {shown} {where_}"),
         )
         .at(child);
         d = match best {
-            Some((_, n)) => d.with_help(format!("did you mean `{n}`?")),
+            Some(help) => d.with_help(help),
             None => d.with_help(format!(
                 "allowed fields here: {}",
                 names
