@@ -108,8 +108,8 @@ PY
 
 # Check SVGs: well-formed XML, no active markup, no raw <img / <script; hostile files
 # must show their text. An SVG `<svg dir>/NNN-name.<kind>.svg` is the drawing of a hostile
-# loop when `<svg dir>/../src/NNN-name.ir.json` (its IR) exists: the marker texts come from
-# there. Prints one line per failure; exit status = number of failures.
+# loop when `<svg dir>/../src/NNN-name.diagram.json` (its drawing model) exists: the marker
+# texts come from there. Prints one line per failure; exit status = number of failures.
 check_svgs() {
     python3 - "$@" <<'PY'
 import json, pathlib, re, sys, unicodedata
@@ -127,45 +127,27 @@ def squeeze(s):
     return "".join(c for c in s
                    if not c.isspace() and unicodedata.category(c) not in ("Cc", "Cf", "Cn"))
 
-def squeeze_words(s):
-    return [w for w in (squeeze(w) for w in s.split()) if w]
-
-def visible_len(s):
-    return len(" ".join(squeeze_words(s)))
-
-def fits_two_lines(s, width=32):
-    """Whether a phase node shows the whole objective: loopconv wraps it at 34 characters
-    a line, 2 lines, splitting longer words (`back::text::wrap`); 32 leaves a margin for
-    the characters counted differently here."""
-    words, lines, cur = squeeze_words(s), 0, 0
-    for w in map(len, words):
-        while True:
-            need = w if cur == 0 else cur + 1 + w
-            if need <= width:
-                cur = need
-                break
-            if cur > 0:
-                lines, cur = lines + 1, 0
-            else:
-                lines, w = lines + 1, w - width
-            if lines >= 2:
-                return False
-    return bool(words) and lines + (cur > 0) <= 2
-
-def markers(ir_path):
-    """Texts a hostile loop must show whole: objectives that fit on a phase node (AgentPM
-    loops) and short agent names (role lines and the escalation note)."""
-    ir = json.loads(ir_path.read_text(encoding="utf-8"))
+def markers(model_path):
+    """Texts a hostile loop must show whole, as loopconv's drawing model says (the hidden
+    `loopconv diagram-model` command, so the wrapping and shortening margins are the Rust
+    side's own): each phase objective whose wrapped lines do not end with the ellipsis, and
+    each agent name on a role line that was not shortened."""
+    model = json.loads(model_path.read_text(encoding="utf-8"))
     out = []
-    if ir.get("source_format") == "agentpm":
-        for p in ir.get("graph", {}).get("phases", []):
-            if fits_two_lines(p.get("objective", "")):
-                out.append(p["objective"])
-    roles = ir.get("roles", {})
-    for k in ("actor", "validator", "fallback_agent"):
-        v = roles.get(k)
-        if v and 0 < visible_len(v) <= 38:
-            out.append(v)
+    for node in model.get("nodes", []):
+        if node.get("kind") != "phase":
+            continue
+        lines = node.get("lines", [])
+        if lines and not lines[-1].endswith("\u2026"):
+            out.append(" ".join(lines))
+        role = node.get("role") or ""
+        name = role.split(": ", 1)[-1]
+        if name and not name.endswith("\u2026"):
+            out.append(name)
+    for edge in model.get("edges", []):
+        note = edge.get("note") or ""
+        if " \u2192 " in note and not note.endswith("\u2026"):
+            out.append(note.split(" \u2192 ", 1)[1])
     return out
 
 def drawn_text(root):
@@ -212,10 +194,10 @@ for path in sys.argv[1:]:
                 problems.append(f"hostile text {needle!r} is not drawn as text")
     svg = pathlib.Path(path)
     stem = re.sub(r"\.(dot|flowchart|state|plantuml)\.svg$", "", svg.name)
-    ir = svg.parent.parent / "src" / f"{stem}.ir.json"
-    if ir.exists() and root is not None:
+    model = svg.parent.parent / "src" / f"{stem}.diagram.json"
+    if model.exists() and root is not None:
         drawn = squeeze(drawn_text(root))
-        for m in markers(ir):
+        for m in markers(model):
             if squeeze(m) not in drawn:
                 problems.append(f"hostile text {m!r} is not drawn as text")
         for el in root.iter():
@@ -314,10 +296,10 @@ main() {
         fi
         valid+=("$f")
         dots+=("$name")
-        # Hostile loops: their IR names the texts the SVGs must show (see check_svgs).
+        # Hostile loops: their drawing model names the texts the SVGs must show (check_svgs).
         if [[ $f == "$hostile_dir/"* || $(basename "$f") == *hostile* ]]; then
-            "$bin" convert --to ir "$f" -o "$out/src/$name.ir.json" 2>>"$out/src/$name.err" || {
-                echo "  FAIL $f: loopconv convert --to ir failed"
+            "$bin" diagram-model "$f" >"$out/src/$name.diagram.json" 2>>"$out/src/$name.err" || {
+                echo "  FAIL $f: loopconv diagram-model failed"
                 failed=$((failed + 1))
             }
         fi

@@ -95,6 +95,20 @@ enum Command {
     Docs(DocsArgs),
     /// Print the JSON Schema of a format.
     Schema(SchemaArgs),
+    /// Print the drawing model of a loop as JSON: the nodes and edges every diagram back
+    /// end draws, with their text lines as wrapped and shortened (used by
+    /// `scripts/conformance.sh` to know which texts a drawing shows whole).
+    #[command(hide = true)]
+    DiagramModel(DiagramModelArgs),
+}
+
+#[derive(Debug, Args)]
+struct DiagramModelArgs {
+    /// Loop file (`-` for standard input).
+    input: PathBuf,
+    /// Input format.
+    #[arg(long, value_enum, help_heading = "Input")]
+    from: Option<Format>,
 }
 
 #[derive(Debug, Args)]
@@ -221,6 +235,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Graph(a) => graph(g, a),
         Command::Docs(a) => docs(g, a),
         Command::Schema(a) => schema(a),
+        Command::DiagramModel(a) => diagram_model(g, a),
     }
 }
 
@@ -774,6 +789,19 @@ fn orphaned_pages(pages: &[(String, String)], dir: &Path) -> Vec<PathBuf> {
         .collect();
     extra.sort();
     extra
+}
+
+fn diagram_model(g: &Global, a: &DiagramModelArgs) -> Result<ExitCode> {
+    let l = load_file(g, &a.input, a.from)?;
+    report_loaded(g, &l);
+    let Some((spec, info)) = l.valid() else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let model = back::diagram::Diagram::new(spec, info);
+    let mut text = serde_json::to_string_pretty(&model)?;
+    text.push('\n');
+    emit(None, &text)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn schema(a: &SchemaArgs) -> Result<ExitCode> {

@@ -203,7 +203,8 @@ pub const ROLE_CHARS: usize = 40;
 pub const TOOLTIP_CHARS: usize = 600;
 
 /// What a diagram node stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum NodeKind {
     /// A phase.
     Phase,
@@ -214,7 +215,7 @@ pub enum NodeKind {
 }
 
 /// One node of a [`Diagram`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct DiagramNode {
     /// Generated, safe, stable id.
     pub id: String,
@@ -240,7 +241,8 @@ pub struct DiagramNode {
 }
 
 /// What a diagram edge stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EdgeKind {
     /// From the start marker to the entry (or its first gate).
     Start,
@@ -253,7 +255,7 @@ pub enum EdgeKind {
 }
 
 /// One edge of a [`Diagram`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct DiagramEdge {
     /// Source node id.
     pub from: String,
@@ -273,7 +275,7 @@ pub struct DiagramEdge {
 
 /// A loop as a drawing: nodes in a stable order (each phase preceded by its gates, then
 /// the terminals used), edges in the order of the analysed graph.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Diagram {
     /// The loop name.
     pub title: String,
