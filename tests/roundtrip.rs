@@ -258,6 +258,32 @@ fn agentpm_ir_agentpm() {
     }
 }
 
+/// A `null` written in a pass-through field (`environment`, a port's `schema` or `default`)
+/// is not the same as a missing key: it survives `X -> IR -> X` (found by the `roundtrip`
+/// fuzz target).
+#[test]
+fn null_values_survive_the_round_trip() {
+    let dir = common::repo().join("tests/regressions");
+    let null_files = |ext| -> Vec<PathBuf> {
+        files_in(&dir, ext)
+            .into_iter()
+            .filter(|p| p.to_string_lossy().contains("-null-dropped."))
+            .collect()
+    };
+    let (agentpm, mas) = (null_files("json"), null_files("yaml"));
+    assert_eq!(
+        (agentpm.len(), mas.len()),
+        (1, 2),
+        "the null regression files"
+    );
+    for path in agentpm {
+        x_ir_x(&path, Format::Agentpm);
+    }
+    for path in mas {
+        x_ir_x(&path, Format::Mas);
+    }
+}
+
 #[test]
 fn mas_ir_mas() {
     for path in mas_inputs() {

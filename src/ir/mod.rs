@@ -41,6 +41,15 @@ pub use policy::{
 };
 pub use provenance::{Field, Origin, Provenance};
 
+/// Deserialise a value that is there, `null` included, as `Some`: for the fields passed
+/// through untouched (`environment`, a port's `schema` and `default`), where a `null` that
+/// is written is not the same as a key that is not (serde's default reads both as `None`).
+pub(crate) fn present<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}
+
 /// The patterns of names and ids, shared by the IR's schema and the format models.
 pub mod pattern {
     /// A stable id (phase, outcome, checkpoint): upstream's
@@ -117,7 +126,11 @@ pub struct Spec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub license: Option<License>,
     /// AgentPM `environment`, passed through untouched.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::ir::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub environment: Option<serde_json::Value>,
     /// General graph, REAL or VEAL.
     pub pattern: Pattern,
@@ -263,10 +276,18 @@ pub struct Port {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
     /// JSON Schema of the value, passed through.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::ir::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub schema: Option<serde_json::Value>,
     /// Default value, passed through.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::ir::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub default: Option<serde_json::Value>,
     /// Where it came from.
     #[serde(skip)]

@@ -35,7 +35,11 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub license: Option<License>,
     /// Environment variables, passed through untouched.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::ir::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub environment: Option<serde_json::Value>,
     /// The loop.
     #[serde(rename = "loop")]

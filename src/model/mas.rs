@@ -181,10 +181,18 @@ pub struct Port {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
     /// JSON Schema of the value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::ir::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub schema: Option<serde_json::Value>,
     /// Default value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::ir::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub default: Option<serde_json::Value>,
 }
 
