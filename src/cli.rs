@@ -202,7 +202,7 @@ struct DocsArgs {
 
 #[derive(Debug, Args)]
 struct SchemaArgs {
-    /// Which format.
+    /// The format.
     #[arg(value_enum, value_name = "FORMAT")]
     of: Format,
     /// Output file (default: standard output).

@@ -34,10 +34,7 @@ use crate::{front, model};
     clap::ValueEnum,
 )]
 #[serde(rename_all = "lowercase")]
-#[schemars(
-    rename = "SourceFormat",
-    description = "The format a loop was read from."
-)]
+#[schemars(description = "The format a loop was read from.")]
 pub enum Format {
     /// AgentPM loop manifest (`kind: "loop"`, JSON).
     #[default]

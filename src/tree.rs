@@ -180,7 +180,7 @@ impl Node {
     }
 }
 
-/// Which syntax a document was read with.
+/// The syntax a document was read with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Syntax {
     /// JSON.

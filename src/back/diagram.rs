@@ -420,7 +420,7 @@ impl<'a> Context<'a> {
 
     /// Each analysed phase preceded by its gates, then the terminals used.
     fn nodes(&self) -> Vec<DiagramNode> {
-        // Which analysed nodes exist (phases are the first declaration of each id; gates
+        // The analysed nodes that exist (phases are the first declaration of each id; gates
         // only for checkpoints whose phase exists).
         let mut phase_present = vec![false; self.spec.graph.phases.len()];
         let mut gate_present = vec![false; self.checkpoints.len()];

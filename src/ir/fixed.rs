@@ -63,7 +63,7 @@ pub const REAL: FixedLoop = FixedLoop {
 /// The phase ids of a general graph that has a fixed loop's shape.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recognised {
-    /// Which fixed loop.
+    /// The fixed loop.
     pub fixed: FixedLoop,
     /// The graph's first phase (`read` / `validate` up to naming).
     pub first: String,
