@@ -1,0 +1,199 @@
+//! `loopconv convert`: one file, or a folder mirrored all-or-none.
+
+use super::*;
+
+#[derive(Debug, Args)]
+pub(super) struct ConvertArgs {
+    /// Input file or folder (`-` for standard input).
+    input: PathBuf,
+    /// Target format.
+    #[arg(long, short = 't', value_enum)]
+    to: Format,
+    /// Output file or folder (`-` or absent: standard output; required for a folder).
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// Input format.
+    #[arg(long, short = 'f', value_enum, help_heading = "Input")]
+    from: Option<Format>,
+    /// Write even when the target cannot hold some fields (they are reported as warnings).
+    #[arg(long)]
+    allow_lossy: bool,
+    /// MAS `actor` for a loop that does not name one.
+    #[arg(long, value_name = "A")]
+    actor: Option<String>,
+    /// MAS `validator` for a VEAL loop that does not name one.
+    #[arg(long, value_name = "V")]
+    validator: Option<String>,
+    /// MAS `fallback_agent`: escalation to `$handoff` becomes `fallback` to this agent.
+    #[arg(long, value_name = "F")]
+    fallback_agent: Option<String>,
+    /// AgentPM `version` for a loop that has none (default 0.1.0).
+    #[arg(long = "version", value_name = "X")]
+    pkg_version: Option<String>,
+    /// Allow the output path to be the input path.
+    #[arg(long)]
+    in_place: bool,
+}
+
+pub(super) fn convert_opts(a: &ConvertArgs) -> back::Options {
+    back::Options {
+        allow_lossy: a.allow_lossy,
+        actor: a.actor.clone(),
+        validator: a.validator.clone(),
+        fallback_agent: a.fallback_agent.clone(),
+        version: a.pkg_version.clone(),
+        ..back::Options::default()
+    }
+}
+
+/// Convert one loaded file; `None` when it cannot be converted (diagnostics say why).
+pub(super) fn convert_loaded(
+    l: &mut Loaded,
+    to: Format,
+    opts: &back::Options,
+) -> Result<Option<String>> {
+    if l.valid().is_none() {
+        return Ok(None);
+    }
+    let (Some(spec), Some(info)) = (&l.spec, &l.info) else {
+        return Ok(None);
+    };
+    let text = to.write(spec, info, opts, &mut l.diags)?;
+    if let Some(doc) = &l.doc {
+        l.diags.locate_missing(doc);
+    }
+    l.diags.sort();
+    Ok((!l.diags.has_errors()).then_some(text))
+}
+
+pub(super) fn convert(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
+    let to = a.to;
+    let opts = convert_opts(a);
+    if !is_stdio(&a.input) && a.input.is_dir() {
+        return convert_folder(g, a, to, &opts);
+    }
+    if let Some(out) = &a.output
+        && !is_stdio(out)
+        && !a.in_place
+        && same_file(&a.input, out)
+    {
+        bail!(
+            "the output {} is the input file; refusing to overwrite it (pass --in-place to allow)",
+            out.display()
+        );
+    }
+    let mut l = load_file(g, &a.input, a.from)?;
+    let text = convert_loaded(&mut l, to, &opts)?;
+    if g.strict {
+        l.diags.make_strict();
+    }
+    report_loaded(g, &l);
+    match text {
+        Some(t) if !l.diags.has_errors() => {
+            emit(a.output.as_deref(), &t)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        _ => Ok(ExitCode::from(EXIT_PROBLEMS)),
+    }
+}
+
+/// Where a converted file goes in the mirrored output folder.
+pub(super) fn mirrored(root: &Path, file: &Path, out: &Path, to: Format, name: &str) -> PathBuf {
+    let rel = file.strip_prefix(root).unwrap_or(file);
+    let mut dir = rel.parent().map(Path::to_path_buf).unwrap_or_default();
+    // An AgentPM package folder (`pkg/agent.json`) is replaced by the new file or folder.
+    let name_of = |f: Format| {
+        rel.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| f.is_package_file(n))
+    };
+    if Format::ALL.into_iter().any(name_of) {
+        dir = dir.parent().map(Path::to_path_buf).unwrap_or_default();
+    }
+    out.join(dir).join(to.file_in_folder(name))
+}
+
+pub(super) fn convert_folder(
+    g: &Global,
+    a: &ConvertArgs,
+    to: Format,
+    opts: &back::Options,
+) -> Result<ExitCode> {
+    let Some(out) = a.output.as_deref().filter(|o| !is_stdio(o)) else {
+        bail!("converting a folder needs an output folder: pass -o DIR");
+    };
+    if same_file(&a.input, out) && !a.in_place {
+        bail!(
+            "the output folder is the input folder; refusing to write into it (pass --in-place to allow)"
+        );
+    }
+    let files = expand(std::slice::from_ref(&a.input))?;
+    // (destination, text, source)
+    let mut planned: Vec<(PathBuf, String, String)> = Vec::new();
+    let (mut ok, mut lossy, mut failed) = (Vec::new(), Vec::new(), Vec::new());
+    for f in &files {
+        let mut l = load_file(g, f, a.from)?;
+        let text = convert_loaded(&mut l, to, opts)?;
+        if g.strict {
+            l.diags.make_strict();
+        }
+        report_loaded(g, &l);
+        match (text, &l.spec) {
+            (Some(t), Some(spec)) if !l.diags.has_errors() => {
+                let dest = mirrored(&a.input, f, out, to, &spec.name);
+                if let Some((_, _, prev)) = planned.iter().find(|(p, _, _)| *p == dest) {
+                    eprintln!(
+                        "error: {} and {} both convert to {}",
+                        prev,
+                        f.display(),
+                        dest.display()
+                    );
+                    failed.push(f.display().to_string());
+                    continue;
+                }
+                if same_file(f, &dest) && !a.in_place {
+                    bail!(
+                        "{} would overwrite its input (pass --in-place to allow)",
+                        dest.display()
+                    );
+                }
+                if l.diags
+                    .items()
+                    .iter()
+                    .any(|d| d.code.as_str().starts_with('B'))
+                {
+                    lossy.push(f.display().to_string());
+                }
+                ok.push(f.display().to_string());
+                planned.push((dest, t, f.display().to_string()));
+            }
+            _ => failed.push(f.display().to_string()),
+        }
+    }
+    if !failed.is_empty() {
+        eprintln!(
+            "converted nothing: {} of {} file{} failed ({}); no file was written",
+            failed.len(),
+            files.len(),
+            plural(files.len()),
+            failed.join(", ")
+        );
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    }
+    let outputs: Vec<(PathBuf, String)> = planned.into_iter().map(|(d, t, _)| (d, t)).collect();
+    write_all_atomic(&outputs)?;
+    eprintln!(
+        "converted {} file{} to {} in {} ({} lossy{})",
+        ok.len(),
+        plural(ok.len()),
+        to.name(),
+        out.display(),
+        lossy.len(),
+        if lossy.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", lossy.join(", "))
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}

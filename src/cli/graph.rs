@@ -1,0 +1,90 @@
+//! `loopconv graph` and the hidden `loopconv diagram-model`.
+
+use super::*;
+
+#[derive(Debug, Args)]
+pub(super) struct GraphArgs {
+    /// Loop file (`-` for standard input).
+    input: PathBuf,
+    /// The diagram language.
+    #[arg(long, short = 't', value_parser = diagram_target(), default_value = "mermaid")]
+    to: Target,
+    /// Mermaid (the default); the same as `--to mermaid`.
+    #[arg(long, conflicts_with_all = ["dot", "to"])]
+    mermaid: bool,
+    /// Graphviz DOT; the same as `--to dot`.
+    #[arg(long, conflicts_with = "to")]
+    dot: bool,
+    /// PlantUML state diagram; the same as `--to plantuml`.
+    #[arg(long, conflicts_with_all = ["mermaid", "dot", "to"])]
+    plantuml: bool,
+    /// Mermaid diagram style.
+    #[arg(long, value_enum, default_value_t = Style::Flowchart)]
+    style: Style,
+    /// Output file (default: standard output).
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// Input format.
+    #[arg(long, value_enum, help_heading = "Input")]
+    from: Option<Format>,
+}
+
+/// The values of `graph --to`: the diagram back ends.
+pub(super) fn diagram_target() -> impl clap::builder::TypedValueParser<Value = Target> {
+    use clap::builder::TypedValueParser as _;
+    let names: Vec<&'static str> = Target::ALL
+        .into_iter()
+        .filter(|t| t.is_diagram())
+        .map(Target::name)
+        .collect();
+    clap::builder::PossibleValuesParser::new(names).map(|name| {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.name() == name)
+            .unwrap_or(Target::Mermaid)
+    })
+}
+
+pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
+    let l = load_file(g, &a.input, a.from)?;
+    report_loaded(g, &l);
+    let Some((spec, info)) = l.valid() else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let target = match (a.mermaid, a.dot, a.plantuml) {
+        (true, _, _) => Target::Mermaid,
+        (_, true, _) => Target::Dot,
+        (_, _, true) => Target::PlantUml,
+        _ => a.to,
+    };
+    let opts = back::Options {
+        style: a.style,
+        ..back::Options::default()
+    };
+    let mut diags = Diagnostics::new(l.diags.file());
+    let text = back::write(target, spec, info, &opts, &mut diags)?;
+    emit(a.output.as_deref(), &text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Debug, Args)]
+pub(super) struct DiagramModelArgs {
+    /// Loop file (`-` for standard input).
+    input: PathBuf,
+    /// Input format.
+    #[arg(long, value_enum, help_heading = "Input")]
+    from: Option<Format>,
+}
+
+pub(super) fn diagram_model(g: &Global, a: &DiagramModelArgs) -> Result<ExitCode> {
+    let l = load_file(g, &a.input, a.from)?;
+    report_loaded(g, &l);
+    let Some((spec, info)) = l.valid() else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let model = back::diagram::Diagram::new(spec, info);
+    let mut text = serde_json::to_string_pretty(&model)?;
+    text.push('\n');
+    emit(None, &text)?;
+    Ok(ExitCode::SUCCESS)
+}
