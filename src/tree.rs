@@ -398,6 +398,14 @@ pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<
 }
 
 /// Parse JSON text into a [`Document`]. Duplicate keys are reported and kept.
+///
+/// Hand-written on purpose: every key and value needs its byte span (for located
+/// diagnostics and the editor server), duplicate keys must be seen (serde_json keeps the
+/// last silently), and depth and value counts must be limited while parsing. serde_json
+/// offers none of these. Measured on the 2-core development machine under load
+/// (2026-12-01): 1.3 ms for the 215 KB hostile example against 0.21 ms for
+/// `serde_json::Value` (which builds no positions), and 69 µs against 42 µs for a 4.5 KB
+/// loop; the extra time is the position and duplicate bookkeeping.
 pub fn parse_json(text: String, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
     let starts = line_starts(&text);
     let mut p = JsonParser {
