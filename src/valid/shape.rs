@@ -56,6 +56,8 @@ pub fn check(
         profile,
         diags,
         unknown: BTreeSet::new(),
+        refs: Vec::new(),
+        regexes: Vec::new(),
     };
     let ok = s.node(schema, &doc.root, "", true);
     Verdict {
@@ -68,6 +70,8 @@ struct Shape<'a> {
     root: &'static J,
     doc: &'a Document,
     profile: &'a Profile,
+    refs: Vec<(&'static str, Option<&'static J>)>,
+    regexes: Vec<(&'static str, Option<&'static Regex>)>,
     diags: &'a mut Diagnostics,
     unknown: BTreeSet<String>,
 }
@@ -104,6 +108,18 @@ const YAML11_BOOLS: &[&str] = &[
     "OFF",
 ];
 
+/// A schema pattern compiled once per process. The patterns come from the generated
+/// schemas, so there are a handful and keeping them for the process's lifetime is bounded.
+fn compiled(pat: &'static str) -> Option<&'static Regex> {
+    static CACHE: LazyLock<Mutex<HashMap<&'static str, Option<&'static Regex>>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    *CACHE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .entry(pat)
+        .or_insert_with(|| Regex::new(pat).ok().map(|re| &*Box::leak(Box::new(re))))
+}
+
 impl Shape<'_> {
     fn emit(&mut self, mut d: Diagnostic, key: bool, report: bool) {
         if report {
@@ -112,22 +128,32 @@ impl Shape<'_> {
         }
     }
 
-    fn regex(&self, pat: &str) -> Option<Regex> {
-        // The schemas hold a handful of patterns: compile each once per process.
-        static CACHE: LazyLock<Mutex<HashMap<String, Option<Regex>>>> =
-            LazyLock::new(|| Mutex::new(HashMap::new()));
-        let mut cache = CACHE
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        cache
-            .entry(pat.to_owned())
-            .or_insert_with(|| Regex::new(pat).ok())
-            .clone()
+    /// Whether `text` matches the schema pattern `pat` (`None` when the pattern does not
+    /// compile). The schemas hold a handful of patterns, all `&'static` strings of the
+    /// generated schema: each is compiled once per process (and kept for its lifetime), and
+    /// found by its address in this check's small list (no hashing, allocation or cache
+    /// set-up per value checked).
+    fn matches(&mut self, pat: &'static str, text: &str) -> Option<bool> {
+        let found = self.regexes.iter().find(|(p, _)| std::ptr::eq(*p, pat));
+        let re = match found {
+            Some((_, re)) => *re,
+            None => {
+                let re = compiled(pat);
+                self.regexes.push((pat, re));
+                re
+            }
+        };
+        re.map(|re| re.is_match(text))
     }
 
-    fn lookup(&self, r: &str) -> Option<&'static J> {
-        let path = r.strip_prefix('#')?;
-        self.root.pointer(path)
+    /// The schema a `$ref` points at, resolved once per check (by the reference's address).
+    fn lookup(&mut self, r: &'static str) -> Option<&'static J> {
+        if let Some((_, target)) = self.refs.iter().find(|(p, _)| std::ptr::eq(*p, r)) {
+            return *target;
+        }
+        let target = r.strip_prefix('#').and_then(|path| self.root.pointer(path));
+        self.refs.push((r, target));
+        target
     }
 
     fn node(&mut self, schema: &'static J, node: &Node, ptr: &str, report: bool) -> bool {
@@ -357,7 +383,7 @@ impl Shape<'_> {
 
     fn string(
         &mut self,
-        obj: &serde_json::Map<String, J>,
+        obj: &'static serde_json::Map<String, J>,
         text: &str,
         ptr: &str,
         report: bool,
@@ -404,8 +430,7 @@ impl Shape<'_> {
             self.emit(d, false, report);
         }
         if let Some(pat) = obj.get("pattern").and_then(J::as_str)
-            && let Some(re) = self.regex(pat)
-            && !re.is_match(text)
+            && self.matches(pat, text) == Some(false)
         {
             ok = false;
             let (code, help) = if pat == crate::ir::pattern::VERSION {
