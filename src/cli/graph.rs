@@ -4,10 +4,12 @@ use super::*;
 
 #[derive(Debug, Args)]
 pub(super) struct GraphArgs {
+    #[command(flatten)]
+    pub(super) g: Global,
     /// Loop file (`-` for standard input).
     input: PathBuf,
     /// The diagram language.
-    #[arg(long, short = 't', value_parser = diagram_target(), default_value = "mermaid")]
+    #[arg(long, short = 't', value_name = "LANGUAGE", value_parser = diagram_target(), default_value = "mermaid")]
     to: Target,
     /// Mermaid (the default); the same as `--to mermaid`.
     #[arg(long, conflicts_with_all = ["dot", "to"])]
@@ -18,14 +20,20 @@ pub(super) struct GraphArgs {
     /// PlantUML state diagram; the same as `--to plantuml`.
     #[arg(long, conflicts_with_all = ["mermaid", "dot", "to"])]
     plantuml: bool,
-    /// Mermaid diagram style.
-    #[arg(long, value_enum, default_value_t = Style::Flowchart)]
-    style: Style,
-    /// Output file (default: standard output).
-    #[arg(long, short = 'o')]
+    /// Mermaid diagram style (Mermaid only; flowchart when absent).
+    #[arg(long, value_enum)]
+    style: Option<Style>,
+    /// Output file (`-` or absent: standard output).
+    #[arg(long, short = 'o', value_name = "PATH")]
     output: Option<PathBuf>,
     /// Input format.
-    #[arg(long, value_enum, help_heading = "Input")]
+    #[arg(
+        long,
+        short = 'f',
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = "Input"
+    )]
     from: Option<Format>,
 }
 
@@ -46,19 +54,25 @@ pub(super) fn diagram_target() -> impl clap::builder::TypedValueParser<Value = T
 }
 
 pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
-    let l = load_file(g, &a.input, a.from)?;
-    report_loaded(g, &l);
-    let Some((spec, info)) = l.valid() else {
-        return Ok(ExitCode::from(EXIT_PROBLEMS));
-    };
     let target = match (a.mermaid, a.dot, a.plantuml) {
         (true, _, _) => Target::Mermaid,
         (_, true, _) => Target::Dot,
         (_, _, true) => Target::PlantUml,
         _ => a.to,
     };
+    if a.style.is_some() && target != Target::Mermaid {
+        bail!(
+            "--style chooses a Mermaid diagram style; {} has only one (drop --style, or draw Mermaid)",
+            target.name()
+        );
+    }
+    let l = load_file(g, &a.input, a.from)?;
+    report_loaded(g, &l);
+    let Some((spec, info)) = l.valid() else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
     let opts = back::Options {
-        style: a.style,
+        style: a.style.unwrap_or(Style::Flowchart),
         ..back::Options::default()
     };
     let mut diags = Diagnostics::new(l.diags.file());
@@ -69,10 +83,18 @@ pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
 
 #[derive(Debug, Args)]
 pub(super) struct DiagramModelArgs {
+    #[command(flatten)]
+    pub(super) g: Global,
     /// Loop file (`-` for standard input).
     input: PathBuf,
     /// Input format.
-    #[arg(long, value_enum, help_heading = "Input")]
+    #[arg(
+        long,
+        short = 'f',
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = "Input"
+    )]
     from: Option<Format>,
 }
 
