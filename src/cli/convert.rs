@@ -104,6 +104,7 @@ pub(super) fn convert(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
             emit(a.output.as_deref(), &t)?;
             Ok(ExitCode::SUCCESS)
         }
+        _ if matches!(g.format, MessageFormat::Json) => Ok(ExitCode::from(EXIT_PROBLEMS)),
         _ => {
             let lossy = l
                 .diags
