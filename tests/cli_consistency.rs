@@ -8,7 +8,6 @@ use common::{loopconv, repo};
 use predicates::prelude::*;
 
 const REACT: &str = "examples/agentpm/react-loop.json";
-const VEAL: &str = "examples/mas/veal-release-gate.yaml";
 const REAL: &str = "examples/mas/real-dependency-bump.yaml";
 
 fn stderr_of(cmd: &mut Command) -> String {
