@@ -124,6 +124,37 @@ pub(super) fn convert(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
     }
 }
 
+/// One file of a folder conversion: the source, what loading it found, the converted text
+/// and where it goes (`None` when it failed).
+type Converted<'a> = (&'a PathBuf, Loaded, Option<String>, Option<PathBuf>);
+
+/// Convert every file of a folder before reporting any, so that a name collision is
+/// printed before the other files' warnings instead of buried under them.
+fn convert_each<'a>(
+    g: &Global,
+    a: &ConvertArgs,
+    files: &'a [PathBuf],
+    out: &Path,
+    opts: &back::Options,
+) -> Result<Vec<Converted<'a>>> {
+    let mut results = Vec::new();
+    for f in files {
+        let mut l = load_file(g, f, a.from)?;
+        let text = convert_loaded(&mut l, a.to, opts)?;
+        if g.strict {
+            l.diags.make_strict();
+        }
+        let dest = match (&text, &l.spec) {
+            (Some(_), Some(spec)) if !l.diags.has_errors() => {
+                Some(mirrored(&a.input, f, out, a.to, &spec.name))
+            }
+            _ => None,
+        };
+        results.push((f, l, text, dest));
+    }
+    Ok(results)
+}
+
 /// Where a converted file goes in the mirrored output folder.
 pub(super) fn mirrored(root: &Path, file: &Path, out: &Path, to: Format, name: &str) -> PathBuf {
     let rel = file.strip_prefix(root).unwrap_or(file);
@@ -155,23 +186,7 @@ pub(super) fn convert_folder(
         );
     }
     let files = expand(std::slice::from_ref(&a.input), &a.walk)?;
-    // Convert everything first, so that a name collision is printed before the other
-    // files' warnings instead of buried under them.
-    let mut results = Vec::new();
-    for f in &files {
-        let mut l = load_file(g, f, a.from)?;
-        let text = convert_loaded(&mut l, to, opts)?;
-        if g.strict {
-            l.diags.make_strict();
-        }
-        let dest = match (&text, &l.spec) {
-            (Some(_), Some(spec)) if !l.diags.has_errors() => {
-                Some(mirrored(&a.input, f, out, to, &spec.name))
-            }
-            _ => None,
-        };
-        results.push((f, l, text, dest));
-    }
+    let results = convert_each(g, a, &files, out, opts)?;
     let dests: Vec<(String, Option<String>)> = results
         .iter()
         .map(|(f, _, _, d)| {
