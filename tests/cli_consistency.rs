@@ -542,3 +542,37 @@ fn readme_install_is_locked_and_speaks_plainly() {
     assert!(!readme.contains("seed 000"));
     assert!(readme.contains("mermaid.live") && readme.contains("dot -Tsvg"));
 }
+
+// Something to look at: `graph --svg` through Graphviz, with a clear message without it.
+
+#[test]
+fn graph_svg_without_graphviz_says_what_to_install() {
+    loopconv()
+        .args(["graph", REACT, "--svg"])
+        .env("LOOPCONV_DOT", "/nonexistent/dot")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("apt-get install graphviz"))
+        .stderr(predicate::str::contains("mermaid.live"));
+}
+
+#[test]
+fn graph_svg_draws_an_svg_when_graphviz_is_installed() {
+    if std::process::Command::new("dot")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: Graphviz is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let svg = dir.path().join("loop.svg");
+    loopconv()
+        .args(["graph", REACT, "--svg", "-o"])
+        .arg(&svg)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&svg).expect("svg");
+    assert!(text.contains("<svg"), "{text}");
+}

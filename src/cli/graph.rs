@@ -20,6 +20,10 @@ pub(super) struct GraphArgs {
     /// PlantUML state diagram; the same as `--to plantuml`.
     #[arg(long, conflicts_with_all = ["mermaid", "dot", "to"])]
     plantuml: bool,
+    /// Draw an SVG picture instead of diagram source, through Graphviz's `dot` (which must
+    /// be installed); the same as `--dot | dot -Tsvg`.
+    #[arg(long, conflicts_with_all = ["mermaid", "plantuml", "to"])]
+    svg: bool,
     /// Mermaid diagram style (Mermaid only; flowchart when absent).
     #[arg(long, value_enum)]
     style: Option<Style>,
@@ -57,6 +61,7 @@ pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     let target = match (a.mermaid, a.dot, a.plantuml) {
         (true, _, _) => Target::Mermaid,
         (_, true, _) => Target::Dot,
+        _ if a.svg => Target::Dot,
         (_, _, true) => Target::PlantUml,
         _ => a.to,
     };
@@ -76,9 +81,47 @@ pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
         ..back::Options::default()
     };
     let mut diags = Diagnostics::new(l.diags.file());
-    let text = back::write(target, spec, info, &opts, &mut diags)?;
+    let mut text = back::write(target, spec, info, &opts, &mut diags)?;
+    if a.svg {
+        text = dot_to_svg(&text)?;
+    }
     emit(a.output.as_deref(), &text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Render DOT source as SVG with Graphviz's `dot` (`LOOPCONV_DOT` names another binary).
+pub(super) fn dot_to_svg(dot: &str) -> Result<String> {
+    use std::process::{Command, Stdio};
+    let bin = std::env::var_os("LOOPCONV_DOT").unwrap_or_else(|| "dot".into());
+    let child = Command::new(&bin)
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+            "--svg needs Graphviz's `dot`, which is not installed (apt-get install graphviz, \
+             brew install graphviz); or draw Mermaid and paste it into https://mermaid.live"
+        ),
+        Err(e) => bail!("running dot: {}", plain_io(&e)),
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(dot.as_bytes())
+            .map_err(|e| anyhow::anyhow!("running dot: {}", plain_io(&e)))?;
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| anyhow::anyhow!("running dot: {}", plain_io(&e)))?;
+    if !out.status.success() {
+        bail!(
+            "dot failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    String::from_utf8(out.stdout).context("dot wrote something that is not UTF-8")
 }
 
 #[derive(Debug, Args)]
