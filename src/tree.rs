@@ -1021,23 +1021,46 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
                 d = d.with_help(h);
             }
             if let Some(loc) = e.location() {
-                let sp = loc.span();
-                let start = usize::try_from(sp.byte_offset().unwrap_or(0)).unwrap_or(0);
-                if sp.byte_offset().is_some() {
-                    d.location.pos = Some(pos_of(&text, &starts, (start, start + 1)));
-                } else {
-                    d.location.pos = Some(Pos {
-                        line: u32::try_from(loc.line()).unwrap_or(0),
-                        column: u32::try_from(loc.column()).unwrap_or(0),
-                        start: 0,
-                        end: 0,
-                    });
-                }
+                d.location.pos = Some(yaml_error_pos(&text, &starts, &loc));
             }
             diags.push(d);
             None
         }
     }
+}
+
+/// Where a YAML error is: its byte offset when serde-saphyr gives one that agrees with its
+/// line, else the byte its line and column name (the snippet used to point at 1:1 while
+/// the message said line 5, column 15).
+fn yaml_error_pos(text: &str, starts: &[usize], loc: &serde_saphyr::Location) -> Pos {
+    let by_offset = loc
+        .span()
+        .byte_offset()
+        .and_then(|o| usize::try_from(o).ok())
+        .map(|o| pos_of(text, starts, (o, o + 1)));
+    match by_offset {
+        Some(p) if loc.line() == 0 || u64::from(p.line) == loc.line() => p,
+        _ => {
+            let at = offset_of(text, starts, loc.line(), loc.column());
+            pos_of(text, starts, (at, at + 1))
+        }
+    }
+}
+
+/// The byte at a 1-based line and (character) column, clamped to the text.
+fn offset_of(text: &str, starts: &[usize], line: u64, column: u64) -> usize {
+    let idx = usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX);
+    let Some(&line_start) = starts.get(idx).or(starts.last()) else {
+        return 0;
+    };
+    let skip = usize::try_from(column.saturating_sub(1)).unwrap_or(usize::MAX);
+    let rest = text.get(line_start..).unwrap_or("");
+    let line_len = rest.find('\n').unwrap_or(rest.len());
+    let within = rest[..line_len]
+        .char_indices()
+        .nth(skip)
+        .map_or(line_len, |(i, _)| i);
+    line_start + within
 }
 
 /// serde-saphyr's budget with loopconv's limits.

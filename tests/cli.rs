@@ -189,8 +189,9 @@ fn lossy_conversion_fails_and_writes_nothing() {
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.starts_with(b"["), "only diagnostics on stdout");
-    let diags = stdout_json(&out);
+    // Diagnostics go to stderr: stdout is for the result, and nothing was converted.
+    assert!(out.stdout.is_empty(), "nothing on stdout");
+    let diags: Value = serde_json::from_slice(&out.stderr).expect("stderr is one JSON array");
     let mut pointers: Vec<&str> = diags
         .as_array()
         .expect("array")

@@ -90,6 +90,7 @@ fn check_in_two_processes_gives_the_same_output() {
     if corpus().is_some() {
         dirs.push("../shared/corpus".to_owned());
     }
+    dirs.push("examples/invalid".to_owned());
     let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
     let json: Vec<&str> = ["check", "--format", "json"]
         .into_iter()

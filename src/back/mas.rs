@@ -256,9 +256,8 @@ fn report_graph_losses(spec: &Spec, shaped: bool, opts: &Options, diags: &mut Di
     if spec.version.is_some() {
         lost(p(Field::Version), "the package version");
     }
-    if spec.schema_uri.is_some() {
-        lost(p(Field::SchemaUri), "`$schema`");
-    }
+    // `$schema` is not reported: it only points editors at a schema for the source
+    // format, so a file in another format has no use for it (README, "What converts").
     if spec.readme.is_some() {
         lost(p(Field::Readme), "the README path");
     }

@@ -212,11 +212,17 @@ fn header(d: &Diagram, kind: &str, out: &mut String) {
         Some(s) => format!("{} · {}", d.title, s),
         None => d.title.clone(),
     };
-    // Mermaid wraps HTML labels at 200px by default, which would re-wrap the lines
-    // already wrapped here; a wider wrapping width keeps them as written.
+    // Mermaid wraps flowchart HTML labels at 200px by default, which would re-wrap the
+    // lines already wrapped here; a wider wrapping width keeps them as written. (A state
+    // diagram has no such setting: its front matter is the title only.)
+    let config = if kind.starts_with("flowchart") {
+        "config:\n  flowchart:\n    wrappingWidth: 400\n"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
-        "---\ntitle: {}\nconfig:\n  flowchart:\n    wrappingWidth: 400\n---\n{kind}",
+        "---\ntitle: {}\n{config}---\n{kind}",
         yaml_title(&title)
     );
     let _ = writeln!(out, "  accTitle: {}", escape(&title));

@@ -4,16 +4,26 @@ use super::*;
 
 #[derive(Debug, Args)]
 pub(super) struct CheckArgs {
+    #[command(flatten)]
+    pub(super) g: Global,
+    #[command(flatten)]
+    pub(super) walk: WalkArgs,
     /// Files or folders (`-` for standard input).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Input format.
-    #[arg(long, value_enum, help_heading = "Input")]
+    #[arg(
+        long,
+        short = 'f',
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = "Input"
+    )]
     from: Option<Format>,
 }
 
 pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
-    let files = expand(&a.paths)?;
+    let files = expand(&a.paths, &a.walk)?;
     let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
     let mut all = Vec::new();
     for f in &files {

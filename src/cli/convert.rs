@@ -4,31 +4,42 @@ use super::*;
 
 #[derive(Debug, Args)]
 pub(super) struct ConvertArgs {
+    #[command(flatten)]
+    pub(super) g: Global,
+    #[command(flatten)]
+    pub(super) walk: WalkArgs,
     /// Input file or folder (`-` for standard input).
+    #[arg(value_name = "INPUT")]
     input: PathBuf,
     /// Target format.
-    #[arg(long, short = 't', value_enum)]
+    #[arg(long, short = 't', value_enum, value_name = "FORMAT")]
     to: Format,
     /// Output file or folder (`-` or absent: standard output; required for a folder).
-    #[arg(long, short = 'o')]
+    #[arg(long, short = 'o', value_name = "PATH")]
     output: Option<PathBuf>,
     /// Input format.
-    #[arg(long, short = 'f', value_enum, help_heading = "Input")]
+    #[arg(
+        long,
+        short = 'f',
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = "Input"
+    )]
     from: Option<Format>,
     /// Write even when the target cannot hold some fields (they are reported as warnings).
     #[arg(long)]
     allow_lossy: bool,
     /// MAS `actor` for a loop that does not name one.
-    #[arg(long, value_name = "A")]
+    #[arg(long, value_name = "AGENT")]
     actor: Option<String>,
     /// MAS `validator` for a VEAL loop that does not name one.
-    #[arg(long, value_name = "V")]
+    #[arg(long, value_name = "AGENT")]
     validator: Option<String>,
     /// MAS `fallback_agent`: escalation to `$handoff` becomes `fallback` to this agent.
-    #[arg(long, value_name = "F")]
+    #[arg(long, value_name = "AGENT")]
     fallback_agent: Option<String>,
     /// AgentPM `version` for a loop that has none (default 0.1.0).
-    #[arg(long = "version", value_name = "X")]
+    #[arg(long = "set-version", value_name = "VERSION")]
     pkg_version: Option<String>,
     /// Allow the output path to be the input path.
     #[arg(long)]
@@ -93,8 +104,55 @@ pub(super) fn convert(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
             emit(a.output.as_deref(), &t)?;
             Ok(ExitCode::SUCCESS)
         }
-        _ => Ok(ExitCode::from(EXIT_PROBLEMS)),
+        _ if matches!(g.format, MessageFormat::Json) => Ok(ExitCode::from(EXIT_PROBLEMS)),
+        _ => {
+            let lossy = l
+                .diags
+                .items()
+                .iter()
+                .any(|d| d.code.as_str().starts_with('B'));
+            eprintln!(
+                "converted nothing: nothing was written{}",
+                if lossy && !a.allow_lossy {
+                    " (pass --allow-lossy to write the output anyway, with these losses as warnings)"
+                } else {
+                    ""
+                }
+            );
+            Ok(ExitCode::from(EXIT_PROBLEMS))
+        }
     }
+}
+
+/// One file of a folder conversion: the source, what loading it found, the converted text
+/// and where it goes (`None` when it failed).
+type Converted<'a> = (&'a PathBuf, Loaded, Option<String>, Option<PathBuf>);
+
+/// Convert every file of a folder before reporting any, so that a name collision is
+/// printed before the other files' warnings instead of buried under them.
+fn convert_each<'a>(
+    g: &Global,
+    a: &ConvertArgs,
+    files: &'a [PathBuf],
+    out: &Path,
+    opts: &back::Options,
+) -> Result<Vec<Converted<'a>>> {
+    let mut results = Vec::new();
+    for f in files {
+        let mut l = load_file(g, f, a.from)?;
+        let text = convert_loaded(&mut l, a.to, opts)?;
+        if g.strict {
+            l.diags.make_strict();
+        }
+        let dest = match (&text, &l.spec) {
+            (Some(_), Some(spec)) if !l.diags.has_errors() => {
+                Some(mirrored(&a.input, f, out, a.to, &spec.name))
+            }
+            _ => None,
+        };
+        results.push((f, l, text, dest));
+    }
+    Ok(results)
 }
 
 /// Where a converted file goes in the mirrored output folder.
@@ -127,48 +185,45 @@ pub(super) fn convert_folder(
             "the output folder is the input folder; refusing to write into it (pass --in-place to allow)"
         );
     }
-    let files = expand(std::slice::from_ref(&a.input))?;
-    // (destination, text, source)
-    let mut planned: Vec<(PathBuf, String, String)> = Vec::new();
+    let files = expand(std::slice::from_ref(&a.input), &a.walk)?;
+    let results = convert_each(g, a, &files, out, opts)?;
+    let dests: Vec<(String, Option<String>)> = results
+        .iter()
+        .map(|(f, _, _, d)| {
+            (
+                f.display().to_string(),
+                d.as_ref().map(|d| d.display().to_string()),
+            )
+        })
+        .collect();
+    report_collisions(&dests, "file");
+    let mut planned: Vec<(PathBuf, String)> = Vec::new();
     let (mut ok, mut lossy, mut failed) = (Vec::new(), Vec::new(), Vec::new());
-    for f in &files {
-        let mut l = load_file(g, f, a.from)?;
-        let text = convert_loaded(&mut l, to, opts)?;
-        if g.strict {
-            l.diags.make_strict();
-        }
+    for (f, l, text, dest) in results {
         report_loaded(g, &l);
-        match (text, &l.spec) {
-            (Some(t), Some(spec)) if !l.diags.has_errors() => {
-                let dest = mirrored(&a.input, f, out, to, &spec.name);
-                if let Some((_, _, prev)) = planned.iter().find(|(p, _, _)| *p == dest) {
-                    eprintln!(
-                        "error: {} and {} both convert to {}",
-                        prev,
-                        f.display(),
-                        dest.display()
-                    );
-                    failed.push(f.display().to_string());
-                    continue;
-                }
-                if same_file(f, &dest) && !a.in_place {
-                    bail!(
-                        "{} would overwrite its input (pass --in-place to allow)",
-                        dest.display()
-                    );
-                }
-                if l.diags
-                    .items()
-                    .iter()
-                    .any(|d| d.code.as_str().starts_with('B'))
-                {
-                    lossy.push(f.display().to_string());
-                }
-                ok.push(f.display().to_string());
-                planned.push((dest, t, f.display().to_string()));
-            }
-            _ => failed.push(f.display().to_string()),
+        let (Some(t), Some(dest)) = (text, dest) else {
+            failed.push(f.display().to_string());
+            continue;
+        };
+        if planned.iter().any(|(p, _)| *p == dest) {
+            failed.push(f.display().to_string());
+            continue;
         }
+        if same_file(f, &dest) && !a.in_place {
+            bail!(
+                "{} would overwrite its input (pass --in-place to allow)",
+                dest.display()
+            );
+        }
+        if l.diags
+            .items()
+            .iter()
+            .any(|d| d.code.as_str().starts_with('B'))
+        {
+            lossy.push(f.display().to_string());
+        }
+        ok.push(f.display().to_string());
+        planned.push((dest, t));
     }
     if !failed.is_empty() {
         eprintln!(
@@ -180,8 +235,7 @@ pub(super) fn convert_folder(
         );
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
-    let outputs: Vec<(PathBuf, String)> = planned.into_iter().map(|(d, t, _)| (d, t)).collect();
-    write_all_atomic(&outputs)?;
+    write_all_atomic(&planned)?;
     eprintln!(
         "converted {} file{} to {} in {} ({} lossy{})",
         ok.len(),

@@ -4,10 +4,12 @@ use super::*;
 
 #[derive(Debug, Args)]
 pub(super) struct GraphArgs {
+    #[command(flatten)]
+    pub(super) g: Global,
     /// Loop file (`-` for standard input).
     input: PathBuf,
     /// The diagram language.
-    #[arg(long, short = 't', value_parser = diagram_target(), default_value = "mermaid")]
+    #[arg(long, short = 't', value_name = "LANGUAGE", value_parser = diagram_target(), default_value = "mermaid")]
     to: Target,
     /// Mermaid (the default); the same as `--to mermaid`.
     #[arg(long, conflicts_with_all = ["dot", "to"])]
@@ -18,14 +20,24 @@ pub(super) struct GraphArgs {
     /// PlantUML state diagram; the same as `--to plantuml`.
     #[arg(long, conflicts_with_all = ["mermaid", "dot", "to"])]
     plantuml: bool,
-    /// Mermaid diagram style.
-    #[arg(long, value_enum, default_value_t = Style::Flowchart)]
-    style: Style,
-    /// Output file (default: standard output).
-    #[arg(long, short = 'o')]
+    /// Draw an SVG picture instead of diagram source, through Graphviz's `dot` (which must
+    /// be installed); the same as `--dot | dot -Tsvg`.
+    #[arg(long, conflicts_with_all = ["mermaid", "plantuml", "to"])]
+    svg: bool,
+    /// Mermaid diagram style (Mermaid only; flowchart when absent).
+    #[arg(long, value_enum)]
+    style: Option<Style>,
+    /// Output file (`-` or absent: standard output).
+    #[arg(long, short = 'o', value_name = "PATH")]
     output: Option<PathBuf>,
     /// Input format.
-    #[arg(long, value_enum, help_heading = "Input")]
+    #[arg(
+        long,
+        short = 'f',
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = "Input"
+    )]
     from: Option<Format>,
 }
 
@@ -46,33 +58,86 @@ pub(super) fn diagram_target() -> impl clap::builder::TypedValueParser<Value = T
 }
 
 pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
+    let target = match (a.mermaid, a.dot, a.plantuml) {
+        (true, _, _) => Target::Mermaid,
+        (_, true, _) => Target::Dot,
+        _ if a.svg => Target::Dot,
+        (_, _, true) => Target::PlantUml,
+        _ => a.to,
+    };
+    if a.style.is_some() && target != Target::Mermaid {
+        bail!(
+            "--style chooses a Mermaid diagram style; {} has only one (drop --style, or draw Mermaid)",
+            target.name()
+        );
+    }
     let l = load_file(g, &a.input, a.from)?;
     report_loaded(g, &l);
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
-    let target = match (a.mermaid, a.dot, a.plantuml) {
-        (true, _, _) => Target::Mermaid,
-        (_, true, _) => Target::Dot,
-        (_, _, true) => Target::PlantUml,
-        _ => a.to,
-    };
     let opts = back::Options {
-        style: a.style,
+        style: a.style.unwrap_or(Style::Flowchart),
         ..back::Options::default()
     };
     let mut diags = Diagnostics::new(l.diags.file());
-    let text = back::write(target, spec, info, &opts, &mut diags)?;
+    let mut text = back::write(target, spec, info, &opts, &mut diags)?;
+    if a.svg {
+        text = dot_to_svg(&text)?;
+    }
     emit(a.output.as_deref(), &text)?;
     Ok(ExitCode::SUCCESS)
 }
 
+/// Render DOT source as SVG with Graphviz's `dot` (`LOOPCONV_DOT` names another binary).
+pub(super) fn dot_to_svg(dot: &str) -> Result<String> {
+    use std::process::{Command, Stdio};
+    let bin = std::env::var_os("LOOPCONV_DOT").unwrap_or_else(|| "dot".into());
+    let child = Command::new(&bin)
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+            "--svg needs Graphviz's `dot`, which is not installed (apt-get install graphviz, \
+             brew install graphviz); or draw Mermaid and paste it into https://mermaid.live"
+        ),
+        Err(e) => bail!("running dot: {}", plain_io(&e)),
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(dot.as_bytes())
+            .map_err(|e| anyhow::anyhow!("running dot: {}", plain_io(&e)))?;
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| anyhow::anyhow!("running dot: {}", plain_io(&e)))?;
+    if !out.status.success() {
+        bail!(
+            "dot failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    String::from_utf8(out.stdout).context("dot wrote something that is not UTF-8")
+}
+
 #[derive(Debug, Args)]
 pub(super) struct DiagramModelArgs {
+    #[command(flatten)]
+    pub(super) g: Global,
     /// Loop file (`-` for standard input).
     input: PathBuf,
     /// Input format.
-    #[arg(long, value_enum, help_heading = "Input")]
+    #[arg(
+        long,
+        short = 'f',
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = "Input"
+    )]
     from: Option<Format>,
 }
 

@@ -18,7 +18,13 @@ pub(super) fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
             .read_to_end(&mut buf)
             .context("reading standard input")?;
     } else {
-        let f = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+        if path.is_dir() {
+            bail!(
+                "{}: is a folder; this command reads one loop file",
+                path.display()
+            );
+        }
+        let f = std::fs::File::open(path).map_err(|e| open_error(path, &e))?;
         f.take(cap)
             .read_to_end(&mut buf)
             .with_context(|| format!("reading {}", path.display()))?;
@@ -26,9 +32,46 @@ pub(super) fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// Files under the given paths: files as given, folders searched recursively for loop
-/// files, in sorted order.
-pub(super) fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+/// The one message for a file that cannot be opened, whichever command opens it.
+pub(super) fn open_error(path: &Path, e: &std::io::Error) -> anyhow::Error {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            anyhow::anyhow!("{}: no such file or folder", path.display())
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            anyhow::anyhow!("{}: permission denied", path.display())
+        }
+        _ => anyhow::anyhow!("{}: {}", path.display(), plain_io(e)),
+    }
+}
+
+/// An I/O error's message without the `(os error N)` suffix and without a path the error
+/// may carry (the temporary file of an atomic write is not the user's business).
+pub(super) fn plain_io(e: &std::io::Error) -> String {
+    let s = std::io::Error::from(e.kind()).to_string();
+    match e.raw_os_error() {
+        Some(code) => {
+            let os = std::io::Error::from_raw_os_error(code).to_string();
+            os.split(" (os error").next().unwrap_or(&os).to_owned()
+        }
+        None => s,
+    }
+}
+
+/// How folders are searched: the options of the commands that take folders.
+#[derive(Debug, Default, Args)]
+pub(super) struct WalkArgs {
+    /// Skip files and folders matching GLOB while searching folders (gitignore syntax,
+    /// relative to the folder searched; repeatable). A path named on the command line is
+    /// always read.
+    #[arg(long, value_name = "GLOB", help_heading = "Input")]
+    pub(super) exclude: Vec<String>,
+}
+
+/// Files under the given paths: files as given, folders searched for loop files, in sorted
+/// order. A folder with no loop file in it is an error: a wrong path must not pass as a
+/// clean check of nothing.
+pub(super) fn expand(paths: &[PathBuf], w: &WalkArgs) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
         if is_stdio(p) || !p.is_dir() {
@@ -38,7 +81,15 @@ pub(super) fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             out.push(p.clone());
         } else {
             let mut found = Vec::new();
-            walk(p, &mut found).with_context(|| format!("reading folder {}", p.display()))?;
+            walk(p, &w.exclude, &mut found)
+                .with_context(|| format!("reading folder {}", p.display()))?;
+            if found.is_empty() {
+                bail!(
+                    "{}: no loop files found (searched for *.json, *.yaml, *.yml, skipping hidden, \
+                     git-ignored and --exclude'd paths)",
+                    p.display()
+                );
+            }
             found.sort();
             out.extend(found);
         }
@@ -47,10 +98,20 @@ pub(super) fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 /// Loop files (`*.json`, `*.yaml`, `*.yml`) below `dir`, the way ripgrep walks: hidden
-/// files and folders are skipped, and so is whatever `.gitignore`, `.ignore` and the git
-/// excludes list (inside a git repository or not).
-pub(super) fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ignore::Error> {
-    let walker = ignore::WalkBuilder::new(dir).require_git(false).build();
+/// files and folders are skipped, and so is whatever `.gitignore`, `.ignore`, the git
+/// excludes and `exclude` globs list (inside a git repository or not). `dir` itself is
+/// always searched, even when hidden (`.agentpm/loops`).
+pub(super) fn walk(dir: &Path, exclude: &[String], out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut overrides = ignore::overrides::OverrideBuilder::new(dir);
+    for glob in exclude {
+        overrides
+            .add(&format!("!{glob}"))
+            .with_context(|| format!("--exclude {glob}: not a valid glob"))?;
+    }
+    let walker = ignore::WalkBuilder::new(dir)
+        .require_git(false)
+        .overrides(overrides.build()?)
+        .build();
     for entry in walker {
         let entry = entry?;
         let path = entry.path();
@@ -84,15 +145,15 @@ pub(super) fn write_all_atomic(files: &[(PathBuf, String)]) -> Result<()> {
             _ => Path::new("."),
         };
         std::fs::create_dir_all(dir)
-            .with_context(|| format!("creating folder {}", dir.display()))?;
+            .map_err(|e| anyhow::anyhow!("creating folder {}: {}", dir.display(), plain_io(&e)))?;
         let mut tmp = tempfile::Builder::new()
             .prefix(".loopconv-")
             .suffix(".tmp")
             .tempfile_in(dir)
-            .with_context(|| format!("writing {}", path.display()))?;
+            .map_err(|e| write_error(path, &e))?;
         tmp.write_all(text.as_bytes())
             .and_then(|()| tmp.as_file().sync_all())
-            .with_context(|| format!("writing {}", path.display()))?;
+            .map_err(|e| write_error(path, &e))?;
         // Temporary files are private (0600); give the result the permissions the file had,
         // or the usual ones for a new file.
         #[cfg(unix)]
@@ -101,16 +162,19 @@ pub(super) fn write_all_atomic(files: &[(PathBuf, String)]) -> Result<()> {
             let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
             tmp.as_file()
                 .set_permissions(std::fs::Permissions::from_mode(mode))
-                .with_context(|| format!("writing {}", path.display()))?;
+                .map_err(|e| write_error(path, &e))?;
         }
         staged.push((tmp, path));
     }
     for (tmp, path) in staged {
-        tmp.persist(path)
-            .map_err(|e| e.error)
-            .with_context(|| format!("writing {}", path.display()))?;
+        tmp.persist(path).map_err(|e| write_error(path, &e.error))?;
     }
     Ok(())
+}
+
+/// The message for a failed write: the destination the user named, never the temporary file.
+fn write_error(path: &Path, e: &std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!("writing {}: {}", path.display(), plain_io(e))
 }
 
 /// Write to a file, or to stdout for `-` / no path.

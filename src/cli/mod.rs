@@ -61,35 +61,67 @@ pub const EXIT_USAGE: u8 = 2;
 /// Read, validate, convert and draw agent-loop specifications (AgentPM loop manifests and
 /// multi-agent-spec REAL/VEAL loops).
 #[derive(Debug, Parser)]
-#[command(name = "loopconv", version, about, long_about = None)]
+#[command(name = "loopconv", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
-    #[command(flatten)]
-    global: Global,
 }
 
+/// The options of every command that reads loop files (all but `schema`). They are
+/// declared per command, not clap-global, so that `--help` lists them only where they do
+/// something.
 #[derive(Debug, Args)]
 struct Global {
     /// How to print diagnostics.
-    #[arg(long, value_enum, default_value_t = MessageFormat::Human, global = true, help_heading = "Diagnostics")]
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human, help_heading = "Diagnostics")]
     format: MessageFormat,
     /// Treat warnings as errors.
-    #[arg(long, global = true, help_heading = "Diagnostics")]
+    #[arg(long, help_heading = "Diagnostics")]
     strict: bool,
-    /// Colour in human diagnostics.
-    #[arg(long, value_enum, default_value_t = Color::Auto, global = true, help_heading = "Diagnostics")]
+    /// Colour in human diagnostics (auto: on a terminal, unless `NO_COLOR` is set or
+    /// `TERM=dumb`; `CLICOLOR_FORCE` forces it).
+    #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN", help_heading = "Diagnostics")]
     color: Color,
-    /// Largest input file accepted, in bytes.
-    #[arg(long, default_value_t = Limits::default().max_bytes, global = true, help_heading = "Input")]
+    /// Largest input file accepted: bytes, or with a unit (KiB, MiB, GiB).
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size, help_heading = "Input")]
     max_input_bytes: usize,
+    /// The name standard input (`-`) gets in diagnostics and generated pages.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "-",
+        hide_default_value = true,
+        help_heading = "Input"
+    )]
+    stdin_name: String,
+}
+
+/// A size on the command line: `1000`, `64KiB`, `64MiB`, `1GiB` (also `KB`/`MB`/`GB`/`k`/`M`/`G`,
+/// all binary).
+fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: usize = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (examples: 1000, 512KiB, 64MiB)"))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        _ => return Err(format!("unknown unit in `{s}` (use KiB, MiB or GiB)")),
+    };
+    n.checked_mul(1usize << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum MessageFormat {
     /// Rendered for people, with source snippets.
     Human,
-    /// One JSON array of all diagnostics, on stdout.
+    /// One JSON array of all diagnostics: `check`'s report on stdout; on stderr for the
+    /// other commands, whose stdout is their result.
     Json,
 }
 
@@ -121,14 +153,13 @@ enum Command {
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
-    let g = &cli.global;
     match &cli.command {
-        Command::Check(a) => check(g, a),
-        Command::Convert(a) => convert(g, a),
-        Command::Graph(a) => graph(g, a),
-        Command::Docs(a) => docs(g, a),
+        Command::Check(a) => check(&a.g, a),
+        Command::Convert(a) => convert(&a.g, a),
+        Command::Graph(a) => graph(&a.g, a),
+        Command::Docs(a) => docs(&a.g, a),
         Command::Schema(a) => schema(a),
-        Command::DiagramModel(a) => diagram_model(g, a),
+        Command::DiagramModel(a) => diagram_model(&a.g, a),
     }
 }
 
@@ -152,5 +183,41 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn colour_conventions() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        assert!(auto_color(env(&[]), true));
+        assert!(!auto_color(env(&[]), false));
+        assert!(
+            auto_color(env(&[("NO_COLOR", "")]), true),
+            "empty NO_COLOR is unset"
+        );
+        assert!(!auto_color(env(&[("NO_COLOR", "1")]), true));
+        assert!(!auto_color(env(&[("TERM", "dumb")]), true));
+        assert!(auto_color(env(&[("CLICOLOR_FORCE", "1")]), false));
+        assert!(!auto_color(env(&[("CLICOLOR_FORCE", "0")]), false));
+        assert!(!auto_color(
+            env(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]),
+            false
+        ));
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("100"), Ok(100));
+        assert_eq!(parse_size("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_size("2k"), Ok(2048));
+        assert!(parse_size("MiB").is_err());
+        assert!(parse_size("3 parsecs").is_err());
+        assert!(parse_size("99999999999999999999G").is_err());
     }
 }

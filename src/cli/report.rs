@@ -8,7 +8,7 @@ pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result
         ..Limits::default()
     };
     let bytes = read_input(path, &limits)?;
-    let name = path.display().to_string();
+    let name = display_name(g, path);
     let mut loaded = loopconv::load(&name, &bytes, &LoadOptions { from, limits });
     if g.strict {
         loaded.diags.make_strict();
@@ -16,15 +16,43 @@ pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result
     Ok(loaded)
 }
 
+/// How diagnostics and pages name an input: its path, or `--stdin-name` for `-`.
+pub(super) fn display_name(g: &Global, path: &Path) -> String {
+    if is_stdio(path) {
+        g.stdin_name.clone()
+    } else {
+        path.display().to_string()
+    }
+}
+
 pub(super) fn use_color(g: &Global) -> bool {
     match g.color {
         Color::Always => true,
         Color::Never => false,
-        Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        Color::Auto => auto_color(
+            |k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned()),
+            std::io::stderr().is_terminal(),
+        ),
     }
 }
 
-/// Print diagnostics: human form on stderr, JSON (one array) on stdout.
+/// `--color auto`, by the usual conventions: a non-empty `NO_COLOR` turns colour off
+/// (no-color.org); so does `TERM=dumb`; a `CLICOLOR_FORCE` other than empty or `0` turns
+/// it on even when stderr is not a terminal (bixense.com/clicolors); otherwise colour when
+/// stderr is a terminal.
+pub(super) fn auto_color(var: impl Fn(&str) -> Option<String>, terminal: bool) -> bool {
+    let set = |k: &str| var(k).is_some_and(|v| !v.is_empty());
+    if set("NO_COLOR") {
+        return false;
+    }
+    if var("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0") {
+        return true;
+    }
+    terminal && var("TERM").is_none_or(|t| t != "dumb")
+}
+
+/// Print diagnostics on stderr, rendered for people or as one JSON array. (Only `check`,
+/// whose report is its result, prints its JSON on stdout; see `check`.)
 pub(super) fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
     if diags.is_empty() {
         return;
@@ -37,7 +65,7 @@ pub(super) fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
             );
         }
         MessageFormat::Json => {
-            print!("{}", diag::render_json(diags.items()));
+            eprint!("{}", diag::render_json(diags.items()));
         }
     }
 }
