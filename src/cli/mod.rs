@@ -38,19 +38,27 @@ macro_rules! eprintln {
 
 mod check;
 mod convert;
+mod diff;
 mod docs;
 mod graph;
 mod io;
+mod new;
+mod paths;
 mod report;
 mod schema;
+mod walk;
 
 use check::*;
 use convert::*;
+use diff::*;
 use docs::*;
 use graph::*;
 use io::*;
+use new::*;
+use paths::*;
 use report::*;
 use schema::*;
+use walk::*;
 
 /// Input had problems.
 pub const EXIT_PROBLEMS: u8 = 1;
@@ -87,10 +95,13 @@ struct Global {
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum MessageFormat {
-    /// Rendered for people, with source snippets.
+    /// Rendered for people, with source snippets (`text` is the same).
+    #[value(alias = "text")]
     Human,
     /// One JSON array of all diagnostics, on stdout.
     Json,
+    /// `diff` only: a pull-request comment (diagnostics are printed as for `human`).
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -110,8 +121,18 @@ enum Command {
     Graph(GraphArgs),
     /// Generate Markdown documentation pages for loops.
     Docs(DocsArgs),
-    /// Print the JSON Schema of a format.
+    /// Print the JSON Schema of a format, or with `--outcomes` the schema of one loop's
+    /// phase results.
     Schema(SchemaArgs),
+    /// Write a new loop of a known pattern (a valid scaffold to edit).
+    New(NewArgs),
+    /// Compare two loops (any formats): what changed, and whether it breaks callers.
+    Diff(DiffArgs),
+    /// Test paths: the shortest run to each terminal, and runs covering every transition
+    /// and checkpoint decision.
+    Paths(PathsArgs),
+    /// Step through a loop with scripted outcomes and checkpoint decisions.
+    Walk(WalkArgs),
     /// Print the drawing model of a loop as JSON: the nodes and edges every diagram back
     /// end draws, with their text lines as wrapped and shortened (used by
     /// `scripts/conformance.sh` to know which texts a drawing shows whole).
@@ -127,7 +148,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Convert(a) => convert(g, a),
         Command::Graph(a) => graph(g, a),
         Command::Docs(a) => docs(g, a),
-        Command::Schema(a) => schema(a),
+        Command::Schema(a) => schema(g, a),
+        Command::New(a) => new(g, a),
+        Command::Diff(a) => diff(g, a),
+        Command::Paths(a) => paths(g, a),
+        Command::Walk(a) => walk_loop(g, a),
         Command::DiagramModel(a) => diagram_model(g, a),
     }
 }
