@@ -391,7 +391,7 @@ fn walk_enforces_checkpoints_terminals_and_limits() {
         out.contains("reached `$handoff` with outcomes left over: act"),
         "{out}"
     );
-    let many = vec!["reason-more"; 11].join(",");
+    let many = ["reason-more"; 11].join(",");
     let (code, out) = walk_with(&many, &[]);
     assert_eq!(code, Some(1));
     assert!(
@@ -400,7 +400,7 @@ fn walk_enforces_checkpoints_terminals_and_limits() {
     );
     // MAS: the bound comes from max_attempts.
     let mas = examples().join("mas/veal-release-gate.yaml");
-    let run = vec!["complete,no-go,complete"; 4].join(",");
+    let run = ["complete,no-go,complete"; 4].join(",");
     let out = loopconv()
         .arg("walk")
         .arg(&mas)

@@ -132,13 +132,11 @@ fn ids(spec: &Spec) -> BTreeSet<&str> {
     spec.graph.phases.iter().map(|p| p.id.as_str()).collect()
 }
 
+type Pairs = BTreeSet<(String, String)>;
+
 /// Outgoing `(outcome, target)` and incoming `(source, outcome)` edges of a phase, with
 /// `rename` applied to the phase itself.
-fn edges_of(
-    spec: &Spec,
-    id: &str,
-    rename: &str,
-) -> (BTreeSet<(String, String)>, BTreeSet<(String, String)>) {
+fn edges_of(spec: &Spec, id: &str, rename: &str) -> (Pairs, Pairs) {
     let map = |s: &str| {
         if s == id {
             rename.to_owned()
@@ -408,8 +406,8 @@ fn outcomes(p: &Phase, q: &Phase, out: &mut Out) {
             Kind::Added,
             "outcome",
             id,
-            desc(q, o),
             None,
+            desc(q, o),
             Compatible,
             "a new outcome; the old ones still work",
         );

@@ -194,19 +194,29 @@ fn marks(diff: &Diff) -> Marks {
             (from, on)
         };
         match (c.element, c.kind) {
-            ("phase", Kind::Added) => drop(mk.added.insert(c.id.clone())),
-            ("phase", Kind::Removed) => drop(mk.removed.insert(c.id.clone())),
+            ("phase", Kind::Added) => {
+                mk.added.insert(c.id.clone());
+            }
+            ("phase", Kind::Removed) => {
+                mk.removed.insert(c.id.clone());
+            }
             ("phase", Kind::Renamed) | ("objective" | "access", _) => {
-                drop(mk.changed.insert(phase))
+                mk.changed.insert(phase);
             }
             ("outcome", Kind::Added) => {
                 let on = c.id.split('/').nth(1).unwrap_or("").to_owned();
                 mk.edges_added.insert((phase.clone(), on));
                 mk.changed.insert(phase);
             }
-            ("outcome", _) => drop(mk.changed.insert(phase)),
-            ("transition", Kind::Added) => drop(mk.edges_added.insert(edge())),
-            ("transition", Kind::Changed) => drop(mk.edges_changed.insert(edge())),
+            ("outcome", _) => {
+                mk.changed.insert(phase);
+            }
+            ("transition", Kind::Added) => {
+                mk.edges_added.insert(edge());
+            }
+            ("transition", Kind::Changed) => {
+                mk.edges_changed.insert(edge());
+            }
             _ => {}
         }
     }
