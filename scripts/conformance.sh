@@ -267,8 +267,9 @@ main() {
         case $arch in veal | real) ext=yaml ;; *) ext=json ;; esac
         f="$out/scaffolds/$arch-scaffold.$ext"
         "$bin" new --archetype "$arch" --name "$arch-scaffold" -o "$f" --force
-        "$bin" check --strict --color never "$f" >/dev/null || {
-            echo "conformance: the $arch scaffold fails check --strict" >&2
+        "$bin" check --strict --color never "$f" >/dev/null 2>&1 || {
+            echo "conformance: the $arch scaffold fails check --strict:" >&2
+            "$bin" check --strict --color never "$f" >&2
             exit 1
         }
         files+=("$f|required")
