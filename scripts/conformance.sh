@@ -8,7 +8,8 @@
 #   scripts/conformance.sh [--install] [DIR...]
 #
 # Renders every loop file (*.json, *.yaml, *.yml) under examples/ and under each DIR
-# (never examples/invalid/; a file reached twice is rendered once):
+# (never examples/invalid/; a file reached twice is rendered once), and every scaffold of
+# `loopconv new` (generated into the output folder, each checked with `check --strict`):
 #   * `loopconv graph --dot`               -> dot -Tsvg
 #   * `loopconv graph --style flowchart`   -> mmdc
 #   * `loopconv graph --style state`       -> mmdc
@@ -247,7 +248,7 @@ main() {
         keep=0
     fi
     mkdir -p "$out"
-    rm -rf "${out:?}"/{src,svg,docs,batch}
+    rm -rf "${out:?}"/{src,svg,docs,batch,scaffolds}
     mkdir -p "$out/src" "$out/svg" "$out/docs" "$out/batch"
 
     local passed=0 failed=0 skipped=0
@@ -258,6 +259,22 @@ main() {
         files+=("$f|required")
         listed[$f]=1
     done < <(list_loops "$ROOT/examples")
+    # Every `loopconv new` scaffold, generated here: it must pass `check --strict` and
+    # render like any example.
+    mkdir -p "$out/scaffolds"
+    local arch ext
+    for arch in react plan-and-solve plan-execute-replan reflexion veal real; do
+        case $arch in veal | real) ext=yaml ;; *) ext=json ;; esac
+        f="$out/scaffolds/$arch-scaffold.$ext"
+        "$bin" new --archetype "$arch" --name "$arch-scaffold" -o "$f" --force
+        "$bin" check --strict --color never "$f" >/dev/null 2>&1 || {
+            echo "conformance: the $arch scaffold fails check --strict:" >&2
+            "$bin" check --strict --color never "$f" >&2
+            exit 1
+        }
+        files+=("$f|required")
+        listed[$f]=1
+    done
     for dir in "$@"; do
         [[ -d $dir ]] || {
             echo "conformance: $dir is not a folder" >&2

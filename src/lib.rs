@@ -62,6 +62,7 @@
 //! ```
 #![warn(missing_docs, clippy::print_stdout, clippy::print_stderr)]
 
+pub mod analysis;
 pub mod back;
 pub mod diag;
 pub mod format;
@@ -69,6 +70,7 @@ pub mod front;
 pub mod ir;
 pub mod load;
 pub mod model;
+pub mod scaffold;
 pub mod tree;
 pub mod valid;
 

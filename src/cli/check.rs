@@ -29,7 +29,7 @@ pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
     for f in &files {
         let l = load_file(g, f, a.from)?;
         match g.format {
-            MessageFormat::Human => report_loaded(g, &l),
+            MessageFormat::Human | MessageFormat::Markdown => report_loaded(g, &l),
             MessageFormat::Json => all.extend(l.diags.items().iter().cloned()),
         }
         errors += l.diags.count(Severity::Error);

@@ -38,19 +38,27 @@ macro_rules! eprintln {
 
 mod check;
 mod convert;
+mod diff;
 mod docs;
 mod graph;
 mod io;
+mod new;
+mod paths;
 mod report;
 mod schema;
+mod walk;
 
 use check::*;
 use convert::*;
+use diff::*;
 use docs::*;
 use graph::*;
 use io::*;
+use new::*;
+use paths::*;
 use report::*;
 use schema::*;
+use walk::*;
 
 /// Input had problems.
 pub const EXIT_PROBLEMS: u8 = 1;
@@ -96,6 +104,20 @@ struct Global {
     stdin_name: String,
 }
 
+impl Default for Global {
+    /// The defaults of the command line, for commands that do not take these options
+    /// (`schema FILE --outcomes`).
+    fn default() -> Self {
+        Global {
+            format: MessageFormat::Human,
+            strict: false,
+            color: Color::Auto,
+            max_input_bytes: Limits::default().max_bytes,
+            stdin_name: "-".to_owned(),
+        }
+    }
+}
+
 /// A size on the command line: `1000`, `64KiB`, `64MiB`, `1GiB` (also `KB`/`MB`/`GB`/`k`/`M`/`G`,
 /// all binary).
 fn parse_size(s: &str) -> Result<usize, String> {
@@ -118,11 +140,14 @@ fn parse_size(s: &str) -> Result<usize, String> {
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum MessageFormat {
-    /// Rendered for people, with source snippets.
+    /// Rendered for people, with source snippets (`text` is the same).
+    #[value(alias = "text")]
     Human,
     /// One JSON array of all diagnostics: `check`'s report on stdout; on stderr for the
     /// other commands, whose stdout is their result.
     Json,
+    /// `diff` only: a pull-request comment (diagnostics are printed as for `human`).
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -142,8 +167,18 @@ enum Command {
     Graph(GraphArgs),
     /// Generate Markdown documentation pages for loops.
     Docs(DocsArgs),
-    /// Print the JSON Schema of a format.
+    /// Print the JSON Schema of a format, or with `--outcomes` the schema of one loop's
+    /// phase results.
     Schema(SchemaArgs),
+    /// Write a new loop of a known pattern (a valid scaffold to edit).
+    New(NewArgs),
+    /// Compare two loops (any formats): what changed, and whether it breaks callers.
+    Diff(DiffArgs),
+    /// Test paths: the shortest run to each terminal, and runs covering every transition
+    /// and checkpoint decision.
+    Paths(PathsArgs),
+    /// Step through a loop with scripted outcomes and checkpoint decisions.
+    Walk(WalkLoopArgs),
     /// Print the drawing model of a loop as JSON: the nodes and edges every diagram back
     /// end draws, with their text lines as wrapped and shortened (used by
     /// `scripts/conformance.sh` to know which texts a drawing shows whole).
@@ -158,7 +193,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Convert(a) => convert(&a.g, a),
         Command::Graph(a) => graph(&a.g, a),
         Command::Docs(a) => docs(&a.g, a),
-        Command::Schema(a) => schema(a),
+        Command::Schema(a) => schema(&Global::default(), a),
+        Command::New(a) => new(&a.g, a),
+        Command::Diff(a) => diff(&a.g, a),
+        Command::Paths(a) => paths(&a.g, a),
+        Command::Walk(a) => walk_loop(&a.g, a),
         Command::DiagramModel(a) => diagram_model(&a.g, a),
     }
 }

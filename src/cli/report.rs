@@ -58,7 +58,7 @@ pub(super) fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
         return;
     }
     match g.format {
-        MessageFormat::Human => {
+        MessageFormat::Human | MessageFormat::Markdown => {
             eprint!(
                 "{}",
                 diag::render_human(diags.items(), source, use_color(g))

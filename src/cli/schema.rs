@@ -1,18 +1,49 @@
-//! `loopconv schema`.
+//! `loopconv schema`: the JSON Schema of a format, or with `--outcomes` the schema of one
+//! loop's phase results.
 
 use super::*;
 
 #[derive(Debug, Args)]
 pub(super) struct SchemaArgs {
-    /// The format.
-    #[arg(value_enum, value_name = "FORMAT")]
-    of: Format,
+    /// The format (`agentpm`, `mas`, `ir`), or with `--outcomes` a loop file.
+    #[arg(value_name = "FORMAT|FILE")]
+    of: String,
+    /// Write the schema of the structured result each phase of the loop FILE returns: the
+    /// phase id and one of its outcomes.
+    #[arg(long)]
+    outcomes: bool,
+    /// Input format of FILE.
+    #[arg(long, value_enum, help_heading = "Input", requires = "outcomes")]
+    from: Option<Format>,
     /// Output file (default: standard output).
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
 }
 
-pub(super) fn schema(a: &SchemaArgs) -> Result<ExitCode> {
-    emit(a.output.as_deref(), &back::schema::schema_text(a.of)?)?;
+pub(super) fn schema(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
+    if a.outcomes {
+        return outcome_schema(g, a);
+    }
+    let Ok(format) = Format::from_str(&a.of, false) else {
+        bail!(
+            "`{}` is not a format (agentpm, mas, ir); to get the outcome schema of a loop file, pass `--outcomes`",
+            a.of
+        );
+    };
+    emit(a.output.as_deref(), &back::schema::schema_text(format)?)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn outcome_schema(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
+    let Some(l) = load_valid(g, Path::new(&a.of), a.from)? else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let Some(spec) = l.spec.as_ref() else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let schema = loopconv::analysis::outcome_schema::outcome_schema(spec);
+    let mut text = serde_json::to_string_pretty(&schema)?;
+    text.push('\n');
+    emit(a.output.as_deref(), &text)?;
     Ok(ExitCode::SUCCESS)
 }

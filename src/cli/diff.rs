@@ -1,0 +1,47 @@
+//! `loopconv diff`.
+
+use super::*;
+
+use loopconv::analysis::{diff as d, diff_render as r};
+
+#[derive(Debug, Args)]
+pub(super) struct DiffArgs {
+    #[command(flatten)]
+    pub(super) g: Global,
+    /// The old loop file.
+    old: PathBuf,
+    /// The new loop file (any format).
+    new: PathBuf,
+    /// Exit 1 when some change is breaking.
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOn>,
+    /// Output file (default: standard output).
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FailOn {
+    /// A change that can break callers.
+    Breaking,
+}
+
+pub(super) fn diff(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
+    let old = load_valid(g, &a.old, None)?;
+    let new = load_valid(g, &a.new, None)?;
+    let (Some(old), Some(new)) = (old, new) else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let (Some(os), Some(ns)) = (old.spec.as_ref(), new.spec.as_ref()) else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let changes = d::diff(os, ns);
+    let (of, nf) = (a.old.display().to_string(), a.new.display().to_string());
+    let text = match g.format {
+        MessageFormat::Json => r::json(&changes, &of, &nf),
+        MessageFormat::Markdown => r::markdown(&changes, os, ns, &of, &nf),
+        MessageFormat::Human => r::text(&changes, &of, &nf),
+    };
+    emit(a.output.as_deref(), &text)?;
+    Ok(code(a.fail_on.is_some() && changes.breaking() > 0))
+}
