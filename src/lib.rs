@@ -66,6 +66,7 @@ pub mod back;
 pub mod diag;
 pub mod format;
 pub mod front;
+pub mod interop;
 pub mod ir;
 pub mod load;
 pub mod model;

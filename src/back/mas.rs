@@ -33,6 +33,7 @@ pub fn write(
     diags: &mut Diagnostics,
 ) -> Result<String, Error> {
     let l = to_model(spec, info, opts, diags);
+    crate::interop::warn_written(spec, &l, diags);
     to_yaml(&l)
 }
 
