@@ -64,6 +64,13 @@ const CONVERSIONS: &[(&str, Target, Flags, Code)] = &[
         },
         Code::MissingRoleFlag,
     ),
+    // loopconv convert B005-written-port-schema.json --to mas
+    (
+        "B005-written-port-schema.json",
+        Target::Mas,
+        Flags::NONE,
+        Code::WrittenPortSchema,
+    ),
 ];
 
 #[derive(Debug, Clone, Copy)]
