@@ -18,7 +18,10 @@ fn read(name: &str, text: &str) -> Loaded {
 /// Codes of the diagnostics, asserting that each carries a line and a column.
 fn codes(l: &Loaded) -> Vec<Code> {
     for d in l.diags.items() {
-        let pos = d.location.pos.unwrap_or_else(|| panic!("no position: {d:?}"));
+        let pos = d
+            .location
+            .pos
+            .unwrap_or_else(|| panic!("no position: {d:?}"));
         assert!(pos.line >= 1 && pos.column >= 1, "{d:?}");
     }
     l.diags.items().iter().map(|d| d.code).collect()
@@ -142,7 +145,11 @@ fn out_of_range_messages_name_the_field_and_the_range() {
     let l = read("t.json", &agentpm("18446744073709551616"));
     let d = &l.diags.items()[0];
     assert!(d.message.contains("18446744073709551616"), "{}", d.message);
-    assert!(d.message.contains("`loop.limits.max_steps`"), "{}", d.message);
+    assert!(
+        d.message.contains("`loop.limits.max_steps`"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
@@ -190,17 +197,44 @@ fn with_environment(env: &str) -> String {
 #[test]
 fn environment_is_validated_like_upstream() {
     let cases: &[(&str, &[Code])] = &[
-        (r#"{"vars": {"API_KEY": {"required": true, "description": "k"}}}"#, &[]),
-        (r#"{"vars": {"A": {"required": false, "description": "", "default": "x"}}}"#, &[]),
+        (
+            r#"{"vars": {"API_KEY": {"required": true, "description": "k"}}}"#,
+            &[],
+        ),
+        (
+            r#"{"vars": {"A": {"required": false, "description": "", "default": "x"}}}"#,
+            &[],
+        ),
         (r#"{}"#, &[]),
         (r#"{"vars": {}}"#, &[]),
-        (r#"{"vars": {"API_KEY": {"description": "k"}}}"#, &[Code::MissingField]),
-        (r#"{"vars": {"API_KEY": {"required": true}}}"#, &[Code::MissingField]),
-        (r#"{"vars": {"api_key": {"required": true, "description": "k"}}}"#, &[Code::InvalidName]),
-        (r#"{"vars": {"1KEY": {"required": true, "description": "k"}}}"#, &[Code::InvalidName]),
-        (r#"{"vars": {"K": {"required": true, "description": "k", "x": 1}}}"#, &[Code::UnknownField]),
-        (r#"{"vars": {"K": {"required": true, "description": "k", "default": 3}}}"#, &[Code::WrongType]),
-        (r#"{"vars": {"K": {"required": "yes", "description": "k"}}}"#, &[Code::WrongType]),
+        (
+            r#"{"vars": {"API_KEY": {"description": "k"}}}"#,
+            &[Code::MissingField],
+        ),
+        (
+            r#"{"vars": {"API_KEY": {"required": true}}}"#,
+            &[Code::MissingField],
+        ),
+        (
+            r#"{"vars": {"api_key": {"required": true, "description": "k"}}}"#,
+            &[Code::InvalidName],
+        ),
+        (
+            r#"{"vars": {"1KEY": {"required": true, "description": "k"}}}"#,
+            &[Code::InvalidName],
+        ),
+        (
+            r#"{"vars": {"K": {"required": true, "description": "k", "x": 1}}}"#,
+            &[Code::UnknownField],
+        ),
+        (
+            r#"{"vars": {"K": {"required": true, "description": "k", "default": 3}}}"#,
+            &[Code::WrongType],
+        ),
+        (
+            r#"{"vars": {"K": {"required": "yes", "description": "k"}}}"#,
+            &[Code::WrongType],
+        ),
         (r#"{"vars": {"K": "x"}}"#, &[Code::WrongType]),
         (r#"{"vars": []}"#, &[Code::WrongType]),
         (r#"{"other": 1}"#, &[Code::UnknownField]),
@@ -218,15 +252,30 @@ fn empty_roles_are_missing_like_the_go_sdk() {
     let real = "name: fix\ntype: REAL\nmission: Fix it.\nactor: dev\nescalation: human\n";
     let veal = "name: gate\ntype: VEAL\nvalidator: qa\nactor: dev\nescalation: human\nchecks:\n  - id: build\n    type: command\n    command: make\n";
     let cases: &[(String, &[Code])] = &[
-        (real.replace("actor: dev", "actor: ''"), &[Code::EmptyString]),
-        (real.replace("mission: Fix it.", "mission: \"\""), &[Code::MissingMission]),
-        (veal.replace("validator: qa", "validator: ''"), &[Code::MissingValidator]),
         (
-            real.replace("escalation: human", "escalation: fallback\nfallback_agent: ''"),
+            real.replace("actor: dev", "actor: ''"),
+            &[Code::EmptyString],
+        ),
+        (
+            real.replace("mission: Fix it.", "mission: \"\""),
+            &[Code::MissingMission],
+        ),
+        (
+            veal.replace("validator: qa", "validator: ''"),
+            &[Code::MissingValidator],
+        ),
+        (
+            real.replace(
+                "escalation: human",
+                "escalation: fallback\nfallback_agent: ''",
+            ),
             &[Code::MissingFallbackAgent],
         ),
         // Not judged upstream: an empty `fallback_agent` without `escalation: fallback`.
-        (real.replace("escalation: human", "escalation: human\nfallback_agent: ''"), &[]),
+        (
+            real.replace("escalation: human", "escalation: human\nfallback_agent: ''"),
+            &[],
+        ),
         (real.to_owned(), &[]),
         (veal.to_owned(), &[]),
     ];
@@ -250,7 +299,10 @@ fn non_finite_values_are_wrong_values_not_syntax_errors() {
 }
 
 fn with_port(extra: &str) -> String {
-    format!("{}inputs:\n  - name: manifest\n    type: object\n{extra}", mas("3"))
+    format!(
+        "{}inputs:\n  - name: manifest\n    type: object\n{extra}",
+        mas("3")
+    )
 }
 
 #[test]
@@ -261,7 +313,10 @@ fn port_schema_in_yaml_warns_on_read() {
     assert_eq!(d.severity, Severity::Warning);
     assert_eq!(d.location.pos.map(|p| (p.line, p.column)), Some((10, 5)));
     // A null schema, or none, loads fine.
-    assert_eq!(codes(&read("t.yaml", &with_port("    schema: null\n"))), vec![]);
+    assert_eq!(
+        codes(&read("t.yaml", &with_port("    schema: null\n"))),
+        vec![]
+    );
     assert_eq!(codes(&read("t.yaml", &with_port(""))), vec![]);
     // The JSON form loads in the Go SDK: no warning.
     let json = r#"{"name": "fix", "type": "REAL", "mission": "m", "actor": "a", "escalation": "human",

@@ -45,7 +45,10 @@ pub fn claims(root: &Node) -> bool {
 /// Read a MAS loop: shape, lowering.
 pub fn read(doc: &Document, _limits: &Limits, diags: &mut Diagnostics) -> Option<Spec> {
     let profile = Profile {
-        max_integer: Some((i64::MAX.unsigned_abs(), "the multi-agent-spec Go SDK (`int`)")),
+        max_integer: Some((
+            i64::MAX.unsigned_abs(),
+            "the multi-agent-spec Go SDK (`int`)",
+        )),
         ..Profile::default()
     };
     let l: m::Loop = model(doc, Format::Mas, &profile, diags)?;

@@ -611,7 +611,10 @@ fn phase_failure_policy(spec: &Spec, sink: &mut Diagnostics) {
 /// MAS rule `V101`: a REAL loop has a mission.
 fn real_has_mission(spec: &Spec, sink: &mut Diagnostics) {
     if spec.pattern == Pattern::Real && spec.goal.mission.as_deref() == Some("") {
-        sink.value(empty_role(Code::MissingMission, "mission", "the goal statement").at(spec.provenance.pointer(Field::Mission)));
+        sink.value(
+            empty_role(Code::MissingMission, "mission", "the goal statement")
+                .at(spec.provenance.pointer(Field::Mission)),
+        );
     }
     if spec.pattern == Pattern::Real && spec.goal.mission.is_none() {
         sink.key(
@@ -628,7 +631,14 @@ fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
         return;
     }
     if spec.roles.validator.as_deref() == Some("") {
-        sink.value(empty_role(Code::MissingValidator, "validator", "the read-only agent that runs the checks").at(spec.provenance.pointer(Field::Validator)));
+        sink.value(
+            empty_role(
+                Code::MissingValidator,
+                "validator",
+                "the read-only agent that runs the checks",
+            )
+            .at(spec.provenance.pointer(Field::Validator)),
+        );
     }
     if spec.roles.validator.is_none() {
         sink.key(
@@ -653,7 +663,14 @@ fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
 fn fallback_has_agent(spec: &Spec, sink: &mut Diagnostics) {
     let fallback = spec.bounds.escalation == Some(Escalation::Fallback);
     if fallback && spec.roles.fallback_agent.as_deref() == Some("") {
-        sink.value(empty_role(Code::MissingFallbackAgent, "fallback_agent", "the agent that `escalation: fallback` invokes").at(spec.provenance.pointer(Field::FallbackAgent)));
+        sink.value(
+            empty_role(
+                Code::MissingFallbackAgent,
+                "fallback_agent",
+                "the agent that `escalation: fallback` invokes",
+            )
+            .at(spec.provenance.pointer(Field::FallbackAgent)),
+        );
     }
     if fallback && spec.roles.fallback_agent.is_none() {
         sink.value(
@@ -673,7 +690,9 @@ fn fallback_has_agent(spec: &Spec, sink: &mut Diagnostics) {
 fn empty_role(code: Code, field: &str, what: &str) -> Diagnostic {
     Diagnostic::new(
         code,
-        format!("`{field}` is empty; the multi-agent-spec Go SDK treats an empty `{field}` as missing"),
+        format!(
+            "`{field}` is empty; the multi-agent-spec Go SDK treats an empty `{field}` as missing"
+        ),
     )
     .with_help(format!("name {what} in `{field}:`"))
 }
@@ -681,7 +700,9 @@ fn empty_role(code: Code, field: &str, what: &str) -> Diagnostic {
 /// Go SDK rule "loop actor is required": a REAL or VEAL loop's `actor` is not empty
 /// (`F014`; a missing `actor` is `F002` from the shape check).
 fn actor_not_empty(spec: &Spec, sink: &mut Diagnostics) {
-    if matches!(spec.pattern, Pattern::Real | Pattern::Veal) && spec.roles.actor.as_deref() == Some("") {
+    if matches!(spec.pattern, Pattern::Real | Pattern::Veal)
+        && spec.roles.actor.as_deref() == Some("")
+    {
         sink.value(
             Diagnostic::new(
                 Code::EmptyString,

@@ -133,7 +133,8 @@ fn wants_integer(t: Option<&J>) -> bool {
 /// A float with no fractional part (`3.0`, `1e1`, `-0.0`; also `1e308`, which is then out
 /// of range).
 fn is_whole(n: &serde_json::Number) -> bool {
-    n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+    n.as_f64()
+        .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
 /// The exact integer value of a number, when it is whole and within `i64::MIN..=u64::MAX`.
@@ -147,7 +148,6 @@ fn exact_integer(n: &serde_json::Number) -> Option<i128> {
     }
     let f = n.as_f64()?;
     // `as` is exact here: `f` is whole and within range.
-    #[allow(clippy::cast_possible_truncation)]
     (is_whole(n) && (-TWO_63..2.0 * TWO_63).contains(&f)).then(|| f as i128)
 }
 
