@@ -156,7 +156,7 @@ fn out_of_range_messages_name_the_field_and_the_range() {
 fn whole_float_retries_are_integers() {
     let text = agentpm("5").replace(
         r#""limits""#,
-        r#""error_policy": {"tool_failure": {"action": "retry", "max_retries": 2.0, "on_exhausted": "abort_phase"}, "phase_failure": {"action": "abort"}}, "limits""#,
+        r#""error_policy": {"tool_failure": {"action": "retry", "max_retries": 2.0, "on_exhausted": "abort"}}, "limits""#,
     );
     let l = read("t.json", &text);
     assert!(!l.diags.has_errors(), "{:?}", l.diags.items());
