@@ -1326,7 +1326,7 @@ mod tests {
         let (doc, d) = json("{\n  \"a\": 1,\n  \"b\": [true, \"x\\u00e9\"],\n  \"a\": 2\n}");
         let doc = doc.unwrap();
         assert_eq!(d.items().len(), 1);
-        assert_eq!(d.items()[0].code, Code::DuplicateKey);
+        assert_eq!(d.items()[0].code, Code::JsonDuplicateKey);
         assert_eq!(d.items()[0].location.pos.unwrap().line, 4);
         let p = doc.locate("/b/1", false).unwrap();
         assert_eq!((p.line, p.column), (3, 15));
