@@ -343,6 +343,22 @@ fn max_steps() -> impl Strategy<Value = Option<u64>> {
     ])
 }
 
+/// A valid AgentPM `environment` block (upstream's shape, issue 9).
+fn environment() -> impl Strategy<Value = Option<Value>> {
+    let var = (any::<bool>(), text(), prop::option::of(text())).prop_map(|(r, d, def)| {
+        let mut v = serde_json::json!({ "required": r, "description": d });
+        if let Some(def) = def {
+            v["default"] = Value::String(def);
+        }
+        v
+    });
+    let vars = prop::collection::btree_map("[A-Z][A-Z0-9_]{0,8}", var, 0..3);
+    prop::option::of(prop::option::of(vars).prop_map(|vars| match vars {
+        Some(vars) => serde_json::json!({ "vars": vars }),
+        None => serde_json::json!({}),
+    }))
+}
+
 fn license() -> impl Strategy<Value = Option<License>> {
     let s = || prop::option::of("[A-Za-z0-9.+ -]{1,16}");
     prop::option::of((s(), s()).prop_map(|(spdx, file)| License { spdx, file }))
@@ -360,7 +376,7 @@ fn agentpm_spec() -> impl Strategy<Value = Spec> {
         ]),
         prop::option::of("[A-Za-z0-9_./-]{1,20}"),
         license(),
-        passthrough(),
+        environment(),
     );
     let body = (
         prop::option::of(nonblank()),
