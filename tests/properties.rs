@@ -485,8 +485,8 @@ fn mas_loop() -> impl Strategy<Value = mm::Loop> {
     let tail = (
         prop::option::of(prop_oneof![
             6 => 1u64..10,
-            1 => Just(u64::MAX),
-            1 => any::<u64>().prop_map(|x| x.max(1)),
+            1 => Just(i64::MAX.unsigned_abs()), // the Go SDK's `int`
+            1 => any::<u64>().prop_map(|x| (x >> 1).max(1)),
         ]),
         prop::option::of(prop::sample::select(vec![
             mm::Escalation::Human,
@@ -517,9 +517,11 @@ fn mas_loop() -> impl Strategy<Value = mm::Loop> {
         )| {
             let veal = kind == mm::LoopType::Veal;
             let fallback_agent = match escalation {
-                Some(mm::Escalation::Fallback) => {
-                    Some(fallback_agent.unwrap_or_else(|| "fallback".to_owned()))
-                }
+                Some(mm::Escalation::Fallback) => Some(
+                    fallback_agent
+                        .filter(|f| !f.is_empty())
+                        .unwrap_or_else(|| "fallback".to_owned()),
+                ),
                 _ => fallback_agent,
             };
             let checks = if veal && checks.is_empty() {
@@ -542,15 +544,27 @@ fn mas_loop() -> impl Strategy<Value = mm::Loop> {
                 kind,
                 description,
                 validator: if veal {
-                    Some(validator.unwrap_or_else(|| "validator".to_owned()))
+                    Some(
+                        validator
+                            .filter(|v| !v.is_empty())
+                            .unwrap_or_else(|| "validator".to_owned()),
+                    )
                 } else {
                     validator
                 },
-                actor,
+                actor: if actor.is_empty() {
+                    "actor".to_owned()
+                } else {
+                    actor
+                },
                 mission: if veal {
                     mission
                 } else {
-                    Some(mission.unwrap_or_else(|| "the mission".to_owned()))
+                    Some(
+                        mission
+                            .filter(|m| !m.is_empty())
+                            .unwrap_or_else(|| "the mission".to_owned()),
+                    )
                 },
                 max_attempts,
                 escalation,
