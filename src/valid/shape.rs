@@ -148,7 +148,7 @@ fn exact_integer(n: &serde_json::Number) -> Option<i128> {
     }
     let f = n.as_f64()?;
     // `as` is exact here: `f` is whole and within range.
-    (is_whole(n) && (-TWO_63..2.0 * TWO_63).contains(&f)).then(|| f as i128)
+    (is_whole(n) && (-TWO_63..2.0 * TWO_63).contains(&f)).then_some(f as i128)
 }
 
 /// How YAML spells a non-finite float.
