@@ -645,14 +645,17 @@ fn all_back_ends(l: &Loaded, opts: &back::Options) -> Result<(), TestCaseError> 
 }
 
 fn convert_opts() -> impl Strategy<Value = back::Options> {
-    prop::option::of(text()).prop_map(|fallback_agent| back::Options {
-        allow_lossy: true,
-        actor: Some("actor-agent".into()),
-        validator: Some("validator-agent".into()),
-        fallback_agent,
-        source: "gen".into(),
-        ..back::Options::default()
-    })
+    // An empty `--fallback-agent` gives an invalid MAS file (the Go SDK treats '' as missing).
+    prop::option::of(text().prop_filter("non-empty", |t| !t.is_empty())).prop_map(
+        |fallback_agent| back::Options {
+            allow_lossy: true,
+            actor: Some("actor-agent".into()),
+            validator: Some("validator-agent".into()),
+            fallback_agent,
+            source: "gen".into(),
+            ..back::Options::default()
+        },
+    )
 }
 
 /// Write a loop built in memory with `back::write` and the default options (validated
