@@ -2050,7 +2050,11 @@ fn check_round_trips(case: &Case, spec: &Spec, info: &Info) {
         let out = to
             .write(spec, info, &back::Options::default(), &mut diags)
             .unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert!(diags.is_empty(), "{what}: {:?}", diags.items());
+        assert!(
+            diags.items().iter().all(|d| is_interop(d.code)),
+            "{what}: {:?}",
+            diags.items()
+        );
         let path = format!("out.{}", to.extension());
         let back = loopconv::load(&path, out.as_bytes(), &LoadOptions::default());
         let (bspec, _) = back
@@ -2146,9 +2150,9 @@ fn run_case(
     pumls: &mut Vec<Puml>,
 ) {
     let (spec, info) = case.valid();
-    // A valid loop reads without a single warning.
+    // A valid loop reads without a single warning (but the interoperability one).
     assert!(
-        case.loaded.diags.is_empty(),
+        case.loaded.diags.items().iter().all(|d| is_interop(d.code)),
         "{}: {:?}",
         case.label,
         case.loaded.diags.items()
