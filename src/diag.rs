@@ -81,6 +81,7 @@ codes! {
     UnknownFormat = ("P011", "unknown-format", Error, "the file's format cannot be decided from its content"),
     NonStringKey = ("P012", "non-string-key", Error, "a mapping key is not a string"),
     TooManyPhases = ("P013", "too-many-phases", Error, "the loop declares more phases than the limit"),
+    JsonDuplicateKey = ("P014", "json-duplicate-key", Warning, "a JSON object repeats a key (upstream readers keep the last value, as loopconv does)"),
     // ---- F: format shape ----
     UnknownField = ("F001", "unknown-field", Error, "a key that the format does not define"),
     MissingField = ("F002", "missing-field", Error, "a required key is missing"),
@@ -96,6 +97,8 @@ codes! {
     MissingSchema = ("F012", "missing-schema-uri", Warning, "an AgentPM manifest without `$schema`"),
     BlankDescription = ("F013", "blank-description", Warning, "the package description is empty or blank"),
     EmptyString = ("F014", "empty-string", Error, "a string that must not be empty is empty"),
+    YamlPortSchema = ("F015", "yaml-port-schema", Warning, "a multi-agent-spec YAML file has a port `schema`, which the Go SDK cannot load from YAML"),
+    YamlDirective = ("F016", "yaml-directive", Warning, "a `%YAML` directive, which the multi-agent-spec Go SDK's YAML reader refuses"),
     // ---- V: AgentPM lint rules 1-22 (formats.md 1.5) ----
     BlankArchetype = ("V001", "blank-archetype", Error, "`archetype` is empty or blank"),
     BlankObjective = ("V002", "blank-objective", Error, "a phase objective is empty or blank"),
@@ -134,6 +137,7 @@ codes! {
     InexactBound = ("B002", "inexact-bound", Error, "a bound cannot be converted exactly and was rounded (allowed with `--allow-lossy`)"),
     MissingRoleFlag = ("B003", "missing-role-flag", Error, "the target needs an agent name that the source cannot carry; pass it as a flag"),
     InvalidOutput = ("B004", "invalid-output", Error, "the generated output failed validation (a loopconv bug)"),
+    WrittenPortSchema = ("B005", "written-port-schema", Warning, "the written multi-agent-spec YAML has a port `schema`, which the Go SDK cannot load from YAML"),
 }
 
 impl std::fmt::Display for Code {

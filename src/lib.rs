@@ -67,6 +67,7 @@ pub mod back;
 pub mod diag;
 pub mod format;
 pub mod front;
+pub mod interop;
 pub mod ir;
 pub mod load;
 pub mod model;

@@ -81,6 +81,10 @@ pub enum Value {
     Array(Vec<Node>),
     /// An object.
     Object(Vec<Member>),
+    /// A YAML float that no JSON number can hold (`.inf`, `-.inf`, `.nan`, `1e999`), kept
+    /// so that the shape check can report it on its field (a wrong value, not a syntax
+    /// error). Converted to `null` by [`Node::to_json`]; the shape check rejects it first.
+    NonFinite(f64),
 }
 
 impl Value {
@@ -103,6 +107,7 @@ impl Value {
             Value::String { .. } => "a string",
             Value::Array(_) => "an array",
             Value::Object(_) => "an object",
+            Value::NonFinite(_) => "a number",
         }
     }
 }
@@ -136,7 +141,7 @@ impl Node {
     /// serde_json; duplicates are reported as errors before this is used).
     pub fn to_json(&self) -> serde_json::Value {
         match &self.value {
-            Value::Null => serde_json::Value::Null,
+            Value::Null | Value::NonFinite(_) => serde_json::Value::Null,
             Value::Bool(b) => serde_json::Value::Bool(*b),
             Value::Number(n) => serde_json::Value::Number(n.clone()),
             Value::String { text, .. } => serde_json::Value::String(text.clone()),
@@ -443,12 +448,24 @@ type Dup = (String, String, (usize, usize), (usize, usize));
 fn report_duplicates(doc: &Document, dups: Vec<Dup>, diags: &mut Diagnostics) {
     for (_obj, key, at, first) in dups {
         let first = doc.pos(first);
-        let mut d = Diagnostic::new(Code::DuplicateKey, format!("duplicate key `{key}`"))
+        // JSON: upstream readers keep the last value, and so does loopconv: a warning.
+        // YAML forbids duplicate keys: an error.
+        let (code, help) = match doc.syntax {
+            Syntax::Json => (
+                Code::JsonDuplicateKey,
+                "remove one of the two; the last value is used, as upstream readers do",
+            ),
+            Syntax::Yaml => (
+                Code::DuplicateKey,
+                "remove one of the two; readers disagree on which one wins",
+            ),
+        };
+        let mut d = Diagnostic::new(code, format!("duplicate key `{key}`"))
             .with_note(format!(
                 "first defined at line {}, column {}",
                 first.line, first.column
             ))
-            .with_help("remove one of the two; readers disagree on which one wins");
+            .with_help(help);
         d.location.pos = Some(doc.pos(at));
         diags.push(d);
     }
@@ -891,7 +908,7 @@ impl<'de> Visitor<'de> for YVisitor {
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
         Ok(serde_json::Number::from_f64(v)
             .map(Value::Number)
-            .unwrap_or(Value::Null))
+            .unwrap_or(Value::NonFinite(v)))
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
         Ok(Value::String {
@@ -961,6 +978,8 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
         opts.budget = Some(budget);
         opts.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
         opts.strict_booleans = true;
+        // `.inf` and `.nan` are well-formed YAML: the shape check reports them on their field.
+        opts.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::PassThrough;
         opts.alias_limits.max_total_replayed_events = limits.max_alias_events;
         opts.alias_limits.max_replay_stack_depth = 32;
         serde_saphyr::from_str_multiple_with_options::<Spanned<YNode>, Vec<_>>(&text, opts)
@@ -1338,7 +1357,7 @@ mod tests {
         let (doc, d) = json("{\n  \"a\": 1,\n  \"b\": [true, \"x\\u00e9\"],\n  \"a\": 2\n}");
         let doc = doc.unwrap();
         assert_eq!(d.items().len(), 1);
-        assert_eq!(d.items()[0].code, Code::DuplicateKey);
+        assert_eq!(d.items()[0].code, Code::JsonDuplicateKey);
         assert_eq!(d.items()[0].location.pos.unwrap().line, 4);
         let p = doc.locate("/b/1", false).unwrap();
         assert_eq!((p.line, p.column), (3, 15));

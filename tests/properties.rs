@@ -343,6 +343,22 @@ fn max_steps() -> impl Strategy<Value = Option<u64>> {
     ])
 }
 
+/// A valid AgentPM `environment` block (upstream's shape, issue 9).
+fn environment() -> impl Strategy<Value = Option<Value>> {
+    let var = (any::<bool>(), text(), prop::option::of(text())).prop_map(|(r, d, def)| {
+        let mut v = serde_json::json!({ "required": r, "description": d });
+        if let Some(def) = def {
+            v["default"] = Value::String(def);
+        }
+        v
+    });
+    let vars = prop::collection::btree_map("[A-Z][A-Z0-9_]{0,8}", var, 0..3);
+    prop::option::of(prop::option::of(vars).prop_map(|vars| match vars {
+        Some(vars) => serde_json::json!({ "vars": vars }),
+        None => serde_json::json!({}),
+    }))
+}
+
 fn license() -> impl Strategy<Value = Option<License>> {
     let s = || prop::option::of("[A-Za-z0-9.+ -]{1,16}");
     prop::option::of((s(), s()).prop_map(|(spdx, file)| License { spdx, file }))
@@ -360,7 +376,7 @@ fn agentpm_spec() -> impl Strategy<Value = Spec> {
         ]),
         prop::option::of("[A-Za-z0-9_./-]{1,20}"),
         license(),
-        passthrough(),
+        environment(),
     );
     let body = (
         prop::option::of(nonblank()),
@@ -469,8 +485,8 @@ fn mas_loop() -> impl Strategy<Value = mm::Loop> {
     let tail = (
         prop::option::of(prop_oneof![
             6 => 1u64..10,
-            1 => Just(u64::MAX),
-            1 => any::<u64>().prop_map(|x| x.max(1)),
+            1 => Just(i64::MAX.unsigned_abs()), // the Go SDK's `int`
+            1 => any::<u64>().prop_map(|x| (x >> 1).max(1)),
         ]),
         prop::option::of(prop::sample::select(vec![
             mm::Escalation::Human,
@@ -501,9 +517,11 @@ fn mas_loop() -> impl Strategy<Value = mm::Loop> {
         )| {
             let veal = kind == mm::LoopType::Veal;
             let fallback_agent = match escalation {
-                Some(mm::Escalation::Fallback) => {
-                    Some(fallback_agent.unwrap_or_else(|| "fallback".to_owned()))
-                }
+                Some(mm::Escalation::Fallback) => Some(
+                    fallback_agent
+                        .filter(|f| !f.is_empty())
+                        .unwrap_or_else(|| "fallback".to_owned()),
+                ),
                 _ => fallback_agent,
             };
             let checks = if veal && checks.is_empty() {
@@ -526,15 +544,27 @@ fn mas_loop() -> impl Strategy<Value = mm::Loop> {
                 kind,
                 description,
                 validator: if veal {
-                    Some(validator.unwrap_or_else(|| "validator".to_owned()))
+                    Some(
+                        validator
+                            .filter(|v| !v.is_empty())
+                            .unwrap_or_else(|| "validator".to_owned()),
+                    )
                 } else {
                     validator
                 },
-                actor,
+                actor: if actor.is_empty() {
+                    "actor".to_owned()
+                } else {
+                    actor
+                },
                 mission: if veal {
                     mission
                 } else {
-                    Some(mission.unwrap_or_else(|| "the mission".to_owned()))
+                    Some(
+                        mission
+                            .filter(|m| !m.is_empty())
+                            .unwrap_or_else(|| "the mission".to_owned()),
+                    )
                 },
                 max_attempts,
                 escalation,
@@ -615,14 +645,17 @@ fn all_back_ends(l: &Loaded, opts: &back::Options) -> Result<(), TestCaseError> 
 }
 
 fn convert_opts() -> impl Strategy<Value = back::Options> {
-    prop::option::of(text()).prop_map(|fallback_agent| back::Options {
-        allow_lossy: true,
-        actor: Some("actor-agent".into()),
-        validator: Some("validator-agent".into()),
-        fallback_agent,
-        source: "gen".into(),
-        ..back::Options::default()
-    })
+    // An empty `--fallback-agent` gives an invalid MAS file (the Go SDK treats '' as missing).
+    prop::option::of(text().prop_filter("non-empty", |t| !t.is_empty())).prop_map(
+        |fallback_agent| back::Options {
+            allow_lossy: true,
+            actor: Some("actor-agent".into()),
+            validator: Some("validator-agent".into()),
+            fallback_agent,
+            source: "gen".into(),
+            ..back::Options::default()
+        },
+    )
 }
 
 /// Write a loop built in memory with `back::write` and the default options (validated
@@ -753,6 +786,7 @@ impl M {
             TV::Null => M::Null,
             TV::Bool(b) => M::Bool(*b),
             TV::Number(x) => M::Num(x.to_string()),
+            TV::NonFinite(f) => M::Num(f.to_string()),
             TV::String { text, .. } => M::Str(text.clone()),
             TV::Array(a) => M::Arr(a.iter().map(M::from_node).collect()),
             TV::Object(ms) => M::Obj(

@@ -224,11 +224,17 @@ fn x_ir_x(path: &Path, fmt: Format) {
 
     // IR -> X: lossless (no diagnostic even without --allow-lossy), same loop, same values.
     let (back, d) = convert(&name, &from_ir, &from_ir_info, fmt, &strict());
+    // B005 (a port `schema` written into YAML) is an interoperability warning, not a loss.
+    let d: Vec<_> = d
+        .items()
+        .iter()
+        .filter(|d| d.code != loopconv::diag::Code::WrittenPortSchema)
+        .collect();
     assert!(
         d.is_empty(),
         "{name}: IR -> {} reports losses: {:#?}",
         fmt.name(),
-        d.items()
+        d
     );
     let (back_spec, _) = reread(&format!("{name} (back)"), &back, fmt);
     assert_eq!(
@@ -258,27 +264,18 @@ fn agentpm_ir_agentpm() {
     }
 }
 
-/// A `null` written in a pass-through field (`environment`, a port's `schema` or `default`)
-/// is not the same as a missing key: it survives `X -> IR -> X` (found by the `roundtrip`
-/// fuzz target).
+/// A `null` written in a pass-through field (a port's `schema` or `default`) is not the same
+/// as a missing key: it survives `X -> IR -> X` (found by the `roundtrip` fuzz target).
+/// (`environment: null` was the third such case; upstream rejects it, and so does loopconv
+/// now: `tests/regressions/agentpm-environment-null.json` is an `F003`.)
 #[test]
 fn null_values_survive_the_round_trip() {
     let dir = common::repo().join("tests/regressions");
-    let null_files = |ext| -> Vec<PathBuf> {
-        files_in(&dir, ext)
-            .into_iter()
-            .filter(|p| p.to_string_lossy().contains("-null-dropped."))
-            .collect()
-    };
-    let (agentpm, mas) = (null_files("json"), null_files("yaml"));
-    assert_eq!(
-        (agentpm.len(), mas.len()),
-        (1, 2),
-        "the null regression files"
-    );
-    for path in agentpm {
-        x_ir_x(&path, Format::Agentpm);
-    }
+    let mas: Vec<PathBuf> = files_in(&dir, "yaml")
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("-null-dropped."))
+        .collect();
+    assert_eq!(mas.len(), 2, "the null regression files");
     for path in mas {
         x_ir_x(&path, Format::Mas);
     }

@@ -96,9 +96,14 @@ fn outputs(name: &str, spec: &Spec, info: &Info) -> Vec<(&'static str, String)> 
 fn snapshot_example(path: &Path) {
     let name = rel(path);
     let loaded = load_file(path);
-    // A valid example is clean: no error and no warning.
+    // A valid example is clean: no error and no warning, except the interoperability
+    // warning for a port `schema` in YAML (F015: valid, but the Go SDK cannot load it).
     assert!(
-        loaded.diags.is_empty(),
+        loaded
+            .diags
+            .items()
+            .iter()
+            .all(|d| d.code == loopconv::diag::Code::YamlPortSchema),
         "{name} must pass `loopconv check` without warnings: {:#?}",
         loaded.diags.items()
     );

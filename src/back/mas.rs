@@ -33,6 +33,7 @@ pub fn write(
     diags: &mut Diagnostics,
 ) -> Result<String, Error> {
     let l = to_model(spec, info, opts, diags);
+    crate::interop::warn_written(spec, &l, diags);
     to_yaml(&l)
 }
 
@@ -134,10 +135,12 @@ fn attempts_from_steps(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> 
     let steps = spec.bounds.max_steps?;
     // In u128: `max_steps` may be u64::MAX, and `steps + 1` must not overflow.
     let plus_one = u128::from(steps) + 1;
-    let exact = plus_one % 3 == 0;
+    // The Go SDK holds `max_attempts` in an `int`: at most i64::MAX (issue 9).
+    let cap = i64::MAX.unsigned_abs();
+    let exact = plus_one % 3 == 0 && plus_one / 3 <= u128::from(cap);
     let attempts = u64::try_from(plus_one.div_ceil(3))
         .unwrap_or(u64::MAX)
-        .max(1);
+        .clamp(1, cap);
     if !exact {
         let ptr = spec.provenance.pointer(Field::MaxSteps);
         diags.push(opts.lost(

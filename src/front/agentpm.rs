@@ -28,6 +28,7 @@ pub fn read(doc: &Document, limits: &Limits, diags: &mut Diagnostics) -> Option<
     let profile = Profile {
         optional_root_keys: if kind_optional { &["kind"] } else { &[] },
         unknown_root_key: Some(dependency_key),
+        ..Profile::default()
     };
     let man: m::Manifest = model(doc, Format::Agentpm, &profile, diags)?;
     warn_package_fields(&man, diags);

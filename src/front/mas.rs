@@ -44,7 +44,15 @@ pub fn claims(root: &Node) -> bool {
 
 /// Read a MAS loop: shape, lowering.
 pub fn read(doc: &Document, _limits: &Limits, diags: &mut Diagnostics) -> Option<Spec> {
-    let l: m::Loop = model(doc, Format::Mas, &Profile::default(), diags)?;
+    let profile = Profile {
+        max_integer: Some((
+            i64::MAX.unsigned_abs(),
+            "the multi-agent-spec Go SDK (`int`)",
+        )),
+        ..Profile::default()
+    };
+    let l: m::Loop = model(doc, Format::Mas, &profile, diags)?;
+    crate::interop::warn_read(doc, &l, diags);
     Some(lower(&l))
 }
 

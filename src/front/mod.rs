@@ -28,7 +28,8 @@ fn model<M: DeserializeOwned>(
     if !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code)) {
         return None;
     }
-    let json = doc.root.to_json_without(&verdict.unknown);
+    let mut json = doc.root.to_json_without(&verdict.unknown);
+    verdict.integers_into(&mut json);
     match serde_json::from_value::<M>(json) {
         Ok(m) => Some(m),
         Err(e) => {

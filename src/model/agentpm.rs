@@ -34,17 +34,48 @@ pub struct Manifest {
     /// License metadata.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub license: Option<License>,
-    /// Environment variables, passed through untouched.
+    /// Environment variables, checked against upstream's shape and passed through untouched.
     #[serde(
         default,
         deserialize_with = "crate::ir::present",
         skip_serializing_if = "Option::is_none"
     )]
+    #[schemars(schema_with = "environment_schema")]
     pub environment: Option<serde_json::Value>,
     /// The loop.
     #[serde(rename = "loop")]
     pub loop_: Loop,
 }
+
+/// The upstream schema's `environment` block, exactly: `{vars?: {NAME: {required,
+/// description, default?}}}` with names `^[A-Z][A-Z0-9_]*$`, a boolean `required`, string
+/// `description` and `default`, and no other keys.
+fn environment_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "description": "Environment variables the loop needs (upstream's `environment` block).",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+            "vars": {
+                "type": "object",
+                "propertyNames": { "pattern": ENV_VAR_NAME },
+                "additionalProperties": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["required", "description"],
+                    "properties": {
+                        "required": { "type": "boolean" },
+                        "description": { "type": "string" },
+                        "default": { "type": "string" }
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// Upstream's pattern for environment variable names.
+pub const ENV_VAR_NAME: &str = "^[A-Z][A-Z0-9_]*$";
 
 /// `kind` is optional in the model only so that files without it (seed 000) can be read
 /// with a warning; the schema requires it.

@@ -103,6 +103,7 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     phase_failure_policy(spec, sink);
     // MAS rules.
     real_has_mission(spec, sink);
+    actor_not_empty(spec, sink);
     veal_has_validator_and_checks(spec, sink);
     fallback_has_agent(spec, sink);
     unique_check_ids(spec, sink);
@@ -609,6 +610,12 @@ fn phase_failure_policy(spec: &Spec, sink: &mut Diagnostics) {
 
 /// MAS rule `V101`: a REAL loop has a mission.
 fn real_has_mission(spec: &Spec, sink: &mut Diagnostics) {
+    if spec.pattern == Pattern::Real && spec.goal.mission.as_deref() == Some("") {
+        sink.value(
+            empty_role(Code::MissingMission, "mission", "the goal statement")
+                .at(spec.provenance.pointer(Field::Mission)),
+        );
+    }
     if spec.pattern == Pattern::Real && spec.goal.mission.is_none() {
         sink.key(
             Diagnostic::new(Code::MissingMission, "REAL loop has no `mission`")
@@ -622,6 +629,16 @@ fn real_has_mission(spec: &Spec, sink: &mut Diagnostics) {
 fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
     if spec.pattern != Pattern::Veal {
         return;
+    }
+    if spec.roles.validator.as_deref() == Some("") {
+        sink.value(
+            empty_role(
+                Code::MissingValidator,
+                "validator",
+                "the read-only agent that runs the checks",
+            )
+            .at(spec.provenance.pointer(Field::Validator)),
+        );
     }
     if spec.roles.validator.is_none() {
         sink.key(
@@ -644,7 +661,18 @@ fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
 
 /// MAS rule `V104`: `escalation: fallback` names a `fallback_agent`.
 fn fallback_has_agent(spec: &Spec, sink: &mut Diagnostics) {
-    if spec.bounds.escalation == Some(Escalation::Fallback) && spec.roles.fallback_agent.is_none() {
+    let fallback = spec.bounds.escalation == Some(Escalation::Fallback);
+    if fallback && spec.roles.fallback_agent.as_deref() == Some("") {
+        sink.value(
+            empty_role(
+                Code::MissingFallbackAgent,
+                "fallback_agent",
+                "the agent that `escalation: fallback` invokes",
+            )
+            .at(spec.provenance.pointer(Field::FallbackAgent)),
+        );
+    }
+    if fallback && spec.roles.fallback_agent.is_none() {
         sink.value(
             Diagnostic::new(
                 Code::MissingFallbackAgent,
@@ -654,6 +682,34 @@ fn fallback_has_agent(spec: &Spec, sink: &mut Diagnostics) {
                 "name the agent to invoke in `fallback_agent:`, or choose another escalation",
             )
             .at(spec.provenance.pointer(Field::Escalation)),
+        );
+    }
+}
+
+/// An empty role or goal string: the Go SDK's `Validate()` treats `''` as missing.
+fn empty_role(code: Code, field: &str, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        code,
+        format!(
+            "`{field}` is empty; the multi-agent-spec Go SDK treats an empty `{field}` as missing"
+        ),
+    )
+    .with_help(format!("name {what} in `{field}:`"))
+}
+
+/// Go SDK rule "loop actor is required": a REAL or VEAL loop's `actor` is not empty
+/// (`F014`; a missing `actor` is `F002` from the shape check).
+fn actor_not_empty(spec: &Spec, sink: &mut Diagnostics) {
+    if matches!(spec.pattern, Pattern::Real | Pattern::Veal)
+        && spec.roles.actor.as_deref() == Some("")
+    {
+        sink.value(
+            Diagnostic::new(
+                Code::EmptyString,
+                "`actor` is empty; the multi-agent-spec Go SDK reports \"loop actor is required\"",
+            )
+            .with_help("name the agent that performs the actions in `actor:`")
+            .at(spec.provenance.pointer(Field::Actor)),
         );
     }
 }

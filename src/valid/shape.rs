@@ -30,6 +30,22 @@ pub struct Verdict {
     /// a document whose only problems are unknown keys and bad values still deserialises,
     /// so the semantic checks can run and report everything in one go.
     pub unknown: BTreeSet<String>,
+    /// Whole numbers written as floats (`3.0`, `1e1`, YAML `3.`) where the schema wants an
+    /// integer, with their integer value: JSON Schema and the Go SDK count them as integers,
+    /// so the front end hands the model the integer ([`Verdict::integers_into`]).
+    pub integers: Vec<(String, serde_json::Number)>,
+}
+
+impl Verdict {
+    /// Replace, in `json` (the document as JSON), each whole float at an integer field by
+    /// its integer.
+    pub fn integers_into(&self, json: &mut J) {
+        for (ptr, n) in &self.integers {
+            if let Some(v) = json.pointer_mut(ptr) {
+                *v = J::Number(n.clone());
+            }
+        }
+    }
 }
 
 /// What a format's front end tells the shape check about its format.
@@ -41,6 +57,9 @@ pub struct Profile {
     /// A diagnostic for an unknown top-level key (its name and pointer), when the format
     /// has a better one than "unknown field".
     pub unknown_root_key: Option<fn(&str, &str) -> Option<Diagnostic>>,
+    /// The largest integer the format's reference runtime can hold, and who that is
+    /// (multi-agent-spec: the Go SDK's `int`); `None`: the largest `u64`.
+    pub max_integer: Option<(u64, &'static str)>,
 }
 
 /// Check `doc` against `schema`, pushing a diagnostic for each problem.
@@ -58,11 +77,13 @@ pub fn check(
         unknown: BTreeSet::new(),
         refs: Vec::new(),
         regexes: Vec::new(),
+        integers: Vec::new(),
     };
     let ok = s.node(schema, &doc.root, "", true);
     Verdict {
         ok,
         unknown: s.unknown,
+        integers: s.integers,
     }
 }
 
@@ -74,6 +95,7 @@ struct Shape<'a> {
     regexes: Vec<(&'static str, Option<&'static Regex>)>,
     diags: &'a mut Diagnostics,
     unknown: BTreeSet<String>,
+    integers: Vec<(String, serde_json::Number)>,
 }
 
 /// `loop.phases[1].id` from `/loop/phases/1/id`.
@@ -101,6 +123,47 @@ fn quote(s: &str) -> String {
     let short: String = s.chars().take(80).collect();
     let more = if s.chars().count() > 80 { "…" } else { "" };
     format!("`{}{more}`", short.escape_debug())
+}
+
+/// Whether the schema's `type` admits integers.
+fn wants_integer(t: Option<&J>) -> bool {
+    match t {
+        Some(J::String(s)) => s == "integer",
+        Some(J::Array(a)) => a.iter().any(|t| t == "integer"),
+        _ => false,
+    }
+}
+
+/// A float with no fractional part (`3.0`, `1e1`, `-0.0`; also `1e308`, which is then out
+/// of range).
+fn is_whole(n: &serde_json::Number) -> bool {
+    n.as_f64()
+        .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+}
+
+/// The exact integer value of a number, when it is whole and within `i64::MIN..=u64::MAX`.
+fn exact_integer(n: &serde_json::Number) -> Option<i128> {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u));
+    }
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i));
+    }
+    let f = n.as_f64()?;
+    // `as` is exact here: `f` is whole and within range.
+    (is_whole(n) && (-TWO_63..2.0 * TWO_63).contains(&f)).then_some(f as i128)
+}
+
+/// How YAML spells a non-finite float.
+fn non_finite(f: f64) -> &'static str {
+    if f.is_nan() {
+        ".nan"
+    } else if f > 0.0 {
+        ".inf"
+    } else {
+        "-.inf"
+    }
 }
 
 const YAML11_BOOLS: &[&str] = &[
@@ -170,6 +233,27 @@ impl Shape<'_> {
         };
         if let Some(t) = obj.get("type")
             && !self.type_ok(t, node, ptr, report)
+        {
+            return false;
+        }
+        if let Value::NonFinite(f) = node.value {
+            // A pass-through value (no `type`): JSON cannot hold it.
+            let d = Diagnostic::new(
+                Code::OutOfRange,
+                format!(
+                    "`{}` is {}, which no JSON number can hold",
+                    field_path(ptr),
+                    non_finite(f)
+                ),
+            )
+            .with_help("write a finite number, or quote the value to make it a string")
+            .at(ptr);
+            self.emit(d, false, report);
+            return false;
+        }
+        if let Value::Number(n) = &node.value
+            && wants_integer(obj.get("type"))
+            && !self.integer(node, n, ptr, report)
         {
             return false;
         }
@@ -284,7 +368,7 @@ impl Shape<'_> {
             | ("boolean", Value::Bool(_))
             | ("null", Value::Null) => true,
             ("number", Value::Number(_)) => true,
-            ("integer", Value::Number(n)) => n.is_u64() || n.is_i64(),
+            ("integer", Value::Number(n)) => n.is_u64() || n.is_i64() || is_whole(n),
             _ => false,
         });
         if ok || !report {
@@ -305,8 +389,8 @@ impl Shape<'_> {
             .collect::<Vec<_>>()
             .join(" or ");
         let found = match &node.value {
-            Value::Number(n) if !(n.is_u64() || n.is_i64()) => format!("the number {n}"),
             Value::Number(n) => format!("the number {n}"),
+            Value::NonFinite(f) => format!("{} (not a finite number)", non_finite(*f)),
             Value::String { text, .. } => format!("the string {}", quote(text)),
             other => other.type_name().to_owned(),
         };
@@ -328,8 +412,15 @@ impl Shape<'_> {
             self.emit(d, false, true);
             return false;
         }
+        // `.inf` where a number is wanted is a value out of range, not a wrong type.
+        let numeric = types.iter().any(|t| matches!(*t, "integer" | "number"));
+        let infinite = matches!(node.value, Value::NonFinite(f) if f.is_infinite());
         let mut d = Diagnostic::new(
-            Code::WrongType,
+            if numeric && infinite {
+                Code::OutOfRange
+            } else {
+                Code::WrongType
+            },
             if ptr.is_empty() {
                 format!("the document must be {want}, found {found}")
             } else {
@@ -350,6 +441,48 @@ impl Shape<'_> {
         }
         self.emit(d, false, true);
         false
+    }
+
+    /// Integer semantics: a whole number written as a float counts (and is recorded for
+    /// the model); an integer beyond what the runtime can hold is out of range (`F008`).
+    fn integer(&mut self, node: &Node, n: &serde_json::Number, ptr: &str, report: bool) -> bool {
+        let (max, who) = self
+            .profile
+            .max_integer
+            .unwrap_or((u64::MAX, "loopconv and the runtimes"));
+        match exact_integer(n) {
+            Some(v) if v <= i128::from(max) => {
+                if !(n.is_u64() || n.is_i64()) && report {
+                    let int = u64::try_from(v)
+                        .map(serde_json::Number::from)
+                        .or_else(|_| i64::try_from(v).map(serde_json::Number::from));
+                    if let Ok(int) = int {
+                        self.integers.push((ptr.to_owned(), int));
+                    }
+                }
+                true
+            }
+            _ => {
+                let written = self
+                    .doc
+                    .text
+                    .get(node.span.0..node.span.1)
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .map_or_else(|| n.to_string(), str::to_owned);
+                let d = Diagnostic::new(
+                    Code::OutOfRange,
+                    format!(
+                        "`{}` is {written}, outside the integers {who} can hold (at most {max})",
+                        field_path(ptr)
+                    ),
+                )
+                .with_help(format!("use an integer from 1 to {max}"))
+                .at(ptr);
+                self.emit(d, false, report);
+                false
+            }
+        }
     }
 
     fn enum_diag(&self, node: &Node, ptr: &str, allowed: &[J]) -> Diagnostic {
@@ -504,10 +637,17 @@ impl Shape<'_> {
             }
         }
         let closed = obj.get("additionalProperties") == Some(&J::Bool(false));
+        let extra = obj.get("additionalProperties").filter(|s| s.is_object());
         for m in members {
             let child = format!("{ptr}/{}", escape_ptr(&m.key));
+            ok &= self.property_name(obj, m, &child, report);
             match props.and_then(|p| p.get(&m.key)) {
                 Some(s) => ok &= self.node(s, &m.value, &child, report),
+                None if extra.is_some() => {
+                    if let Some(s) = extra {
+                        ok &= self.node(s, &m.value, &child, report);
+                    }
+                }
                 None if closed => {
                     ok = false;
                     if report {
@@ -543,6 +683,41 @@ impl Shape<'_> {
         ok
     }
 
+    /// `propertyNames: {pattern}` (the environment's variable names): `F004` on the key.
+    fn property_name(
+        &mut self,
+        obj: &'static serde_json::Map<String, J>,
+        m: &crate::tree::Member,
+        child: &str,
+        report: bool,
+    ) -> bool {
+        let Some(pat) = obj
+            .get("propertyNames")
+            .and_then(|p| p.get("pattern"))
+            .and_then(J::as_str)
+        else {
+            return true;
+        };
+        if self.matches(pat, &m.key) != Some(false) {
+            return true;
+        }
+        let mut d = Diagnostic::new(
+            Code::InvalidName,
+            format!(
+                "the name {} in `{}` does not match the pattern `{pat}`",
+                quote(&m.key),
+                field_path(child.rsplit_once('/').map_or("", |(p, _)| p))
+            ),
+        )
+        .with_help(
+            "environment variable names are upper case: a letter, then letters, digits and `_`",
+        )
+        .at(child);
+        d.location.pos = Some(self.doc.pos(m.key_span));
+        self.emit(d, true, report);
+        false
+    }
+
     fn unknown_key(
         &self,
         key: &str,
@@ -561,6 +736,17 @@ impl Shape<'_> {
             && let Some(d) = special(key, child)
         {
             return d;
+        }
+        if parent == "/loop" && matches!(key, "name" | "version") {
+            // formats.md 1.1: `{"name": "@scope/pkg"}` is a package reference.
+            return Diagnostic::new(
+                Code::UnknownField,
+                format!("unknown field {shown} {where_}: `loop` here is a package reference"),
+            )
+            .with_help(
+                "in a loop manifest `loop` is the loop object itself (`entry_phase`, `phases`, `transitions`); a package reference `{\"name\": ...}` belongs in an Agent manifest",
+            )
+            .at(child);
         }
         let names: Vec<&str> = props
             .map(|p| p.keys().map(String::as_str).collect())
