@@ -39,18 +39,22 @@ macro_rules! eprintln {
 mod check;
 mod convert;
 mod docs;
+mod explain;
 mod graph;
 mod io;
 mod report;
 mod schema;
+mod shell;
 
 use check::*;
 use convert::*;
 use docs::*;
+use explain::*;
 use graph::*;
 use io::*;
 use report::*;
 use schema::*;
+use shell::*;
 
 /// Input had problems.
 pub const EXIT_PROBLEMS: u8 = 1;
@@ -91,6 +95,11 @@ enum MessageFormat {
     Human,
     /// One JSON array of all diagnostics, on stdout.
     Json,
+    /// One SARIF 2.1.0 log of all diagnostics, on stdout (for code scanning).
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=...::...`), on stdout, so that
+    /// problems appear inline on pull requests.
+    Github,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -112,6 +121,12 @@ enum Command {
     Docs(DocsArgs),
     /// Print the JSON Schema of a format.
     Schema(SchemaArgs),
+    /// Explain a diagnostic code: what it checks, why, a failing example and the fix.
+    Explain(ExplainArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff).
+    Man(ManArgs),
     /// Print the drawing model of a loop as JSON: the nodes and edges every diagram back
     /// end draws, with their text lines as wrapped and shortened (used by
     /// `scripts/conformance.sh` to know which texts a drawing shows whole).
@@ -128,6 +143,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Graph(a) => graph(g, a),
         Command::Docs(a) => docs(g, a),
         Command::Schema(a) => schema(a),
+        Command::Explain(a) => explain(a),
+        Command::Completions(a) => completions(a),
+        Command::Man(a) => man(a),
         Command::DiagramModel(a) => diagram_model(g, a),
     }
 }

@@ -24,7 +24,8 @@ pub(super) fn use_color(g: &Global) -> bool {
     }
 }
 
-/// Print diagnostics: human form on stderr, JSON (one array) on stdout.
+/// Print diagnostics: human form on stderr; JSON (one array), SARIF (one log) or GitHub
+/// workflow commands on stdout.
 pub(super) fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
     if diags.is_empty() {
         return;
@@ -38,6 +39,12 @@ pub(super) fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
         }
         MessageFormat::Json => {
             print!("{}", diag::render_json(diags.items()));
+        }
+        MessageFormat::Sarif => {
+            print!("{}", diag::render_sarif(diags.items()));
+        }
+        MessageFormat::Github => {
+            print!("{}", diag::render_github(diags.items()));
         }
     }
 }
