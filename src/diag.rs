@@ -18,6 +18,13 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+pub mod docs;
+mod github;
+mod sarif;
+
+pub use github::render_github;
+pub use sarif::render_sarif;
+
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -30,16 +30,25 @@ pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
         let l = load_file(g, f, a.from)?;
         match g.format {
             MessageFormat::Human | MessageFormat::Markdown => report_loaded(g, &l),
-            MessageFormat::Json => all.extend(l.diags.items().iter().cloned()),
+            MessageFormat::Json | MessageFormat::Sarif | MessageFormat::Github => {
+                all.extend(l.diags.items().iter().cloned());
+            }
         }
         errors += l.diags.count(Severity::Error);
         warnings += l.diags.count(Severity::Warning);
         bad_files += usize::from(l.diags.has_errors());
     }
-    if matches!(g.format, MessageFormat::Json) {
-        // One JSON array for the whole run, so the output is one JSON document.
-        print!("{}", diag::render_json(&all));
-    } else {
+    // One JSON array, or one SARIF log, for the whole run, so the output is one document.
+    match g.format {
+        MessageFormat::Human | MessageFormat::Markdown => {}
+        MessageFormat::Json => print!("{}", diag::render_json(&all)),
+        MessageFormat::Sarif => print!("{}", diag::render_sarif(&all)),
+        MessageFormat::Github => print!("{}", diag::render_github(&all)),
+    }
+    if matches!(
+        g.format,
+        MessageFormat::Human | MessageFormat::Markdown | MessageFormat::Github
+    ) {
         eprintln!(
             "checked {} file{}: {} with errors, {errors} error{}, {warnings} warning{}",
             files.len(),

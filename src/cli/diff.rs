@@ -40,7 +40,11 @@ pub(super) fn diff(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
     let text = match g.format {
         MessageFormat::Json => r::json(&changes, &of, &nf),
         MessageFormat::Markdown => r::markdown(&changes, os, ns, &of, &nf),
-        MessageFormat::Human => r::text(&changes, &of, &nf),
+        // The diff itself has no SARIF or workflow-command form: those formats only say
+        // how diagnostics are printed, and the diff is shown as text.
+        MessageFormat::Human | MessageFormat::Sarif | MessageFormat::Github => {
+            r::text(&changes, &of, &nf)
+        }
     };
     emit(a.output.as_deref(), &text)?;
     Ok(code(a.fail_on.is_some() && changes.breaking() > 0))

@@ -40,24 +40,28 @@ mod check;
 mod convert;
 mod diff;
 mod docs;
+mod explain;
 mod graph;
 mod io;
 mod new;
 mod paths;
 mod report;
 mod schema;
+mod shell;
 mod walk;
 
 use check::*;
 use convert::*;
 use diff::*;
 use docs::*;
+use explain::*;
 use graph::*;
 use io::*;
 use new::*;
 use paths::*;
 use report::*;
 use schema::*;
+use shell::*;
 use walk::*;
 
 /// Input had problems.
@@ -148,6 +152,11 @@ enum MessageFormat {
     Json,
     /// `diff` only: a pull-request comment (diagnostics are printed as for `human`).
     Markdown,
+    /// One SARIF 2.1.0 log of all diagnostics, on stdout (for code scanning).
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=...::...`), on stdout, so that
+    /// problems appear inline on pull requests.
+    Github,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -179,6 +188,12 @@ enum Command {
     Paths(PathsArgs),
     /// Step through a loop with scripted outcomes and checkpoint decisions.
     Walk(WalkLoopArgs),
+    /// Explain a diagnostic code: what it checks, why, a failing example and the fix.
+    Explain(ExplainArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff).
+    Man(ManArgs),
     /// Print the drawing model of a loop as JSON: the nodes and edges every diagram back
     /// end draws, with their text lines as wrapped and shortened (used by
     /// `scripts/conformance.sh` to know which texts a drawing shows whole).
@@ -198,6 +213,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Diff(a) => diff(&a.g, a),
         Command::Paths(a) => paths(&a.g, a),
         Command::Walk(a) => walk_loop(&a.g, a),
+        Command::Explain(a) => explain(a),
+        Command::Completions(a) => completions(a),
+        Command::Man(a) => man(a),
         Command::DiagramModel(a) => diagram_model(&a.g, a),
     }
 }

@@ -51,8 +51,9 @@ pub(super) fn auto_color(var: impl Fn(&str) -> Option<String>, terminal: bool) -
     terminal && var("TERM").is_none_or(|t| t != "dumb")
 }
 
-/// Print diagnostics on stderr, rendered for people or as one JSON array. (Only `check`,
-/// whose report is its result, prints its JSON on stdout; see `check`.)
+/// Print diagnostics on stderr, rendered for people, as one JSON array, one SARIF log or
+/// GitHub workflow commands. (Only `check`, whose report is its result, prints the
+/// machine-readable forms on stdout; see `check`.)
 pub(super) fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
     if diags.is_empty() {
         return;
@@ -66,6 +67,12 @@ pub(super) fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
         }
         MessageFormat::Json => {
             eprint!("{}", diag::render_json(diags.items()));
+        }
+        MessageFormat::Sarif => {
+            eprint!("{}", diag::render_sarif(diags.items()));
+        }
+        MessageFormat::Github => {
+            eprint!("{}", diag::render_github(diags.items()));
         }
     }
 }

@@ -215,3 +215,20 @@ pub fn write_every_target(
         })
         .collect()
 }
+
+/// For a test that needs an installed tool: print a notice and return true (skip) when the
+/// tool is missing, unless `LOOPCONV_REQUIRE_TOOLS` is set (as `.ci/run` does, after
+/// `scripts/install-tools.sh`), where a missing tool fails the test.
+pub fn skip_without_tool(available: bool, tool: &str) -> bool {
+    if available {
+        return false;
+    }
+    assert!(
+        std::env::var_os("LOOPCONV_REQUIRE_TOOLS").is_none(),
+        "{tool} is required (LOOPCONV_REQUIRE_TOOLS is set): run scripts/install-tools.sh"
+    );
+    eprintln!(
+        "notice: {tool} is not installed; skipped (bash scripts/install-tools.sh installs it)"
+    );
+    true
+}

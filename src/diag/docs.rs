@@ -1,0 +1,331 @@
+//! The long form of every diagnostic code: what the rule checks, why it matters, a
+//! failing example and its fix.
+//!
+//! This table is the one source of the explanations: `loopconv explain CODE` prints an
+//! entry, the README's "What each code checks" table is generated from it (a test keeps it
+//! in sync), SARIF rules carry it as their help, and [`help_uri`] is the code description
+//! link a language server can attach to a diagnostic. A test checks that every [`Code`] has
+//! an entry and that every failing example really produces its code (and its fix does not).
+
+use std::fmt::Write as _;
+
+use super::Code;
+
+/// Where the README's code tables live; [`help_uri`] appends an anchor per code.
+pub const README_URL: &str = "https://github.com/loopconv/loopconv/blob/main/README.md";
+
+/// The long form of one code.
+#[derive(Debug, Clone, Copy)]
+pub struct Doc {
+    /// The code explained.
+    pub code: Code,
+    /// What the rule checks (one or two sentences).
+    pub checks: &'static str,
+    /// Why it matters to a loop author.
+    pub why: &'static str,
+    /// How to fix it (prose; [`Example::good`] shows the fixed file where there is one).
+    pub fix: &'static str,
+    /// A file that produces the code, when an input can (`B004` reports a loopconv bug).
+    pub example: Option<Example>,
+}
+
+/// A failing input and its fixed form.
+#[derive(Debug, Clone, Copy)]
+pub struct Example {
+    /// The failing file (YAML or JSON; AgentPM loops are read from YAML too).
+    pub bad: &'static str,
+    /// The fixed file, when the fix is a change to the file (not to a limit or a flag).
+    pub good: Option<&'static str>,
+    /// How the example is run to produce the code.
+    pub how: How,
+}
+
+/// How an example produces its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// `loopconv check FILE`.
+    Check,
+    /// `loopconv check` with one limit lowered (the defaults are large, so a small file
+    /// shows the rule).
+    Limit(Limit),
+    /// `loopconv check` of the text saved as Latin-1 instead of UTF-8 (every character is
+    /// one byte, so `é` becomes the invalid UTF-8 byte `0xE9`).
+    Latin1,
+    /// `loopconv convert FILE --to TARGET` (the target's name), with `--actor` when given.
+    Convert {
+        /// The target's CLI name, e.g. `agentpm`.
+        to: &'static str,
+        /// `--actor NAME`.
+        actor: Option<&'static str>,
+    },
+}
+
+/// A lowered limit, see [`crate::tree::Limits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// `max_bytes` (`--max-input-bytes`).
+    Bytes(usize),
+    /// `max_depth`.
+    Depth(usize),
+    /// `max_phases`.
+    Phases(usize),
+}
+
+impl How {
+    /// The command line that shows the code, for `FILE`.
+    pub fn command(self, file: &str) -> String {
+        match self {
+            How::Check => format!("loopconv check {file}"),
+            How::Limit(Limit::Bytes(n)) => format!("loopconv check --max-input-bytes {n} {file}"),
+            How::Limit(Limit::Depth(n)) => {
+                format!("loopconv check {file}   (with a nesting limit of {n}; default 128)")
+            }
+            How::Limit(Limit::Phases(n)) => {
+                format!("loopconv check {file}   (with a phase limit of {n}; default 10000)")
+            }
+            How::Latin1 => format!("loopconv check {file}   (the file saved as Latin-1)"),
+            How::Convert { to, actor: None } => format!("loopconv convert {file} --to {to}"),
+            How::Convert { to, actor: Some(a) } => {
+                format!("loopconv convert {file} --to {to} --actor {a}")
+            }
+        }
+    }
+}
+
+/// The entry of `code`.
+pub fn doc(code: Code) -> Option<&'static Doc> {
+    DOCS.iter().find(|d| d.code == code)
+}
+
+/// Every entry, in the order of [`Code::ALL`].
+pub fn all() -> &'static [Doc] {
+    DOCS
+}
+
+/// Find a code by its string (`V012`, any case) or its kebab-case name
+/// (`unreachable-phase`).
+pub fn lookup(text: &str) -> Option<Code> {
+    let t = text.trim();
+    Code::ALL
+        .iter()
+        .copied()
+        .find(|c| c.as_str().eq_ignore_ascii_case(t) || c.name().eq_ignore_ascii_case(t))
+}
+
+/// The link that documents `code`: its row in the README's "What each code checks" table.
+pub fn help_uri(code: Code) -> String {
+    format!("{README_URL}#{}", anchor(code))
+}
+
+/// The HTML anchor of `code`'s row in the README, e.g. `code-v012`.
+pub fn anchor(code: Code) -> String {
+    format!("code-{}", code.as_str().to_ascii_lowercase())
+}
+
+/// The help text of `code` as Markdown: what it checks, why, the fix (used as SARIF rule
+/// help and by `loopconv explain`).
+pub fn help_markdown(code: Code) -> String {
+    match doc(code) {
+        Some(d) => format!(
+            "{}\n\nWhy it matters: {}\n\nFix: {}",
+            d.checks, d.why, d.fix
+        ),
+        None => code.summary().to_owned(),
+    }
+}
+
+/// The whole explanation of `code`, as `loopconv explain` prints it (Markdown).
+pub fn explain(code: Code) -> String {
+    let sev = match code.severity() {
+        super::Severity::Error => "error",
+        super::Severity::Warning => "warning",
+        super::Severity::Note => "note",
+    };
+    let mut out = format!(
+        "# {} {} ({sev})\n\n{}.\n",
+        code,
+        code.name(),
+        code.summary()
+    );
+    let Some(d) = doc(code) else {
+        return out;
+    };
+    let _ = write!(
+        out,
+        "\n## What it checks\n\n{}\n\n## Why it matters\n\n{}\n",
+        d.checks, d.why
+    );
+    if let Some(e) = &d.example {
+        let file = example_file_name(e.bad);
+        let _ = write!(
+            out,
+            "\n## Example\n\n`{}` reports {}:\n\n```{}\n{}```\n",
+            e.how.command(file),
+            code,
+            lang(e.bad),
+            visible(e.bad)
+        );
+    }
+    let _ = write!(out, "\n## Fix\n\n{}\n", d.fix);
+    if let Some(good) = d.example.and_then(|e| e.good) {
+        let _ = write!(out, "\n```{}\n{}```\n", lang(good), visible(good));
+    }
+    let _ = write!(out, "\nMore: {}\n", help_uri(code));
+    out
+}
+
+/// The README's "What each code checks" table (Markdown), one row per code with an anchor
+/// that [`help_uri`] links to.
+pub fn readme_table() -> String {
+    let mut out = String::from("| code | what it checks | why it matters |\n|---|---|---|\n");
+    for &code in Code::ALL {
+        let (checks, why) = doc(code).map_or((code.summary(), ""), |d| (d.checks, d.why));
+        let _ = writeln!(
+            out,
+            "| <a id=\"{}\"></a>`{code}` `{}` | {} | {} |",
+            anchor(code),
+            code.name(),
+            checks.replace('|', "\\|"),
+            why.replace('|', "\\|")
+        );
+    }
+    out
+}
+
+/// `loop.json` or `loop.yaml`, after the example's language.
+pub fn example_file_name(text: &str) -> &'static str {
+    if lang(text) == "json" {
+        "loop.json"
+    } else {
+        "loop.yaml"
+    }
+}
+
+fn lang(text: &str) -> &'static str {
+    if text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with(['{', '['])
+    {
+        "json"
+    } else {
+        "yaml"
+    }
+}
+
+/// Show invisible characters of an example (a NUL byte, a byte-order mark).
+fn visible(text: &str) -> String {
+    text.replace('\0', "\\0").replace('\u{feff}', "<U+FEFF>")
+}
+
+// ---- the examples ----
+
+/// The first lines of every AgentPM example.
+macro_rules! head {
+    () => {
+        "$schema: https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json\nkind: loop\n"
+    };
+}
+
+/// `name`, `version`, `description`.
+macro_rules! meta {
+    () => {
+        "name: triage\nversion: 0.1.0\ndescription: Sort an incoming issue.\n"
+    };
+}
+
+/// A valid one-phase `loop`.
+macro_rules! body {
+    () => {
+        "loop:
+  archetype: triage
+  entry_phase: read
+  phases:
+    - id: read
+      objective: Read the issue.
+  transitions:
+    - {from: read, on: complete, to: $end}
+"
+    };
+}
+
+/// An AgentPM manifest in JSON, up to its last transition.
+macro_rules! json_head {
+    () => {
+        r#"{
+  "$schema": "https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json",
+  "kind": "loop",
+  "name": "triage",
+  "version": "0.1.0",
+  "description": "Sort an incoming issue.",
+  "loop": {
+    "entry_phase": "read",
+    "phases": [{"id": "read", "objective": "Read the issue."}],
+    "transitions": [
+"#
+    };
+}
+
+/// A whole AgentPM manifest: the valid one, or one with the given `loop:` body.
+macro_rules! apm {
+    () => {
+        concat!(head!(), meta!(), body!())
+    };
+    ($loop:literal) => {
+        concat!(head!(), meta!(), "loop:\n", $loop)
+    };
+}
+
+/// A valid REAL loop (multi-agent-spec) with extra lines.
+macro_rules! real {
+    ($($extra:literal)?) => {
+        concat!(
+            "name: feature\ntype: REAL\ndescription: Implement a feature.\nactor: developer\n",
+            "max_attempts: 3\nsuccess_criteria: The tests pass.\n",
+            $($extra)?
+        )
+    };
+}
+
+/// A valid VEAL loop's first lines (add `checks`).
+macro_rules! veal {
+    ($($extra:literal)?) => {
+        concat!(
+            "name: lint-fix\ntype: VEAL\ndescription: Keep the lints clean.\n",
+            "validator: linter\nactor: fixer\nmax_attempts: 2\nescalation: abort\n",
+            $($extra)?
+        )
+    };
+}
+
+const fn ex(bad: &'static str, good: &'static str) -> Option<Example> {
+    Some(Example {
+        bad,
+        good: Some(good),
+        how: How::Check,
+    })
+}
+
+const fn limit(bad: &'static str, limit: Limit) -> Option<Example> {
+    Some(Example {
+        bad,
+        good: None,
+        how: How::Limit(limit),
+    })
+}
+
+const fn convert(
+    bad: &'static str,
+    to: &'static str,
+    actor: Option<&'static str>,
+) -> Option<Example> {
+    Some(Example {
+        bad,
+        good: None,
+        how: How::Convert { to, actor },
+    })
+}
+
+mod table;
+
+use table::DOCS;

@@ -1,0 +1,79 @@
+//! `--format github`: GitHub Actions workflow commands, one per diagnostic, so that problems
+//! appear as annotations on the lines of a pull request.
+//!
+//! `::error file=F,line=L,col=C,title=CODE name::message` (`::warning`, `::notice`). The
+//! message carries the notes and the help on further lines. Values are escaped as the
+//! Actions runner expects: `%`, CR and LF everywhere, and `:` and `,` in properties too.
+
+use super::{Diagnostic, Severity};
+
+/// Render diagnostics as GitHub Actions workflow commands (one line each).
+pub fn render_github(diags: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diags {
+        out.push_str(&command(d));
+        out.push('\n');
+    }
+    out
+}
+
+fn command(d: &Diagnostic) -> String {
+    let kind = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "notice",
+    };
+    let mut props = vec![format!("file={}", property(&d.location.file))];
+    if let Some(p) = d.location.pos {
+        props.push(format!("line={}", p.line));
+        props.push(format!("col={}", p.column));
+    }
+    props.push(format!(
+        "title={}",
+        property(&format!("{} {}", d.code, d.code.name()))
+    ));
+    let mut text = d.message.clone();
+    for n in &d.notes {
+        text.push_str("\nnote: ");
+        text.push_str(n);
+    }
+    if let Some(h) = &d.help {
+        text.push_str("\nhelp: ");
+        text.push_str(h);
+    }
+    format!("::{kind} {}::{}", props.join(","), data(&text))
+}
+
+/// Escape a command's message.
+fn data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escape a property value.
+fn property(s: &str) -> String {
+    data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{Code, Diagnostics, Pos};
+
+    #[test]
+    fn escapes_properties_and_data() {
+        let mut ds = Diagnostics::new("a,b:c%.json");
+        let mut d = Diagnostic::new(Code::UnknownEntryPhase, "50% of\nit").with_help("use `read`");
+        d.location.pos = Some(Pos {
+            line: 3,
+            column: 7,
+            ..Pos::default()
+        });
+        ds.push(d);
+        assert_eq!(
+            render_github(ds.items()),
+            "::error file=a%2Cb%3Ac%25.json,line=3,col=7,title=V006 unknown-entry-phase::50%25 of%0Ait%0Ahelp: use `read`\n"
+        );
+    }
+}

@@ -1,0 +1,150 @@
+//! `--format sarif`: one SARIF 2.1.0 log for code scanning (GitHub code scanning, GitLab,
+//! Azure DevOps, the SARIF viewers), built with the `serde-sarif` types.
+//!
+//! The log has one run whose tool lists every code as a rule (id, kebab-case name, summary,
+//! the long help from [`super::docs`] and a link to it), and one result per diagnostic with
+//! its level, message (notes and help on further lines) and physical location. Columns are
+//! counted in Unicode code points, as in loopconv's other outputs, and the run says so
+//! (`columnKind`).
+
+use serde_sarif::sarif::{
+    ArtifactLocation, Location as SarifLocation, Message, MultiformatMessageString,
+    PhysicalLocation, Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult,
+    ResultLevel, Run, Sarif, Tool, ToolComponent,
+};
+
+use super::{Code, Diagnostic, Severity, docs};
+
+/// Render diagnostics (of any number of files) as one SARIF 2.1.0 log (pretty JSON).
+pub fn render_sarif(diags: &[Diagnostic]) -> String {
+    let driver = ToolComponent::builder()
+        .name("loopconv")
+        .version(env!("CARGO_PKG_VERSION"))
+        .information_uri(docs::README_URL)
+        .rules(Code::ALL.iter().map(|&c| rule(c)).collect::<Vec<_>>())
+        .build();
+    let run = Run::builder()
+        .tool(Tool::builder().driver(driver).build())
+        .results(diags.iter().map(result).collect::<Vec<_>>())
+        .column_kind(serde_json::json!("unicodeCodePoints"))
+        .build();
+    let log = Sarif::builder()
+        .schema(serde_sarif::sarif::SCHEMA_URL)
+        .version(serde_json::json!("2.1.0"))
+        .runs(vec![run])
+        .build();
+    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn rule(code: Code) -> ReportingDescriptor {
+    let help = docs::help_markdown(code);
+    ReportingDescriptor::builder()
+        .id(code.as_str())
+        .name(code.name())
+        .short_description(text(code.summary()))
+        .full_description(text(docs::doc(code).map_or(code.summary(), |d| d.checks)))
+        .help(
+            MultiformatMessageString::builder()
+                .text(help.clone())
+                .markdown(help)
+                .build(),
+        )
+        .help_uri(docs::help_uri(code))
+        .default_configuration(
+            ReportingConfiguration::builder()
+                .level(serde_json::json!(level_name(code.severity())))
+                .build(),
+        )
+        .build()
+}
+
+fn text(s: &str) -> MultiformatMessageString {
+    MultiformatMessageString::builder().text(s).build()
+}
+
+fn level_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+fn result(d: &Diagnostic) -> SarifResult {
+    let level = match d.severity {
+        Severity::Error => ResultLevel::Error,
+        Severity::Warning => ResultLevel::Warning,
+        Severity::Note => ResultLevel::Note,
+    };
+    let mut message = d.message.clone();
+    for n in &d.notes {
+        message.push_str("\nnote: ");
+        message.push_str(n);
+    }
+    if let Some(h) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(h);
+    }
+    let index = Code::ALL.iter().position(|&c| c == d.code).unwrap_or(0);
+    SarifResult::builder()
+        .rule_id(d.code.as_str())
+        .rule_index(i64::try_from(index).unwrap_or(0))
+        .level(level)
+        .message(Message::builder().text(message).build())
+        .locations(vec![location(d)])
+        .build()
+}
+
+fn location(d: &Diagnostic) -> SarifLocation {
+    let artifact = ArtifactLocation::builder()
+        .uri(uri(&d.location.file))
+        .build();
+    let physical = match d.location.pos {
+        Some(p) => PhysicalLocation::builder()
+            .artifact_location(artifact)
+            .region(
+                Region::builder()
+                    .start_line(i64::from(p.line.max(1)))
+                    .start_column(i64::from(p.column.max(1)))
+                    .build(),
+            )
+            .build(),
+        None => PhysicalLocation::builder()
+            .artifact_location(artifact)
+            .build(),
+    };
+    SarifLocation::builder().physical_location(physical).build()
+}
+
+/// A file name as a URI reference: relative paths stay relative (code scanning resolves
+/// them against the repository root), absolute ones become `file://` URIs; every byte
+/// outside the unreserved set and `/` is percent-encoded.
+pub(crate) fn uri(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let mut out = String::new();
+    if path.starts_with('/') {
+        out.push_str("file://");
+    }
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_are_encoded() {
+        assert_eq!(uri("examples/a b.json"), "examples/a%20b.json");
+        assert_eq!(uri("/tmp/é.yaml"), "file:///tmp/%C3%A9.yaml");
+        assert_eq!(uri("dir\\x.json"), "dir/x.json");
+    }
+}
