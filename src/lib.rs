@@ -68,6 +68,7 @@ pub mod format;
 pub mod front;
 pub mod ir;
 pub mod load;
+pub mod lsp;
 pub mod model;
 pub mod tree;
 pub mod valid;

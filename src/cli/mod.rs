@@ -41,6 +41,7 @@ mod convert;
 mod docs;
 mod graph;
 mod io;
+mod lsp;
 mod report;
 mod schema;
 
@@ -49,6 +50,7 @@ use convert::*;
 use docs::*;
 use graph::*;
 use io::*;
+use lsp::*;
 use report::*;
 use schema::*;
 
@@ -112,6 +114,8 @@ enum Command {
     Docs(DocsArgs),
     /// Print the JSON Schema of a format.
     Schema(SchemaArgs),
+    /// Run the language server (JSON-RPC on standard input and output) for editors.
+    Lsp(LspArgs),
     /// Print the drawing model of a loop as JSON: the nodes and edges every diagram back
     /// end draws, with their text lines as wrapped and shortened (used by
     /// `scripts/conformance.sh` to know which texts a drawing shows whole).
@@ -128,6 +132,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Graph(a) => graph(g, a),
         Command::Docs(a) => docs(g, a),
         Command::Schema(a) => schema(a),
+        Command::Lsp(a) => lsp(a),
         Command::DiagramModel(a) => diagram_model(g, a),
     }
 }
