@@ -94,13 +94,17 @@ impl Doc {
 
     /// The analysis of the current text, computed on first use.
     pub(super) fn analysis(&mut self, uri: &Uri) -> &Analysis {
-        let a = self
-            .analysis
-            .get_or_insert_with(|| analyse(uri, &self.text));
-        if a.loaded.doc.is_some() {
-            self.last_index = a.index.clone();
-        }
-        a
+        let a = match self.analysis.take() {
+            Some(a) => a,
+            None => {
+                let a = analyse(uri, &self.text);
+                if a.loaded.doc.is_some() {
+                    self.last_index = a.index.clone();
+                }
+                a
+            }
+        };
+        self.analysis.insert(a)
     }
 }
 
