@@ -357,3 +357,37 @@ fn outcome_decl(node: &Node) -> Option<OutcomeDecl> {
             .map(str::to_owned),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostics;
+    use crate::tree::{Limits, parse_yaml};
+
+    #[test]
+    fn yaml_references_resolve() {
+        let text = "loop:\n  entry_phase: plan\n  phases:\n    - id: plan\n      objective: Plan.\n      outcomes:\n        - {id: ok, description: Done.}\n  transitions:\n    - {from: plan, on: ok, to: $end}\n";
+        let doc = parse_yaml(
+            text.to_owned(),
+            &Limits::default(),
+            &mut Diagnostics::new("x"),
+        )
+        .expect("YAML");
+        let index = Index::build(&doc);
+        let decl = text.find("id: plan").unwrap() + 4;
+        let entry = text.find("entry_phase: plan").unwrap() + 13;
+        let (sym, _) = index.symbol_at(entry).unwrap();
+        assert_eq!(sym, Symbol::Phase("plan".into()));
+        assert_eq!(index.declaration(&sym).map(|s| s.0), Some(decl));
+        let on = text.find("on: ok").unwrap() + 4;
+        let (sym, _) = index.symbol_at(on).unwrap();
+        let outcome = text.find("id: ok").unwrap() + 4;
+        assert_eq!(index.declaration(&sym).map(|s| s.0), Some(outcome));
+        assert_eq!(index.phase_occurrences("plan").len(), 3);
+        let to = text.find("$end").unwrap();
+        assert_eq!(
+            index.symbol_at(to).unwrap().0,
+            Symbol::Terminal("$end".into())
+        );
+    }
+}
