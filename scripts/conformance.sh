@@ -59,6 +59,12 @@ install_tools() {
         apt-get install -y graphviz chromium plantuml
     fi
     (cd "$ROOT/tools" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund)
+    # Neovim: the language server's end-to-end test with a real client (tests/nvim.rs).
+    if ! command -v nvim >/dev/null; then
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update
+        apt-get install -y neovim
+    fi
 }
 
 # Run PlantUML to SVG, headless (no display needed), reading UTF-8, without the source

@@ -70,6 +70,7 @@ pub mod front;
 pub mod interop;
 pub mod ir;
 pub mod load;
+pub mod lsp;
 pub mod model;
 pub mod scaffold;
 pub mod tree;

@@ -43,6 +43,7 @@ mod docs;
 mod explain;
 mod graph;
 mod io;
+mod lsp;
 mod new;
 mod paths;
 mod report;
@@ -57,6 +58,7 @@ use docs::*;
 use explain::*;
 use graph::*;
 use io::*;
+use lsp::*;
 use new::*;
 use paths::*;
 use report::*;
@@ -194,6 +196,8 @@ enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff).
     Man(ManArgs),
+    /// Run the language server (JSON-RPC on standard input and output) for editors.
+    Lsp(LspArgs),
     /// Print the drawing model of a loop as JSON: the nodes and edges every diagram back
     /// end draws, with their text lines as wrapped and shortened (used by
     /// `scripts/conformance.sh` to know which texts a drawing shows whole).
@@ -216,6 +220,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Explain(a) => explain(a),
         Command::Completions(a) => completions(a),
         Command::Man(a) => man(a),
+        Command::Lsp(a) => lsp(a),
         Command::DiagramModel(a) => diagram_model(&a.g, a),
     }
 }

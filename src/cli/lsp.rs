@@ -1,0 +1,19 @@
+//! `loopconv lsp`: the language server on standard input and output.
+
+use super::*;
+
+#[derive(Debug, Args)]
+pub(super) struct LspArgs {
+    /// Accepted for editor clients that pass it; standard input and output are the only
+    /// transport.
+    #[arg(long)]
+    stdio: bool,
+}
+
+pub(super) fn lsp(_a: &LspArgs) -> Result<ExitCode> {
+    let (conn, threads) = lsp_server::Connection::stdio();
+    loopconv::lsp::serve(&conn).context("language server protocol error")?;
+    drop(conn);
+    threads.join().context("language server I/O")?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,149 @@
+//! Where a completion is asked for, read from the text around the cursor (not from the
+//! tree: while an id is being typed the buffer often does not parse).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::index::{RefKind, Span};
+
+/// What is being typed at the cursor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Context {
+    /// Which reference.
+    pub kind: RefKind,
+    /// The range of the partial id (to be replaced).
+    pub replace: Span,
+    /// Inside a quoted string: insert the bare id.
+    pub quoted: bool,
+    /// A JSON document and no opening quote: insert a JSON string.
+    pub json_needs_quotes: bool,
+    /// For `on`: the `from` of the same transition.
+    pub from: Option<String>,
+}
+
+fn is_id_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '$' | '.')
+}
+
+/// The completion context at byte `offset`, when the cursor is on the value of a key that
+/// holds a phase or outcome reference.
+pub fn context(text: &str, offset: usize) -> Option<Context> {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &text[line_start..offset];
+    let word = prefix.len() - prefix.trim_end_matches(is_id_char).len();
+    let word_start = offset - word;
+    let before = &prefix[..prefix.len() - word];
+    let quoted = before.ends_with(['"', '\'']);
+    let before = before.trim_end_matches(['"', '\'']).trim_end();
+    let before = before
+        .strip_suffix(':')?
+        .trim_end()
+        .trim_end_matches(['"', '\'']);
+    let key_len = before.len()
+        - before
+            .trim_end_matches(|c: char| c.is_ascii_lowercase() || c == '_')
+            .len();
+    let key = &before[before.len() - key_len..];
+    let kind = [
+        RefKind::Entry,
+        RefKind::From,
+        RefKind::To,
+        RefKind::BeforePhase,
+        RefKind::OnReject,
+        RefKind::On,
+    ]
+    .into_iter()
+    .find(|k| k.key() == key)?;
+    let rest = &text[offset..];
+    let word_end = offset + (rest.len() - rest.trim_start_matches(is_id_char).len());
+    let from = (kind == RefKind::On)
+        .then(|| from_near(text, offset))
+        .flatten();
+    Some(Context {
+        kind,
+        replace: (word_start, word_end),
+        quoted,
+        json_needs_quotes: !quoted && text.trim_start().starts_with('{'),
+        from,
+    })
+}
+
+static FROM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:"from"|'from'|\bfrom)\s*:\s*["']?([^"',}\s]+)"#).expect("valid regex")
+});
+
+/// The `from` of the transition around `offset`: in JSON the enclosing `{...}`, in YAML
+/// the list item around the cursor line.
+fn from_near(text: &str, offset: usize) -> Option<String> {
+    let (start, end) = if text.trim_start().starts_with('{') {
+        let start = text[..offset].rfind('{')?;
+        let end = text[offset..].find('}').map_or(text.len(), |i| offset + i);
+        (start, end)
+    } else {
+        yaml_item(text, offset)
+    };
+    let window = text.get(start..end)?;
+    FROM.captures(window).map(|c| c[1].to_owned())
+}
+
+/// The byte range of the YAML block sequence item holding `offset`.
+fn yaml_item(text: &str, offset: usize) -> (usize, usize) {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for l in text.split_inclusive('\n') {
+        lines.push((at, l));
+        at += l.len();
+    }
+    let here = lines.iter().rposition(|(s, _)| *s <= offset).unwrap_or(0);
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let item = (0..=here).rev().find(|&i| {
+        lines
+            .get(i)
+            .is_some_and(|(_, l)| l.trim_start().starts_with("- "))
+    });
+    let Some(item) = item else {
+        return (0, text.len());
+    };
+    let dash = indent(lines[item].1);
+    let end = lines
+        .iter()
+        .skip(item + 1)
+        .find(|(_, l)| !l.trim().is_empty() && indent(l) <= dash)
+        .map_or(text.len(), |(s, _)| *s);
+    (lines[item].0, end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> Option<Context> {
+        let off = text.find('|').unwrap();
+        let text = text.replace('|', "");
+        context(&text, off)
+    }
+
+    #[test]
+    fn json_and_yaml_contexts() {
+        let c = at("{\"transitions\": [{\"from\": \"a\", \"on\": \"|\"}]}").unwrap();
+        assert_eq!(
+            (c.kind, c.quoted, c.from.as_deref()),
+            (RefKind::On, true, Some("a"))
+        );
+        let c = at("{\n  \"to\": re|").unwrap();
+        assert_eq!(
+            (c.kind, c.quoted, c.json_needs_quotes),
+            (RefKind::To, false, true)
+        );
+        assert_eq!(c.replace, (10, 12));
+        let c = at("transitions:\n  - from: plan\n    on: |\n").unwrap();
+        assert_eq!((c.kind, c.from.as_deref()), (RefKind::On, Some("plan")));
+        assert!(at("{\"name\": \"|\"}").is_none());
+        assert!(at("|").is_none());
+    }
+}

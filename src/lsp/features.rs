@@ -1,0 +1,266 @@
+//! The language features, as pure functions of a document's text, line index, [`Index`]
+//! and (when the loop could be built) its [`Info`].
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use lsp_types::{
+    CompletionItem, CompletionItemKind, DocumentSymbol, Hover, HoverContents, Location,
+    MarkupContent, MarkupKind, Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
+};
+
+use super::index::{Index, RefKind, Span, Symbol};
+use super::text::LineIndex;
+use crate::ir::Terminal;
+use crate::valid::Info;
+
+/// One open document's text with its line index, for converting ranges.
+pub struct Text<'a> {
+    /// The text.
+    pub text: &'a str,
+    /// Its line index.
+    pub lines: &'a LineIndex,
+}
+
+impl Text<'_> {
+    /// The LSP range of a byte range.
+    pub fn range(&self, span: Span) -> Range {
+        self.lines.range(self.text, span)
+    }
+}
+
+/// Go to definition: the declaration of the phase or outcome at `offset`.
+pub fn definition(t: &Text, index: &Index, offset: usize) -> Option<Range> {
+    let (sym, _) = index.symbol_at(offset)?;
+    index.declaration(&sym).map(|s| t.range(s))
+}
+
+/// Find references: every place the phase at `offset` is written (its declarations only
+/// when `with_decl`).
+pub fn references(t: &Text, index: &Index, offset: usize, with_decl: bool) -> Vec<Range> {
+    let Some((Symbol::Phase(id), _)) = index.symbol_at(offset) else {
+        return Vec::new();
+    };
+    let decls: Vec<Span> = index
+        .phases
+        .iter()
+        .filter(|p| p.id == id)
+        .map(|p| p.id_span)
+        .collect();
+    index
+        .phase_occurrences(&id)
+        .into_iter()
+        .filter(|s| with_decl || !decls.contains(s))
+        .map(|s| t.range(s))
+        .collect()
+}
+
+/// Rename the phase at `offset` everywhere in the file. `None` when there is no phase
+/// there or the new name is empty.
+pub fn rename(
+    t: &Text,
+    index: &Index,
+    uri: &Uri,
+    offset: usize,
+    new: &str,
+) -> Option<WorkspaceEdit> {
+    let (Symbol::Phase(id), _) = index.symbol_at(offset)? else {
+        return None;
+    };
+    if new.is_empty() || new.starts_with('$') {
+        return None;
+    }
+    let quoted = serde_json::to_string(new).ok()?;
+    let edits = index
+        .phase_occurrences(&id)
+        .into_iter()
+        .map(|s| TextEdit::new(t.range(s), quoted.clone()))
+        .collect();
+    Some(WorkspaceEdit::new(HashMap::from([(uri.clone(), edits)])))
+}
+
+/// Hover on a phase, outcome or terminal: what it is and where it leads.
+pub fn hover(t: &Text, index: &Index, info: Option<&Info>, offset: usize) -> Option<Hover> {
+    let (sym, span) = index.symbol_at(offset)?;
+    let text = match &sym {
+        Symbol::Phase(id) => phase_hover(index, info, id)?,
+        Symbol::Outcome { phase, id } => outcome_hover(index, phase, id),
+        Symbol::Terminal(id) => match Terminal::parse(id) {
+            Some(term) => format!("terminal `{id}`: {}", term.meaning()),
+            None => format!("`{id}` is not a terminal (`$end`, `$abort` or `$handoff`)"),
+        },
+    };
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: text,
+        }),
+        range: Some(t.range(span)),
+    })
+}
+
+fn phase_hover(index: &Index, info: Option<&Info>, id: &str) -> Option<String> {
+    let p = index.phase(id)?;
+    let mut s = format!("**phase `{id}`**\n\n");
+    if let Some(o) = &p.objective {
+        let _ = writeln!(s, "{o}\n");
+    }
+    if let Some(a) = &p.access {
+        let _ = writeln!(s, "access: `{a}`\n");
+    }
+    let outs = index.outcome_ids(id);
+    let _ = writeln!(s, "outcomes: {}\n", ticked(&outs));
+    let _ = writeln!(s, "leads to:");
+    for t in index.transitions_from(id) {
+        let on = t.on.as_deref().unwrap_or("?");
+        let to = t.to.as_deref().unwrap_or("?");
+        let _ = writeln!(s, "- on `{on}` → `{to}`");
+    }
+    if let Some(info) = info {
+        if info.unreachable_phases.iter().any(|p| p == id) {
+            s.push_str("\n(unreachable from the entry phase)\n");
+        }
+        if info.trap_phases.iter().any(|p| p == id) {
+            s.push_str("\n(no terminal can be reached from it)\n");
+        }
+    }
+    Some(s)
+}
+
+fn outcome_hover(index: &Index, phase: &str, id: &str) -> String {
+    let mut s = format!("**outcome `{id}`** of phase `{phase}`\n\n");
+    let desc = index
+        .phase(phase)
+        .and_then(|p| p.outcomes.iter().find(|o| o.id == id))
+        .and_then(|o| o.description.clone());
+    if let Some(d) = desc {
+        let _ = writeln!(s, "{d}\n");
+    }
+    for t in index.transitions_from(phase) {
+        if t.on.as_deref() == Some(id) {
+            let _ = writeln!(s, "leads to `{}`", t.to.as_deref().unwrap_or("?"));
+        }
+    }
+    s
+}
+
+fn ticked(ids: &[&str]) -> String {
+    ids.iter()
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Document symbols: the phases with their outcomes, then the checkpoints.
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must be written.
+pub fn symbols(t: &Text, index: &Index) -> Vec<DocumentSymbol> {
+    let sym = |name: &str, kind, span: Span, sel: Span, detail: Option<String>, children| {
+        DocumentSymbol {
+            name: if name.is_empty() {
+                "?".to_owned()
+            } else {
+                name.to_owned()
+            },
+            detail,
+            kind,
+            tags: None,
+            deprecated: None,
+            range: t.range(span),
+            selection_range: t.range(sel),
+            children,
+        }
+    };
+    let phases = index.phases.iter().map(|p| {
+        let outs = p
+            .outcomes
+            .iter()
+            .map(|o| {
+                sym(
+                    &o.id,
+                    SymbolKind::EVENT,
+                    o.span,
+                    o.id_span,
+                    o.description.clone(),
+                    None,
+                )
+            })
+            .collect();
+        sym(
+            &p.id,
+            SymbolKind::FUNCTION,
+            p.span,
+            p.id_span,
+            p.objective.clone(),
+            Some(outs),
+        )
+    });
+    let checkpoints = index.checkpoints.iter().map(|c| {
+        let detail = Some("approval checkpoint".to_owned());
+        sym(&c.id, SymbolKind::KEY, c.span, c.id_span, detail, None)
+    });
+    phases.chain(checkpoints).collect()
+}
+
+/// A location in this document.
+pub fn location(t: &Text, uri: &Uri, span: Span) -> Location {
+    Location::new(uri.clone(), t.range(span))
+}
+
+/// Completion candidates for a reference being typed at `offset`: phase ids (and
+/// terminals where one is allowed), or the outcomes of the transition's `from` phase.
+pub fn completion(t: &Text, index: &Index, offset: usize) -> Vec<CompletionItem> {
+    let Some(ctx) = super::complete::context(t.text, offset) else {
+        return Vec::new();
+    };
+    let range = t.range(ctx.replace);
+    let item = |label: &str, kind, detail: Option<String>| {
+        let new_text = if ctx.quoted || ctx.json_needs_quotes {
+            serde_json::to_string(label).unwrap_or_default()
+        } else {
+            label.to_owned()
+        };
+        let new_text = if ctx.quoted {
+            new_text.trim_matches('"').to_owned()
+        } else {
+            new_text
+        };
+        CompletionItem {
+            label: label.to_owned(),
+            kind: Some(kind),
+            detail,
+            text_edit: Some(lsp_types::CompletionTextEdit::Edit(TextEdit::new(
+                range, new_text,
+            ))),
+            ..CompletionItem::default()
+        }
+    };
+    if ctx.kind == RefKind::On {
+        let from = ctx.from.as_deref().unwrap_or("");
+        return index
+            .outcome_ids(from)
+            .into_iter()
+            .map(|o| {
+                item(
+                    o,
+                    CompletionItemKind::ENUM_MEMBER,
+                    Some(format!("outcome of `{from}`")),
+                )
+            })
+            .collect();
+    }
+    let phases = index.phase_ids().into_iter().map(|p| {
+        let detail = index.phase(p).and_then(|d| d.objective.clone());
+        item(p, CompletionItemKind::FUNCTION, detail)
+    });
+    let terminals = Terminal::ALL
+        .into_iter()
+        .filter(|_| ctx.kind.allows_terminal())
+        .map(|term| {
+            item(
+                term.as_str(),
+                CompletionItemKind::CONSTANT,
+                Some(term.meaning().to_owned()),
+            )
+        });
+    phases.chain(terminals).collect()
+}

@@ -1,0 +1,393 @@
+//! What the language server knows about one document: the phases, outcomes, checkpoints
+//! and transitions declared in it and every reference to a phase or an outcome, each with
+//! its byte range, read from the located tree ([`crate::tree`]).
+//!
+//! The index is built from the tree alone, so it also exists for a loop whose shape is
+//! wrong (and the server keeps the last one of a buffer that does not parse, for
+//! completion while typing). It recognises the keys of AgentPM manifests and of
+//! loopconv's IR (multi-agent-spec loops have fixed phases and no references).
+
+use crate::tree::{Document, Member, Node, Value};
+
+/// A byte range.
+pub type Span = (usize, usize);
+
+/// A declared phase.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseDecl {
+    /// The id.
+    pub id: String,
+    /// The range of the id's value.
+    pub id_span: Span,
+    /// The range of the whole phase object.
+    pub span: Span,
+    /// The objective, when it is a string.
+    pub objective: Option<String>,
+    /// The access block as compact JSON, when present.
+    pub access: Option<String>,
+    /// The declared outcomes (none: the implicit outcome `complete`).
+    pub outcomes: Vec<OutcomeDecl>,
+}
+
+/// A declared outcome of a phase.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutcomeDecl {
+    /// The id.
+    pub id: String,
+    /// The range of the id's value.
+    pub id_span: Span,
+    /// The range of the outcome object.
+    pub span: Span,
+    /// The description, when it is a string.
+    pub description: Option<String>,
+}
+
+/// A declared approval checkpoint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckpointDecl {
+    /// The id (empty when missing).
+    pub id: String,
+    /// The range of the id's value (of the object when the id is missing).
+    pub id_span: Span,
+    /// The range of the checkpoint object.
+    pub span: Span,
+}
+
+/// A transition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransitionDecl {
+    /// `from`, when it is a string.
+    pub from: Option<String>,
+    /// `on`, when it is a string.
+    pub on: Option<String>,
+    /// `to`, when it is a string.
+    pub to: Option<String>,
+    /// The range of the transition object.
+    pub span: Span,
+}
+
+/// Which key holds a reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefKind {
+    /// `entry_phase`.
+    Entry,
+    /// A transition's `from`.
+    From,
+    /// A transition's `to` (a phase or a terminal).
+    To,
+    /// A checkpoint's `before_phase`.
+    BeforePhase,
+    /// A checkpoint's `on_reject` (a phase or a terminal).
+    OnReject,
+    /// A transition's `on`: an outcome of the transition's `from` phase.
+    On,
+}
+
+impl RefKind {
+    /// The key, as written in the file.
+    pub fn key(self) -> &'static str {
+        match self {
+            RefKind::Entry => "entry_phase",
+            RefKind::From => "from",
+            RefKind::To => "to",
+            RefKind::BeforePhase => "before_phase",
+            RefKind::OnReject => "on_reject",
+            RefKind::On => "on",
+        }
+    }
+
+    /// Whether the key may also name a terminal.
+    pub fn allows_terminal(self) -> bool {
+        matches!(self, RefKind::To | RefKind::OnReject)
+    }
+}
+
+/// A reference to a phase (or terminal), or to an outcome (`on`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reference {
+    /// Which key.
+    pub kind: RefKind,
+    /// The id referred to.
+    pub id: String,
+    /// The range of the value.
+    pub span: Span,
+    /// For `on`: the transition's `from` phase.
+    pub phase: Option<String>,
+}
+
+/// Everything declared and referenced in one document.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Index {
+    /// Phases, in source order (duplicates included).
+    pub phases: Vec<PhaseDecl>,
+    /// Checkpoints, in source order.
+    pub checkpoints: Vec<CheckpointDecl>,
+    /// Transitions, in source order.
+    pub transitions: Vec<TransitionDecl>,
+    /// References, in source order.
+    pub refs: Vec<Reference>,
+    /// The range of the transitions array, when there is one.
+    pub transitions_span: Option<Span>,
+}
+
+/// What is at a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Symbol {
+    /// A phase (its declaration or a reference).
+    Phase(String),
+    /// A terminal (`$end`, ...).
+    Terminal(String),
+    /// An outcome of a phase (its declaration or an `on`).
+    Outcome {
+        /// The phase.
+        phase: String,
+        /// The outcome id.
+        id: String,
+    },
+}
+
+impl Index {
+    /// Index a document.
+    pub fn build(doc: &Document) -> Index {
+        let mut index = Index::default();
+        index.walk(&doc.root);
+        index
+    }
+
+    /// The first declaration of a phase.
+    pub fn phase(&self, id: &str) -> Option<&PhaseDecl> {
+        self.phases.iter().find(|p| p.id == id)
+    }
+
+    /// The phase ids, first declarations only, in source order.
+    pub fn phase_ids(&self) -> Vec<&str> {
+        let mut ids: Vec<&str> = Vec::new();
+        for p in &self.phases {
+            if !ids.contains(&p.id.as_str()) {
+                ids.push(&p.id);
+            }
+        }
+        ids
+    }
+
+    /// The outcome ids of a phase (`complete` when it declares none).
+    pub fn outcome_ids(&self, phase: &str) -> Vec<&str> {
+        match self.phase(phase) {
+            Some(p) if !p.outcomes.is_empty() => p.outcomes.iter().map(|o| o.id.as_str()).collect(),
+            _ => vec!["complete"],
+        }
+    }
+
+    /// The symbol at byte `offset`, and the range of the id there.
+    pub fn symbol_at(&self, offset: usize) -> Option<(Symbol, Span)> {
+        let inside = |s: Span| s.0 <= offset && offset <= s.1;
+        for p in &self.phases {
+            if inside(p.id_span) {
+                return Some((Symbol::Phase(p.id.clone()), p.id_span));
+            }
+            if let Some(o) = p.outcomes.iter().find(|o| inside(o.id_span)) {
+                let sym = Symbol::Outcome {
+                    phase: p.id.clone(),
+                    id: o.id.clone(),
+                };
+                return Some((sym, o.id_span));
+            }
+        }
+        let r = self.refs.iter().find(|r| inside(r.span))?;
+        let sym = match (r.kind, &r.phase) {
+            (RefKind::On, Some(phase)) => Symbol::Outcome {
+                phase: phase.clone(),
+                id: r.id.clone(),
+            },
+            (RefKind::On, None) => return None,
+            _ if r.id.starts_with('$') && r.kind.allows_terminal() => {
+                Symbol::Terminal(r.id.clone())
+            }
+            _ => Symbol::Phase(r.id.clone()),
+        };
+        Some((sym, r.span))
+    }
+
+    /// Where a phase or outcome is declared (first declaration).
+    pub fn declaration(&self, sym: &Symbol) -> Option<Span> {
+        match sym {
+            Symbol::Phase(id) => self.phase(id).map(|p| p.id_span),
+            Symbol::Outcome { phase, id } => {
+                let p = self.phase(phase)?;
+                Some(match p.outcomes.iter().find(|o| &o.id == id) {
+                    Some(o) => o.id_span,
+                    // The implicit `complete`: the phase itself.
+                    None => p.id_span,
+                })
+            }
+            Symbol::Terminal(_) => None,
+        }
+    }
+
+    /// Every place a phase id is written: declarations and references.
+    pub fn phase_occurrences(&self, id: &str) -> Vec<Span> {
+        let decls = self.phases.iter().filter(|p| p.id == id).map(|p| p.id_span);
+        let refs = self
+            .refs
+            .iter()
+            .filter(|r| r.kind != RefKind::On && r.id == id)
+            .map(|r| r.span);
+        let mut all: Vec<Span> = decls.chain(refs).collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
+    /// The transitions leaving a phase.
+    pub fn transitions_from<'a>(
+        &'a self,
+        phase: &'a str,
+    ) -> impl Iterator<Item = &'a TransitionDecl> {
+        self.transitions
+            .iter()
+            .filter(move |t| t.from.as_deref() == Some(phase))
+    }
+
+    fn walk(&mut self, node: &Node) {
+        match &node.value {
+            Value::Object(members) => {
+                self.object(node, members);
+                for m in members {
+                    self.walk(&m.value);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|n| self.walk(n)),
+            _ => {}
+        }
+    }
+
+    fn object(&mut self, node: &Node, members: &[Member]) {
+        for m in members {
+            match (m.key.as_str(), &m.value.value) {
+                ("entry_phase", _) => self.reference(RefKind::Entry, &m.value, None),
+                ("phases", Value::Array(items)) => {
+                    self.phases.extend(items.iter().filter_map(phase_decl));
+                }
+                ("transitions", Value::Array(_)) => self.transitions_span = Some(m.value.span),
+                _ => {}
+            }
+        }
+        if node.get("on").is_some() && (node.get("from").is_some() || node.get("to").is_some()) {
+            self.transition(node);
+        }
+        if node.get("before_phase").is_some() || node.get("on_reject").is_some() {
+            self.checkpoint(node);
+        }
+    }
+
+    fn transition(&mut self, node: &Node) {
+        let from = node.get("from").and_then(Node::as_str).map(str::to_owned);
+        if let Some(n) = node.get("from") {
+            self.reference(RefKind::From, n, None);
+        }
+        if let Some(n) = node.get("on") {
+            self.reference(RefKind::On, n, from.clone());
+        }
+        if let Some(n) = node.get("to") {
+            self.reference(RefKind::To, n, None);
+        }
+        self.transitions.push(TransitionDecl {
+            from,
+            on: node.get("on").and_then(Node::as_str).map(str::to_owned),
+            to: node.get("to").and_then(Node::as_str).map(str::to_owned),
+            span: node.span,
+        });
+    }
+
+    fn checkpoint(&mut self, node: &Node) {
+        if let Some(n) = node.get("before_phase") {
+            self.reference(RefKind::BeforePhase, n, None);
+        }
+        if let Some(n) = node.get("on_reject") {
+            self.reference(RefKind::OnReject, n, None);
+        }
+        let id = node.get("id");
+        self.checkpoints.push(CheckpointDecl {
+            id: id.and_then(Node::as_str).unwrap_or("").to_owned(),
+            id_span: id.map_or(node.span, |n| n.span),
+            span: node.span,
+        });
+    }
+
+    fn reference(&mut self, kind: RefKind, node: &Node, phase: Option<String>) {
+        if let Some(id) = node.as_str() {
+            self.refs.push(Reference {
+                kind,
+                id: id.to_owned(),
+                span: node.span,
+                phase,
+            });
+        }
+    }
+}
+
+fn phase_decl(node: &Node) -> Option<PhaseDecl> {
+    let id = node.get("id")?;
+    let outcomes = match node.get("outcomes").map(|n| &n.value) {
+        Some(Value::Array(items)) => items.iter().filter_map(outcome_decl).collect(),
+        _ => Vec::new(),
+    };
+    Some(PhaseDecl {
+        id: id.as_str()?.to_owned(),
+        id_span: id.span,
+        span: node.span,
+        objective: node
+            .get("objective")
+            .and_then(Node::as_str)
+            .map(str::to_owned),
+        access: node.get("access").map(|a| a.to_json().to_string()),
+        outcomes,
+    })
+}
+
+fn outcome_decl(node: &Node) -> Option<OutcomeDecl> {
+    let id = node.get("id")?;
+    Some(OutcomeDecl {
+        id: id.as_str()?.to_owned(),
+        id_span: id.span,
+        span: node.span,
+        description: node
+            .get("description")
+            .and_then(Node::as_str)
+            .map(str::to_owned),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostics;
+    use crate::tree::{Limits, parse_yaml};
+
+    #[test]
+    fn yaml_references_resolve() {
+        let text = "loop:\n  entry_phase: plan\n  phases:\n    - id: plan\n      objective: Plan.\n      outcomes:\n        - {id: ok, description: Done.}\n  transitions:\n    - {from: plan, on: ok, to: $end}\n";
+        let doc = parse_yaml(
+            text.to_owned(),
+            &Limits::default(),
+            &mut Diagnostics::new("x"),
+        )
+        .expect("YAML");
+        let index = Index::build(&doc);
+        let decl = text.find("id: plan").unwrap() + 4;
+        let entry = text.find("entry_phase: plan").unwrap() + 13;
+        let (sym, _) = index.symbol_at(entry).unwrap();
+        assert_eq!(sym, Symbol::Phase("plan".into()));
+        assert_eq!(index.declaration(&sym).map(|s| s.0), Some(decl));
+        let on = text.find("on: ok").unwrap() + 4;
+        let (sym, _) = index.symbol_at(on).unwrap();
+        let outcome = text.find("id: ok").unwrap() + 4;
+        assert_eq!(index.declaration(&sym).map(|s| s.0), Some(outcome));
+        assert_eq!(index.phase_occurrences("plan").len(), 3);
+        let to = text.find("$end").unwrap();
+        assert_eq!(
+            index.symbol_at(to).unwrap().0,
+            Symbol::Terminal("$end".into())
+        );
+    }
+}

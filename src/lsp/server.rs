@@ -1,0 +1,293 @@
+//! The protocol loop and the document store.
+
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::RecvTimeoutError;
+use lsp_server::{Connection, ErrorCode, Message, Notification, ProtocolError, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
+    PublishDiagnostics,
+};
+use lsp_types::{
+    CompletionOptions, OneOf, PublishDiagnosticsParams, ServerCapabilities,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+};
+
+use super::features::Text;
+use super::index::Index;
+use super::text::LineIndex;
+use super::{diagnostics, requests};
+use crate::load::{LoadOptions, Loaded, load};
+use crate::tree::Syntax;
+
+/// How long the edits of a document must pause before its diagnostics are published.
+pub const DEBOUNCE: Duration = Duration::from_millis(150);
+
+/// One version of a document, read and indexed.
+pub struct Analysis {
+    /// The text analysed (a leading byte-order mark removed).
+    pub text: String,
+    /// Its line index.
+    pub lines: LineIndex,
+    /// What the read pipeline found.
+    pub loaded: Loaded,
+    /// What the document declares and references (empty when it does not parse).
+    pub index: Index,
+    /// The syntax.
+    pub syntax: Syntax,
+}
+
+impl Analysis {
+    /// Read and index `text`, named `path` (its extension decides JSON or YAML).
+    pub fn new(path: &str, text: &str) -> Analysis {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text).to_owned();
+        let loaded = load(path, text.as_bytes(), &LoadOptions::default());
+        let index = loaded.doc.as_ref().map(Index::build).unwrap_or_default();
+        let syntax = loaded.doc.as_ref().map_or(Syntax::Json, |d| d.syntax);
+        Analysis {
+            lines: LineIndex::new(&text),
+            text,
+            loaded,
+            index,
+            syntax,
+        }
+    }
+
+    /// The text and line index, for converting ranges.
+    pub fn text(&self) -> Text<'_> {
+        Text {
+            text: &self.text,
+            lines: &self.lines,
+        }
+    }
+
+    /// The LSP diagnostics.
+    pub fn diagnostics(&self, uri: &Uri) -> Vec<lsp_types::Diagnostic> {
+        let t = self.text();
+        self.loaded
+            .diags
+            .items()
+            .iter()
+            .map(|d| diagnostics::to_lsp(&t, &self.index, uri, d))
+            .collect()
+    }
+}
+
+/// An open document.
+pub(super) struct Doc {
+    text: String,
+    version: i32,
+    analysis: Option<Analysis>,
+    /// The index of the last version that parsed (completion while typing).
+    pub(super) last_index: Index,
+    /// When its diagnostics are due, after an edit.
+    due: Option<Instant>,
+}
+
+impl Doc {
+    /// The analysis of the current text, when computed.
+    pub(super) fn current(&self) -> Option<&Analysis> {
+        self.analysis.as_ref()
+    }
+
+    /// The analysis of the current text, computed on first use.
+    pub(super) fn analysis(&mut self, uri: &Uri) -> &Analysis {
+        let a = match self.analysis.take() {
+            Some(a) => a,
+            None => {
+                let a = analyse(uri, &self.text);
+                if a.loaded.doc.is_some() {
+                    self.last_index = a.index.clone();
+                }
+                a
+            }
+        };
+        self.analysis.insert(a)
+    }
+}
+
+/// Analyse, turning a panic (a loopconv bug) into an empty analysis.
+fn analyse(uri: &Uri, text: &str) -> Analysis {
+    let path = uri.path().as_str();
+    catch_unwind(|| Analysis::new(path, text)).unwrap_or_else(|_| Analysis::new(path, ""))
+}
+
+/// The server's state: the open documents.
+#[derive(Default)]
+pub(super) struct Server {
+    pub(super) docs: BTreeMap<String, (Uri, Doc)>,
+}
+
+/// The capabilities loopconv's server offers.
+pub fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["\"".into(), ":".into(), " ".into()]),
+            ..CompletionOptions::default()
+        }),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// Serve one client until it sends `shutdown` and `exit` (or hangs up).
+pub fn serve(conn: &Connection) -> Result<(), ProtocolError> {
+    let caps = serde_json::json!({
+        "capabilities": capabilities(),
+        "serverInfo": {"name": "loopconv", "version": env!("CARGO_PKG_VERSION")},
+    });
+    let (id, _params) = conn.initialize_start()?;
+    conn.initialize_finish(id, caps)?;
+    let mut server = Server::default();
+    loop {
+        let msg = match server.next_due() {
+            Some(due) => match conn
+                .receiver
+                .recv_timeout(due.saturating_duration_since(Instant::now()))
+            {
+                Ok(m) => Some(m),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            },
+            None => match conn.receiver.recv() {
+                Ok(m) => Some(m),
+                Err(_) => return Ok(()),
+            },
+        };
+        match msg {
+            None => server.publish_due(conn, Instant::now()),
+            Some(Message::Request(req)) => {
+                if conn.handle_shutdown(&req)? {
+                    return Ok(());
+                }
+                let resp = server.respond(req);
+                send(conn, Message::Response(resp));
+            }
+            Some(Message::Notification(n)) if n.method == "exit" => return Ok(()),
+            Some(Message::Notification(n)) => server.notify(conn, n),
+            Some(Message::Response(_)) => {}
+        }
+    }
+}
+
+fn send(conn: &Connection, msg: Message) {
+    // The client went away: the next receive ends the loop.
+    let _ = conn.sender.send(msg);
+}
+
+impl Server {
+    fn next_due(&self) -> Option<Instant> {
+        self.docs.values().filter_map(|(_, d)| d.due).min()
+    }
+
+    /// Publish the diagnostics of every document whose edits paused.
+    fn publish_due(&mut self, conn: &Connection, now: Instant) {
+        let keys: Vec<String> = self
+            .docs
+            .iter()
+            .filter(|(_, (_, d))| d.due.is_some_and(|t| t <= now))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in keys {
+            self.publish(conn, &k);
+        }
+    }
+
+    fn publish(&mut self, conn: &Connection, key: &str) {
+        let Some((uri, doc)) = self.docs.get_mut(key) else {
+            return;
+        };
+        doc.due = None;
+        let version = doc.version;
+        let uri = uri.clone();
+        let diagnostics = doc.analysis(&uri).diagnostics(&uri);
+        let params = PublishDiagnosticsParams::new(uri, diagnostics, Some(version));
+        send(
+            conn,
+            Message::Notification(Notification::new(PublishDiagnostics::METHOD.into(), params)),
+        );
+    }
+
+    fn notify(&mut self, conn: &Connection, n: Notification) {
+        match n.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                let key = p.text_document.uri.as_str().to_owned();
+                let doc = Doc {
+                    text: p.text_document.text,
+                    version: p.text_document.version,
+                    analysis: None,
+                    last_index: Index::default(),
+                    due: None,
+                };
+                self.docs.insert(key.clone(), (p.text_document.uri, doc));
+                self.publish(conn, &key);
+            }
+            DidChangeTextDocument::METHOD => {
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                let Some((_, doc)) = self.docs.get_mut(p.text_document.uri.as_str()) else {
+                    return;
+                };
+                // Full synchronisation: the last change holds the whole text.
+                if let Some(c) = p.content_changes.into_iter().last() {
+                    doc.text = c.text;
+                    doc.version = p.text_document.version;
+                    doc.analysis = None;
+                    doc.due = Some(Instant::now() + DEBOUNCE);
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                if self.docs.remove(p.text_document.uri.as_str()).is_some() {
+                    let params =
+                        PublishDiagnosticsParams::new(p.text_document.uri, Vec::new(), None);
+                    send(
+                        conn,
+                        Message::Notification(Notification::new(
+                            PublishDiagnostics::METHOD.into(),
+                            params,
+                        )),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Answer a request; a handler that panics answers with an internal error.
+    fn respond(&mut self, req: Request) -> Response {
+        let id = req.id.clone();
+        match catch_unwind(AssertUnwindSafe(|| requests::handle(self, &req))) {
+            Ok(Ok(v)) => Response::new_ok(id, v),
+            Ok(Err((code, msg))) => Response::new_err(id, code as i32, msg),
+            Err(_) => Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                format!(
+                    "loopconv failed on `{}` (a bug; please report it)",
+                    req.method
+                ),
+            ),
+        }
+    }
+}
