@@ -231,13 +231,34 @@ impl Shape<'_> {
             // `true` / `false` schemas.
             return schema.as_bool().unwrap_or(true);
         };
+        if !self.number_kind_ok(obj, node, ptr, report) {
+            return false;
+        }
+        let mut ok = self.value_ok(obj, node, ptr, report);
+        if let Value::Array(items) = &node.value {
+            ok &= self.array(obj, items, ptr, report);
+        }
+        if let Value::Object(members) = &node.value {
+            ok &= self.object(obj, members, ptr, report);
+        }
+        ok & self.combinators(obj, node, ptr, report)
+    }
+
+    /// `type`, then the number rules that stop the check of a value: not finite (a
+    /// pass-through value JSON cannot hold), or not an integer where one is wanted.
+    fn number_kind_ok(
+        &mut self,
+        obj: &'static serde_json::Map<String, J>,
+        node: &Node,
+        ptr: &str,
+        report: bool,
+    ) -> bool {
         if let Some(t) = obj.get("type")
             && !self.type_ok(t, node, ptr, report)
         {
             return false;
         }
         if let Value::NonFinite(f) = node.value {
-            // A pass-through value (no `type`): JSON cannot hold it.
             let d = Diagnostic::new(
                 Code::OutOfRange,
                 format!(
@@ -251,12 +272,22 @@ impl Shape<'_> {
             self.emit(d, false, report);
             return false;
         }
-        if let Value::Number(n) = &node.value
-            && wants_integer(obj.get("type"))
-            && !self.integer(node, n, ptr, report)
-        {
-            return false;
+        match &node.value {
+            Value::Number(n) if wants_integer(obj.get("type")) => {
+                self.integer(node, n, ptr, report)
+            }
+            _ => true,
         }
+    }
+
+    /// `const`, `enum`, the string rules and `minimum`.
+    fn value_ok(
+        &mut self,
+        obj: &'static serde_json::Map<String, J>,
+        node: &Node,
+        ptr: &str,
+        report: bool,
+    ) -> bool {
         let mut ok = true;
         if let Some(c) = obj.get("const")
             && node.to_json() != *c
@@ -287,30 +318,49 @@ impl Shape<'_> {
             .at(ptr);
             self.emit(d, false, report);
         }
-        if let Value::Array(items) = &node.value {
-            if let Some(min) = obj.get("minItems").and_then(J::as_u64)
-                && (items.len() as u64) < min
-            {
-                ok = false;
-                let d = Diagnostic::new(
-                    Code::EmptyCollection,
-                    format!(
-                        "`{}` must have at least {min} item(s), found none",
-                        field_path(ptr)
-                    ),
-                )
-                .at(ptr);
-                self.emit(d, false, report);
-            }
-            if let Some(item_schema) = obj.get("items") {
-                for (i, it) in items.iter().enumerate() {
-                    ok &= self.node(item_schema, it, &format!("{ptr}/{i}"), report);
-                }
+        ok
+    }
+
+    /// `minItems`, then every item against `items`.
+    fn array(
+        &mut self,
+        obj: &'static serde_json::Map<String, J>,
+        items: &[Node],
+        ptr: &str,
+        report: bool,
+    ) -> bool {
+        let mut ok = true;
+        if let Some(min) = obj.get("minItems").and_then(J::as_u64)
+            && (items.len() as u64) < min
+        {
+            ok = false;
+            let d = Diagnostic::new(
+                Code::EmptyCollection,
+                format!(
+                    "`{}` must have at least {min} item(s), found none",
+                    field_path(ptr)
+                ),
+            )
+            .at(ptr);
+            self.emit(d, false, report);
+        }
+        if let Some(item_schema) = obj.get("items") {
+            for (i, it) in items.iter().enumerate() {
+                ok &= self.node(item_schema, it, &format!("{ptr}/{i}"), report);
             }
         }
-        if let Value::Object(members) = &node.value {
-            ok &= self.object(obj, members, ptr, report);
-        }
+        ok
+    }
+
+    /// `allOf`, `anyOf`, `oneOf` and `not`.
+    fn combinators(
+        &mut self,
+        obj: &'static serde_json::Map<String, J>,
+        node: &Node,
+        ptr: &str,
+        report: bool,
+    ) -> bool {
+        let mut ok = true;
         if let Some(J::Array(all)) = obj.get("allOf") {
             for s in all {
                 ok &= self.node(s, node, ptr, report);
