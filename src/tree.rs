@@ -9,6 +9,8 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Locate, Pos};
 
+pub mod to_model;
+
 /// Limits applied while reading input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -151,36 +153,6 @@ impl Node {
                     .map(|m| (m.key.clone(), m.value.to_json()))
                     .collect(),
             ),
-        }
-    }
-}
-
-impl Node {
-    /// Like [`Node::to_json`], leaving out the members at the given pointers.
-    pub fn to_json_without(&self, skip: &std::collections::BTreeSet<String>) -> serde_json::Value {
-        if skip.is_empty() {
-            return self.to_json();
-        }
-        self.pruned(skip, "")
-    }
-
-    fn pruned(&self, skip: &std::collections::BTreeSet<String>, ptr: &str) -> serde_json::Value {
-        match &self.value {
-            Value::Array(a) => serde_json::Value::Array(
-                a.iter()
-                    .enumerate()
-                    .map(|(i, n)| n.pruned(skip, &format!("{ptr}/{i}")))
-                    .collect(),
-            ),
-            Value::Object(ms) => serde_json::Value::Object(
-                ms.iter()
-                    .filter_map(|m| {
-                        let p = format!("{ptr}/{}", escape_ptr(&m.key));
-                        (!skip.contains(&p)).then(|| (m.key.clone(), m.value.pruned(skip, &p)))
-                    })
-                    .collect(),
-            ),
-            _ => self.to_json(),
         }
     }
 }

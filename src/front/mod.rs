@@ -28,9 +28,7 @@ fn model<M: DeserializeOwned>(
     if !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code)) {
         return None;
     }
-    let mut json = doc.root.to_json_without(&verdict.unknown);
-    verdict.integers_into(&mut json);
-    match serde_json::from_value::<M>(json) {
+    match crate::tree::to_model::from_node::<M>(&doc.root, verdict.edits) {
         Ok(m) => Some(m),
         Err(e) => {
             // The shape check accepted something serde did not: report, never panic.

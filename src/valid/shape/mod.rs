@@ -12,40 +12,29 @@
 //! one mistake gives one diagnostic. A test checks that an independent validator (the
 //! `jsonschema` crate) reaches the same verdict on every example.
 
-use std::collections::{BTreeSet, HashMap};
-use std::sync::{LazyLock, Mutex};
+mod ptr;
+mod rules;
 
-use regex::Regex;
 use serde_json::Value as J;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::tree::{Document, Node, Value, escape_ptr};
+use crate::tree::to_model::Edits;
+use crate::tree::{Document, Member, Node, Value};
+use ptr::Ptr;
+use rules::{Additional, Id, Pattern, Rules, Schema};
 
 /// The outcome of a shape check.
 #[derive(Debug, Default)]
 pub struct Verdict {
     /// The document has the schema's shape.
     pub ok: bool,
-    /// Pointers of unknown keys. With them removed ([`crate::tree::Node::to_json_without`]),
-    /// a document whose only problems are unknown keys and bad values still deserialises,
-    /// so the semantic checks can run and report everything in one go.
-    pub unknown: BTreeSet<String>,
-    /// Whole numbers written as floats (`3.0`, `1e1`, YAML `3.`) where the schema wants an
-    /// integer, with their integer value: JSON Schema and the Go SDK count them as integers,
-    /// so the front end hands the model the integer ([`Verdict::integers_into`]).
-    pub integers: Vec<(String, serde_json::Number)>,
-}
-
-impl Verdict {
-    /// Replace, in `json` (the document as JSON), each whole float at an integer field by
-    /// its integer.
-    pub fn integers_into(&self, json: &mut J) {
-        for (ptr, n) in &self.integers {
-            if let Some(v) = json.pointer_mut(ptr) {
-                *v = J::Number(n.clone());
-            }
-        }
-    }
+    /// How to deserialise the model from the tree ([`crate::tree::to_model::from_node`]): the
+    /// unknown keys left out, so that a document whose only problems are unknown keys and
+    /// bad values still deserialises and the semantic checks can run and report everything
+    /// in one go; and whole numbers written as floats (`3.0`, `1e1`, YAML `3.`) where the
+    /// schema wants an integer read as that integer (JSON Schema and the Go SDK count them
+    /// as integers).
+    pub edits: Edits,
 }
 
 /// What a format's front end tells the shape check about its format.
@@ -69,33 +58,24 @@ pub fn check(
     profile: &Profile,
     diags: &mut Diagnostics,
 ) -> Verdict {
+    let schema = rules::compiled(schema);
     let mut s = Shape {
-        root: schema,
+        schema,
         doc,
         profile,
         diags,
-        unknown: BTreeSet::new(),
-        refs: Vec::new(),
-        regexes: Vec::new(),
-        integers: Vec::new(),
+        edits: Edits::default(),
     };
-    let ok = s.node(schema, &doc.root, "", true);
-    Verdict {
-        ok,
-        unknown: s.unknown,
-        integers: s.integers,
-    }
+    let ok = s.node(schema.root(), &doc.root, &Ptr::Root, true);
+    Verdict { ok, edits: s.edits }
 }
 
 struct Shape<'a> {
-    root: &'static J,
+    schema: &'static Schema,
     doc: &'a Document,
     profile: &'a Profile,
-    refs: Vec<(&'static str, Option<&'static J>)>,
-    regexes: Vec<(&'static str, Option<&'static Regex>)>,
     diags: &'a mut Diagnostics,
-    unknown: BTreeSet<String>,
-    integers: Vec<(String, serde_json::Number)>,
+    edits: Edits,
 }
 
 /// `loop.phases[1].id` from `/loop/phases/1/id`.
@@ -123,15 +103,6 @@ fn quote(s: &str) -> String {
     let short: String = s.chars().take(80).collect();
     let more = if s.chars().count() > 80 { "…" } else { "" };
     format!("`{}{more}`", short.escape_debug())
-}
-
-/// Whether the schema's `type` admits integers.
-fn wants_integer(t: Option<&J>) -> bool {
-    match t {
-        Some(J::String(s)) => s == "integer",
-        Some(J::Array(a)) => a.iter().any(|t| t == "integer"),
-        _ => false,
-    }
 }
 
 /// A float with no fractional part (`3.0`, `1e1`, `-0.0`; also `1e308`, which is then out
@@ -166,22 +137,23 @@ fn non_finite(f: f64) -> &'static str {
     }
 }
 
+/// Whether `node` equals the schema value `v` as JSON values compare (`const`, `enum`),
+/// without converting the node: the schemas' values are strings.
+fn same(node: &Node, v: &J) -> bool {
+    match (&node.value, v) {
+        (Value::String { text, .. }, J::String(s)) => text == s,
+        (Value::Bool(a), J::Bool(b)) => a == b,
+        (Value::Number(a), J::Number(b)) => a == b,
+        (Value::Null | Value::NonFinite(_), J::Null) => true,
+        (Value::Array(_) | Value::Object(_), J::Array(_) | J::Object(_)) => node.to_json() == *v,
+        _ => false,
+    }
+}
+
 const YAML11_BOOLS: &[&str] = &[
     "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
     "OFF",
 ];
-
-/// A schema pattern compiled once per process. The patterns come from the generated
-/// schemas, so there are a handful and keeping them for the process's lifetime is bounded.
-fn compiled(pat: &'static str) -> Option<&'static Regex> {
-    static CACHE: LazyLock<Mutex<HashMap<&'static str, Option<&'static Regex>>>> =
-        LazyLock::new(|| Mutex::new(HashMap::new()));
-    *CACHE
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .entry(pat)
-        .or_insert_with(|| Regex::new(pat).ok().map(|re| &*Box::leak(Box::new(re))))
-}
 
 impl Shape<'_> {
     fn emit(&mut self, mut d: Diagnostic, key: bool, report: bool) {
@@ -191,46 +163,16 @@ impl Shape<'_> {
         }
     }
 
-    /// Whether `text` matches the schema pattern `pat` (`None` when the pattern does not
-    /// compile). The schemas hold a handful of patterns, all `&'static` strings of the
-    /// generated schema: each is compiled once per process (and kept for its lifetime), and
-    /// found by its address in this check's small list (no hashing, allocation or cache
-    /// set-up per value checked).
-    fn matches(&mut self, pat: &'static str, text: &str) -> Option<bool> {
-        let found = self.regexes.iter().find(|(p, _)| std::ptr::eq(*p, pat));
-        let re = match found {
-            Some((_, re)) => *re,
-            None => {
-                let re = compiled(pat);
-                self.regexes.push((pat, re));
-                re
-            }
-        };
-        re.map(|re| re.is_match(text))
+    /// Check `node` against the rules with index `id`.
+    fn node_at(&mut self, id: Id, node: &Node, ptr: &Ptr<'_>, report: bool) -> bool {
+        self.node(self.schema.get(id), node, ptr, report)
     }
 
-    /// The schema a `$ref` points at, resolved once per check (by the reference's address).
-    fn lookup(&mut self, r: &'static str) -> Option<&'static J> {
-        if let Some((_, target)) = self.refs.iter().find(|(p, _)| std::ptr::eq(*p, r)) {
-            return *target;
-        }
-        let target = r.strip_prefix('#').and_then(|path| self.root.pointer(path));
-        self.refs.push((r, target));
-        target
-    }
-
-    fn node(&mut self, schema: &'static J, node: &Node, ptr: &str, report: bool) -> bool {
-        let schema = match schema.get("$ref").and_then(J::as_str) {
-            Some(r) => match self.lookup(r) {
-                Some(s) => s,
-                None => return true,
-            },
-            None => schema,
-        };
-        let Some(obj) = schema.as_object() else {
+    fn node(&mut self, obj: &'static Rules, node: &Node, ptr: &Ptr<'_>, report: bool) -> bool {
+        if let Some(b) = obj.boolean {
             // `true` / `false` schemas.
-            return schema.as_bool().unwrap_or(true);
-        };
+            return b;
+        }
         if !self.number_kind_ok(obj, node, ptr, report) {
             return false;
         }
@@ -248,12 +190,12 @@ impl Shape<'_> {
     /// pass-through value JSON cannot hold), or not an integer where one is wanted.
     fn number_kind_ok(
         &mut self,
-        obj: &'static serde_json::Map<String, J>,
+        obj: &'static Rules,
         node: &Node,
-        ptr: &str,
+        ptr: &Ptr<'_>,
         report: bool,
     ) -> bool {
-        if let Some(t) = obj.get("type")
+        if let Some(t) = &obj.types
             && !self.type_ok(t, node, ptr, report)
         {
             return false;
@@ -263,41 +205,33 @@ impl Shape<'_> {
                 Code::OutOfRange,
                 format!(
                     "`{}` is {}, which no JSON number can hold",
-                    field_path(ptr),
+                    field_path(&ptr.to_string()),
                     non_finite(f)
                 ),
             )
             .with_help("write a finite number, or quote the value to make it a string")
-            .at(ptr);
+            .at(ptr.to_string());
             self.emit(d, false, report);
             return false;
         }
         match &node.value {
-            Value::Number(n) if wants_integer(obj.get("type")) => {
-                self.integer(node, n, ptr, report)
-            }
+            Value::Number(n) if obj.wants_integer => self.integer(node, n, ptr, report),
             _ => true,
         }
     }
 
     /// `const`, `enum`, the string rules and `minimum`.
-    fn value_ok(
-        &mut self,
-        obj: &'static serde_json::Map<String, J>,
-        node: &Node,
-        ptr: &str,
-        report: bool,
-    ) -> bool {
+    fn value_ok(&mut self, obj: &'static Rules, node: &Node, ptr: &Ptr<'_>, report: bool) -> bool {
         let mut ok = true;
-        if let Some(c) = obj.get("const")
-            && node.to_json() != *c
+        if let Some(c) = obj.constant
+            && !same(node, c)
         {
             ok = false;
             let d = self.enum_diag(node, ptr, std::slice::from_ref(c));
             self.emit(d, false, report);
         }
-        if let Some(J::Array(vals)) = obj.get("enum")
-            && !vals.contains(&node.to_json())
+        if let Some(vals) = obj.enumeration
+            && !vals.iter().any(|v| same(node, v))
         {
             ok = false;
             let d = self.enum_diag(node, ptr, vals);
@@ -307,30 +241,27 @@ impl Shape<'_> {
             ok &= self.string(obj, text, ptr, report);
         }
         if let Value::Number(n) = &node.value
-            && let Some(min) = obj.get("minimum").and_then(J::as_f64)
+            && let Some(min) = obj.minimum
             && n.as_f64().is_some_and(|v| v < min)
         {
             ok = false;
             let d = Diagnostic::new(
                 Code::OutOfRange,
-                format!("`{}` must be at least {min}, found {n}", field_path(ptr)),
+                format!(
+                    "`{}` must be at least {min}, found {n}",
+                    field_path(&ptr.to_string())
+                ),
             )
-            .at(ptr);
+            .at(ptr.to_string());
             self.emit(d, false, report);
         }
         ok
     }
 
     /// `minItems`, then every item against `items`.
-    fn array(
-        &mut self,
-        obj: &'static serde_json::Map<String, J>,
-        items: &[Node],
-        ptr: &str,
-        report: bool,
-    ) -> bool {
+    fn array(&mut self, obj: &'static Rules, items: &[Node], ptr: &Ptr<'_>, report: bool) -> bool {
         let mut ok = true;
-        if let Some(min) = obj.get("minItems").and_then(J::as_u64)
+        if let Some(min) = obj.min_items
             && (items.len() as u64) < min
         {
             ok = false;
@@ -338,15 +269,15 @@ impl Shape<'_> {
                 Code::EmptyCollection,
                 format!(
                     "`{}` must have at least {min} item(s), found none",
-                    field_path(ptr)
+                    field_path(&ptr.to_string())
                 ),
             )
-            .at(ptr);
+            .at(ptr.to_string());
             self.emit(d, false, report);
         }
-        if let Some(item_schema) = obj.get("items") {
+        if let Some(item_schema) = obj.items {
             for (i, it) in items.iter().enumerate() {
-                ok &= self.node(item_schema, it, &format!("{ptr}/{i}"), report);
+                ok &= self.node_at(item_schema, it, &ptr.index(i), report);
             }
         }
         ok
@@ -355,62 +286,54 @@ impl Shape<'_> {
     /// `allOf`, `anyOf`, `oneOf` and `not`.
     fn combinators(
         &mut self,
-        obj: &'static serde_json::Map<String, J>,
+        obj: &'static Rules,
         node: &Node,
-        ptr: &str,
+        ptr: &Ptr<'_>,
         report: bool,
     ) -> bool {
         let mut ok = true;
-        if let Some(J::Array(all)) = obj.get("allOf") {
-            for s in all {
-                ok &= self.node(s, node, ptr, report);
-            }
+        for s in &obj.all_of {
+            ok &= self.node_at(*s, node, ptr, report);
         }
-        for key in ["anyOf", "oneOf"] {
-            if let Some(J::Array(alts)) = obj.get(key) {
+        for (any, alts) in [(true, &obj.any_of), (false, &obj.one_of)] {
+            if !alts.is_empty() {
                 let matches = alts
                     .iter()
-                    .filter(|s| self.node(s, node, ptr, false))
+                    .filter(|s| self.node_at(**s, node, ptr, false))
                     .count();
-                let good = if key == "anyOf" {
-                    matches >= 1
-                } else {
-                    matches == 1
-                };
+                let good = if any { matches >= 1 } else { matches == 1 };
                 if !good {
                     ok = false;
                     let d = Diagnostic::new(
                         Code::WrongType,
                         format!(
                             "`{}` does not have any of the allowed forms",
-                            field_path(ptr)
+                            field_path(&ptr.to_string())
                         ),
                     )
-                    .at(ptr);
+                    .at(ptr.to_string());
                     self.emit(d, false, report);
                 }
             }
         }
-        if let Some(n) = obj.get("not")
-            && self.node(n, node, ptr, false)
+        if let Some(n) = obj.not
+            && self.node_at(n, node, ptr, false)
         {
             ok = false;
             let d = Diagnostic::new(
                 Code::WrongType,
-                format!("`{}` has a form that is not allowed", field_path(ptr)),
+                format!(
+                    "`{}` has a form that is not allowed",
+                    field_path(&ptr.to_string())
+                ),
             )
-            .at(ptr);
+            .at(ptr.to_string());
             self.emit(d, false, report);
         }
         ok
     }
 
-    fn type_ok(&mut self, t: &J, node: &Node, ptr: &str, report: bool) -> bool {
-        let types: Vec<&str> = match t {
-            J::String(s) => vec![s.as_str()],
-            J::Array(a) => a.iter().filter_map(J::as_str).collect(),
-            _ => return true,
-        };
+    fn type_ok(&mut self, types: &[&str], node: &Node, ptr: &Ptr<'_>, report: bool) -> bool {
         let ok = types.iter().any(|t| match (*t, &node.value) {
             ("object", Value::Object(_))
             | ("array", Value::Array(_))
@@ -444,7 +367,7 @@ impl Shape<'_> {
             Value::String { text, .. } => format!("the string {}", quote(text)),
             other => other.type_name().to_owned(),
         };
-        let name = field_path(ptr);
+        let name = field_path(&ptr.to_string());
         if let Value::String { text, plain: true } = &node.value
             && types.contains(&"boolean")
             && YAML11_BOOLS.contains(&text.as_str())
@@ -458,7 +381,7 @@ impl Shape<'_> {
             .with_help(format!(
                 "YAML 1.1 read `{text}` as {b}, YAML 1.2 reads it as a string; write `{b}`"
             ))
-            .at(ptr);
+            .at(ptr.to_string());
             self.emit(d, false, true);
             return false;
         }
@@ -471,18 +394,18 @@ impl Shape<'_> {
             } else {
                 Code::WrongType
             },
-            if ptr.is_empty() {
+            if ptr.is_root() {
                 format!("the document must be {want}, found {found}")
             } else {
                 format!("`{name}` must be {want}, found {found}")
             },
         )
-        .at(ptr);
-        if ptr == "/loop" && matches!(node.value, Value::String { .. }) {
+        .at(ptr.to_string());
+        if ptr.is_top_key("loop") && matches!(node.value, Value::String { .. }) {
             d = d.with_help(
                 "in a loop manifest `loop` is the loop object itself; a string package reference belongs in an Agent manifest",
             );
-        } else if ptr.is_empty() {
+        } else if ptr.is_root() {
             d = d.with_help("a loop file holds one JSON object or one YAML mapping");
         } else if types.contains(&"string")
             && !matches!(node.value, Value::Object(_) | Value::Array(_))
@@ -495,7 +418,13 @@ impl Shape<'_> {
 
     /// Integer semantics: a whole number written as a float counts (and is recorded for
     /// the model); an integer beyond what the runtime can hold is out of range (`F008`).
-    fn integer(&mut self, node: &Node, n: &serde_json::Number, ptr: &str, report: bool) -> bool {
+    fn integer(
+        &mut self,
+        node: &Node,
+        n: &serde_json::Number,
+        ptr: &Ptr<'_>,
+        report: bool,
+    ) -> bool {
         let (max, who) = self
             .profile
             .max_integer
@@ -507,7 +436,7 @@ impl Shape<'_> {
                         .map(serde_json::Number::from)
                         .or_else(|_| i64::try_from(v).map(serde_json::Number::from));
                     if let Ok(int) = int {
-                        self.integers.push((ptr.to_owned(), int));
+                        self.edits.replace_number(node, int);
                     }
                 }
                 true
@@ -524,18 +453,18 @@ impl Shape<'_> {
                     Code::OutOfRange,
                     format!(
                         "`{}` is {written}, outside the integers {who} can hold (at most {max})",
-                        field_path(ptr)
+                        field_path(&ptr.to_string())
                     ),
                 )
                 .with_help(format!("use an integer from 1 to {max}"))
-                .at(ptr);
+                .at(ptr.to_string());
                 self.emit(d, false, report);
                 false
             }
         }
     }
 
-    fn enum_diag(&self, node: &Node, ptr: &str, allowed: &[J]) -> Diagnostic {
+    fn enum_diag(&self, node: &Node, ptr: &Ptr<'_>, allowed: &[J]) -> Diagnostic {
         let list = allowed
             .iter()
             .map(|v| match v {
@@ -550,9 +479,12 @@ impl Shape<'_> {
         };
         let mut d = Diagnostic::new(
             Code::InvalidValue,
-            format!("`{}` must be one of {list}, found {found}", field_path(ptr)),
+            format!(
+                "`{}` must be one of {list}, found {found}",
+                field_path(&ptr.to_string())
+            ),
         )
-        .at(ptr);
+        .at(ptr.to_string());
         if let Value::String { text, .. } = &node.value
             && allowed
                 .iter()
@@ -564,37 +496,31 @@ impl Shape<'_> {
         d
     }
 
-    fn string(
-        &mut self,
-        obj: &'static serde_json::Map<String, J>,
-        text: &str,
-        ptr: &str,
-        report: bool,
-    ) -> bool {
+    fn string(&mut self, obj: &'static Rules, text: &str, ptr: &Ptr<'_>, report: bool) -> bool {
         let mut ok = true;
-        let last = ptr.rsplit('/').next().unwrap_or("");
+        let last = ptr.last_key().unwrap_or("");
         let is_id = matches!(last, "id" | "entry_phase" | "entry");
         // Blank archetype, objective and outcome description are lint rules with their own
         // codes (V001, V002, V004), checked on the IR.
         if matches!(last, "archetype" | "objective")
-            || (last == "description" && ptr.contains("/outcomes/"))
+            || (last == "description" && ptr.below_key("outcomes"))
         {
             return true;
         }
         let len = text.chars().count() as u64;
-        if let Some(min) = obj.get("minLength").and_then(J::as_u64)
+        if let Some(min) = obj.min_length
             && len < min
         {
             ok = false;
             let d = Diagnostic::new(
                 Code::EmptyString,
-                format!("`{}` must not be empty", field_path(ptr)),
+                format!("`{}` must not be empty", field_path(&ptr.to_string())),
             )
-            .at(ptr);
+            .at(ptr.to_string());
             self.emit(d, false, report);
             return ok;
         }
-        if let Some(max) = obj.get("maxLength").and_then(J::as_u64)
+        if let Some(max) = obj.max_length
             && len > max
         {
             ok = false;
@@ -606,22 +532,22 @@ impl Shape<'_> {
                 },
                 format!(
                     "`{}` is {len} characters long, more than {max}",
-                    field_path(ptr)
+                    field_path(&ptr.to_string())
                 ),
             )
-            .at(ptr);
+            .at(ptr.to_string());
             self.emit(d, false, report);
         }
-        if let Some(pat) = obj.get("pattern").and_then(J::as_str)
-            && self.matches(pat, text) == Some(false)
+        if let Some(Pattern { source: pat, .. }) = &obj.pattern
+            && obj.pattern.as_ref().and_then(|p| p.matches(text)) == Some(false)
         {
             ok = false;
-            let (code, help) = if pat == crate::ir::pattern::VERSION {
+            let (code, help) = if *pat == crate::ir::pattern::VERSION {
                 (
                     Code::InvalidVersion,
                     "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
                 )
-            } else if pat == crate::ir::pattern::STABLE_ID {
+            } else if *pat == crate::ir::pattern::STABLE_ID {
                 (
                     Code::InvalidId,
                     "stable ids are lowercase kebab-case: start with a letter, then letters, digits and single hyphens, no trailing hyphen",
@@ -641,12 +567,12 @@ impl Shape<'_> {
                 code,
                 format!(
                     "`{}` {} does not match the pattern `{pat}`",
-                    field_path(ptr),
+                    field_path(&ptr.to_string()),
                     quote(text)
                 ),
             )
             .with_help(help)
-            .at(ptr);
+            .at(ptr.to_string());
             if text.contains("{{") {
                 d = d.with_note("this looks like an unrendered template placeholder");
             }
@@ -657,65 +583,27 @@ impl Shape<'_> {
 
     fn object(
         &mut self,
-        obj: &'static serde_json::Map<String, J>,
-        members: &[crate::tree::Member],
-        ptr: &str,
+        obj: &'static Rules,
+        members: &[Member],
+        ptr: &Ptr<'_>,
         report: bool,
     ) -> bool {
-        let mut ok = true;
-        let props = obj.get("properties").and_then(J::as_object);
-        if let Some(J::Array(req)) = obj.get("required") {
-            for r in req.iter().filter_map(J::as_str) {
-                if members.iter().any(|m| m.key == r) {
-                    continue;
-                }
-                if ptr.is_empty() && self.profile.optional_root_keys.contains(&r) {
-                    continue;
-                }
-                ok = false;
-                let what = if ptr.is_empty() {
-                    "the document".to_owned()
-                } else {
-                    format!("`{}`", field_path(ptr))
-                };
-                let d = Diagnostic::new(
-                    Code::MissingField,
-                    format!("{what} is missing the required field `{r}`"),
-                )
-                .at(ptr);
-                self.emit(d, true, report);
-            }
-        }
-        let closed = obj.get("additionalProperties") == Some(&J::Bool(false));
-        let extra = obj.get("additionalProperties").filter(|s| s.is_object());
+        let mut ok = self.required(obj, members, ptr, report);
         for m in members {
-            let child = format!("{ptr}/{}", escape_ptr(&m.key));
+            let child = ptr.key(&m.key);
             ok &= self.property_name(obj, m, &child, report);
-            match props.and_then(|p| p.get(&m.key)) {
-                Some(s) => ok &= self.node(s, &m.value, &child, report),
-                None if extra.is_some() => {
-                    if let Some(s) = extra {
-                        ok &= self.node(s, &m.value, &child, report);
-                    }
+            match (obj.property(&m.key), obj.additional) {
+                (Some(s), _) | (None, Additional::Schema(s)) => {
+                    ok &= self.node_at(s, &m.value, &child, report);
                 }
-                None if closed => {
+                (None, Additional::Closed) => {
                     ok = false;
-                    if report {
-                        self.unknown.insert(child.clone());
-                    }
-                    // A YAML non-string key is already reported by the parser (P012):
-                    // one mistake, one diagnostic.
-                    let non_string = m.non_string.is_some();
-                    let mut d = self.unknown_key(&m.key, &child, ptr, props);
-                    // Locate through the member itself: resolving the pointer scans the
-                    // object's keys, which is quadratic for an object with many unknown keys.
-                    d.location.pos = Some(self.doc.pos(m.key_span));
-                    self.emit(d, true, report && !non_string);
+                    self.unknown(obj, m, &child, report);
                 }
-                None => {}
+                (None, Additional::Open) => {}
             }
         }
-        if let Some(min) = obj.get("minProperties").and_then(J::as_u64)
+        if let Some(min) = obj.min_properties
             && (members.len() as u64) < min
         {
             ok = false;
@@ -723,71 +611,97 @@ impl Shape<'_> {
                 Code::EmptyCollection,
                 format!(
                     "`{}` must have at least {min} key(s), found none",
-                    field_path(ptr)
+                    field_path(&ptr.to_string())
                 ),
             )
             .with_help("omit the object to express no opinion, or set `read` and/or `write`")
-            .at(ptr);
+            .at(ptr.to_string());
             self.emit(d, false, report);
         }
         ok
     }
 
+    /// `required`: a missing field is reported on the object's key.
+    fn required(&mut self, obj: &Rules, members: &[Member], ptr: &Ptr<'_>, report: bool) -> bool {
+        let mut ok = true;
+        for r in &obj.required {
+            if members.iter().any(|m| m.key == *r) {
+                continue;
+            }
+            if ptr.is_root() && self.profile.optional_root_keys.contains(r) {
+                continue;
+            }
+            ok = false;
+            let what = if ptr.is_root() {
+                "the document".to_owned()
+            } else {
+                format!("`{}`", field_path(&ptr.to_string()))
+            };
+            let d = Diagnostic::new(
+                Code::MissingField,
+                format!("{what} is missing the required field `{r}`"),
+            )
+            .at(ptr.to_string());
+            self.emit(d, true, report);
+        }
+        ok
+    }
+
+    /// A key the closed object does not allow: left out of the model, and reported.
+    fn unknown(&mut self, obj: &Rules, m: &Member, child: &Ptr<'_>, report: bool) {
+        if report {
+            self.edits.skip(&m.value);
+        }
+        // A YAML non-string key is already reported by the parser (P012): one mistake,
+        // one diagnostic.
+        let non_string = m.non_string.is_some();
+        let mut d = self.unknown_key(&m.key, &child.to_string(), &child.parent(), obj);
+        // Locate through the member itself: resolving the pointer scans the object's keys,
+        // which is quadratic for an object with many unknown keys.
+        d.location.pos = Some(self.doc.pos(m.key_span));
+        self.emit(d, true, report && !non_string);
+    }
+
     /// `propertyNames: {pattern}` (the environment's variable names): `F004` on the key.
-    fn property_name(
-        &mut self,
-        obj: &'static serde_json::Map<String, J>,
-        m: &crate::tree::Member,
-        child: &str,
-        report: bool,
-    ) -> bool {
-        let Some(pat) = obj
-            .get("propertyNames")
-            .and_then(|p| p.get("pattern"))
-            .and_then(J::as_str)
-        else {
+    fn property_name(&mut self, obj: &Rules, m: &Member, child: &Ptr<'_>, report: bool) -> bool {
+        let Some(pat) = &obj.property_names else {
             return true;
         };
-        if self.matches(pat, &m.key) != Some(false) {
+        if pat.matches(&m.key) != Some(false) {
             return true;
         }
         let mut d = Diagnostic::new(
             Code::InvalidName,
             format!(
-                "the name {} in `{}` does not match the pattern `{pat}`",
+                "the name {} in `{}` does not match the pattern `{}`",
                 quote(&m.key),
-                field_path(child.rsplit_once('/').map_or("", |(p, _)| p))
+                field_path(&child.parent().to_string()),
+                pat.source
             ),
         )
         .with_help(
             "environment variable names are upper case: a letter, then letters, digits and `_`",
         )
-        .at(child);
+        .at(child.to_string());
         d.location.pos = Some(self.doc.pos(m.key_span));
         self.emit(d, true, report);
         false
     }
 
-    fn unknown_key(
-        &self,
-        key: &str,
-        child: &str,
-        parent: &str,
-        props: Option<&serde_json::Map<String, J>>,
-    ) -> Diagnostic {
+    fn unknown_key(&self, key: &str, child: &str, parent: &Ptr<'_>, obj: &Rules) -> Diagnostic {
         // (YAML non-string keys are reported as P012 instead; see `Member::non_string`.)
         let shown = quote(key);
-        let where_ = if parent.is_empty() {
+        let where_ = if parent.is_root() {
             "at the top level".to_owned()
         } else {
-            format!("in `{}`", field_path(parent))
+            format!("in `{}`", field_path(&parent.to_string()))
         };
-        if let Some(special) = self.profile.unknown_root_key.filter(|_| parent.is_empty())
+        if let Some(special) = self.profile.unknown_root_key.filter(|_| parent.is_root())
             && let Some(d) = special(key, child)
         {
             return d;
         }
-        if parent == "/loop" && matches!(key, "name" | "version") {
+        if parent.is_top_key("loop") && matches!(key, "name" | "version") {
             // formats.md 1.1: `{"name": "@scope/pkg"}` is a package reference.
             return Diagnostic::new(
                 Code::UnknownField,
@@ -798,9 +712,7 @@ impl Shape<'_> {
             )
             .at(child);
         }
-        let names: Vec<&str> = props
-            .map(|p| p.keys().map(String::as_str).collect())
-            .unwrap_or_default();
+        let names: Vec<&str> = obj.properties.iter().flatten().map(|(k, _)| *k).collect();
         // Ties go to the first name in byte order.
         let mut sorted = names.clone();
         sorted.sort_unstable();

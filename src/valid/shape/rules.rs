@@ -1,0 +1,260 @@
+//! A schema compiled for the shape check: each schema object's keywords read once per
+//! process into a [`Rules`] struct, `$ref`s resolved and patterns compiled.
+//!
+//! Interpreting the `serde_json::Value` schema directly looked every keyword up in a hash
+//! map at every value of the document (a third of the time of checking a large loop).
+
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
+
+use regex::Regex;
+use serde_json::Value as J;
+
+/// The index of a [`Rules`] in its [`Schema`].
+pub(super) type Id = usize;
+
+/// A compiled schema: its rules, the root first.
+#[derive(Debug)]
+pub(super) struct Schema {
+    rules: Vec<Rules>,
+}
+
+impl Schema {
+    /// The root rules.
+    pub(super) fn root(&self) -> &Rules {
+        &self.rules[0]
+    }
+
+    /// The rules with index `id`.
+    pub(super) fn get(&self, id: Id) -> &Rules {
+        &self.rules[id]
+    }
+}
+
+/// A pattern and its compiled form (`None` when it does not compile).
+#[derive(Debug)]
+pub(super) struct Pattern {
+    pub(super) source: &'static str,
+    pub(super) regex: Option<Regex>,
+}
+
+impl Pattern {
+    fn new(source: &'static str) -> Pattern {
+        Pattern {
+            source,
+            regex: Regex::new(source).ok(),
+        }
+    }
+
+    /// Whether `text` matches (`None` when the pattern does not compile).
+    pub(super) fn matches(&self, text: &str) -> Option<bool> {
+        self.regex.as_ref().map(|re| re.is_match(text))
+    }
+}
+
+/// What an object allows beyond its `properties`.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Additional {
+    /// Anything (no `additionalProperties`, or a non-object, non-`false` one).
+    Open,
+    /// Nothing (`additionalProperties: false`).
+    Closed,
+    /// Values matching a schema.
+    Schema(Id),
+}
+
+/// One schema object's keywords.
+#[derive(Debug)]
+pub(super) struct Rules {
+    /// `Some(b)` for a boolean schema (`true` / `false`), which has no keywords.
+    pub(super) boolean: Option<bool>,
+    /// `type`, as written (`None`: no `type`, or one that is neither a string nor a list).
+    pub(super) types: Option<Vec<&'static str>>,
+    /// `type` admits integers.
+    pub(super) wants_integer: bool,
+    pub(super) constant: Option<&'static J>,
+    pub(super) enumeration: Option<&'static [J]>,
+    pub(super) min_length: Option<u64>,
+    pub(super) max_length: Option<u64>,
+    pub(super) pattern: Option<Pattern>,
+    pub(super) minimum: Option<f64>,
+    pub(super) min_items: Option<u64>,
+    pub(super) items: Option<Id>,
+    pub(super) required: Vec<&'static str>,
+    /// `properties`, in the schema's order (`None`: no `properties`).
+    pub(super) properties: Option<Vec<(&'static str, Id)>>,
+    pub(super) additional: Additional,
+    /// `propertyNames: {pattern}`.
+    pub(super) property_names: Option<Pattern>,
+    pub(super) min_properties: Option<u64>,
+    pub(super) all_of: Vec<Id>,
+    pub(super) any_of: Vec<Id>,
+    pub(super) one_of: Vec<Id>,
+    pub(super) not: Option<Id>,
+}
+
+impl Rules {
+    fn boolean(b: bool) -> Rules {
+        Rules {
+            boolean: Some(b),
+            ..Rules::empty()
+        }
+    }
+
+    fn empty() -> Rules {
+        Rules {
+            boolean: None,
+            types: None,
+            wants_integer: false,
+            constant: None,
+            enumeration: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            minimum: None,
+            min_items: None,
+            items: None,
+            required: Vec::new(),
+            properties: None,
+            additional: Additional::Open,
+            property_names: None,
+            min_properties: None,
+            all_of: Vec::new(),
+            any_of: Vec::new(),
+            one_of: Vec::new(),
+            not: None,
+        }
+    }
+
+    /// The schema of the property `key`.
+    pub(super) fn property(&self, key: &str) -> Option<Id> {
+        self.properties
+            .as_ref()?
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, id)| *id)
+    }
+}
+
+/// The compiled form of `schema`, compiled once per process.
+pub(super) fn compiled(schema: &'static J) -> &'static Schema {
+    static CACHE: LazyLock<Mutex<Vec<(usize, &'static Schema)>>> =
+        LazyLock::new(|| Mutex::new(Vec::new()));
+    let key = std::ptr::from_ref(schema) as usize;
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, s)) = cache.iter().find(|(k, _)| *k == key) {
+        return s;
+    }
+    let s: &'static Schema = Box::leak(Box::new(Compiler::run(schema)));
+    cache.push((key, s));
+    s
+}
+
+/// Compiles schema objects into rules, each once (by address), resolving `$ref`s against
+/// the root.
+struct Compiler {
+    root: &'static J,
+    rules: Vec<Rules>,
+    done: HashMap<usize, Id>,
+}
+
+impl Compiler {
+    fn run(root: &'static J) -> Schema {
+        let mut c = Compiler {
+            root,
+            rules: Vec::new(),
+            done: HashMap::new(),
+        };
+        c.compile(root);
+        Schema { rules: c.rules }
+    }
+
+    /// The id of `schema`'s rules; a `$ref` is its target (its other keywords ignored, as
+    /// the checker always did), an unresolvable one accepts everything.
+    fn compile(&mut self, schema: &'static J) -> Id {
+        let target = match schema.get("$ref").and_then(J::as_str) {
+            Some(r) => r.strip_prefix('#').and_then(|p| self.root.pointer(p)),
+            None => Some(schema),
+        };
+        let Some(schema) = target else {
+            return self.push(Rules::boolean(true));
+        };
+        let key = std::ptr::from_ref(schema) as usize;
+        if let Some(id) = self.done.get(&key) {
+            return *id;
+        }
+        let id = self.push(Rules::empty());
+        self.done.insert(key, id);
+        self.rules[id] = self.rules_of(schema);
+        id
+    }
+
+    fn push(&mut self, r: Rules) -> Id {
+        self.rules.push(r);
+        self.rules.len() - 1
+    }
+
+    fn rules_of(&mut self, schema: &'static J) -> Rules {
+        let Some(obj) = schema.as_object() else {
+            return Rules::boolean(schema.as_bool().unwrap_or(true));
+        };
+        let u64_of = |k: &str| obj.get(k).and_then(J::as_u64);
+        let types: Option<Vec<&'static str>> = match obj.get("type") {
+            Some(J::String(s)) => Some(vec![s.as_str()]),
+            Some(J::Array(a)) => Some(a.iter().filter_map(J::as_str).collect()),
+            _ => None,
+        };
+        let mut r = Rules {
+            wants_integer: types.as_ref().is_some_and(|t| t.contains(&"integer")),
+            types,
+            constant: obj.get("const"),
+            enumeration: obj.get("enum").and_then(J::as_array).map(Vec::as_slice),
+            min_length: u64_of("minLength"),
+            max_length: u64_of("maxLength"),
+            pattern: obj.get("pattern").and_then(J::as_str).map(Pattern::new),
+            minimum: obj.get("minimum").and_then(J::as_f64),
+            min_items: u64_of("minItems"),
+            required: obj
+                .get("required")
+                .and_then(J::as_array)
+                .map(|r| r.iter().filter_map(J::as_str).collect())
+                .unwrap_or_default(),
+            property_names: obj
+                .get("propertyNames")
+                .and_then(|p| p.get("pattern"))
+                .and_then(J::as_str)
+                .map(Pattern::new),
+            min_properties: u64_of("minProperties"),
+            ..Rules::empty()
+        };
+        self.children(obj, &mut r);
+        r
+    }
+
+    /// The keywords that hold schemas.
+    fn children(&mut self, obj: &'static serde_json::Map<String, J>, r: &mut Rules) {
+        r.items = obj.get("items").map(|s| self.compile(s));
+        r.properties = obj.get("properties").and_then(J::as_object).map(|p| {
+            p.iter()
+                .map(|(k, s)| (k.as_str(), self.compile(s)))
+                .collect()
+        });
+        r.additional = match obj.get("additionalProperties") {
+            Some(J::Bool(false)) => Additional::Closed,
+            Some(s) if s.is_object() => Additional::Schema(self.compile(s)),
+            _ => Additional::Open,
+        };
+        let mut list = |k: &str| -> Vec<Id> {
+            match obj.get(k) {
+                Some(J::Array(all)) => all.iter().map(|s| self.compile(s)).collect(),
+                _ => Vec::new(),
+            }
+        };
+        r.all_of = list("allOf");
+        r.any_of = list("anyOf");
+        r.one_of = list("oneOf");
+        r.not = obj.get("not").map(|s| self.compile(s));
+    }
+}
