@@ -78,4 +78,4 @@ pub mod valid;
 
 pub use back::{Target, write};
 pub use format::Format;
-pub use load::{LoadOptions, Loaded, load};
+pub use load::{LoadOptions, Loaded, load, load_owned};

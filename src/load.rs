@@ -57,11 +57,27 @@ impl Loaded {
 
 /// Read one file.
 pub fn load(path: &str, bytes: &[u8], opts: &LoadOptions) -> Loaded {
+    let mut diags = Diagnostics::new(path);
+    let text = tree::decode(bytes, &opts.limits, &mut diags);
+    load_text(path, text, diags, opts)
+}
+
+/// [`load`] from a buffer the loop may keep (no copy of the input).
+pub fn load_owned(path: &str, bytes: Vec<u8>, opts: &LoadOptions) -> Loaded {
+    let mut diags = Diagnostics::new(path);
+    let text = tree::decode_owned(bytes, &opts.limits, &mut diags);
+    load_text(path, text, diags, opts)
+}
+
+/// The stages after decoding, then every diagnostic located and sorted.
+fn load_text(path: &str, text: Option<String>, diags: Diagnostics, opts: &LoadOptions) -> Loaded {
     let mut out = Loaded {
-        diags: Diagnostics::new(path),
+        diags,
         ..Loaded::default()
     };
-    read_into(path, bytes, opts, &mut out);
+    if let Some(text) = text {
+        read_into(path, text, opts, &mut out);
+    }
     if let Some(doc) = &out.doc {
         out.diags.locate_missing(doc);
     }
@@ -70,15 +86,17 @@ pub fn load(path: &str, bytes: &[u8], opts: &LoadOptions) -> Loaded {
 }
 
 /// The stages, each run when the previous one produced something.
-fn read_into(path: &str, bytes: &[u8], opts: &LoadOptions, out: &mut Loaded) -> Option<()> {
-    let text = tree::decode(bytes, &opts.limits, &mut out.diags)?;
+fn read_into(path: &str, text: String, opts: &LoadOptions, out: &mut Loaded) -> Option<()> {
     let doc = match syntax_for(path, &text) {
-        Syntax::Json => tree::parse_json(text.clone(), &opts.limits, &mut out.diags),
-        Syntax::Yaml => tree::parse_yaml(text.clone(), &opts.limits, &mut out.diags),
+        Syntax::Json => tree::parse_json_or_text(text, &opts.limits, &mut out.diags),
+        Syntax::Yaml => tree::parse_yaml_or_text(text, &opts.limits, &mut out.diags),
     };
-    let Some(doc) = doc else {
-        out.text = Some(text);
-        return None;
+    let doc = match doc {
+        Ok(doc) => doc,
+        Err(text) => {
+            out.text = Some(text);
+            return None;
+        }
     };
     let doc = out.doc.insert(doc);
     let format = match opts.from {

@@ -304,6 +304,27 @@ fn pos_in(text: &str, starts: &[usize], marks: Option<&[usize]>, span: (usize, u
 /// Decode bytes into text, reporting invalid UTF-8, NUL bytes, a byte-order mark and the
 /// size limit. Returns `None` when the input cannot be read further.
 pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<String> {
+    let bom = check_bytes(bytes, limits, diags)?;
+    Some(text_of(&bytes[bom..]).to_owned())
+}
+
+/// Like [`decode`], reusing the buffer (no copy of the input unless it starts with a
+/// byte-order mark).
+pub fn decode_owned(bytes: Vec<u8>, limits: &Limits, diags: &mut Diagnostics) -> Option<String> {
+    let bom = check_bytes(&bytes, limits, diags)?;
+    let mut text = String::from_utf8(bytes).ok()?;
+    text.drain(..bom);
+    Some(text)
+}
+
+/// The bytes as text (already checked to be UTF-8).
+fn text_of(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap_or("")
+}
+
+/// The checks of [`decode`]: the length of a leading byte-order mark (0 without one), or
+/// `None` when the input cannot be read further.
+fn check_bytes(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<usize> {
     if bytes.len() > limits.max_bytes {
         diags.push(
             Diagnostic::new(
@@ -338,7 +359,7 @@ pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<
             return None;
         }
     };
-    let text = match text.strip_prefix('\u{feff}') {
+    let (text, bom) = match text.strip_prefix('\u{feff}') {
         Some(rest) => {
             let mut d = Diagnostic::new(
                 Code::ByteOrderMark,
@@ -352,9 +373,9 @@ pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<
                 end: 0,
             });
             diags.push(d);
-            rest
+            (rest, '\u{feff}'.len_utf8())
         }
-        None => text,
+        None => (text, 0),
     };
     if let Some(off) = text.find('\0') {
         let starts = line_starts(text);
@@ -371,7 +392,7 @@ pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<
         );
         return None;
     }
-    Some(text.to_owned())
+    Some(bom)
 }
 
 /// Parse JSON text into a [`Document`]. Duplicate keys are reported and kept.
@@ -384,6 +405,16 @@ pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<
 /// `serde_json::Value` (which builds no positions), and 69 µs against 42 µs for a 4.5 KB
 /// loop; the extra time is the position and duplicate bookkeeping.
 pub fn parse_json(text: String, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
+    parse_json_or_text(text, limits, diags).ok()
+}
+
+/// [`parse_json`], handing the text back when it is not a document (for source snippets,
+/// without a copy of the input).
+pub fn parse_json_or_text(
+    text: String,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Result<Document, String> {
     let starts = line_starts(&text);
     let mut p = JsonParser {
         s: text.as_bytes(),
@@ -393,6 +424,8 @@ pub fn parse_json(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
         nodes: 0,
         max_nodes: limits.max_nodes,
         dups: Vec::new(),
+        members: Vec::new(),
+        items: Vec::new(),
     };
     let result = p.document();
     let dups = std::mem::take(&mut p.dups);
@@ -400,7 +433,7 @@ pub fn parse_json(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
         Ok(root) => {
             let doc = Document::new(text, Syntax::Json, root, starts);
             report_duplicates(&doc, dups, diags);
-            Some(doc)
+            Ok(doc)
         }
         Err((code, msg, at, help)) => {
             let mut d = Diagnostic::new(code, msg);
@@ -409,7 +442,7 @@ pub fn parse_json(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
             }
             d.location.pos = Some(pos_of(&text, &starts, (at, at + 1)));
             diags.push(d);
-            None
+            Err(text)
         }
     }
 }
@@ -445,6 +478,42 @@ fn report_duplicates(doc: &Document, dups: Vec<Dup>, diags: &mut Diagnostics) {
 
 type JErr = (Code, String, usize, Option<&'static str>);
 
+/// Objects up to this many members find a repeated key by scanning them; larger ones
+/// through a hash index (a scan alone made an object of 200,000 keys take over a minute,
+/// and a hash map for every small object was a tenth of the time of parsing a loop).
+const SCAN_MEMBERS: usize = 16;
+
+/// Where each key of an object under construction first appears.
+#[derive(Default)]
+struct KeyIndex {
+    /// Built once the object has more than [`SCAN_MEMBERS`] members.
+    index: Option<std::collections::HashMap<String, usize>>,
+}
+
+impl KeyIndex {
+    /// The index of the first member named `key`.
+    fn first(&self, members: &[Member], key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => members.iter().position(|m| m.key == key),
+        }
+    }
+
+    /// Record `key`, about to be pushed as `members[members.len()]`.
+    fn add(&mut self, members: &[Member], key: &str) {
+        if let Some(index) = &mut self.index {
+            index.entry(key.to_owned()).or_insert(members.len());
+        } else if members.len() >= SCAN_MEMBERS {
+            let mut index = std::collections::HashMap::with_capacity(members.len() * 2);
+            for (i, m) in members.iter().enumerate() {
+                index.entry(m.key.clone()).or_insert(i);
+            }
+            index.entry(key.to_owned()).or_insert(members.len());
+            self.index = Some(index);
+        }
+    }
+}
+
 struct JsonParser<'a> {
     s: &'a [u8],
     i: usize,
@@ -453,6 +522,12 @@ struct JsonParser<'a> {
     nodes: usize,
     max_nodes: usize,
     dups: Vec<Dup>,
+    /// The members of the objects being read, innermost last: each object's members are
+    /// moved into a vector of exactly their number when it ends (growing one vector per
+    /// object wasted a third of the tree's memory).
+    members: Vec<Member>,
+    /// The same for array items.
+    items: Vec<Node>,
 }
 
 impl JsonParser<'_> {
@@ -504,7 +579,9 @@ impl JsonParser<'_> {
                     self.max_nodes
                 ),
                 self.i,
-                Some("loop files are small; split or shrink the input"),
+                Some(
+                    "check that this is the loop you meant; raise the limit with `--max-values` if it is",
+                ),
             ));
         }
         let value = match self.s.get(self.i) {
@@ -568,14 +645,13 @@ impl JsonParser<'_> {
     fn object(&mut self) -> Result<Value, JErr> {
         self.enter()?;
         self.i += 1;
-        let mut members: Vec<Member> = Vec::new();
-        let mut seen: std::collections::HashMap<String, (usize, usize)> =
-            std::collections::HashMap::new();
+        let base = self.members.len();
+        let mut keys = KeyIndex::default();
         self.ws();
         if self.s.get(self.i) == Some(&b'}') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Value::Object(members));
+            return Ok(Value::Object(Vec::new()));
         }
         loop {
             self.ws();
@@ -603,18 +679,14 @@ impl JsonParser<'_> {
             self.i += 1;
             self.ws();
             let value = self.value()?;
-            // A hash index, not a scan of `members`: a scan makes an object with many keys
-            // quadratic (200,000 keys took over a minute).
-            match seen.entry(key.clone()) {
-                std::collections::hash_map::Entry::Occupied(first) => {
-                    self.dups
-                        .push((String::new(), key.clone(), key_span, *first.get()));
-                }
-                std::collections::hash_map::Entry::Vacant(v) => {
-                    v.insert(key_span);
-                }
+            let members = &self.members[base..];
+            if let Some(first) = keys.first(members, &key) {
+                let first = members[first].key_span;
+                self.dups
+                    .push((String::new(), key.clone(), key_span, first));
             }
-            members.push(Member {
+            keys.add(members, &key);
+            self.members.push(Member {
                 key,
                 key_span,
                 non_string: None,
@@ -634,18 +706,18 @@ impl JsonParser<'_> {
             }
         }
         self.depth -= 1;
-        Ok(Value::Object(members))
+        Ok(Value::Object(self.members.drain(base..).collect()))
     }
 
     fn array(&mut self) -> Result<Value, JErr> {
         self.enter()?;
         self.i += 1;
-        let mut items = Vec::new();
+        let base = self.items.len();
         self.ws();
         if self.s.get(self.i) == Some(&b']') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Value::Array(items));
+            return Ok(Value::Array(Vec::new()));
         }
         loop {
             self.ws();
@@ -657,7 +729,8 @@ impl JsonParser<'_> {
                     Some("JSON does not allow a trailing comma"),
                 ));
             }
-            items.push(self.value()?);
+            let item = self.value()?;
+            self.items.push(item);
             self.ws();
             match self.s.get(self.i) {
                 Some(b',') => self.i += 1,
@@ -672,7 +745,7 @@ impl JsonParser<'_> {
             }
         }
         self.depth -= 1;
-        Ok(Value::Array(items))
+        Ok(Value::Array(self.items.drain(base..).collect()))
     }
 
     fn hex4(&mut self) -> Result<u32, JErr> {
@@ -942,6 +1015,15 @@ impl<'de> Visitor<'de> for YVisitor {
 /// Parse YAML text into a [`Document`]: exactly one document, YAML 1.2 booleans, duplicate
 /// keys reported (all of them), anchors and aliases bounded.
 pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
+    parse_yaml_or_text(text, limits, diags).ok()
+}
+
+/// [`parse_yaml`], handing the text back when it is not a document.
+pub fn parse_yaml_or_text(
+    text: String,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Result<Document, String> {
     let starts = line_starts(&text);
     let limits = *limits;
     let docs = with_big_stack(|| {
@@ -973,7 +1055,7 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
                 );
                 d.location.pos = Some(pos_of(&text, &starts, second));
                 diags.push(d);
-                return None;
+                return Err(text);
             }
             let root = match docs.pop() {
                 Some(root) => {
@@ -995,7 +1077,7 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
                             Code::EmptyInput,
                             "the YAML file holds no document",
                         ));
-                        return None;
+                        return Err(text);
                     }
                 },
             };
@@ -1003,7 +1085,7 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
             let mut dups = Vec::new();
             collect_yaml_issues(&doc.root, "", &mut dups, &doc, diags);
             report_duplicates(&doc, dups, diags);
-            Some(doc)
+            Ok(doc)
         }
         Err(e) => {
             let (code, message, help) = classify_yaml_error(&e, &text, limits);
@@ -1015,7 +1097,7 @@ pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Opt
                 d.location.pos = Some(yaml_error_pos(&text, &starts, &loc));
             }
             diags.push(d);
-            None
+            Err(text)
         }
     }
 }
@@ -1175,7 +1257,9 @@ fn classify_yaml_error(
                     (
                         Code::TooLarge,
                         format!("the YAML document is too large to be a loop: it has {what}"),
-                        Some("loop files are small; split or shrink the input"),
+                        Some(
+                            "check that this is the loop you meant; raise the limit with `--max-values` if it is",
+                        ),
                     )
                 }
             };

@@ -444,6 +444,40 @@ fn too_many_phases_is_p013() {
     assert_eq!(code, 0, "{:?}", codes(&diags));
 }
 
+#[test]
+fn max_phases_and_max_values_flags_raise_and_lower_the_limits() {
+    // Over the default phase limit: P013, naming the flag; with the limit raised it is read.
+    let (_dir, path) = temp_file("many.json", many_phases(10_001).as_bytes());
+    let (code, diags) = check(&path, &[]);
+    assert_eq!((code, codes(&diags)), (1, vec!["P013"]));
+    let help = diags[0]["help"].as_str().unwrap_or("");
+    assert!(help.contains("--max-phases"), "{help}");
+    let (code, diags) = check(&path, &["--max-phases", "20000"]);
+    assert_eq!(code, 0, "{:?}", codes(&diags));
+    // Lowered below what a small example needs: P013 and P004, each naming its limit.
+    let react = repo().join("examples/agentpm/react-loop.json");
+    let (code, diags) = check(&react, &["--max-phases", "1"]);
+    assert_eq!((code, codes(&diags)), (1, vec!["P013"]));
+    let (code, diags) = check(&react, &["--max-values", "10"]);
+    assert_eq!((code, codes(&diags)), (1, vec!["P004"]));
+    let msg = diags[0]["message"].as_str().unwrap_or("");
+    assert!(msg.contains("more than 10 values"), "{msg}");
+    let help = diags[0]["help"].as_str().unwrap_or("");
+    assert!(help.contains("--max-values"), "{help}");
+    // The value limit can be raised past its default.
+    let zeros = format!("[{}0]", "0,".repeat(1_000_000));
+    let (_dir, path) = temp_file("zeros.json", zeros.as_bytes());
+    let (_, diags) = check(&path, &["--max-values", "2000000"]);
+    assert_eq!(codes(&diags), vec!["F003"], "read, then not an object");
+    // Not a number: a usage error.
+    let out = loopconv()
+        .args(["check", "--max-phases", "many"])
+        .arg(&react)
+        .output()
+        .expect("run loopconv");
+    assert_eq!(code_of(&out), 2);
+}
+
 // ------------------------------------------------------------------ encoding
 
 #[test]

@@ -99,6 +99,12 @@ struct Global {
     /// Largest input file accepted: bytes, or with a unit (KiB, MiB, GiB).
     #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size, help_heading = "Input")]
     max_input_bytes: usize,
+    /// Most phases in one loop (a larger loop is `P013`).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_phases, help_heading = "Input")]
+    max_phases: usize,
+    /// Most values (objects, arrays and scalars) in one document (a larger one is `P004`).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_nodes, help_heading = "Input")]
+    max_values: usize,
     /// The name standard input (`-`) gets in diagnostics and generated pages.
     #[arg(
         long,
@@ -119,6 +125,8 @@ impl Default for Global {
             strict: false,
             color: Color::Auto,
             max_input_bytes: Limits::default().max_bytes,
+            max_phases: Limits::default().max_phases,
+            max_values: Limits::default().max_nodes,
             stdin_name: "-".to_owned(),
         }
     }

@@ -5,11 +5,13 @@ use super::*;
 pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result<Loaded> {
     let limits = Limits {
         max_bytes: g.max_input_bytes,
+        max_phases: g.max_phases,
+        max_nodes: g.max_values,
         ..Limits::default()
     };
     let bytes = read_input(path, &limits)?;
     let name = display_name(g, path);
-    let mut loaded = loopconv::load(&name, &bytes, &LoadOptions { from, limits });
+    let mut loaded = loopconv::load_owned(&name, bytes, &LoadOptions { from, limits });
     if g.strict {
         loaded.diags.make_strict();
     }

@@ -32,7 +32,7 @@ pub fn read(doc: &Document, limits: &Limits, diags: &mut Diagnostics) -> Option<
     };
     let man: m::Manifest = model(doc, Format::Agentpm, &profile, diags)?;
     warn_package_fields(&man, diags);
-    Some(lower(&man))
+    Some(lower(man))
 }
 
 /// `F010`: no `kind`.
@@ -128,82 +128,35 @@ pub fn pointer(field: Field) -> &'static str {
     }
 }
 
-/// Lower a manifest.
-pub fn lower(man: &m::Manifest) -> Spec {
-    let l = &man.loop_;
+/// Lower a manifest (consumed: its strings move into the IR, so a large loop is not held
+/// twice).
+pub fn lower(man: m::Manifest) -> Spec {
+    let l = man.loop_;
     let root = Origin::new("/loop");
     Spec {
         source_format: Format::Agentpm,
-        name: man.name.clone(),
-        version: Some(man.version.clone()),
-        description: Some(man.description.clone()),
-        schema_uri: man.schema.clone(),
-        readme: man.readme.clone(),
-        license: man.license.as_ref().map(|l| ir::License {
-            spdx: l.spdx.clone(),
-            file: l.file.clone(),
+        name: man.name,
+        version: Some(man.version),
+        description: Some(man.description),
+        schema_uri: man.schema,
+        readme: man.readme,
+        license: man.license.map(|l| ir::License {
+            spdx: l.spdx,
+            file: l.file,
         }),
-        environment: man.environment.clone(),
+        environment: man.environment,
         pattern: Pattern::General,
-        archetype: l.archetype.clone(),
+        archetype: l.archetype,
         roles: ir::Roles::default(),
         goal: ir::Goal::default(),
         graph: ir::Graph {
-            entry: l.entry_phase.clone(),
+            entry: l.entry_phase,
             entry_origin: root.child("entry_phase"),
-            phases: l
-                .phases
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let po = root.child("phases").child(i);
-                    ir::Phase {
-                        id: p.id.clone(),
-                        objective: p.objective.clone(),
-                        access: p.access.as_ref().map(|a| ir::Access {
-                            tools: a.tools,
-                            knowledge: a.knowledge,
-                            memory: a.memory.as_ref().map(|mm| ir::MemoryAccess {
-                                read: mm.read,
-                                write: mm.write,
-                            }),
-                        }),
-                        outcomes: p.outcomes.as_ref().map(|os| {
-                            os.iter()
-                                .enumerate()
-                                .map(|(j, o)| ir::Outcome {
-                                    id: o.id.clone(),
-                                    description: o.description.clone(),
-                                    origin: po.child("outcomes").child(j),
-                                })
-                                .collect()
-                        }),
-                        origin: po,
-                    }
-                })
-                .collect(),
-            transitions: l
-                .transitions
-                .iter()
-                .enumerate()
-                .map(|(i, t)| ir::Transition {
-                    from: t.from.clone(),
-                    on: t.on.clone(),
-                    to: Destination::parse(&t.to),
-                    origin: root.child("transitions").child(i),
-                })
-                .collect(),
-            checkpoints: l.checkpoints.as_ref().map(|cs| {
-                cs.iter()
-                    .enumerate()
-                    .map(|(i, c)| ir::Checkpoint {
-                        id: c.id.clone(),
-                        before_phase: c.before_phase.clone(),
-                        on_reject: Destination::parse(&c.on_reject),
-                        origin: root.child("checkpoints").child(i),
-                    })
-                    .collect()
-            }),
+            phases: lower_phases(l.phases, &root.child("phases")),
+            transitions: lower_transitions(l.transitions, &root.child("transitions")),
+            checkpoints: l
+                .checkpoints
+                .map(|cs| lower_checkpoints(cs, &root.child("checkpoints"))),
         },
         bounds: ir::Bounds {
             max_steps: l.limits.as_ref().and_then(|x| x.max_steps),
@@ -213,6 +166,70 @@ pub fn lower(man: &m::Manifest) -> Spec {
         },
         provenance: Provenance::new(Format::Agentpm, pointer),
     }
+}
+
+fn lower_phases(phases: Vec<m::Phase>, at: &Origin) -> Vec<ir::Phase> {
+    phases
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let po = at.child(i);
+            ir::Phase {
+                id: p.id,
+                objective: p.objective,
+                access: p.access.map(|a| ir::Access {
+                    tools: a.tools,
+                    knowledge: a.knowledge,
+                    memory: a.memory.map(|mm| ir::MemoryAccess {
+                        read: mm.read,
+                        write: mm.write,
+                    }),
+                }),
+                outcomes: p
+                    .outcomes
+                    .map(|os| lower_outcomes(os, &po.child("outcomes"))),
+                origin: po,
+            }
+        })
+        .collect()
+}
+
+fn lower_outcomes(outcomes: Vec<m::Outcome>, at: &Origin) -> Vec<ir::Outcome> {
+    outcomes
+        .into_iter()
+        .enumerate()
+        .map(|(j, o)| ir::Outcome {
+            id: o.id,
+            description: o.description,
+            origin: at.child(j),
+        })
+        .collect()
+}
+
+fn lower_transitions(transitions: Vec<m::Transition>, at: &Origin) -> Vec<ir::Transition> {
+    transitions
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| ir::Transition {
+            to: Destination::parse(&t.to),
+            from: t.from,
+            on: t.on,
+            origin: at.child(i),
+        })
+        .collect()
+}
+
+fn lower_checkpoints(checkpoints: Vec<m::Checkpoint>, at: &Origin) -> Vec<ir::Checkpoint> {
+    checkpoints
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| ir::Checkpoint {
+            on_reject: Destination::parse(&c.on_reject),
+            id: c.id,
+            before_phase: c.before_phase,
+            origin: at.child(i),
+        })
+        .collect()
 }
 
 fn error_policy(p: &m::ErrorPolicy) -> ir::ErrorPolicy {

@@ -81,6 +81,7 @@ fn phase_count_fits(
                 limits.max_phases
             ),
         )
+        .with_help("split the loop into smaller loops, or raise the limit with `--max-phases`")
         .at_key(format!("/{}", path.join("/"))),
     );
     false

@@ -25,11 +25,18 @@ impl Origin {
 
     /// The pointer of a child: `self/seg`.
     pub fn child(&self, seg: impl std::fmt::Display) -> Origin {
-        Origin(format!(
-            "{}/{}",
-            self.0,
-            crate::tree::escape_ptr(&seg.to_string())
-        ))
+        use std::fmt::Write as _;
+        let mut s = String::with_capacity(self.0.len() + 16);
+        s.push_str(&self.0);
+        s.push('/');
+        let start = s.len();
+        let _ = write!(s, "{seg}");
+        if s[start..].contains(['~', '/']) {
+            let escaped = crate::tree::escape_ptr(&s[start..]);
+            s.truncate(start);
+            s.push_str(&escaped);
+        }
+        Origin(s)
     }
 
     /// The pointer as a string.

@@ -44,9 +44,9 @@ pub(super) const DOCS: &[Doc] = &[
     },
     Doc {
         code: Code::TooLarge,
-        checks: "The input is no larger than `--max-input-bytes` (64 MiB by default).",
+        checks: "The input is no larger than `--max-input-bytes` (64 MiB by default) and holds no more values (objects, arrays and scalars) than `--max-values` (1,000,000 by default).",
         why: "A size limit keeps a hostile or mistaken input (a log file, a binary) from exhausting memory.",
-        fix: "Check that the file is the loop you meant; raise `--max-input-bytes` if it really is that large.",
+        fix: "Check that the file is the loop you meant; raise `--max-input-bytes` or `--max-values` if it really is that large.",
         example: limit(apm!(), Limit::Bytes(64)),
     },
     Doc {
@@ -136,9 +136,9 @@ f: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
     },
     Doc {
         code: Code::TooManyPhases,
-        checks: "The loop declares no more phases than the limit (10,000).",
+        checks: "The loop declares no more phases than `--max-phases` (10,000 by default).",
         why: "A limit keeps a generated or hostile loop from making the graph analysis and the drawings unreasonably slow.",
-        fix: "Split the loop into smaller loops.",
+        fix: "Split the loop into smaller loops, or raise `--max-phases` for a generated loop that is meant to be that large.",
         example: limit(
             apm!(
                 "  entry_phase: read
