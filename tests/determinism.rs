@@ -116,6 +116,36 @@ fn check_in_two_processes_gives_the_same_output() {
 }
 
 #[test]
+fn folder_check_in_parallel_reports_as_one_thread_does() {
+    // `check` reads the files of a folder on several threads; what it prints must not
+    // depend on how many, or on which finished first. The three folders hold over 64 files
+    // (more than one batch of the parallel check), with errors and warnings of every kind.
+    let dirs = ["examples", "examples/invalid", "examples/hostile"];
+    for format in ["human", "json", "sarif", "github"] {
+        let args: Vec<&str> = ["check", "--color", "never", "--format", format]
+            .into_iter()
+            .chain(dirs)
+            .collect();
+        let with = |threads: &str| {
+            let out = common::loopconv()
+                .env("RAYON_NUM_THREADS", threads)
+                .args(&args)
+                .output()
+                .expect("run loopconv");
+            (out.status.code(), out.stdout, out.stderr)
+        };
+        let one = with("1");
+        assert_eq!(one.0, Some(1), "{format}: the invalid examples fail");
+        for threads in ["2", "7"] {
+            assert!(
+                with(threads) == one,
+                "{format}: `check` with {threads} threads differs from one thread"
+            );
+        }
+    }
+}
+
+#[test]
 fn convert_in_two_processes_gives_the_same_output() {
     let mut files = loop_files(&examples().join("agentpm"));
     files.extend(loop_files(&examples().join("mas")));

@@ -1,5 +1,7 @@
 //! `loopconv check`.
 
+use rayon::prelude::*;
+
 use super::*;
 
 #[derive(Debug, Args)]
@@ -26,17 +28,22 @@ pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
     let files = expand(&a.paths, &a.walk)?;
     let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
     let mut all = Vec::new();
-    for f in &files {
-        let l = load_file(g, f, a.from)?;
-        match g.format {
-            MessageFormat::Human | MessageFormat::Markdown => report_loaded(g, &l),
-            MessageFormat::Json | MessageFormat::Sarif | MessageFormat::Github => {
-                all.extend(l.diags.items().iter().cloned());
-            }
+    let color = use_color(g);
+    // Files are checked in parallel, a batch at a time, and reported in order: the output
+    // is the same as one file after the other, and memory stays that of one batch.
+    for batch in files.chunks(CHECK_BATCH) {
+        let reports: Vec<Result<FileReport>> = batch
+            .par_iter()
+            .map(|f| FileReport::of(g, f, a.from, color))
+            .collect();
+        for r in reports {
+            let r = r?;
+            eprint!("{}", r.human);
+            all.extend(r.items);
+            errors += r.errors;
+            warnings += r.warnings;
+            bad_files += usize::from(r.errors > 0);
         }
-        errors += l.diags.count(Severity::Error);
-        warnings += l.diags.count(Severity::Warning);
-        bad_files += usize::from(l.diags.has_errors());
     }
     // One JSON array, or one SARIF log, for the whole run, so the output is one document.
     match g.format {
@@ -59,4 +66,39 @@ pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
         );
     }
     Ok(code(errors > 0))
+}
+
+/// Files checked in parallel before their reports are printed.
+const CHECK_BATCH: usize = 64;
+
+/// What checking one file printed and counted, made on a worker thread.
+struct FileReport {
+    /// The human rendering of its diagnostics (empty for the machine formats).
+    human: String,
+    /// Its diagnostics, for the machine formats (one document for the whole run).
+    items: Vec<diag::Diagnostic>,
+    errors: usize,
+    warnings: usize,
+}
+
+impl FileReport {
+    fn of(g: &Global, path: &Path, from: Option<Format>, color: bool) -> Result<FileReport> {
+        let l = load_file(g, path, from)?;
+        let (human, items) = match g.format {
+            MessageFormat::Human | MessageFormat::Markdown if !l.diags.is_empty() => (
+                diag::render_human(l.diags.items(), l.text(), color),
+                Vec::new(),
+            ),
+            MessageFormat::Human | MessageFormat::Markdown => (String::new(), Vec::new()),
+            MessageFormat::Json | MessageFormat::Sarif | MessageFormat::Github => {
+                (String::new(), l.diags.items().to_vec())
+            }
+        };
+        Ok(FileReport {
+            human,
+            items,
+            errors: l.diags.count(Severity::Error),
+            warnings: l.diags.count(Severity::Warning),
+        })
+    }
 }
