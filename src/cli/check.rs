@@ -29,13 +29,16 @@ pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
     let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
     let mut all = Vec::new();
     let color = use_color(g);
+    let pool = reader_pool()?;
     // Files are checked in parallel, a batch at a time, and reported in order: the output
     // is the same as one file after the other, and memory stays that of one batch.
     for batch in files.chunks(CHECK_BATCH) {
-        let reports: Vec<Result<FileReport>> = batch
-            .par_iter()
-            .map(|f| FileReport::of(g, f, a.from, color))
-            .collect();
+        let reports: Vec<Result<FileReport>> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|f| FileReport::of(g, f, a.from, color))
+                .collect()
+        });
         for r in reports {
             let r = r?;
             eprint!("{}", r.human);
@@ -66,6 +69,17 @@ pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
         );
     }
     Ok(code(errors > 0))
+}
+
+/// The threads that read files: one per core, each with a stack deep enough to read YAML
+/// in place (see [`loopconv::tree::declare_reader_stack`]).
+fn reader_pool() -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .thread_name(|i| format!("loopconv-read-{i}"))
+        .stack_size(loopconv::tree::READER_STACK)
+        .start_handler(|_| loopconv::tree::declare_reader_stack())
+        .build()
+        .context("starting the reader threads")
 }
 
 /// Files checked in parallel before their reports are printed.
