@@ -1,11 +1,12 @@
 //! Latency of the language server's work on one edit of a large loop: a generated AgentPM
 //! manifest with `LOOPCONV_BENCH_PHASES` phases (default 400), each with two outcomes.
-//! Run with `cargo bench --bench lsp`; it prints the mean time of each step (the issue's
-//! budget is 50 ms per answer on loops of a few hundred phases).
+//! Run with `cargo bench --bench lsp` (divan; the same filters and `DIVAN_*` settings as
+//! `benches/throughput.rs`); the issue's budget is 50 ms per answer on loops of a few
+//! hundred phases.
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::sync::LazyLock;
 
+use divan::Bencher;
 use loopconv::lsp::Analysis;
 use loopconv::lsp::features;
 use lsp_types::Uri;
@@ -44,47 +45,81 @@ fn manifest(n: usize) -> String {
     serde_json::to_string_pretty(&v).expect("JSON")
 }
 
-fn measure(name: &str, mut f: impl FnMut()) {
-    let start = Instant::now();
-    let mut rounds = 0u32;
-    while start.elapsed() < Duration::from_millis(500) || rounds == 0 {
-        f();
-        rounds += 1;
-    }
-    let per = start.elapsed() / rounds;
-    println!("{name:<40} {:>9.2} ms", per.as_secs_f64() * 1e3);
+/// The manifest, its analysis, and the byte offset of a reference (the last `"to"`).
+struct Big {
+    text: String,
+    analysis: Analysis,
+    at: usize,
+    uri: Uri,
 }
 
-fn main() {
+static BIG: LazyLock<Big> = LazyLock::new(|| {
     let n = std::env::var("LOOPCONV_BENCH_PHASES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(400);
     let text = manifest(n);
-    let uri: Uri = "file:///big.json".parse().expect("URI");
-    println!("{n} phases, {} bytes", text.len());
-    measure("analyse (load + validate + index)", || {
-        black_box(Analysis::new("big.json", &text));
-    });
-    let a = Analysis::new("big.json", &text);
-    measure("diagnostics to LSP", || {
-        black_box(a.diagnostics(&uri));
-    });
     let at = text.rfind("\"to\": \"p").expect("a reference") + 8;
+    Big {
+        analysis: Analysis::new("big.json", &text),
+        text,
+        at,
+        uri: "file:///big.json".parse().expect("URI"),
+    }
+});
+
+/// The binary's allocator, as in `benches/throughput.rs`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() {
+    divan::main();
+}
+
+/// Load, validate and index the document (what every edit costs).
+#[divan::bench(sample_count = 50, max_time = 2.0)]
+fn analyse(bencher: Bencher) {
+    let text = &BIG.text;
+    bencher.bench(|| Analysis::new("big.json", text));
+}
+
+/// The diagnostics, converted to LSP's.
+#[divan::bench(sample_count = 50, max_time = 2.0)]
+fn diagnostics(bencher: Bencher) {
+    bencher.bench(|| BIG.analysis.diagnostics(&BIG.uri));
+}
+
+#[divan::bench(sample_count = 50, max_time = 2.0)]
+fn definition(bencher: Bencher) {
+    let a = &BIG.analysis;
     let t = a.text();
-    measure("definition", || {
-        black_box(features::definition(&t, &a.index, at));
-    });
-    measure("completion", || {
-        black_box(features::completion(&t, &a.index, at));
-    });
-    measure("hover", || {
-        black_box(features::hover(&t, &a.index, a.loaded.info.as_ref(), at));
-    });
-    measure("rename", || {
-        black_box(features::rename(&t, &a.index, &uri, at, "renamed"));
-    });
-    measure("document symbols", || {
-        black_box(features::symbols(&t, &a.index));
-    });
+    bencher.bench(|| features::definition(&t, &a.index, BIG.at));
+}
+
+#[divan::bench(sample_count = 50, max_time = 2.0)]
+fn completion(bencher: Bencher) {
+    let a = &BIG.analysis;
+    let t = a.text();
+    bencher.bench(|| features::completion(&t, &a.index, BIG.at));
+}
+
+#[divan::bench(sample_count = 50, max_time = 2.0)]
+fn hover(bencher: Bencher) {
+    let a = &BIG.analysis;
+    let t = a.text();
+    bencher.bench(|| features::hover(&t, &a.index, a.loaded.info.as_ref(), BIG.at));
+}
+
+#[divan::bench(sample_count = 50, max_time = 2.0)]
+fn rename(bencher: Bencher) {
+    let a = &BIG.analysis;
+    let t = a.text();
+    bencher.bench(|| features::rename(&t, &a.index, &BIG.uri, BIG.at, "renamed"));
+}
+
+#[divan::bench(sample_count = 50, max_time = 2.0)]
+fn symbols(bencher: Bencher) {
+    let a = &BIG.analysis;
+    let t = a.text();
+    bencher.bench(|| features::symbols(&t, &a.index));
 }

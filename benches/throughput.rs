@@ -1,78 +1,326 @@
-//! Throughput of the read pipeline and each back end, measured on the bundled examples and
-//! the conformance corpus. Run with `cargo bench`; it prints one line per stage.
+//! Throughput of the read pipeline, stage by stage, and of every back end, with divan's
+//! statistics (fastest, slowest, median and mean of the samples, and MB/s of input).
 //!
-//! A plain timing loop (no harness): each stage runs on every input for at least
-//! `LOOPCONV_BENCH_MS` milliseconds (default 300) and reports the mean time per file. The
-//! back ends are every variant of `Target::ALL` (`tests/common`), so a new back end is
-//! measured too.
+//! `cargo bench --bench throughput` runs every benchmark: about a minute on a 2-core
+//! machine, since each benchmark stops at its group's sample count or time ceiling,
+//! whichever comes first. A filter (a regular expression on the path, such as
+//! `corpus_1000::4_load` or `5_write::mermaid flowchart`) picks some; divan's environment
+//! variables (or flags) change the sampling. `DIVAN_MAX_TIME` is the ceiling per benchmark
+//! and `DIVAN_SAMPLE_COUNT` the number of samples, so lowering either gives a quick run;
+//! `DIVAN_MIN_TIME` is a floor (more samples for steadier numbers), not a limit:
+//!
+//! ```text
+//! cargo bench --bench throughput -- --list              # the tree of benchmarks
+//! cargo bench --bench throughput -- agentpm_10000       # one workload
+//! cargo bench --bench throughput -- 'write::mermaid'    # one back end on every workload
+//! DIVAN_MAX_TIME=0.2 cargo bench --bench throughput     # a quick run (about 0.2 s each)
+//! DIVAN_SAMPLE_COUNT=100 DIVAN_MIN_TIME=5 cargo bench --bench throughput -- corpus
+//! ```
+//!
+//! Each workload is a group (its sample count and time ceiling are set on the group):
+//!
+//! * `examples`: every loop file of `examples/` and of the conformance corpus
+//!   (`../shared/corpus`, when present), except `invalid/`, hostile files included;
+//! * `agentpm_1000`, `agentpm_10000`: one generated AgentPM loop of 1,000 and 10,000 phases
+//!   (`benches/workload`, seed 42);
+//! * `corpus_1000`: 1,000 files of the generated mixed corpus (AgentPM and MAS, 1-6 KB).
+//!
+//! and in each, one iteration runs a stage over every file of the workload:
+//!
+//! * `1_read`: `tree::decode` and the syntax's parser (`tree::parse_json`, or
+//!   `tree::parse_yaml` for a `.yaml` file), into the located tree;
+//! * `2_front`: `Format::read` (the format's front end: shape check, format warnings,
+//!   lowering into the IR) of every file that parsed, its format detected beforehand;
+//! * `3_validate`: `valid::validate` (references, policy and graph analysis) of every loop
+//!   that was built;
+//! * `4_load`: the whole of `loopconv::load` (what `loopconv check` does per file);
+//! * `5_write`: `back::write` of every valid loop, once per back end of `Target::ALL` in
+//!   every variant (`tests/common`'s `variants`: Mermaid styles, DOT with a legend, the
+//!   schema of every format), with `--allow-lossy`; a loop format's output is read back
+//!   and validated, as the CLI does. A new back end is measured without editing this file.
+//!
+//! Throughput is in bytes of input (the bytes of the files that reached the stage) and in
+//! files (`item/s`; for the single loops, loops per second).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "workload/mod.rs"]
+mod workload;
 
+use std::fmt;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
 
+use divan::Bencher;
+use divan::counter::{BytesCount, ItemsCount};
+use loopconv::back::{self, Target};
 use loopconv::diag::Diagnostics;
-use loopconv::{LoadOptions, load};
+use loopconv::ir::Spec;
+use loopconv::tree::{self, Document, Limits};
+use loopconv::valid::{self, Info};
+use loopconv::{Format, LoadOptions, Loaded};
 
-fn measure(name: &str, budget: Duration, inputs: usize, bytes: usize, mut f: impl FnMut()) {
-    let start = Instant::now();
-    let mut rounds = 0u32;
-    while start.elapsed() < budget || rounds == 0 {
-        f();
-        rounds += 1;
-    }
-    let per_file = start.elapsed() / (rounds * u32::try_from(inputs.max(1)).unwrap_or(1));
-    let mb_s = (bytes as f64 * f64::from(rounds)) / start.elapsed().as_secs_f64() / 1e6;
-    println!(
-        "{name:<30} {:>9.1} µs/file {mb_s:>8.1} MB/s of input  ({rounds} rounds over {inputs} files)",
-        per_file.as_secs_f64() * 1e6
-    );
-}
+/// The binary's allocator, so that the numbers are the ones `loopconv` gets.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    // Every loop file of the examples and the corpus, except the invalid ones on purpose.
-    let inputs: Vec<(String, Vec<u8>)> = common::all_inputs()
-        .iter()
-        .filter(|p| !p.components().any(|c| c.as_os_str() == "invalid"))
-        .filter_map(|p| Some((common::rel(p), std::fs::read(p).ok()?)))
-        .collect();
-    let ms = std::env::var("LOOPCONV_BENCH_MS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
-    let budget = Duration::from_millis(ms);
-    let opts = LoadOptions::default();
-    let loaded: Vec<_> = inputs
-        .iter()
-        .map(|(n, b)| load(n, b, &opts))
-        .filter(|l| l.valid().is_some())
-        .collect();
-    let valid: Vec<_> = loaded.iter().filter_map(|l| l.valid()).collect();
-    println!("{} inputs, {} valid", inputs.len(), valid.len());
-    let total: usize = inputs.iter().map(|(_, b)| b.len()).sum();
-    let valid_bytes: usize = loaded.iter().filter_map(|l| l.text().map(str::len)).sum();
-    println!("{total} bytes in all, {valid_bytes} in valid loops");
-    measure("load + validate", budget, inputs.len(), total, || {
-        for (n, b) in &inputs {
-            black_box(load(n, b, &opts));
+    divan::main();
+}
+
+/// One input file.
+struct File {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+/// A workload and what each stage starts from, computed once when a benchmark of its group
+/// first runs.
+struct Workload {
+    files: Vec<File>,
+    /// Every file that parsed, with its detected format and its size.
+    docs: Vec<(Format, Document, usize)>,
+    /// Every loop that was built, with its file's size.
+    specs: Vec<(Spec, usize)>,
+    /// Every valid loop (no errors), read by `load`.
+    valid: Vec<Loaded>,
+}
+
+impl Workload {
+    fn new(files: Vec<File>) -> Workload {
+        let limits = Limits::default();
+        let docs: Vec<_> = files
+            .iter()
+            .filter_map(|f| {
+                let doc = read(f, &limits, &mut Diagnostics::new(&f.name))?;
+                Some((Format::detect(&doc.root)?, doc, f.bytes.len()))
+            })
+            .collect();
+        let specs = docs
+            .iter()
+            .filter_map(|(format, doc, size)| {
+                let spec = format.read(doc, &limits, &mut Diagnostics::new("bench"))?;
+                Some((spec, *size))
+            })
+            .collect();
+        let opts = LoadOptions::default();
+        let valid = files
+            .iter()
+            .map(|f| loopconv::load(&f.name, &f.bytes, &opts))
+            .filter(|l| l.valid().is_some())
+            .collect();
+        Workload {
+            files,
+            docs,
+            specs,
+            valid,
         }
-    });
-    let base = loopconv::back::Options {
-        source: "x".into(),
-        ..common::lossy_options()
-    };
-    for (target, label, opts) in common::variants(&base) {
-        let name = if target.format().is_some() {
-            format!("write {label} (+ re-validate)")
-        } else {
-            format!("write {label}")
-        };
-        measure(&name, budget, valid.len(), valid_bytes, || {
-            for (spec, info) in &valid {
-                let mut d = Diagnostics::new("bench");
-                black_box(loopconv::back::write(target, spec, info, &opts, &mut d).ok());
-            }
-        });
+    }
+
+    fn bytes(&self) -> usize {
+        self.files.iter().map(|f| f.bytes.len()).sum()
+    }
+
+    fn valid_loops(&self) -> impl Iterator<Item = (&Spec, &Info)> {
+        self.valid.iter().filter_map(Loaded::valid)
     }
 }
+
+/// The examples and the corpus, as `tests/common` finds them, except `invalid/`.
+fn examples() -> Vec<File> {
+    common::all_inputs()
+        .iter()
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "invalid"))
+        .filter_map(|p| {
+            Some(File {
+                name: common::rel(p),
+                bytes: std::fs::read(p).ok()?,
+            })
+        })
+        .collect()
+}
+
+/// One generated AgentPM loop of `phases` phases.
+fn agentpm_loop(phases: usize) -> Vec<File> {
+    let name = format!("loop-{phases}");
+    vec![File {
+        bytes: workload::agentpm_loop(&name, phases, 42).into_bytes(),
+        name: format!("{name}/agent.json"),
+    }]
+}
+
+/// The first `n` files of the generated mixed corpus.
+fn corpus(n: usize) -> Vec<File> {
+    workload::corpus(n, false, 1)
+        .into_iter()
+        .map(|(name, text)| File {
+            name,
+            bytes: text.into_bytes(),
+        })
+        .collect()
+}
+
+/// The read stage of one file: decode, then the parser its extension names.
+fn read(file: &File, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
+    let text = tree::decode(&file.bytes, limits, diags)?;
+    if file.name.ends_with(".yaml") || file.name.ends_with(".yml") {
+        tree::parse_yaml(text, limits, diags)
+    } else {
+        tree::parse_json(text, limits, diags)
+    }
+}
+
+/// One back end in one variant, named by its label (`mermaid flowchart`, `schema mas`).
+struct Backend {
+    target: Target,
+    label: String,
+    opts: back::Options,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.label)
+    }
+}
+
+/// Every back end of `Target::ALL` in every variant, with the options that let every valid
+/// loop convert to every format.
+fn backends() -> Vec<Backend> {
+    let base = back::Options {
+        source: "bench".into(),
+        ..common::lossy_options()
+    };
+    common::variants(&base)
+        .into_iter()
+        .map(|(target, label, opts)| Backend {
+            target,
+            label,
+            opts,
+        })
+        .collect()
+}
+
+/// The benchmarks, the same for every workload.
+mod stage {
+    use super::*;
+
+    pub fn read(bencher: Bencher, w: &Workload) {
+        let limits = Limits::default();
+        bencher
+            .counter(BytesCount::new(w.bytes()))
+            .counter(ItemsCount::new(w.files.len()))
+            .bench(|| {
+                for f in &w.files {
+                    black_box(super::read(f, &limits, &mut Diagnostics::new(&f.name)));
+                }
+            });
+    }
+
+    pub fn front(bencher: Bencher, w: &Workload) {
+        let limits = Limits::default();
+        bencher
+            .counter(BytesCount::new(w.docs.iter().map(|d| d.2).sum::<usize>()))
+            .counter(ItemsCount::new(w.docs.len()))
+            .bench(|| {
+                for (format, doc, _) in &w.docs {
+                    let mut diags = Diagnostics::new("bench");
+                    black_box(format.read(doc, &limits, &mut diags));
+                    black_box(diags);
+                }
+            });
+    }
+
+    pub fn validate(bencher: Bencher, w: &Workload) {
+        bencher
+            .counter(BytesCount::new(w.specs.iter().map(|s| s.1).sum::<usize>()))
+            .counter(ItemsCount::new(w.specs.len()))
+            .bench(|| {
+                for (spec, _) in &w.specs {
+                    let mut diags = Diagnostics::new("bench");
+                    black_box(valid::validate(spec, &mut diags));
+                    black_box(diags);
+                }
+            });
+    }
+
+    pub fn load(bencher: Bencher, w: &Workload) {
+        let opts = LoadOptions::default();
+        bencher
+            .counter(BytesCount::new(w.bytes()))
+            .counter(ItemsCount::new(w.files.len()))
+            .bench(|| {
+                for f in &w.files {
+                    black_box(loopconv::load(&f.name, &f.bytes, &opts));
+                }
+            });
+    }
+
+    pub fn write(bencher: Bencher, w: &Workload, backend: &Backend) {
+        let bytes: usize = w.valid.iter().filter_map(|l| l.text().map(str::len)).sum();
+        bencher
+            .counter(BytesCount::new(bytes))
+            .counter(ItemsCount::new(w.valid.len()))
+            .bench(|| {
+                for (spec, info) in w.valid_loops() {
+                    let mut diags = Diagnostics::new("bench");
+                    let text = back::write(backend.target, spec, info, &backend.opts, &mut diags);
+                    black_box((text.ok(), diags));
+                }
+            });
+    }
+}
+
+/// A group of the five benchmarks on one workload, built on first use.
+macro_rules! workload {
+    ($(#[$doc:meta])* $group:ident = $files:expr, sample_count = $n:expr, max_time = $t:expr) => {
+        $(#[$doc])*
+        #[divan::bench_group(sample_count = $n, max_time = $t)]
+        mod $group {
+            use super::*;
+            use std::sync::LazyLock;
+
+            static WORKLOAD: LazyLock<Workload> = LazyLock::new(|| Workload::new($files));
+
+            #[divan::bench(name = "1_read")]
+            fn read(bencher: Bencher) {
+                stage::read(bencher, &WORKLOAD);
+            }
+
+            #[divan::bench(name = "2_front")]
+            fn front(bencher: Bencher) {
+                stage::front(bencher, &WORKLOAD);
+            }
+
+            #[divan::bench(name = "3_validate")]
+            fn validate(bencher: Bencher) {
+                stage::validate(bencher, &WORKLOAD);
+            }
+
+            #[divan::bench(name = "4_load")]
+            fn load(bencher: Bencher) {
+                stage::load(bencher, &WORKLOAD);
+            }
+
+            #[divan::bench(name = "5_write", args = backends())]
+            fn write(bencher: Bencher, backend: &Backend) {
+                stage::write(bencher, &WORKLOAD, backend);
+            }
+        }
+    };
+}
+
+workload!(
+    /// The bundled examples and the corpus (a few dozen files, hostile ones included).
+    examples = examples(), sample_count = 50, max_time = 2.0
+);
+workload!(
+    /// One AgentPM loop of 1,000 phases (about 0.8 MB).
+    agentpm_1000 = agentpm_loop(1000), sample_count = 50, max_time = 2.0
+);
+workload!(
+    /// One AgentPM loop of 10,000 phases (about 7.8 MB).
+    agentpm_10000 = agentpm_loop(10_000), sample_count = 20, max_time = 4.0
+);
+workload!(
+    /// 1,000 files of the mixed corpus (AgentPM and MAS).
+    corpus_1000 = corpus(1000), sample_count = 30, max_time = 3.0
+);
