@@ -5,12 +5,16 @@
 #   * `check` over the 10,000-file mixed corpus          vs `cat` of the same files
 #   * `check`, `graph --mermaid`, `graph --dot` of the 10,000-phase loop
 #                                                         vs Python's `json.load`, `jq empty`
-#   * growth 1,000 -> 10,000 phases (ratio of the means)
+#   * `check` over the same corpus with 10 % broken files  vs `cat` of the same files
+#   * growth 1,000 -> 10,000 and 10,000 -> 100,000 phases (ratio of the means; the
+#     100,000-phase loop is read with raised limits: --max-input-bytes, --max-values,
+#     --max-phases)
 #   * `check` of 1,000 AgentPM packages (.agentpm/loops/NAME/VERSION/agent.json)
 #                                                         vs the AgentPM Python SDK's
 #                                                           `load_loop` over the same, in one process
 #   * `graph --mermaid` of one small file                 vs `cat` of it
-#   * peak memory (`/usr/bin/time -v`) of `check` on the 10,000-phase loop
+#   * peak memory (`/usr/bin/time -v`) of `check`, `graph --mermaid` and `graph --dot` on
+#     the 10,000-phase loop
 #
 # Usage: scripts/bench.sh [--install] [--runs N]
 #   --install  apt-get install hyperfine jq time; pip install agentpm (once per machine)
@@ -64,7 +68,10 @@ for name in sorted(os.listdir(base)):
     load_loop(f"{name}@1.0.0", loop_dir_override=base)
 PY
 SMALL="$ROOT/examples/agentpm/react-loop.json"
+L1K="$W/loop-1000.json"
 L10K="$W/loop-10000.json"
+L100K="$W/loop-100000.json"
+BIG="--max-input-bytes 256MiB --max-values 20000000 --max-phases 200000"
 
 bench() { # name, then commands
     local name=$1; shift
@@ -72,17 +79,23 @@ bench() { # name, then commands
         --export-json "$OUT/$name.json" "$@" >"$OUT/$name.txt"
 }
 bench corpus "find '$W/corpus' -type f -exec cat {} + >/dev/null" "'$LOOPCONV' check '$W/corpus'"
+bench broken "find '$W/corpus-broken' -type f -exec cat {} + >/dev/null" "'$LOOPCONV' check '$W/corpus-broken'"
 bench loop10k "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$L10K'" \
     "jq empty '$L10K'" "'$LOOPCONV' check '$L10K'" \
     "'$LOOPCONV' graph --mermaid '$L10K'" "'$LOOPCONV' graph --dot '$L10K'"
-bench growth "'$LOOPCONV' check '$W/loop-1000.json'" "'$LOOPCONV' check '$L10K'" \
-    "'$LOOPCONV' graph --mermaid '$W/loop-1000.json'" "'$LOOPCONV' graph --mermaid '$L10K'" \
-    "'$LOOPCONV' graph --dot '$W/loop-1000.json'" "'$LOOPCONV' graph --dot '$L10K'"
+growth=()
+for cmd in check "graph --mermaid" "graph --dot"; do
+    growth+=("'$LOOPCONV' $cmd '$L1K'" "'$LOOPCONV' $cmd '$L10K'" "'$LOOPCONV' $cmd $BIG '$L100K'")
+done
+bench growth "${growth[@]}"
 if python3 -c 'import agentpm' 2>/dev/null; then
     bench packages "python3 '$OUT/sdk_load.py' '$PKG'" "'$LOOPCONV' check '$PKG/.agentpm/loops'"
 fi
 bench small "cat '$SMALL'" "'$LOOPCONV' graph --mermaid '$SMALL'"
-/usr/bin/time -v "$LOOPCONV" check "$L10K" 2>"$OUT/memory.txt" >/dev/null || true
+for cmd in check mermaid dot; do
+    case $cmd in check) args=(check) ;; *) args=(graph "--$cmd") ;; esac
+    /usr/bin/time -v "$LOOPCONV" "${args[@]}" "$L10K" 2>"$OUT/memory-$cmd.txt" >/dev/null || true
+done
 
 python3 - "$OUT" "$L10K" <<'PY'
 import json, os, re, sys
@@ -98,20 +111,26 @@ def ratio(label, name, num, den, goal):
     if len(m) > max(num, den):
         rows.append((label, m[num][1], m[den][1], m[num][1] / m[den][1], goal))
 ratio("check 10,000-file corpus / cat", "corpus", 1, 0, "<= 3")
+ratio("check 10,000-file corpus, 10 % broken / cat", "broken", 1, 0, "<= 3")
 for i, what in [(2, "check"), (3, "graph --mermaid"), (4, "graph --dot")]:
     ratio(f"{what} 10,000 phases / python json.load", "loop10k", i, 0, "<= 0.5")
-for i, what in [(0, "check"), (2, "graph --mermaid"), (4, "graph --dot")]:
+for i, what in [(0, "check"), (3, "graph --mermaid"), (6, "graph --dot")]:
     ratio(f"growth 1,000 -> 10,000 phases, {what}", "growth", i + 1, i, "<= 12")
+    ratio(f"growth 10,000 -> 100,000 phases, {what}", "growth", i + 2, i + 1, "<= 12")
 ratio("check 1,000 packages / AgentPM SDK load_loop", "packages", 1, 0, "<= 0.15")
 ratio("graph --mermaid small file / cat", "small", 1, 0, "<= 3")
-mem = open(os.path.join(out, "memory.txt")).read()
-kb = re.search(r"Maximum resident set size \(kbytes\): (\d+)", mem)
+def peak_kb(cmd):
+    mem = open(os.path.join(out, f"memory-{cmd}.txt")).read()
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", mem)
+    return int(m.group(1)) if m else None
 with open(os.path.join(out, "results.md"), "w") as f:
-    f.write("| workload | loopconv (s) | reference (s) | ratio | goal |\n|---|---|---|---|---|\n")
+    f.write("| workload | loopconv | reference | ratio | goal |\n|---|---|---|---|---|\n")
     for label, a, b, r, goal in rows:
-        f.write(f"| {label} | {a:.3f} | {b:.3f} | {r:.2f} | {goal} |\n")
-    if kb:
-        size = os.path.getsize(l10k)
-        f.write(f"| peak memory, check 10,000 phases / file size | {int(kb.group(1)) // 1024} MB | {size // 2**20} MB | {int(kb.group(1)) * 1024 / size:.1f} | <= 10 |\n")
+        f.write(f"| {label} | {a:.3f} s | {b:.3f} s | {r:.2f} | {goal} |\n")
+    size = os.path.getsize(l10k)
+    for cmd, what in [("check", "check"), ("mermaid", "graph --mermaid"), ("dot", "graph --dot")]:
+        kb = peak_kb(cmd)
+        if kb:
+            f.write(f"| peak memory, {what} 10,000 phases / file size | {kb / 1024:.0f} MB | {size / 2**20:.1f} MB | {kb * 1024 / size:.1f} | <= 10 |\n")
 print(open(os.path.join(out, "results.md")).read())
 PY

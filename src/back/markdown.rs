@@ -23,8 +23,8 @@ use serde::Serialize;
 use super::{Error, Options};
 use crate::diag::Diagnostics;
 use crate::ir::{
-    Check, Checkpoint, Destination, ErrorPolicy, Escalation, Graph, Pattern, Phase, Port, Spec,
-    Terminal, Transition,
+    Check, Checkpoint, Destination, ErrorPolicy, Escalation, Graph, Outgoing, Pattern, Phase, Port,
+    Spec, Terminal, Transition,
 };
 use crate::valid::Info;
 
@@ -374,7 +374,13 @@ impl Page {
             diagram: diagram(spec, info),
             entry: code(&g.entry),
             phases: g.phases.iter().map(|p| phase_row(p, g, info)).collect(),
-            outcomes: g.phases.iter().flat_map(|p| outcome_rows(p, g)).collect(),
+            outcomes: {
+                let outgoing = g.outgoing();
+                g.phases
+                    .iter()
+                    .flat_map(|p| outcome_rows(p, &outgoing))
+                    .collect()
+            },
             transitions: g.transitions.iter().map(transition_row).collect(),
             checkpoints: g.checkpoints.iter().flatten().map(checkpoint_row).collect(),
             error_policy: spec
@@ -476,11 +482,10 @@ fn phase_row(p: &Phase, g: &Graph, info: &Info) -> PhaseRow {
 
 /// A phase's outcomes (the implicit `complete` when it declares none) and where each
 /// leads.
-fn outcome_rows(p: &Phase, g: &Graph) -> Vec<OutcomeRow> {
+fn outcome_rows(p: &Phase, outgoing: &Outgoing<'_>) -> Vec<OutcomeRow> {
     let next = |outcome: &str| -> String {
-        g.transitions
-            .iter()
-            .find(|t| t.from == p.id && t.on == outcome)
+        outgoing
+            .on(&p.id, outcome)
             .map_or_else(|| UNSET.to_owned(), |t| target(&t.to))
     };
     let Some(os) = &p.outcomes else {

@@ -238,9 +238,10 @@ fn outline(spec: &Spec) -> String {
         s.push_str("\n\n");
     }
     s.push_str("Phases:\n");
+    let outgoing = spec.graph.outgoing();
     for (i, p) in spec.graph.phases.iter().enumerate() {
         let _ = writeln!(s, "{}. {}: {}", i + 1, p.id, p.objective.trim());
-        for t in spec.graph.transitions.iter().filter(|t| t.from == p.id) {
+        for t in outgoing.from(&p.id) {
             let _ = writeln!(s, "   - on {} -> {}", t.on, t.to.as_str());
         }
     }

@@ -318,6 +318,37 @@ pub struct Graph {
     pub entry_origin: Origin,
 }
 
+impl Graph {
+    /// The transitions leaving each phase, indexed once (for writers that list a phase's
+    /// transitions: a scan of all transitions per phase was quadratic).
+    pub fn outgoing(&self) -> Outgoing<'_> {
+        let mut by_from: std::collections::HashMap<&str, Vec<&Transition>> =
+            std::collections::HashMap::with_capacity(self.phases.len());
+        for t in &self.transitions {
+            by_from.entry(t.from.as_str()).or_default().push(t);
+        }
+        Outgoing { by_from }
+    }
+}
+
+/// The transitions of a [`Graph`] by the phase they leave, each list in authored order.
+#[derive(Debug)]
+pub struct Outgoing<'a> {
+    by_from: std::collections::HashMap<&'a str, Vec<&'a Transition>>,
+}
+
+impl<'a> Outgoing<'a> {
+    /// The transitions leaving `phase`, in authored order.
+    pub fn from(&self, phase: &str) -> &[&'a Transition] {
+        self.by_from.get(phase).map_or(&[], Vec::as_slice)
+    }
+
+    /// The first transition leaving `phase` on `outcome`.
+    pub fn on(&self, phase: &str, outcome: &str) -> Option<&'a Transition> {
+        self.from(phase).iter().find(|t| t.on == outcome).copied()
+    }
+}
+
 /// One phase: one execution of it is one step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
