@@ -428,10 +428,13 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
         .iter()
         .map(|t| ((t.from.clone(), t.on.clone()), t.to.as_str().to_owned()))
         .collect();
-    let has = |s: &Spec, (from, on): &(String, String)| {
-        s.phase(from)
-            .is_some_and(|p| p.outcome_ids().contains(&on.as_str()))
-    };
+    let new_pairs: BTreeSet<(&str, &str)> = new
+        .graph
+        .phases
+        .iter()
+        .flat_map(|p| p.outcome_ids().into_iter().map(|o| (p.id.as_str(), o)))
+        .collect();
+    let has = |(from, on): &(String, String)| new_pairs.contains(&(from.as_str(), on.as_str()));
     for (k, to) in &before {
         let id = format!("{} --{}-->", k.0, k.1);
         match after.get(k) {
@@ -444,7 +447,7 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
                 Impact::Breaking,
                 "re-pointed: the same outcome now leads elsewhere",
             ),
-            None if has(new, k) => out.push(
+            None if has(k) => out.push(
                 Kind::Removed,
                 "transition",
                 id,
@@ -456,14 +459,17 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
             _ => {}
         }
     }
+    // The (phase, outcome) pairs of the old loop, under the new ids: one pass, not a scan
+    // of the old phases per new transition.
+    let old_pairs: BTreeSet<(String, &str)> = old
+        .graph
+        .phases
+        .iter()
+        .flat_map(|p| p.outcome_ids().into_iter().map(|o| (map(&p.id), o)))
+        .collect();
     for (k, to) in &after {
-        let old_key = (k.0.clone(), k.1.clone());
-        let existed = old
-            .graph
-            .phases
-            .iter()
-            .any(|p| map(&p.id) == k.0 && p.outcome_ids().contains(&k.1.as_str()));
-        if !before.contains_key(&old_key) && existed {
+        let existed = || old_pairs.contains(&(k.0.clone(), k.1.as_str()));
+        if !before.contains_key(k) && existed() {
             let id = format!("{} --{}-->", k.0, k.1);
             out.push(
                 Kind::Added,

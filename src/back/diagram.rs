@@ -40,6 +40,9 @@ pub fn is_dropped(c: char) -> bool {
 /// Fold whitespace runs (including newlines and tabs) into one space, trim both ends and
 /// drop control and bidirectional-control characters.
 pub fn clean(s: &str) -> String {
+    if is_clean_ascii(s) {
+        return s.to_owned();
+    }
     let mut out = String::with_capacity(s.len());
     let mut space = false;
     for c in s.chars() {
@@ -57,6 +60,16 @@ pub fn clean(s: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// Whether `s` is printable ASCII with single spaces between words and none at either end:
+/// what [`clean`] would return unchanged (most labels; checked a byte at a time).
+fn is_clean_ascii(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && b.iter().all(|c| (0x20..0x7F).contains(c))
+        && !s.contains("  ")
 }
 
 /// The ellipsis appended to shortened text.
@@ -89,7 +102,13 @@ pub fn shorten(s: &str, max_chars: usize) -> String {
 /// out. An empty text gives no lines.
 pub fn wrap(s: &str, width: usize, max_lines: usize) -> Vec<String> {
     let width = width.max(2);
-    let text = clean(s);
+    let mut text = clean(s);
+    // Only the first lines are kept: wrap a prefix that surely fills more than `max_lines`
+    // lines (each line takes at most `width` characters and one space), not the whole text.
+    let enough = max_lines.saturating_add(2).saturating_mul(width + 1);
+    if let Some((cut, _)) = text.char_indices().nth(enough) {
+        text.truncate(cut);
+    }
     let opts = textwrap::Options::new(width)
         .break_words(true)
         .word_splitter(textwrap::WordSplitter::NoHyphenation)
@@ -611,6 +630,65 @@ fn gate_edge(kind: EdgeKind, label: &str, from: String, to: String, on_path: boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`wrap`] of the whole cleaned text, as it was before wrapping a prefix.
+    fn wrap_whole(s: &str, width: usize, max_lines: usize) -> Vec<String> {
+        let width = width.max(2);
+        let text = clean(s);
+        let opts = textwrap::Options::new(width)
+            .break_words(true)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation)
+            .wrap_algorithm(textwrap::WrapAlgorithm::FirstFit);
+        let wrapped = textwrap::wrap(&text, opts);
+        let truncated = wrapped.len() > max_lines;
+        let mut lines: Vec<String> = wrapped
+            .into_iter()
+            .take(max_lines)
+            .map(|l| l.into_owned())
+            .filter(|l| !l.is_empty())
+            .collect();
+        if truncated && let Some(last) = lines.last_mut() {
+            end_with_ellipsis(last, width);
+        }
+        lines
+    }
+
+    #[test]
+    fn wrapping_a_prefix_gives_the_lines_of_the_whole_text() {
+        let words = [
+            "a",
+            "word",
+            "日本語",
+            "🚀🔥",
+            "x",
+            "longlonglonglonglonglonglonglonglonglong",
+            "  ",
+            "\n",
+            "é",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = (seed >> 33) as usize % 80;
+            for k in 0..n {
+                let w = words[((seed >> (k % 40)) as usize + k * 7) % words.len()];
+                text.push_str(w);
+                if (seed >> (k % 50)) & 1 == 0 {
+                    text.push(' ');
+                }
+            }
+            for (width, lines) in [(2, 1), (5, 2), (34, 2), (40, 3)] {
+                assert_eq!(
+                    wrap(&text, width, lines),
+                    wrap_whole(&text, width, lines),
+                    "{text:?} {width} {lines}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn wrap_counts_wide_characters_as_two_columns() {

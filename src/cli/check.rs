@@ -36,7 +36,7 @@ pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
         let reports: Vec<Result<FileReport>> = pool.install(|| {
             batch
                 .par_iter()
-                .map(|f| FileReport::of(g, f, a.from, color))
+                .map(|f| FileReport::of(g, f, a.from, color, files.len() == 1))
                 .collect()
         });
         for r in reports {
@@ -96,7 +96,14 @@ struct FileReport {
 }
 
 impl FileReport {
-    fn of(g: &Global, path: &Path, from: Option<Format>, color: bool) -> Result<FileReport> {
+    /// `last`: no other file follows (the loop is then left to the exit, not freed).
+    fn of(
+        g: &Global,
+        path: &Path,
+        from: Option<Format>,
+        color: bool,
+        last: bool,
+    ) -> Result<FileReport> {
         let l = load_file(g, path, from)?;
         let (human, items) = match g.format {
             MessageFormat::Human | MessageFormat::Markdown if !l.diags.is_empty() => (
@@ -108,11 +115,15 @@ impl FileReport {
                 (String::new(), l.diags.items().to_vec())
             }
         };
-        Ok(FileReport {
+        let report = FileReport {
             human,
             items,
             errors: l.diags.count(Severity::Error),
             warnings: l.diags.count(Severity::Warning),
-        })
+        };
+        if last {
+            free_at_exit(l);
+        }
+        Ok(report)
     }
 }

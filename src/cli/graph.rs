@@ -71,8 +71,11 @@ pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
             target.name()
         );
     }
-    let l = load_file(g, &a.input, a.from)?;
+    let mut l = load_file(g, &a.input, a.from)?;
     report_loaded(g, &l);
+    // Drawing reads only the IR and its analysis: the source and its tree are freed first,
+    // so a large loop is not held twice.
+    l.doc = None;
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
@@ -86,6 +89,7 @@ pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
         text = dot_to_svg(&text)?;
     }
     emit(a.output.as_deref(), &text)?;
+    free_at_exit((l, text));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -383,6 +383,14 @@ impl Phase {
             None => vec![IMPLICIT_OUTCOME],
         }
     }
+
+    /// Whether this phase can emit `outcome` (without collecting its ids).
+    pub fn has_outcome(&self, outcome: &str) -> bool {
+        match &self.outcomes {
+            Some(os) => os.iter().any(|o| o.id == outcome),
+            None => outcome == IMPLICIT_OUTCOME,
+        }
+    }
 }
 
 /// Access intent: `None` in any field means "no opinion", which is not `false`.

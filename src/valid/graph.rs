@@ -210,7 +210,7 @@ fn add_transitions(g: &Graph, built: &mut Built) {
             continue;
         };
         if let Some(to) = built.land(&t.to)
-            && g.phases[p].outcome_ids().contains(&t.on.as_str())
+            && g.phases[p].has_outcome(&t.on)
         {
             built.graph.add_edge(from, to, Edge::Transition(i));
         }

@@ -155,8 +155,7 @@ impl<'a> Phases<'a> {
 
     /// Whether a transition's `from` is a declared phase and its `on` one of its outcomes.
     fn outcome_known(&self, t: &Transition) -> bool {
-        self.get(&t.from)
-            .is_some_and(|p| p.outcome_ids().contains(&t.on.as_str()))
+        self.get(&t.from).is_some_and(|p| p.has_outcome(&t.on))
     }
 
     /// Whether a target is a declared phase or a terminal.
