@@ -791,7 +791,7 @@ impl M {
             TV::Array(a) => M::Arr(a.iter().map(M::from_node).collect()),
             TV::Object(ms) => M::Obj(
                 ms.iter()
-                    .map(|m| (m.key.clone(), M::from_node(&m.value)))
+                    .map(|m| (m.key.to_string(), M::from_node(&m.value)))
                     .collect(),
             ),
         }

@@ -29,16 +29,20 @@ pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
     let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
     let mut all = Vec::new();
     let color = use_color(g);
-    let pool = reader_pool()?;
-    // Files are checked in parallel, a batch at a time, and reported in order: the output
-    // is the same as one file after the other, and memory stays that of one batch.
+    // One file is read on this thread; more in parallel, a batch at a time, reported in
+    // order: the output is the same as one file after the other, and memory stays that of
+    // one batch.
+    let pool = if files.len() > 1 {
+        Some(reader_pool()?)
+    } else {
+        None
+    };
     for batch in files.chunks(CHECK_BATCH) {
-        let reports: Vec<Result<FileReport>> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|f| FileReport::of(g, f, a.from, color, files.len() == 1))
-                .collect()
-        });
+        let report = |f: &PathBuf| FileReport::of(g, f, a.from, color, files.len() == 1);
+        let reports: Vec<Result<FileReport>> = match &pool {
+            Some(pool) => pool.install(|| batch.par_iter().map(report).collect()),
+            None => batch.iter().map(report).collect(),
+        };
         for r in reports {
             let r = r?;
             eprint!("{}", r.human);

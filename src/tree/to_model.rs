@@ -204,7 +204,7 @@ impl<'de, 'e> Members<'de, 'e> {
         let entries = if members.len() <= SMALL_OBJECT {
             let mut out: Vec<(&str, &Node)> = Vec::with_capacity(members.len());
             for m in kept {
-                match out.iter_mut().find(|(k, _)| *k == m.key) {
+                match out.iter_mut().find(|(k, _)| m.key == **k) {
                     Some(entry) => entry.1 = &m.value,
                     None => out.push((&m.key, &m.value)),
                 }

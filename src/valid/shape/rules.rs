@@ -31,24 +31,182 @@ impl Schema {
     }
 }
 
-/// A pattern and its compiled form (`None` when it does not compile).
+/// A pattern, compiled when first used (`None` when it does not compile): compiling every
+/// pattern of a schema up front was half the start-up time of drawing a small loop.
 #[derive(Debug)]
 pub(super) struct Pattern {
     pub(super) source: &'static str,
-    pub(super) regex: Option<Regex>,
+    regex: std::sync::OnceLock<Option<Regex>>,
 }
 
 impl Pattern {
     fn new(source: &'static str) -> Pattern {
         Pattern {
             source,
-            regex: Regex::new(source).ok(),
+            regex: std::sync::OnceLock::new(),
         }
     }
 
     /// Whether `text` matches (`None` when the pattern does not compile).
     pub(super) fn matches(&self, text: &str) -> Option<bool> {
-        self.regex.as_ref().map(|re| re.is_match(text))
+        if let Some(m) = known_pattern(self.source, text) {
+            return Some(m);
+        }
+        self.regex
+            .get_or_init(|| Regex::new(self.source).ok())
+            .as_ref()
+            .map(|re| re.is_match(text))
+    }
+}
+
+/// The formats' own patterns, matched by hand: compiling them with `regex` was most of the
+/// start-up time of a command on a small file. `None` for any other pattern. A test
+/// compares each with `regex` on generated strings.
+fn known_pattern(pattern: &str, text: &str) -> Option<bool> {
+    let b = text.as_bytes();
+    let lower_digit = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+    Some(match pattern {
+        r"\S" => text.chars().any(|c| !c.is_whitespace()),
+        "^[a-z][a-z0-9-]*$" => kebab_head(b) && b.iter().all(|c| lower_digit(c) || *c == b'-'),
+        "^[a-z][a-z0-9-]{0,63}$" => {
+            kebab_head(b) && b.len() <= 64 && b.iter().all(|c| lower_digit(c) || *c == b'-')
+        }
+        // A lowercase letter, then letters and digits with single hyphens between them.
+        "^[a-z](?:-?[a-z0-9])*$" => {
+            kebab_head(b)
+                && b.iter().all(|c| lower_digit(c) || *c == b'-')
+                && !text.contains("--")
+                && b.last() != Some(&b'-')
+        }
+        "^[A-Z][A-Z0-9_]*$" => {
+            b.first().is_some_and(u8::is_ascii_uppercase)
+                && b.iter()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
+        }
+        crate::ir::pattern::VERSION => is_semver(text),
+        _ => return None,
+    })
+}
+
+/// Starts with a lowercase ASCII letter.
+fn kebab_head(b: &[u8]) -> bool {
+    b.first().is_some_and(u8::is_ascii_lowercase)
+}
+
+/// `MAJOR.MINOR.PATCH` without leading zeros, then an optional `-pre` and `+build` of
+/// `[0-9A-Za-z.-]` (the pattern `ir::pattern::VERSION`).
+fn is_semver(text: &str) -> bool {
+    let (core, build) = match text.split_once('+') {
+        Some((c, b)) => (c, Some(b)),
+        None => (text, None),
+    };
+    let (core, pre) = match core.split_once('-') {
+        Some((c, p)) => (c, Some(p)),
+        None => (core, None),
+    };
+    let number = |n: &str| {
+        !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) && (n == "0" || !n.starts_with('0'))
+    };
+    let tag = |t: &str| {
+        !t.is_empty()
+            && t.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'-')
+    };
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3
+        && parts.iter().all(|p| number(p))
+        && pre.is_none_or(tag)
+        && build.is_none_or(tag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Strings over an alphabet that exercises every pattern's edges.
+    fn samples() -> Vec<String> {
+        let alphabet = [
+            "a", "z", "A", "Z", "0", "1", "9", "-", "_", ".", "+", " ", "\u{a0}", "\u{3000}", "é",
+            "\n", "aa", "-0",
+        ];
+        let mut out = vec![String::new()];
+        let mut seed = 11u64;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = (seed >> 40) as usize % 9;
+            let mut s = String::new();
+            for k in 0..n {
+                s.push_str(alphabet[((seed >> (3 * k + 1)) as usize) % alphabet.len()]);
+            }
+            out.push(s);
+        }
+        for v in [
+            "1.2.3",
+            "0.0.0",
+            "01.2.3",
+            "1.2",
+            "1.2.3-rc.1",
+            "1.2.3+b.5",
+            "1.2.3-",
+            "1.2.3-a+b-c",
+            "10.20.30+x",
+        ] {
+            out.push(v.to_owned());
+        }
+        out.push("a".repeat(64));
+        out.push("a".repeat(65));
+        out
+    }
+
+    #[test]
+    fn hand_matched_patterns_agree_with_regex() {
+        let patterns = [
+            r"\S",
+            "^[a-z][a-z0-9-]*$",
+            "^[a-z][a-z0-9-]{0,63}$",
+            "^[a-z](?:-?[a-z0-9])*$",
+            "^[A-Z][A-Z0-9_]*$",
+            crate::ir::pattern::VERSION,
+        ];
+        let samples = samples();
+        for p in patterns {
+            let re = Regex::new(p).expect("compiles");
+            for s in &samples {
+                assert_eq!(known_pattern(p, s), Some(re.is_match(s)), "{p} on {s:?}");
+            }
+        }
+        assert_eq!(known_pattern("^x$", "x"), None);
+    }
+
+    #[test]
+    fn the_schemas_use_only_hand_matched_patterns() {
+        fn patterns(s: &J, out: &mut Vec<String>) {
+            match s {
+                J::Object(m) => {
+                    for (k, v) in m {
+                        match (k.as_str(), v) {
+                            ("pattern", J::String(p)) => out.push(p.clone()),
+                            (_, v) => patterns(v, out),
+                        }
+                    }
+                }
+                J::Array(a) => a.iter().for_each(|v| patterns(v, out)),
+                _ => {}
+            }
+        }
+        let mut all = Vec::new();
+        for f in crate::Format::ALL {
+            patterns(f.schema(), &mut all);
+        }
+        assert!(!all.is_empty());
+        for p in all {
+            assert!(
+                known_pattern(&p, "").is_some(),
+                "{p} is not matched by hand"
+            );
+        }
     }
 }
 
