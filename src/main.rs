@@ -15,6 +15,14 @@ use clap::Parser as _;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Hand memory freed so far back to the system now, not after mimalloc's purge delay:
+/// `graph` frees the tree of a large loop before drawing it, and with the delay both were
+/// resident at the peak (10,000 phases: 79 MB -> 71 MB).
+pub(crate) fn return_freed_memory() {
+    // SAFETY: a plain call into the allocator's API; it touches no Rust memory.
+    unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {

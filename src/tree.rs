@@ -40,13 +40,49 @@ impl Default for Limits {
     }
 }
 
+/// A byte range in the source, in 8 bytes instead of 16: every value and key of a
+/// document has one, and the tree was two thirds of the memory of reading a large loop.
+/// Offsets past `u32::MAX` (beyond the largest accepted input) are clamped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The range `start..end`.
+    pub fn new(start: usize, end: usize) -> Span {
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Span {
+            start: clamp(start),
+            end: clamp(end),
+        }
+    }
+
+    /// The first byte.
+    pub fn start(self) -> usize {
+        self.start as usize
+    }
+
+    /// One past the last byte.
+    pub fn end(self) -> usize {
+        self.end as usize
+    }
+}
+
+impl From<Span> for (usize, usize) {
+    fn from(s: Span) -> (usize, usize) {
+        (s.start(), s.end())
+    }
+}
+
 /// A value with its byte range in the source.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
     /// The value.
     pub value: Value,
     /// Byte range of the value.
-    pub span: (usize, usize),
+    pub span: Span,
 }
 
 /// The keys of the loop formats (every property name of their schemas; a test keeps the
@@ -200,7 +236,7 @@ pub struct Member {
     /// (`"a number"`, ...); reported as `P012`.
     pub non_string: Option<&'static str>,
     /// Byte range of the key.
-    pub key_span: (usize, usize),
+    pub key_span: Span,
     /// The value.
     pub value: Node,
 }
@@ -236,7 +272,7 @@ impl Value {
     fn to_json_text(&self) -> String {
         Node {
             value: self.clone(),
-            span: (0, 0),
+            span: Span::default(),
         }
         .to_json()
         .to_string()
@@ -334,8 +370,13 @@ impl Document {
     }
 
     /// Position of a byte range.
-    pub fn pos(&self, span: (usize, usize)) -> Pos {
-        pos_in(&self.text, &self.line_starts, Some(&self.char_marks), span)
+    pub fn pos(&self, span: impl Into<(usize, usize)>) -> Pos {
+        pos_in(
+            &self.text,
+            &self.line_starts,
+            Some(&self.char_marks),
+            span.into(),
+        )
     }
 
     /// The node at a JSON Pointer, and the member (when the last step is an object key).
@@ -467,14 +508,16 @@ fn text_of(bytes: &[u8]) -> &str {
 /// The checks of [`decode`]: the length of a leading byte-order mark (0 without one), or
 /// `None` when the input cannot be read further.
 fn check_bytes(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<usize> {
-    if bytes.len() > limits.max_bytes {
+    // Positions are kept in 32 bits ([`Span`]): 4 GiB is the most any limit allows.
+    let max_bytes = limits.max_bytes.min(u32::MAX as usize);
+    if bytes.len() > max_bytes {
         diags.push(
             Diagnostic::new(
                 Code::TooLarge,
                 format!(
                     "the input is {} bytes, more than the limit of {} bytes",
                     bytes.len(),
-                    limits.max_bytes
+                    max_bytes
                 ),
             )
             .with_help("raise the limit with `--max-input-bytes` if the file is genuine"),
@@ -590,7 +633,7 @@ pub fn parse_json_or_text(
 }
 
 /// A duplicate key: (pointer of the object, key, span of the repeat, span of the first).
-type Dup = (String, String, (usize, usize), (usize, usize));
+type Dup = (String, String, Span, Span);
 
 fn report_duplicates(doc: &Document, dups: Vec<Dup>, diags: &mut Diagnostics) {
     for (_obj, key, at, first) in dups {
@@ -754,7 +797,7 @@ impl JsonParser<'_> {
         };
         Ok(Node {
             value,
-            span: (start, self.i),
+            span: Span::new(start, self.i),
         })
     }
 
@@ -812,7 +855,7 @@ impl JsonParser<'_> {
             }
             let ks = self.i;
             let key = self.key()?;
-            let key_span = (ks, self.i);
+            let key_span = Span::new(ks, self.i);
             self.ws();
             if self.s.get(self.i) != Some(&b':') {
                 let found = self.describe();
@@ -1075,11 +1118,11 @@ impl<'de> de::Deserialize<'de> for YNode {
 
 struct YVisitor;
 
-fn span_of<T>(s: &Spanned<T>) -> (usize, usize) {
+fn span_of<T>(s: &Spanned<T>) -> Span {
     let sp = s.referenced.span();
     let start = usize::try_from(sp.byte_offset().unwrap_or(0)).unwrap_or(0);
     let len = usize::try_from(sp.byte_len().unwrap_or(0)).unwrap_or(0);
-    (start, start.saturating_add(len))
+    Span::new(start, start.saturating_add(len))
 }
 
 impl<'de> Visitor<'de> for YVisitor {
@@ -1212,7 +1255,7 @@ pub fn parse_yaml_or_text(
                 .with_help(
                     "split the loops into one file each (upstream reads only the first document)",
                 );
-                d.location.pos = Some(pos_of(&text, &starts, second));
+                d.location.pos = Some(pos_of(&text, &starts, second.into()));
                 diags.push(d);
                 return Err(text);
             }
@@ -1227,9 +1270,9 @@ pub fn parse_yaml_or_text(
                 // serde-saphyr drops null documents: `null` or `~` is a document whose root
                 // is null (reported as "must be an object"), not an empty file.
                 None => match yaml_null_root(&text) {
-                    Some(span) => Node {
+                    Some((start, end)) => Node {
                         value: Value::Null,
-                        span,
+                        span: Span::new(start, end),
                     },
                     None => {
                         diags.push(Diagnostic::new(
@@ -1529,8 +1572,7 @@ fn collect_yaml_issues(
     match &node.value {
         Value::Object(ms) => {
             // First span of each key (a hash index: scanning earlier members is quadratic).
-            let mut seen: std::collections::HashMap<&str, (usize, usize)> =
-                std::collections::HashMap::new();
+            let mut seen: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
             for m in ms {
                 if let Some(t) = m.non_string {
                     let mut d = Diagnostic::new(

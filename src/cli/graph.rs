@@ -76,6 +76,7 @@ pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     // Drawing reads only the IR and its analysis: the source and its tree are freed first,
     // so a large loop is not held twice.
     l.doc = None;
+    crate::return_freed_memory();
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };

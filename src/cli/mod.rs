@@ -103,7 +103,7 @@ struct Global {
     /// `TERM=dumb`; `CLICOLOR_FORCE` forces it).
     #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN", help_heading = "Diagnostics")]
     color: Color,
-    /// Largest input file accepted: bytes, or with a unit (KiB, MiB, GiB).
+    /// Largest input file accepted: bytes, or with a unit (KiB, MiB, GiB); at most 4 GiB.
     #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size, help_heading = "Input")]
     max_input_bytes: usize,
     /// Most phases in one loop (a larger loop is `P013`).

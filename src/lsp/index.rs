@@ -268,7 +268,9 @@ impl Index {
                 ("phases", Value::Array(items)) => {
                     self.phases.extend(items.iter().filter_map(phase_decl));
                 }
-                ("transitions", Value::Array(_)) => self.transitions_span = Some(m.value.span),
+                ("transitions", Value::Array(_)) => {
+                    self.transitions_span = Some(m.value.span.into())
+                }
                 _ => {}
             }
         }
@@ -295,7 +297,7 @@ impl Index {
             from,
             on: node.get("on").and_then(Node::as_str).map(str::to_owned),
             to: node.get("to").and_then(Node::as_str).map(str::to_owned),
-            span: node.span,
+            span: node.span.into(),
         });
     }
 
@@ -309,8 +311,8 @@ impl Index {
         let id = node.get("id");
         self.checkpoints.push(CheckpointDecl {
             id: id.and_then(Node::as_str).unwrap_or("").to_owned(),
-            id_span: id.map_or(node.span, |n| n.span),
-            span: node.span,
+            id_span: id.map_or(node.span, |n| n.span).into(),
+            span: node.span.into(),
         });
     }
 
@@ -319,7 +321,7 @@ impl Index {
             self.refs.push(Reference {
                 kind,
                 id: id.to_owned(),
-                span: node.span,
+                span: node.span.into(),
                 phase,
             });
         }
@@ -334,8 +336,8 @@ fn phase_decl(node: &Node) -> Option<PhaseDecl> {
     };
     Some(PhaseDecl {
         id: id.as_str()?.to_owned(),
-        id_span: id.span,
-        span: node.span,
+        id_span: id.span.into(),
+        span: node.span.into(),
         objective: node
             .get("objective")
             .and_then(Node::as_str)
@@ -349,8 +351,8 @@ fn outcome_decl(node: &Node) -> Option<OutcomeDecl> {
     let id = node.get("id")?;
     Some(OutcomeDecl {
         id: id.as_str()?.to_owned(),
-        id_span: id.span,
-        span: node.span,
+        id_span: id.span.into(),
+        span: node.span.into(),
         description: node
             .get("description")
             .and_then(Node::as_str)

@@ -445,7 +445,7 @@ impl Shape<'_> {
                 let written = self
                     .doc
                     .text
-                    .get(node.span.0..node.span.1)
+                    .get(node.span.start()..node.span.end())
                     .map(str::trim)
                     .filter(|t| !t.is_empty())
                     .map_or_else(|| n.to_string(), str::to_owned);
