@@ -25,6 +25,10 @@ pub(super) fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
             );
         }
         let f = std::fs::File::open(path).map_err(|e| open_error(path, &e))?;
+        // Sized from the file's length: growing the buffer by doubling copied a large
+        // loop several times and touched twice its memory.
+        let len = f.metadata().map_or(0, |m| m.len()).min(cap);
+        buf.reserve_exact(usize::try_from(len).unwrap_or(0).saturating_add(1));
         f.take(cap)
             .read_to_end(&mut buf)
             .with_context(|| format!("reading {}", path.display()))?;

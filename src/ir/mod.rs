@@ -318,6 +318,16 @@ pub struct Graph {
     pub entry_origin: Origin,
 }
 
+/// A map keyed by ids, for lookups only (never iterated, so its order cannot reach an
+/// output): hashed with a fixed-seed fast hash, since string-ordered maps spent most of the
+/// graph analysis of a large loop comparing ids.
+pub type IdMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+
+/// An empty [`IdMap`] with room for `n` entries.
+pub fn id_map<K, V>(n: usize) -> IdMap<K, V> {
+    IdMap::with_capacity_and_hasher(n, foldhash::fast::FixedState::default())
+}
+
 impl Graph {
     /// The transitions leaving each phase, indexed once (for writers that list a phase's
     /// transitions: a scan of all transitions per phase was quadratic).

@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::Sink as _;
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Destination, Field, Graph, Spec, Terminal};
+use crate::ir::{Destination, Field, Graph, IdMap, Spec, Terminal, id_map};
 
 /// A node of the analysed graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +48,7 @@ pub struct Info {
     pub graph: DiGraph<Node, Edge>,
     /// Node of each phase id (first declaration).
     #[serde(skip)]
-    pub phase_nodes: BTreeMap<String, NodeIndex>,
+    pub phase_nodes: IdMap<String, NodeIndex>,
     /// Where a run starts (the entry phase's first gate, or the phase).
     #[serde(skip)]
     pub start: Option<NodeIndex>,
@@ -130,7 +130,7 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
 struct Built<'a> {
     graph: DiGraph<Node, Edge>,
     /// Node of each phase id (first declaration).
-    phase_nodes: BTreeMap<String, NodeIndex>,
+    phase_nodes: IdMap<String, NodeIndex>,
     /// Node of each terminal.
     terminal_nodes: BTreeMap<Terminal, NodeIndex>,
     /// Gate chains: the gates guarding each phase, in authored order.
@@ -168,7 +168,7 @@ fn build_graph(spec: &Spec) -> Built<'_> {
 /// guards a declared phase.
 fn add_nodes(g: &Graph) -> Built<'_> {
     let mut graph: DiGraph<Node, Edge> = DiGraph::new();
-    let mut phase_nodes: BTreeMap<String, NodeIndex> = BTreeMap::new();
+    let mut phase_nodes: IdMap<String, NodeIndex> = id_map(g.phases.len());
     for (i, p) in g.phases.iter().enumerate() {
         if !phase_nodes.contains_key(&p.id) {
             let n = graph.add_node(Node::Phase(i));

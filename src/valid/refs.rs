@@ -11,7 +11,7 @@ use super::Sink as _;
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
 use crate::ir::{Destination, Field, Graph, Pattern, Phase, Spec, Transition};
-use crate::ir::{Escalation, Exhausted, ToolAction};
+use crate::ir::{Escalation, Exhausted, IdMap, ToolAction, id_map};
 
 fn blank(s: &str) -> bool {
     s.trim().is_empty()
@@ -114,17 +114,17 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
 struct Phases<'a> {
     graph: &'a Graph,
     /// Index into `graph.phases` of each id's first declaration.
-    first: BTreeMap<&'a str, usize>,
+    first: IdMap<&'a str, usize>,
     /// The ids in order of first declaration (for "did you mean" help).
     ids: Vec<&'a str>,
 }
 
 impl<'a> Phases<'a> {
     fn new(graph: &'a Graph) -> Self {
-        let mut first = BTreeMap::new();
+        let mut first = id_map(graph.phases.len());
         let mut ids = Vec::new();
         for (i, p) in graph.phases.iter().enumerate() {
-            if let Entry::Vacant(e) = first.entry(p.id.as_str()) {
+            if let std::collections::hash_map::Entry::Vacant(e) = first.entry(p.id.as_str()) {
                 e.insert(i);
                 ids.push(p.id.as_str());
             }
@@ -346,17 +346,17 @@ fn at_most_one_transition_per_outcome<'a>(
     g: &'a Graph,
     phases: &Phases,
     sink: &mut Diagnostics,
-) -> BTreeMap<(&'a str, &'a str), usize> {
-    let mut pairs = BTreeMap::new();
+) -> IdMap<(&'a str, &'a str), usize> {
+    let mut pairs = id_map(g.transitions.len());
     for (i, t) in g.transitions.iter().enumerate() {
         if !phases.outcome_known(t) {
             continue;
         }
         match pairs.entry((t.from.as_str(), t.on.as_str())) {
-            Entry::Vacant(e) => {
+            std::collections::hash_map::Entry::Vacant(e) => {
                 e.insert(i);
             }
-            Entry::Occupied(e) => sink.value(
+            std::collections::hash_map::Entry::Occupied(e) => sink.value(
                 Diagnostic::new(
                     Code::DuplicateTransition,
                     format!(
@@ -395,7 +395,7 @@ fn transition_targets_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) 
 /// that have one. A repeated phase id or outcome id is checked once.
 fn every_outcome_has_a_transition(
     phases: &Phases,
-    pairs: &BTreeMap<(&str, &str), usize>,
+    pairs: &IdMap<(&str, &str), usize>,
     sink: &mut Diagnostics,
 ) {
     for p in phases.unique() {
