@@ -316,6 +316,18 @@ impl Diagram {
         build(spec, info)
     }
 
+    /// About how many bytes a drawing of this diagram takes, to size the output once
+    /// instead of growing it by doubling (which copied a large drawing several times).
+    /// Generous: capacity that is never written is never touched.
+    pub fn text_size_hint(&self) -> usize {
+        let node_text: usize = self
+            .nodes
+            .iter()
+            .map(|n| n.lines.iter().map(String::len).sum::<usize>() + n.tooltip.len())
+            .sum();
+        4096 + 2 * node_text + 400 * self.nodes.len() + 200 * self.edges.len()
+    }
+
     /// The node with this id.
     pub fn node(&self, id: &str) -> Option<&DiagramNode> {
         self.nodes.iter().find(|n| n.id == id)

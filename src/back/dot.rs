@@ -37,7 +37,7 @@ pub fn write(
 /// The graph, with or without a legend.
 pub fn draw(spec: &Spec, info: &Info, legend: bool) -> String {
     let d = Diagram::new(spec, info);
-    let mut out = String::new();
+    let mut out = String::with_capacity(d.text_size_hint());
     graph(&d, legend, &mut out);
     out
 }
@@ -223,6 +223,12 @@ enum Value<'a> {
 /// drawn as `<b>` or `<`, not as written.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
+    quote_into(&mut out, s);
+    out
+}
+
+/// [`quote`], appended to `out`.
+fn quote_into(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -235,7 +241,6 @@ pub fn quote(s: &str) -> String {
         }
     }
     out.push('"');
-    out
 }
 
 fn write_attrs(out: &mut String, attrs: &[(&str, Value<'_>)]) {
@@ -249,7 +254,12 @@ fn write_attrs(out: &mut String, attrs: &[(&str, Value<'_>)]) {
         }
         let _ = match v {
             Value::Bare(s) => write!(out, "{k}={s}"),
-            Value::Quoted(s) => write!(out, "{k}={}", quote(s)),
+            Value::Quoted(s) => {
+                out.push_str(k);
+                out.push('=');
+                quote_into(out, s);
+                Ok(())
+            }
             Value::Html(h) => write!(out, "{k}=<{}>", h.0),
         };
     }

@@ -53,7 +53,7 @@ pub fn write(
 /// The diagram in a style.
 pub fn draw(spec: &Spec, info: &Info, style: Style) -> String {
     let d = Diagram::new(spec, info);
-    let mut out = String::new();
+    let mut out = String::with_capacity(d.text_size_hint());
     match style {
         Style::Flowchart => flowchart(&d, &mut out),
         Style::State => state(&d, &mut out),

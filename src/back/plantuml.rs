@@ -47,7 +47,7 @@ pub fn write(
 /// The diagram.
 pub fn draw(spec: &Spec, info: &Info) -> String {
     let d = Diagram::new(spec, info);
-    let mut out = String::new();
+    let mut out = String::with_capacity(d.text_size_hint());
     diagram(&d, &mut out);
     out
 }
