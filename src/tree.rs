@@ -400,19 +400,25 @@ pub struct Document {
     pub syntax: Syntax,
     /// The root node.
     pub root: Node,
-    line_starts: Vec<usize>,
-    char_marks: Vec<usize>,
+    /// Where each line starts and the character marks, built when a position is first
+    /// asked for: a file without diagnostics never needs them (they were a twentieth of the
+    /// time of reading a large loop).
+    line_starts: std::sync::OnceLock<Vec<usize>>,
+    char_marks: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl Document {
-    fn new(text: String, syntax: Syntax, root: Node, line_starts: Vec<usize>) -> Self {
-        let char_marks = char_marks(&text);
+    fn new(text: String, syntax: Syntax, root: Node, line_starts: Option<Vec<usize>>) -> Self {
+        let starts = std::sync::OnceLock::new();
+        if let Some(l) = line_starts {
+            let _ = starts.set(l);
+        }
         Document {
             text,
             syntax,
             root,
-            line_starts,
-            char_marks,
+            line_starts: starts,
+            char_marks: std::sync::OnceLock::new(),
         }
     }
 
@@ -420,8 +426,8 @@ impl Document {
     pub fn pos(&self, span: impl Into<(usize, usize)>) -> Pos {
         pos_in(
             &self.text,
-            &self.line_starts,
-            Some(&self.char_marks),
+            self.line_starts.get_or_init(|| line_starts(&self.text)),
+            Some(self.char_marks.get_or_init(|| char_marks(&self.text))),
             span.into(),
         )
     }
@@ -647,8 +653,8 @@ pub fn parse_json_or_text(
     limits: &Limits,
     diags: &mut Diagnostics,
 ) -> Result<Document, String> {
-    let starts = line_starts(&text);
     let mut p = JsonParser {
+        t: &text,
         s: text.as_bytes(),
         i: 0,
         depth: 0,
@@ -663,7 +669,7 @@ pub fn parse_json_or_text(
     let dups = std::mem::take(&mut p.dups);
     match result {
         Ok(root) => {
-            let doc = Document::new(text, Syntax::Json, root, starts);
+            let doc = Document::new(text, Syntax::Json, root, None);
             report_duplicates(&doc, dups, diags);
             Ok(doc)
         }
@@ -672,7 +678,7 @@ pub fn parse_json_or_text(
             if let Some(h) = help {
                 d = d.with_help(h);
             }
-            d.location.pos = Some(pos_of(&text, &starts, (at, at + 1)));
+            d.location.pos = Some(pos_of(&text, &line_starts(&text), (at, at + 1)));
             diags.push(d);
             Err(text)
         }
@@ -747,6 +753,9 @@ impl KeyIndex {
 }
 
 struct JsonParser<'a> {
+    /// The text, for slices of it (its bytes are `s`; slicing at the ASCII bytes the
+    /// parser stops at needs no UTF-8 check).
+    t: &'a str,
     s: &'a [u8],
     i: usize,
     depth: usize,
@@ -1002,9 +1011,7 @@ impl JsonParser<'_> {
             && self.s[start + n] == b'"'
         {
             self.i = start + n + 1;
-            return Ok(Key::new(
-                std::str::from_utf8(&self.s[start..start + n]).unwrap_or(""),
-            ));
+            return Ok(Key::new(self.t.get(start..start + n).unwrap_or("")));
         }
         self.string().map(Key::from)
     }
@@ -1021,7 +1028,7 @@ impl JsonParser<'_> {
                 self.i += 1;
             }
             // The input is valid UTF-8 and we only stop at ASCII bytes.
-            out.push_str(std::str::from_utf8(&self.s[run..self.i]).unwrap_or(""));
+            out.push_str(self.t.get(run..self.i).unwrap_or(""));
             match self.s.get(self.i) {
                 None => return self.err("unterminated string"),
                 Some(b'"') => {
@@ -1125,7 +1132,7 @@ impl JsonParser<'_> {
                 return self.err("invalid number: expected digits in the exponent");
             }
         }
-        let text = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("0");
+        let text = self.t.get(start..self.i).unwrap_or("0");
         // Integers exactly; everything else through the standard library's correctly
         // rounded parser (serde_json's default float parser can be off by one ulp, which
         // broke `IR -> IR` for some port defaults).
@@ -1330,7 +1337,7 @@ pub fn parse_yaml_or_text(
                     }
                 },
             };
-            let doc = Document::new(text, Syntax::Yaml, root, starts);
+            let doc = Document::new(text, Syntax::Yaml, root, Some(starts));
             let mut dups = Vec::new();
             collect_yaml_issues(&doc.root, "", &mut dups, &doc, diags);
             report_duplicates(&doc, dups, diags);
