@@ -76,6 +76,10 @@ impl From<Span> for (usize, usize) {
     }
 }
 
+// The tree's sizes, which its memory is made of (one node per value, one member per key).
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
+const _: () = assert!(std::mem::size_of::<Member>() == 72);
+
 /// A value with its byte range in the source.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
@@ -274,14 +278,55 @@ impl PartialEq<String> for Key {
     }
 }
 
+/// What a YAML key that is not a string is (one byte in a [`Member`], which the tree has
+/// one of per key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyType {
+    /// `null` or `~`.
+    Null,
+    /// `true` / `false`.
+    Boolean,
+    /// A number.
+    Number,
+    /// A sequence.
+    Array,
+    /// A mapping.
+    Object,
+}
+
+impl KeyType {
+    /// What a key is, `None` for a string.
+    fn of(v: &Value) -> Option<KeyType> {
+        Some(match v {
+            Value::String { .. } => return None,
+            Value::Null => KeyType::Null,
+            Value::Bool(_) => KeyType::Boolean,
+            Value::Number(_) | Value::NonFinite(_) => KeyType::Number,
+            Value::Array(_) => KeyType::Array,
+            Value::Object(_) => KeyType::Object,
+        })
+    }
+
+    /// As in messages: `a number`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyType::Null => "null",
+            KeyType::Boolean => "a boolean",
+            KeyType::Number => "a number",
+            KeyType::Array => "an array",
+            KeyType::Object => "an object",
+        }
+    }
+}
+
 /// An object member.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
     /// The key (for a YAML key that is not a string, its text as written).
     pub key: Key,
-    /// For a YAML key that is not a string (`1:`, `true:`, `{a: b}:`), what it is
-    /// (`"a number"`, ...); reported as `P012`.
-    pub non_string: Option<&'static str>,
+    /// For a YAML key that is not a string (`1:`, `true:`, `{a: b}:`), what it is;
+    /// reported as `P012`.
+    pub non_string: Option<KeyType>,
     /// Byte range of the key.
     pub key_span: Span,
     /// The value.
@@ -299,15 +344,15 @@ pub enum Value {
     Number(serde_json::Number),
     /// A string. `plain` is true for an unquoted YAML scalar.
     String {
-        /// The text.
-        text: String,
+        /// The text (boxed: a value is 24 bytes, not 32).
+        text: Box<str>,
         /// An unquoted YAML scalar (used to recognise YAML 1.1 booleans).
         plain: bool,
     },
-    /// An array.
-    Array(Vec<Node>),
+    /// An array (boxed slices, not vectors: a value is 24 bytes, not 32).
+    Array(Box<[Node]>),
     /// An object.
-    Object(Vec<Member>),
+    Object(Box<[Member]>),
     /// A YAML float that no JSON number can hold (`.inf`, `-.inf`, `.nan`, `1e999`), kept
     /// so that the shape check can report it on its field (a wrong value, not a syntax
     /// error). Converted to `null` by [`Node::to_json`]; the shape check rejects it first.
@@ -371,7 +416,7 @@ impl Node {
             Value::Null | Value::NonFinite(_) => serde_json::Value::Null,
             Value::Bool(b) => serde_json::Value::Bool(*b),
             Value::Number(n) => serde_json::Value::Number(n.clone()),
-            Value::String { text, .. } => serde_json::Value::String(text.clone()),
+            Value::String { text, .. } => serde_json::Value::String(text.to_string()),
             Value::Array(a) => serde_json::Value::Array(a.iter().map(Node::to_json).collect()),
             Value::Object(m) => serde_json::Value::Object(
                 m.iter()
@@ -771,7 +816,7 @@ struct JsonParser<'a> {
     items: Vec<Node>,
 }
 
-impl JsonParser<'_> {
+impl<'a> JsonParser<'a> {
     fn err<T>(&self, msg: impl Into<String>) -> Result<T, JErr> {
         Err((Code::Syntax, msg.into(), self.i, None))
     }
@@ -830,7 +875,7 @@ impl JsonParser<'_> {
             Some(b'{') => self.object()?,
             Some(b'[') => self.array()?,
             Some(b'"') => Value::String {
-                text: self.string()?,
+                text: self.string_value()?,
                 plain: false,
             },
             Some(b't') => self.word("true", Value::Bool(true))?,
@@ -892,7 +937,7 @@ impl JsonParser<'_> {
         if self.s.get(self.i) == Some(&b'}') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Value::Object(Vec::new()));
+            return Ok(Value::Object(Box::default()));
         }
         loop {
             self.ws();
@@ -958,7 +1003,7 @@ impl JsonParser<'_> {
         if self.s.get(self.i) == Some(&b']') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Value::Array(Vec::new()));
+            return Ok(Value::Array(Box::default()));
         }
         loop {
             self.ws();
@@ -1003,17 +1048,31 @@ impl JsonParser<'_> {
 
     /// An object key: without escapes, looked up in place (no allocation for a known key).
     fn key(&mut self) -> Result<Key, JErr> {
-        let start = self.i + 1;
-        let run = self.s[start..]
-            .iter()
-            .position(|&c| c == b'"' || c == b'\\' || c < 0x20);
-        if let Some(n) = run
-            && self.s[start + n] == b'"'
-        {
-            self.i = start + n + 1;
-            return Ok(Key::new(self.t.get(start..start + n).unwrap_or("")));
+        match self.plain_run() {
+            Some(text) => Ok(Key::new(text)),
+            None => self.string().map(Key::from),
         }
-        self.string().map(Key::from)
+    }
+
+    /// A string value: without escapes, copied once at its exact length.
+    fn string_value(&mut self) -> Result<Box<str>, JErr> {
+        match self.plain_run() {
+            Some(text) => Ok(text.into()),
+            None => self.string().map(String::into_boxed_str),
+        }
+    }
+
+    /// The string at the cursor when it has no escapes (the cursor then moves past it).
+    fn plain_run(&mut self) -> Option<&'a str> {
+        let start = self.i + 1;
+        let n = self.s[start..]
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        if self.s[start + n] != b'"' {
+            return None;
+        }
+        self.i = start + n + 1;
+        self.t.get(start..start + n)
     }
 
     fn string(&mut self) -> Result<String, JErr> {
@@ -1213,13 +1272,13 @@ impl<'de> Visitor<'de> for YVisitor {
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
         Ok(Value::String {
-            text: v.to_owned(),
+            text: v.into(),
             plain: true,
         })
     }
     fn visit_string<E>(self, v: String) -> Result<Value, E> {
         Ok(Value::String {
-            text: v,
+            text: v.into_boxed_str(),
             plain: true,
         })
     }
@@ -1241,7 +1300,7 @@ impl<'de> Visitor<'de> for YVisitor {
                 span,
             });
         }
-        Ok(Value::Array(items))
+        Ok(Value::Array(items.into_boxed_slice()))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut members = Vec::new();
@@ -1249,8 +1308,8 @@ impl<'de> Visitor<'de> for YVisitor {
             let key_span = span_of(&k);
             // Keep going on a non-string key: it is reported later (P012).
             let (key, non_string) = match k.value.0 {
-                Value::String { text, .. } => (Key::from(text), None),
-                other => (Key::from(other.to_json_text()), Some(other.type_name())),
+                Value::String { text, .. } => (Key::from(String::from(text)), None),
+                other => (Key::from(other.to_json_text()), KeyType::of(&other)),
             };
             let v = map.next_value::<Spanned<YNode>>()?;
             let span = span_of(&v);
@@ -1264,7 +1323,7 @@ impl<'de> Visitor<'de> for YVisitor {
                 },
             });
         }
-        Ok(Value::Object(members))
+        Ok(Value::Object(members.into_boxed_slice()))
     }
 }
 
@@ -1631,7 +1690,7 @@ fn collect_yaml_issues(
                 if let Some(t) = m.non_string {
                     let mut d = Diagnostic::new(
                         Code::NonStringKey,
-                        format!("a mapping key is {t}, not a string"),
+                        format!("a mapping key is {}, not a string", t.name()),
                     )
                     .with_help("loop files use string keys; quote the key");
                     d.location.pos = Some(doc.pos(m.key_span));

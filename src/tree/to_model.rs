@@ -136,7 +136,7 @@ impl<'de> de::Deserializer<'de> for NodeDe<'de, '_> {
         match &self.node.value {
             // The models' enums are unit variants written as strings.
             Value::String { text, .. } => {
-                visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(text.as_str()))
+                visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(&**text))
             }
             other => Err(de::Error::invalid_type(unexpected(other), &"a string")),
         }

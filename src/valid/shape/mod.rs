@@ -141,7 +141,7 @@ fn non_finite(f: f64) -> &'static str {
 /// without converting the node: the schemas' values are strings.
 fn same(node: &Node, v: &J) -> bool {
     match (&node.value, v) {
-        (Value::String { text, .. }, J::String(s)) => text == s,
+        (Value::String { text, .. }, J::String(s)) => **text == **s,
         (Value::Bool(a), J::Bool(b)) => a == b,
         (Value::Number(a), J::Number(b)) => a == b,
         (Value::Null | Value::NonFinite(_), J::Null) => true,
@@ -370,7 +370,7 @@ impl Shape<'_> {
         let name = field_path(&ptr.to_string());
         if let Value::String { text, plain: true } = &node.value
             && types.contains(&"boolean")
-            && YAML11_BOOLS.contains(&text.as_str())
+            && YAML11_BOOLS.contains(&&**text)
         {
             let lower = text.to_lowercase();
             let b = matches!(lower.as_str(), "y" | "yes" | "on");
