@@ -13,9 +13,7 @@
 //! Strings in a [`Diagram`] are plain text (cleaned, not escaped): each back end escapes
 //! them for its own target.
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use crate::ir::{Access, Destination, FixedLoop, Pattern, Role, Spec, Terminal};
+use crate::ir::{Access, Destination, FixedLoop, IdMap, IdSet, Pattern, Role, Spec, Terminal};
 use crate::valid::Info;
 use crate::valid::graph::{Edge, Node};
 
@@ -455,7 +453,7 @@ fn subtitle(spec: &Spec) -> Option<String> {
 fn build(spec: &Spec, info: &Info) -> Diagram {
     let ctx = Context::new(spec, info);
     let nodes = ctx.nodes();
-    let ids: BTreeSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
+    let ids: IdSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
     let start = info
         .start
         .and_then(|s| info.graph.node_weight(s))
@@ -486,17 +484,17 @@ struct Context<'a> {
     /// The shortest successful run.
     path: &'a [String],
     /// Position of each phase on it (first occurrence).
-    path_pos: BTreeMap<&'a str, usize>,
-    reachable: BTreeSet<&'a str>,
-    traps: BTreeSet<&'a str>,
+    path_pos: IdMap<&'a str, usize>,
+    reachable: IdSet<&'a str>,
+    traps: IdSet<&'a str>,
     /// The first declaration of each phase id.
-    first_phase: BTreeMap<&'a str, &'a crate::ir::Phase>,
+    first_phase: IdMap<&'a str, &'a crate::ir::Phase>,
 }
 
 impl<'a> Context<'a> {
     fn new(spec: &'a Spec, info: &'a Info) -> Self {
         let path: &[String] = info.shortest_success.as_deref().unwrap_or(&[]);
-        let mut first_phase = BTreeMap::new();
+        let mut first_phase = crate::ir::id_map(spec.graph.phases.len());
         for p in &spec.graph.phases {
             first_phase.entry(p.id.as_str()).or_insert(p);
         }
@@ -530,7 +528,7 @@ impl<'a> Context<'a> {
                 _ => {}
             }
         }
-        let mut gates_of: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let mut gates_of: IdMap<&str, Vec<usize>> = IdMap::default();
         for (k, c) in self.checkpoints.iter().enumerate() {
             if gate_present[k] {
                 gates_of.entry(c.before_phase.as_str()).or_default().push(k);
@@ -624,7 +622,7 @@ impl<'a> Context<'a> {
     }
 
     /// The analysed graph's edges between drawn nodes, in its order.
-    fn edges(&self, drawn: &BTreeSet<&str>) -> Vec<DiagramEdge> {
+    fn edges(&self, drawn: &IdSet<&str>) -> Vec<DiagramEdge> {
         let graph = &self.info.graph;
         let mut edges = Vec::new();
         for e in graph.edge_indices() {

@@ -330,7 +330,7 @@ fn state(d: &Diagram, out: &mut String) {
             }
         }
     }
-    let by_id: std::collections::BTreeMap<&str, &DiagramNode> =
+    let by_id: crate::ir::IdMap<&str, &DiagramNode> =
         d.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     for e in &d.edges {
         let label = match (e.kind, by_id.get(e.from.as_str())) {

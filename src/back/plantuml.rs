@@ -25,13 +25,12 @@
 //! versions) `\t` to a tab: an invisible word joiner ([`JOINER`]) keeps those pairs apart.
 //! Output is deterministic: the same loop gives byte-identical text.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{Error, Options};
 use crate::back::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind};
 use crate::diag::Diagnostics;
-use crate::ir::{Spec, Terminal};
+use crate::ir::{IdMap, Spec, Terminal};
 use crate::valid::Info;
 
 /// Write the diagram.
@@ -190,7 +189,7 @@ fn arrow(e: &DiagramEdge) -> String {
 
 /// The label of an edge, escaped: a gate's edges carry its checkpoint id (a choice state
 /// has no label of its own); a note goes on a second, smaller line.
-fn edge_label(e: &DiagramEdge, by_id: &BTreeMap<&str, &DiagramNode>) -> String {
+fn edge_label(e: &DiagramEdge, by_id: &IdMap<&str, &DiagramNode>) -> String {
     if let (EdgeKind::Approve | EdgeKind::Reject, Some(g)) = (e.kind, by_id.get(e.from.as_str())) {
         return escape(&format!("{} · {}", e.label, g.lines.join(" ")));
     }
@@ -206,7 +205,7 @@ fn diagram(d: &Diagram, out: &mut String) {
     for n in &d.nodes {
         node(n, out);
     }
-    let by_id: BTreeMap<&str, &DiagramNode> = d.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+    let by_id: IdMap<&str, &DiagramNode> = d.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     for e in &d.edges {
         let from = if e.kind == EdgeKind::Start {
             "[*]"

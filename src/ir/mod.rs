@@ -323,6 +323,9 @@ pub struct Graph {
 /// graph analysis of a large loop comparing ids.
 pub type IdMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 
+/// A set of ids, for lookups only (see [`IdMap`]).
+pub type IdSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;
+
 /// An empty [`IdMap`] with room for `n` entries.
 pub fn id_map<K, V>(n: usize) -> IdMap<K, V> {
     IdMap::with_capacity_and_hasher(n, foldhash::fast::FixedState::default())
