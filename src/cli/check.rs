@@ -25,32 +25,17 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
-    let files = expand(&a.paths, &a.walk)?;
+    let reports = check_all(g, a)?;
     let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
     let mut all = Vec::new();
-    let color = use_color(g);
-    // One file is read on this thread; more in parallel, a batch at a time, reported in
-    // order: the output is the same as one file after the other, and memory stays that of
-    // one batch.
-    let pool = if files.len() > 1 {
-        Some(reader_pool()?)
-    } else {
-        None
-    };
-    for batch in files.chunks(CHECK_BATCH) {
-        let report = |f: &PathBuf| FileReport::of(g, f, a.from, color, files.len() == 1);
-        let reports: Vec<Result<FileReport>> = match &pool {
-            Some(pool) => pool.install(|| batch.par_iter().map(report).collect()),
-            None => batch.iter().map(report).collect(),
-        };
-        for r in reports {
-            let r = r?;
-            eprint!("{}", r.human);
-            all.extend(r.items);
-            errors += r.errors;
-            warnings += r.warnings;
-            bad_files += usize::from(r.errors > 0);
-        }
+    let files = reports.len();
+    for r in reports {
+        let r = r?;
+        eprint!("{}", r.human);
+        all.extend(r.items);
+        errors += r.errors;
+        warnings += r.warnings;
+        bad_files += usize::from(r.errors > 0);
     }
     // One JSON array, or one SARIF log, for the whole run, so the output is one document.
     match g.format {
@@ -65,8 +50,8 @@ pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
     ) {
         eprintln!(
             "checked {} file{}: {} with errors, {errors} error{}, {warnings} warning{}",
-            files.len(),
-            plural(files.len()),
+            files,
+            plural(files),
             bad_files,
             plural(errors),
             plural(warnings)
@@ -86,8 +71,66 @@ fn reader_pool() -> Result<rayon::ThreadPool> {
         .context("starting the reader threads")
 }
 
-/// Files checked in parallel before their reports are printed.
-const CHECK_BATCH: usize = 64;
+/// Every input checked, in the order of the paths and, within a folder, of the sorted file
+/// names; nothing is printed yet. A path that does not exist or a folder without loop files
+/// is an error before any report (as before reading anything); a file that cannot be read
+/// is an `Err` in its place, reported after the files before it.
+fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
+    let color = use_color(g);
+    if let [one] = a.paths.as_slice()
+        && (is_stdio(one) || !one.is_dir())
+    {
+        // One file is read on this thread, and its loop is left to the exit.
+        expand(&a.paths, &a.walk)?;
+        return Ok(vec![FileReport::of(g, one, a.from, color, true)]);
+    }
+    let pool = reader_pool()?;
+    let mut out = Vec::new();
+    for p in &a.paths {
+        if is_stdio(p) || !p.is_dir() {
+            if !is_stdio(p) && !p.exists() {
+                bail!("{}: no such file or folder", p.display());
+            }
+            out.push(FileReport::of(g, p, a.from, color, false));
+        } else {
+            out.extend(check_folder(g, a, p, &pool, color)?);
+        }
+    }
+    Ok(out)
+}
+
+/// The loop files below `dir`, checked on the reader threads while the folder is still
+/// being walked (walking 1,000 installed packages took as long as checking them), then put
+/// in sorted order.
+fn check_folder(
+    g: &Global,
+    a: &CheckArgs,
+    dir: &Path,
+    pool: &rayon::ThreadPool,
+    color: bool,
+) -> Result<Vec<Result<FileReport>>> {
+    let (tx, rx) = std::sync::mpsc::channel::<PathBuf>();
+    let (walked, mut reports) = pool.install(|| {
+        rayon::join(
+            move || walk_each(dir, &a.walk.exclude, |p| drop(tx.send(p))),
+            || {
+                rx.into_iter()
+                    .par_bridge()
+                    .map(|p| {
+                        let r = FileReport::of(g, &p, a.from, color, false);
+                        (p, r)
+                    })
+                    .collect::<Vec<_>>()
+            },
+        )
+    });
+    walked.with_context(|| format!("reading folder {}", dir.display()))?;
+    if reports.is_empty() {
+        return Err(no_loop_files(dir));
+    }
+    reports.sort_by(|x, y| x.0.cmp(&y.0));
+    Ok(reports.into_iter().map(|(_, r)| r).collect())
+}
 
 /// What checking one file printed and counted, made on a worker thread.
 struct FileReport {

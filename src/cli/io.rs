@@ -88,11 +88,7 @@ pub(super) fn expand(paths: &[PathBuf], w: &WalkArgs) -> Result<Vec<PathBuf>> {
             walk(p, &w.exclude, &mut found)
                 .with_context(|| format!("reading folder {}", p.display()))?;
             if found.is_empty() {
-                bail!(
-                    "{}: no loop files found (searched for *.json, *.yaml, *.yml, skipping hidden, \
-                     git-ignored and --exclude'd paths)",
-                    p.display()
-                );
+                return Err(no_loop_files(p));
             }
             found.sort();
             out.extend(found);
@@ -106,25 +102,36 @@ pub(super) fn expand(paths: &[PathBuf], w: &WalkArgs) -> Result<Vec<PathBuf>> {
 /// excludes and `exclude` globs list (inside a git repository or not). `dir` itself is
 /// always searched, even when hidden (`.agentpm/loops`).
 pub(super) fn walk(dir: &Path, exclude: &[String], out: &mut Vec<PathBuf>) -> Result<()> {
+    let found = std::sync::Mutex::new(Vec::new());
+    walk_each(dir, exclude, |p| lock(&found).push(p))?;
+    out.extend(found.into_inner().unwrap_or_else(|p| p.into_inner()));
+    Ok(())
+}
+
+/// [`walk`], handing each loop file to `on_file` as it is found, on the walker's threads
+/// and in no particular order. Of several errors, the first in sorted order is reported.
+pub(super) fn walk_each(
+    dir: &Path,
+    exclude: &[String],
+    on_file: impl Fn(PathBuf) + Sync,
+) -> Result<()> {
     let mut overrides = ignore::overrides::OverrideBuilder::new(dir);
     for glob in exclude {
         overrides
             .add(&format!("!{glob}"))
             .with_context(|| format!("--exclude {glob}: not a valid glob"))?;
     }
-    // Walked on every core (a walk checks each folder for ignore files, a dozen system
-    // calls a folder, and was a quarter of checking 1,000 installed packages); the caller
-    // sorts what is found, and of several errors the first in sorted order is reported.
+    // Walked on every core: a walk checks each folder for ignore files, a dozen system
+    // calls a folder, and was a quarter of checking 1,000 installed packages.
     let walker = ignore::WalkBuilder::new(dir)
         .require_git(false)
         .overrides(overrides.build()?)
         .build_parallel();
-    let found = std::sync::Mutex::new(Vec::new());
     let errors = std::sync::Mutex::new(Vec::new());
     walker.run(|| {
         Box::new(|entry| {
             match entry {
-                Ok(e) if is_loop_file(&e) => lock(&found).push(e.into_path()),
+                Ok(e) if is_loop_file(&e) => on_file(e.into_path()),
                 Ok(_) => {}
                 Err(e) => lock(&errors).push(e.to_string()),
             }
@@ -133,11 +140,20 @@ pub(super) fn walk(dir: &Path, exclude: &[String], out: &mut Vec<PathBuf>) -> Re
     });
     let mut errors = errors.into_inner().unwrap_or_else(|p| p.into_inner());
     errors.sort();
-    if let Some(first) = errors.into_iter().next() {
-        bail!("{first}");
+    match errors.into_iter().next() {
+        Some(first) => bail!("{first}"),
+        None => Ok(()),
     }
-    out.extend(found.into_inner().unwrap_or_else(|p| p.into_inner()));
-    Ok(())
+}
+
+/// The error for a folder with no loop file in it: a wrong path must not pass as a clean
+/// check of nothing.
+pub(super) fn no_loop_files(dir: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}: no loop files found (searched for *.json, *.yaml, *.yml, skipping hidden, \
+         git-ignored and --exclude'd paths)",
+        dir.display()
+    )
 }
 
 /// A file named `*.json`, `*.yaml` or `*.yml`.
