@@ -120,11 +120,20 @@ fn folder_check_in_parallel_reports_as_one_thread_does() {
     // `check` reads the files of a folder on several threads; what it prints must not
     // depend on how many, or on which finished first. The three folders hold over 64 files
     // (more than one batch of the parallel check), with errors and warnings of every kind.
-    let dirs = ["examples", "examples/invalid", "examples/hostile"];
+    // Folders, and files named one by one (as a pre-commit hook names them), mixed.
+    let mut named: Vec<String> = loop_files(&examples().join("invalid"))
+        .iter()
+        .map(|p| common::rel(p))
+        .collect();
+    named.sort();
+    named.reverse();
+    let mut inputs: Vec<&str> = vec!["examples", "examples/hostile"];
+    inputs.extend(named.iter().map(String::as_str));
+    inputs.push("examples/invalid");
     for format in ["human", "json", "sarif", "github"] {
         let args: Vec<&str> = ["check", "--color", "never", "--format", format]
             .into_iter()
-            .chain(dirs)
+            .chain(inputs.iter().copied())
             .collect();
         let with = |threads: &str| {
             let out = common::loopconv()

@@ -84,14 +84,30 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
         expand(&a.paths, &a.walk)?;
         return Ok(vec![FileReport::of(g, one, a.from, color, true)]);
     }
+    for p in &a.paths {
+        if !is_stdio(p) && !p.exists() {
+            bail!("{}: no such file or folder", p.display());
+        }
+    }
     let pool = reader_pool()?;
+    // The files named on the command line (a pre-commit hook names many), in parallel.
+    let named: Vec<&PathBuf> = a
+        .paths
+        .iter()
+        .filter(|p| is_stdio(p) || !p.is_dir())
+        .collect();
+    let mut named = pool
+        .install(|| {
+            named
+                .par_iter()
+                .map(|p| FileReport::of(g, p, a.from, color, false))
+                .collect::<Vec<_>>()
+        })
+        .into_iter();
     let mut out = Vec::new();
     for p in &a.paths {
         if is_stdio(p) || !p.is_dir() {
-            if !is_stdio(p) && !p.exists() {
-                bail!("{}: no such file or folder", p.display());
-            }
-            out.push(FileReport::of(g, p, a.from, color, false));
+            out.extend(named.next());
         } else {
             out.extend(check_folder(g, a, p, &pool, color)?);
         }
