@@ -11,6 +11,13 @@ use crate::diag::{Code, Diagnostic, Diagnostics, Locate, Pos};
 
 pub mod to_model;
 
+/// The largest input any limit allows: 4 GiB (positions are kept in 32 bits, see
+/// [`Span`]).
+pub const MAX_INPUT_BYTES: usize = match 1usize.checked_shl(32) {
+    Some(n) => n,
+    None => usize::MAX,
+};
+
 /// Limits applied while reading input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -606,8 +613,7 @@ fn text_of(bytes: &[u8]) -> &str {
 /// The checks of [`decode`]: the length of a leading byte-order mark (0 without one), or
 /// `None` when the input cannot be read further.
 fn check_bytes(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<usize> {
-    // Positions are kept in 32 bits ([`Span`]): 4 GiB is the most any limit allows.
-    let max_bytes = limits.max_bytes.min(u32::MAX as usize);
+    let max_bytes = limits.max_bytes.min(MAX_INPUT_BYTES);
     if bytes.len() > max_bytes {
         diags.push(
             Diagnostic::new(

@@ -590,3 +590,94 @@ fn graph_prints_plantuml_and_the_flags_exclude_each_other() {
             .stdout(predicate::str::is_empty());
     }
 }
+
+/// Several inputs: the first bad path in argument order is the error (a folder without loop
+/// files before a missing file, and the other way round), nothing is reported before it,
+/// standard input is not read when a folder fails, and two `-` read standard input once.
+#[test]
+fn the_first_bad_input_in_argument_order_is_the_error() {
+    let empty = tempfile::tempdir().expect("temp dir");
+    let empty_dir = empty.path().to_string_lossy().into_owned();
+    let missing = "examples/agentpm/no-such-loop.json";
+    let good = "examples/agentpm/react-loop.json";
+    for (args, want) in [
+        (
+            vec![good, empty_dir.as_str(), missing],
+            "no loop files found",
+        ),
+        (
+            vec![good, missing, empty_dir.as_str()],
+            "no-such-loop.json: no such file",
+        ),
+        (vec!["-", empty_dir.as_str()], "no loop files found"),
+    ] {
+        let out = loopconv()
+            .arg("check")
+            .args(&args)
+            .write_stdin("this is not read")
+            .output()
+            .expect("run loopconv");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(
+            !err.contains("checked"),
+            "{args:?}: nothing is reported: {err}"
+        );
+    }
+    let loop_text = std::fs::read_to_string(repo().join(good)).expect("example");
+    let out = loopconv()
+        .args([
+            "check",
+            "--format",
+            "json",
+            "--stdin-name",
+            "in.json",
+            "-",
+            "-",
+        ])
+        .write_stdin(loop_text)
+        .output()
+        .expect("run loopconv");
+    let diags = stdout_json(&out);
+    let files: Vec<&str> = diags
+        .as_array()
+        .map(|a| a.iter().filter_map(|d| d["file"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the second `-` is empty: {diags:#}"
+    );
+    assert!(files.iter().all(|f| *f == "in.json"), "{files:?}");
+    assert!(
+        diags
+            .as_array()
+            .is_some_and(|a| a.iter().any(|d| d["code"] == "P008")),
+        "the second read of standard input finds it empty: {diags:#}"
+    );
+}
+
+#[test]
+fn max_input_bytes_above_4_gib_is_a_usage_error() {
+    let out = loopconv()
+        .args([
+            "check",
+            "--max-input-bytes",
+            "8GiB",
+            "examples/agentpm/react-loop.json",
+        ])
+        .output()
+        .expect("run loopconv");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("at most 4 GiB"), "{}", stderr(&out));
+    loopconv()
+        .args([
+            "check",
+            "--max-input-bytes",
+            "4GiB",
+            "examples/agentpm/react-loop.json",
+        ])
+        .assert()
+        .success();
+}

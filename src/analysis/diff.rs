@@ -428,10 +428,13 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
         .iter()
         .map(|t| ((t.from.clone(), t.on.clone()), t.to.as_str().to_owned()))
         .collect();
+    // The outcomes of each id's first declaration (what `Spec::phase` finds).
+    let mut declared = BTreeSet::new();
     let new_pairs: BTreeSet<(&str, &str)> = new
         .graph
         .phases
         .iter()
+        .filter(|p| declared.insert(p.id.as_str()))
         .flat_map(|p| p.outcome_ids().into_iter().map(|o| (p.id.as_str(), o)))
         .collect();
     let has = |(from, on): &(String, String)| new_pairs.contains(&(from.as_str(), on.as_str()));

@@ -84,17 +84,14 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
         expand(&a.paths, &a.walk)?;
         return Ok(vec![FileReport::of(g, one, a.from, color, true)]);
     }
-    for p in &a.paths {
-        if !is_stdio(p) && !p.exists() {
-            bail!("{}: no such file or folder", p.display());
-        }
-    }
     let pool = reader_pool()?;
-    // The files named on the command line (a pre-commit hook names many), in parallel.
+    // The files named on the command line (a pre-commit hook names many), in parallel;
+    // standard input later, on this thread, once every folder has been found to hold
+    // loop files.
     let named: Vec<&PathBuf> = a
         .paths
         .iter()
-        .filter(|p| is_stdio(p) || !p.is_dir())
+        .filter(|p| !is_stdio(p) && p.exists() && !p.is_dir())
         .collect();
     let mut named = pool
         .install(|| {
@@ -104,12 +101,25 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
                 .collect::<Vec<_>>()
         })
         .into_iter();
-    let mut out = Vec::new();
+    // In the order of the paths: the first missing path or folder without loop files is
+    // the error, as when the paths were expanded before reading anything.
+    let mut parts: Vec<Option<Vec<Result<FileReport>>>> = Vec::new();
     for p in &a.paths {
-        if is_stdio(p) || !p.is_dir() {
-            out.extend(named.next());
+        if is_stdio(p) {
+            parts.push(None);
+        } else if !p.exists() {
+            bail!("{}: no such file or folder", p.display());
+        } else if p.is_dir() {
+            parts.push(Some(check_folder(g, a, p, &pool, color)?));
         } else {
-            out.extend(check_folder(g, a, p, &pool, color)?);
+            parts.push(Some(named.next().into_iter().collect()));
+        }
+    }
+    let mut out = Vec::new();
+    for (p, part) in a.paths.iter().zip(parts) {
+        match part {
+            Some(reports) => out.extend(reports),
+            None => out.push(FileReport::of(g, p, a.from, color, false)),
         }
     }
     Ok(out)

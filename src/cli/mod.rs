@@ -156,7 +156,8 @@ fn parse_size(s: &str) -> Result<usize, String> {
         _ => return Err(format!("unknown unit in `{s}` (use KiB, MiB or GiB)")),
     };
     n.checked_mul(1usize << shift)
-        .ok_or_else(|| format!("`{s}` is too large"))
+        .filter(|&n| n <= loopconv::tree::MAX_INPUT_BYTES)
+        .ok_or_else(|| format!("`{s}` is too large: loopconv reads files of at most 4 GiB"))
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
