@@ -202,28 +202,9 @@ impl<'de, 'e> Members<'de, 'e> {
     fn new(members: &'de [Member], de: NodeDe<'de, 'e>) -> Self {
         let kept = members.iter().filter(|m| !de.edits.skips(&m.value));
         let entries = if members.len() <= SMALL_OBJECT {
-            let mut out: Vec<(&str, &Node)> = Vec::with_capacity(members.len());
-            for m in kept {
-                match out.iter_mut().find(|(k, _)| m.key == **k) {
-                    Some(entry) => entry.1 = &m.value,
-                    None => out.push((&m.key, &m.value)),
-                }
-            }
-            out
+            last_values_by_scan(kept)
         } else {
-            let mut out: Vec<(&str, &Node)> = Vec::with_capacity(members.len());
-            let mut at: std::collections::HashMap<&str, usize> =
-                std::collections::HashMap::with_capacity(members.len());
-            for m in kept {
-                match at.entry(m.key.as_str()) {
-                    std::collections::hash_map::Entry::Occupied(e) => out[*e.get()].1 = &m.value,
-                    std::collections::hash_map::Entry::Vacant(e) => {
-                        e.insert(out.len());
-                        out.push((&m.key, &m.value));
-                    }
-                }
-            }
-            out
+            last_values_by_index(kept, members.len())
         };
         Members {
             entries: entries.into_iter(),
@@ -231,6 +212,38 @@ impl<'de, 'e> Members<'de, 'e> {
             de,
         }
     }
+}
+
+/// Each key once, at its first position, with its last value: by comparing keys.
+fn last_values_by_scan<'de>(kept: impl Iterator<Item = &'de Member>) -> Vec<(&'de str, &'de Node)> {
+    let mut out: Vec<(&str, &Node)> = Vec::with_capacity(kept.size_hint().1.unwrap_or(0));
+    for m in kept {
+        match out.iter_mut().find(|(k, _)| m.key == **k) {
+            Some(entry) => entry.1 = &m.value,
+            None => out.push((&m.key, &m.value)),
+        }
+    }
+    out
+}
+
+/// The same through a hash index of the keys seen, for large objects.
+fn last_values_by_index<'de>(
+    kept: impl Iterator<Item = &'de Member>,
+    n: usize,
+) -> Vec<(&'de str, &'de Node)> {
+    let mut out: Vec<(&str, &Node)> = Vec::with_capacity(n);
+    let mut at: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::with_capacity(n);
+    for m in kept {
+        match at.entry(m.key.as_str()) {
+            std::collections::hash_map::Entry::Occupied(e) => out[*e.get()].1 = &m.value,
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(out.len());
+                out.push((&m.key, &m.value));
+            }
+        }
+    }
+    out
 }
 
 impl<'de> MapAccess<'de> for Members<'de, '_> {
