@@ -18,6 +18,10 @@ pub const MAX_INPUT_BYTES: usize = match 1usize.checked_shl(32) {
     None => usize::MAX,
 };
 
+/// The help of `P004` for a document with more values than the limit, JSON or YAML.
+const MAX_VALUES_HELP: &str =
+    "check that this is the loop you meant; raise the limit with `--max-values` if it is";
+
 /// Limits applied while reading input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -220,6 +224,15 @@ impl Key {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Whether two keys are equal; two known keys are the same static string, so they
+    /// compare by address.
+    fn same(&self, other: &Key) -> bool {
+        match (&self.0, &other.0) {
+            (std::borrow::Cow::Borrowed(a), std::borrow::Cow::Borrowed(b)) => std::ptr::eq(*a, *b),
+            (a, b) => a == b,
+        }
+    }
 }
 
 impl From<String> for Key {
@@ -227,17 +240,6 @@ impl From<String> for Key {
         match known_key(&text) {
             Some(k) => Key(std::borrow::Cow::Borrowed(k)),
             None => Key(std::borrow::Cow::Owned(text)),
-        }
-    }
-}
-
-impl Key {
-    /// Whether two keys are equal; two known keys are the same static string, so they
-    /// compare by address.
-    fn same(&self, other: &Key) -> bool {
-        match (&self.0, &other.0) {
-            (std::borrow::Cow::Borrowed(a), std::borrow::Cow::Borrowed(b)) => std::ptr::eq(*a, *b),
-            (a, b) => a == b,
         }
     }
 }
@@ -592,62 +594,73 @@ fn pos_in(text: &str, starts: &[usize], marks: Option<&[usize]>, span: (usize, u
 /// Decode bytes into text, reporting invalid UTF-8, NUL bytes, a byte-order mark and the
 /// size limit. Returns `None` when the input cannot be read further.
 pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<String> {
-    let bom = check_bytes(bytes, limits, diags)?;
-    Some(text_of(&bytes[bom..]).to_owned())
-}
-
-/// Like [`decode`], reusing the buffer (no copy of the input unless it starts with a
-/// byte-order mark).
-pub fn decode_owned(bytes: Vec<u8>, limits: &Limits, diags: &mut Diagnostics) -> Option<String> {
-    let bom = check_bytes(&bytes, limits, diags)?;
-    let mut text = String::from_utf8(bytes).ok()?;
-    text.drain(..bom);
-    Some(text)
-}
-
-/// The bytes as text (already checked to be UTF-8).
-fn text_of(bytes: &[u8]) -> &str {
-    std::str::from_utf8(bytes).unwrap_or("")
-}
-
-/// The checks of [`decode`]: the length of a leading byte-order mark (0 without one), or
-/// `None` when the input cannot be read further.
-fn check_bytes(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<usize> {
-    let max_bytes = limits.max_bytes.min(MAX_INPUT_BYTES);
-    if bytes.len() > max_bytes {
-        diags.push(
-            Diagnostic::new(
-                Code::TooLarge,
-                format!(
-                    "the input is {} bytes, more than the limit of {} bytes",
-                    bytes.len(),
-                    max_bytes
-                ),
-            )
-            .with_help("raise the limit with `--max-input-bytes` if the file is genuine"),
-        );
+    if !size_fits(bytes.len(), limits, diags) {
         return None;
     }
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
-            let off = e.valid_up_to();
-            let ok = std::str::from_utf8(&bytes[..off]).unwrap_or("");
-            let starts = line_starts(ok);
-            let mut d = Diagnostic::new(
-                Code::InvalidUtf8,
-                format!(
-                    "the input is not valid UTF-8 (byte {off} is not part of a UTF-8 character)"
-                ),
-            )
-            .with_help("save the file as UTF-8");
-            let mut p = pos_of(ok, &starts, (off, off));
-            p.end = p.start;
-            d.location.pos = Some(p);
-            diags.push(d);
+            report_invalid_utf8(bytes, e, diags);
             return None;
         }
     };
+    let bom = text_fits(text, diags)?;
+    Some(text[bom..].to_owned())
+}
+
+/// Like [`decode`], reusing the buffer: no copy of the input (unless it starts with a
+/// byte-order mark), and its UTF-8 checked once.
+pub fn decode_owned(bytes: Vec<u8>, limits: &Limits, diags: &mut Diagnostics) -> Option<String> {
+    if !size_fits(bytes.len(), limits, diags) {
+        return None;
+    }
+    let mut text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            report_invalid_utf8(e.as_bytes(), e.utf8_error(), diags);
+            return None;
+        }
+    };
+    let bom = text_fits(&text, diags)?;
+    text.drain(..bom);
+    Some(text)
+}
+
+/// `P004` when the input is larger than the limit (never more than [`MAX_INPUT_BYTES`]).
+fn size_fits(len: usize, limits: &Limits, diags: &mut Diagnostics) -> bool {
+    let max_bytes = limits.max_bytes.min(MAX_INPUT_BYTES);
+    if len <= max_bytes {
+        return true;
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::TooLarge,
+            format!("the input is {len} bytes, more than the limit of {max_bytes} bytes"),
+        )
+        .with_help("raise the limit with `--max-input-bytes` if the file is genuine"),
+    );
+    false
+}
+
+/// `P007`, at the first byte that is not part of a UTF-8 character.
+fn report_invalid_utf8(bytes: &[u8], e: std::str::Utf8Error, diags: &mut Diagnostics) {
+    let off = e.valid_up_to();
+    let ok = std::str::from_utf8(&bytes[..off]).unwrap_or("");
+    let starts = line_starts(ok);
+    let mut d = Diagnostic::new(
+        Code::InvalidUtf8,
+        format!("the input is not valid UTF-8 (byte {off} is not part of a UTF-8 character)"),
+    )
+    .with_help("save the file as UTF-8");
+    let mut p = pos_of(ok, &starts, (off, off));
+    p.end = p.start;
+    d.location.pos = Some(p);
+    diags.push(d);
+}
+
+/// The checks of decoded text: a byte-order mark (a warning; its length is returned, 0
+/// without one), NUL bytes and empty input (`None`: the input is not read further).
+fn text_fits(text: &str, diags: &mut Diagnostics) -> Option<usize> {
     let (text, bom) = match text.strip_prefix('\u{feff}') {
         Some(rest) => {
             let mut d = Diagnostic::new(
@@ -871,9 +884,7 @@ impl<'a> JsonParser<'a> {
                     self.max_nodes
                 ),
                 self.i,
-                Some(
-                    "check that this is the loop you meant; raise the limit with `--max-values` if it is",
-                ),
+                Some(MAX_VALUES_HELP),
             ));
         }
         let value = match self.s.get(self.i) {
@@ -1597,9 +1608,7 @@ fn classify_yaml_error(
                     (
                         Code::TooLarge,
                         format!("the YAML document is too large to be a loop: it has {what}"),
-                        Some(
-                            "check that this is the loop you meant; raise the limit with `--max-values` if it is",
-                        ),
+                        Some(MAX_VALUES_HELP),
                     )
                 }
             };

@@ -709,7 +709,7 @@ fn gate_edge(kind: EdgeKind, label: &str, from: String, to: String, on_path: boo
 mod tests {
     use super::*;
 
-    /// [`wrap`] of the whole cleaned text, as it was before wrapping a prefix.
+    /// [`wrap`] as textwrap does it, on the whole cleaned text: the oracle for `first_fit`.
     fn wrap_whole(s: &str, width: usize, max_lines: usize) -> Vec<String> {
         let width = width.max(2);
         let text = clean(s);

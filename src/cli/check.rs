@@ -81,7 +81,9 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
         && (is_stdio(one) || !one.is_dir())
     {
         // One file is read on this thread, and its loop is left to the exit.
-        expand(&a.paths, &a.walk)?;
+        if !is_stdio(one) && !one.exists() {
+            return Err(no_such_path(one));
+        }
         return Ok(vec![FileReport::of(g, one, a.from, color, true)]);
     }
     let pool = reader_pool()?;
@@ -108,7 +110,7 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
         if is_stdio(p) {
             parts.push(None);
         } else if !p.exists() {
-            bail!("{}: no such file or folder", p.display());
+            return Err(no_such_path(p));
         } else if p.is_dir() {
             parts.push(Some(check_folder(g, a, p, &pool, color)?));
         } else {

@@ -39,9 +39,7 @@ pub(super) fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
 /// The one message for a file that cannot be opened, whichever command opens it.
 pub(super) fn open_error(path: &Path, e: &std::io::Error) -> anyhow::Error {
     match e.kind() {
-        std::io::ErrorKind::NotFound => {
-            anyhow::anyhow!("{}: no such file or folder", path.display())
-        }
+        std::io::ErrorKind::NotFound => no_such_path(path),
         std::io::ErrorKind::PermissionDenied => {
             anyhow::anyhow!("{}: permission denied", path.display())
         }
@@ -80,7 +78,7 @@ pub(super) fn expand(paths: &[PathBuf], w: &WalkArgs) -> Result<Vec<PathBuf>> {
     for p in paths {
         if is_stdio(p) || !p.is_dir() {
             if !is_stdio(p) && !p.exists() {
-                bail!("{}: no such file or folder", p.display());
+                return Err(no_such_path(p));
             }
             out.push(p.clone());
         } else {
@@ -144,6 +142,11 @@ pub(super) fn walk_each(
         Some(first) => bail!("{first}"),
         None => Ok(()),
     }
+}
+
+/// The error for a path that does not exist, whichever command names it.
+pub(super) fn no_such_path(path: &Path) -> anyhow::Error {
+    anyhow::anyhow!("{}: no such file or folder", path.display())
 }
 
 /// The error for a folder with no loop file in it: a wrong path must not pass as a clean

@@ -335,8 +335,7 @@ impl Graph {
     /// The transitions leaving each phase, indexed once (for writers that list a phase's
     /// transitions: a scan of all transitions per phase was quadratic).
     pub fn outgoing(&self) -> Outgoing<'_> {
-        let mut by_from: std::collections::HashMap<&str, Vec<&Transition>> =
-            std::collections::HashMap::with_capacity(self.phases.len());
+        let mut by_from: IdMap<&str, Vec<&Transition>> = id_map(self.phases.len());
         for t in &self.transitions {
             by_from.entry(t.from.as_str()).or_default().push(t);
         }
@@ -347,7 +346,7 @@ impl Graph {
 /// The transitions of a [`Graph`] by the phase they leave, each list in authored order.
 #[derive(Debug)]
 pub struct Outgoing<'a> {
-    by_from: std::collections::HashMap<&'a str, Vec<&'a Transition>>,
+    by_from: IdMap<&'a str, Vec<&'a Transition>>,
 }
 
 impl<'a> Outgoing<'a> {

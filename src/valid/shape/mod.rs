@@ -205,7 +205,7 @@ impl Shape<'_> {
                 Code::OutOfRange,
                 format!(
                     "`{}` is {}, which no JSON number can hold",
-                    field_path(&ptr.to_string()),
+                    ptr.field(),
                     non_finite(f)
                 ),
             )
@@ -247,10 +247,7 @@ impl Shape<'_> {
             ok = false;
             let d = Diagnostic::new(
                 Code::OutOfRange,
-                format!(
-                    "`{}` must be at least {min}, found {n}",
-                    field_path(&ptr.to_string())
-                ),
+                format!("`{}` must be at least {min}, found {n}", ptr.field()),
             )
             .at(ptr.to_string());
             self.emit(d, false, report);
@@ -269,7 +266,7 @@ impl Shape<'_> {
                 Code::EmptyCollection,
                 format!(
                     "`{}` must have at least {min} item(s), found none",
-                    field_path(&ptr.to_string())
+                    ptr.field()
                 ),
             )
             .at(ptr.to_string());
@@ -306,10 +303,7 @@ impl Shape<'_> {
                     ok = false;
                     let d = Diagnostic::new(
                         Code::WrongType,
-                        format!(
-                            "`{}` does not have any of the allowed forms",
-                            field_path(&ptr.to_string())
-                        ),
+                        format!("`{}` does not have any of the allowed forms", ptr.field()),
                     )
                     .at(ptr.to_string());
                     self.emit(d, false, report);
@@ -322,10 +316,7 @@ impl Shape<'_> {
             ok = false;
             let d = Diagnostic::new(
                 Code::WrongType,
-                format!(
-                    "`{}` has a form that is not allowed",
-                    field_path(&ptr.to_string())
-                ),
+                format!("`{}` has a form that is not allowed", ptr.field()),
             )
             .at(ptr.to_string());
             self.emit(d, false, report);
@@ -367,7 +358,7 @@ impl Shape<'_> {
             Value::String { text, .. } => format!("the string {}", quote(text)),
             other => other.type_name().to_owned(),
         };
-        let name = field_path(&ptr.to_string());
+        let name = ptr.field();
         if let Value::String { text, plain: true } = &node.value
             && types.contains(&"boolean")
             && YAML11_BOOLS.contains(&&**text)
@@ -453,7 +444,7 @@ impl Shape<'_> {
                     Code::OutOfRange,
                     format!(
                         "`{}` is {written}, outside the integers {who} can hold (at most {max})",
-                        field_path(&ptr.to_string())
+                        ptr.field()
                     ),
                 )
                 .with_help(format!("use an integer from 1 to {max}"))
@@ -479,10 +470,7 @@ impl Shape<'_> {
         };
         let mut d = Diagnostic::new(
             Code::InvalidValue,
-            format!(
-                "`{}` must be one of {list}, found {found}",
-                field_path(&ptr.to_string())
-            ),
+            format!("`{}` must be one of {list}, found {found}", ptr.field()),
         )
         .at(ptr.to_string());
         if let Value::String { text, .. } = &node.value
@@ -514,7 +502,7 @@ impl Shape<'_> {
             ok = false;
             let d = Diagnostic::new(
                 Code::EmptyString,
-                format!("`{}` must not be empty", field_path(&ptr.to_string())),
+                format!("`{}` must not be empty", ptr.field()),
             )
             .at(ptr.to_string());
             self.emit(d, false, report);
@@ -532,7 +520,7 @@ impl Shape<'_> {
                 },
                 format!(
                     "`{}` is {len} characters long, more than {max}",
-                    field_path(&ptr.to_string())
+                    ptr.field()
                 ),
             )
             .at(ptr.to_string());
@@ -567,7 +555,7 @@ impl Shape<'_> {
                 code,
                 format!(
                     "`{}` {} does not match the pattern `{pat}`",
-                    field_path(&ptr.to_string()),
+                    ptr.field(),
                     quote(text)
                 ),
             )
@@ -611,7 +599,7 @@ impl Shape<'_> {
                 Code::EmptyCollection,
                 format!(
                     "`{}` must have at least {min} key(s), found none",
-                    field_path(&ptr.to_string())
+                    ptr.field()
                 ),
             )
             .with_help("omit the object to express no opinion, or set `read` and/or `write`")
@@ -635,7 +623,7 @@ impl Shape<'_> {
             let what = if ptr.is_root() {
                 "the document".to_owned()
             } else {
-                format!("`{}`", field_path(&ptr.to_string()))
+                format!("`{}`", ptr.field())
             };
             let d = Diagnostic::new(
                 Code::MissingField,
@@ -675,7 +663,7 @@ impl Shape<'_> {
             format!(
                 "the name {} in `{}` does not match the pattern `{}`",
                 quote(&m.key),
-                field_path(&child.parent().to_string()),
+                child.parent().field(),
                 pat.source
             ),
         )
@@ -694,7 +682,7 @@ impl Shape<'_> {
         let where_ = if parent.is_root() {
             "at the top level".to_owned()
         } else {
-            format!("in `{}`", field_path(&parent.to_string()))
+            format!("in `{}`", parent.field())
         };
         if let Some(special) = self.profile.unknown_root_key.filter(|_| parent.is_root())
             && let Some(d) = special(key, child)

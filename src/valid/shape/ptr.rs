@@ -30,6 +30,11 @@ impl<'a> Ptr<'a> {
         Ptr::Index(self, i)
     }
 
+    /// The field's name for messages (`loop.phases[1].id`, see [`super::field_path`]).
+    pub(super) fn field(&self) -> String {
+        super::field_path(&self.to_string())
+    }
+
     /// Whether this is the document itself.
     pub(super) fn is_root(&self) -> bool {
         matches!(self, Ptr::Root)
