@@ -232,6 +232,21 @@ impl Serialize for Diagnostic {
 }
 
 impl Diagnostic {
+    /// The message with its notes and help on lines of their own (`note: …`, `help: …`),
+    /// for the plain-text consumers: SARIF, GitHub annotations, the language server.
+    pub fn full_message(&self) -> String {
+        let mut text = self.message.clone();
+        for n in &self.notes {
+            text.push_str("\nnote: ");
+            text.push_str(n);
+        }
+        if let Some(h) = &self.help {
+            text.push_str("\nhelp: ");
+            text.push_str(h);
+        }
+        text
+    }
+
     /// A diagnostic with the code's default severity.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {

@@ -32,16 +32,7 @@ fn command(d: &Diagnostic) -> String {
         "title={}",
         property(&format!("{} {}", d.code, d.code.name()))
     ));
-    let mut text = d.message.clone();
-    for n in &d.notes {
-        text.push_str("\nnote: ");
-        text.push_str(n);
-    }
-    if let Some(h) = &d.help {
-        text.push_str("\nhelp: ");
-        text.push_str(h);
-    }
-    format!("::{kind} {}::{}", props.join(","), data(&text))
+    format!("::{kind} {}::{}", props.join(","), data(&d.full_message()))
 }
 
 /// Escape a command's message.

@@ -78,15 +78,7 @@ fn result(d: &Diagnostic) -> SarifResult {
         Severity::Warning => ResultLevel::Warning,
         Severity::Note => ResultLevel::Note,
     };
-    let mut message = d.message.clone();
-    for n in &d.notes {
-        message.push_str("\nnote: ");
-        message.push_str(n);
-    }
-    if let Some(h) = &d.help {
-        message.push_str("\nhelp: ");
-        message.push_str(h);
-    }
+    let message = d.full_message();
     let index = Code::ALL.iter().position(|&c| c == d.code).unwrap_or(0);
     SarifResult::builder()
         .rule_id(d.code.as_str())

@@ -29,15 +29,7 @@ pub fn span_of(d: &Diagnostic) -> Span {
 /// Convert one diagnostic; `related` adds the first declaration of a duplicate.
 pub fn to_lsp(t: &Text, index: &Index, uri: &Uri, d: &Diagnostic) -> LspDiagnostic {
     let span = span_of(d);
-    let mut message = d.message.clone();
-    for n in &d.notes {
-        message.push_str("\nnote: ");
-        message.push_str(n);
-    }
-    if let Some(h) = &d.help {
-        message.push_str("\nhelp: ");
-        message.push_str(h);
-    }
+    let message = d.full_message();
     let related = first_declaration(index, d.code, span).map(|first| {
         vec![DiagnosticRelatedInformation {
             location: Location::new(uri.clone(), t.range(first)),
