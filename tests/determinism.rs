@@ -4,11 +4,16 @@
 //!   Mermaid in both styles, DOT with and without legend, PlantUML, Markdown page, the schemas) and
 //!   the Markdown index run twice on every example and corpus file, each time from a fresh
 //!   read, and the diagnostics of every file rendered twice;
+//! * in parallel: a loop large enough to be drawn in parallel chunks gives the same bytes
+//!   in every diagram back end on thread pools of 1, 2 and 5 threads (so with different
+//!   chunk boundaries);
 //! * across processes: `loopconv check --format json` (and the human form, and
 //!   `convert --to ir`) run twice over the examples and the corpus. Each process hashes
 //!   with its own random keys, so any output that depended on `HashMap` order would differ.
 
 mod common;
+#[path = "../benches/workload/mod.rs"]
+mod workload;
 
 use std::path::Path;
 
@@ -74,6 +79,48 @@ fn every_back_end_twice_gives_the_same_bytes() {
             assert!(x == y, "{}: {label} differs between two runs", f.display());
         }
     }
+}
+
+#[test]
+fn a_large_loop_is_drawn_in_parallel_as_on_one_thread() {
+    let phases = 2 * loopconv::back::chunks::PARALLEL_MIN + 77;
+    let text = workload::agentpm_loop("parallel", phases, 9);
+    let l = loopconv::load("parallel.json", text.as_bytes(), &Default::default());
+    let (spec, info) = l.valid().expect("the generated loop is valid");
+    let mut drawn = Vec::new();
+    for (target, label, opts) in common::variants(&lossy_options())
+        .into_iter()
+        .filter(|(t, _, _)| t.is_diagram())
+    {
+        let draw = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool");
+            let mut diags = diag::Diagnostics::new("parallel.json");
+            pool.install(|| loopconv::back::write(target, spec, info, &opts, &mut diags))
+                .expect("drawn")
+        };
+        drawn.push(target);
+        let one = draw(1);
+        assert!(
+            one.lines().count() > phases,
+            "{label}: {} lines",
+            one.lines().count()
+        );
+        for threads in [2, 5] {
+            assert!(
+                draw(threads) == one,
+                "{label}: {threads} threads differ from one"
+            );
+        }
+    }
+    let diagrams: Vec<_> = loopconv::Target::ALL
+        .into_iter()
+        .filter(|t| t.is_diagram())
+        .collect();
+    drawn.dedup();
+    assert_eq!(drawn, diagrams, "every diagram back end is drawn");
 }
 
 fn run(args: &[&str]) -> (Option<i32>, Vec<u8>, Vec<u8>) {

@@ -734,20 +734,21 @@ fn unjoined(s: &str) -> String {
 }
 
 /// The drawing with every text [`unjoined`], to compare with decoded Mermaid labels.
-fn without_joiners(d: &Diagram) -> Diagram {
+fn without_joiners<'a>(d: &Diagram<'a>) -> Diagram<'a> {
     let mut d = d.clone();
     let u = |s: &mut String| *s = unjoined(s);
-    u(&mut d.title);
+    let t = |s: &mut diagram::Text| *s = unjoined(s).into();
+    t(&mut d.title);
     d.subtitle.iter_mut().for_each(u);
-    d.description.iter_mut().for_each(u);
+    d.description.iter_mut().for_each(t);
     for n in &mut d.nodes {
-        u(&mut n.title);
-        n.lines.iter_mut().for_each(u);
+        t(&mut n.title);
+        n.lines.iter_mut().for_each(t);
         n.access.iter_mut().for_each(u);
         n.role.iter_mut().for_each(u);
     }
     for e in &mut d.edges {
-        u(&mut e.label);
+        t(&mut e.label);
         e.note.iter_mut().for_each(u);
     }
     d
@@ -927,8 +928,8 @@ fn check_mermaid(out: &str, what: &str) -> BTreeMap<String, Vec<Vec<String>>> {
 
 /// The pieces of a node label as the writer lays them out, from the [`Diagram`].
 fn node_pieces(n: &diagram::DiagramNode) -> Vec<String> {
-    let mut v = vec![n.title.clone()];
-    v.extend(n.lines.iter().cloned());
+    let mut v = vec![n.title.to_string()];
+    v.extend(n.lines.iter().map(|l| l.to_string()));
     if n.kind == NodeKind::Phase {
         v.extend(n.access.iter().cloned());
         v.extend(n.role.iter().cloned());
@@ -941,7 +942,7 @@ fn check_mermaid_both(case: &Case, spec: &Spec, info: &Info, d: &Diagram) {
     let d = &without_joiners(d);
     let title = match &d.subtitle {
         Some(s) => format!("{} · {}", d.title, s),
-        None => d.title.clone(),
+        None => d.title.to_string(),
     };
     for style in [mermaid::Style::Flowchart, mermaid::Style::State] {
         let what = format!("{} {style:?}", case.label);
@@ -952,7 +953,7 @@ fn check_mermaid_both(case: &Case, spec: &Spec, info: &Info, d: &Diagram) {
             Some(&vec![vec![title.clone()]]),
             "{what}"
         );
-        let descr: Vec<Vec<String>> = d.description.iter().map(|x| vec![x.clone()]).collect();
+        let descr: Vec<Vec<String>> = d.description.iter().map(|x| vec![x.to_string()]).collect();
         assert_eq!(
             found.get("acc:descr").cloned().unwrap_or_default(),
             descr,
@@ -966,9 +967,14 @@ fn check_mermaid_both(case: &Case, spec: &Spec, info: &Info, d: &Diagram) {
                 }
                 mermaid::Style::State if n.kind != NodeKind::Gate => {
                     let got = found.get(&format!("state-title:{}", n.id));
-                    assert_eq!(got, Some(&vec![vec![n.title.clone()]]), "{what}: {}", n.id);
+                    assert_eq!(
+                        got,
+                        Some(&vec![vec![n.title.to_string()]]),
+                        "{what}: {}",
+                        n.id
+                    );
                     let mut lines: Vec<Vec<String>> =
-                        n.lines.iter().map(|l| vec![l.clone()]).collect();
+                        n.lines.iter().map(|l| vec![l.to_string()]).collect();
                     lines.extend(n.access.iter().chain(&n.role).map(|l| vec![l.clone()]));
                     let got = found
                         .get(&format!("state:{}", n.id))
@@ -984,17 +990,17 @@ fn check_mermaid_both(case: &Case, spec: &Spec, info: &Info, d: &Diagram) {
             if e.label.is_empty() {
                 continue;
             }
-            let from = if style == mermaid::Style::State && e.from == diagram::START_ID {
+            let from = if style == mermaid::Style::State && e.from == diagram::NodeId::Start {
                 "[*]".to_owned()
             } else {
-                e.from.clone()
+                e.from.to_string()
             };
             let got = found
                 .get(&format!("edge:{from}-{}", e.to))
                 .unwrap_or_else(|| panic!("{what}: no edge {from} -> {}\n{out}", e.to));
-            let gate = d.node(&e.from).filter(|n| n.kind == NodeKind::Gate);
+            let gate = d.node(e.from).filter(|n| n.kind == NodeKind::Gate);
             let expected: Vec<String> = match (style, gate, &e.note) {
-                (mermaid::Style::Flowchart, _, _) => [e.label.clone()]
+                (mermaid::Style::Flowchart, _, _) => [e.label.to_string()]
                     .into_iter()
                     .chain(e.note.clone())
                     .collect(),
@@ -1002,7 +1008,7 @@ fn check_mermaid_both(case: &Case, spec: &Spec, info: &Info, d: &Diagram) {
                     vec![format!("{} · {}", e.label, g.lines.join(" "))]
                 }
                 (mermaid::Style::State, None, Some(note)) => vec![format!("{} · {note}", e.label)],
-                (mermaid::Style::State, None, None) => vec![e.label.clone()],
+                (mermaid::Style::State, None, None) => vec![e.label.to_string()],
             };
             assert!(
                 got.contains(&expected),
@@ -1034,7 +1040,7 @@ fn check_diagram_text(case: &Case, spec: &Spec, d: &Diagram) {
     let s = &case.hostile;
     assert_eq!(diagram::clean(s), visible(s), "{what}: clean");
     for (i, p) in spec.graph.phases.iter().enumerate() {
-        let Some(n) = d.node(&format!("p{i}")) else {
+        let Some(n) = d.node(diagram::NodeId::Phase(i)) else {
             continue;
         };
         assert_shortened(&n.lines.join(" "), &visible(&p.objective), what);
@@ -1043,7 +1049,7 @@ fn check_diagram_text(case: &Case, spec: &Spec, d: &Diagram) {
             && !visible(s).is_empty()
         {
             assert_eq!(
-                n.lines,
+                n.lines.iter().map(|l| l.to_string()).collect::<Vec<_>>(),
                 vec![visible(s)],
                 "{what}: short objective drawn whole"
             );
@@ -1356,27 +1362,30 @@ fn check_dot(case: &Case, spec: &Spec, info: &Info, d: &Diagram) -> String {
             .1
     };
     let graph = attrs_of("graph");
-    let mut title = vec![d.title.clone()];
+    let mut title = vec![d.title.to_string()];
     title.extend(d.subtitle.clone());
     assert_eq!(graph.get("label"), Some(&Tok::Html(title)), "{what}");
     assert_eq!(
         graph.get("tooltip"),
-        d.description.clone().map(Tok::Str).as_ref(),
+        d.description
+            .as_ref()
+            .map(|x| Tok::Str(x.to_string()))
+            .as_ref(),
         "{what}"
     );
     for n in &d.nodes {
-        let a = attrs_of(&n.id);
+        let a = attrs_of(&n.id.to_string());
         let mut pieces = node_pieces(n);
         if n.kind == NodeKind::Gate {
-            pieces = [n.title.clone()]
+            pieces = [n.title.to_string()]
                 .into_iter()
-                .chain(n.lines.clone())
+                .chain(n.lines.iter().map(|l| l.to_string()))
                 .collect();
         }
         assert_eq!(a.get("label"), Some(&Tok::Html(pieces)), "{what}: {}", n.id);
         assert_eq!(
             a.get("tooltip"),
-            Some(&Tok::Str(n.tooltip.clone())),
+            Some(&Tok::Str(n.tooltip.to_string())),
             "{what}: {}",
             n.id
         );
@@ -1385,12 +1394,12 @@ fn check_dot(case: &Case, spec: &Spec, info: &Info, d: &Diagram) -> String {
         let head = format!("{} -> {}", e.from, e.to);
         let label = match (&e.note, e.label.is_empty()) {
             (_, true) => None,
-            (None, false) => Some(Tok::Str(e.label.clone())),
-            (Some(n), false) => Some(Tok::Html(vec![e.label.clone(), n.clone()])),
+            (None, false) => Some(Tok::Str(e.label.to_string())),
+            (Some(n), false) => Some(Tok::Html(vec![e.label.to_string(), n.clone()])),
         };
         let found = stmts.iter().any(|(h, a)| {
             *h == head
-                && a.get("tooltip") == e.tooltip.clone().map(Tok::Str).as_ref()
+                && a.get("tooltip") == e.tooltip.as_ref().map(|t| Tok::Str(t.to_string())).as_ref()
                 && a.get("label") == label.as_ref()
         });
         assert!(
@@ -1675,7 +1684,7 @@ fn plantuml_expected(d: &Diagram) -> BTreeMap<String, Vec<Vec<String>>> {
     let mut add = |k: String, v: Vec<String>| want.entry(k).or_default().push(v);
     add(
         "title".into(),
-        [d.title.clone()]
+        [d.title.to_string()]
             .into_iter()
             .chain(d.subtitle.clone())
             .collect(),
@@ -1685,22 +1694,22 @@ fn plantuml_expected(d: &Diagram) -> BTreeMap<String, Vec<Vec<String>>> {
             add(format!("choice:{}", n.id), Vec::new());
             continue;
         }
-        add(format!("state-title:{}", n.id), vec![n.title.clone()]);
-        for l in n.lines.iter().chain(&n.access).chain(&n.role) {
-            add(format!("state:{}", n.id), vec![l.clone()]);
+        add(format!("state-title:{}", n.id), vec![n.title.to_string()]);
+        for l in n.lines.iter().map(|l| l.as_ref()).chain(n.extras()) {
+            add(format!("state:{}", n.id), vec![l.to_string()]);
         }
     }
     for e in &d.edges {
-        let from = if e.from == diagram::START_ID {
-            "[*]"
+        let from = if e.from == diagram::NodeId::Start {
+            "[*]".to_owned()
         } else {
-            &e.from
+            e.from.to_string()
         };
-        let gate = d.node(&e.from).filter(|n| n.kind == NodeKind::Gate);
+        let gate = d.node(e.from).filter(|n| n.kind == NodeKind::Gate);
         let label = match (gate, e.label.is_empty()) {
             (_, true) => Vec::new(),
             (Some(g), false) => vec![format!("{} · {}", e.label, g.lines.join(" "))],
-            (None, false) => [e.label.clone()]
+            (None, false) => [e.label.to_string()]
                 .into_iter()
                 .chain(e.note.clone())
                 .collect(),

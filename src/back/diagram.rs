@@ -1,21 +1,33 @@
-//! Shared text helpers for the text back ends (Mermaid, DOT, PlantUML, Markdown).
+//! Shared text helpers for the diagram back ends (Mermaid, DOT, PlantUML), and the drawing
+//! they share.
 //!
 //! * free-text clean-up: [`clean`], [`shorten`] and [`wrap`] work on Unicode scalar values,
 //!   never split a character, drop control and bidirectional-override characters and fold
-//!   every run of whitespace (newlines included) into one space;
-//! * [`escape_html`] for targets that take HTML-like markup (DOT `<...>` labels, Markdown);
+//!   every run of whitespace (newlines included) into one space. Each borrows its input
+//!   when it has nothing to change (most labels), so a drawing copies almost no text;
+//! * [`escape_html`] for targets that take HTML-like markup (DOT `<...>` labels);
 //! * [`access_summary`]: the compact access-intent line (`tools · knowledge · mem r/w`);
 //! * [`Diagram`]: the format-neutral drawing that `mermaid`, `dot` and `plantuml` write, built
-//!   once from the IR and [`Info`] (never recomputing graph facts). Node ids are generated
-//!   from positions (`p0`, `g0`, `t_end`), never from user text, so they are always valid
-//!   identifiers in every target and stable for the same input.
+//!   once from the IR and [`Info`] (never recomputing graph facts), borrowing its text from
+//!   the IR. Node ids are typed ([`NodeId`]) and written from positions (`p0`, `g0`,
+//!   `t_end`), never from user text, so they are always valid identifiers in every target
+//!   and stable for the same input.
 //!
 //! Strings in a [`Diagram`] are plain text (cleaned, not escaped): each back end escapes
-//! them for its own target.
+//! them for its own target. A large loop's drawing is built and written in parallel chunks
+//! ([`chunks`](super::chunks)), in the same order as on one thread.
 
+use std::borrow::Cow;
+use std::fmt;
+
+use super::chunks;
 use crate::ir::{Access, Destination, FixedLoop, IdMap, IdSet, Pattern, Role, Spec, Terminal};
 use crate::valid::Info;
 use crate::valid::graph::{Edge, Node};
+
+/// Text of a drawing: borrowed from the IR when cleaning and shortening left it as written
+/// (most text), owned when they changed it.
+pub type Text<'a> = Cow<'a, str>;
 
 /// Is `c` dropped from diagram and Markdown text: control characters (other than
 /// whitespace, which is folded), every bidirectional control (the Unicode `Bidi_Control`
@@ -36,10 +48,10 @@ pub fn is_dropped(c: char) -> bool {
 }
 
 /// Fold whitespace runs (including newlines and tabs) into one space, trim both ends and
-/// drop control and bidirectional-control characters.
-pub fn clean(s: &str) -> String {
-    if is_clean_ascii(s) {
-        return s.to_owned();
+/// drop control and bidirectional-control characters. Borrowed when nothing changes.
+pub fn clean(s: &str) -> Text<'_> {
+    if is_clean(s) {
+        return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     let mut space = false;
@@ -57,17 +69,39 @@ pub fn clean(s: &str) -> String {
         }
         out.push(c);
     }
-    out
+    Cow::Owned(out)
 }
 
-/// Whether `s` is printable ASCII with single spaces between words and none at either end:
-/// what [`clean`] would return unchanged (most labels; checked a byte at a time).
-fn is_clean_ascii(s: &str) -> bool {
+/// Whether [`clean`] would return `s` unchanged: no dropped character, no whitespace but
+/// single spaces between words (checked a byte at a time while the text is ASCII).
+fn is_clean(s: &str) -> bool {
     let b = s.as_bytes();
-    b.first() != Some(&b' ')
-        && b.last() != Some(&b' ')
-        && b.iter().all(|c| (0x20..0x7F).contains(c))
-        && !s.contains("  ")
+    if b.first() == Some(&b' ') || b.last() == Some(&b' ') {
+        return false;
+    }
+    let mut space = false;
+    for (i, &c) in b.iter().enumerate() {
+        if c >= 0x80 {
+            return is_clean_text(&s[i..], space);
+        }
+        if !(0x20..0x7F).contains(&c) || (space && c == b' ') {
+            return false;
+        }
+        space = c == b' ';
+    }
+    true
+}
+
+/// [`is_clean`] from the first non-ASCII character on (`space`: the text before ended with
+/// a space).
+fn is_clean_text(s: &str, mut space: bool) -> bool {
+    for c in s.chars() {
+        if is_dropped(c) || (c.is_whitespace() && (c != ' ' || space)) {
+            return false;
+        }
+        space = c == ' ';
+    }
+    true
 }
 
 /// The ellipsis appended to shortened text.
@@ -75,42 +109,58 @@ pub const ELLIPSIS: char = '…';
 
 /// `s` cleaned (see [`clean`]) and cut to at most `max_chars` characters, ending with `…`
 /// when something was cut. The cut prefers a word boundary in the last third.
-pub fn shorten(s: &str, max_chars: usize) -> String {
+pub fn shorten(s: &str, max_chars: usize) -> Text<'_> {
     let s = clean(s);
-    if s.chars().count() <= max_chars {
+    if s.len() <= max_chars || s.chars().count() <= max_chars {
         return s;
     }
     if max_chars == 0 {
-        return String::new();
+        return Cow::Borrowed("");
     }
-    let keep: String = s.chars().take(max_chars - 1).collect();
+    let keep_end = s
+        .char_indices()
+        .nth(max_chars - 1)
+        .map_or(s.len(), |(i, _)| i);
+    let keep = &s[..keep_end];
     let min = keep.len() * 2 / 3;
     let cut = match keep.rfind(' ') {
         Some(i) if i >= min && i > 0 => &keep[..i],
-        _ => keep.as_str(),
+        _ => keep,
     };
     let mut out = cut.trim_end().to_owned();
     out.push(ELLIPSIS);
-    out
+    Cow::Owned(out)
 }
 
 /// `s` cleaned and wrapped into lines of at most `width` columns (breaking at spaces,
 /// splitting words longer than a line; wide characters such as CJK and most emoji count as
 /// two columns), at most `max_lines` lines; the last line ends with `…` when text was left
 /// out. An empty text gives no lines.
-pub fn wrap(s: &str, width: usize, max_lines: usize) -> Vec<String> {
+pub fn wrap(s: &str, width: usize, max_lines: usize) -> Vec<Text<'_>> {
     let width = width.max(2);
-    let text = clean(s);
-    let wrapped = first_fit(&text, width, max_lines);
-    let truncated = wrapped.len() > max_lines;
-    let mut lines: Vec<String> = wrapped
+    match clean(s) {
+        Cow::Borrowed(text) => wrapped(text, width, max_lines, Cow::Borrowed),
+        Cow::Owned(text) => wrapped(&text, width, max_lines, |l| Cow::Owned(l.to_owned())),
+    }
+}
+
+/// The lines of cleaned `text` (see [`wrap`]), each made a [`Text`] by `line`.
+fn wrapped<'t, 'o>(
+    text: &'t str,
+    width: usize,
+    max_lines: usize,
+    line: impl Fn(&'t str) -> Text<'o>,
+) -> Vec<Text<'o>> {
+    let all = first_fit(text, width, max_lines);
+    let truncated = all.len() > max_lines;
+    let mut lines: Vec<Text<'o>> = all
         .into_iter()
         .take(max_lines)
         .filter(|l| !l.is_empty())
-        .map(str::to_owned)
+        .map(line)
         .collect();
     if truncated && let Some(last) = lines.last_mut() {
-        end_with_ellipsis(last, width);
+        end_with_ellipsis(last.to_mut(), width);
     }
     lines
 }
@@ -132,65 +182,82 @@ fn display_width(s: &str) -> usize {
 /// (wrapping all of a long objective with textwrap was a tenth of the time of drawing a
 /// large loop).
 fn first_fit(text: &str, width: usize, max_lines: usize) -> Vec<&str> {
-    let mut lines = Vec::new();
-    // The current line: where its first piece starts and its last ends, and its width
-    // with the space after each piece.
-    let mut line: Option<(usize, usize)> = None;
-    let mut used = 0;
-    for (start, end, piece_width, space) in pieces(text, width) {
-        if let Some((from, to)) = line
-            && used + piece_width > width
-        {
-            lines.push(&text[from..to]);
-            if lines.len() > max_lines {
-                return lines;
-            }
-            line = None;
-            used = 0;
-        }
-        line = Some((line.map_or(start, |(from, _)| from), end));
-        used += piece_width + space;
-    }
-    if let Some((from, to)) = line {
-        lines.push(&text[from..to]);
-    }
-    lines
-}
-
-/// The pieces of cleaned text to place on lines: each word, or for a word wider than
-/// `width` the runs of its characters that fit; `(start, end, width, space after)`.
-fn pieces(text: &str, width: usize) -> impl Iterator<Item = (usize, usize, usize, usize)> + '_ {
+    let mut fit = FirstFit {
+        text,
+        width,
+        max_lines,
+        lines: Vec::with_capacity(max_lines + 1),
+        line: None,
+        used: 0,
+    };
     let mut offset = 0;
-    text.split(' ').flat_map(move |word| {
+    for word in text.split(' ') {
         let start = offset;
         offset += word.len() + 1;
         let space = usize::from(start + word.len() < text.len());
-        split_word(word, start, width, space)
-    })
+        if !fit.word(word, start, space) {
+            return fit.lines;
+        }
+    }
+    if let Some((from, to)) = fit.line {
+        fit.lines.push(&text[from..to]);
+    }
+    fit.lines
 }
 
-/// A word as pieces of at most `width` columns (one piece when it fits).
-fn split_word(
-    word: &str,
-    at: usize,
+/// The lines of [`first_fit`] under construction.
+struct FirstFit<'t> {
+    text: &'t str,
     width: usize,
-    space: usize,
-) -> Vec<(usize, usize, usize, usize)> {
-    let mut out = Vec::new();
-    let (mut from, mut used) = (0, 0);
-    for (i, c) in word.char_indices() {
-        let w = char_width(c);
-        if used > 0 && used + w > width {
-            out.push((at + from, at + i, used, 0));
-            from = i;
-            used = 0;
+    max_lines: usize,
+    lines: Vec<&'t str>,
+    /// The current line: where its first piece starts and its last ends.
+    line: Option<(usize, usize)>,
+    /// Its width, with the space after each piece.
+    used: usize,
+}
+
+impl FirstFit<'_> {
+    /// Place a word starting at byte `at` (one piece when it fits on a line, else pieces
+    /// of at most a line); false once more than `max_lines` lines are complete.
+    fn word(&mut self, word: &str, at: usize, space: usize) -> bool {
+        if word.is_empty() {
+            return true;
         }
-        used += w;
+        if word.len() <= self.width && word.is_ascii() {
+            return self.piece(at, at + word.len(), word.len(), space);
+        }
+        let (mut from, mut used) = (0, 0);
+        for (i, c) in word.char_indices() {
+            let w = char_width(c);
+            if used > 0 && used + w > self.width {
+                if !self.piece(at + from, at + i, used, 0) {
+                    return false;
+                }
+                from = i;
+                used = 0;
+            }
+            used += w;
+        }
+        from >= word.len() || self.piece(at + from, at + word.len(), used, space)
     }
-    if from < word.len() {
-        out.push((at + from, at + word.len(), used, space));
+
+    /// Place the piece `start..end` of `piece_width` columns, then `space` columns.
+    fn piece(&mut self, start: usize, end: usize, piece_width: usize, space: usize) -> bool {
+        if let Some((from, to)) = self.line
+            && self.used + piece_width > self.width
+        {
+            self.lines.push(&self.text[from..to]);
+            if self.lines.len() > self.max_lines {
+                return false;
+            }
+            self.line = None;
+            self.used = 0;
+        }
+        self.line = Some((self.line.map_or(start, |(from, _)| from), end));
+        self.used += piece_width + space;
+        true
     }
-    out
 }
 
 /// Cut `line` so that it and a final `…` fit in `width` columns, then add the `…`.
@@ -219,40 +286,122 @@ pub fn escape_html(s: &str) -> String {
     out
 }
 
+/// Append `s` to `out`, each byte that `special` selects written by `code` instead; runs
+/// of other bytes are copied whole. `special` must select only ASCII bytes (or every byte
+/// of a character), so that a run always ends on a character boundary.
+pub fn escape_runs(
+    out: &mut String,
+    s: &str,
+    special: impl Fn(u8) -> bool,
+    mut code: impl FnMut(&mut String, u8),
+) {
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if special(b) {
+            out.push_str(&s[run..i]);
+            code(out, b);
+            run = i + 1;
+        }
+    }
+    out.push_str(&s[run..]);
+}
+
 /// The access intent in one compact line, e.g. `tools · knowledge · mem r/w` or
 /// `no tools · mem r`. An omitted key is "no opinion" and shows nothing; an explicit
 /// `false` shows as `no …`. `None` when there is nothing to show.
 pub fn access_summary(access: Option<&Access>) -> Option<String> {
     let a = access?;
-    let mut parts: Vec<String> = Vec::new();
-    match a.tools {
-        Some(true) => parts.push("tools".into()),
-        Some(false) => parts.push("no tools".into()),
-        None => {}
+    let tools = a.tools.map(|t| if t { "tools" } else { "no tools" });
+    let knowledge = a
+        .knowledge
+        .map(|k| if k { "knowledge" } else { "no knowledge" });
+    let memory = a.memory.as_ref().and_then(|m| match (m.read, m.write) {
+        (Some(true), Some(true)) => Some("mem r/w"),
+        (Some(true), Some(false)) => Some("mem r (no w)"),
+        (Some(true), None) => Some("mem r"),
+        (Some(false), Some(true)) => Some("mem w (no r)"),
+        (None, Some(true)) => Some("mem w"),
+        (Some(false), Some(false)) => Some("no mem"),
+        (Some(false), None) => Some("no mem r"),
+        (None, Some(false)) => Some("no mem w"),
+        (None, None) => None,
+    });
+    let mut out = String::new();
+    for part in [tools, knowledge, memory].into_iter().flatten() {
+        if !out.is_empty() {
+            out.push_str(" · ");
+        }
+        out.push_str(part);
     }
-    match a.knowledge {
-        Some(true) => parts.push("knowledge".into()),
-        Some(false) => parts.push("no knowledge".into()),
-        None => {}
+    (!out.is_empty()).then_some(out)
+}
+
+/// The id of a diagram node: generated from its position, never from user text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NodeId {
+    /// The start marker (`start`).
+    Start,
+    /// The phase at this index of the IR's phases (`p<i>`).
+    Phase(usize),
+    /// The checkpoint at this index of the IR's checkpoints (`g<i>`).
+    Gate(usize),
+    /// A terminal (`t_end`, `t_abort`, `t_handoff`).
+    Terminal(Terminal),
+}
+
+impl NodeId {
+    /// The id of a node of the analysed graph.
+    pub fn of(node: &Node) -> NodeId {
+        match node {
+            Node::Phase(i) => NodeId::Phase(*i),
+            Node::Gate(i) => NodeId::Gate(*i),
+            Node::Terminal(t) => NodeId::Terminal(*t),
+        }
     }
-    if let Some(m) = &a.memory {
-        let mem = match (m.read, m.write) {
-            (Some(true), Some(true)) => Some("mem r/w"),
-            (Some(true), Some(false)) => Some("mem r (no w)"),
-            (Some(true), None) => Some("mem r"),
-            (Some(false), Some(true)) => Some("mem w (no r)"),
-            (None, Some(true)) => Some("mem w"),
-            (Some(false), Some(false)) => Some("no mem"),
-            (Some(false), None) => Some("no mem r"),
-            (None, Some(false)) => Some("no mem w"),
-            (None, None) => None,
+
+    /// Append the id to `out` (what [`Display`](fmt::Display) writes, without the
+    /// formatting machinery: a large drawing writes tens of thousands of ids).
+    pub fn push_to(self, out: &mut String) {
+        let (prefix, n) = match self {
+            NodeId::Start => return out.push_str(START_ID),
+            NodeId::Terminal(t) => return out.push_str(terminal_id(t)),
+            NodeId::Phase(i) => ('p', i),
+            NodeId::Gate(i) => ('g', i),
         };
-        parts.extend(mem.map(str::to_owned));
+        out.push(prefix);
+        push_number(out, n);
     }
-    if parts.is_empty() {
-        None
-    } else {
-        Some(parts.join(" · "))
+}
+
+/// Append the decimal digits of `n`.
+fn push_number(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::with_capacity(8);
+        self.push_to(&mut s);
+        f.write_str(&s)
+    }
+}
+
+impl serde::Serialize for NodeId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -262,16 +411,6 @@ pub fn terminal_id(t: Terminal) -> &'static str {
         Terminal::End => "t_end",
         Terminal::Abort => "t_abort",
         Terminal::Handoff => "t_handoff",
-    }
-}
-
-/// The id of a node of the analysed graph: `p<i>` for the phase at index `i`, `g<i>` for
-/// the checkpoint at index `i`, `t_end`/`t_abort`/`t_handoff` for terminals.
-pub fn node_id(node: &Node) -> String {
-    match node {
-        Node::Phase(i) => format!("p{i}"),
-        Node::Gate(i) => format!("g{i}"),
-        Node::Terminal(t) => terminal_id(*t).to_owned(),
     }
 }
 
@@ -301,28 +440,46 @@ pub enum NodeKind {
 
 /// One node of a [`Diagram`].
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct DiagramNode {
+pub struct DiagramNode<'a> {
     /// Generated, safe, stable id.
-    pub id: String,
+    pub id: NodeId,
     /// What it is.
     pub kind: NodeKind,
     /// Heading: the phase id, `approval` for a gate, or the terminal (`$end`).
-    pub title: String,
+    pub title: Text<'a>,
     /// Body lines: the wrapped objective of a phase, the checkpoint id of a gate, the
     /// meaning of a terminal.
-    pub lines: Vec<String>,
+    pub lines: Vec<Text<'a>>,
     /// Access-intent line of a phase.
     pub access: Option<String>,
     /// MAS role shown on the phase (`validator: qa`, `actor: code-fixer`).
     pub role: Option<String>,
     /// Full text for tooltips (cleaned, bounded).
-    pub tooltip: String,
+    pub tooltip: Text<'a>,
     /// The entry phase.
     pub entry: bool,
     /// Reachable from the entry.
     pub reachable: bool,
     /// A reachable phase from which no terminal can be reached.
     pub trap: bool,
+}
+
+impl DiagramNode<'_> {
+    /// The extra lines of a phase: its access intent, then its role.
+    pub fn extras(&self) -> impl Iterator<Item = &str> {
+        [&self.access, &self.role]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+    }
+
+    /// About how many bytes of text the node holds (to size a drawing's output).
+    pub fn text_len(&self) -> usize {
+        self.title.len()
+            + self.lines.iter().map(|l| l.len()).sum::<usize>()
+            + self.extras().map(str::len).sum::<usize>()
+            + self.tooltip.len()
+    }
 }
 
 /// What a diagram edge stands for.
@@ -341,44 +498,54 @@ pub enum EdgeKind {
 
 /// One edge of a [`Diagram`].
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct DiagramEdge {
+pub struct DiagramEdge<'a> {
     /// Source node id.
-    pub from: String,
+    pub from: NodeId,
     /// Target node id.
-    pub to: String,
+    pub to: NodeId,
     /// What it is.
     pub kind: EdgeKind,
     /// The outcome id, `approve` or `reject`; empty for the start edge.
-    pub label: String,
+    pub label: Text<'a>,
     /// A second label line (`escalation: human` on a MAS escalate edge).
     pub note: Option<String>,
     /// Full text for tooltips (the outcome description).
-    pub tooltip: Option<String>,
+    pub tooltip: Option<Text<'a>>,
     /// On the shortest successful run ([`Info::shortest_success`]).
     pub success_path: bool,
 }
 
+impl DiagramEdge<'_> {
+    /// About how many bytes of text the edge holds (to size a drawing's output).
+    pub fn text_len(&self) -> usize {
+        self.label.len()
+            + self.note.as_ref().map_or(0, String::len)
+            + self.tooltip.as_ref().map_or(0, |t| t.len())
+    }
+}
+
 /// A loop as a drawing: nodes in a stable order (each phase preceded by its gates, then
-/// the terminals used), edges in the order of the analysed graph.
+/// the terminals used), edges in the order of the analysed graph. Its text is borrowed
+/// from the [`Spec`] it was built from.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Diagram {
+pub struct Diagram<'a> {
     /// The loop name.
-    pub title: String,
+    pub title: Text<'a>,
     /// What kind of loop, its roles and bounds (`VEAL loop · max 3 attempts`).
     pub subtitle: Option<String>,
     /// The loop description (cleaned, bounded), for accessibility text and tooltips.
-    pub description: Option<String>,
+    pub description: Option<Text<'a>>,
     /// Id of the node a run starts on, when the entry exists.
-    pub start: Option<String>,
+    pub start: Option<NodeId>,
     /// Nodes.
-    pub nodes: Vec<DiagramNode>,
+    pub nodes: Vec<DiagramNode<'a>>,
     /// Edges.
-    pub edges: Vec<DiagramEdge>,
+    pub edges: Vec<DiagramEdge<'a>>,
 }
 
-impl Diagram {
+impl<'a> Diagram<'a> {
     /// Build the drawing of a loop from its IR and analysis.
-    pub fn new(spec: &Spec, info: &Info) -> Diagram {
+    pub fn new(spec: &'a Spec, info: &'a Info) -> Diagram<'a> {
         build(spec, info)
     }
 
@@ -386,17 +553,24 @@ impl Diagram {
     /// instead of growing it by doubling (which copied a large drawing several times).
     /// Generous: capacity that is never written is never touched.
     pub fn text_size_hint(&self) -> usize {
-        let node_text: usize = self
-            .nodes
-            .iter()
-            .map(|n| n.lines.iter().map(String::len).sum::<usize>() + n.tooltip.len())
-            .sum();
-        4096 + 2 * node_text + 400 * self.nodes.len() + 200 * self.edges.len()
+        let node_text: usize = self.nodes.iter().map(DiagramNode::text_len).sum();
+        let edge_text: usize = self.edges.iter().map(DiagramEdge::text_len).sum();
+        4096 + 2 * (node_text + edge_text) + 400 * self.nodes.len() + 200 * self.edges.len()
     }
 
     /// The node with this id.
-    pub fn node(&self, id: &str) -> Option<&DiagramNode> {
+    pub fn node(&self, id: NodeId) -> Option<&DiagramNode<'a>> {
         self.nodes.iter().find(|n| n.id == id)
+    }
+
+    /// The gates by id, for the edges that carry a gate's checkpoint id (a choice state
+    /// has no label of its own).
+    pub fn gates(&self) -> IdMap<NodeId, &DiagramNode<'a>> {
+        self.nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Gate)
+            .map(|n| (n.id, n))
+            .collect()
     }
 }
 
@@ -434,7 +608,7 @@ fn subtitle(spec: &Spec) -> Option<String> {
             let name = clean(&spec.name);
             let archetype = spec.archetype.as_deref().map(clean);
             if let Some(a) = archetype.filter(|a| !a.is_empty() && *a != name) {
-                parts.push(shorten(&a, 40));
+                parts.push(shorten(&a, 40).into_owned());
             }
         }
     }
@@ -450,17 +624,16 @@ fn subtitle(spec: &Spec) -> Option<String> {
     }
 }
 
-fn build(spec: &Spec, info: &Info) -> Diagram {
+fn build<'a>(spec: &'a Spec, info: &'a Info) -> Diagram<'a> {
     let ctx = Context::new(spec, info);
     let nodes = ctx.nodes();
-    let ids: IdSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
     let start = info
         .start
         .and_then(|s| info.graph.node_weight(s))
-        .map(node_id)
-        .filter(|id| ids.contains(id.as_str()));
-    let mut edges: Vec<DiagramEdge> = start.iter().map(|s| ctx.start_edge(s)).collect();
-    edges.extend(ctx.edges(&ids));
+        .map(NodeId::of)
+        .filter(|id| ctx.drawn.contains(*id));
+    let mut edges: Vec<DiagramEdge> = start.iter().map(|s| ctx.start_edge(*s)).collect();
+    edges.extend(ctx.edges());
     Diagram {
         title: shorten(&spec.name, 80),
         subtitle: subtitle(spec),
@@ -472,6 +645,25 @@ fn build(spec: &Spec, info: &Info) -> Diagram {
         start,
         nodes,
         edges,
+    }
+}
+
+/// Which nodes of the analysed graph are drawn (phases: the first declaration of each id;
+/// gates: checkpoints whose phase is drawn; terminals: the ones used).
+struct Drawn {
+    phases: Vec<bool>,
+    gates: Vec<bool>,
+    terminals: Vec<Terminal>,
+}
+
+impl Drawn {
+    fn contains(&self, id: NodeId) -> bool {
+        match id {
+            NodeId::Start => true,
+            NodeId::Phase(i) => self.phases.get(i).copied().unwrap_or(false),
+            NodeId::Gate(k) => self.gates.get(k).copied().unwrap_or(false),
+            NodeId::Terminal(t) => self.terminals.contains(&t),
+        }
     }
 }
 
@@ -489,6 +681,9 @@ struct Context<'a> {
     traps: IdSet<&'a str>,
     /// The first declaration of each phase id.
     first_phase: IdMap<&'a str, &'a crate::ir::Phase>,
+    /// The drawn gates of each phase id, in checkpoint order.
+    gates_of: IdMap<&'a str, Vec<usize>>,
+    drawn: Drawn,
 }
 
 impl<'a> Context<'a> {
@@ -498,10 +693,12 @@ impl<'a> Context<'a> {
         for p in &spec.graph.phases {
             first_phase.entry(p.id.as_str()).or_insert(p);
         }
+        let checkpoints = spec.graph.checkpoints.as_deref().unwrap_or(&[]);
+        let (drawn, gates_of) = drawn_nodes(spec, info, checkpoints);
         Context {
             spec,
             info,
-            checkpoints: spec.graph.checkpoints.as_deref().unwrap_or(&[]),
+            checkpoints,
             path,
             path_pos: path
                 .iter()
@@ -512,52 +709,33 @@ impl<'a> Context<'a> {
             reachable: info.reachable_phases.iter().map(String::as_str).collect(),
             traps: info.trap_phases.iter().map(String::as_str).collect(),
             first_phase,
+            gates_of,
+            drawn,
         }
     }
 
-    /// Each analysed phase preceded by its gates, then the terminals used.
-    fn nodes(&self) -> Vec<DiagramNode> {
-        // The analysed nodes that exist (phases are the first declaration of each id; gates
-        // only for checkpoints whose phase exists).
-        let mut phase_present = vec![false; self.spec.graph.phases.len()];
-        let mut gate_present = vec![false; self.checkpoints.len()];
-        for n in self.info.graph.node_weights() {
-            match n {
-                Node::Phase(i) if *i < phase_present.len() => phase_present[*i] = true,
-                Node::Gate(i) if *i < gate_present.len() => gate_present[*i] = true,
-                _ => {}
+    /// Each drawn phase preceded by its gates, then the terminals used.
+    fn nodes(&self) -> Vec<DiagramNode<'a>> {
+        let phases = &self.spec.graph.phases;
+        let mut nodes = chunks::collect(phases.len(), |i, out| {
+            if !self.drawn.phases[i] {
+                return;
             }
-        }
-        let mut gates_of: IdMap<&str, Vec<usize>> = IdMap::default();
-        for (k, c) in self.checkpoints.iter().enumerate() {
-            if gate_present[k] {
-                gates_of.entry(c.before_phase.as_str()).or_default().push(k);
-            }
-        }
-        let mut nodes = Vec::new();
-        for (i, p) in self.spec.graph.phases.iter().enumerate() {
-            if !phase_present[i] {
-                continue;
-            }
+            let p = &phases[i];
             // Every way into a phase passes its gates, so they share reachability.
             let reachable = self.reachable.contains(p.id.as_str());
-            let gates = gates_of
+            let gates = self
+                .gates_of
                 .get(p.id.as_str())
-                .map(Vec::as_slice)
-                .unwrap_or(&[]);
-            nodes.extend(gates.iter().map(|&k| self.gate_node(k, p, reachable)));
-            nodes.push(self.phase_node(i, p, reachable));
-        }
-        nodes.extend(
-            self.info
-                .terminals_used
-                .iter()
-                .map(|t| self.terminal_node(*t)),
-        );
+                .map_or(&[][..], Vec::as_slice);
+            out.extend(gates.iter().map(|&k| self.gate_node(k, p, reachable)));
+            out.push(self.phase_node(i, p, reachable));
+        });
+        nodes.extend(self.drawn.terminals.iter().map(|t| self.terminal_node(*t)));
         nodes
     }
 
-    fn gate_node(&self, k: usize, p: &crate::ir::Phase, reachable: bool) -> DiagramNode {
+    fn gate_node(&self, k: usize, p: &crate::ir::Phase, reachable: bool) -> DiagramNode<'a> {
         let c = &self.checkpoints[k];
         let tooltip = format!(
             "approval checkpoint {} before {}; rejection goes to {}",
@@ -566,22 +744,22 @@ impl<'a> Context<'a> {
             c.on_reject.as_str()
         );
         DiagramNode {
-            id: node_id(&Node::Gate(k)),
+            id: NodeId::Gate(k),
             kind: NodeKind::Gate,
-            title: "approval".to_owned(),
+            title: Cow::Borrowed("approval"),
             lines: vec![shorten(&c.id, 64)],
             access: None,
             role: None,
-            tooltip: shorten(&tooltip, TOOLTIP_CHARS),
+            tooltip: Cow::Owned(shorten(&tooltip, TOOLTIP_CHARS).into_owned()),
             entry: false,
             reachable,
             trap: false,
         }
     }
 
-    fn phase_node(&self, i: usize, p: &crate::ir::Phase, reachable: bool) -> DiagramNode {
+    fn phase_node(&self, i: usize, p: &'a crate::ir::Phase, reachable: bool) -> DiagramNode<'a> {
         DiagramNode {
-            id: node_id(&Node::Phase(i)),
+            id: NodeId::Phase(i),
             kind: NodeKind::Phase,
             title: shorten(&p.id, 64),
             lines: wrap(&p.objective, LINE_WIDTH, OBJECTIVE_LINES),
@@ -594,62 +772,70 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn terminal_node(&self, t: Terminal) -> DiagramNode {
+    fn terminal_node(&self, t: Terminal) -> DiagramNode<'a> {
         DiagramNode {
-            id: terminal_id(t).to_owned(),
+            id: NodeId::Terminal(t),
             kind: NodeKind::Terminal(t),
-            title: t.as_str().to_owned(),
-            lines: vec![t.meaning().to_owned()],
+            title: Cow::Borrowed(t.as_str()),
+            lines: vec![Cow::Borrowed(t.meaning())],
             access: None,
             role: None,
-            tooltip: format!("{}: {}", t.as_str(), t.meaning()),
+            tooltip: Cow::Owned(format!("{}: {}", t.as_str(), t.meaning())),
             entry: false,
             reachable: self.info.reachable_terminals.contains(&t),
             trap: false,
         }
     }
 
-    fn start_edge(&self, to: &str) -> DiagramEdge {
+    fn start_edge(&self, to: NodeId) -> DiagramEdge<'a> {
         DiagramEdge {
-            from: START_ID.to_owned(),
-            to: to.to_owned(),
+            from: NodeId::Start,
+            to,
             kind: EdgeKind::Start,
-            label: String::new(),
+            label: Cow::Borrowed(""),
             note: None,
-            tooltip: Some(format!("entry: {}", shorten(&self.spec.graph.entry, 64))),
+            tooltip: Some(Cow::Owned(format!(
+                "entry: {}",
+                shorten(&self.spec.graph.entry, 64)
+            ))),
             success_path: !self.path.is_empty(),
         }
     }
 
     /// The analysed graph's edges between drawn nodes, in its order.
-    fn edges(&self, drawn: &IdSet<&str>) -> Vec<DiagramEdge> {
+    fn edges(&self) -> Vec<DiagramEdge<'a>> {
         let graph = &self.info.graph;
-        let mut edges = Vec::new();
-        for e in graph.edge_indices() {
-            let (Some((a, b)), Some(w)) = (graph.edge_endpoints(e), graph.edge_weight(e)) else {
-                continue;
+        let edges = graph.raw_edges();
+        chunks::collect(edges.len(), |i, out| {
+            let e = &edges[i];
+            let (Some(na), Some(nb)) =
+                (graph.node_weight(e.source()), graph.node_weight(e.target()))
+            else {
+                return;
             };
-            let (Some(na), Some(nb)) = (graph.node_weight(a), graph.node_weight(b)) else {
-                continue;
-            };
-            let (from, to) = (node_id(na), node_id(nb));
-            if !drawn.contains(from.as_str()) || !drawn.contains(to.as_str()) {
-                continue;
+            let (from, to) = (NodeId::of(na), NodeId::of(nb));
+            if !self.drawn.contains(from) || !self.drawn.contains(to) {
+                return;
             }
-            let edge = match w {
-                Edge::Transition(i) => match self.spec.graph.transitions.get(*i) {
-                    Some(t) => self.transition_edge(t, from, to),
-                    None => continue,
-                },
-                Edge::Approve => self.approve_edge(nb, from, to),
-                Edge::Reject => gate_edge(EdgeKind::Reject, "reject", from, to, false),
-            };
-            edges.push(edge);
-        }
-        edges
+            out.extend(match &e.weight {
+                Edge::Transition(i) => self
+                    .spec
+                    .graph
+                    .transitions
+                    .get(*i)
+                    .map(|t| self.transition_edge(t, from, to)),
+                Edge::Approve => Some(self.approve_edge(nb, from, to)),
+                Edge::Reject => Some(gate_edge(EdgeKind::Reject, "reject", from, to, false)),
+            });
+        })
     }
 
-    fn transition_edge(&self, t: &crate::ir::Transition, from: String, to: String) -> DiagramEdge {
+    fn transition_edge(
+        &self,
+        t: &'a crate::ir::Transition,
+        from: NodeId,
+        to: NodeId,
+    ) -> DiagramEdge<'a> {
         let described = self
             .first_phase
             .get(t.from.as_str())
@@ -657,8 +843,9 @@ impl<'a> Context<'a> {
             .and_then(|os| os.iter().find(|o| o.id == t.on))
             .map(|o| shorten(&o.description, TOOLTIP_CHARS));
         let tooltip = described.or_else(|| {
-            (t.on == crate::ir::IMPLICIT_OUTCOME)
-                .then(|| "implicit outcome of a phase that declares none".to_owned())
+            (t.on == crate::ir::IMPLICIT_OUTCOME).then_some(Cow::Borrowed(
+                "implicit outcome of a phase that declares none",
+            ))
         });
         let note = (is_mas(self.spec) && t.on == "escalate").then(|| escalation_note(self.spec));
         let next = self
@@ -682,7 +869,7 @@ impl<'a> Context<'a> {
     }
 
     /// Approval into `into` (the guarded phase, or the next gate before it).
-    fn approve_edge(&self, into: &Node, from: String, to: String) -> DiagramEdge {
+    fn approve_edge(&self, into: &Node, from: NodeId, to: NodeId) -> DiagramEdge<'a> {
         let guarded = match into {
             Node::Phase(i) => self.spec.graph.phases.get(*i).map(|p| p.id.as_str()),
             Node::Gate(k) => self.checkpoints.get(*k).map(|c| c.before_phase.as_str()),
@@ -693,12 +880,55 @@ impl<'a> Context<'a> {
     }
 }
 
-fn gate_edge(kind: EdgeKind, label: &str, from: String, to: String, on_path: bool) -> DiagramEdge {
+/// Which analysed nodes are drawn, and the drawn gates of each phase id.
+fn drawn_nodes<'a>(
+    spec: &'a Spec,
+    info: &Info,
+    checkpoints: &'a [crate::ir::Checkpoint],
+) -> (Drawn, IdMap<&'a str, Vec<usize>>) {
+    let mut drawn = Drawn {
+        phases: vec![false; spec.graph.phases.len()],
+        gates: vec![false; checkpoints.len()],
+        terminals: info.terminals_used.clone(),
+    };
+    let mut gate_present = vec![false; checkpoints.len()];
+    for n in info.graph.node_weights() {
+        match n {
+            Node::Phase(i) if *i < drawn.phases.len() => drawn.phases[*i] = true,
+            Node::Gate(k) if *k < gate_present.len() => gate_present[*k] = true,
+            _ => {}
+        }
+    }
+    let drawn_ids: IdSet<&str> = spec
+        .graph
+        .phases
+        .iter()
+        .zip(&drawn.phases)
+        .filter(|(_, d)| **d)
+        .map(|(p, _)| p.id.as_str())
+        .collect();
+    let mut gates_of: IdMap<&str, Vec<usize>> = IdMap::default();
+    for (k, c) in checkpoints.iter().enumerate() {
+        if gate_present[k] && drawn_ids.contains(c.before_phase.as_str()) {
+            gates_of.entry(c.before_phase.as_str()).or_default().push(k);
+            drawn.gates[k] = true;
+        }
+    }
+    (drawn, gates_of)
+}
+
+fn gate_edge<'a>(
+    kind: EdgeKind,
+    label: &'static str,
+    from: NodeId,
+    to: NodeId,
+    on_path: bool,
+) -> DiagramEdge<'a> {
     DiagramEdge {
         from,
         to,
         kind,
-        label: label.to_owned(),
+        label: Cow::Borrowed(label),
         note: None,
         tooltip: None,
         success_path: on_path,
@@ -809,7 +1039,8 @@ mod tests {
     fn wrap_breaks_at_spaces_and_bounds_lines() {
         assert_eq!(wrap("one two three", 7, 3), vec!["one two", "three"]);
         assert_eq!(wrap("", 10, 2), Vec::<String>::new());
-        let w = wrap(&"x".repeat(500), 10, 2);
+        let long = "x".repeat(500);
+        let w = wrap(&long, 10, 2);
         assert_eq!(w.len(), 2);
         assert!(w.iter().all(|l| l.chars().count() <= 10));
         assert!(w[1].ends_with(ELLIPSIS));
@@ -874,8 +1105,8 @@ mod tests {
                 if let (Some(spec), Some(info)) = (&l.spec, &l.info) {
                     let d = Diagram::new(spec, info);
                     for e in &d.edges {
-                        assert!(e.from == START_ID || d.node(&e.from).is_some());
-                        assert!(d.node(&e.to).is_some());
+                        assert!(e.from == NodeId::Start || d.node(e.from).is_some());
+                        assert!(d.node(e.to).is_some());
                     }
                     for style in [
                         crate::back::mermaid::Style::Flowchart,

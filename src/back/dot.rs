@@ -17,8 +17,9 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
+use crate::back::chunks;
 use crate::back::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind, START_ID, escape_html,
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, escape_runs,
 };
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
@@ -141,7 +142,24 @@ impl EdgeStyle {
 /// `\N`, `\G`, `\E`... (node, graph, edge names) and `\\` in the text of HTML-like labels
 /// too, after decoding entities, so `&#92;` would not help; `\\` is drawn as one `\`.
 pub fn html_text(s: &str) -> String {
-    escape_html(s).replace('\\', "\\\\")
+    let mut out = String::with_capacity(s.len());
+    html_text_into(&mut out, s);
+    out
+}
+
+/// [`html_text`], appended to `out`.
+fn html_text_into(out: &mut String, s: &str) {
+    let special = |b: u8| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'' | b'\\');
+    escape_runs(out, s, special, |out, b| {
+        out.push_str(match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => "\\\\",
+        })
+    });
 }
 
 /// An HTML-like label under construction: markup comes from the methods, every piece of
@@ -151,19 +169,19 @@ pub struct Html(String);
 
 impl Html {
     fn text(mut self, s: &str) -> Self {
-        self.0.push_str(&html_text(s));
+        html_text_into(&mut self.0, s);
         self
     }
     fn bold(mut self, s: &str) -> Self {
-        let _ = write!(self.0, "<B>{}</B>", html_text(s));
+        self.0.push_str("<B>");
+        html_text_into(&mut self.0, s);
+        self.0.push_str("</B>");
         self
     }
     fn small(mut self, s: &str, color: &'static str) -> Self {
-        let _ = write!(
-            self.0,
-            "<FONT POINT-SIZE=\"9\" COLOR=\"{color}\">{}</FONT>",
-            html_text(s)
-        );
+        let _ = write!(self.0, "<FONT POINT-SIZE=\"9\" COLOR=\"{color}\">");
+        html_text_into(&mut self.0, s);
+        self.0.push_str("</FONT>");
         self
     }
     fn br(mut self) -> Self {
@@ -174,17 +192,17 @@ impl Html {
 
 /// A label: plain (escaped as a quoted string) or HTML-like.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Label {
+pub enum Label<'a> {
     /// Plain text.
-    Text(String),
+    Text(&'a str),
     /// HTML-like markup built by [`Html`].
     Html(Html),
 }
 
 /// The attributes of a node.
 #[derive(Debug, Clone, Default)]
-pub struct NodeAttrs {
-    label: Option<Label>,
+pub struct NodeAttrs<'a> {
+    label: Option<Label<'a>>,
     shape: Option<Shape>,
     style: Option<NodeStyle>,
     color: Option<&'static str>,
@@ -193,18 +211,18 @@ pub struct NodeAttrs {
     penwidth: Option<&'static str>,
     width: Option<&'static str>,
     margin: Option<&'static str>,
-    tooltip: Option<String>,
+    tooltip: Option<&'a str>,
 }
 
 /// The attributes of an edge.
 #[derive(Debug, Clone, Default)]
-pub struct EdgeAttrs {
-    label: Option<Label>,
+pub struct EdgeAttrs<'a> {
+    label: Option<Label<'a>>,
     style: Option<EdgeStyle>,
     color: Option<&'static str>,
     fontcolor: Option<&'static str>,
     penwidth: Option<&'static str>,
-    tooltip: Option<String>,
+    tooltip: Option<&'a str>,
 }
 
 /// One attribute value, written by [`write_attrs`].
@@ -230,7 +248,15 @@ pub fn quote(s: &str) -> String {
 /// [`quote`], appended to `out`.
 fn quote_into(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
+    let mut rest = s;
+    while !rest.is_empty() {
+        let run = rest.bytes().position(|b| b >= 0x80 || is_quoted_special(b));
+        let run = run.unwrap_or(rest.len());
+        out.push_str(&rest[..run]);
+        let mut chars = rest[run..].chars();
+        let Some(c) = chars.next() else {
+            break;
+        };
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
@@ -239,16 +265,23 @@ fn quote_into(out: &mut String, s: &str) {
             c if c.is_control() => out.push(' '),
             c => out.push(c),
         }
+        rest = chars.as_str();
     }
     out.push('"');
 }
 
-fn write_attrs(out: &mut String, attrs: &[(&str, Value<'_>)]) {
-    if attrs.is_empty() {
+/// The ASCII characters [`quote_into`] does not copy as they are.
+fn is_quoted_special(b: u8) -> bool {
+    matches!(b, b'\\' | b'"' | b'&') || b.is_ascii_control()
+}
+
+fn write_attrs<'v>(out: &mut String, attrs: impl IntoIterator<Item = &'v (&'v str, Value<'v>)>) {
+    let mut attrs = attrs.into_iter().peekable();
+    if attrs.peek().is_none() {
         return;
     }
     out.push_str(" [");
-    for (i, (k, v)) in attrs.iter().enumerate() {
+    for (i, (k, v)) in attrs.enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
@@ -266,75 +299,50 @@ fn write_attrs(out: &mut String, attrs: &[(&str, Value<'_>)]) {
     out.push(']');
 }
 
-fn label_value(l: &Label) -> Value<'_> {
+fn label_value<'a>(l: &'a Label<'_>) -> Value<'a> {
     match l {
         Label::Text(s) => Value::Quoted(s),
         Label::Html(h) => Value::Html(h),
     }
 }
 
-impl NodeAttrs {
-    fn pairs(&self) -> Vec<(&'static str, Value<'_>)> {
-        let mut v = Vec::new();
-        if let Some(l) = &self.label {
-            v.push(("label", label_value(l)));
-        }
-        if let Some(s) = self.shape {
-            v.push(("shape", Value::Bare(s.as_str())));
-        }
-        if let Some(s) = self.style {
-            v.push(("style", Value::Quoted(s.as_str())));
-        }
-        for (k, c) in [
-            ("color", self.color),
-            ("fillcolor", self.fillcolor),
-            ("fontcolor", self.fontcolor),
-        ] {
-            if let Some(c) = c {
-                v.push((k, Value::Quoted(c)));
-            }
-        }
-        if let Some(p) = self.penwidth {
-            v.push(("penwidth", Value::Bare(p)));
-        }
-        if let Some(w) = self.width {
-            v.push(("width", Value::Bare(w)));
-        }
-        if let Some(m) = self.margin {
-            v.push(("margin", Value::Quoted(m)));
-        }
-        if let Some(t) = &self.tooltip {
-            v.push(("tooltip", Value::Quoted(t)));
-        }
-        v
+/// The attributes of a node or an edge in their order, `None` for one not set.
+type Pairs<'a, const N: usize> = [Option<(&'static str, Value<'a>)>; N];
+
+impl NodeAttrs<'_> {
+    fn pairs(&self) -> Pairs<'_, 10> {
+        let quoted = |k, v: Option<&'static str>| v.map(|v| (k, Value::Quoted(v)));
+        let bare = |k, v: Option<&'static str>| v.map(|v| (k, Value::Bare(v)));
+        [
+            self.label.as_ref().map(|l| ("label", label_value(l))),
+            bare("shape", self.shape.map(Shape::as_str)),
+            quoted("style", self.style.map(NodeStyle::as_str)),
+            quoted("color", self.color),
+            quoted("fillcolor", self.fillcolor),
+            quoted("fontcolor", self.fontcolor),
+            bare("penwidth", self.penwidth),
+            bare("width", self.width),
+            quoted("margin", self.margin),
+            self.tooltip.map(|t| ("tooltip", Value::Quoted(t))),
+        ]
     }
 }
 
-impl EdgeAttrs {
-    fn pairs(&self) -> Vec<(&'static str, Value<'_>)> {
-        let mut v = Vec::new();
-        if let Some(l) = &self.label {
-            v.push(("label", label_value(l)));
-        }
-        if let Some(s) = self.style {
-            v.push(("style", Value::Bare(s.as_str())));
-        }
-        for (k, c) in [("color", self.color), ("fontcolor", self.fontcolor)] {
-            if let Some(c) = c {
-                v.push((k, Value::Quoted(c)));
-            }
-        }
-        if let Some(p) = self.penwidth {
-            v.push(("penwidth", Value::Bare(p)));
-        }
-        if let Some(t) = &self.tooltip {
-            v.push(("tooltip", Value::Quoted(t)));
-        }
-        v
+impl EdgeAttrs<'_> {
+    fn pairs(&self) -> Pairs<'_, 6> {
+        let quoted = |k, v: Option<&'static str>| v.map(|v| (k, Value::Quoted(v)));
+        [
+            self.label.as_ref().map(|l| ("label", label_value(l))),
+            self.style.map(|s| ("style", Value::Bare(s.as_str()))),
+            quoted("color", self.color),
+            quoted("fontcolor", self.fontcolor),
+            self.penwidth.map(|p| ("penwidth", Value::Bare(p))),
+            self.tooltip.map(|t| ("tooltip", Value::Quoted(t))),
+        ]
     }
 }
 
-fn node_attrs(n: &DiagramNode) -> NodeAttrs {
+fn node_attrs<'a>(n: &'a DiagramNode) -> NodeAttrs<'a> {
     match n.kind {
         NodeKind::Phase => {
             let mut h = Html::default().bold(&n.title);
@@ -374,7 +382,7 @@ fn node_attrs(n: &DiagramNode) -> NodeAttrs {
                     color::MUTED
                 }),
                 penwidth: Some(pen),
-                tooltip: Some(n.tooltip.clone()),
+                tooltip: Some(&n.tooltip),
                 ..NodeAttrs::default()
             }
         }
@@ -386,7 +394,7 @@ fn node_attrs(n: &DiagramNode) -> NodeAttrs {
             fillcolor: Some(color::GATE_FILL),
             fontcolor: Some(color::GATE_INK),
             penwidth: Some("1.5"),
-            tooltip: Some(n.tooltip.clone()),
+            tooltip: Some(&n.tooltip),
             margin: Some("0.02,0.02"),
             ..NodeAttrs::default()
         },
@@ -427,7 +435,7 @@ fn node_attrs(n: &DiagramNode) -> NodeAttrs {
                 fontcolor: Some(ink),
                 penwidth: Some("2"),
                 margin: Some(margin),
-                tooltip: Some(n.tooltip.clone()),
+                tooltip: Some(&n.tooltip),
                 ..NodeAttrs::default()
             }
         }
@@ -443,10 +451,10 @@ fn gate_label(n: &DiagramNode) -> Html {
     h
 }
 
-fn edge_attrs(e: &DiagramEdge) -> EdgeAttrs {
+fn edge_attrs<'a>(e: &'a DiagramEdge) -> EdgeAttrs<'a> {
     let label = match (&e.note, e.label.is_empty()) {
         (_, true) => None,
-        (None, false) => Some(Label::Text(e.label.clone())),
+        (None, false) => Some(Label::Text(&e.label)),
         (Some(note), false) => Some(Label::Html(
             Html::default()
                 .text(&e.label)
@@ -465,7 +473,7 @@ fn edge_attrs(e: &DiagramEdge) -> EdgeAttrs {
         color: Some(if e.success_path { color::INK } else { line }),
         fontcolor: None,
         penwidth: e.success_path.then_some("2.2"),
-        tooltip: e.tooltip.clone(),
+        tooltip: e.tooltip.as_deref(),
     }
 }
 
@@ -518,23 +526,37 @@ fn graph(d: &Diagram, with_legend: bool, out: &mut String) {
             shape: Some(Shape::Point),
             color: Some(color::INK),
             width: Some("0.18"),
-            tooltip: Some("start".to_owned()),
+            tooltip: Some("start"),
             ..NodeAttrs::default()
         };
         let _ = write!(out, "  {START_ID}");
-        write_attrs(out, &start.pairs());
+        write_attrs(out, start.pairs().iter().flatten());
         out.push_str(";\n");
     }
-    for n in &d.nodes {
-        let _ = write!(out, "  {}", n.id);
-        write_attrs(out, &node_attrs(n).pairs());
-        out.push_str(";\n");
-    }
-    for e in &d.edges {
-        let _ = write!(out, "  {} -> {}", e.from, e.to);
-        write_attrs(out, &edge_attrs(e).pairs());
-        out.push_str(";\n");
-    }
+    chunks::write(
+        &d.nodes,
+        out,
+        |n| 2 * n.text_len() + 300,
+        |n, out| {
+            out.push_str("  ");
+            n.id.push_to(out);
+            write_attrs(out, node_attrs(n).pairs().iter().flatten());
+            out.push_str(";\n");
+        },
+    );
+    chunks::write(
+        &d.edges,
+        out,
+        |e| 2 * e.text_len() + 100,
+        |e, out| {
+            out.push_str("  ");
+            e.from.push_to(out);
+            out.push_str(" -> ");
+            e.to.push_to(out);
+            write_attrs(out, edge_attrs(e).pairs().iter().flatten());
+            out.push_str(";\n");
+        },
+    );
     if with_legend {
         legend(out);
     }
@@ -575,25 +597,25 @@ fn legend(out: &mut String) {
         let mut a = node_attrs(n);
         a.tooltip = None;
         let _ = write!(out, "    {id}");
-        write_attrs(out, &a.pairs());
+        write_attrs(out, a.pairs().iter().flatten());
         out.push_str(";\n");
     }
     out.push_str("    legend_phase -> legend_gate -> legend_end -> legend_abort -> legend_handoff [style=invis];\n  }\n");
 }
 
-fn sample(kind: NodeKind, title: &str, line: &str) -> DiagramNode {
+fn sample(kind: NodeKind, title: &'static str, line: &'static str) -> DiagramNode<'static> {
     DiagramNode {
-        id: String::new(),
+        id: NodeId::Start,
         kind,
-        title: title.to_owned(),
+        title: title.into(),
         lines: if line.is_empty() {
             Vec::new()
         } else {
-            vec![line.to_owned()]
+            vec![line.into()]
         },
         access: None,
         role: None,
-        tooltip: String::new(),
+        tooltip: "".into(),
         entry: false,
         reachable: true,
         trap: false,

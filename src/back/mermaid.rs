@@ -25,8 +25,12 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::back::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind, START_ID};
+use crate::back::chunks;
+use crate::back::diagram::{
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, Text,
+};
 use crate::diag::Diagnostics;
+use crate::ir::IdMap;
 use crate::ir::{Spec, Terminal};
 use crate::valid::Info;
 
@@ -85,35 +89,69 @@ fn joined(c: char, next: Option<char>) -> bool {
 /// accessibility text. An empty text becomes a no-break space, so that a label is never
 /// empty.
 pub fn escape(s: &str) -> String {
-    if s.is_empty() {
-        return "#160;".to_owned();
-    }
     let mut out = String::with_capacity(s.len() + 8);
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        let safe = c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                ' ' | '.' | ',' | '-' | '_' | '/' | '(' | ')' | '+' | '=' | '!' | '?' | '\'' | '@'
-            );
-        // `°`, `¶` and `ß` make up Mermaid's internal entity placeholders (`fl°°`,
-        // `¶ß`); code them too so user text can never forge one.
-        if safe || !(c.is_ascii() || matches!(c, '°' | '¶' | 'ß')) {
-            if c.is_control() {
-                out.push(' ');
-            } else {
-                out.push(c);
-            }
-        } else if c.is_ascii_control() {
-            out.push(' ');
-        } else {
-            let _ = write!(out, "#{};", u32::from(c));
-        }
-        if joined(c, chars.peek().copied()) {
+    escape_into(&mut out, s);
+    out
+}
+
+/// [`escape`], appended to `out`: runs of letters, digits and safe punctuation are copied
+/// whole, every other character is looked at on its own.
+pub fn escape_into(out: &mut String, s: &str) {
+    if s.is_empty() {
+        out.push_str("#160;");
+        return;
+    }
+    let mut rest = s;
+    while !rest.is_empty() {
+        let run = rest.bytes().position(|b| !is_safe(b)).unwrap_or(rest.len());
+        out.push_str(&rest[..run]);
+        let mut chars = rest[run..].chars();
+        let Some(c) = chars.next() else {
+            break;
+        };
+        escape_char(out, c);
+        rest = chars.as_str();
+        if joined(c, rest.chars().next()) {
             out.push(JOINER);
         }
     }
-    out
+}
+
+/// The ASCII characters written as they are: letters, digits, space and
+/// `.,-_/()+=!?'@`.
+fn is_safe(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b' ' | b'.'
+                | b','
+                | b'-'
+                | b'_'
+                | b'/'
+                | b'('
+                | b')'
+                | b'+'
+                | b'='
+                | b'!'
+                | b'?'
+                | b'\''
+                | b'@'
+        )
+}
+
+/// One character that [`is_safe`] does not pass: other ASCII characters (and `°`, `¶`,
+/// `ß`, which make up Mermaid's internal entity placeholders `fl°°` and `¶ß`, so that user
+/// text can never forge one) as entity codes, control characters as spaces, the rest as
+/// they are.
+fn escape_char(out: &mut String, c: char) {
+    let coded = c.is_ascii() || matches!(c, '°' | '¶' | 'ß');
+    if c.is_control() {
+        out.push(' ');
+    } else if !coded || c.is_ascii() && is_safe(c as u8) {
+        out.push(c);
+    } else {
+        let _ = write!(out, "#{};", u32::from(c));
+    }
 }
 
 /// The front-matter title as a double-quoted YAML scalar. Mermaid draws it as plain text
@@ -186,31 +224,41 @@ const CLASS_DEFS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The classes of a node, most general first (later class definitions win).
-fn classes(n: &DiagramNode) -> Vec<&'static str> {
-    let mut c = vec![match n.kind {
+/// The [`CLASS_DEFS`] of a node, most general first (later class definitions win), as
+/// bits: bit `k` for `CLASS_DEFS[k]`.
+fn class_bits(n: &DiagramNode) -> u16 {
+    let kind = match n.kind {
         NodeKind::Phase => "phase",
         NodeKind::Gate => "gate",
         NodeKind::Terminal(Terminal::End) => "success",
         NodeKind::Terminal(Terminal::Abort) => "failure",
         NodeKind::Terminal(Terminal::Handoff) => "handoff",
-    }];
-    if n.entry {
-        c.push("entry");
-    }
-    if !n.reachable && !matches!(n.kind, NodeKind::Terminal(_)) {
-        c.push("unreachable");
-    }
-    if n.trap {
-        c.push("trap");
-    }
-    c
+    };
+    let unreachable = !n.reachable && !matches!(n.kind, NodeKind::Terminal(_));
+    [
+        Some(kind),
+        n.entry.then_some("entry"),
+        unreachable.then_some("unreachable"),
+        n.trap.then_some("trap"),
+    ]
+    .into_iter()
+    .flatten()
+    .map(class_bit)
+    .fold(0, |bits, b| bits | b)
+}
+
+/// The bit of a class of [`CLASS_DEFS`].
+fn class_bit(name: &str) -> u16 {
+    CLASS_DEFS
+        .iter()
+        .position(|(c, _)| *c == name)
+        .map_or(0, |k| 1 << k)
 }
 
 fn header(d: &Diagram, kind: &str, out: &mut String) {
     let title = match &d.subtitle {
         Some(s) => format!("{} · {}", d.title, s),
-        None => d.title.clone(),
+        None => d.title.to_string(),
     };
     // Mermaid wraps flowchart HTML labels at 200px by default, which would re-wrap the
     // lines already wrapped here; a wider wrapping width keeps them as written. (A state
@@ -231,55 +279,63 @@ fn header(d: &Diagram, kind: &str, out: &mut String) {
     }
 }
 
-/// `class a,b name` lines, one per class used, in [`CLASS_DEFS`] order.
-fn class_lines(d: &Diagram, with_start: bool, out: &mut String) {
-    for (name, style) in CLASS_DEFS {
-        let mut ids: Vec<&str> = d
-            .nodes
+/// `class a,b name` lines, one per class used, in [`CLASS_DEFS`] order, for the nodes that
+/// `styled` selects (and the start marker when `with_start`).
+fn class_lines(
+    d: &Diagram,
+    with_start: bool,
+    styled: impl Fn(&DiagramNode) -> bool,
+    out: &mut String,
+) {
+    let bits: Vec<(NodeId, u16)> = d
+        .nodes
+        .iter()
+        .filter(|n| styled(n))
+        .map(|n| (n.id, class_bits(n)))
+        .collect();
+    for (k, (name, style)) in CLASS_DEFS.iter().enumerate() {
+        let mut ids = bits
             .iter()
-            .filter(|n| classes(n).contains(name))
-            .map(|n| n.id.as_str())
-            .collect();
-        if *name == "start" && with_start && d.start.is_some() {
-            ids.push(START_ID);
-        }
-        if ids.is_empty() {
+            .filter(|(_, b)| b & (1 << k) != 0)
+            .map(|(id, _)| *id)
+            .peekable();
+        let start = *name == "start" && with_start && d.start.is_some();
+        if ids.peek().is_none() && !start {
             continue;
         }
-        let _ = writeln!(out, "  classDef {name} {style}");
-        let _ = writeln!(out, "  class {} {name}", ids.join(","));
+        let _ = write!(out, "  classDef {name} {style}\n  class ");
+        let mut first = true;
+        for id in ids.chain(start.then_some(NodeId::Start)) {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            id.push_to(out);
+        }
+        let _ = writeln!(out, " {name}");
     }
 }
 
 /// The HTML label of a flowchart node (markup is ours, text is escaped).
-fn node_label(n: &DiagramNode) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    match n.kind {
-        NodeKind::Phase => {
-            parts.push(format!("<b>{}</b>", escape(&n.title)));
-            parts.extend(n.lines.iter().map(|l| escape(l)));
-            for extra in [&n.access, &n.role].into_iter().flatten() {
-                parts.push(format!("<small>{}</small>", escape(extra)));
-            }
-        }
-        NodeKind::Gate => {
-            parts.push(format!("<small>{}</small>", escape(&n.title)));
-            parts.extend(n.lines.iter().map(|l| escape(l)));
-        }
-        NodeKind::Terminal(_) => {
-            parts.push(format!("<b>{}</b>", escape(&n.title)));
-            parts.extend(n.lines.iter().map(|l| escape(l)));
+fn push_node_label(out: &mut String, n: &DiagramNode) {
+    let (open, close) = match n.kind {
+        NodeKind::Gate => ("<small>", "</small>"),
+        NodeKind::Phase | NodeKind::Terminal(_) => ("<b>", "</b>"),
+    };
+    out.push_str(open);
+    escape_into(out, &n.title);
+    out.push_str(close);
+    for l in &n.lines {
+        out.push_str("<br/>");
+        escape_into(out, l);
+    }
+    if n.kind == NodeKind::Phase {
+        for extra in n.extras() {
+            out.push_str("<br/><small>");
+            escape_into(out, extra);
+            out.push_str("</small>");
         }
     }
-    parts.join("<br/>")
-}
-
-fn edge_label(e: &DiagramEdge) -> String {
-    let mut s = escape(&e.label);
-    if let Some(note) = &e.note {
-        let _ = write!(s, "<br/><small>{}</small>", escape(note));
-    }
-    s
 }
 
 fn flowchart(d: &Diagram, out: &mut String) {
@@ -287,77 +343,112 @@ fn flowchart(d: &Diagram, out: &mut String) {
     if d.start.is_some() {
         let _ = writeln!(out, "  {START_ID}((\"start\"))");
     }
-    for n in &d.nodes {
-        let label = node_label(n);
-        let (open, close) = match n.kind {
-            NodeKind::Phase => ("(", ")"),
-            NodeKind::Gate => ("{{", "}}"),
-            NodeKind::Terminal(Terminal::End) => ("(((", ")))"),
-            NodeKind::Terminal(Terminal::Abort) => ("((", "))"),
-            NodeKind::Terminal(Terminal::Handoff) => (">", "]"),
-        };
-        let _ = writeln!(out, "  {}{open}\"{label}\"{close}", n.id);
-    }
-    for e in &d.edges {
-        let arrow = match (e.kind, e.success_path) {
-            (EdgeKind::Reject, _) => "-.->",
-            (_, true) => "==>",
-            (_, false) => "-->",
-        };
-        if e.label.is_empty() {
-            let _ = writeln!(out, "  {} {arrow} {}", e.from, e.to);
-        } else {
-            let _ = writeln!(out, "  {} {arrow}|\"{}\"| {}", e.from, edge_label(e), e.to);
+    chunks::write(&d.nodes, out, |n| 2 * n.text_len() + 64, flowchart_node);
+    chunks::write(&d.edges, out, |e| 2 * e.text_len() + 32, flowchart_edge);
+    class_lines(d, true, |_| true, out);
+}
+
+fn flowchart_node(n: &DiagramNode, out: &mut String) {
+    let (open, close) = match n.kind {
+        NodeKind::Phase => ("(", ")"),
+        NodeKind::Gate => ("{{", "}}"),
+        NodeKind::Terminal(Terminal::End) => ("(((", ")))"),
+        NodeKind::Terminal(Terminal::Abort) => ("((", "))"),
+        NodeKind::Terminal(Terminal::Handoff) => (">", "]"),
+    };
+    out.push_str("  ");
+    n.id.push_to(out);
+    out.push_str(open);
+    out.push('"');
+    push_node_label(out, n);
+    out.push('"');
+    out.push_str(close);
+    out.push('\n');
+}
+
+fn flowchart_edge(e: &DiagramEdge, out: &mut String) {
+    let arrow = match (e.kind, e.success_path) {
+        (EdgeKind::Reject, _) => " -.->",
+        (_, true) => " ==>",
+        (_, false) => " -->",
+    };
+    out.push_str("  ");
+    e.from.push_to(out);
+    out.push_str(arrow);
+    if !e.label.is_empty() {
+        out.push_str("|\"");
+        escape_into(out, &e.label);
+        if let Some(note) = &e.note {
+            out.push_str("<br/><small>");
+            escape_into(out, note);
+            out.push_str("</small>");
         }
+        out.push_str("\"|");
     }
-    class_lines(d, true, out);
+    out.push(' ');
+    e.to.push_to(out);
+    out.push('\n');
 }
 
 fn state(d: &Diagram, out: &mut String) {
     header(d, "stateDiagram-v2", out);
     let _ = writeln!(out, "  direction TB");
-    for n in &d.nodes {
-        match n.kind {
-            NodeKind::Gate => {
-                let _ = writeln!(out, "  state {} <<choice>>", n.id);
-            }
-            NodeKind::Phase | NodeKind::Terminal(_) => {
-                let _ = writeln!(out, "  state \"{}\" as {}", escape(&n.title), n.id);
-                let lines = n.lines.iter().chain(&n.access).chain(&n.role);
-                for l in lines {
-                    let _ = writeln!(out, "  {} : {}", n.id, escape(l));
-                }
-            }
-        }
-    }
-    let by_id: crate::ir::IdMap<&str, &DiagramNode> =
-        d.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
-    for e in &d.edges {
-        let label = match (e.kind, by_id.get(e.from.as_str())) {
-            // A choice state has no label of its own: its edges carry the checkpoint.
-            (EdgeKind::Approve | EdgeKind::Reject, Some(g)) => {
-                format!("{} · {}", e.label, g.lines.join(" "))
-            }
-            _ => match &e.note {
-                Some(note) => format!("{} · {}", e.label, note),
-                None => e.label.clone(),
-            },
-        };
-        let from = if e.kind == EdgeKind::Start {
-            "[*]"
-        } else {
-            e.from.as_str()
-        };
-        if label.is_empty() {
-            let _ = writeln!(out, "  {from} --> {}", e.to);
-        } else {
-            let _ = writeln!(out, "  {from} --> {} : {}", e.to, escape(&label));
-        }
-    }
+    chunks::write(&d.nodes, out, |n| 2 * n.text_len() + 64, state_node);
+    let gates = d.gates();
+    chunks::write(
+        &d.edges,
+        out,
+        |e| 2 * e.text_len() + 32,
+        |e, out| state_edge(e, &gates, out),
+    );
     // Choice states take no classes; give the others theirs.
-    let mut styled = d.clone();
-    styled.nodes.retain(|n| n.kind != NodeKind::Gate);
-    class_lines(&styled, false, out);
+    class_lines(d, false, |n| n.kind != NodeKind::Gate, out);
+}
+
+fn state_node(n: &DiagramNode, out: &mut String) {
+    if n.kind == NodeKind::Gate {
+        out.push_str("  state ");
+        n.id.push_to(out);
+        out.push_str(" <<choice>>\n");
+        return;
+    }
+    out.push_str("  state \"");
+    escape_into(out, &n.title);
+    out.push_str("\" as ");
+    n.id.push_to(out);
+    out.push('\n');
+    for l in n.lines.iter().map(|l| l.as_ref()).chain(n.extras()) {
+        out.push_str("  ");
+        n.id.push_to(out);
+        out.push_str(" : ");
+        escape_into(out, l);
+        out.push('\n');
+    }
+}
+
+fn state_edge(e: &DiagramEdge, gates: &IdMap<NodeId, &DiagramNode>, out: &mut String) {
+    let label: Text = match (e.kind, gates.get(&e.from)) {
+        // A choice state has no label of its own: its edges carry the checkpoint.
+        (EdgeKind::Approve | EdgeKind::Reject, Some(g)) => {
+            Text::Owned(format!("{} · {}", e.label, g.lines.join(" ")))
+        }
+        _ => match &e.note {
+            Some(note) => Text::Owned(format!("{} · {}", e.label, note)),
+            None => Text::Borrowed(&e.label),
+        },
+    };
+    out.push_str("  ");
+    match e.kind {
+        EdgeKind::Start => out.push_str("[*]"),
+        _ => e.from.push_to(out),
+    }
+    out.push_str(" --> ");
+    e.to.push_to(out);
+    if !label.is_empty() {
+        out.push_str(" : ");
+        escape_into(out, &label);
+    }
+    out.push('\n');
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! not about the input (a template, serialisation).
 
 pub mod agentpm;
+pub mod chunks;
 pub mod diagram;
 pub mod dot;
 pub mod ir;

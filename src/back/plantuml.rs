@@ -28,7 +28,7 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::back::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeKind};
+use crate::back::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind};
 use crate::diag::Diagnostics;
 use crate::ir::{IdMap, Spec, Terminal};
 use crate::valid::Info;
@@ -189,8 +189,8 @@ fn arrow(e: &DiagramEdge) -> String {
 
 /// The label of an edge, escaped: a gate's edges carry its checkpoint id (a choice state
 /// has no label of its own); a note goes on a second, smaller line.
-fn edge_label(e: &DiagramEdge, by_id: &IdMap<&str, &DiagramNode>) -> String {
-    if let (EdgeKind::Approve | EdgeKind::Reject, Some(g)) = (e.kind, by_id.get(e.from.as_str())) {
+fn edge_label(e: &DiagramEdge, gates: &IdMap<NodeId, &DiagramNode>) -> String {
+    if let (EdgeKind::Approve | EdgeKind::Reject, Some(g)) = (e.kind, gates.get(&e.from)) {
         return escape(&format!("{} · {}", e.label, g.lines.join(" ")));
     }
     let mut s = escape(&e.label);
@@ -205,16 +205,16 @@ fn diagram(d: &Diagram, out: &mut String) {
     for n in &d.nodes {
         node(n, out);
     }
-    let by_id: IdMap<&str, &DiagramNode> = d.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+    let gates = d.gates();
     for e in &d.edges {
         let from = if e.kind == EdgeKind::Start {
-            "[*]"
+            "[*]".to_owned()
         } else {
-            e.from.as_str()
+            e.from.to_string()
         };
         let _ = write!(out, "{from} {} {}", arrow(e), e.to);
         if !e.label.is_empty() {
-            let _ = write!(out, " : {}", edge_label(e, &by_id));
+            let _ = write!(out, " : {}", edge_label(e, &gates));
         }
         out.push('\n');
     }

@@ -1,0 +1,95 @@
+//! Work over many items in parallel chunks with the results in item order: how a large
+//! diagram is built and written on every core while its output stays byte-identical to a
+//! run on one. Below [`PARALLEL_MIN`] items everything runs on the calling thread, so a
+//! small loop never starts the thread pool (start-up stays tiny).
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+/// Fewer items than this are handled on the calling thread.
+pub const PARALLEL_MIN: usize = 2048;
+
+/// The item ranges of `n` items as chunks, a few per thread so that uneven items balance.
+fn ranges(n: usize) -> Vec<Range<usize>> {
+    let chunks = (rayon::current_num_threads() * 4).clamp(1, n.max(1));
+    let size = n.div_ceil(chunks).max(1);
+    (0..n).step_by(size).map(|s| s..(s + size).min(n)).collect()
+}
+
+/// `add(i, out)` for each item `i` of `0..n`, in order, each pushing what item `i` gives
+/// (nothing, one value or several): every value in one vector, in item order.
+pub fn collect<T: Send>(n: usize, add: impl Fn(usize, &mut Vec<T>) + Sync) -> Vec<T> {
+    if n < PARALLEL_MIN {
+        let mut out = Vec::with_capacity(n);
+        (0..n).for_each(|i| add(i, &mut out));
+        return out;
+    }
+    let parts: Vec<Vec<T>> = ranges(n)
+        .into_par_iter()
+        .map(|r| {
+            let mut part = Vec::with_capacity(r.len());
+            r.for_each(|i| add(i, &mut part));
+            part
+        })
+        .collect();
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    parts.into_iter().for_each(|p| out.extend(p));
+    out
+}
+
+/// `write(item, out)` for each of `items`, in order, appended to `out`. `size(item)` is
+/// about how many bytes an item writes, to size each chunk's text once.
+pub fn write<T: Sync>(
+    items: &[T],
+    out: &mut String,
+    size: impl Fn(&T) -> usize + Sync,
+    write: impl Fn(&T, &mut String) + Sync,
+) {
+    if items.len() < PARALLEL_MIN {
+        items.iter().for_each(|t| write(t, out));
+        return;
+    }
+    let parts: Vec<String> = ranges(items.len())
+        .into_par_iter()
+        .map(|r| {
+            let items = &items[r];
+            let mut part = String::with_capacity(items.iter().map(&size).sum());
+            items.iter().for_each(|t| write(t, &mut part));
+            part
+        })
+        .collect();
+    out.reserve(parts.iter().map(String::len).sum());
+    parts.into_iter().for_each(|p| out.push_str(&p));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_cover_every_item_once_in_order() {
+        for n in [0, 1, 7, PARALLEL_MIN - 1, PARALLEL_MIN, 10_007] {
+            let got = collect(n, |i, out| {
+                if i % 3 != 0 {
+                    out.push(i);
+                    out.push(i);
+                }
+            });
+            let want: Vec<usize> = (0..n).filter(|i| i % 3 != 0).flat_map(|i| [i, i]).collect();
+            assert_eq!(got, want, "{n}");
+            let items: Vec<usize> = (0..n).collect();
+            let mut text = String::from(">");
+            write(
+                &items,
+                &mut text,
+                |_| 4,
+                |i, out| out.push_str(&format!("{i},")),
+            );
+            let want: String = std::iter::once(">".to_owned())
+                .chain((0..n).map(|i| format!("{i},")))
+                .collect();
+            assert_eq!(text, want, "{n}");
+        }
+    }
+}
