@@ -17,23 +17,36 @@ fn ranges(n: usize) -> Vec<Range<usize>> {
     (0..n).step_by(size).map(|s| s..(s + size).min(n)).collect()
 }
 
+/// How many of `n` items the calling thread handles in place, straight into the result
+/// (its share of the threads), while the others take the rest in chunks: the rest is then
+/// copied once, not the whole.
+fn in_place_share(n: usize) -> usize {
+    n / rayon::current_num_threads().max(1)
+}
+
 /// `add(i, out)` for each item `i` of `0..n`, in order, each pushing what item `i` gives
 /// (nothing, one value or several): every value in one vector, in item order.
 pub fn collect<T: Send>(n: usize, add: impl Fn(usize, &mut Vec<T>) + Sync) -> Vec<T> {
+    let mut out = Vec::with_capacity(n);
     if n < PARALLEL_MIN {
-        let mut out = Vec::with_capacity(n);
         (0..n).for_each(|i| add(i, &mut out));
         return out;
     }
-    let parts: Vec<Vec<T>> = ranges(n)
-        .into_par_iter()
-        .map(|r| {
-            let mut part = Vec::with_capacity(r.len());
-            r.for_each(|i| add(i, &mut part));
-            part
-        })
-        .collect();
-    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    let first = in_place_share(n);
+    let ((), parts) = rayon::join(
+        || (0..first).for_each(|i| add(i, &mut out)),
+        || {
+            ranges(n - first)
+                .into_par_iter()
+                .map(|r| {
+                    let mut part = Vec::with_capacity(r.len());
+                    r.for_each(|i| add(first + i, &mut part));
+                    part
+                })
+                .collect::<Vec<Vec<T>>>()
+        },
+    );
+    out.reserve(parts.iter().map(Vec::len).sum());
     parts.into_iter().for_each(|p| out.extend(p));
     out
 }
@@ -50,15 +63,21 @@ pub fn write<T: Sync>(
         items.iter().for_each(|t| write(t, out));
         return;
     }
-    let parts: Vec<String> = ranges(items.len())
-        .into_par_iter()
-        .map(|r| {
-            let items = &items[r];
-            let mut part = String::with_capacity(items.iter().map(&size).sum());
-            items.iter().for_each(|t| write(t, &mut part));
-            part
-        })
-        .collect();
+    let (first, rest) = items.split_at(in_place_share(items.len()));
+    let ((), parts) = rayon::join(
+        || first.iter().for_each(|t| write(t, out)),
+        || {
+            ranges(rest.len())
+                .into_par_iter()
+                .map(|r| {
+                    let items = &rest[r];
+                    let mut part = String::with_capacity(items.iter().map(&size).sum());
+                    items.iter().for_each(|t| write(t, &mut part));
+                    part
+                })
+                .collect::<Vec<String>>()
+        },
+    );
     out.reserve(parts.iter().map(String::len).sum());
     parts.into_iter().for_each(|p| out.push_str(&p));
 }

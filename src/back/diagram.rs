@@ -632,8 +632,7 @@ fn build<'a>(spec: &'a Spec, info: &'a Info) -> Diagram<'a> {
         .and_then(|s| info.graph.node_weight(s))
         .map(NodeId::of)
         .filter(|id| ctx.drawn.contains(*id));
-    let mut edges: Vec<DiagramEdge> = start.iter().map(|s| ctx.start_edge(*s)).collect();
-    edges.extend(ctx.edges());
+    let edges = ctx.edges(start);
     Diagram {
         title: shorten(&spec.name, 80),
         subtitle: subtitle(spec),
@@ -802,12 +801,16 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The analysed graph's edges between drawn nodes, in its order.
-    fn edges(&self) -> Vec<DiagramEdge<'a>> {
+    /// The start edge (to `start`, when the entry is drawn), then the analysed graph's
+    /// edges between drawn nodes, in its order.
+    fn edges(&self, start: Option<NodeId>) -> Vec<DiagramEdge<'a>> {
         let graph = &self.info.graph;
         let edges = graph.raw_edges();
-        chunks::collect(edges.len(), |i, out| {
-            let e = &edges[i];
+        chunks::collect(edges.len() + 1, |i, out| {
+            let Some(e) = i.checked_sub(1).map(|i| &edges[i]) else {
+                out.extend(start.map(|s| self.start_edge(s)));
+                return;
+            };
             let (Some(na), Some(nb)) =
                 (graph.node_weight(e.source()), graph.node_weight(e.target()))
             else {
