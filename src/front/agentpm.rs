@@ -173,7 +173,7 @@ fn lower_phases(phases: Vec<m::Phase>, at: &Origin) -> Vec<ir::Phase> {
         .into_iter()
         .enumerate()
         .map(|(i, p)| {
-            let po = at.child(i);
+            let po = at.item(i);
             ir::Phase {
                 id: p.id,
                 objective: p.objective,
@@ -201,7 +201,7 @@ fn lower_outcomes(outcomes: Vec<m::Outcome>, at: &Origin) -> Vec<ir::Outcome> {
         .map(|(j, o)| ir::Outcome {
             id: o.id,
             description: o.description,
-            origin: at.child(j),
+            origin: at.item(j),
         })
         .collect()
 }
@@ -214,7 +214,7 @@ fn lower_transitions(transitions: Vec<m::Transition>, at: &Origin) -> Vec<ir::Tr
             to: Destination::parse(&t.to),
             from: t.from,
             on: t.on,
-            origin: at.child(i),
+            origin: at.item(i),
         })
         .collect()
 }
@@ -227,7 +227,7 @@ fn lower_checkpoints(checkpoints: Vec<m::Checkpoint>, at: &Origin) -> Vec<ir::Ch
             on_reject: Destination::parse(&c.on_reject),
             id: c.id,
             before_phase: c.before_phase,
-            origin: at.child(i),
+            origin: at.item(i),
         })
         .collect()
 }

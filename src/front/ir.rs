@@ -27,26 +27,28 @@ fn with_origins(mut spec: Spec) -> Spec {
     let g = Origin::new("/graph");
     spec.graph.entry_origin = g.child("entry");
     for (i, p) in spec.graph.phases.iter_mut().enumerate() {
-        p.origin = g.child("phases").child(i);
+        p.origin = g.child("phases").item(i);
         for (j, o) in p.outcomes.iter_mut().flatten().enumerate() {
-            o.origin = p.origin.child("outcomes").child(j);
+            o.origin = p.origin.child("outcomes").item(j);
         }
     }
     for (i, t) in spec.graph.transitions.iter_mut().enumerate() {
-        t.origin = g.child("transitions").child(i);
+        t.origin = g.child("transitions").item(i);
     }
     for (i, c) in spec.graph.checkpoints.iter_mut().flatten().enumerate() {
-        c.origin = g.child("checkpoints").child(i);
+        c.origin = g.child("checkpoints").item(i);
     }
+    let checks = Origin::new("/goal/checks");
     for (i, c) in spec.goal.checks.iter_mut().flatten().enumerate() {
-        c.origin = Origin::new(format!("/goal/checks/{i}"));
+        c.origin = checks.item(i);
     }
     for (key, ports) in [
         ("inputs", &mut spec.goal.inputs),
         ("outputs", &mut spec.goal.outputs),
     ] {
+        let list = Origin::new(format!("/goal/{key}"));
         for (i, p) in ports.iter_mut().flatten().enumerate() {
-            p.origin = Origin::new(format!("/goal/{key}/{i}"));
+            p.origin = list.item(i);
         }
     }
     spec.provenance = Provenance::new(Format::Ir, ir_pointer);

@@ -107,7 +107,7 @@ pub fn lower(l: &m::Loop) -> Spec {
                 file: c.file.clone(),
                 required: c.required,
                 expected: c.expected.clone(),
-                origin: Origin::new(format!("/checks/{i}")),
+                origin: Origin::new("/checks").item(i),
             })
             .collect::<Vec<_>>()
     });
@@ -123,7 +123,7 @@ pub fn lower(l: &m::Loop) -> Spec {
                     from: p.from.clone(),
                     schema: p.schema.clone(),
                     default: p.default.clone(),
-                    origin: Origin::new(format!("/{key}/{i}")),
+                    origin: Origin::new(format!("/{key}")).item(i),
                 })
                 .collect::<Vec<_>>()
         })

@@ -4,12 +4,24 @@
 //! (phase, outcome, transition, checkpoint, check, port) and a [`Provenance`] for the
 //! loop-level fields. Diagnostics and loss reports read them; nothing rebuilds a pointer.
 
+use std::sync::Arc;
+
 use super::Format;
 
 /// The JSON Pointer of an element in the file it was read from. Never serialised; two
 /// origins always compare equal, so provenance never changes the meaning of a loop.
+///
+/// Compact: the pointer of the list an element is in (shared by every element of the
+/// list) and the element's index, so that the tens of thousands of elements of a large
+/// loop do not each allocate their pointer; the pointer is written out only for a
+/// diagnostic ([`Origin::pointer`], [`Origin::pointer_to`]).
 #[derive(Debug, Clone, Default, Eq)]
-pub struct Origin(pub String);
+pub struct Origin {
+    /// The pointer of the enclosing list or object (`None`: the document itself).
+    base: Option<Arc<str>>,
+    /// The index in that list, for an element of one.
+    index: Option<usize>,
+}
 
 impl PartialEq for Origin {
     fn eq(&self, _other: &Self) -> bool {
@@ -20,28 +32,53 @@ impl PartialEq for Origin {
 impl Origin {
     /// An origin at `pointer`.
     pub fn new(pointer: impl Into<String>) -> Self {
-        Origin(pointer.into())
-    }
-
-    /// The pointer of a child: `self/seg`.
-    pub fn child(&self, seg: impl std::fmt::Display) -> Origin {
-        use std::fmt::Write as _;
-        let mut s = String::with_capacity(self.0.len() + 16);
-        s.push_str(&self.0);
-        s.push('/');
-        let start = s.len();
-        let _ = write!(s, "{seg}");
-        if s[start..].contains(['~', '/']) {
-            let escaped = crate::tree::escape_ptr(&s[start..]);
-            s.truncate(start);
-            s.push_str(&escaped);
+        let pointer: String = pointer.into();
+        Origin {
+            base: (!pointer.is_empty()).then(|| pointer.into()),
+            index: None,
         }
-        Origin(s)
     }
 
-    /// The pointer as a string.
-    pub fn as_str(&self) -> &str {
-        &self.0
+    /// The origin of the member `key` of this object (`self/key`, escaped).
+    pub fn child(&self, key: &str) -> Origin {
+        Origin::new(self.pointer_to(key))
+    }
+
+    /// The origin of the item at `index` of this list (`self/index`): no allocation.
+    pub fn item(&self, index: usize) -> Origin {
+        match self.index {
+            None => Origin {
+                base: self.base.clone(),
+                index: Some(index),
+            },
+            Some(_) => Origin {
+                base: Some(self.pointer().into()),
+                index: Some(index),
+            },
+        }
+    }
+
+    /// The JSON Pointer.
+    pub fn pointer(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::with_capacity(self.base.as_deref().map_or(0, str::len) + 8);
+        s.push_str(self.base.as_deref().unwrap_or(""));
+        if let Some(i) = self.index {
+            let _ = write!(s, "/{i}");
+        }
+        s
+    }
+
+    /// The JSON Pointer of the member `key` of this object (`self/key`, escaped).
+    pub fn pointer_to(&self, key: &str) -> String {
+        let mut s = self.pointer();
+        s.push('/');
+        if key.contains(['~', '/']) {
+            s.push_str(&crate::tree::escape_ptr(key));
+        } else {
+            s.push_str(key);
+        }
+        s
     }
 }
 

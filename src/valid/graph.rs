@@ -371,7 +371,7 @@ fn every_phase_reachable(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
                 .with_help(
                     "add a transition or a checkpoint rejection that leads to it, or remove it",
                 )
-                .at(p.origin.child("id").0),
+                .at(p.origin.pointer_to("id")),
             );
         }
     }
@@ -427,7 +427,7 @@ fn trap_cycles(spec: &Spec, info: &Info, built: &Built, sink: &mut Diagnostics) 
         .with_help("give one of these phases an outcome that leads to a terminal")
         .at(spec
             .phase(first)
-            .map(|p| p.origin.child("id").0)
+            .map(|p| p.origin.pointer_to("id"))
             .unwrap_or_default()),
     );
     traps.iter().map(|s| (*s).to_owned()).collect()

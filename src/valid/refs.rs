@@ -217,7 +217,7 @@ fn objectives_not_blank(g: &Graph, sink: &mut Diagnostics) {
                 format!("phase `{}` has a blank `objective`", p.id),
             )
             .with_help("say what the phase must achieve")
-            .at(p.origin.child("objective").0),
+            .at(p.origin.pointer_to("objective")),
         );
     }
 }
@@ -234,7 +234,7 @@ fn unique_phase_ids(phases: &Phases, sink: &mut Diagnostics) {
                 )
                 .with_note(format!("first declared as phase {}", j + 1))
                 .with_help("give each phase a unique id")
-                .at(p.origin.child("id").0),
+                .at(p.origin.pointer_to("id")),
             );
         }
     }
@@ -258,7 +258,7 @@ fn outcome_descriptions_not_blank(g: &Graph, sink: &mut Diagnostics) {
                     ),
                 )
                 .with_help("say when the phase emits this outcome")
-                .at(o.origin.child("description").0),
+                .at(o.origin.pointer_to("description")),
             );
         }
     }
@@ -275,7 +275,7 @@ fn unique_outcome_ids(g: &Graph, sink: &mut Diagnostics) {
                         Code::DuplicateOutcome,
                         format!("phase `{}` declares outcome `{}` twice", p.id, o.id),
                     )
-                    .at(o.origin.child("id").0),
+                    .at(o.origin.pointer_to("id")),
                 );
             }
         }
@@ -306,7 +306,7 @@ fn transition_sources_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) 
                 format!("transition `from` `{}` is not a declared phase", t.from),
             )
             .with_help(phases.suggest(&t.from))
-            .at(t.origin.child("from").0),
+            .at(t.origin.pointer_to("from")),
         );
     }
 }
@@ -326,7 +326,7 @@ fn transition_outcomes_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics)
             Code::UnknownOutcome,
             format!("phase `{}` has no outcome `{}`", p.id, t.on),
         )
-        .at(t.origin.child("on").0);
+        .at(t.origin.pointer_to("on"));
         let d = if p.outcomes.is_some() && t.on == crate::ir::IMPLICIT_OUTCOME {
             d.with_help(format!(
                 "`complete` is implicit only for a phase that declares no outcomes; `{}` declares {}",
@@ -366,7 +366,7 @@ fn at_most_one_transition_per_outcome<'a>(
                 )
                 .with_note(format!("first transition is number {}", e.get() + 1))
                 .with_help("a transition has no conditions: keep one target per outcome")
-                .at(t.origin.0.clone()),
+                .at(t.origin.pointer()),
             ),
         }
     }
@@ -385,7 +385,7 @@ fn transition_targets_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) 
                     format!("transition `to` `{to}` is neither a declared phase nor a terminal"),
                 )
                 .with_help(phases.target_help(to))
-                .at(t.origin.child("to").0),
+                .at(t.origin.pointer_to("to")),
             );
         }
     }
@@ -413,7 +413,7 @@ fn every_outcome_has_a_transition(
                         "add {{\"from\": \"{}\", \"on\": \"complete\", \"to\": ...}}",
                         p.id
                     ))
-                    .at(p.origin.child("id").0),
+                    .at(p.origin.pointer_to("id")),
                 );
             }
             continue;
@@ -430,7 +430,7 @@ fn every_outcome_has_a_transition(
                         "add {{\"from\": \"{}\", \"on\": \"{}\", \"to\": ...}}",
                         p.id, o.id
                     ))
-                    .at(o.origin.child("id").0),
+                    .at(o.origin.pointer_to("id")),
                 );
             }
         }
@@ -447,7 +447,7 @@ fn unique_checkpoint_ids(g: &Graph, sink: &mut Diagnostics) {
                     Code::DuplicateCheckpoint,
                     format!("checkpoint id `{}` is declared twice", c.id),
                 )
-                .at(c.origin.child("id").0),
+                .at(c.origin.pointer_to("id")),
             );
         }
     }
@@ -466,7 +466,7 @@ fn checkpoint_phases_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
                     ),
                 )
                 .with_help(phases.suggest(&c.before_phase))
-                .at(c.origin.child("before_phase").0),
+                .at(c.origin.pointer_to("before_phase")),
             );
         }
     }
@@ -494,7 +494,7 @@ fn one_checkpoint_per_phase(g: &Graph, phases: &Phases, sink: &mut Diagnostics) 
                     ),
                 )
                 .with_help("merge the two approvals into one checkpoint")
-                .at(c.origin.child("before_phase").0),
+                .at(c.origin.pointer_to("before_phase")),
             ),
         }
     }
@@ -515,7 +515,7 @@ fn checkpoint_targets_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) 
                     ),
                 )
                 .with_help(phases.target_help(r))
-                .at(c.origin.child("on_reject").0),
+                .at(c.origin.pointer_to("on_reject")),
             );
         }
     }
@@ -724,7 +724,7 @@ fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
                     format!("check id `{}` is used twice", c.id),
                 )
                 .with_help("give each check a unique id so reports can tell them apart")
-                .at(c.origin.child("id").0),
+                .at(c.origin.pointer_to("id")),
             );
         }
     }
