@@ -22,17 +22,42 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// waits before it is returned to the system, 1,000 by default.
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
+/// mimalloc's own purge delay, kept for [`memory_for_input`] when it was changed.
+static DEFAULT_PURGE_DELAY: std::sync::OnceLock<std::ffi::c_long> = std::sync::OnceLock::new();
+
 /// Return freed memory to the system at once instead of after mimalloc's delay: with huge
 /// pages, memory freed by one stage of reading a large loop was otherwise still resident
-/// when the next stage allocated (a 10,000-phase loop peaked at 10.2x its size; at once,
-/// 9.3x). An explicit `MIMALLOC_PURGE_DELAY` is left as the user set it.
+/// when the next stage allocated (a 10,000-phase loop peaked at 10.3x its size; at once,
+/// 8.9x). An explicit `MIMALLOC_PURGE_DELAY` is left as the user set it.
 fn configure_allocator() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
         return;
     }
-    // SAFETY: a plain call into the allocator's API, made on the main thread before any
-    // other thread starts; it touches no Rust memory.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+    // SAFETY: plain calls into the allocator's API, made on the main thread before any
+    // other thread starts; they touch no Rust memory.
+    unsafe {
+        let _ = DEFAULT_PURGE_DELAY.set(libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY));
+        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
+    }
+}
+
+/// Inputs from this size on are read with mimalloc's own purge delay.
+const LARGE_INPUT: usize = 32 << 20;
+
+/// Choose how freed memory is returned for an input of `len` bytes, before reading it.
+/// From [`LARGE_INPUT`] on, the fixed cost of a process (about 12 MB resident) and the
+/// slack of huge pages are small beside the input (a 100,000-phase loop peaks at 7x its
+/// size either way), while returning and faulting in again every freed page made reading
+/// it a tenth slower: mimalloc's delay is restored, so freed memory is reused.
+pub(crate) fn memory_for_input(len: usize) {
+    let Some(&default) = DEFAULT_PURGE_DELAY.get() else {
+        return;
+    };
+    if len < LARGE_INPUT {
+        return;
+    }
+    // SAFETY: a plain call into the allocator's API; it touches no Rust memory.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, default) }
 }
 
 /// Hand memory freed so far back to the system now: `graph` frees the tree of a large

@@ -123,9 +123,11 @@ pub struct Loop {
     pub limits: Option<Limits>,
     /// Phases.
     #[schemars(length(min = 1))]
+    #[serde(deserialize_with = "super::sized_vec")]
     pub phases: Vec<Phase>,
     /// Transitions.
     #[schemars(length(min = 1))]
+    #[serde(deserialize_with = "super::sized_vec")]
     pub transitions: Vec<Transition>,
     /// Approval checkpoints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
