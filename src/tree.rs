@@ -89,7 +89,7 @@ impl From<Span> for (usize, usize) {
 
 // The tree's sizes, which its memory is made of (one node per value, one member per key).
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
-const _: () = assert!(std::mem::size_of::<Member>() == 72);
+const _: () = assert!(std::mem::size_of::<Member>() == 64);
 
 /// A value with its byte range in the source.
 #[derive(Debug, Clone, PartialEq)]
@@ -172,8 +172,20 @@ pub const KNOWN_KEYS: &[&str] = &[
 /// An object key. A key of the loop formats ([`KNOWN_KEYS`]) is shared, not allocated:
 /// a loop repeats the same few keys in every phase and transition, and allocating each was
 /// a fifth of the parser's allocations.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Key(std::borrow::Cow<'static, str>);
+#[derive(Clone)]
+pub struct Key(KeyText);
+
+/// A key's text: a known key by its index in [`KNOWN_KEYS`], any other key on the heap.
+/// 16 bytes (the index fits beside the box's non-null pointer): a loop has one key per
+/// member, and 8 bytes more per key were a tenth of the tree.
+#[derive(Clone)]
+enum KeyText {
+    Known(u8),
+    Other(Box<str>),
+}
+
+const _: () = assert!(std::mem::size_of::<Key>() == 16);
+const _: () = assert!(KNOWN_KEYS.len() <= 256);
 
 /// Slots of [`known_key`]'s table (a power of two, well above the number of keys).
 const KEY_SLOTS: usize = 256;
@@ -186,24 +198,24 @@ fn key_slot(text: &str) -> usize {
     h % KEY_SLOTS
 }
 
-/// The known key equal to `text`: one or two comparisons in an open-addressed table
-/// (a binary search over the keys was a tenth of the parser's time).
-fn known_key(text: &str) -> Option<&'static str> {
-    static TABLE: std::sync::LazyLock<[Option<&'static str>; KEY_SLOTS]> =
-        std::sync::LazyLock::new(|| {
-            let mut t = [None; KEY_SLOTS];
-            for k in KNOWN_KEYS {
-                let mut i = key_slot(k);
-                while t[i].is_some() {
-                    i = (i + 1) % KEY_SLOTS;
-                }
-                t[i] = Some(*k);
+/// The index in [`KNOWN_KEYS`] of the known key equal to `text`: one or two comparisons
+/// in an open-addressed table (a binary search over the keys was a tenth of the parser's
+/// time).
+fn known_key(text: &str) -> Option<u8> {
+    static TABLE: std::sync::LazyLock<[Option<u8>; KEY_SLOTS]> = std::sync::LazyLock::new(|| {
+        let mut t = [None; KEY_SLOTS];
+        for (k, key) in (0..=u8::MAX).zip(KNOWN_KEYS) {
+            let mut i = key_slot(key);
+            while t[i].is_some() {
+                i = (i + 1) % KEY_SLOTS;
             }
-            t
-        });
+            t[i] = Some(k);
+        }
+        t
+    });
     let mut i = key_slot(text);
     while let Some(k) = TABLE[i] {
-        if k == text {
+        if KNOWN_KEYS[usize::from(k)] == text {
             return Some(k);
         }
         i = (i + 1) % KEY_SLOTS;
@@ -215,22 +227,24 @@ impl Key {
     /// The key for `text`, shared when it is a known key.
     pub fn new(text: &str) -> Key {
         match known_key(text) {
-            Some(k) => Key(std::borrow::Cow::Borrowed(k)),
-            None => Key(std::borrow::Cow::Owned(text.to_owned())),
+            Some(k) => Key(KeyText::Known(k)),
+            None => Key(KeyText::Other(text.into())),
         }
     }
 
     /// The key as text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        match &self.0 {
+            KeyText::Known(k) => KNOWN_KEYS.get(usize::from(*k)).copied().unwrap_or(""),
+            KeyText::Other(text) => text,
+        }
     }
 
-    /// Whether two keys are equal; two known keys are the same static string, so they
-    /// compare by address.
+    /// Whether two keys are equal; two known keys compare by index.
     fn same(&self, other: &Key) -> bool {
         match (&self.0, &other.0) {
-            (std::borrow::Cow::Borrowed(a), std::borrow::Cow::Borrowed(b)) => std::ptr::eq(*a, *b),
-            (a, b) => a == b,
+            (KeyText::Known(a), KeyText::Known(b)) => a == b,
+            _ => self.as_str() == other.as_str(),
         }
     }
 }
@@ -238,8 +252,8 @@ impl Key {
 impl From<String> for Key {
     fn from(text: String) -> Key {
         match known_key(&text) {
-            Some(k) => Key(std::borrow::Cow::Borrowed(k)),
-            None => Key(std::borrow::Cow::Owned(text)),
+            Some(k) => Key(KeyText::Known(k)),
+            None => Key(KeyText::Other(text.into_boxed_str())),
         }
     }
 }
@@ -247,43 +261,75 @@ impl From<String> for Key {
 impl std::ops::Deref for Key {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl AsRef<str> for Key {
     fn as_ref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl std::borrow::Borrow<str> for Key {
     fn borrow(&self) -> &str {
-        &self.0
+        self.as_str()
+    }
+}
+
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl std::fmt::Display for Key {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.same(other)
+    }
+}
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Key) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Key) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }
 
 impl PartialEq<str> for Key {
     fn eq(&self, other: &str) -> bool {
-        *self.0 == *other
+        self.as_str() == other
     }
 }
 
 impl PartialEq<&str> for Key {
     fn eq(&self, other: &&str) -> bool {
-        *self.0 == **other
+        self.as_str() == *other
     }
 }
 
 impl PartialEq<String> for Key {
     fn eq(&self, other: &String) -> bool {
-        *self.0 == **other
+        self.as_str() == other.as_str()
     }
 }
 
@@ -1778,11 +1824,19 @@ mod tests {
         }
         let known: Vec<String> = KNOWN_KEYS.iter().map(|k| (*k).to_owned()).collect();
         assert_eq!(known, want.into_iter().collect::<Vec<_>>());
-        assert!(matches!(
-            Key::new("objective").0,
-            std::borrow::Cow::Borrowed(_)
-        ));
-        assert!(matches!(Key::new("objectiv").0, std::borrow::Cow::Owned(_)));
+        for (i, k) in KNOWN_KEYS.iter().enumerate() {
+            let key = Key::new(k);
+            assert!(
+                matches!(key.0, KeyText::Known(n) if usize::from(n) == i),
+                "{k}"
+            );
+            assert_eq!(key.as_str(), *k);
+            assert_eq!(Key::from((*k).to_owned()), key);
+        }
+        let other = Key::new("objectiv");
+        assert!(matches!(other.0, KeyText::Other(_)));
+        assert_eq!(other.as_str(), "objectiv");
+        assert_ne!(other, Key::new("objective"));
     }
 
     fn json(s: &str) -> (Option<Document>, Diagnostics) {
