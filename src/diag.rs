@@ -395,6 +395,10 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
     use codespan_reporting::term::{self, termcolor};
 
     let mut out = String::new();
+    if diags.is_empty() {
+        // Nothing to show: the source is not copied (a folder of valid files is most).
+        return out;
+    }
     // Never send user-controlled control characters (escape sequences, NUL) to a terminal.
     let source = source.map(|s| sanitize(s, true));
     let source = source.as_deref();
