@@ -28,7 +28,7 @@ static DEFAULT_PURGE_DELAY: std::sync::OnceLock<std::ffi::c_long> = std::sync::O
 /// Return freed memory to the system at once instead of after mimalloc's delay: with huge
 /// pages, memory freed by one stage of reading a large loop was otherwise still resident
 /// when the next stage allocated (a 10,000-phase loop peaked at 10.3x its size; at once,
-/// 8.9x). An explicit `MIMALLOC_PURGE_DELAY` is left as the user set it.
+/// 8.6x). An explicit `MIMALLOC_PURGE_DELAY` is left as the user set it.
 fn configure_allocator() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
         return;

@@ -533,34 +533,30 @@ fn graph(d: &Diagram, with_legend: bool, out: &mut String) {
         write_attrs(out, start.pairs().iter().flatten());
         out.push_str(";\n");
     }
-    chunks::write(
-        &d.nodes,
-        out,
-        |n| 2 * n.text_len() + 300,
-        |n, out| {
-            out.push_str("  ");
-            n.id.push_to(out);
-            write_attrs(out, node_attrs(n).pairs().iter().flatten());
-            out.push_str(";\n");
-        },
-    );
-    chunks::write(
-        &d.edges,
-        out,
-        |e| 2 * e.text_len() + 100,
-        |e, out| {
-            out.push_str("  ");
-            e.from.push_to(out);
-            out.push_str(" -> ");
-            e.to.push_to(out);
-            write_attrs(out, edge_attrs(e).pairs().iter().flatten());
-            out.push_str(";\n");
-        },
-    );
+    chunks::write(&d.nodes, out, |n| 2 * n.text_len() + 300, node_statement);
+    chunks::write(&d.edges, out, |e| 2 * e.text_len() + 100, edge_statement);
     if with_legend {
         legend(out);
     }
     out.push_str("}\n");
+}
+
+/// `  p0 [label=<...>, ...];`
+fn node_statement(n: &DiagramNode, out: &mut String) {
+    out.push_str("  ");
+    n.id.push_to(out);
+    write_attrs(out, node_attrs(n).pairs().iter().flatten());
+    out.push_str(";\n");
+}
+
+/// `  p0 -> p1 [label="done", ...];`
+fn edge_statement(e: &DiagramEdge, out: &mut String) {
+    out.push_str("  ");
+    e.from.push_to(out);
+    out.push_str(" -> ");
+    e.to.push_to(out);
+    write_attrs(out, edge_attrs(e).pairs().iter().flatten());
+    out.push_str(";\n");
 }
 
 /// A small legend cluster: one sample of each node kind.
