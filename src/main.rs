@@ -44,6 +44,9 @@ fn configure_allocator() {
 /// Inputs from this size on are read with mimalloc's own purge delay.
 const LARGE_INPUT: usize = 32 << 20;
 
+/// Freed memory is kept for reuse (an input of [`LARGE_INPUT`] or more is being read).
+static REUSE_FREED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Choose how freed memory is returned for an input of `len` bytes, before reading it.
 /// From [`LARGE_INPUT`] on, the fixed cost of a process (about 12 MB resident) and the
 /// slack of huge pages are small beside the input (a 100,000-phase loop peaks at 7x its
@@ -56,13 +59,19 @@ pub(crate) fn memory_for_input(len: usize) {
     if len < LARGE_INPUT {
         return;
     }
+    REUSE_FREED.store(true, std::sync::atomic::Ordering::Relaxed);
     // SAFETY: a plain call into the allocator's API; it touches no Rust memory.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, default) }
 }
 
-/// Hand memory freed so far back to the system now: `graph` frees the tree of a large
-/// loop before drawing it, so that the two are never resident together.
+/// Hand memory freed so far back to the system now: `graph` frees the tree of a loop
+/// before drawing it, so that the two are never resident together. Not for an input of
+/// [`LARGE_INPUT`] or more, whose freed tree the drawing reuses instead (a 100,000-phase
+/// loop drew in 520 ms instead of 610, at 6.9x its size instead of 6.5x).
 pub(crate) fn return_freed_memory() {
+    if REUSE_FREED.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     // SAFETY: a plain call into the allocator's API; it touches no Rust memory.
     unsafe { libmimalloc_sys::mi_collect(true) }
 }
