@@ -303,6 +303,10 @@ pub fn escape_runs(
     special: impl Fn(u8) -> bool,
     mut code: impl FnMut(&mut String, u8),
 ) {
+    if !any_byte(s, &special) {
+        out.push_str(s);
+        return;
+    }
     let bytes = s.as_bytes();
     let mut run = 0;
     for (i, &b) in bytes.iter().enumerate() {
@@ -313,6 +317,13 @@ pub fn escape_runs(
         }
     }
     out.push_str(&s[run..]);
+}
+
+/// Whether a byte of `s` is one that `special` selects. Every byte is looked at, without
+/// stopping at the first found, so that the compiler checks many at once: an escaper asks
+/// this first, and copies text with nothing to escape (most text) whole.
+pub fn any_byte(s: &str, special: impl Fn(u8) -> bool) -> bool {
+    s.bytes().fold(false, |found, b| found | special(b))
 }
 
 /// The access intent in one compact line, e.g. `tools · knowledge · mem r/w` or

@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use super::{Error, Options};
 use crate::back::chunks;
 use crate::back::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, escape_runs,
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, any_byte, escape_runs,
 };
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
@@ -248,6 +248,11 @@ pub fn quote(s: &str) -> String {
 /// [`quote`], appended to `out`.
 fn quote_into(out: &mut String, s: &str) {
     out.push('"');
+    if !any_byte(s, |b| b >= 0x80 || is_quoted_special(b)) {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     let mut rest = s;
     while !rest.is_empty() {
         let run = rest.bytes().position(|b| b >= 0x80 || is_quoted_special(b));

@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use super::{Error, Options};
 use crate::back::chunks;
 use crate::back::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, Text,
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, Text, any_byte,
 };
 use crate::diag::Diagnostics;
 use crate::ir::IdMap;
@@ -99,6 +99,10 @@ pub fn escape(s: &str) -> String {
 pub fn escape_into(out: &mut String, s: &str) {
     if s.is_empty() {
         out.push_str("#160;");
+        return;
+    }
+    if !any_byte(s, |b| !is_safe(b)) {
+        out.push_str(s);
         return;
     }
     let mut rest = s;
