@@ -17,10 +17,21 @@ use clap::Parser as _;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// mimalloc's `mi_option_purge_delay` (its position in `mi_option_t`, in `mimalloc.h` of
-/// the pinned libmimalloc-sys, which exports no constant for it; `MIMALLOC_PURGE_DELAY=0`
+/// libmimalloc-sys, pinned in Cargo.toml because it exports no constant for it; a test
+/// checks the option's default; `MIMALLOC_PURGE_DELAY=0`
 /// in the environment sets this option and no other): how many milliseconds freed memory
 /// waits before it is returned to the system, 1,000 by default.
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Whether the user set the purge delay (mimalloc reads either name, in any case).
+fn purge_delay_is_set() -> bool {
+    std::env::vars_os().any(|(k, _)| {
+        k.to_str().is_some_and(|k| {
+            k.eq_ignore_ascii_case("MIMALLOC_PURGE_DELAY")
+                || k.eq_ignore_ascii_case("MIMALLOC_RESET_DELAY")
+        })
+    })
+}
 
 /// mimalloc's own purge delay, kept for [`memory_for_input`] when it was changed.
 static DEFAULT_PURGE_DELAY: std::sync::OnceLock<std::ffi::c_long> = std::sync::OnceLock::new();
@@ -28,9 +39,9 @@ static DEFAULT_PURGE_DELAY: std::sync::OnceLock<std::ffi::c_long> = std::sync::O
 /// Return freed memory to the system at once instead of after mimalloc's delay: with huge
 /// pages, memory freed by one stage of reading a large loop was otherwise still resident
 /// when the next stage allocated (a 10,000-phase loop peaked at 10.3x its size; at once,
-/// 8.6x). An explicit `MIMALLOC_PURGE_DELAY` is left as the user set it.
+/// 8.6x). A delay the user set (`MIMALLOC_PURGE_DELAY`) is left as it is.
 fn configure_allocator() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
+    if purge_delay_is_set() {
         return;
     }
     // SAFETY: plain calls into the allocator's API, made on the main thread before any
@@ -51,16 +62,21 @@ static REUSE_FREED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBoo
 /// From [`LARGE_INPUT`] on, the fixed cost of a process (about 12 MB resident) and the
 /// slack of huge pages are small beside the input (a 100,000-phase loop peaks at 7x its
 /// size either way), while returning and faulting in again every freed page made reading
-/// it a tenth slower: mimalloc's delay is restored, so freed memory is reused.
+/// it a tenth slower: mimalloc's delay is restored, so freed memory is reused. Only on the
+/// main thread, which reads a command's one input before any other thread starts (the
+/// reader threads of `check`, which read many inputs, keep the setting as it is).
 pub(crate) fn memory_for_input(len: usize) {
     let Some(&default) = DEFAULT_PURGE_DELAY.get() else {
         return;
     };
-    if len < LARGE_INPUT {
+    if len < LARGE_INPUT || std::thread::current().name() != Some("main") {
         return;
     }
-    REUSE_FREED.store(true, std::sync::atomic::Ordering::Relaxed);
-    // SAFETY: a plain call into the allocator's API; it touches no Rust memory.
+    if REUSE_FREED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    // SAFETY: a plain call into the allocator's API, from the main thread, once; it
+    // touches no Rust memory.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, default) }
 }
 
@@ -85,5 +101,22 @@ fn main() -> ExitCode {
             eprintln!("error: {err:#}");
             ExitCode::from(cli::EXIT_USAGE)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The option at [`MI_OPTION_PURGE_DELAY`] has the purge delay's default (mimalloc's
+    /// 1,000 ms), so the index names it (its neighbours default to 1 and 0).
+    #[test]
+    fn the_purge_delay_option_is_the_one_set() {
+        if purge_delay_is_set() {
+            return;
+        }
+        // SAFETY: a plain call into the allocator's API.
+        let delay = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
+        assert_eq!(delay, 1000);
     }
 }

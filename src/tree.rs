@@ -185,7 +185,8 @@ enum KeyText {
 }
 
 const _: () = assert!(std::mem::size_of::<Key>() == 16);
-const _: () = assert!(KNOWN_KEYS.len() <= 256);
+// An index fits a byte, and the table always has a free slot (which ends a search).
+const _: () = assert!(KNOWN_KEYS.len() <= 256 && KNOWN_KEYS.len() < KEY_SLOTS);
 
 /// Slots of [`known_key`]'s table (a power of two, well above the number of keys).
 const KEY_SLOTS: usize = 256;

@@ -194,7 +194,7 @@ fn first_fit(text: &str, width: usize, max_lines: usize) -> Vec<&str> {
         text,
         width,
         max_lines,
-        lines: Vec::with_capacity(max_lines + 1),
+        lines: Vec::with_capacity(max_lines.min(8) + 1),
         line: None,
         used: 0,
     };
