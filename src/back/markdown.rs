@@ -743,6 +743,9 @@ fn template_error(template: &str) -> impl Fn(minijinja::Error) -> Error + '_ {
 
 fn render<S: Serialize>(name: &str, custom: Option<&str>, ctx: &S) -> Result<String, Error> {
     let mut env = Environment::new();
+    // The excerpt of a failing template (which names the undefined variable) in release
+    // builds too: minijinja keeps it only in debug builds by default.
+    env.set_debug(true);
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
