@@ -26,17 +26,22 @@ pub fn read(doc: &Document, limits: &Limits, diags: &mut Diagnostics) -> Option<
 fn with_origins(mut spec: Spec) -> Spec {
     let g = Origin::new("/graph");
     spec.graph.entry_origin = g.child("entry");
+    let (phases, transitions, checkpoints) = (
+        g.child("phases"),
+        g.child("transitions"),
+        g.child("checkpoints"),
+    );
     for (i, p) in spec.graph.phases.iter_mut().enumerate() {
-        p.origin = g.child("phases").item(i);
+        p.origin = phases.item(i);
         for (j, o) in p.outcomes.iter_mut().flatten().enumerate() {
             o.origin = p.origin.child("outcomes").item(j);
         }
     }
     for (i, t) in spec.graph.transitions.iter_mut().enumerate() {
-        t.origin = g.child("transitions").item(i);
+        t.origin = transitions.item(i);
     }
     for (i, c) in spec.graph.checkpoints.iter_mut().flatten().enumerate() {
-        c.origin = g.child("checkpoints").item(i);
+        c.origin = checkpoints.item(i);
     }
     let checks = Origin::new("/goal/checks");
     for (i, c) in spec.goal.checks.iter_mut().flatten().enumerate() {

@@ -94,6 +94,7 @@ pub fn lower(l: &m::Loop) -> Spec {
         LoopType::Real => Pattern::Real,
         LoopType::Veal => Pattern::Veal,
     };
+    let checks_at = Origin::new("/checks");
     let checks = l.checks.as_ref().map(|cs| {
         cs.iter()
             .enumerate()
@@ -107,12 +108,13 @@ pub fn lower(l: &m::Loop) -> Spec {
                 file: c.file.clone(),
                 required: c.required,
                 expected: c.expected.clone(),
-                origin: Origin::new("/checks").item(i),
+                origin: checks_at.item(i),
             })
             .collect::<Vec<_>>()
     });
     let ports = |ps: &Option<Vec<m::Port>>, key: &str| {
         ps.as_ref().map(|ps| {
+            let at = Origin::new(format!("/{key}"));
             ps.iter()
                 .enumerate()
                 .map(|(i, p)| ir::Port {
@@ -123,7 +125,7 @@ pub fn lower(l: &m::Loop) -> Spec {
                     from: p.from.clone(),
                     schema: p.schema.clone(),
                     default: p.default.clone(),
-                    origin: Origin::new(format!("/{key}")).item(i),
+                    origin: at.item(i),
                 })
                 .collect::<Vec<_>>()
         })
