@@ -5,7 +5,8 @@
 //!   never split a character, drop control and bidirectional-override characters and fold
 //!   every run of whitespace (newlines included) into one space. Each borrows its input
 //!   when it has nothing to change (most labels), so a drawing copies almost no text;
-//! * [`escape_html`] for targets that take HTML-like markup (DOT `<...>` labels);
+//! * [`escape_runs`]: the escaping loop of every writer (each says which characters it
+//!   writes otherwise, and how);
 //! * [`access_summary`]: the compact access-intent line (`tools · knowledge · mem r/w`);
 //! * [`Diagram`]: the format-neutral drawing that `mermaid`, `dot` and `plantuml` write, built
 //!   once from the IR and [`Info`] (never recomputing graph facts), borrowing its text from
@@ -278,51 +279,38 @@ fn end_with_ellipsis(line: &mut String, width: usize) {
     line.push(ELLIPSIS);
 }
 
-/// Escape `&`, `<`, `>`, `"` and `'` for HTML or XML text and attribute values.
-pub fn escape_html(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Append `s` to `out`, each byte that `special` selects written by `code` instead; runs
-/// of other bytes are copied whole. `special` must select only ASCII bytes (or every byte
-/// of a character), so that a run always ends on a character boundary.
+/// Append `s` to `out` escaped: runs of bytes that `stop` does not select are copied
+/// whole, and each character starting at a byte that `stop` selects is written by
+/// `code`, which is also given the character after it. Text without such a byte (most
+/// text) is found in one pass ([`any_byte`]) and copied at once. `stop` selects either
+/// every byte from 0x80 on or none of them, so that a run always ends on a character
+/// boundary.
 pub fn escape_runs(
     out: &mut String,
     s: &str,
-    special: impl Fn(u8) -> bool,
-    mut code: impl FnMut(&mut String, u8),
+    stop: impl Fn(u8) -> bool,
+    mut code: impl FnMut(&mut String, char, Option<char>),
 ) {
-    if !any_byte(s, &special) {
+    if !any_byte(s, &stop) {
         out.push_str(s);
         return;
     }
-    let bytes = s.as_bytes();
-    let mut run = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if special(b) {
-            out.push_str(&s[run..i]);
-            code(out, b);
-            run = i + 1;
-        }
+    let mut rest = s;
+    while !rest.is_empty() {
+        let run = rest.bytes().position(&stop).unwrap_or(rest.len());
+        out.push_str(&rest[..run]);
+        let mut chars = rest[run..].chars();
+        let Some(c) = chars.next() else {
+            break;
+        };
+        rest = chars.as_str();
+        code(out, c, rest.chars().next());
     }
-    out.push_str(&s[run..]);
 }
 
 /// Whether a byte of `s` is one that `special` selects. Every byte is looked at, without
-/// stopping at the first found, so that the compiler checks many at once: an escaper asks
-/// this first, and copies text with nothing to escape (most text) whole.
-pub fn any_byte(s: &str, special: impl Fn(u8) -> bool) -> bool {
+/// stopping at the first found, so that the compiler checks many at once.
+fn any_byte(s: &str, special: impl Fn(u8) -> bool) -> bool {
     s.bytes().fold(false, |found, b| found | special(b))
 }
 
@@ -1166,13 +1154,5 @@ mod tests {
             }
         }
         assert!(drawn > 10, "only {drawn} examples drawn");
-    }
-
-    #[test]
-    fn escape_html_escapes_markup() {
-        assert_eq!(
-            escape_html("<img src=x onerror=\"a\">&amp;'"),
-            "&lt;img src=x onerror=&quot;a&quot;&gt;&amp;amp;&#39;"
-        );
     }
 }

@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use super::{Error, Options};
 use crate::back::chunks;
 use crate::back::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, any_byte, escape_runs,
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, escape_runs,
 };
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
@@ -150,13 +150,13 @@ pub fn html_text(s: &str) -> String {
 /// [`html_text`], appended to `out`.
 fn html_text_into(out: &mut String, s: &str) {
     let special = |b: u8| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'' | b'\\');
-    escape_runs(out, s, special, |out, b| {
-        out.push_str(match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
+    escape_runs(out, s, special, |out, c, _| {
+        out.push_str(match c {
+            '&' => "&amp;",
+            '<' => "&lt;",
+            '>' => "&gt;",
+            '"' => "&quot;",
+            '\'' => "&#39;",
             _ => "\\\\",
         })
     });
@@ -248,30 +248,16 @@ pub fn quote(s: &str) -> String {
 /// [`quote`], appended to `out`.
 fn quote_into(out: &mut String, s: &str) {
     out.push('"');
-    if !any_byte(s, |b| b >= 0x80 || is_quoted_special(b)) {
-        out.push_str(s);
-        out.push('"');
-        return;
-    }
-    let mut rest = s;
-    while !rest.is_empty() {
-        let run = rest.bytes().position(|b| b >= 0x80 || is_quoted_special(b));
-        let run = run.unwrap_or(rest.len());
-        out.push_str(&rest[..run]);
-        let mut chars = rest[run..].chars();
-        let Some(c) = chars.next() else {
-            break;
-        };
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '&' => out.push_str("&amp;"),
-            '\n' => out.push_str("\\n"),
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-        rest = chars.as_str();
-    }
+    // Every non-ASCII character is looked at, for the C1 control characters.
+    let stop = |b: u8| b >= 0x80 || is_quoted_special(b);
+    escape_runs(out, s, stop, |out, c, _| match c {
+        '\\' => out.push_str("\\\\"),
+        '"' => out.push_str("\\\""),
+        '&' => out.push_str("&amp;"),
+        '\n' => out.push_str("\\n"),
+        c if c.is_control() => out.push(' '),
+        c => out.push(c),
+    });
     out.push('"');
 }
 
@@ -679,6 +665,10 @@ mod tests {
         assert_eq!(
             h.0,
             "<B>&lt;b&gt;</B><BR/>&lt;img src=x onerror=alert(1)&gt; &amp; &quot;q&quot;"
+        );
+        assert_eq!(
+            html_text("<img src=x onerror=\"a\">&amp;'"),
+            "&lt;img src=x onerror=&quot;a&quot;&gt;&amp;amp;&#39;"
         );
     }
 

@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use super::{Error, Options};
 use crate::back::chunks;
 use crate::back::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, Text, any_byte,
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, Text, escape_runs,
 };
 use crate::diag::Diagnostics;
 use crate::ir::IdMap;
@@ -101,24 +101,17 @@ pub fn escape_into(out: &mut String, s: &str) {
         out.push_str("#160;");
         return;
     }
-    if !any_byte(s, |b| !is_safe(b)) {
-        out.push_str(s);
-        return;
-    }
-    let mut rest = s;
-    while !rest.is_empty() {
-        let run = rest.bytes().position(|b| !is_safe(b)).unwrap_or(rest.len());
-        out.push_str(&rest[..run]);
-        let mut chars = rest[run..].chars();
-        let Some(c) = chars.next() else {
-            break;
-        };
-        escape_char(out, c);
-        rest = chars.as_str();
-        if joined(c, rest.chars().next()) {
-            out.push(JOINER);
-        }
-    }
+    escape_runs(
+        out,
+        s,
+        |b| !is_safe(b),
+        |out, c, next| {
+            escape_char(out, c);
+            if joined(c, next) {
+                out.push(JOINER);
+            }
+        },
+    );
 }
 
 /// The ASCII characters written as they are: letters, digits, space and
@@ -151,7 +144,7 @@ fn escape_char(out: &mut String, c: char) {
     let coded = c.is_ascii() || matches!(c, '°' | '¶' | 'ß');
     if c.is_control() {
         out.push(' ');
-    } else if !coded || c.is_ascii() && is_safe(c as u8) {
+    } else if !coded {
         out.push(c);
     } else {
         let _ = write!(out, "#{};", u32::from(c));
