@@ -570,14 +570,32 @@ impl<'a> Diagram<'a> {
         self.nodes.iter().find(|n| n.id == id)
     }
 
-    /// The gates by id, for the edges that carry a gate's checkpoint id (a choice state
-    /// has no label of its own).
-    pub fn gates(&self) -> IdMap<NodeId, &DiagramNode<'a>> {
-        self.nodes
-            .iter()
-            .filter(|n| n.kind == NodeKind::Gate)
-            .map(|n| (n.id, n))
-            .collect()
+    /// The gates, for the labels of their edges in a state diagram.
+    pub fn gates(&self) -> Gates<'_, 'a> {
+        Gates(
+            self.nodes
+                .iter()
+                .filter(|n| n.kind == NodeKind::Gate)
+                .map(|n| (n.id, n))
+                .collect(),
+        )
+    }
+}
+
+/// The gates of a [`Diagram`] by id.
+pub struct Gates<'d, 'a>(IdMap<NodeId, &'d DiagramNode<'a>>);
+
+impl Gates<'_, '_> {
+    /// The label of an edge out of a gate in a state diagram, where the gate is a choice
+    /// state, which has no label of its own: the edge carries the checkpoint id
+    /// (`approve · review`). `None` for any other edge.
+    pub fn edge_label(&self, e: &DiagramEdge) -> Option<String> {
+        match (e.kind, self.0.get(&e.from)) {
+            (EdgeKind::Approve | EdgeKind::Reject, Some(g)) => {
+                Some(format!("{} · {}", e.label, g.lines.join(" ")))
+            }
+            _ => None,
+        }
     }
 }
 

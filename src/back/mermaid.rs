@@ -27,10 +27,10 @@ use std::fmt::Write as _;
 use super::{Error, Options};
 use crate::back::chunks;
 use crate::back::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, Text, escape_runs,
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeId, NodeKind, START_ID, Text,
+    escape_runs,
 };
 use crate::diag::Diagnostics;
-use crate::ir::IdMap;
 use crate::ir::{Spec, Terminal};
 use crate::valid::Info;
 
@@ -423,16 +423,11 @@ fn state_node(n: &DiagramNode, out: &mut String) {
     }
 }
 
-fn state_edge(e: &DiagramEdge, gates: &IdMap<NodeId, &DiagramNode>, out: &mut String) {
-    let label: Text = match (e.kind, gates.get(&e.from)) {
-        // A choice state has no label of its own: its edges carry the checkpoint.
-        (EdgeKind::Approve | EdgeKind::Reject, Some(g)) => {
-            Text::Owned(format!("{} · {}", e.label, g.lines.join(" ")))
-        }
-        _ => match &e.note {
-            Some(note) => Text::Owned(format!("{} · {}", e.label, note)),
-            None => Text::Borrowed(&e.label),
-        },
+fn state_edge(e: &DiagramEdge, gates: &Gates, out: &mut String) {
+    let label: Text = match (gates.edge_label(e), &e.note) {
+        (Some(label), _) => Text::Owned(label),
+        (None, Some(note)) => Text::Owned(format!("{} · {}", e.label, note)),
+        (None, None) => Text::Borrowed(&e.label),
     };
     out.push_str("  ");
     match e.kind {

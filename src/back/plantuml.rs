@@ -28,9 +28,9 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::back::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind};
+use crate::back::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeKind};
 use crate::diag::Diagnostics;
-use crate::ir::{IdMap, Spec, Terminal};
+use crate::ir::{Spec, Terminal};
 use crate::valid::Info;
 
 /// Write the diagram.
@@ -189,9 +189,9 @@ fn arrow(e: &DiagramEdge) -> String {
 
 /// The label of an edge, escaped: a gate's edges carry its checkpoint id (a choice state
 /// has no label of its own); a note goes on a second, smaller line.
-fn edge_label(e: &DiagramEdge, gates: &IdMap<NodeId, &DiagramNode>) -> String {
-    if let (EdgeKind::Approve | EdgeKind::Reject, Some(g)) = (e.kind, gates.get(&e.from)) {
-        return escape(&format!("{} · {}", e.label, g.lines.join(" ")));
+fn edge_label(e: &DiagramEdge, gates: &Gates) -> String {
+    if let Some(label) = gates.edge_label(e) {
+        return escape(&label);
     }
     let mut s = escape(&e.label);
     if let Some(note) = &e.note {
@@ -207,12 +207,11 @@ fn diagram(d: &Diagram, out: &mut String) {
     }
     let gates = d.gates();
     for e in &d.edges {
-        let from = if e.kind == EdgeKind::Start {
-            "[*]".to_owned()
-        } else {
-            e.from.to_string()
-        };
-        let _ = write!(out, "{from} {} {}", arrow(e), e.to);
+        match e.kind {
+            EdgeKind::Start => out.push_str("[*]"),
+            _ => e.from.push_to(out),
+        }
+        let _ = write!(out, " {} {}", arrow(e), e.to);
         if !e.label.is_empty() {
             let _ = write!(out, " : {}", edge_label(e, &gates));
         }
