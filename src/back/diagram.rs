@@ -674,13 +674,13 @@ fn build<'a>(spec: &'a Spec, info: &'a Info) -> Diagram<'a> {
 
 /// Which nodes of the analysed graph are drawn (phases: the first declaration of each id;
 /// gates: checkpoints whose phase is drawn; terminals: the ones used).
-struct Drawn {
+struct Drawn<'a> {
     phases: Vec<bool>,
     gates: Vec<bool>,
-    terminals: Vec<Terminal>,
+    terminals: &'a [Terminal],
 }
 
-impl Drawn {
+impl Drawn<'_> {
     fn contains(&self, id: NodeId) -> bool {
         match id {
             NodeId::Start => true,
@@ -707,7 +707,7 @@ struct Context<'a> {
     first_phase: IdMap<&'a str, &'a crate::ir::Phase>,
     /// The drawn gates of each phase id, in checkpoint order.
     gates_of: IdMap<&'a str, Vec<usize>>,
-    drawn: Drawn,
+    drawn: Drawn<'a>,
 }
 
 impl<'a> Context<'a> {
@@ -913,13 +913,13 @@ impl<'a> Context<'a> {
 /// Which analysed nodes are drawn, and the drawn gates of each phase id.
 fn drawn_nodes<'a>(
     spec: &'a Spec,
-    info: &Info,
+    info: &'a Info,
     checkpoints: &'a [crate::ir::Checkpoint],
-) -> (Drawn, IdMap<&'a str, Vec<usize>>) {
+) -> (Drawn<'a>, IdMap<&'a str, Vec<usize>>) {
     let mut drawn = Drawn {
         phases: vec![false; spec.graph.phases.len()],
         gates: vec![false; checkpoints.len()],
-        terminals: info.terminals_used.clone(),
+        terminals: &info.terminals_used,
     };
     let mut gate_present = vec![false; checkpoints.len()];
     for n in info.graph.node_weights() {
