@@ -77,11 +77,12 @@ fn reader_pool() -> Result<rayon::ThreadPool> {
 /// is an `Err` in its place, reported after the files before it.
 fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
     let color = use_color(g);
-    if let [one] = a.paths.as_slice()
-        && (is_stdio(one) || !one.is_dir())
+    let kinds: Vec<Named> = a.paths.iter().map(|p| Named::of(p)).collect();
+    if let ([one], [kind]) = (a.paths.as_slice(), kinds.as_slice())
+        && *kind != Named::Folder
     {
         // One file is read on this thread, and its loop is left to the exit.
-        if !is_stdio(one) && !one.exists() {
+        if *kind == Named::Missing {
             return Err(no_such_path(one));
         }
         return Ok(vec![FileReport::of(g, one, a.from, color, true)]);
@@ -90,14 +91,16 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
     // The files named on the command line (a pre-commit hook names many), in parallel;
     // standard input later, on this thread, once every folder has been found to hold
     // loop files.
-    let named: Vec<&PathBuf> = a
+    let files: Vec<&PathBuf> = a
         .paths
         .iter()
-        .filter(|p| !is_stdio(p) && p.exists() && !p.is_dir())
+        .zip(&kinds)
+        .filter(|(_, k)| **k == Named::File)
+        .map(|(p, _)| p)
         .collect();
-    let mut named = pool
+    let mut files = pool
         .install(|| {
-            named
+            files
                 .par_iter()
                 .map(|p| FileReport::of(g, p, a.from, color, false))
                 .collect::<Vec<_>>()
@@ -106,16 +109,13 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
     // In the order of the paths: the first missing path or folder without loop files is
     // the error, as when the paths were expanded before reading anything.
     let mut parts: Vec<Option<Vec<Result<FileReport>>>> = Vec::new();
-    for p in &a.paths {
-        if is_stdio(p) {
-            parts.push(None);
-        } else if !p.exists() {
-            return Err(no_such_path(p));
-        } else if p.is_dir() {
-            parts.push(Some(check_folder(g, a, p, &pool, color)?));
-        } else {
-            parts.push(Some(named.next().into_iter().collect()));
-        }
+    for (p, kind) in a.paths.iter().zip(&kinds) {
+        parts.push(match kind {
+            Named::Stdin => None,
+            Named::Missing => return Err(no_such_path(p)),
+            Named::Folder => Some(check_folder(g, a, p, &pool, color)?),
+            Named::File => Some(files.next().into_iter().collect()),
+        });
     }
     let mut out = Vec::new();
     for (p, part) in a.paths.iter().zip(parts) {
@@ -125,6 +125,33 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
         }
     }
     Ok(out)
+}
+
+/// What a path on the command line names (looked up once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Named {
+    /// `-`.
+    Stdin,
+    /// Nothing.
+    Missing,
+    /// A folder, to walk.
+    Folder,
+    /// A file.
+    File,
+}
+
+impl Named {
+    fn of(p: &Path) -> Named {
+        if is_stdio(p) {
+            Named::Stdin
+        } else if p.is_dir() {
+            Named::Folder
+        } else if p.exists() {
+            Named::File
+        } else {
+            Named::Missing
+        }
+    }
 }
 
 /// The loop files below `dir`, checked on the reader threads while the folder is still
