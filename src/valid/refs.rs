@@ -318,10 +318,10 @@ fn transition_outcomes_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics)
         let Some(p) = phases.get(&t.from) else {
             continue;
         };
-        let outs = p.outcome_ids();
-        if outs.contains(&t.on.as_str()) {
+        if p.has_outcome(&t.on) {
             continue;
         }
+        let outs = p.outcome_ids();
         let d = Diagnostic::new(
             Code::UnknownOutcome,
             format!("phase `{}` has no outcome `{}`", p.id, t.on),
