@@ -16,11 +16,10 @@ use clap::Parser as _;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// mimalloc's `mi_option_purge_delay` (its position in `mi_option_t`, in `mimalloc.h` of
-/// libmimalloc-sys, pinned in Cargo.toml because it exports no constant for it; a test
-/// checks the option's default; `MIMALLOC_PURGE_DELAY=0`
-/// in the environment sets this option and no other): how many milliseconds freed memory
-/// waits before it is returned to the system, 1,000 by default.
+/// mimalloc's `mi_option_purge_delay`, by its position in `mi_option_t` (`mimalloc.h`):
+/// libmimalloc-sys exports no constant for it, so it is pinned in Cargo.toml and a test
+/// checks the option's default. How many milliseconds freed memory waits before it is
+/// returned to the system, 1,000 by default.
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// Whether the user set the purge delay (mimalloc reads either name, in any case).
