@@ -1,8 +1,16 @@
 //! `loopconv diff`.
 
-use super::*;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
 
 use loopconv::analysis::{diff as d, diff_render as r};
+
+use super::io::emit;
+use super::report::{code, load_valid};
+use super::{EXIT_PROBLEMS, Global, MessageFormat};
 
 #[derive(Debug, Args)]
 pub(super) struct DiffArgs {
@@ -26,7 +34,7 @@ enum FailOn {
     Breaking,
 }
 
-pub(super) fn diff(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
+pub(super) fn run(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
     let old = load_valid(g, &a.old, None)?;
     let new = load_valid(g, &a.new, None)?;
     let (Some(old), Some(new)) = (old, new) else {

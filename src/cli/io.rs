@@ -1,6 +1,13 @@
 //! Files and streams: reading inputs, finding loop files in folders, atomic writes.
 
-use super::*;
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+
+use loopconv::tree::Limits;
+
+use super::WalkArgs;
 
 pub(super) fn is_stdio(p: &Path) -> bool {
     p.as_os_str() == "-"
@@ -58,16 +65,6 @@ pub(super) fn plain_io(e: &std::io::Error) -> String {
         }
         None => s,
     }
-}
-
-/// How folders are searched: the options of the commands that take folders.
-#[derive(Debug, Default, Args)]
-pub(super) struct WalkArgs {
-    /// Skip files and folders matching GLOB while searching folders (gitignore syntax,
-    /// relative to the folder searched; repeatable). A path named on the command line is
-    /// always read.
-    #[arg(long, value_name = "GLOB", help_heading = "Input")]
-    pub(super) exclude: Vec<String>,
 }
 
 /// Files under the given paths: files as given, folders searched for loop files, in sorted
