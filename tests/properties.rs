@@ -659,7 +659,7 @@ fn convert_opts() -> impl Strategy<Value = back::Options> {
     )
 }
 
-/// Write a loop built in memory with `back::write` and the default options (validated
+/// Write a loop built in memory with `loopconv::write` and the default options (validated
 /// first, as the CLI does); the writer must report nothing.
 fn write(target: Target, spec: &Spec) -> String {
     let mut diags = Diagnostics::new("gen");

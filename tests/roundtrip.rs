@@ -84,7 +84,7 @@ fn reread(what: &str, text: &str, fmt: Format) -> (Spec, Info) {
     (spec.clone(), info.clone())
 }
 
-/// Convert; the output is checked by `back::write` itself (no `B004`) and must be free of
+/// Convert; the output is checked by `loopconv::write` itself (no `B004`) and must be free of
 /// errors. Returns the text and the diagnostics (lossy warnings).
 fn convert(
     what: &str,

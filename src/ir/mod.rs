@@ -24,7 +24,8 @@
 //! read them and never rebuild pointers. They are not serialised and never affect equality.
 //!
 //! The IR owns every type it holds (no format model types): the front ends translate from
-//! their models, the back ends into theirs.
+//! their models, the back ends into theirs. The policy enums (`policy.rs`) go the other way:
+//! the format models use the IR's, since the formats spell them the same.
 
 pub mod fixed;
 mod policy;
