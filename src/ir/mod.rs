@@ -51,6 +51,18 @@ pub(crate) fn present<'de, D: serde::Deserializer<'de>>(
     serde_json::Value::deserialize(d).map(Some)
 }
 
+/// Content equality of IR values: the same IR JSON. Provenance (an element's [`Origin`],
+/// the loop's [`Provenance`]) says where a value was read from, not what it is, and is not
+/// serialised, so a loop read from two files or formats can be the same loop. The IR types
+/// that carry provenance have no `PartialEq`, so that `==` cannot ignore it silently: this
+/// is the equality they have, named for what it compares.
+pub fn same_content<T: Serialize>(a: &T, b: &T) -> bool {
+    match (serde_json::to_value(a), serde_json::to_value(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// The patterns of names and ids, shared by the IR's schema and the format models.
 pub mod pattern {
     /// A stable id (phase, outcome, checkpoint): upstream's
@@ -77,7 +89,7 @@ pub enum Pattern {
 }
 
 /// One loop in loopconv's intermediate representation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "loopconv IR loop")]
 #[schemars(extend("allOf" = [
@@ -194,7 +206,7 @@ impl Roles {
 }
 
 /// The goal of a MAS loop.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Goal {
     /// Goal statement (REAL).
@@ -217,12 +229,12 @@ pub struct Goal {
 impl Goal {
     /// Nothing is set.
     pub fn is_empty(&self) -> bool {
-        *self == Goal::default()
+        same_content(self, &Goal::default())
     }
 }
 
 /// A MAS check.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Check {
     /// Check id.
@@ -259,7 +271,7 @@ pub struct Check {
 }
 
 /// A MAS input or output port.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Port {
     /// Port name.
@@ -297,7 +309,7 @@ pub struct Port {
 }
 
 /// The phase graph.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Graph {
     /// The phase a run starts in.
@@ -363,7 +375,7 @@ impl<'a> Outgoing<'a> {
 }
 
 /// One phase: one execution of it is one step.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Phase {
     /// Stable id.
@@ -435,7 +447,7 @@ pub struct MemoryAccess {
 }
 
 /// A declared outcome.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// Stable id.
@@ -552,7 +564,7 @@ impl Terminal {
 }
 
 /// A transition: when phase `from` emits outcome `on`, go to `to`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Transition {
     /// Source phase id.
@@ -569,7 +581,7 @@ pub struct Transition {
 
 /// An approval checkpoint: suspend before entering `before_phase`; approval enters it,
 /// rejection goes to `on_reject`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// Stable id.
