@@ -8,6 +8,7 @@
 pub mod agentpm;
 pub mod ir;
 pub mod mas;
+pub mod vocabulary;
 
 use serde::de::DeserializeOwned;
 

@@ -4,11 +4,12 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 
 use super::decode::{Limits, MAX_VALUES_HELP};
 use super::duplicates::{Dup, report_duplicates};
-use super::key::Key;
+use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
 use super::node::{Document, Member, Node, Span, Syntax, Value};
 
-/// Parse JSON text into a [`Document`]. Duplicate keys are reported and kept.
+/// Parse JSON text into a [`Document`]. Duplicate keys are reported and kept; keys that are
+/// words of `keys` share them.
 ///
 /// Hand-written on purpose: every key and value needs its byte span (for located
 /// diagnostics and the editor server), duplicate keys must be seen (serde_json keeps the
@@ -17,18 +18,25 @@ use super::node::{Document, Member, Node, Span, Syntax, Value};
 /// (2026-12-01): 1.3 ms for the 215 KB hostile example against 0.21 ms for
 /// `serde_json::Value` (which builds no positions), and 69 µs against 42 µs for a 4.5 KB
 /// loop; the extra time is the position and duplicate bookkeeping.
-pub fn parse_json(text: String, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
-    parse_json_or_text(text, limits, diags).ok()
+pub fn parse_json(
+    text: String,
+    keys: &Vocabulary,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Option<Document> {
+    parse_json_or_text(text, keys, limits, diags).ok()
 }
 
 /// [`parse_json`], handing the text back when it is not a document (for source snippets,
 /// without a copy of the input).
 pub fn parse_json_or_text(
     text: String,
+    keys: &Vocabulary,
     limits: &Limits,
     diags: &mut Diagnostics,
 ) -> Result<Document, String> {
     let mut p = JsonParser {
+        keys,
         t: &text,
         s: text.as_bytes(),
         i: 0,
@@ -99,6 +107,8 @@ impl KeyIndex {
 }
 
 struct JsonParser<'a> {
+    /// The words that keys share.
+    keys: &'a Vocabulary,
     /// The text, for slices of it (its bytes are `s`; slicing at the ASCII bytes the
     /// parser stops at needs no UTF-8 check).
     t: &'a str,
@@ -348,8 +358,11 @@ impl<'a> JsonParser<'a> {
     /// An object key: without escapes, looked up in place (no allocation for a known key).
     fn key(&mut self) -> Result<Key, JErr> {
         match self.plain_run() {
-            Some(text) => Ok(Key::new(text)),
-            None => self.string().map(Key::from),
+            Some(text) => Ok(self.keys.key(text)),
+            None => {
+                let text = self.string()?;
+                Ok(self.keys.key_from(text))
+            }
         }
     }
 
@@ -520,9 +533,11 @@ mod tests {
     use super::*;
     use crate::diag::Locate;
 
+    static WORDS: Vocabulary = Vocabulary::new(&["a", "b"]);
+
     fn json(s: &str) -> (Option<Document>, Diagnostics) {
         let mut d = Diagnostics::new("t.json");
-        let doc = parse_json(s.to_owned(), &Limits::default(), &mut d);
+        let doc = parse_json(s.to_owned(), &WORDS, &Limits::default(), &mut d);
         (doc, d)
     }
 

@@ -1,162 +1,160 @@
-//! Object keys: a known key (one of the formats' vocabulary) shared by its index, any other on
-//! the heap.
+//! Object keys, and the vocabularies that share them: a key of the vocabulary the parser was
+//! given is a pointer to the word, any other key is on the heap.
+//!
+//! The tree knows no format: the words are defined by the layer that does (loopconv's are
+//! `front::vocabulary::KEYS`) and passed to the parsers.
 
-/// The keys of the loop formats (every property name of their schemas; a test keeps the
-/// list equal to them), sorted.
-pub const KNOWN_KEYS: &[&str] = &[
-    "$schema",
-    "access",
-    "action",
-    "actor",
-    "archetype",
-    "before_phase",
-    "bounds",
-    "checkpoints",
-    "checks",
-    "command",
-    "default",
-    "description",
-    "entry",
-    "entry_phase",
-    "environment",
-    "error_policy",
-    "escalation",
-    "expected",
-    "fallback_agent",
-    "file",
-    "files",
-    "from",
-    "goal",
-    "graph",
-    "id",
-    "inputs",
-    "kind",
-    "knowledge",
-    "license",
-    "limits",
-    "loop",
-    "max_attempts",
-    "max_retries",
-    "max_steps",
-    "memory",
-    "mission",
-    "name",
-    "objective",
-    "on",
-    "on_exhausted",
-    "on_reject",
-    "outcomes",
-    "outputs",
-    "pattern",
-    "phase_failure",
-    "phases",
-    "read",
-    "readme",
-    "required",
-    "roles",
-    "schema",
-    "schema_uri",
-    "source_format",
-    "spdx",
-    "success_criteria",
-    "to",
-    "tool_failure",
-    "tools",
-    "transitions",
-    "type",
-    "validator",
-    "vars",
-    "version",
-    "write",
-];
+/// The keys a family of formats uses, so that a [`Key`] equal to one of them shares the word
+/// instead of allocating its text: a loop repeats the same few keys in every phase and
+/// transition, and allocating each was a fifth of the parser's allocations. Built at compile
+/// time ([`Vocabulary::new`]), in a `static`.
+#[derive(Debug)]
+pub struct Vocabulary {
+    words: &'static [&'static str],
+    /// An open-addressed table of the words' indices, found from [`slot`]: one or two
+    /// comparisons per lookup (a binary search over the words was a tenth of the parser's
+    /// time). It always has a free slot, which ends a search.
+    slots: [Option<u8>; SLOTS],
+}
 
-/// An object key. A key of the loop formats ([`KNOWN_KEYS`]) is shared, not allocated:
-/// a loop repeats the same few keys in every phase and transition, and allocating each was
-/// a fifth of the parser's allocations.
+/// Slots of a [`Vocabulary`]'s table (a power of two, well above the number of words).
+const SLOTS: usize = 256;
+
+/// Where a vocabulary first looks for `text`: from its length and first and last bytes.
+const fn slot(text: &str) -> usize {
+    let b = text.as_bytes();
+    let (first, last) = match (b.first(), b.last()) {
+        (Some(&first), Some(&last)) => (first as usize, last as usize),
+        _ => (0, 0),
+    };
+    b.len()
+        .wrapping_mul(31)
+        .wrapping_add(first * 7)
+        .wrapping_add(last)
+        % SLOTS
+}
+
+/// Whether two texts are equal (`==` is not available in a `const fn`).
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl Vocabulary {
+    /// The vocabulary of `words`. Panics (at compile time, in a `static`) when a word is
+    /// repeated or there are 256 words or more (an index fits a byte, and the table keeps
+    /// a free slot).
+    pub const fn new(words: &'static [&'static str]) -> Vocabulary {
+        assert!(words.len() < SLOTS, "a vocabulary holds at most 255 words");
+        let mut slots = [None; SLOTS];
+        let mut k = 0;
+        while k < words.len() {
+            let mut i = slot(words[k]);
+            while let Some(other) = slots[i] {
+                assert!(
+                    !same_text(words[other as usize], words[k]),
+                    "a vocabulary holds each word once"
+                );
+                i = (i + 1) % SLOTS;
+            }
+            slots[i] = Some(k as u8);
+            k += 1;
+        }
+        Vocabulary { words, slots }
+    }
+
+    /// The words, in the order they were given.
+    pub fn words(&self) -> &'static [&'static str] {
+        self.words
+    }
+
+    /// The word equal to `text`, if there is one.
+    fn find(&self, text: &str) -> Option<&'static &'static str> {
+        let words = self.words;
+        let mut i = slot(text);
+        while let Some(k) = self.slots[i] {
+            let word = words.get(usize::from(k))?;
+            if *word == text {
+                return Some(word);
+            }
+            i = (i + 1) % SLOTS;
+        }
+        None
+    }
+
+    /// The key for `text`: the shared word when there is one, else a copy of the text.
+    pub fn key(&self, text: &str) -> Key {
+        match self.find(text) {
+            Some(word) => Key(KeyText::Known(word)),
+            None => Key::new(text),
+        }
+    }
+
+    /// The key for `text`, which is kept (not copied) when it is no word.
+    pub fn key_from(&self, text: String) -> Key {
+        match self.find(&text) {
+            Some(word) => Key(KeyText::Known(word)),
+            None => Key::from(text),
+        }
+    }
+}
+
+/// An object key: a word of a [`Vocabulary`] (shared) or any other text (on the heap). Two
+/// keys are equal when their texts are, however each is stored.
 #[derive(Clone)]
 pub struct Key(KeyText);
 
-/// A key's text: a known key by its index in [`KNOWN_KEYS`], any other key on the heap.
-/// 16 bytes (the index fits beside the box's non-null pointer): a loop has one key per
-/// member, and 8 bytes more per key were a tenth of the tree.
+/// A key's text: a known key by the address of its word in its vocabulary, any other key on
+/// the heap. 16 bytes (the address fits beside the box's non-null pointer): a loop has one
+/// key per member, and 8 bytes more per key were a tenth of the tree.
 #[derive(Clone)]
 enum KeyText {
-    Known(u8),
+    Known(&'static &'static str),
     Other(Box<str>),
 }
 
 const _: () = assert!(std::mem::size_of::<Key>() == 16);
-// An index fits a byte, and the table always has a free slot (which ends a search).
-const _: () = assert!(KNOWN_KEYS.len() <= 256 && KNOWN_KEYS.len() < KEY_SLOTS);
-
-/// Slots of [`known_key`]'s table (a power of two, well above the number of keys).
-const KEY_SLOTS: usize = 256;
-
-/// Where [`known_key`] first looks for `text`: from its length and first and last bytes.
-fn key_slot(text: &str) -> usize {
-    let b = text.as_bytes();
-    let (first, last) = (b.first().copied(), b.last().copied());
-    let h = b.len() * 31 + usize::from(first.unwrap_or(0)) * 7 + usize::from(last.unwrap_or(0));
-    h % KEY_SLOTS
-}
-
-/// The index in [`KNOWN_KEYS`] of the known key equal to `text`: one or two comparisons
-/// in an open-addressed table (a binary search over the keys was a tenth of the parser's
-/// time).
-fn known_key(text: &str) -> Option<u8> {
-    static TABLE: std::sync::LazyLock<[Option<u8>; KEY_SLOTS]> = std::sync::LazyLock::new(|| {
-        let mut t = [None; KEY_SLOTS];
-        for (k, key) in (0..=u8::MAX).zip(KNOWN_KEYS) {
-            let mut i = key_slot(key);
-            while t[i].is_some() {
-                i = (i + 1) % KEY_SLOTS;
-            }
-            t[i] = Some(k);
-        }
-        t
-    });
-    let mut i = key_slot(text);
-    while let Some(k) = TABLE[i] {
-        if KNOWN_KEYS[usize::from(k)] == text {
-            return Some(k);
-        }
-        i = (i + 1) % KEY_SLOTS;
-    }
-    None
-}
 
 impl Key {
-    /// The key for `text`, shared when it is a known key.
+    /// The key for `text`, on the heap (a parser shares known keys through
+    /// [`Vocabulary::key`]).
     pub fn new(text: &str) -> Key {
-        match known_key(text) {
-            Some(k) => Key(KeyText::Known(k)),
-            None => Key(KeyText::Other(text.into())),
-        }
+        Key(KeyText::Other(text.into()))
     }
 
     /// The key as text.
     pub fn as_str(&self) -> &str {
         match &self.0 {
-            KeyText::Known(k) => KNOWN_KEYS.get(usize::from(*k)).copied().unwrap_or(""),
+            KeyText::Known(word) => word,
             KeyText::Other(text) => text,
         }
     }
 
-    /// Whether two keys are equal; two known keys compare by index.
+    /// Whether two keys are equal; two keys of the same word compare by address (the words
+    /// of a vocabulary are distinct, so only words of two vocabularies need their text
+    /// compared).
     pub(super) fn same(&self, other: &Key) -> bool {
         match (&self.0, &other.0) {
-            (KeyText::Known(a), KeyText::Known(b)) => a == b,
+            (KeyText::Known(a), KeyText::Known(b)) if std::ptr::eq(*a, *b) => true,
             _ => self.as_str() == other.as_str(),
         }
     }
 }
 
 impl From<String> for Key {
+    /// The key for `text`, on the heap (no copy).
     fn from(text: String) -> Key {
-        match known_key(&text) {
-            Some(k) => Key(KeyText::Known(k)),
-            None => Key(KeyText::Other(text.into_boxed_str())),
-        }
+        Key(KeyText::Other(text.into_boxed_str()))
     }
 }
 
@@ -239,46 +237,57 @@ impl PartialEq<String> for Key {
 mod tests {
     use super::*;
 
+    static WORDS: Vocabulary = Vocabulary::new(&["id", "on", "to", "phases", "~1"]);
+
     #[test]
-    fn known_keys_are_sorted_and_are_the_schemas_property_names() {
-        fn names(s: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
-            match s {
-                serde_json::Value::Object(m) => {
-                    for (k, v) in m {
-                        match k.as_str() {
-                            "properties" => {
-                                if let Some(p) = v.as_object() {
-                                    out.extend(p.keys().cloned());
-                                    p.values().for_each(|v| names(v, out));
-                                }
-                            }
-                            "const" | "enum" | "default" | "examples" => {}
-                            _ => names(v, out),
-                        }
-                    }
-                }
-                serde_json::Value::Array(a) => a.iter().for_each(|v| names(v, out)),
-                _ => {}
+    fn a_word_is_shared_and_any_other_text_is_not() {
+        for (i, w) in WORDS.words().iter().enumerate() {
+            for key in [WORDS.key(w), WORDS.key_from((*w).to_owned())] {
+                assert!(
+                    matches!(key.0, KeyText::Known(word) if std::ptr::eq(word, &WORDS.words()[i])),
+                    "{w}"
+                );
+                assert_eq!(key.as_str(), *w);
+                assert_eq!(key.to_string(), *w);
             }
         }
-        let mut want = std::collections::BTreeSet::new();
-        for f in crate::Format::ALL {
-            names(f.schema(), &mut want);
+        for text in ["objectiv", "", "i", "ids", "phase"] {
+            let key = WORDS.key(text);
+            assert!(matches!(key.0, KeyText::Other(_)), "{text}");
+            assert_eq!(&*key, text);
         }
-        let known: Vec<String> = KNOWN_KEYS.iter().map(|k| (*k).to_owned()).collect();
-        assert_eq!(known, want.into_iter().collect::<Vec<_>>());
-        for (i, k) in KNOWN_KEYS.iter().enumerate() {
-            let key = Key::new(k);
+    }
+
+    #[test]
+    fn keys_are_equal_by_text_however_they_are_stored() {
+        let shared = WORDS.key("phases");
+        let other = Vocabulary::new(&["phases"]).key("phases");
+        for same in [Key::new("phases"), Key::from("phases".to_owned()), other] {
+            assert_eq!(shared, same);
+            assert_eq!(same, shared);
+            assert_eq!(shared.cmp(&same), std::cmp::Ordering::Equal);
+            let hash = |k: &Key| {
+                std::hash::BuildHasher::hash_one(&foldhash::fast::FixedState::default(), k)
+            };
+            assert_eq!(hash(&shared), hash(&same));
+        }
+        assert_ne!(WORDS.key("on"), WORDS.key("to"));
+        assert_ne!(WORDS.key("on"), Key::new("to"));
+        assert!(WORDS.key("id") < WORDS.key("on"));
+    }
+
+    #[test]
+    fn a_full_vocabulary_finds_every_word() {
+        let words: Vec<&'static str> = (0..255)
+            .map(|i| &*Box::leak(format!("k{}", i * 7).into_boxed_str()))
+            .collect();
+        let full = Vocabulary::new(Box::leak(words.into_boxed_slice()));
+        for w in full.words() {
             assert!(
-                matches!(key.0, KeyText::Known(n) if usize::from(n) == i),
-                "{k}"
+                matches!(full.key(w).0, KeyText::Known(word) if std::ptr::eq(word, w)),
+                "{w}"
             );
-            assert_eq!(key.as_str(), *k);
-            assert_eq!(Key::from((*k).to_owned()), key);
         }
-        let other = Key::new("objectiv");
-        assert!(matches!(other.0, KeyText::Other(_)));
-        assert_eq!(other.as_str(), "objectiv");
-        assert_ne!(other, Key::new("objective"));
+        assert!(matches!(full.key("k1").0, KeyText::Other(_)));
     }
 }

@@ -23,6 +23,6 @@ mod yaml;
 
 pub use decode::{Limits, MAX_INPUT_BYTES, decode, decode_owned};
 pub use json::{parse_json, parse_json_or_text};
-pub use key::{KNOWN_KEYS, Key};
+pub use key::{Key, Vocabulary};
 pub use node::{Document, KeyType, Member, Node, Span, Syntax, Value, escape_ptr};
 pub use yaml::{READER_STACK, declare_reader_stack, parse_yaml, parse_yaml_or_text};

@@ -8,7 +8,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
 
 use super::decode::{Limits, MAX_VALUES_HELP};
 use super::duplicates::{Dup, report_duplicates};
-use super::key::Key;
+use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
 use super::node::{Document, KeyType, Member, Node, Span, Syntax, Value, escape_ptr};
 
@@ -99,8 +99,8 @@ impl<'de> Visitor<'de> for YVisitor {
             let key_span = span_of(&k);
             // Keep going on a non-string key: it is reported later (P012).
             let (key, non_string) = match k.value.0 {
-                Value::String { text, .. } => (Key::from(String::from(text)), None),
-                other => (Key::from(other.to_json_text()), KeyType::of(&other)),
+                Value::String { text, .. } => (yaml_key(String::from(text)), None),
+                other => (yaml_key(other.to_json_text()), KeyType::of(&other)),
             };
             let v = map.next_value::<Spanned<YNode>>()?;
             let span = span_of(&v);
@@ -119,73 +119,29 @@ impl<'de> Visitor<'de> for YVisitor {
 }
 
 /// Parse YAML text into a [`Document`]: exactly one document, YAML 1.2 booleans, duplicate
-/// keys reported (all of them), anchors and aliases bounded.
-pub fn parse_yaml(text: String, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
-    parse_yaml_or_text(text, limits, diags).ok()
+/// keys reported (all of them), anchors and aliases bounded; keys that are words of `keys`
+/// share them.
+pub fn parse_yaml(
+    text: String,
+    keys: &'static Vocabulary,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Option<Document> {
+    parse_yaml_or_text(text, keys, limits, diags).ok()
 }
 
 /// [`parse_yaml`], handing the text back when it is not a document.
 pub fn parse_yaml_or_text(
     text: String,
+    keys: &'static Vocabulary,
     limits: &Limits,
     diags: &mut Diagnostics,
 ) -> Result<Document, String> {
     let starts = line_starts(&text);
-    let limits = *limits;
-    let docs = with_big_stack(|| {
-        let budget = yaml_budget(&limits);
-        let mut opts = serde_saphyr::Options::default();
-        opts.budget = Some(budget);
-        opts.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
-        opts.strict_booleans = true;
-        // `.inf` and `.nan` are well-formed YAML: the shape check reports them on their field.
-        opts.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::PassThrough;
-        opts.alias_limits.max_total_replayed_events = limits.max_alias_events;
-        opts.alias_limits.max_replay_stack_depth = 32;
-        serde_saphyr::from_str_multiple_with_options::<Spanned<YNode>, Vec<_>>(&text, opts)
-    });
-    let limits = &limits;
-    match docs {
-        Ok(mut docs) => {
-            if docs.len() > 1 {
-                let second = span_of(&docs[1]);
-                let mut d = Diagnostic::new(
-                    Code::MultipleDocuments,
-                    format!(
-                        "the file holds {} YAML documents; a loop file holds one",
-                        docs.len()
-                    ),
-                )
-                .with_help(
-                    "split the loops into one file each (upstream reads only the first document)",
-                );
-                d.location.pos = Some(pos_of(&text, &starts, second.into()));
-                diags.push(d);
+    match read_documents(&text, keys, limits) {
+        Ok(docs) => {
+            let Some(root) = one_root(docs, &text, &starts, diags) else {
                 return Err(text);
-            }
-            let root = match docs.pop() {
-                Some(root) => {
-                    let span = span_of(&root);
-                    Node {
-                        value: root.value.0,
-                        span,
-                    }
-                }
-                // serde-saphyr drops null documents: `null` or `~` is a document whose root
-                // is null (reported as "must be an object"), not an empty file.
-                None => match yaml_null_root(&text) {
-                    Some((start, end)) => Node {
-                        value: Value::Null,
-                        span: Span::new(start, end),
-                    },
-                    None => {
-                        diags.push(Diagnostic::new(
-                            Code::EmptyInput,
-                            "the YAML file holds no document",
-                        ));
-                        return Err(text);
-                    }
-                },
             };
             let doc = Document::new(text, Syntax::Yaml, root, Some(starts));
             let mut dups = Vec::new();
@@ -205,6 +161,92 @@ pub fn parse_yaml_or_text(
             diags.push(d);
             Err(text)
         }
+    }
+}
+
+thread_local! {
+    /// The words that keys share while YAML is read on this thread: serde's `Deserialize`,
+    /// which `Spanned` requires of the values it wraps, takes no parameter to pass them in.
+    static YAML_KEYS: std::cell::Cell<Option<&'static Vocabulary>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// The key for `text`, sharing the word of the vocabulary being read with.
+fn yaml_key(text: String) -> Key {
+    match YAML_KEYS.get() {
+        Some(keys) => keys.key_from(text),
+        None => Key::from(text),
+    }
+}
+
+/// serde-saphyr's documents of `text`, read with loopconv's options on a big stack.
+fn read_documents(
+    text: &str,
+    keys: &'static Vocabulary,
+    limits: &Limits,
+) -> Result<Vec<Spanned<YNode>>, serde_saphyr::Error> {
+    let limits = *limits;
+    with_big_stack(|| {
+        let mut opts = serde_saphyr::Options::default();
+        opts.budget = Some(yaml_budget(&limits));
+        opts.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+        opts.strict_booleans = true;
+        // `.inf` and `.nan` are well-formed YAML: the shape check reports them on their field.
+        opts.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::PassThrough;
+        opts.alias_limits.max_total_replayed_events = limits.max_alias_events;
+        opts.alias_limits.max_replay_stack_depth = 32;
+        let outer = YAML_KEYS.replace(Some(keys));
+        let docs =
+            serde_saphyr::from_str_multiple_with_options::<Spanned<YNode>, Vec<_>>(text, opts);
+        YAML_KEYS.set(outer);
+        docs
+    })
+}
+
+/// The root of the one document of `text`; `None` (reported) for several or none.
+fn one_root(
+    mut docs: Vec<Spanned<YNode>>,
+    text: &str,
+    starts: &[usize],
+    diags: &mut Diagnostics,
+) -> Option<Node> {
+    if docs.len() > 1 {
+        let second = span_of(&docs[1]);
+        let mut d = Diagnostic::new(
+            Code::MultipleDocuments,
+            format!(
+                "the file holds {} YAML documents; a loop file holds one",
+                docs.len()
+            ),
+        )
+        .with_help("split the loops into one file each (upstream reads only the first document)");
+        d.location.pos = Some(pos_of(text, starts, second.into()));
+        diags.push(d);
+        return None;
+    }
+    match docs.pop() {
+        Some(root) => {
+            let span = span_of(&root);
+            Some(Node {
+                value: root.value.0,
+                span,
+            })
+        }
+        // serde-saphyr drops null documents: `null` or `~` is a document whose root is null
+        // (reported as "must be an object"), not an empty file.
+        None => match yaml_null_root(text) {
+            Some((start, end)) => Some(Node {
+                value: Value::Null,
+                span: Span::new(start, end),
+            }),
+            None => {
+                diags.push(Diagnostic::new(
+                    Code::EmptyInput,
+                    "the YAML file holds no document",
+                ));
+                None
+            }
+        },
     }
 }
 
@@ -520,11 +562,14 @@ mod tests {
     use super::*;
     use crate::diag::Locate;
 
+    static WORDS: Vocabulary = Vocabulary::new(&["a", "b"]);
+
     #[test]
     fn yaml_basic_and_duplicates() {
         let mut d = Diagnostics::new("t.yaml");
         let doc = parse_yaml(
             "a: 1\nb:\n  - x\n  - yes\na: 3\n".into(),
+            &WORDS,
             &Limits::default(),
             &mut d,
         )
@@ -542,7 +587,15 @@ mod tests {
     #[test]
     fn yaml_multi_document() {
         let mut d = Diagnostics::new("t.yaml");
-        assert!(parse_yaml("a: 1\n---\nb: 2\n".into(), &Limits::default(), &mut d).is_none());
+        assert!(
+            parse_yaml(
+                "a: 1\n---\nb: 2\n".into(),
+                &WORDS,
+                &Limits::default(),
+                &mut d
+            )
+            .is_none()
+        );
         assert_eq!(d.items()[0].code, Code::MultipleDocuments);
     }
 }
