@@ -408,48 +408,7 @@ impl<'a> JsonParser<'a> {
                 }
                 Some(b'\\') => {
                     self.i += 1;
-                    let Some(&e) = self.s.get(self.i) else {
-                        return self.err("unterminated string");
-                    };
-                    self.i += 1;
-                    match e {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
-                        b'u' => {
-                            let hi = self.hex4()?;
-                            let cp = if (0xD800..0xDC00).contains(&hi) {
-                                if self.s.get(self.i..self.i + 2) == Some(b"\\u") {
-                                    self.i += 2;
-                                    let lo = self.hex4()?;
-                                    if (0xDC00..0xE000).contains(&lo) {
-                                        0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
-                                    } else {
-                                        return self.err("invalid surrogate pair in `\\u` escape");
-                                    }
-                                } else {
-                                    return self.err("lone surrogate in `\\u` escape");
-                                }
-                            } else {
-                                hi
-                            };
-                            match char::from_u32(cp) {
-                                Some(c) => out.push(c),
-                                None => return self.err("lone surrogate in `\\u` escape"),
-                            }
-                        }
-                        _ => {
-                            self.i -= 1;
-                            let found = self.describe();
-                            return self
-                                .err(format!("invalid escape `\\{}`", found.trim_matches('`')));
-                        }
-                    }
+                    self.escape(&mut out)?;
                 }
                 Some(_) => {
                     return Err((
@@ -460,6 +419,54 @@ impl<'a> JsonParser<'a> {
                     ));
                 }
             }
+        }
+    }
+
+    /// The escape after a backslash (the cursor on its letter), appended to `out`.
+    fn escape(&mut self, out: &mut String) -> Result<(), JErr> {
+        let Some(&e) = self.s.get(self.i) else {
+            return self.err("unterminated string");
+        };
+        self.i += 1;
+        match e {
+            b'"' => out.push('"'),
+            b'\\' => out.push('\\'),
+            b'/' => out.push('/'),
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'n' => out.push('\n'),
+            b'r' => out.push('\r'),
+            b't' => out.push('\t'),
+            b'u' => out.push(self.unicode_escape()?),
+            _ => {
+                self.i -= 1;
+                let found = self.describe();
+                return self.err(format!("invalid escape `\\{}`", found.trim_matches('`')));
+            }
+        }
+        Ok(())
+    }
+
+    /// The character of a `\u` escape, or of two that are a surrogate pair (the cursor past
+    /// the first `\u`).
+    fn unicode_escape(&mut self) -> Result<char, JErr> {
+        let hi = self.hex4()?;
+        let cp = if (0xD800..0xDC00).contains(&hi) {
+            if self.s.get(self.i..self.i + 2) != Some(b"\\u") {
+                return self.err("lone surrogate in `\\u` escape");
+            }
+            self.i += 2;
+            let lo = self.hex4()?;
+            if !(0xDC00..0xE000).contains(&lo) {
+                return self.err("invalid surrogate pair in `\\u` escape");
+            }
+            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+        } else {
+            hi
+        };
+        match char::from_u32(cp) {
+            Some(c) => Ok(c),
+            None => self.err("lone surrogate in `\\u` escape"),
         }
     }
 

@@ -377,100 +377,116 @@ fn yaml_null_root(text: &str) -> Option<(usize, usize)> {
     None
 }
 
+/// A YAML reading error as loopconv reports it: its code, message and help.
+type YamlProblem = (Code, String, Option<&'static str>);
+
 /// The code, message and help for a YAML reading error. Limits are recognised from the
 /// error's variant (the parser's own nesting limit only from its message), so that a deep
 /// or bombing input gets its limit code, never a generic syntax error.
-fn classify_yaml_error(
-    e: &serde_saphyr::Error,
-    text: &str,
-    limits: &Limits,
-) -> (Code, String, Option<&'static str>) {
+fn classify_yaml_error(e: &serde_saphyr::Error, text: &str, limits: &Limits) -> YamlProblem {
     use serde_saphyr::Error as E;
-    use serde_saphyr::budget::BudgetBreach as B;
-    const DEEP_HELP: &str = "loop files need only a few levels; this input is not a loop";
-    const ALIAS_HELP: &str =
-        "anchors and aliases expand beyond the limit (an alias bomb?); write the values out";
-    let deep = || {
-        (
-            Code::TooDeep,
-            format!(
-                "sequences and mappings are nested more than {} levels deep",
-                limits.max_depth
-            ),
-            Some(DEEP_HELP),
-        )
-    };
-    let alias = |what: String| (Code::AliasLimit, what, Some(ALIAS_HELP));
-    // The error proper, out of its snippet and alias-location wrappers.
+    let inner = innermost(e);
+    let raw = inner.to_string();
+    let first_line = raw.lines().next().unwrap_or("").trim();
+    match inner {
+        E::Budget { breach, .. } => budget_breach(breach, text, limits, first_line),
+        E::AliasReplayCounterOverflow { .. }
+        | E::AliasReplayLimitExceeded { .. }
+        | E::AliasExpansionLimitExceeded { .. }
+        | E::AliasReplayStackDepthExceeded { .. } => alias_limit(format!(
+            "anchors and aliases expand beyond the limit of {} replayed events",
+            limits.max_alias_events
+        )),
+        _ if first_line.to_lowercase().contains("recursion limit") => too_deep(limits),
+        _ => (Code::Syntax, yaml_message(first_line), None),
+    }
+}
+
+/// The error proper, out of its snippet and alias-location wrappers.
+fn innermost(e: &serde_saphyr::Error) -> &serde_saphyr::Error {
+    use serde_saphyr::Error as E;
     let mut inner = e;
     loop {
         inner = match inner {
             E::WithSnippet { error, .. } => error.as_ref(),
             #[allow(deprecated)]
             E::AliasError { error, .. } => error.as_ref(),
-            _ => break,
+            _ => return inner,
         };
     }
-    let raw = inner.to_string();
-    let first_line = raw.lines().next().unwrap_or("").trim();
-    match inner {
-        E::Budget { breach, .. } => {
-            let budget = yaml_budget(limits);
-            let aliased = text.contains('&') && text.contains('*');
-            let too_large = |what: String| {
-                if aliased {
-                    alias(format!("anchors and aliases expand to {what}"))
-                } else {
-                    (
-                        Code::TooLarge,
-                        format!("the YAML document is too large to be a loop: it has {what}"),
-                        Some(MAX_VALUES_HELP),
-                    )
-                }
-            };
-            match breach {
-                B::Depth { .. } => deep(),
-                B::Aliases { .. } => alias(format!(
-                    "the YAML uses more than {} aliases",
-                    budget.max_aliases
-                )),
-                B::Anchors { .. } => alias(format!(
-                    "the YAML defines more than {} anchors",
-                    budget.max_anchors
-                )),
-                B::ScalarBytes { .. } => too_large(format!(
-                    "more than {} bytes of scalar text",
-                    budget.max_total_scalar_bytes
-                )),
-                B::Nodes { .. } => too_large(format!("more than {} nodes", budget.max_nodes)),
-                B::Events { .. } => {
-                    too_large(format!("more than {} parser events", budget.max_events))
-                }
-                B::Documents { documents } => (
-                    Code::MultipleDocuments,
-                    format!(
-                        "the file holds more than {} YAML documents; a loop file holds one",
-                        documents.saturating_sub(1)
-                    ),
-                    Some(
-                        "split the loops into one file each (upstream reads only the first document)",
-                    ),
-                ),
-                _ => alias(format!(
-                    "the YAML exceeds loopconv's parsing budget ({})",
-                    yaml_message(first_line)
-                )),
-            }
+}
+
+/// `P005`: nested deeper than the limit.
+fn too_deep(limits: &Limits) -> YamlProblem {
+    (
+        Code::TooDeep,
+        format!(
+            "sequences and mappings are nested more than {} levels deep",
+            limits.max_depth
+        ),
+        Some("loop files need only a few levels; this input is not a loop"),
+    )
+}
+
+/// An alias limit, saying `what`.
+fn alias_limit(what: String) -> YamlProblem {
+    (
+        Code::AliasLimit,
+        what,
+        Some("anchors and aliases expand beyond the limit (an alias bomb?); write the values out"),
+    )
+}
+
+/// The problem for a breach of serde-saphyr's budget (a size counts as an alias limit when
+/// the text uses anchors and aliases).
+fn budget_breach(
+    breach: &serde_saphyr::budget::BudgetBreach,
+    text: &str,
+    limits: &Limits,
+    first_line: &str,
+) -> YamlProblem {
+    use serde_saphyr::budget::BudgetBreach as B;
+    let budget = yaml_budget(limits);
+    let aliased = text.contains('&') && text.contains('*');
+    let too_large = |what: String| {
+        if aliased {
+            alias_limit(format!("anchors and aliases expand to {what}"))
+        } else {
+            (
+                Code::TooLarge,
+                format!("the YAML document is too large to be a loop: it has {what}"),
+                Some(MAX_VALUES_HELP),
+            )
         }
-        E::AliasReplayCounterOverflow { .. }
-        | E::AliasReplayLimitExceeded { .. }
-        | E::AliasExpansionLimitExceeded { .. }
-        | E::AliasReplayStackDepthExceeded { .. } => alias(format!(
-            "anchors and aliases expand beyond the limit of {} replayed events",
-            limits.max_alias_events
+    };
+    match breach {
+        B::Depth { .. } => too_deep(limits),
+        B::Aliases { .. } => alias_limit(format!(
+            "the YAML uses more than {} aliases",
+            budget.max_aliases
         )),
-        _ if first_line.to_lowercase().contains("recursion limit") => deep(),
-        _ => (Code::Syntax, yaml_message(first_line), None),
+        B::Anchors { .. } => alias_limit(format!(
+            "the YAML defines more than {} anchors",
+            budget.max_anchors
+        )),
+        B::ScalarBytes { .. } => too_large(format!(
+            "more than {} bytes of scalar text",
+            budget.max_total_scalar_bytes
+        )),
+        B::Nodes { .. } => too_large(format!("more than {} nodes", budget.max_nodes)),
+        B::Events { .. } => too_large(format!("more than {} parser events", budget.max_events)),
+        B::Documents { documents } => (
+            Code::MultipleDocuments,
+            format!(
+                "the file holds more than {} YAML documents; a loop file holds one",
+                documents.saturating_sub(1)
+            ),
+            Some("split the loops into one file each (upstream reads only the first document)"),
+        ),
+        _ => alias_limit(format!(
+            "the YAML exceeds loopconv's parsing budget ({})",
+            yaml_message(first_line)
+        )),
     }
 }
 
