@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use common::{corpus, examples, load_file_as, loop_files, read as read_bytes, rel, repo};
 use loopconv::back;
 use loopconv::diag::{Code, Diagnostics};
+use loopconv::front::vocabulary::KEYS;
 use loopconv::ir::{Escalation, FixedLoop, Pattern, Spec};
 use loopconv::tree::{self, Limits};
 use loopconv::valid::Info;
@@ -126,7 +127,7 @@ fn strict() -> back::Options {
 /// Parse YAML with loopconv's own located reader into a JSON value.
 fn yaml_value(what: &str, text: &str) -> Value {
     let mut d = Diagnostics::new(what);
-    let doc = tree::parse_yaml(text.to_owned(), &Limits::default(), &mut d)
+    let doc = tree::parse_yaml(text.to_owned(), &KEYS, &Limits::default(), &mut d)
         .unwrap_or_else(|| panic!("{what}: {:#?}", d.items()));
     assert!(d.is_empty(), "{what}: {:#?}", d.items());
     doc.root.to_json()
