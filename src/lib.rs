@@ -21,6 +21,10 @@
 //!   [`back::write`]; loop-format outputs are read back and validated before they are
 //!   handed out.
 //!
+//! Every output meant for a person (diagrams, Markdown pages, diff comments, terminal
+//! diagnostics, SARIF and GitHub messages, language-server text) goes through [`text`]: one
+//! definition of the characters a reader must not be shown, and the escapers they share.
+//!
 //! [`load`] runs the read pipeline; it never panics, whatever the bytes, and returns every
 //! problem as a located [`diag::Diagnostic`] with a stable code. The library never prints
 //! or exits.
@@ -73,6 +77,7 @@ pub mod load;
 pub mod lsp;
 pub mod model;
 pub mod scaffold;
+pub mod text;
 pub mod tree;
 pub mod valid;
 
