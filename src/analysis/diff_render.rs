@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::diff::{Change, Diff, Impact, Kind};
+use super::diff::{Change, Diff, Impact, Kind, Subject};
 use crate::back::mermaid;
 use crate::ir::Spec;
 use crate::text::{self, markdown};
@@ -82,8 +82,8 @@ pub fn text(diff: &Diff, old_file: &str, new_file: &str) -> String {
             "{:<10} {} {} `{}`{} ({})",
             impact(c.impact),
             kind(c.kind),
-            c.element,
-            text::one_line(&c.id),
+            c.subject.element(),
+            text::one_line(&c.subject.id()),
             shown(&values(c), 200),
             c.reason
         );
@@ -131,10 +131,10 @@ pub fn markdown(diff: &Diff, old: &Spec, new: &Spec, old_file: &str, new_file: &
                 "| {} | {} | {} | {}{} | {} |",
                 impact(c.impact),
                 kind(c.kind),
-                c.element,
-                cell(&c.id),
+                c.subject.element(),
+                cell(&c.subject.id()),
                 cell(&values(c)),
-                cell(&c.reason)
+                cell(c.reason)
             );
         }
         s.push('\n');
@@ -183,41 +183,38 @@ fn marks(diff: &Diff) -> Marks {
         edges_changed: BTreeSet::new(),
     };
     for c in &diff.changes {
-        let phase = c.id.split(['/', ' ']).next().unwrap_or("").to_owned();
-        let edge = || {
-            let mut it = c.id.split(" --");
-            let from = it.next().unwrap_or("").to_owned();
-            let on = it.next().unwrap_or("").trim_end_matches("-->").to_owned();
-            (from, on)
-        };
-        match (c.element, c.kind) {
-            ("phase", Kind::Added) => {
-                mk.added.insert(c.id.clone());
-            }
-            ("phase", Kind::Removed) => {
-                mk.removed.insert(c.id.clone());
-            }
-            ("phase", Kind::Renamed) | ("objective" | "access", _) => {
-                mk.changed.insert(phase);
-            }
-            ("outcome", Kind::Added) => {
-                let on = c.id.split('/').nth(1).unwrap_or("").to_owned();
-                mk.edges_added.insert((phase.clone(), on));
-                mk.changed.insert(phase);
-            }
-            ("outcome", _) => {
-                mk.changed.insert(phase);
-            }
-            ("transition", Kind::Added) => {
-                mk.edges_added.insert(edge());
-            }
-            ("transition", Kind::Changed) => {
-                mk.edges_changed.insert(edge());
-            }
-            _ => {}
-        }
+        mark(&mut mk, c);
     }
     mk
+}
+
+/// Mark the nodes and edges that `c` changes.
+fn mark(mk: &mut Marks, c: &Change) {
+    match (&c.subject, c.kind) {
+        (Subject::Phase(id), Kind::Added) => {
+            mk.added.insert(id.clone());
+        }
+        (Subject::Phase(id), Kind::Removed) => {
+            mk.removed.insert(id.clone());
+        }
+        (Subject::Phase(id), Kind::Renamed) | (Subject::Objective(id) | Subject::Access(id), _) => {
+            mk.changed.insert(id.clone());
+        }
+        (Subject::Outcome { phase, outcome }, Kind::Added) => {
+            mk.edges_added.insert((phase.clone(), outcome.clone()));
+            mk.changed.insert(phase.clone());
+        }
+        (Subject::Outcome { phase, .. }, _) => {
+            mk.changed.insert(phase.clone());
+        }
+        (Subject::Transition { from, on }, Kind::Added) => {
+            mk.edges_added.insert((from.clone(), on.clone()));
+        }
+        (Subject::Transition { from, on }, Kind::Changed) => {
+            mk.edges_changed.insert((from.clone(), on.clone()));
+        }
+        _ => {}
+    }
 }
 
 fn mermaid(diff: &Diff, old: &Spec, new: &Spec) -> String {
