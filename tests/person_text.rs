@@ -14,7 +14,7 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
-use loopconv::Target;
+use loopconv::{Format, Target};
 use lsp_server::{Message, Notification, Request, RequestId};
 use serde_json::{Value, json};
 
@@ -193,12 +193,12 @@ fn pages_and_diagrams_show_no_hidden_character_and_the_loop_formats_keep_them() 
                 assert_clean(out, &w.label);
                 people += 1;
             }
-            Target::Ir | Target::Agentpm | Target::Mas => {
+            Target::Loop(format) => {
                 let back = loopconv::load(&w.label, out.as_bytes(), &Default::default());
                 let (spec, _) = back
                     .valid()
                     .unwrap_or_else(|| panic!("{}: {:?}", w.label, back.diags.items()));
-                if w.target == Target::Mas {
+                if format == Format::Mas {
                     // MAS has fixed phases: the mission outlines the graph, with the exact
                     // texts.
                     let mission = spec.goal.mission.as_deref().unwrap_or_default();

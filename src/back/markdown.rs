@@ -1117,7 +1117,7 @@ mod tests {
                 continue;
             };
             let name = f.display().to_string();
-            let l = crate::load::load(&name, &bytes, &Default::default());
+            let l = crate::pipeline::load(&name, &bytes, &Default::default());
             let Some((spec, info)) = l.valid() else {
                 continue;
             };

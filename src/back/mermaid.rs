@@ -25,8 +25,8 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::back::chunks;
-use crate::back::diagram::{
+use crate::back::support::chunks;
+use crate::back::support::diagram::{
     Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeId, NodeKind, START_ID, Text,
 };
 use crate::diag::Diagnostics;
@@ -446,7 +446,7 @@ fn state_edge(e: &DiagramEdge, gates: &Gates, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::{LoadOptions, load};
+    use crate::pipeline::{LoadOptions, load};
 
     const HOSTILE: &[&str] = &[
         "\"quotes\" and 'single'",

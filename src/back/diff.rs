@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::diff::{Change, Diff, Impact, Kind, Subject};
-use crate::back::mermaid;
+use super::mermaid;
+use crate::analysis::diff::{Change, Diff, Impact, Kind, Subject};
 use crate::ir::Spec;
 use crate::text::{self, markdown};
 
