@@ -16,6 +16,7 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use crate::text::terminal;
 use serde::Serialize;
 
 pub mod docs;
@@ -399,21 +400,22 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
         // Nothing to show: the source is not copied (a folder of valid files is most).
         return out;
     }
-    // Never send user-controlled control characters (escape sequences, NUL) to a terminal.
-    let source = source.map(|s| sanitize(s, true));
+    // Never send user-controlled control characters (escape sequences, NUL), bidirectional
+    // controls or invisible characters to a terminal (byte offsets kept for the labels).
+    let source = source.map(|s| terminal(s, true));
     let source = source.as_deref();
     // One `SimpleFile` per file name, not per diagnostic: building one indexes every line
     // of the source, which made rendering many diagnostics quadratic.
     let mut file: Option<SimpleFile<String, &str>> = None;
     for d in diags {
         let d = &Diagnostic {
-            message: sanitize(&d.message, false),
-            notes: d.notes.iter().map(|n| sanitize(n, false)).collect(),
-            help: d.help.as_deref().map(|h| sanitize(h, false)),
+            message: one_terminal_line(&d.message),
+            notes: d.notes.iter().map(|n| one_terminal_line(n)).collect(),
+            help: d.help.as_deref().map(one_terminal_line),
             location: Location {
-                file: sanitize(&d.location.file, false),
+                file: one_terminal_line(&d.location.file),
                 // A pointer names user keys (`/loop/<unknown key>`): sanitised too.
-                pointer: sanitize(&d.location.pointer, false),
+                pointer: one_terminal_line(&d.location.pointer),
                 ..d.location.clone()
             },
             ..d.clone()
@@ -483,20 +485,10 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
     out
 }
 
-/// Replace control characters (C0, DEL, C1; newlines and tabs kept in source text) with
-/// `?` padded to the same byte length, so byte offsets into the source stay valid.
-fn sanitize(s: &str, keep_lines: bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        let control = c.is_control() && !(keep_lines && matches!(c, '\n' | '\r' | '\t'));
-        if control {
-            out.push('?');
-            out.extend(std::iter::repeat_n(' ', c.len_utf8() - 1));
-        } else {
-            out.push(c);
-        }
-    }
-    out
+/// `s` for one line of a terminal ([`terminal`]: control, bidirectional and invisible
+/// characters, newlines included, shown as `?`).
+fn one_terminal_line(s: &str) -> String {
+    terminal(s, false).into_owned()
 }
 
 /// Longest source line shown as a snippet, in bytes.

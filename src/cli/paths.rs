@@ -42,7 +42,8 @@ pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
             t.push('\n');
             t
         }
-        _ => paths_text(&found),
+        // Read by people: without the characters `text::lines` drops.
+        _ => loopconv::text::lines(&paths_text(&found)).into_owned(),
     };
     emit(a.output.as_deref(), &text)?;
     Ok(ExitCode::SUCCESS)

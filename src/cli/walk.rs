@@ -109,6 +109,13 @@ pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
             false,
         ),
     };
+    // The trace is read by people: without the characters `text::lines` drops (the JSON
+    // form is data, kept exact).
+    let text = if json {
+        text
+    } else {
+        loopconv::text::lines(&text).into_owned()
+    };
     emit(None, &format!("{}\n", text.trim_end()))?;
     Ok(code(!ok))
 }

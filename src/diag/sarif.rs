@@ -78,7 +78,8 @@ fn result(d: &Diagnostic) -> SarifResult {
         Severity::Warning => ResultLevel::Warning,
         Severity::Note => ResultLevel::Note,
     };
-    let message = d.full_message();
+    // The message is read by people: without the characters `text::lines` drops.
+    let message = crate::text::lines(&d.full_message()).into_owned();
     let index = Code::ALL.iter().position(|&c| c == d.code).unwrap_or(0);
     SarifResult::builder()
         .rule_id(d.code.as_str())
