@@ -3,7 +3,8 @@
 
 mod common;
 
-use loopconv::back::{self, Target};
+use loopconv::Target;
+use loopconv::back;
 use loopconv::diag::{Diagnostics, docs};
 
 #[test]
@@ -25,7 +26,7 @@ fn readme_diagram_is_current() {
     let (spec, info) = loaded.valid().expect("the README example is valid");
     // `loopconv graph` with its defaults.
     let mut diags = Diagnostics::new(file);
-    let drawn = back::write(
+    let drawn = loopconv::write(
         Target::Mermaid,
         spec,
         info,
