@@ -6,8 +6,6 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use clap::ValueEnum as _;
-use loopconv::Target;
 use loopconv::back;
 use loopconv::diag::docs::{self, Example, How, Limit};
 use loopconv::diag::{Code, Severity};
@@ -44,7 +42,6 @@ fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
     let opts = LoadOptions { from: None, limits };
     let mut loaded = load(name, &bytes(text, how), &opts);
     if let How::Convert { to, actor } = how {
-        let target = Target::from_str(to, false).expect("a target name");
         let (spec, info) = loaded
             .valid()
             .map(|(s, i)| (s.clone(), i.clone()))
@@ -53,7 +50,7 @@ fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
             actor: actor.map(str::to_owned),
             ..back::Options::default()
         };
-        let _ = loopconv::write(target, &spec, &info, &opts, &mut loaded.diags);
+        let _ = loopconv::write(to, &spec, &info, &opts, &mut loaded.diags);
     }
     loaded
         .diags

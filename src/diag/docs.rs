@@ -13,6 +13,7 @@
 use std::fmt::Write as _;
 
 use super::Code;
+use crate::format::Target;
 
 /// Where the README's code tables live; [`help_uri`] appends an anchor per code.
 pub const README_URL: &str = "https://github.com/loopconv/loopconv/blob/main/README.md";
@@ -54,10 +55,10 @@ pub enum How {
     /// `loopconv check` of the text saved as Latin-1 instead of UTF-8 (every character is
     /// one byte, so `é` becomes the invalid UTF-8 byte `0xE9`).
     Latin1,
-    /// `loopconv convert FILE --to TARGET` (the target's name), with `--actor` when given.
+    /// `loopconv convert FILE --to TARGET`, with `--actor` when given.
     Convert {
-        /// The target's CLI name, e.g. `agentpm`.
-        to: &'static str,
+        /// The target converted to.
+        to: Target,
         /// `--actor NAME`.
         actor: Option<&'static str>,
     },
@@ -328,11 +329,7 @@ const fn limit(bad: &'static str, limit: Limit) -> Option<Example> {
     })
 }
 
-const fn convert(
-    bad: &'static str,
-    to: &'static str,
-    actor: Option<&'static str>,
-) -> Option<Example> {
+const fn convert(bad: &'static str, to: Target, actor: Option<&'static str>) -> Option<Example> {
     Some(Example {
         bad,
         good: None,

@@ -3,6 +3,7 @@
 //! warning `B005` is in [`super::interop`].
 
 use super::{Code, CodeDoc, convert};
+use crate::format::{Format, Target};
 
 /// One entry per code of the family, in the order of [`Code::ALL`].
 pub(super) const DOCS: &[CodeDoc] = &[
@@ -13,7 +14,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
         fix: "Convert to a format that holds the field (the IR holds everything), or accept the loss with `--allow-lossy`.",
         example: convert(
             veal!("checks:\n  - {id: clippy, type: command, command: cargo clippy}\n"),
-            "agentpm",
+            Target::Loop(Format::Agentpm),
             None,
         ),
     },
@@ -39,7 +40,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     - {from: ask, on: complete, to: triage}
 "
             ),
-            "mas",
+            Target::Loop(Format::Mas),
             Some("triager"),
         ),
     },
@@ -48,7 +49,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
         checks: "A conversion to multi-agent-spec knows every agent name the target requires (`actor`, `validator`).",
         why: "AgentPM loops do not name agents, and multi-agent-spec requires them: loopconv will not invent a name.",
         fix: "Pass the name with `--actor` (and `--validator` for a VEAL loop).",
-        example: convert(apm!(), "mas", None),
+        example: convert(apm!(), Target::Loop(Format::Mas), None),
     },
     CodeDoc {
         code: Code::InvalidOutput,

@@ -1,8 +1,9 @@
-//! The long forms of the multi-agent-spec interoperability warnings (`F015`, `F016`, `B005`,
-//! raised by `crate::interop`): files the format allows but the multi-agent-spec Go SDK
-//! cannot load.
+//! The long forms of the multi-agent-spec interoperability warnings (`F015` and `F016`,
+//! raised by `crate::front::interop`, and `B005`, by `crate::back::mas`): files the format
+//! allows but the multi-agent-spec Go SDK cannot load.
 
 use super::{Code, CodeDoc, convert, ex};
+use crate::format::{Format, Target};
 
 /// One entry per code of the family, in the order of [`Code::ALL`].
 pub(super) const DOCS: &[CodeDoc] = &[
@@ -38,7 +39,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
         example: convert(
             r#"{"name": "lint-fix", "type": "VEAL", "description": "Keep the lints clean.", "validator": "linter", "actor": "fixer", "checks": [{"id": "clippy", "type": "command", "command": "cargo clippy"}], "inputs": [{"name": "report", "type": "object", "schema": {"type": "object"}}]}
 "#,
-            "mas",
+            Target::Loop(Format::Mas),
             None,
         ),
     },
