@@ -34,7 +34,7 @@
 //! * `3_validate`: `valid::validate` (references, policy and graph analysis) of every loop
 //!   that was built;
 //! * `4_load`: the whole of `loopconv::load` (what `loopconv check` does per file);
-//! * `5_write`: `back::write` of every valid loop, once per back end of `Target::ALL` in
+//! * `5_write`: `loopconv::write` of every valid loop, once per back end of `Target::ALL` in
 //!   every variant (`tests/common`'s `variants`: Mermaid styles, DOT with a legend, the
 //!   schema of every format), with `--allow-lossy`; a loop format's output is read back
 //!   and validated, as the CLI does. A new back end is measured without editing this file.

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::ir::{Access, Check, Phase, Port, Spec};
+use crate::ir::{Access, Check, Phase, Port, Spec, same_content};
 
 /// Whether a change can break callers of the loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -673,12 +673,15 @@ fn checks(old: &Spec, new: &Spec, out: &mut Out) {
                 Impact::Compatible,
                 "one check fewer can only turn NO-GO into GO",
             ),
-            Some(d) if d != c => {
-                let only_text = Check {
-                    description: c.description.clone(),
-                    expected: c.expected.clone(),
-                    ..d.clone()
-                } == *c;
+            Some(d) if !same_content(d, c) => {
+                let only_text = same_content(
+                    &Check {
+                        description: c.description.clone(),
+                        expected: c.expected.clone(),
+                        ..d.clone()
+                    },
+                    c,
+                );
                 let (impact, r) = if only_text {
                     (Impact::Compatible, "reworded description")
                 } else {
@@ -761,7 +764,7 @@ fn port_list(
                     r,
                 );
             }
-            Some(q) if q != p => {
+            Some(q) if !same_content(q, p) => {
                 let breaking = q.kind != p.kind
                     || (input && q.required == Some(true) && p.required != Some(true));
                 let (i, r) = if breaking {
