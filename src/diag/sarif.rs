@@ -44,7 +44,7 @@ fn rule(code: Code) -> ReportingDescriptor {
         .id(code.as_str())
         .name(code.name())
         .short_description(text(code.summary()))
-        .full_description(text(docs::doc(code).map_or(code.summary(), |d| d.checks)))
+        .full_description(text(code.doc().checks))
         .help(
             MultiformatMessageString::builder()
                 .text(help.clone())
