@@ -2,9 +2,7 @@
 
 use std::sync::OnceLock;
 
-use crate::diag::{Locate, Pos};
-
-use super::node::Document;
+use crate::diag::Pos;
 
 /// Where each line of a text starts and the character marks, built when a position is first
 /// asked for: a file without diagnostics never needs them (they were a twentieth of the time
@@ -32,17 +30,6 @@ impl LineIndex {
             Some(self.char_marks.get_or_init(|| char_marks(text))),
             span,
         )
-    }
-}
-
-impl Locate for Document {
-    fn locate(&self, pointer: &str, key: bool) -> Option<Pos> {
-        let (found, member, nearest) = self.walk(pointer);
-        match (found, member) {
-            (Some(_), Some(m)) if key => Some(self.pos(m.key_span)),
-            (Some(n), _) => Some(self.pos(n.span)),
-            (None, _) => Some(self.pos(nearest.span)),
-        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The tree's values, their byte ranges, and the document that holds them.
 
-use crate::diag::Pos;
+use crate::diag::{Locate, Pos};
 
 use super::key::Key;
 use super::lines::LineIndex;
@@ -277,4 +277,15 @@ impl Document {
 /// Escape one JSON Pointer segment.
 pub fn escape_ptr(seg: &str) -> String {
     seg.replace('~', "~0").replace('/', "~1")
+}
+
+impl Locate for Document {
+    fn locate(&self, pointer: &str, key: bool) -> Option<Pos> {
+        let (found, member, nearest) = self.walk(pointer);
+        match (found, member) {
+            (Some(_), Some(m)) if key => Some(self.pos(m.key_span)),
+            (Some(n), _) => Some(self.pos(n.span)),
+            (None, _) => Some(self.pos(nearest.span)),
+        }
+    }
 }
