@@ -11,6 +11,7 @@
 pub mod complete;
 pub mod diagnostics;
 pub mod features;
+pub mod fixes;
 pub mod index;
 mod requests;
 mod server;

@@ -12,7 +12,6 @@ mod refs;
 pub mod shape;
 
 pub use graph::Info;
-pub use refs::suggest;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Spec;
