@@ -171,6 +171,7 @@ mod tests {
         assert_eq!(
             titles,
             [
+                "add `$schema` (F012)",
                 "replace with `plan` (V006)",
                 "add a transition for `build` on `complete` (V011)",
                 "remove `max_retries` (V020)",
@@ -178,9 +179,9 @@ mod tests {
             ]
         );
         let texts = new_texts(&before);
-        assert_eq!(texts[0].1, "\"plan\"");
-        assert_eq!(texts[2].1, "");
-        assert_eq!(texts[3].1, "\"retry\"");
+        assert_eq!(texts[1].1, "\"plan\"");
+        assert_eq!(texts[3].1, "");
+        assert_eq!(texts[4].1, "\"retry\"");
         // Every message and help line reworded (even into text the old regexes parsed):
         // the same actions, the same edits.
         let reworded: Vec<Diagnostic> = diags
