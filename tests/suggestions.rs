@@ -36,12 +36,12 @@ fn actions(a: &Analysis) -> Vec<CodeAction> {
 }
 
 fn the_edit(a: &CodeAction) -> TextEdit {
-    let changes = a
+    let edits: Vec<&TextEdit> = a
         .edit
-        .as_ref()
-        .and_then(|e| e.changes.as_ref())
-        .expect("edit");
-    let edits: Vec<&TextEdit> = changes.values().flatten().collect();
+        .iter()
+        .flat_map(|e| e.changes.iter())
+        .flat_map(|c| c.values().flatten())
+        .collect();
     assert_eq!(edits.len(), 1, "{}", a.title);
     edits[0].clone()
 }
