@@ -7,7 +7,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use clap::ValueEnum as _;
-use loopconv::back::{self, Target};
+use loopconv::Target;
+use loopconv::back;
 use loopconv::diag::docs::{self, Example, How, Limit};
 use loopconv::diag::{Code, Severity};
 use loopconv::tree::Limits;
@@ -52,7 +53,7 @@ fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
             actor: actor.map(str::to_owned),
             ..back::Options::default()
         };
-        let _ = back::write(target, &spec, &info, &opts, &mut loaded.diags);
+        let _ = loopconv::write(target, &spec, &info, &opts, &mut loaded.diags);
     }
     loaded
         .diags

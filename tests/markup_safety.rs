@@ -37,7 +37,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use loopconv::back::diagram::{self, Diagram, NodeKind};
+use loopconv::back::support::diagram::{self, Diagram, NodeKind};
 use loopconv::back::{self, dot, markdown, mermaid, plantuml};
 use loopconv::diag::{self, Severity};
 use loopconv::ir::Spec;
@@ -1921,7 +1921,7 @@ fn page(spec: &Spec, info: &Info, source: &str) -> Result<String, back::Error> {
         ..back::Options::default()
     };
     let mut diags = diag::Diagnostics::new(source);
-    let page = back::write(back::Target::Markdown, spec, info, &opts, &mut diags)?;
+    let page = loopconv::write(loopconv::Target::Markdown, spec, info, &opts, &mut diags)?;
     assert!(diags.is_empty(), "{source}: {:#?}", diags.items());
     Ok(page)
 }
@@ -2056,9 +2056,14 @@ fn check_round_trips(case: &Case, spec: &Spec, info: &Info) {
     for to in [own, Format::Ir] {
         let what = format!("{} -> {}", case.label, to.name());
         let mut diags = diag::Diagnostics::new("test");
-        let out = to
-            .write(spec, info, &back::Options::default(), &mut diags)
-            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let out = loopconv::write(
+            loopconv::Target::Loop(to),
+            spec,
+            info,
+            &back::Options::default(),
+            &mut diags,
+        )
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
         assert!(
             diags.items().iter().all(|d| is_interop(d.code)),
             "{what}: {:?}",
@@ -2668,9 +2673,14 @@ fn check_round_trips_all(case: &Case, spec: &Spec, info: &Info) {
     };
     for to in [own, Format::Ir] {
         let mut diags = diag::Diagnostics::new("test");
-        let out = to
-            .write(spec, info, &back::Options::default(), &mut diags)
-            .expect("writes");
+        let out = loopconv::write(
+            loopconv::Target::Loop(to),
+            spec,
+            info,
+            &back::Options::default(),
+            &mut diags,
+        )
+        .expect("writes");
         assert!(
             diags.items().iter().all(|d| is_interop(d.code)),
             "{}: {:?}",

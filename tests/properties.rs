@@ -20,7 +20,8 @@ mod common;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
-use loopconv::back::{self, Target};
+use loopconv::Target;
+use loopconv::back;
 use loopconv::diag::{Diagnostics, Severity};
 use loopconv::ir::{
     Access, Bounds, Checkpoint, Destination, ErrorPolicy, Exhausted, Graph, License, MemoryAccess,
@@ -663,7 +664,7 @@ fn convert_opts() -> impl Strategy<Value = back::Options> {
 fn write(target: Target, spec: &Spec) -> String {
     let mut diags = Diagnostics::new("gen");
     let info = loopconv::valid::validate(spec, &mut diags);
-    let out = back::write(target, spec, &info, &back::Options::default(), &mut diags)
+    let out = loopconv::write(target, spec, &info, &back::Options::default(), &mut diags)
         .unwrap_or_else(|e| panic!("{target}: {e}"));
     assert!(
         errors(&diags).is_empty(),
@@ -681,12 +682,12 @@ proptest! {
     /// (b) AgentPM -> IR -> AgentPM, and (a) every back end on the loop.
     #[test]
     fn agentpm_round_trip_and_back_ends(spec in agentpm_spec(), opts in convert_opts()) {
-        let text = write(Target::Agentpm, &spec);
+        let text = write(Target::Loop(Format::Agentpm), &spec);
         let l = load_ok("gen.json", &text, None)?;
         let back = l.spec.clone().expect("spec");
         prop_assert_eq!(&back, &spec, "AgentPM -> IR -> AgentPM changed the loop:\n{}", text);
         // The IR's own JSON form is lossless too.
-        let ir = write(Target::Ir, &back);
+        let ir = write(Target::Loop(Format::Ir), &back);
         let again = load_ok("gen.ir.json", &ir, None)?;
         prop_assert_eq!(again.spec.as_ref(), Some(&spec));
         all_back_ends(&l, &opts)?;
@@ -702,7 +703,7 @@ proptest! {
         prop_assert_eq!(&spec, &loopconv::front::mas::lower(&lp));
         let (s, info) = l.valid().expect("valid");
         let mut diags = Diagnostics::new("gen");
-        let out = back::write(Target::Mas, s, info, &back::Options::default(), &mut diags)
+        let out = loopconv::write(Target::Loop(Format::Mas), s, info, &back::Options::default(), &mut diags)
             .expect("mas writer");
         prop_assert!(errors(&diags).is_empty(), "{:#?}", errors(&diags));
         let back = load_ok("back.yaml", &out, None)?;
@@ -713,7 +714,7 @@ proptest! {
             yaml,
             out
         );
-        let ir = write(Target::Ir, &spec);
+        let ir = write(Target::Loop(Format::Ir), &spec);
         let again = load_ok("gen.ir.json", &ir, None)?;
         prop_assert_eq!(again.spec.as_ref(), Some(&spec));
         all_back_ends(&l, &opts)?;
@@ -1010,7 +1011,7 @@ static SAMPLES: LazyLock<Vec<Sample>> = LazyLock::new(|| {
             format,
             yaml,
         });
-        let ir = write(Target::Ir, spec);
+        let ir = write(Target::Loop(Format::Ir), spec);
         let l = load("x.ir.json", ir.as_bytes(), &LoadOptions::default());
         let doc = l.doc.expect("the IR reads back");
         out.push(Sample {

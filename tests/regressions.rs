@@ -13,7 +13,8 @@ mod common;
 use std::path::PathBuf;
 
 use common::{files_under, lossy_options, repo, write_every_target};
-use loopconv::back::{self, Target};
+use loopconv::Target;
+use loopconv::back;
 use loopconv::diag::{self, Diagnostic, Diagnostics, Severity};
 use loopconv::{Format, LoadOptions, Loaded, load};
 
@@ -136,8 +137,8 @@ fn ir_regression_files_round_trip_exactly() {
             continue;
         };
         let mut diags = Diagnostics::new("out.ir.json");
-        let out = back::write(
-            Target::Ir,
+        let out = loopconv::write(
+            Target::Loop(Format::Ir),
             spec,
             info,
             &back::Options::default(),

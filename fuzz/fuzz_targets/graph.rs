@@ -5,7 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use loopconv::back::{self, Target, mermaid::Style};
+use loopconv::back::{self, mermaid::Style};
+use loopconv::Target;
 use loopconv::diag::{Diagnostics, Severity};
 use loopconv::{Format, LoadOptions, load};
 
@@ -31,7 +32,7 @@ fn variants(target: Target, base: &back::Options) -> Vec<back::Options> {
                 ..base.clone()
             })
             .to_vec(),
-        Target::Ir | Target::Agentpm | Target::Mas | Target::PlantUml | Target::Markdown => {
+        Target::Loop(Format::Ir) | Target::Loop(Format::Agentpm) | Target::Loop(Format::Mas) | Target::PlantUml | Target::Markdown => {
             vec![base.clone()]
         }
     }
@@ -53,7 +54,7 @@ fuzz_target!(|data: &[u8]| {
         for target in Target::ALL {
             for opts in variants(target, &base) {
                 let mut diags = Diagnostics::new(name);
-                let out = back::write(target, spec, info, &opts, &mut diags);
+                let out = loopconv::write(target, spec, info, &opts, &mut diags);
                 assert!(out.is_ok(), "{target}: {out:?}");
                 // With --allow-lossy and the agent flags, every valid loop converts, and the
                 // output passes loopconv's own validation (no B004).
