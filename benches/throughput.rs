@@ -34,7 +34,7 @@
 //! * `3_validate`: `valid::validate` (references, policy and graph analysis) of every loop
 //!   that was built;
 //! * `4_load`: the whole of `loopconv::load` (what `loopconv check` does per file);
-//! * `5_write`: `back::write` of every valid loop, once per back end of `Target::ALL` in
+//! * `5_write`: `loopconv::write` of every valid loop, once per back end of `Target::ALL` in
 //!   every variant (`tests/common`'s `variants`: Mermaid styles, DOT with a legend, the
 //!   schema of every format), with `--allow-lossy`; a loop format's output is read back
 //!   and validated, as the CLI does. A new back end is measured without editing this file.
@@ -55,6 +55,7 @@ use divan::counter::{BytesCount, ItemsCount};
 use loopconv::Target;
 use loopconv::back;
 use loopconv::diag::Diagnostics;
+use loopconv::front::vocabulary::KEYS;
 use loopconv::ir::Spec;
 use loopconv::tree::{self, Document, Limits};
 use loopconv::valid::{self, Info};
@@ -173,9 +174,9 @@ fn corpus(n: usize) -> Vec<File> {
 fn read(file: &File, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
     let text = tree::decode(&file.bytes, limits, diags)?;
     if file.name.ends_with(".yaml") || file.name.ends_with(".yml") {
-        tree::parse_yaml(text, limits, diags)
+        tree::parse_yaml(text, &KEYS, limits, diags)
     } else {
-        tree::parse_json(text, limits, diags)
+        tree::parse_json(text, &KEYS, limits, diags)
     }
 }
 

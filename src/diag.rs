@@ -16,6 +16,7 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use crate::text::terminal;
 use serde::Serialize;
 
 pub mod docs;
@@ -40,9 +41,21 @@ pub enum Severity {
     Note,
 }
 
+impl Severity {
+    /// The lowercase word, as the outputs print it: `error`, `warning`, `note`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
 macro_rules! codes {
     ($( $(#[$doc:meta])* $variant:ident = ($code:literal, $name:literal, $sev:ident, $summary:literal), )*) => {
-        /// A stable diagnostic code. See the README's table, which lists the same codes.
+        /// A stable diagnostic code. Its long form is [`Code::doc`]; the README's code tables are
+        /// generated from both ([`docs::code_table`], [`docs::checks_table`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code {
             $( $(#[$doc])* #[doc = $summary] $variant, )*
@@ -429,22 +442,23 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
         // Nothing to show: the source is not copied (a folder of valid files is most).
         return out;
     }
-    // Never send user-controlled control characters (escape sequences, NUL) to a terminal.
-    let source = source.map(|s| sanitize(s, true));
+    // Never send user-controlled control characters (escape sequences, NUL), bidirectional
+    // controls or invisible characters to a terminal (byte offsets kept for the labels).
+    let source = source.map(|s| terminal(s, true));
     let source = source.as_deref();
     // One `SimpleFile` per file name, not per diagnostic: building one indexes every line
     // of the source, which made rendering many diagnostics quadratic.
     let mut file: Option<SimpleFile<String, &str>> = None;
     for d in diags {
         let d = &Diagnostic {
-            message: sanitize(&d.message, false),
-            notes: d.notes.iter().map(|n| sanitize(n, false)).collect(),
-            help: d.help_text().map(|h| sanitize(&h, false)),
+            message: one_terminal_line(&d.message),
+            notes: d.notes.iter().map(|n| one_terminal_line(n)).collect(),
+            help: d.help_text().as_deref().map(one_terminal_line),
             suggestions: Vec::new(),
             location: Location {
-                file: sanitize(&d.location.file, false),
+                file: one_terminal_line(&d.location.file),
                 // A pointer names user keys (`/loop/<unknown key>`): sanitised too.
-                pointer: sanitize(&d.location.pointer, false),
+                pointer: one_terminal_line(&d.location.pointer),
                 ..d.location.clone()
             },
             ..d.clone()
@@ -508,26 +522,16 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
         if term::emit(target, &config, file, &cs).is_ok() {
             out.push_str(&String::from_utf8_lossy(target.as_slice()));
         } else {
-            let _ = writeln!(out, "{}[{}]: {}", sev_word(d.severity), d.code, d.message);
+            let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code, d.message);
         }
     }
     out
 }
 
-/// Replace control characters (C0, DEL, C1; newlines and tabs kept in source text) with
-/// `?` padded to the same byte length, so byte offsets into the source stay valid.
-fn sanitize(s: &str, keep_lines: bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        let control = c.is_control() && !(keep_lines && matches!(c, '\n' | '\r' | '\t'));
-        if control {
-            out.push('?');
-            out.extend(std::iter::repeat_n(' ', c.len_utf8() - 1));
-        } else {
-            out.push(c);
-        }
-    }
-    out
+/// `s` for one line of a terminal ([`terminal`]: control, bidirectional and invisible
+/// characters, newlines included, shown as `?`).
+fn one_terminal_line(s: &str) -> String {
+    terminal(s, false).into_owned()
 }
 
 /// Longest source line shown as a snippet, in bytes.
@@ -571,34 +575,10 @@ fn clamp_range(src: &str, r: Range<usize>) -> Range<usize> {
     s..e.max(s)
 }
 
-fn sev_word(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    }
-}
-
 /// Render diagnostics as one JSON array (for `--format json`).
 pub fn render_json(diags: &[Diagnostic]) -> String {
     let mut s = serde_json::to_string_pretty(diags).unwrap_or_else(|_| "[]".to_owned());
     s.push('\n');
-    s
-}
-
-/// The README's code table, generated from [`Code::ALL`] (a test keeps the README in sync).
-pub fn code_table_markdown() -> String {
-    let mut s = String::from("| code | name | severity | meaning |\n|---|---|---|---|\n");
-    for c in Code::ALL {
-        let _ = writeln!(
-            s,
-            "| `{}` | `{}` | {} | {} |",
-            c.as_str(),
-            c.name(),
-            sev_word(c.severity()),
-            c.summary().replace('|', "\\|")
-        );
-    }
     s
 }
 
@@ -669,22 +649,5 @@ mod tests {
         ds.sort();
         assert_eq!(ds.items().len(), 2);
         assert_eq!(ds.items()[0].code, Code::MissingField);
-    }
-}
-
-#[cfg(test)]
-mod readme {
-    #[test]
-    fn readme_lists_every_code() {
-        let readme = include_str!("../README.md");
-        let start = readme.find("<!-- codes:start").expect("codes:start marker");
-        let body = &readme[start..];
-        let body = &body[body.find('\n').map_or(0, |i| i + 1)..];
-        let end = body.find("<!-- codes:end -->").expect("codes:end marker");
-        assert_eq!(
-            &body[..end],
-            super::code_table_markdown(),
-            "README code table is out of date: paste `code_table_markdown()` output"
-        );
     }
 }

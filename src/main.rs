@@ -97,7 +97,10 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // The message quotes user input (a path, a code, a value): shown without the
+            // characters a terminal must not be sent (loopconv::text).
+            let message = format!("{err:#}");
+            eprintln!("error: {}", loopconv::text::terminal(&message, true));
             ExitCode::from(cli::EXIT_USAGE)
         }
     }

@@ -6,15 +6,13 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use clap::ValueEnum as _;
-use loopconv::Target;
 use loopconv::back;
 use loopconv::diag::docs::{self, Example, How, Limit};
 use loopconv::diag::{Code, Severity};
 use loopconv::tree::Limits;
 use loopconv::{LoadOptions, load};
 
-use common::{loopconv, repo};
+use common::loopconv;
 
 /// Codes that no input can produce on purpose (`B004` reports a loopconv bug).
 const NO_EXAMPLE: &[Code] = &[Code::InvalidOutput];
@@ -44,7 +42,6 @@ fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
     let opts = LoadOptions { from: None, limits };
     let mut loaded = load(name, &bytes(text, how), &opts);
     if let How::Convert { to, actor } = how {
-        let target = Target::from_str(to, false).expect("a target name");
         let (spec, info) = loaded
             .valid()
             .map(|(s, i)| (s.clone(), i.clone()))
@@ -53,7 +50,7 @@ fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
             actor: actor.map(str::to_owned),
             ..back::Options::default()
         };
-        let _ = loopconv::write(target, &spec, &info, &opts, &mut loaded.diags);
+        let _ = loopconv::write(to, &spec, &info, &opts, &mut loaded.diags);
     }
     loaded
         .diags
@@ -63,24 +60,19 @@ fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
         .collect()
 }
 
-/// The authority: every code in `Code::ALL` has an entry, in table order, exactly once.
+/// The authority: every code's entry is its own, and says something.
 #[test]
 fn every_code_has_an_entry() {
-    let documented: Vec<Code> = docs::all().iter().map(|d| d.code).collect();
-    assert_eq!(
-        documented,
-        Code::ALL.to_vec(),
-        "src/diag/docs/table.rs must have one entry per code, in the order of `codes!`"
-    );
-    for d in docs::all() {
+    for &code in Code::ALL {
+        let d = code.doc();
+        assert_eq!(d.code, code, "`Code::doc` found another code's entry");
         for (what, text) in [("checks", d.checks), ("why", d.why), ("fix", d.fix)] {
-            assert!(!text.trim().is_empty(), "{}: empty `{what}`", d.code);
+            assert!(!text.trim().is_empty(), "{code}: empty `{what}`");
         }
         assert_eq!(
             d.example.is_none(),
-            NO_EXAMPLE.contains(&d.code),
-            "{}: every code that an input can produce has an example",
-            d.code
+            NO_EXAMPLE.contains(&code),
+            "{code}: every code that an input can produce has an example"
         );
     }
 }
@@ -107,34 +99,23 @@ fn check_example(code: Code, e: &Example) {
 #[test]
 fn every_example_produces_its_code_and_its_fix_does_not() {
     let mut checked = BTreeSet::new();
-    for d in docs::all() {
-        if let Some(e) = &d.example {
-            check_example(d.code, e);
-            checked.insert(d.code);
+    for &code in Code::ALL {
+        if let Some(e) = &code.doc().example {
+            check_example(code, e);
+            checked.insert(code);
         }
     }
     assert_eq!(checked.len() + NO_EXAMPLE.len(), Code::ALL.len());
 }
 
-/// `LOOPCONV_BLESS=1` rewrites the table between the markers.
+/// `LOOPCONV_BLESS=1` (exactly `1`) rewrites the table between the markers.
 #[test]
 fn readme_explain_table_is_current() {
-    let path = repo().join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README");
-    let (start, end) = ("<!-- explain:start", "<!-- explain:end -->");
-    let s = readme.find(start).expect("explain:start marker");
-    let body_start = s + readme[s..].find('\n').expect("a line") + 1;
-    let e = readme.find(end).expect("explain:end marker");
-    let want = docs::readme_table();
-    if std::env::var_os("LOOPCONV_BLESS").is_some() {
-        let new = format!("{}{want}{}", &readme[..body_start], &readme[e..]);
-        std::fs::write(&path, new).expect("write README");
-        return;
-    }
-    assert_eq!(
-        &readme[body_start..e],
-        want,
-        "README's explain table is out of date: LOOPCONV_BLESS=1 cargo test --test explain"
+    common::readme_region_is_current(
+        "<!-- explain:start",
+        "<!-- explain:end -->",
+        &docs::checks_table(),
+        "LOOPCONV_BLESS=1 cargo test --test explain",
     );
 }
 

@@ -302,31 +302,39 @@ fn hostile() -> Vec<(&'static str, String)> {
 // What "literal text" means, written independently of the back ends.
 
 /// Dropped from drawn and Markdown text: controls (whitespace controls are folded instead),
-/// the bidirectional controls, zero-width space, byte-order mark and the noncharacters.
+/// Unicode's default-ignorable code points but the joiners and variation selectors (the
+/// bidirectional controls, zero-width space, word joiner and invisible operators, byte-order
+/// mark, soft hyphen, Hangul fillers, tags, ...), the interlinear annotation controls and
+/// the noncharacters.
 fn invisible(c: char) -> bool {
     (c.is_control() && !c.is_whitespace())
         || matches!(
             c,
-            '\u{061C}'
+            '\u{00AD}'
+                | '\u{061C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180E}'
                 | '\u{200B}'
                 | '\u{200E}'
                 | '\u{200F}'
-                | '\u{202A}'
-                | '\u{202B}'
-                | '\u{202C}'
-                | '\u{202D}'
-                | '\u{202E}'
-                | '\u{2066}'
-                | '\u{2067}'
-                | '\u{2068}'
-                | '\u{2069}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
                 | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF0}'..='\u{FFFB}'
+                | '\u{1BCA0}'..='\u{1BCA3}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0000}'..='\u{E00FF}'
+                | '\u{E01F0}'..='\u{E0FFF}'
         )
         || (0xFDD0..=0xFDEF).contains(&u32::from(c))
         || u32::from(c) & 0xFFFE == 0xFFFE
 }
 
-/// The text as it must read once drawn: invisible characters dropped, whitespace folded.
 fn visible(s: &str) -> String {
     let kept: String = s
         .chars()
@@ -682,7 +690,10 @@ fn is_escaped_text(s: &str) -> bool {
         let ok = if c.is_ascii() {
             c.is_ascii_alphanumeric() || " .,-_/()+=!?'@".contains(c)
         } else {
-            !c.is_control() && !invisible(c) && !matches!(c, '°' | '¶' | 'ß')
+            // The writer's own word joiners are the one invisible character it writes.
+            !c.is_control()
+                && (!invisible(c) || c == mermaid::JOINER)
+                && !matches!(c, '°' | '¶' | 'ß')
         };
         if !ok {
             return false;

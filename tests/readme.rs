@@ -1,10 +1,11 @@
-//! The README shows real output: its Mermaid block is what `loopconv graph` draws today.
+//! The README shows real output: its Mermaid block is what `loopconv graph` draws today, and
+//! its code table is the one the diagnostic registry generates.
 
 mod common;
 
 use loopconv::Target;
 use loopconv::back;
-use loopconv::diag::Diagnostics;
+use loopconv::diag::{Diagnostics, docs};
 
 #[test]
 fn readme_diagram_is_current() {
@@ -37,5 +38,17 @@ fn readme_diagram_is_current() {
     assert_eq!(
         block, drawn,
         "README diagram is stale: paste `loopconv graph {file}`"
+    );
+}
+
+/// The code table lists every code of the registry, as `docs::code_table` renders it;
+/// `LOOPCONV_BLESS=1` (exactly `1`) rewrites it.
+#[test]
+fn readme_code_table_is_current() {
+    common::readme_region_is_current(
+        "<!-- codes:start",
+        "<!-- codes:end -->",
+        &docs::code_table(),
+        "LOOPCONV_BLESS=1 cargo test --test readme",
     );
 }

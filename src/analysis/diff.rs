@@ -9,7 +9,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::ir::{Access, Check, Phase, Port, Spec};
+use crate::ir::{Access, Check, Phase, Port, Spec, same_content};
+
+mod subject;
+
+pub use subject::{GoalText, Limit, LoopField, Metadata, PortDirection, RoleName, Subject};
 
 /// Whether a change can break callers of the loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -36,24 +40,68 @@ pub enum Kind {
 }
 
 /// One change.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     /// Added, removed, changed or renamed.
     pub kind: Kind,
-    /// The kind of element: `phase`, `outcome`, `transition`, `checkpoint`, `limit`, ...
-    pub element: &'static str,
-    /// Which one (`reason`, `reason/act`, `max_steps`, ...), with new ids.
-    pub id: String,
+    /// What changed, with new ids.
+    pub subject: Subject,
     /// The old value, when there is one to show.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub old: Option<String>,
     /// The new value, when there is one to show.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub new: Option<String>,
     /// Breaking or compatible.
     pub impact: Impact,
     /// Why.
-    pub reason: String,
+    pub reason: &'static str,
+}
+
+impl Change {
+    /// A change of `subject`, without values to show (see [`Change::values`]).
+    pub fn new(kind: Kind, subject: Subject, impact: Impact, reason: &'static str) -> Change {
+        Change {
+            kind,
+            subject,
+            old: None,
+            new: None,
+            impact,
+            reason,
+        }
+    }
+
+    /// The change with these old and new values to show.
+    pub fn values(self, old: Option<String>, new: Option<String>) -> Change {
+        Change { old, new, ..self }
+    }
+}
+
+/// The JSON form of a change: `kind`, `element` and `id` ([`Subject::element`],
+/// [`Subject::id`]), then `old` and `new` when there are values, `impact` and `reason`.
+impl Serialize for Change {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Wire<'a> {
+            kind: Kind,
+            element: &'static str,
+            id: String,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            old: Option<&'a str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            new: Option<&'a str>,
+            impact: Impact,
+            reason: &'static str,
+        }
+        Wire {
+            kind: self.kind,
+            element: self.subject.element(),
+            id: self.subject.id(),
+            old: self.old.as_deref(),
+            new: self.new.as_deref(),
+            impact: self.impact,
+            reason: self.reason,
+        }
+        .serialize(s)
+    }
 }
 
 /// All changes from `old` to `new`, in a fixed order: loop fields, phases, outcomes,
@@ -76,29 +124,12 @@ impl Diff {
     }
 }
 
+/// The changes found so far.
 struct Out(Vec<Change>);
 
 impl Out {
-    #[allow(clippy::too_many_arguments)]
-    fn push(
-        &mut self,
-        kind: Kind,
-        element: &'static str,
-        id: impl Into<String>,
-        old: Option<String>,
-        new: Option<String>,
-        impact: Impact,
-        reason: &str,
-    ) {
-        self.0.push(Change {
-            kind,
-            element,
-            id: id.into(),
-            old,
-            new,
-            impact,
-            reason: reason.to_owned(),
-        });
+    fn push(&mut self, change: Change) {
+        self.0.push(change);
     }
 }
 
@@ -189,56 +220,51 @@ fn loop_fields(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
     if old.name != new.name {
         let (o, n) = (Some(old.name.clone()), Some(new.name.clone()));
         out.push(
-            Kind::Changed,
-            "loop",
-            "name",
-            o,
-            n,
-            Breaking,
-            "callers refer to the loop by name",
+            Change::new(
+                Kind::Changed,
+                Subject::Loop(LoopField::Name),
+                Breaking,
+                "callers refer to the loop by name",
+            )
+            .values(o, n),
         );
     }
     if old.pattern != new.pattern {
         let r = "the loop's shape (general graph, REAL, VEAL) changed";
         out.push(
-            Kind::Changed,
-            "loop",
-            "pattern",
-            opt(&Some(old.pattern)),
-            opt(&Some(new.pattern)),
-            Breaking,
-            r,
+            Change::new(
+                Kind::Changed,
+                Subject::Loop(LoopField::Pattern),
+                Breaking,
+                r,
+            )
+            .values(opt(&Some(old.pattern)), opt(&Some(new.pattern))),
         );
     }
     if renamed(renames, &old.graph.entry) != new.graph.entry {
         let (o, n) = (Some(old.graph.entry.clone()), Some(new.graph.entry.clone()));
         out.push(
-            Kind::Changed,
-            "loop",
-            "entry_phase",
-            o,
-            n,
-            Breaking,
-            "runs start in another phase",
+            Change::new(
+                Kind::Changed,
+                Subject::Loop(LoopField::EntryPhase),
+                Breaking,
+                "runs start in another phase",
+            )
+            .values(o, n),
         );
     }
     let meta = [
-        ("version", &old.version, &new.version),
-        ("description", &old.description, &new.description),
-        ("archetype", &old.archetype, &new.archetype),
-        ("readme", &old.readme, &new.readme),
+        (Metadata::Version, &old.version, &new.version),
+        (Metadata::Description, &old.description, &new.description),
+        (Metadata::Archetype, &old.archetype, &new.archetype),
+        (Metadata::Readme, &old.readme, &new.readme),
     ];
     for (id, o, n) in meta {
         if o != n {
             let r = "descriptive metadata; no run changes";
             out.push(
-                change_kind(o, n),
-                "metadata",
-                id,
-                o.clone(),
-                n.clone(),
-                Compatible,
-                r,
+                Change::new(change_kind(o, n), Subject::Metadata(id), Compatible, r)
+                    .values(o.clone(), n.clone()),
             );
         }
     }
@@ -247,15 +273,12 @@ fn loop_fields(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
         || old.schema_uri != new.schema_uri
     {
         let r = "package metadata (license, environment or $schema); no run changes";
-        out.push(
+        out.push(Change::new(
             Kind::Changed,
-            "metadata",
-            "package",
-            None,
-            None,
+            Subject::Metadata(Metadata::Package),
             Compatible,
             r,
-        );
+        ));
     }
 }
 
@@ -272,13 +295,8 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
     for (o, n) in renames {
         let r = "runtimes and results name phases by id (same outcomes and edges: a rename)";
         out.push(
-            Kind::Renamed,
-            "phase",
-            n.clone(),
-            Some(o.clone()),
-            Some(n.clone()),
-            Breaking,
-            r,
+            Change::new(Kind::Renamed, Subject::Phase(n.clone()), Breaking, r)
+                .values(Some(o.clone()), Some(n.clone())),
         );
     }
     let new_ids = ids(new);
@@ -289,30 +307,24 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
             continue;
         }
         match new.phase(id) {
-            None => out.push(
+            None => out.push(Change::new(
                 Kind::Removed,
-                "phase",
-                id,
-                None,
-                None,
+                Subject::Phase(id.to_owned()),
                 Breaking,
                 "runs and callers that reach this phase fail",
-            ),
+            )),
             Some(q) => phase(p, q, out),
         }
     }
     let renamed_to: BTreeSet<&str> = renames.values().map(String::as_str).collect();
     for id in new_ids {
         if !seen.contains(id) && !renamed_to.contains(id) {
-            out.push(
+            out.push(Change::new(
                 Kind::Added,
-                "phase",
-                id,
-                None,
-                None,
+                Subject::Phase(id.to_owned()),
                 Compatible,
                 "a new phase; existing outcomes keep their meaning",
-            );
+            ));
         }
     }
 }
@@ -322,13 +334,13 @@ fn phase(p: &Phase, q: &Phase, out: &mut Out) {
     if p.objective != q.objective {
         let (o, n) = (Some(p.objective.clone()), Some(q.objective.clone()));
         out.push(
-            Kind::Changed,
-            "objective",
-            q.id.clone(),
-            o,
-            n,
-            Compatible,
-            "reworded objective",
+            Change::new(
+                Kind::Changed,
+                Subject::Objective(q.id.clone()),
+                Compatible,
+                "reworded objective",
+            )
+            .values(o, n),
         );
     }
     if p.access != q.access {
@@ -341,13 +353,8 @@ fn phase(p: &Phase, q: &Phase, out: &mut Out) {
             (Compatible, "wider or newly stated access")
         };
         out.push(
-            Kind::Changed,
-            "access",
-            q.id.clone(),
-            opt(&p.access),
-            opt(&q.access),
-            impact,
-            r,
+            Change::new(Kind::Changed, Subject::Access(q.id.clone()), impact, r)
+                .values(opt(&p.access), opt(&q.access)),
         );
     }
     outcomes(p, q, out);
@@ -377,39 +384,37 @@ fn outcomes(p: &Phase, q: &Phase, out: &mut Out) {
     };
     let (po, qo) = (p.outcome_ids(), q.outcome_ids());
     for o in &po {
-        let id = format!("{}/{o}", q.id);
+        let subject = Subject::Outcome {
+            phase: q.id.clone(),
+            outcome: (*o).to_owned(),
+        };
         if !qo.contains(o) {
-            out.push(
+            out.push(Change::new(
                 Kind::Removed,
-                "outcome",
-                id,
-                None,
-                None,
+                subject,
                 Breaking,
                 "runtimes that emit it would be refused",
-            );
+            ));
         } else if desc(p, o) != desc(q, o) {
             out.push(
-                Kind::Changed,
-                "outcome",
-                id,
-                desc(p, o),
-                desc(q, o),
-                Compatible,
-                "reworded description",
+                Change::new(Kind::Changed, subject, Compatible, "reworded description")
+                    .values(desc(p, o), desc(q, o)),
             );
         }
     }
     for o in qo.iter().filter(|o| !po.contains(o)) {
-        let id = format!("{}/{o}", q.id);
+        let subject = Subject::Outcome {
+            phase: q.id.clone(),
+            outcome: (*o).to_owned(),
+        };
         out.push(
-            Kind::Added,
-            "outcome",
-            id,
-            None,
-            desc(q, o),
-            Compatible,
-            "a new outcome; the old ones still work",
+            Change::new(
+                Kind::Added,
+                subject,
+                Compatible,
+                "a new outcome; the old ones still work",
+            )
+            .values(None, desc(q, o)),
         );
     }
 }
@@ -439,25 +444,28 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
         .collect();
     let has = |(from, on): &(String, String)| new_pairs.contains(&(from.as_str(), on.as_str()));
     for (k, to) in &before {
-        let id = format!("{} --{}-->", k.0, k.1);
+        let subject = Subject::Transition {
+            from: k.0.clone(),
+            on: k.1.clone(),
+        };
         match after.get(k) {
             Some(t) if t != to => out.push(
-                Kind::Changed,
-                "transition",
-                id,
-                Some(to.clone()),
-                Some(t.clone()),
-                Impact::Breaking,
-                "re-pointed: the same outcome now leads elsewhere",
+                Change::new(
+                    Kind::Changed,
+                    subject,
+                    Impact::Breaking,
+                    "re-pointed: the same outcome now leads elsewhere",
+                )
+                .values(Some(to.clone()), Some(t.clone())),
             ),
             None if has(k) => out.push(
-                Kind::Removed,
-                "transition",
-                id,
-                Some(to.clone()),
-                None,
-                Impact::Breaking,
-                "the outcome leads nowhere now",
+                Change::new(
+                    Kind::Removed,
+                    subject,
+                    Impact::Breaking,
+                    "the outcome leads nowhere now",
+                )
+                .values(Some(to.clone()), None),
             ),
             _ => {}
         }
@@ -473,15 +481,18 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
     for (k, to) in &after {
         let existed = || old_pairs.contains(&(k.0.clone(), k.1.as_str()));
         if !before.contains_key(k) && existed() {
-            let id = format!("{} --{}-->", k.0, k.1);
+            let subject = Subject::Transition {
+                from: k.0.clone(),
+                on: k.1.clone(),
+            };
             out.push(
-                Kind::Added,
-                "transition",
-                id,
-                None,
-                Some(to.clone()),
-                Impact::Compatible,
-                "a transition for an outcome that had none",
+                Change::new(
+                    Kind::Added,
+                    subject,
+                    Impact::Compatible,
+                    "a transition for an outcome that had none",
+                )
+                .values(None, Some(to.clone())),
             );
         }
     }
@@ -520,72 +531,72 @@ fn checkpoints(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
     for (id, o) in &before {
         match after.get(id) {
             None => out.push(
-                Kind::Removed,
-                "checkpoint",
-                id.clone(),
-                Some(o.clone()),
-                None,
-                Impact::Breaking,
-                "an approval callers answer is gone; the guarded phase runs unreviewed",
+                Change::new(
+                    Kind::Removed,
+                    Subject::Checkpoint(id.clone()),
+                    Impact::Breaking,
+                    "an approval callers answer is gone; the guarded phase runs unreviewed",
+                )
+                .values(Some(o.clone()), None),
             ),
             Some(n) if n != o => out.push(
-                Kind::Changed,
-                "checkpoint",
-                id.clone(),
-                Some(o.clone()),
-                Some(n.clone()),
-                Impact::Breaking,
-                "the checkpoint guards another phase or rejects elsewhere",
+                Change::new(
+                    Kind::Changed,
+                    Subject::Checkpoint(id.clone()),
+                    Impact::Breaking,
+                    "the checkpoint guards another phase or rejects elsewhere",
+                )
+                .values(Some(o.clone()), Some(n.clone())),
             ),
             _ => {}
         }
     }
     for (id, n) in after.iter().filter(|(id, _)| !before.contains_key(*id)) {
         out.push(
-            Kind::Added,
-            "checkpoint",
-            id.clone(),
-            None,
-            Some(n.clone()),
-            Impact::Breaking,
-            "runs now suspend for an approval callers must answer",
+            Change::new(
+                Kind::Added,
+                Subject::Checkpoint(id.clone()),
+                Impact::Breaking,
+                "runs now suspend for an approval callers must answer",
+            )
+            .values(None, Some(n.clone())),
         );
     }
 }
 
 fn bounds(old: &Spec, new: &Spec, out: &mut Out) {
     let (o, n) = (&old.bounds, &new.bounds);
-    limit("max_steps", o.max_steps, n.max_steps, out);
+    limit(Limit::MaxSteps, o.max_steps, n.max_steps, out);
     if old.pattern != crate::ir::Pattern::General || new.pattern != crate::ir::Pattern::General {
-        limit("max_attempts", o.max_attempts, n.max_attempts, out);
+        limit(Limit::MaxAttempts, o.max_attempts, n.max_attempts, out);
     }
     if old.effective_escalation() != new.effective_escalation()
         && (o.escalation.is_some() || n.escalation.is_some())
     {
         out.push(
-            Kind::Changed,
-            "escalation",
-            "escalation",
-            opt(&o.escalation),
-            opt(&n.escalation),
-            Impact::Breaking,
-            "a failed loop now ends differently",
+            Change::new(
+                Kind::Changed,
+                Subject::Escalation,
+                Impact::Breaking,
+                "a failed loop now ends differently",
+            )
+            .values(opt(&o.escalation), opt(&n.escalation)),
         );
     }
     if o.error_policy != n.error_policy {
         out.push(
-            change_kind(&o.error_policy, &n.error_policy),
-            "error policy",
-            "error_policy",
-            opt(&o.error_policy),
-            opt(&n.error_policy),
-            Impact::Breaking,
-            "failures are handled differently",
+            Change::new(
+                change_kind(&o.error_policy, &n.error_policy),
+                Subject::ErrorPolicy,
+                Impact::Breaking,
+                "failures are handled differently",
+            )
+            .values(opt(&o.error_policy), opt(&n.error_policy)),
         );
     }
 }
 
-fn limit(id: &'static str, o: Option<u64>, n: Option<u64>, out: &mut Out) {
+fn limit(id: Limit, o: Option<u64>, n: Option<u64>, out: &mut Out) {
     let (impact, r) = match (o, n) {
         (a, b) if a == b => return,
         (Some(a), Some(b)) if b > a => (Impact::Compatible, "a looser limit"),
@@ -596,22 +607,21 @@ fn limit(id: &'static str, o: Option<u64>, n: Option<u64>, out: &mut Out) {
         ),
     };
     out.push(
-        change_kind(&o, &n),
-        "limit",
-        id,
-        o.map(|v| v.to_string()),
-        n.map(|v| v.to_string()),
-        impact,
-        r,
+        Change::new(change_kind(&o, &n), Subject::Limit(id), impact, r)
+            .values(o.map(|v| v.to_string()), n.map(|v| v.to_string())),
     );
 }
 
 fn roles_and_goal(old: &Spec, new: &Spec, out: &mut Out) {
     let roles = [
-        ("actor", &old.roles.actor, &new.roles.actor),
-        ("validator", &old.roles.validator, &new.roles.validator),
+        (RoleName::Actor, &old.roles.actor, &new.roles.actor),
         (
-            "fallback_agent",
+            RoleName::Validator,
+            &old.roles.validator,
+            &new.roles.validator,
+        ),
+        (
+            RoleName::FallbackAgent,
             &old.roles.fallback_agent,
             &new.roles.fallback_agent,
         ),
@@ -619,20 +629,20 @@ fn roles_and_goal(old: &Spec, new: &Spec, out: &mut Out) {
     for (id, o, n) in roles {
         if o != n {
             out.push(
-                change_kind(o, n),
-                "role",
-                id,
-                o.clone(),
-                n.clone(),
-                Impact::Breaking,
-                "another agent (or none) plays the role",
+                Change::new(
+                    change_kind(o, n),
+                    Subject::Role(id),
+                    Impact::Breaking,
+                    "another agent (or none) plays the role",
+                )
+                .values(o.clone(), n.clone()),
             );
         }
     }
     let texts = [
-        ("mission", &old.goal.mission, &new.goal.mission),
+        (GoalText::Mission, &old.goal.mission, &new.goal.mission),
         (
-            "success_criteria",
+            GoalText::SuccessCriteria,
             &old.goal.success_criteria,
             &new.goal.success_criteria,
         ),
@@ -640,13 +650,13 @@ fn roles_and_goal(old: &Spec, new: &Spec, out: &mut Out) {
     for (id, o, n) in texts {
         if o != n {
             out.push(
-                change_kind(o, n),
-                "goal",
-                id,
-                o.clone(),
-                n.clone(),
-                Impact::Compatible,
-                "reworded text read by the agents",
+                Change::new(
+                    change_kind(o, n),
+                    Subject::Goal(id),
+                    Impact::Compatible,
+                    "reworded text read by the agents",
+                )
+                .values(o.clone(), n.clone()),
             );
         }
     }
@@ -664,34 +674,29 @@ fn checks(old: &Spec, new: &Spec, out: &mut Out) {
     let (b, a) = (by_id(old), by_id(new));
     for (id, c) in &b {
         match a.get(id) {
-            None => out.push(
+            None => out.push(Change::new(
                 Kind::Removed,
-                "check",
-                id.clone(),
-                None,
-                None,
+                Subject::Check(id.clone()),
                 Impact::Compatible,
                 "one check fewer can only turn NO-GO into GO",
-            ),
-            Some(d) if d != c => {
-                let only_text = Check {
-                    description: c.description.clone(),
-                    expected: c.expected.clone(),
-                    ..d.clone()
-                } == *c;
+            )),
+            Some(d) if !same_content(d, c) => {
+                let only_text = same_content(
+                    &Check {
+                        description: c.description.clone(),
+                        expected: c.expected.clone(),
+                        ..d.clone()
+                    },
+                    c,
+                );
                 let (impact, r) = if only_text {
                     (Impact::Compatible, "reworded description")
                 } else {
                     (Impact::Breaking, "the check runs differently")
                 };
                 out.push(
-                    Kind::Changed,
-                    "check",
-                    id.clone(),
-                    Some(text(c)),
-                    Some(text(d)),
-                    impact,
-                    r,
+                    Change::new(Kind::Changed, Subject::Check(id.clone()), impact, r)
+                        .values(Some(text(c)), Some(text(d))),
                 );
             }
             _ => {}
@@ -707,24 +712,29 @@ fn checks(old: &Spec, new: &Spec, out: &mut Out) {
             )
         };
         out.push(
-            Kind::Added,
-            "check",
-            id.clone(),
-            None,
-            Some(text(c)),
-            impact,
-            r,
+            Change::new(Kind::Added, Subject::Check(id.clone()), impact, r)
+                .values(None, Some(text(c))),
         );
     }
 }
 
 fn ports(old: &Spec, new: &Spec, out: &mut Out) {
-    port_list("input", &old.goal.inputs, &new.goal.inputs, out);
-    port_list("output", &old.goal.outputs, &new.goal.outputs, out);
+    port_list(
+        PortDirection::Input,
+        &old.goal.inputs,
+        &new.goal.inputs,
+        out,
+    );
+    port_list(
+        PortDirection::Output,
+        &old.goal.outputs,
+        &new.goal.outputs,
+        out,
+    );
 }
 
 fn port_list(
-    element: &'static str,
+    direction: PortDirection,
     old: &Option<Vec<Port>>,
     new: &Option<Vec<Port>>,
     out: &mut Out,
@@ -736,7 +746,7 @@ fn port_list(
             .collect()
     };
     let (b, a) = (by_name(old), by_name(new));
-    let input = element == "input";
+    let input = direction == PortDirection::Input;
     for (name, p) in &b {
         match a.get(name) {
             None => {
@@ -752,16 +762,11 @@ fn port_list(
                     )
                 };
                 out.push(
-                    Kind::Removed,
-                    element,
-                    name.clone(),
-                    Some(text(p)),
-                    None,
-                    i,
-                    r,
+                    Change::new(Kind::Removed, Subject::Port(direction, name.clone()), i, r)
+                        .values(Some(text(p)), None),
                 );
             }
-            Some(q) if q != p => {
+            Some(q) if !same_content(q, p) => {
                 let breaking = q.kind != p.kind
                     || (input && q.required == Some(true) && p.required != Some(true));
                 let (i, r) = if breaking {
@@ -776,13 +781,8 @@ fn port_list(
                     )
                 };
                 out.push(
-                    Kind::Changed,
-                    element,
-                    name.clone(),
-                    Some(text(p)),
-                    Some(text(q)),
-                    i,
-                    r,
+                    Change::new(Kind::Changed, Subject::Port(direction, name.clone()), i, r)
+                        .values(Some(text(p)), Some(text(q))),
                 );
             }
             _ => {}
@@ -798,13 +798,8 @@ fn port_list(
             (Impact::Compatible, "a new optional input or a new output")
         };
         out.push(
-            Kind::Added,
-            element,
-            name.clone(),
-            None,
-            Some(text(q)),
-            i,
-            r,
+            Change::new(Kind::Added, Subject::Port(direction, name.clone()), i, r)
+                .values(None, Some(text(q))),
         );
     }
 }

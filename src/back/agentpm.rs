@@ -7,7 +7,7 @@
 use super::{Error, Options};
 use crate::diag::{Code, Diagnostics};
 use crate::format::Format;
-use crate::ir::{self, Field, Pattern, Spec};
+use crate::ir::{Field, Pattern, Spec};
 use crate::model::agentpm as m;
 use crate::valid::Info;
 
@@ -101,7 +101,7 @@ pub fn to_model(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> m::Mani
                     })
                     .collect()
             }),
-            error_policy: spec.bounds.error_policy.as_ref().map(error_policy),
+            error_policy: spec.bounds.error_policy.clone(),
         },
     }
 }
@@ -204,31 +204,6 @@ fn report_losses(spec: &Spec, opts: &Options, diags: &mut Diagnostics) {
                 format!("AgentPM has no field for {what} (`{ptr}`); {how}"),
             ));
         }
-    }
-}
-
-fn error_policy(p: &ir::ErrorPolicy) -> m::ErrorPolicy {
-    m::ErrorPolicy {
-        tool_failure: p.tool_failure.as_ref().map(|t| m::ToolFailure {
-            action: match t.action {
-                ir::ToolAction::Retry => m::ToolAction::Retry,
-                ir::ToolAction::FailPhase => m::ToolAction::FailPhase,
-                ir::ToolAction::Abort => m::ToolAction::Abort,
-                ir::ToolAction::Handoff => m::ToolAction::Handoff,
-            },
-            max_retries: t.max_retries,
-            on_exhausted: t.on_exhausted.map(|e| match e {
-                ir::Exhausted::FailPhase => m::Exhausted::FailPhase,
-                ir::Exhausted::Abort => m::Exhausted::Abort,
-                ir::Exhausted::Handoff => m::Exhausted::Handoff,
-            }),
-        }),
-        phase_failure: p.phase_failure.as_ref().map(|f| m::PhaseFailure {
-            action: match f.action {
-                ir::PhaseAction::Abort => m::PhaseAction::Abort,
-                ir::PhaseAction::Handoff => m::PhaseAction::Handoff,
-            },
-        }),
     }
 }
 

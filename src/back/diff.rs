@@ -1,14 +1,21 @@
 //! Renderings of a [`Diff`]: plain text, JSON and a Markdown pull-request comment with a
 //! Mermaid diagram of the new loop (added parts green, removed parts red and dashed,
 //! changed parts amber).
+//!
+//! The text, Markdown and Mermaid forms are read by people: their user text goes through
+//! [`crate::text`] (one line, without control, bidirectional or invisible characters) and
+//! the Markdown and Mermaid escapers shared with `docs` and `graph`. The JSON form is data
+//! for programs: it keeps every id and value exactly.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::analysis::diff::{Change, Diff, Impact, Kind};
+use super::mermaid;
+use crate::analysis::diff::{Change, Diff, Impact, Kind, Subject};
 use crate::ir::Spec;
+use crate::text::{self, markdown};
 
 /// The JSON form: the two files, the counts and every change.
 pub fn json(diff: &Diff, old_file: &str, new_file: &str) -> String {
@@ -62,7 +69,9 @@ fn values(c: &Change) -> String {
 /// The text form: a summary line, then one line per change.
 pub fn text(diff: &Diff, old_file: &str, new_file: &str) -> String {
     let mut s = format!(
-        "{old_file} → {new_file}: {} change{}, {} breaking\n",
+        "{} → {}: {} change{}, {} breaking\n",
+        text::one_line(old_file),
+        text::one_line(new_file),
         diff.changes.len(),
         if diff.changes.len() == 1 { "" } else { "s" },
         diff.breaking()
@@ -73,53 +82,34 @@ pub fn text(diff: &Diff, old_file: &str, new_file: &str) -> String {
             "{:<10} {} {} `{}`{} ({})",
             impact(c.impact),
             kind(c.kind),
-            c.element,
-            c.id,
-            clean(&values(c), 200),
+            c.subject.element(),
+            text::one_line(&c.subject.id()),
+            shown(&values(c), 200),
             c.reason
         );
     }
     s
 }
 
-/// One line of at most `max` characters, without control characters.
-fn clean(s: &str, max: usize) -> String {
-    let mut out: String = s
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .take(max)
-        .collect();
-    if s.chars().count() > max {
+/// One line ([`text::one_line`]) of at most `max` characters, `…` when cut.
+fn shown(s: &str, max: usize) -> String {
+    let line = text::one_line(s);
+    let mut out: String = line.chars().take(max).collect();
+    if line.chars().count() > max {
         out.push('…');
     }
     out
 }
 
-/// Markdown for a table cell: HTML and Markdown specials neutralised.
+/// Markdown for a table cell: at most 160 characters, escaped by [`markdown::cell`].
 fn cell(s: &str) -> String {
-    let mut out = String::new();
-    for c in clean(s, 160).chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '|' | '`' | '*' | '_' | '[' | ']' | '\\' | '#' | '~' | '$' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    markdown::cell(&shown(s, 160))
 }
 
 /// The Markdown form: a summary, a table of changes and the Mermaid diagram.
 pub fn markdown(diff: &Diff, old: &Spec, new: &Spec, old_file: &str, new_file: &str) -> String {
     let b = diff.breaking();
-    let mut s = format!(
-        "### Loop changes: `{}`\n\n",
-        cell(&new.name).replace('`', "")
-    );
+    let mut s = format!("### Loop changes: {}\n\n", markdown::code(&new.name));
     let verdict = if b > 0 {
         "⚠️ **breaking**"
     } else {
@@ -141,10 +131,10 @@ pub fn markdown(diff: &Diff, old: &Spec, new: &Spec, old_file: &str, new_file: &
                 "| {} | {} | {} | {}{} | {} |",
                 impact(c.impact),
                 kind(c.kind),
-                c.element,
-                cell(&c.id),
+                c.subject.element(),
+                cell(&c.subject.id()),
                 cell(&values(c)),
-                cell(&c.reason)
+                cell(c.reason)
             );
         }
         s.push('\n');
@@ -155,9 +145,16 @@ pub fn markdown(diff: &Diff, old: &Spec, new: &Spec, old_file: &str, new_file: &
     s
 }
 
-/// Mermaid text for an id: letters, digits and `-` as they are, everything else as an
-/// entity code.
-fn m(s: &str) -> String {
+/// A Mermaid label: the text cleaned ([`text::clean`]) and escaped as the drawings escape
+/// theirs ([`mermaid::escape`]).
+fn label(s: &str) -> String {
+    mermaid::escape(&text::clean(s))
+}
+
+/// The letters of a Mermaid node id made from a loop id: letters, digits and `-` as they
+/// are, everything else as its code point (ids are not shown, so they keep every character
+/// apart).
+fn id_code(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' {
@@ -186,52 +183,49 @@ fn marks(diff: &Diff) -> Marks {
         edges_changed: BTreeSet::new(),
     };
     for c in &diff.changes {
-        let phase = c.id.split(['/', ' ']).next().unwrap_or("").to_owned();
-        let edge = || {
-            let mut it = c.id.split(" --");
-            let from = it.next().unwrap_or("").to_owned();
-            let on = it.next().unwrap_or("").trim_end_matches("-->").to_owned();
-            (from, on)
-        };
-        match (c.element, c.kind) {
-            ("phase", Kind::Added) => {
-                mk.added.insert(c.id.clone());
-            }
-            ("phase", Kind::Removed) => {
-                mk.removed.insert(c.id.clone());
-            }
-            ("phase", Kind::Renamed) | ("objective" | "access", _) => {
-                mk.changed.insert(phase);
-            }
-            ("outcome", Kind::Added) => {
-                let on = c.id.split('/').nth(1).unwrap_or("").to_owned();
-                mk.edges_added.insert((phase.clone(), on));
-                mk.changed.insert(phase);
-            }
-            ("outcome", _) => {
-                mk.changed.insert(phase);
-            }
-            ("transition", Kind::Added) => {
-                mk.edges_added.insert(edge());
-            }
-            ("transition", Kind::Changed) => {
-                mk.edges_changed.insert(edge());
-            }
-            _ => {}
-        }
+        mark(&mut mk, c);
     }
     mk
+}
+
+/// Mark the nodes and edges that `c` changes.
+fn mark(mk: &mut Marks, c: &Change) {
+    match (&c.subject, c.kind) {
+        (Subject::Phase(id), Kind::Added) => {
+            mk.added.insert(id.clone());
+        }
+        (Subject::Phase(id), Kind::Removed) => {
+            mk.removed.insert(id.clone());
+        }
+        (Subject::Phase(id), Kind::Renamed) | (Subject::Objective(id) | Subject::Access(id), _) => {
+            mk.changed.insert(id.clone());
+        }
+        (Subject::Outcome { phase, outcome }, Kind::Added) => {
+            mk.edges_added.insert((phase.clone(), outcome.clone()));
+            mk.changed.insert(phase.clone());
+        }
+        (Subject::Outcome { phase, .. }, _) => {
+            mk.changed.insert(phase.clone());
+        }
+        (Subject::Transition { from, on }, Kind::Added) => {
+            mk.edges_added.insert((from.clone(), on.clone()));
+        }
+        (Subject::Transition { from, on }, Kind::Changed) => {
+            mk.edges_changed.insert((from.clone(), on.clone()));
+        }
+        _ => {}
+    }
 }
 
 fn mermaid(diff: &Diff, old: &Spec, new: &Spec) -> String {
     let mk = marks(diff);
     let mut s = String::from("flowchart TD\n");
-    let node = |id: &str| format!("n_{}", m(id).replace(['#', ';'], "_"));
+    let node = |id: &str| format!("n_{}", id_code(id).replace(['#', ';'], "_"));
     for p in &new.graph.phases {
-        let _ = writeln!(s, "  {}(\"{}\")", node(&p.id), m(&p.id));
+        let _ = writeln!(s, "  {}(\"{}\")", node(&p.id), label(&p.id));
     }
     for id in &mk.removed {
-        let _ = writeln!(s, "  {}(\"{}\")", node(id), m(id));
+        let _ = writeln!(s, "  {}(\"{}\")", node(id), label(id));
     }
     let removed = removed_transitions(diff, old, new);
     for t in crate::ir::Terminal::ALL {
@@ -242,7 +236,7 @@ fn mermaid(diff: &Diff, old: &Spec, new: &Spec) -> String {
             .any(|x| x.to.as_str() == t.as_str())
             || removed.iter().any(|x| x.2 == t.as_str());
         if used {
-            let _ = writeln!(s, "  {}((\"{}\"))", node(t.as_str()), m(t.as_str()));
+            let _ = writeln!(s, "  {}((\"{}\"))", node(t.as_str()), label(t.as_str()));
         }
     }
     let mut links: Vec<(&'static str, usize)> = Vec::new();
@@ -255,7 +249,7 @@ fn mermaid(diff: &Diff, old: &Spec, new: &Spec) -> String {
             s,
             "  {} -->|\"{}\"| {}",
             node(&t.from),
-            m(&t.on),
+            label(&t.on),
             node(t.to.as_str())
         );
         if mk.added.contains(&t.from) || mk.edges_added.contains(&key) {
@@ -266,7 +260,13 @@ fn mermaid(diff: &Diff, old: &Spec, new: &Spec) -> String {
         n += 1;
     }
     for t in removed {
-        let _ = writeln!(s, "  {} -.->|\"{}\"| {}", node(&t.0), m(&t.1), node(&t.2));
+        let _ = writeln!(
+            s,
+            "  {} -.->|\"{}\"| {}",
+            node(&t.0),
+            label(&t.1),
+            node(&t.2)
+        );
         links.push(("removed", n));
         n += 1;
     }

@@ -19,10 +19,11 @@ use std::fmt::Write as _;
 use super::{Error, Options};
 use crate::back::support::chunks;
 use crate::back::support::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, escape_runs,
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID,
 };
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
+use crate::text::escape_runs;
 use crate::valid::Info;
 
 /// Write the graph (with a legend of the shapes and colours when `opts.legend`).

@@ -26,6 +26,7 @@ use crate::ir::{
     Check, Checkpoint, Destination, ErrorPolicy, Escalation, Graph, Outgoing, Pattern, Phase, Port,
     Spec, Terminal, Transition,
 };
+use crate::text::markdown::{block, code, inline, longest_run};
 use crate::valid::Info;
 
 /// The built-in page template (`templates/loop.md.j2`).
@@ -820,126 +821,6 @@ fn tidy(s: &str) -> String {
 // ---------------------------------------------------------------------------------------
 // Escaping.
 
-/// The longest run of `ch` in `s`.
-fn longest_run(s: &str, ch: char) -> usize {
-    let (mut best, mut cur) = (0, 0);
-    for c in s.chars() {
-        if c == ch {
-            cur += 1;
-            best = best.max(cur);
-        } else {
-            cur = 0;
-        }
-    }
-    best
-}
-
-/// Control characters (newlines and tabs included) become spaces; bidirectional controls,
-/// invisible format characters and noncharacters are dropped, as in diagrams
-/// ([`crate::back::support::diagram::is_dropped`]): a right-to-left override would otherwise reorder
-/// the text after it (a check command could read as something else than what runs).
-fn one_line(s: &str) -> String {
-    s.chars()
-        .filter(|&c| c.is_control() || !crate::back::support::diagram::is_dropped(c))
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
-}
-
-/// Escape one line of text whose first character may start a Markdown line.
-fn escape_line(line: &str, out: &mut String) {
-    // Block starts: `-`, `+` (lists, rules), `=` (setext headings), `:` (definition lists,
-    // containers), `1.`/`1)` (ordered lists). `#`, `*`, `>`, `|`, backticks and tildes are
-    // escaped wherever they are.
-    let digits = line.chars().take_while(char::is_ascii_digit).count();
-    if matches!(line.chars().next(), Some('-' | '+' | '=' | ':')) {
-        out.push('\\');
-    }
-    let chars: Vec<char> = line.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        match c {
-            // GitHub's autolink extension turns `scheme://` and `www.` into links; an escape
-            // inside the pattern keeps them text.
-            ':' if chars.get(i + 1..i + 3) == Some(&['/', '/'][..]) => out.push_str("\\:"),
-            '.' if i >= 3 && chars[i - 3..i].iter().all(|w| w.eq_ignore_ascii_case(&'w')) => {
-                out.push_str("\\.");
-            }
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '~' | '$' | '^' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '.' | ')' if digits > 0 && i == digits => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-}
-
-/// User text as inline Markdown on one line, safe anywhere, including a table cell:
-/// newlines and other control characters become spaces, the ends are trimmed, `<`, `>`
-/// and `&` become entities (no raw HTML), and every character that could start a link,
-/// an image, emphasis, code, a heading, a list, a table cell or math is backslash-escaped.
-/// Rendered, the result reads exactly as the text.
-pub fn inline(s: &str) -> String {
-    let line = one_line(s);
-    let mut out = String::with_capacity(line.len() + 8);
-    escape_line(line.trim(), &mut out);
-    out
-}
-
-/// User text as Markdown paragraphs: blank lines separate paragraphs, each other line
-/// break is kept as a hard line break (`\` at the end of the line), each line is trimmed
-/// and escaped as by [`inline`]. Empty when the text is blank.
-pub fn block(s: &str) -> String {
-    let text = s.replace("\r\n", "\n").replace('\r', "\n");
-    let mut paragraphs: Vec<Vec<String>> = vec![Vec::new()];
-    for line in text.split('\n') {
-        let line = one_line(line);
-        let line = line.trim();
-        if line.is_empty() {
-            if paragraphs.last().is_some_and(|p| !p.is_empty()) {
-                paragraphs.push(Vec::new());
-            }
-            continue;
-        }
-        let mut esc = String::with_capacity(line.len() + 8);
-        escape_line(line, &mut esc);
-        if let Some(p) = paragraphs.last_mut() {
-            p.push(esc);
-        }
-    }
-    paragraphs
-        .iter()
-        .filter(|p| !p.is_empty())
-        .map(|p| p.join("\\\n"))
-        .collect::<Vec<_>>()
-        .join("\n\n")
-}
-
-/// User text as a code span, safe in a table cell: newlines become spaces, the fence is
-/// longer than any run of backticks inside, and `|` is escaped for GFM tables. Text that a
-/// code span cannot carry exactly inside a table (a backslash before a `|`) falls back to
-/// [`inline`]. Empty text gives an empty string.
-pub fn code(s: &str) -> String {
-    let text = one_line(s);
-    if text.trim().is_empty() {
-        return inline(&text);
-    }
-    if text.contains("\\|") {
-        return inline(&text);
-    }
-    let fence = "`".repeat(longest_run(&text, '`') + 1);
-    let pad = text.starts_with('`')
-        || text.ends_with('`')
-        || (text.starts_with(' ') && text.ends_with(' '));
-    let pad = if pad { " " } else { "" };
-    format!("{fence}{pad}{}{pad}{fence}", text.replace('|', "\\|"))
-}
-
 /// A relative link target: every byte outside `A-Z a-z 0-9 - . _ ~ /` is percent-encoded,
 /// so a file name can never become a scheme (`javascript:`), leave the link, or break the
 /// Markdown around it.
@@ -960,6 +841,7 @@ mod tests {
     use super::*;
     use crate::diag::Diagnostics;
     use crate::ir::{Graph, Outcome, Phase, Transition};
+    use crate::text::one_line;
 
     const HOSTILE: &str = "| pipe\n<img src=x onerror=alert(1)>\n{{ x }}\n{% if %}\n[link](javascript:alert(1))\n# heading\n- item\n*em* _em_ `code` ~~del~~ $x$ & &amp;";
 

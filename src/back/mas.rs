@@ -86,7 +86,7 @@ fn from_mas_spec(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> m::Loo
         actor,
         mission: g.mission.clone(),
         max_attempts: spec.bounds.max_attempts,
-        escalation: Some(escalation(spec.effective_escalation())),
+        escalation: Some(spec.effective_escalation()),
         fallback_agent: spec.roles.fallback_agent.clone().or_else(|| {
             // `--fallback-agent` only matters for `escalation: fallback`.
             (spec.effective_escalation() == Escalation::Fallback)
@@ -99,7 +99,7 @@ fn from_mas_spec(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> m::Loo
                 .map(|c| m::Check {
                     id: c.id.clone(),
                     description: c.description.clone(),
-                    kind: c.kind.map(check_type),
+                    kind: c.kind,
                     command: c.command.clone(),
                     pattern: c.pattern.clone(),
                     files: c.files.clone(),
@@ -119,7 +119,7 @@ fn ports(ps: Option<&[ir::Port]>) -> Option<Vec<m::Port>> {
         ps.iter()
             .map(|p| m::Port {
                 name: p.name.clone(),
-                kind: p.kind.map(port_type),
+                kind: p.kind,
                 description: p.description.clone(),
                 required: p.required,
                 from: p.from.clone(),
@@ -199,7 +199,7 @@ fn from_graph(spec: &Spec, info: &Info, opts: &Options, diags: &mut Diagnostics)
                 Some(vec![m::Check {
                     id: "validate".to_owned(),
                     description: Some(objective),
-                    kind: Some(m::CheckType::Manual),
+                    kind: Some(ir::CheckType::Manual),
                     command: None,
                     pattern: None,
                     files: None,
@@ -221,7 +221,7 @@ fn from_graph(spec: &Spec, info: &Info, opts: &Options, diags: &mut Diagnostics)
         actor,
         mission,
         max_attempts,
-        escalation: Some(escalation(escalation_kind)),
+        escalation: Some(escalation_kind),
         fallback_agent: opts.fallback_agent.clone(),
         success_criteria: None,
         checks,
@@ -303,35 +303,6 @@ fn loop_type(p: Pattern) -> LoopType {
     match p {
         Pattern::Veal => LoopType::Veal,
         Pattern::Real | Pattern::General => LoopType::Real,
-    }
-}
-
-fn escalation(e: Escalation) -> m::Escalation {
-    match e {
-        Escalation::Human => m::Escalation::Human,
-        Escalation::Abort => m::Escalation::Abort,
-        Escalation::Continue => m::Escalation::Continue,
-        Escalation::Fallback => m::Escalation::Fallback,
-    }
-}
-
-fn check_type(k: ir::CheckType) -> m::CheckType {
-    match k {
-        ir::CheckType::Command => m::CheckType::Command,
-        ir::CheckType::Pattern => m::CheckType::Pattern,
-        ir::CheckType::File => m::CheckType::File,
-        ir::CheckType::Manual => m::CheckType::Manual,
-    }
-}
-
-fn port_type(k: ir::PortType) -> m::PortType {
-    match k {
-        ir::PortType::String => m::PortType::String,
-        ir::PortType::Number => m::PortType::Number,
-        ir::PortType::Boolean => m::PortType::Boolean,
-        ir::PortType::Object => m::PortType::Object,
-        ir::PortType::Array => m::PortType::Array,
-        ir::PortType::File => m::PortType::File,
     }
 }
 

@@ -28,10 +28,10 @@ use super::{Error, Options};
 use crate::back::support::chunks;
 use crate::back::support::diagram::{
     Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeId, NodeKind, START_ID, Text,
-    escape_runs,
 };
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
+use crate::text::escape_runs;
 use crate::valid::Info;
 
 /// Diagram style.
@@ -181,7 +181,7 @@ fn yaml_title(s: &str) -> String {
             if ok { c } else { ' ' }
         })
         .collect();
-    format!("\"{}\"", crate::back::support::diagram::clean(&kept))
+    format!("\"{}\"", crate::text::clean(&kept))
 }
 
 /// Colours: one palette for both styles and for the DOT back end's conventions.

@@ -1,8 +1,18 @@
 //! `loopconv check`.
 
-use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
-use super::*;
+use anyhow::{Context as _, Result};
+use clap::Args;
+use rayon::iter::{IntoParallelRefIterator as _, ParallelBridge as _, ParallelIterator as _};
+
+use loopconv::Format;
+use loopconv::diag::{self, Severity};
+
+use super::io::{is_stdio, no_loop_files, no_such_path, walk_each};
+use super::report::{code, eprint, eprintln, free_at_exit, load_file, plural, print, use_color};
+use super::{Global, MessageFormat, WalkArgs};
 
 #[derive(Debug, Args)]
 pub(super) struct CheckArgs {
@@ -24,7 +34,7 @@ pub(super) struct CheckArgs {
     from: Option<Format>,
 }
 
-pub(super) fn check(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
+pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
     let reports = check_all(g, a)?;
     let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
     let mut all = Vec::new();

@@ -1,6 +1,17 @@
 //! `loopconv convert`: one file, or a folder mirrored all-or-none.
 
-use super::*;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use loopconv::back;
+use loopconv::{Format, Loaded, Target};
+
+use super::io::{emit, expand, is_stdio, same_file, write_all_atomic};
+use super::report::{eprintln, load_file, plural, report_collisions, report_loaded};
+use super::{EXIT_PROBLEMS, Global, MessageFormat, WalkArgs};
 
 #[derive(Debug, Args)]
 pub(super) struct ConvertArgs {
@@ -77,7 +88,7 @@ pub(super) fn convert_loaded(
     Ok((!l.diags.has_errors()).then_some(text))
 }
 
-pub(super) fn convert(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
+pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
     let to = a.to;
     let opts = convert_opts(a);
     if !is_stdio(&a.input) && a.input.is_dir() {

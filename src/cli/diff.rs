@@ -1,9 +1,17 @@
 //! `loopconv diff`.
 
-use super::*;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
 
 use loopconv::analysis::diff as d;
 use loopconv::back::diff as r;
+
+use super::io::emit;
+use super::report::{code, load_valid};
+use super::{EXIT_PROBLEMS, Global, MessageFormat};
 
 #[derive(Debug, Args)]
 pub(super) struct DiffArgs {
@@ -27,7 +35,7 @@ enum FailOn {
     Breaking,
 }
 
-pub(super) fn diff(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
+pub(super) fn run(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
     let old = load_valid(g, &a.old, None)?;
     let new = load_valid(g, &a.new, None)?;
     let (Some(old), Some(new)) = (old, new) else {

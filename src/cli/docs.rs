@@ -1,6 +1,21 @@
 //! `loopconv docs`: one Markdown page per loop and an index, or `--check`.
 
-use super::*;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use loopconv::Format;
+use loopconv::Target;
+use loopconv::back;
+use loopconv::diag::Diagnostics;
+
+use super::io::{expand, is_stdio, open_error, plain_io, write_all_atomic};
+use super::report::{
+    code, display_name, eprintln, load_file, plural, report_collisions, report_loaded,
+};
+use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
 #[derive(Debug, Args)]
 pub(super) struct DocsArgs {
@@ -58,7 +73,7 @@ pub(super) fn docs_files(paths: &[PathBuf], walk: &WalkArgs) -> Result<Vec<PathB
     Ok(out)
 }
 
-pub(super) fn docs(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
+pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
     if is_stdio(&a.output) {
         bail!(
             "docs writes a folder of pages; `-o -` (standard output) cannot hold them: pass -o DIR"
@@ -188,23 +203,6 @@ fn template_failure(template: Option<&Path>, e: back::Error) -> anyhow::Error {
     let what = source.to_string().replace(name, &file);
     let excerpt = source.display_debug_info().to_string().replace(name, &file);
     anyhow::anyhow!("template {file}: {what}\n{}", excerpt.trim_end())
-}
-
-/// Report the outputs that two inputs would both write (`(source, Some(output))` in
-/// order), each naming both inputs; true when there is one. Printed before any other
-/// diagnostic so that the collision is not buried.
-pub(super) fn report_collisions(outputs: &[(String, Option<String>)], what: &str) -> bool {
-    let mut found = false;
-    for (i, (src, out)) in outputs.iter().enumerate() {
-        let Some(out) = out else { continue };
-        if let Some((first, _)) = outputs[..i].iter().find(|(_, o)| o.as_ref() == Some(out)) {
-            eprintln!(
-                "error: {first} and {src} both write the {what} {out} (two loops share a name; rename one)"
-            );
-            found = true;
-        }
-    }
-    found
 }
 
 /// `docs --check`: list stale, missing and orphaned pages; true when there are none.

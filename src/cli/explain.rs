@@ -1,8 +1,13 @@
 //! `loopconv explain`: the long form of a diagnostic code.
 
-use super::*;
+use std::process::ExitCode;
 
-use loopconv::diag::docs;
+use anyhow::{Result, bail};
+use clap::Args;
+
+use loopconv::diag::{self, docs};
+
+use super::io::emit;
 
 #[derive(Debug, Args)]
 pub(super) struct ExplainArgs {
@@ -11,7 +16,7 @@ pub(super) struct ExplainArgs {
     code: Option<String>,
 }
 
-pub(super) fn explain(a: &ExplainArgs) -> Result<ExitCode> {
+pub(super) fn run(a: &ExplainArgs) -> Result<ExitCode> {
     let Some(text) = &a.code else {
         let mut out = String::new();
         for c in diag::Code::ALL {

@@ -1,6 +1,20 @@
 //! `loopconv graph` and the hidden `loopconv diagram-model`.
 
-use super::*;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result, bail};
+use clap::Args;
+
+use loopconv::Format;
+use loopconv::Target;
+use loopconv::back::{self, mermaid::Style};
+use loopconv::diag::Diagnostics;
+
+use super::io::{emit, plain_io};
+use super::report::{free_at_exit, load_file, report_loaded};
+use super::{EXIT_PROBLEMS, Global};
 
 #[derive(Debug, Args)]
 pub(super) struct GraphArgs {
@@ -57,7 +71,7 @@ pub(super) fn diagram_target() -> impl clap::builder::TypedValueParser<Value = T
     })
 }
 
-pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
+pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     let target = match (a.mermaid, a.dot, a.plantuml) {
         (true, _, _) => Target::Mermaid,
         (_, true, _) => Target::Dot,
@@ -127,34 +141,4 @@ pub(super) fn dot_to_svg(dot: &str) -> Result<String> {
         );
     }
     String::from_utf8(out.stdout).context("dot wrote something that is not UTF-8")
-}
-
-#[derive(Debug, Args)]
-pub(super) struct DiagramModelArgs {
-    #[command(flatten)]
-    pub(super) g: Global,
-    /// Loop file (`-` for standard input).
-    input: PathBuf,
-    /// Input format.
-    #[arg(
-        long,
-        short = 'f',
-        value_enum,
-        value_name = "FORMAT",
-        help_heading = "Input"
-    )]
-    from: Option<Format>,
-}
-
-pub(super) fn diagram_model(g: &Global, a: &DiagramModelArgs) -> Result<ExitCode> {
-    let l = load_file(g, &a.input, a.from)?;
-    report_loaded(g, &l);
-    let Some((spec, info)) = l.valid() else {
-        return Ok(ExitCode::from(EXIT_PROBLEMS));
-    };
-    let model = back::support::diagram::Diagram::new(spec, info);
-    let mut text = serde_json::to_string_pretty(&model)?;
-    text.push('\n');
-    emit(None, &text)?;
-    Ok(ExitCode::SUCCESS)
 }

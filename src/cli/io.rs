@@ -1,6 +1,13 @@
 //! Files and streams: reading inputs, finding loop files in folders, atomic writes.
 
-use super::*;
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+
+use loopconv::tree::Limits;
+
+use super::WalkArgs;
 
 pub(super) fn is_stdio(p: &Path) -> bool {
     p.as_os_str() == "-"
@@ -58,16 +65,6 @@ pub(super) fn plain_io(e: &std::io::Error) -> String {
         }
         None => s,
     }
-}
-
-/// How folders are searched: the options of the commands that take folders.
-#[derive(Debug, Default, Args)]
-pub(super) struct WalkArgs {
-    /// Skip files and folders matching GLOB while searching folders (gitignore syntax,
-    /// relative to the folder searched; repeatable). A path named on the command line is
-    /// always read.
-    #[arg(long, value_name = "GLOB", help_heading = "Input")]
-    pub(super) exclude: Vec<String>,
 }
 
 /// Files under the given paths: files as given, folders searched for loop files, in sorted
@@ -182,43 +179,338 @@ pub(super) fn write_atomic(path: &Path, text: &str) -> Result<()> {
     write_all_atomic(&[(path.to_path_buf(), text.to_owned())])
 }
 
-/// Write several files, all or none: every file is first written in full to a temporary file
-/// beside its destination; only when all of them are written are they renamed into place.
-/// A failure before that point removes the temporary files and leaves the targets as they
-/// were.
+/// Write several files, all or nothing as far as the file system allows:
+///
+/// - Files that go into a folder that does not exist yet are written into a hidden staging
+///   folder beside the highest missing folder, which is synced and then renamed into place
+///   with one `rename`: the new folder appears complete or not at all, even when the
+///   process is killed.
+/// - A file that goes into an existing folder is written to a hidden temporary file beside
+///   its destination.
+///
+/// Every destination is checked (no folder where a file goes, no file where a folder goes)
+/// and every file is written and synced before anything is renamed into place, so a
+/// failure before that point (a folder in the way, a full disk, a folder that cannot be
+/// written) removes what was staged and changes nothing. Only a `rename` failing in the
+/// last step, or an interrupt during it, can leave some destinations replaced and others
+/// not; each is then either its old or its new version, never partial.
 pub(super) fn write_all_atomic(files: &[(PathBuf, String)]) -> Result<()> {
-    let mut staged = Vec::with_capacity(files.len());
-    for (path, text) in files {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("creating folder {}: {}", dir.display(), plain_io(&e)))?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".loopconv-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(|e| write_error(path, &e))?;
-        tmp.write_all(text.as_bytes())
-            .and_then(|()| tmp.as_file().sync_all())
-            .map_err(|e| write_error(path, &e))?;
-        // Temporary files are private (0600); give the result the permissions the file had,
-        // or the usual ones for a new file.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
-            tmp.as_file()
-                .set_permissions(std::fs::Permissions::from_mode(mode))
-                .map_err(|e| write_error(path, &e))?;
-        }
-        staged.push((tmp, path));
+    let plan = plan_writes(files)?;
+    let sync_each = !cfg!(target_os = "linux") || files.len() < SYNC_EACH_UP_TO;
+    let staged = stage(&plan, sync_each)?;
+    if !sync_each {
+        sync_file_systems(&plan)?;
     }
-    for (tmp, path) in staged {
-        tmp.persist(path).map_err(|e| write_error(path, &e.error))?;
+    staged.commit()
+}
+
+/// How one path is found on disk, looked up once per write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Found {
+    /// A folder (or a link to one).
+    Folder,
+    /// Nothing.
+    Missing,
+    /// Something that is not a folder.
+    Other,
+}
+
+/// What is on disk at the folders the outputs go into, each looked up once.
+#[derive(Default)]
+struct Lookups(std::collections::HashMap<PathBuf, Found>);
+
+impl Lookups {
+    fn get(&mut self, dir: &Path) -> Result<Found> {
+        if let Some(&f) = self.0.get(dir) {
+            return Ok(f);
+        }
+        let found = match std::fs::metadata(dir) {
+            Ok(m) if m.is_dir() => Found::Folder,
+            Ok(_) => Found::Other,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Found::Missing,
+            Err(e) => bail!("reading folder {}: {}", dir.display(), plain_io(&e)),
+        };
+        self.0.insert(dir.to_path_buf(), found);
+        Ok(found)
+    }
+
+    /// The highest folder above `path` that does not exist (`None` when its parent exists);
+    /// an error when something that is not a folder is in the way.
+    fn missing_top(&mut self, path: &Path) -> Result<Option<PathBuf>> {
+        let mut top = None;
+        let mut dir = parent_of(path);
+        loop {
+            match self.get(dir)? {
+                Found::Folder => return Ok(top),
+                Found::Other => bail!(
+                    "writing {}: {} is not a folder",
+                    path.display(),
+                    dir.display()
+                ),
+                Found::Missing => {
+                    top = Some(dir.to_path_buf());
+                    let up = parent_of(dir);
+                    if up == dir {
+                        bail!("writing {}: no folder to write it in", path.display());
+                    }
+                    dir = up;
+                }
+            }
+        }
+    }
+}
+
+/// The folder a path is in (`.` for a bare file name).
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        Some(_) => Path::new("."),
+        None => path,
+    }
+}
+
+/// The writes, grouped: new folders (each created whole) and files in existing folders.
+#[derive(Default)]
+struct Plan<'a> {
+    /// A folder that does not exist yet, and the files below it (paths relative to it).
+    new_folders: Vec<(PathBuf, Vec<(PathBuf, &'a str)>)>,
+    /// A file in an existing folder, and the permissions of the file it replaces.
+    files: Vec<(&'a Path, &'a str, Option<std::fs::Permissions>)>,
+}
+
+/// Check every destination and group the writes; nothing is written yet.
+fn plan_writes(files: &[(PathBuf, String)]) -> Result<Plan<'_>> {
+    let mut lookups = Lookups::default();
+    let mut plan = Plan::default();
+    let mut folder_of = std::collections::HashMap::new();
+    for (path, text) in files {
+        if let Some(top) = lookups.missing_top(path)? {
+            let rel = path.strip_prefix(&top).unwrap_or(path).to_path_buf();
+            let i = *folder_of.entry(top.clone()).or_insert_with(|| {
+                plan.new_folders.push((top, Vec::new()));
+                plan.new_folders.len() - 1
+            });
+            plan.new_folders[i].1.push((rel, text.as_str()));
+            continue;
+        }
+        let old = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.is_dir() => bail!("writing {}: Is a directory", path.display()),
+            Ok(_) => std::fs::metadata(path).ok().map(|m| m.permissions()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(write_error(path, &e)),
+        };
+        plan.files.push((path, text, old));
+    }
+    Ok(plan)
+}
+
+/// Outputs written in full and waiting to be renamed into place; whatever was not renamed
+/// is removed when this is dropped.
+#[derive(Default)]
+struct Staged<'a> {
+    /// A filled staging folder, and the new folder it becomes.
+    folders: Vec<(PathBuf, &'a Path)>,
+    /// A temporary file beside its destination, and the destination.
+    files: Vec<(tempfile::TempPath, &'a Path)>,
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        for (staging, _) in &self.folders {
+            // Best effort: a staging folder that cannot be removed is hidden and harmless.
+            drop(std::fs::remove_dir_all(staging));
+        }
+    }
+}
+
+/// Write every planned output to its staging place (synced file by file when `sync_each`);
+/// nothing is in place yet.
+fn stage<'a>(plan: &'a Plan<'_>, sync_each: bool) -> Result<Staged<'a>> {
+    let mut staged = Staged::default();
+    for (top, files) in &plan.new_folders {
+        let staging = fresh_folder(parent_of(top))
+            .map_err(|e| anyhow::anyhow!("creating folder {}: {}", top.display(), plain_io(&e)))?;
+        staged.folders.push((staging, top.as_path()));
+        let staging = &staged.folders[staged.folders.len() - 1].0;
+        fill_folder(staging, top, files, sync_each)?;
+    }
+    for &(path, text, ref old) in &plan.files {
+        staged
+            .files
+            .push((stage_file(path, text, old.as_ref(), sync_each)?, path));
+    }
+    Ok(staged)
+}
+
+impl Staged<'_> {
+    /// Rename everything into place: new folders first (each one `rename`), then the files
+    /// in existing folders.
+    fn commit(mut self) -> Result<()> {
+        while let Some((staging, top)) = self.folders.pop() {
+            if let Err(e) = std::fs::rename(&staging, top) {
+                drop(std::fs::remove_dir_all(&staging));
+                return Err(anyhow::anyhow!(
+                    "creating folder {}: {}",
+                    top.display(),
+                    plain_io(&e)
+                ));
+            }
+        }
+        for (tmp, path) in std::mem::take(&mut self.files) {
+            tmp.persist(path).map_err(|e| write_error(path, &e.error))?;
+        }
+        Ok(())
+    }
+}
+
+/// Create a new hidden folder in `parent` (`.loopconv-*.tmp`), with the permissions a new
+/// folder gets.
+fn fresh_folder(parent: &Path) -> std::io::Result<PathBuf> {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    loop {
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = parent.join(format!(".loopconv-{}-{n}.tmp", std::process::id()));
+        match std::fs::create_dir(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => {}
+            r => return r.map(|()| path),
+        }
+    }
+}
+
+/// Write the files of a new folder into its staging folder: one `mkdir` per folder, in
+/// order (a folder before the folders in it), then one write per file.
+fn fill_folder(
+    staging: &Path,
+    top: &Path,
+    files: &[(PathBuf, &str)],
+    sync_each: bool,
+) -> Result<()> {
+    let mut folders = std::collections::BTreeSet::new();
+    for (rel, _) in files {
+        let mut dir = rel.parent();
+        while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+            if !folders.insert(d) {
+                break;
+            }
+            dir = d.parent();
+        }
+    }
+    for d in folders {
+        std::fs::create_dir(staging.join(d)).map_err(|e| {
+            anyhow::anyhow!(
+                "creating folder {}: {}",
+                top.join(d).display(),
+                plain_io(&e)
+            )
+        })?;
+    }
+    for (rel, text) in files {
+        write_new(&staging.join(rel), text, sync_each)
+            .map_err(|e| write_error(&top.join(rel), &e))?;
     }
     Ok(())
+}
+
+/// Create and write a file (with the permissions a new file gets).
+fn write_new(path: &Path, text: &str, sync: bool) -> std::io::Result<()> {
+    let mut f = std::fs::File::create_new(path)?;
+    f.write_all(text.as_bytes())?;
+    if sync {
+        f.sync_all()?;
+    }
+    Ok(())
+}
+
+/// Write a temporary file beside `path`, with the permissions of the file it replaces (or
+/// those a new file gets).
+fn stage_file(
+    path: &Path,
+    text: &str,
+    old: Option<&std::fs::Permissions>,
+    sync: bool,
+) -> Result<tempfile::TempPath> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".loopconv-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
+        .tempfile_in(parent_of(path))
+        .map_err(|e| write_error(path, &e))?;
+    tmp.write_all(text.as_bytes())
+        .map_err(|e| write_error(path, &e))?;
+    if sync {
+        tmp.as_file()
+            .sync_all()
+            .map_err(|e| write_error(path, &e))?;
+    }
+    // The file replaced keeps its permissions exactly (the creation mode is masked by the
+    // umask).
+    if let Some(perms) = old {
+        tmp.as_file()
+            .set_permissions(perms.clone())
+            .map_err(|e| write_error(path, &e))?;
+    }
+    Ok(tmp.into_temp_path())
+}
+
+/// Up to this many outputs, each staged file is synced as it is written (a few `fsync`s
+/// cost less than flushing a whole file system); from this many on, on Linux, the file
+/// systems written to are synced once instead ([`sync_file_systems`]).
+const SYNC_EACH_UP_TO: usize = 32;
+
+/// Make what was staged durable before anything is renamed into place, so that a crash
+/// after the rename cannot leave an empty or partial file in place: one `syncfs` for each
+/// file system written to (Linux only; elsewhere each file is synced as it is written).
+fn sync_file_systems(plan: &Plan<'_>) -> Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let mut dirs: Vec<&Path> = plan
+            .new_folders
+            .iter()
+            .map(|(top, _)| parent_of(top))
+            .collect();
+        dirs.extend(plan.files.iter().map(|(path, _, _)| parent_of(path)));
+        dirs.sort_unstable();
+        dirs.dedup();
+        let mut synced = Vec::new();
+        for dir in dirs {
+            let dev = std::fs::metadata(dir)
+                .map_err(|e| sync_error(dir, &e))?
+                .dev();
+            if !synced.contains(&dev) {
+                sync_file_system(dir).map_err(|e| sync_error(dir, &e))?;
+                synced.push(dev);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    drop(plan);
+    Ok(())
+}
+
+/// `syncfs(2)`: write out everything cached for the file system `dir` is on.
+#[cfg(target_os = "linux")]
+fn sync_file_system(dir: &Path) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd as _;
+    unsafe extern "C" {
+        fn syncfs(fd: std::ffi::c_int) -> std::ffi::c_int;
+    }
+    let f = std::fs::File::open(dir)?;
+    // SAFETY: `syncfs` takes a file descriptor, which `f` holds open, and touches no memory.
+    if unsafe { syncfs(f.as_raw_fd()) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// The message for a failed sync.
+fn sync_error(dir: &Path, e: &std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!("writing to {}: {}", dir.display(), plain_io(e))
 }
 
 /// The message for a failed write: the destination the user named, never the temporary file.

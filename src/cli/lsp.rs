@@ -1,6 +1,9 @@
 //! `loopconv lsp`: the language server on standard input and output.
 
-use super::*;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result};
+use clap::Args;
 
 #[derive(Debug, Args)]
 pub(super) struct LspArgs {
@@ -10,7 +13,7 @@ pub(super) struct LspArgs {
     stdio: bool,
 }
 
-pub(super) fn lsp(_a: &LspArgs) -> Result<ExitCode> {
+pub(super) fn run(_a: &LspArgs) -> Result<ExitCode> {
     let (conn, threads) = lsp_server::Connection::stdio();
     loopconv::lsp::serve(&conn).context("language server protocol error")?;
     drop(conn);

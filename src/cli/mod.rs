@@ -3,76 +3,44 @@
 //! Exit codes: 0 success (warnings allowed), 1 problems found in the input (or warnings
 //! under `--strict`, or stale docs under `--check`), 2 usage, I/O or other runtime errors.
 
-use std::io::{IsTerminal as _, Read as _, Write as _};
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use loopconv::Target;
-use loopconv::back::{self, mermaid::Style};
-use loopconv::diag::{self, Diagnostics, Severity};
 use loopconv::tree::Limits;
-use loopconv::{Format, LoadOptions, Loaded};
 
-// `print!`, `eprint!` and `eprintln!` panic when the stream is a closed pipe
-// (`loopconv check --format json dir | head`), which exited with 101. Diagnostics and
-// summaries are best effort: a reader that went away just stops receiving them, and the
-// exit code still tells the result. (Converted output goes through `emit`, which reports
-// a failed write as an I/O error.)
-macro_rules! print {
-    ($($t:tt)*) => {{
-        let _ = write!(std::io::stdout().lock(), $($t)*);
-    }};
-}
-macro_rules! eprint {
-    ($($t:tt)*) => {{
-        let _ = write!(std::io::stderr().lock(), $($t)*);
-    }};
-}
-macro_rules! eprintln {
-    ($($t:tt)*) => {{
-        let _ = writeln!(std::io::stderr().lock(), $($t)*);
-    }};
-}
+use self::check::CheckArgs;
+use self::completions::CompletionsArgs;
+use self::convert::ConvertArgs;
+use self::diagram_model::DiagramModelArgs;
+use self::diff::DiffArgs;
+use self::docs::DocsArgs;
+use self::explain::ExplainArgs;
+use self::graph::GraphArgs;
+use self::lsp::LspArgs;
+use self::man::ManArgs;
+use self::new::NewArgs;
+use self::paths::PathsArgs;
+use self::schema::SchemaArgs;
+use self::walk::WalkLoopArgs;
 
 mod check;
+mod completions;
 mod convert;
+mod diagram_model;
 mod diff;
 mod docs;
 mod explain;
 mod graph;
 mod io;
 mod lsp;
+mod man;
 mod new;
 mod paths;
 mod report;
 mod schema;
-mod shell;
 mod walk;
-
-use check::*;
-use convert::*;
-use diff::*;
-use docs::*;
-use explain::*;
-use graph::*;
-use io::*;
-use lsp::*;
-use new::*;
-use paths::*;
-use report::*;
-use schema::*;
-use shell::*;
-use walk::*;
-
-/// Leave `v` to the operating system, which reclaims a process's memory at exit at once,
-/// instead of freeing it value by value: freeing a large loop's IR and analysis took a
-/// twentieth of the time of drawing it. Only for what lives until the command returns.
-fn free_at_exit<T>(v: T) {
-    std::mem::forget(v);
-}
 
 /// Input had problems.
 pub const EXIT_PROBLEMS: u8 = 1;
@@ -138,6 +106,16 @@ impl Default for Global {
             stdin_name: "-".to_owned(),
         }
     }
+}
+
+/// How folders are searched: the options of the commands that take folders.
+#[derive(Debug, Default, Args)]
+pub(super) struct WalkArgs {
+    /// Skip files and folders matching GLOB while searching folders (gitignore syntax,
+    /// relative to the folder searched; repeatable). A path named on the command line is
+    /// always read.
+    #[arg(long, value_name = "GLOB", help_heading = "Input")]
+    pub(super) exclude: Vec<String>,
 }
 
 /// A size on the command line: `1000`, `64KiB`, `64MiB`, `1GiB` (also `KB`/`MB`/`GB`/`k`/`M`/`G`,
@@ -225,39 +203,30 @@ enum Command {
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match &cli.command {
-        Command::Check(a) => check(&a.g, a),
-        Command::Convert(a) => convert(&a.g, a),
-        Command::Graph(a) => graph(&a.g, a),
-        Command::Docs(a) => docs(&a.g, a),
-        Command::Schema(a) => schema(&Global::default(), a),
-        Command::New(a) => new(&a.g, a),
-        Command::Diff(a) => diff(&a.g, a),
-        Command::Paths(a) => paths(&a.g, a),
-        Command::Walk(a) => walk_loop(&a.g, a),
-        Command::Explain(a) => explain(a),
-        Command::Completions(a) => completions(a),
-        Command::Man(a) => man(a),
-        Command::Lsp(a) => lsp(a),
-        Command::DiagramModel(a) => diagram_model(&a.g, a),
+        Command::Check(a) => check::run(&a.g, a),
+        Command::Convert(a) => convert::run(&a.g, a),
+        Command::Graph(a) => graph::run(&a.g, a),
+        Command::Docs(a) => docs::run(&a.g, a),
+        Command::Schema(a) => schema::run(&Global::default(), a),
+        Command::New(a) => new::run(&a.g, a),
+        Command::Diff(a) => diff::run(&a.g, a),
+        Command::Paths(a) => paths::run(&a.g, a),
+        Command::Walk(a) => walk::run(&a.g, a),
+        Command::Explain(a) => explain::run(a),
+        Command::Completions(a) => completions::run(a),
+        Command::Man(a) => man::run(a),
+        Command::Lsp(a) => lsp::run(a),
+        Command::DiagramModel(a) => diagram_model::run(&a.g, a),
     }
-}
-
-fn code(problems: bool) -> ExitCode {
-    if problems {
-        ExitCode::from(EXIT_PROBLEMS)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use clap::CommandFactory as _;
+
+    use super::Cli;
+    use super::parse_size;
+    use super::report::auto_color;
 
     #[test]
     fn verify_cli() {

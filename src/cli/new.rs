@@ -1,6 +1,19 @@
 //! `loopconv new`.
 
-use super::*;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use loopconv::back;
+use loopconv::diag::Diagnostics;
+use loopconv::tree::Limits;
+use loopconv::{Format, LoadOptions, Target};
+
+use super::io::{emit, is_stdio};
+use super::report::{eprintln, report, report_loaded};
+use super::{EXIT_PROBLEMS, Global};
 
 use loopconv::scaffold::{Archetype, scaffold};
 
@@ -26,7 +39,7 @@ pub(super) struct NewArgs {
     force: bool,
 }
 
-pub(super) fn new(g: &Global, a: &NewArgs) -> Result<ExitCode> {
+pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
     let Some(text) = scaffold(a.archetype, &a.name) else {
         bail!(
             "`--name {}`: a loop name is lowercase kebab-case: a letter, then letters, digits and hyphens, at most 64 characters",

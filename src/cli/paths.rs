@@ -1,7 +1,16 @@
-//! `loopconv paths`, and loading a loop that must be valid (shared by the authoring
-//! commands).
+//! `loopconv paths`: test paths through a loop.
 
-use super::*;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use loopconv::Format;
+
+use super::io::emit;
+use super::report::{load_valid, plural};
+use super::{EXIT_PROBLEMS, Global, MessageFormat};
 
 use loopconv::analysis::paths::{self as p, Path as Run};
 
@@ -19,24 +28,7 @@ pub(super) struct PathsArgs {
     output: Option<PathBuf>,
 }
 
-/// Load a file; report its diagnostics (warnings of a valid loop on stderr, so that
-/// stdout holds only the command's output); `None` when it has errors.
-pub(super) fn load_valid(g: &Global, path: &Path, from: Option<Format>) -> Result<Option<Loaded>> {
-    let l = load_file(g, path, from)?;
-    if l.valid().is_none() {
-        report_loaded(g, &l);
-        return Ok(None);
-    }
-    if !l.diags.is_empty() {
-        eprint!(
-            "{}",
-            diag::render_human(l.diags.items(), l.text(), use_color(g))
-        );
-    }
-    Ok(Some(l))
-}
-
-pub(super) fn paths(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
+pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
     let Some(l) = load_valid(g, &a.input, a.from)? else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
@@ -50,7 +42,8 @@ pub(super) fn paths(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
             t.push('\n');
             t
         }
-        _ => paths_text(&found),
+        // Read by people: without the characters `text::lines` drops.
+        _ => loopconv::text::lines(&paths_text(&found)).into_owned(),
     };
     emit(a.output.as_deref(), &text)?;
     Ok(ExitCode::SUCCESS)

@@ -1,6 +1,64 @@
-//! Reading one file with the global options, and printing its diagnostics.
+//! Reading one file with the global options, and printing its diagnostics and summaries.
 
-use super::*;
+use std::io::IsTerminal as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use loopconv::diag::{self, Diagnostics};
+use loopconv::tree::Limits;
+use loopconv::{Format, LoadOptions, Loaded};
+
+use super::io::{is_stdio, read_input};
+use super::{Color, EXIT_PROBLEMS, Global, MessageFormat};
+
+// `print!`, `eprint!` and `eprintln!` panic when the stream is a closed pipe
+// (`loopconv check --format json dir | head`), which exited with 101. Diagnostics and
+// summaries are best effort: a reader that went away just stops receiving them, and the
+// exit code still tells the result. (Converted output goes through `emit`, which reports
+// a failed write as an I/O error.) The command modules import these by name, which
+// shadows the standard library's.
+macro_rules! print {
+    ($($t:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stdout().lock(), format_args!($($t)*));
+    }};
+}
+macro_rules! eprint {
+    ($($t:tt)*) => {{
+        let _ = std::io::Write::write_fmt(&mut std::io::stderr().lock(), format_args!($($t)*));
+    }};
+}
+macro_rules! eprintln {
+    ($($t:tt)*) => {{
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stderr().lock(),
+            format_args!("{}\n", format_args!($($t)*)),
+        );
+    }};
+}
+pub(super) use {eprint, eprintln, print};
+
+/// Leave `v` to the operating system, which reclaims a process's memory at exit at once,
+/// instead of freeing it value by value: freeing a large loop's IR and analysis took a
+/// twentieth of the time of drawing it. Only for what lives until the command returns.
+pub(super) fn free_at_exit<T>(v: T) {
+    std::mem::forget(v);
+}
+
+/// The exit code of a command that found problems or not.
+pub(super) fn code(problems: bool) -> ExitCode {
+    if problems {
+        ExitCode::from(EXIT_PROBLEMS)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The plural ending of a count's noun.
+pub(super) fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
 
 pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result<Loaded> {
     let limits = Limits {
@@ -82,4 +140,38 @@ pub(super) fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
 
 pub(super) fn report_loaded(g: &Global, l: &Loaded) {
     report(g, &l.diags, l.text());
+}
+
+/// Load a file; report its diagnostics (warnings of a valid loop on stderr, so that
+/// stdout holds only the command's output); `None` when it has errors.
+pub(super) fn load_valid(g: &Global, path: &Path, from: Option<Format>) -> Result<Option<Loaded>> {
+    let l = load_file(g, path, from)?;
+    if l.valid().is_none() {
+        report_loaded(g, &l);
+        return Ok(None);
+    }
+    if !l.diags.is_empty() {
+        eprint!(
+            "{}",
+            diag::render_human(l.diags.items(), l.text(), use_color(g))
+        );
+    }
+    Ok(Some(l))
+}
+
+/// Report the outputs that two inputs would both write (`(source, Some(output))` in
+/// order), each naming both inputs; true when there is one. Printed before any other
+/// diagnostic so that the collision is not buried.
+pub(super) fn report_collisions(outputs: &[(String, Option<String>)], what: &str) -> bool {
+    let mut found = false;
+    for (i, (src, out)) in outputs.iter().enumerate() {
+        let Some(out) = out else { continue };
+        if let Some((first, _)) = outputs[..i].iter().find(|(_, o)| o.as_ref() == Some(out)) {
+            eprintln!(
+                "error: {first} and {src} both write the {what} {out} (two loops share a name; rename one)"
+            );
+            found = true;
+        }
+    }
+    found
 }

@@ -1,7 +1,18 @@
 //! `loopconv schema`: the JSON Schema of a format, or with `--outcomes` the schema of one
 //! loop's phase results.
 
-use super::*;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::{Args, ValueEnum as _};
+
+use loopconv::Format;
+use loopconv::back;
+
+use super::io::emit;
+use super::report::load_valid;
+use super::{EXIT_PROBLEMS, Global};
 
 #[derive(Debug, Args)]
 pub(super) struct SchemaArgs {
@@ -20,7 +31,7 @@ pub(super) struct SchemaArgs {
     output: Option<PathBuf>,
 }
 
-pub(super) fn schema(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
+pub(super) fn run(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
     if a.outcomes {
         return outcome_schema(g, a);
     }

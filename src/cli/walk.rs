@@ -1,6 +1,16 @@
 //! `loopconv walk`.
 
-use super::*;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use loopconv::Format;
+
+use super::io::emit;
+use super::report::{code, load_valid, plural};
+use super::{EXIT_PROBLEMS, Global, MessageFormat};
 
 use loopconv::analysis::walk::{self as w, Script};
 use loopconv::analysis::{Decision, Step};
@@ -60,7 +70,7 @@ fn decisions(a: &WalkLoopArgs) -> Vec<(String, Decision)> {
     out
 }
 
-pub(super) fn walk_loop(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
+pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
     let Some(l) = load_valid(g, &a.input, a.from)? else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
@@ -98,6 +108,13 @@ pub(super) fn walk_loop(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
             trace_text(&e.steps, &format!("error: {}", e.message)),
             false,
         ),
+    };
+    // The trace is read by people: without the characters `text::lines` drops (the JSON
+    // form is data, kept exact).
+    let text = if json {
+        text
+    } else {
+        loopconv::text::lines(&text).into_owned()
     };
     emit(None, &format!("{}\n", text.trim_end()))?;
     Ok(code(!ok))

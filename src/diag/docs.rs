@@ -1,22 +1,26 @@
 //! The long form of every diagnostic code: what the rule checks, why it matters, a
 //! failing example and its fix.
 //!
-//! This table is the one source of the explanations: `loopconv explain CODE` prints an
-//! entry, the README's "What each code checks" table is generated from it (a test keeps it
-//! in sync), SARIF rules carry it as their help, and [`help_uri`] is the code description
-//! link a language server can attach to a diagnostic. A test checks that every [`Code`] has
-//! an entry and that every failing example really produces its code (and its fix does not).
+//! This registry is the one source of the explanations. [`Code::doc`] finds a code's entry
+//! (every code has one: a code without an entry, or with two, does not compile), and the
+//! entries live by family in `docs/{parse,format,valid,back,interop}.rs`.
+//! `loopconv explain CODE` prints an entry, the README's two code tables are generated from
+//! the registry ([`code_table`], [`checks_table`]; tests keep the committed copies current),
+//! SARIF rules carry the entries as their help, and [`help_uri`] is the code description
+//! link a language server can attach to a diagnostic. A test checks that every failing
+//! example really produces its code (and its fix does not).
 
 use std::fmt::Write as _;
 
 use super::Code;
+use crate::format::Target;
 
 /// Where the README's code tables live; [`help_uri`] appends an anchor per code.
 pub const README_URL: &str = "https://github.com/loopconv/loopconv/blob/main/README.md";
 
-/// The long form of one code.
+/// The long form of one code, found by [`Code::doc`].
 #[derive(Debug, Clone, Copy)]
-pub struct Doc {
+pub struct CodeDoc {
     /// The code explained.
     pub code: Code,
     /// What the rule checks (one or two sentences).
@@ -51,10 +55,10 @@ pub enum How {
     /// `loopconv check` of the text saved as Latin-1 instead of UTF-8 (every character is
     /// one byte, so `é` becomes the invalid UTF-8 byte `0xE9`).
     Latin1,
-    /// `loopconv convert FILE --to TARGET` (the target's name), with `--actor` when given.
+    /// `loopconv convert FILE --to TARGET`, with `--actor` when given.
     Convert {
-        /// The target's CLI name, e.g. `agentpm`.
-        to: &'static str,
+        /// The target converted to.
+        to: Target,
         /// `--actor NAME`.
         actor: Option<&'static str>,
     },
@@ -92,14 +96,12 @@ impl How {
     }
 }
 
-/// The entry of `code`.
-pub fn doc(code: Code) -> Option<&'static Doc> {
-    DOCS.iter().find(|d| d.code == code)
-}
-
-/// Every entry, in the order of [`Code::ALL`].
-pub fn all() -> &'static [Doc] {
-    DOCS
+impl Code {
+    /// The long form of this code.
+    pub fn doc(self) -> &'static CodeDoc {
+        // In bounds: `DOCS` has one entry per code, at the code's discriminant.
+        &DOCS[self as usize]
+    }
 }
 
 /// Find a code by its string (`V012`, any case) or its kebab-case name
@@ -125,31 +127,23 @@ pub fn anchor(code: Code) -> String {
 /// The help text of `code` as Markdown: what it checks, why, the fix (used as SARIF rule
 /// help and by `loopconv explain`).
 pub fn help_markdown(code: Code) -> String {
-    match doc(code) {
-        Some(d) => format!(
-            "{}\n\nWhy it matters: {}\n\nFix: {}",
-            d.checks, d.why, d.fix
-        ),
-        None => code.summary().to_owned(),
-    }
+    let d = code.doc();
+    format!(
+        "{}\n\nWhy it matters: {}\n\nFix: {}",
+        d.checks, d.why, d.fix
+    )
 }
 
 /// The whole explanation of `code`, as `loopconv explain` prints it (Markdown).
 pub fn explain(code: Code) -> String {
-    let sev = match code.severity() {
-        super::Severity::Error => "error",
-        super::Severity::Warning => "warning",
-        super::Severity::Note => "note",
-    };
+    let d = code.doc();
     let mut out = format!(
-        "# {} {} ({sev})\n\n{}.\n",
+        "# {} {} ({})\n\n{}.\n",
         code,
         code.name(),
+        code.severity().as_str(),
         code.summary()
     );
-    let Some(d) = doc(code) else {
-        return out;
-    };
     let _ = write!(
         out,
         "\n## What it checks\n\n{}\n\n## Why it matters\n\n{}\n",
@@ -174,22 +168,43 @@ pub fn explain(code: Code) -> String {
     out
 }
 
-/// The README's "What each code checks" table (Markdown), one row per code with an anchor
-/// that [`help_uri`] links to.
-pub fn readme_table() -> String {
+/// The README's code table (Markdown, between `<!-- codes:start` and `<!-- codes:end -->`):
+/// one row per code with its name, severity and summary.
+pub fn code_table() -> String {
+    let mut out = String::from("| code | name | severity | meaning |\n|---|---|---|---|\n");
+    for &code in Code::ALL {
+        let _ = writeln!(
+            out,
+            "| `{code}` | `{}` | {} | {} |",
+            code.name(),
+            code.severity().as_str(),
+            cell(code.summary())
+        );
+    }
+    out
+}
+
+/// The README's "What each code checks" table (Markdown, between `<!-- explain:start` and
+/// `<!-- explain:end -->`), one row per code with an anchor that [`help_uri`] links to.
+pub fn checks_table() -> String {
     let mut out = String::from("| code | what it checks | why it matters |\n|---|---|---|\n");
     for &code in Code::ALL {
-        let (checks, why) = doc(code).map_or((code.summary(), ""), |d| (d.checks, d.why));
+        let d = code.doc();
         let _ = writeln!(
             out,
             "| <a id=\"{}\"></a>`{code}` `{}` | {} | {} |",
             anchor(code),
             code.name(),
-            checks.replace('|', "\\|"),
-            why.replace('|', "\\|")
+            cell(d.checks),
+            cell(d.why)
         );
     }
     out
+}
+
+/// Text for a Markdown table cell: a `|` would end the cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
 }
 
 /// `loop.json` or `loop.yaml`, after the example's language.
@@ -314,11 +329,7 @@ const fn limit(bad: &'static str, limit: Limit) -> Option<Example> {
     })
 }
 
-const fn convert(
-    bad: &'static str,
-    to: &'static str,
-    actor: Option<&'static str>,
-) -> Option<Example> {
+const fn convert(bad: &'static str, to: Target, actor: Option<&'static str>) -> Option<Example> {
     Some(Example {
         bad,
         good: None,
@@ -326,6 +337,56 @@ const fn convert(
     })
 }
 
-mod table;
+mod back;
+mod format;
+mod interop;
+mod parse;
+mod valid;
 
-use table::DOCS;
+/// Every entry, at its code's discriminant (the order of [`Code::ALL`]).
+static DOCS: [CodeDoc; Code::ALL.len()] = index(&[
+    parse::DOCS,
+    format::DOCS,
+    valid::DOCS,
+    back::DOCS,
+    interop::DOCS,
+]);
+
+/// The families' entries placed at their codes' discriminants. Evaluated at compile time: a
+/// code without an entry, or with two, stops the build.
+const fn index(families: &[&[CodeDoc]]) -> [CodeDoc; Code::ALL.len()] {
+    const NONE: CodeDoc = CodeDoc {
+        code: Code::Syntax,
+        checks: "",
+        why: "",
+        fix: "",
+        example: None,
+    };
+    let mut out = [NONE; Code::ALL.len()];
+    let mut placed = [false; Code::ALL.len()];
+    let mut f = 0;
+    while f < families.len() {
+        let mut i = 0;
+        while i < families[f].len() {
+            let at = families[f][i].code as usize;
+            assert!(!placed[at], "diag::docs: a code has two entries");
+            out[at] = families[f][i];
+            placed[at] = true;
+            i += 1;
+        }
+        f += 1;
+    }
+    let mut at = 0;
+    while at < Code::ALL.len() {
+        assert!(
+            placed[at],
+            "diag::docs: a code has no entry in docs/<family>.rs"
+        );
+        assert!(
+            Code::ALL[at] as usize == at,
+            "Code::ALL is in declaration order"
+        );
+        at += 1;
+    }
+    out
+}

@@ -32,7 +32,9 @@ fn command(d: &Diagnostic) -> String {
         "title={}",
         property(&format!("{} {}", d.code, d.code.name()))
     ));
-    format!("::{kind} {}::{}", props.join(","), data(&d.full_message()))
+    // The annotation is read by people: without the characters `text::lines` drops.
+    let message = crate::text::lines(&d.full_message()).into_owned();
+    format!("::{kind} {}::{}", props.join(","), data(&message))
 }
 
 /// Escape a command's message.

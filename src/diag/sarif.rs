@@ -46,7 +46,7 @@ fn rule(code: Code) -> ReportingDescriptor {
         .id(code.as_str())
         .name(code.name())
         .short_description(text(code.summary()))
-        .full_description(text(docs::doc(code).map_or(code.summary(), |d| d.checks)))
+        .full_description(text(code.doc().checks))
         .help(
             MultiformatMessageString::builder()
                 .text(help.clone())
@@ -80,7 +80,8 @@ fn result(d: &Diagnostic) -> SarifResult {
         Severity::Warning => ResultLevel::Warning,
         Severity::Note => ResultLevel::Note,
     };
-    let message = d.full_message();
+    // The message is read by people: without the characters `text::lines` drops.
+    let message = crate::text::lines(&d.full_message()).into_owned();
     let index = Code::ALL.iter().position(|&c| c == d.code).unwrap_or(0);
     let fixes: Vec<Fix> = d.suggestions.iter().filter_map(|s| fix(d, s)).collect();
     let result = SarifResult::builder()

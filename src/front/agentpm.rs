@@ -170,7 +170,7 @@ pub fn lower(man: m::Manifest) -> Spec {
             max_steps: l.limits.as_ref().and_then(|x| x.max_steps),
             max_attempts: None,
             escalation: None,
-            error_policy: l.error_policy.as_ref().map(error_policy),
+            error_policy: l.error_policy.clone(),
         },
         provenance: Provenance::new(Format::Agentpm, pointer),
     }
@@ -238,29 +238,4 @@ fn lower_checkpoints(checkpoints: Vec<m::Checkpoint>, at: &Origin) -> Vec<ir::Ch
             origin: at.item(i),
         })
         .collect()
-}
-
-fn error_policy(p: &m::ErrorPolicy) -> ir::ErrorPolicy {
-    ir::ErrorPolicy {
-        tool_failure: p.tool_failure.as_ref().map(|t| ir::ToolFailure {
-            action: match t.action {
-                m::ToolAction::Retry => ir::ToolAction::Retry,
-                m::ToolAction::FailPhase => ir::ToolAction::FailPhase,
-                m::ToolAction::Abort => ir::ToolAction::Abort,
-                m::ToolAction::Handoff => ir::ToolAction::Handoff,
-            },
-            max_retries: t.max_retries,
-            on_exhausted: t.on_exhausted.map(|e| match e {
-                m::Exhausted::FailPhase => ir::Exhausted::FailPhase,
-                m::Exhausted::Abort => ir::Exhausted::Abort,
-                m::Exhausted::Handoff => ir::Exhausted::Handoff,
-            }),
-        }),
-        phase_failure: p.phase_failure.as_ref().map(|f| ir::PhaseFailure {
-            action: match f.action {
-                m::PhaseAction::Abort => ir::PhaseAction::Abort,
-                m::PhaseAction::Handoff => ir::PhaseAction::Handoff,
-            },
-        }),
-    }
 }

@@ -101,7 +101,7 @@ pub fn lower(l: &m::Loop) -> Spec {
             .map(|(i, c)| ir::Check {
                 id: c.id.clone(),
                 description: c.description.clone(),
-                kind: c.kind.map(check_type),
+                kind: c.kind,
                 command: c.command.clone(),
                 pattern: c.pattern.clone(),
                 files: c.files.clone(),
@@ -119,7 +119,7 @@ pub fn lower(l: &m::Loop) -> Spec {
                 .enumerate()
                 .map(|(i, p)| ir::Port {
                     name: p.name.clone(),
-                    kind: p.kind.map(port_type),
+                    kind: p.kind,
                     description: p.description.clone(),
                     required: p.required,
                     from: p.from.clone(),
@@ -157,7 +157,7 @@ pub fn lower(l: &m::Loop) -> Spec {
         bounds: ir::Bounds {
             max_steps: None,
             max_attempts: l.max_attempts,
-            escalation: l.escalation.map(escalation),
+            escalation: l.escalation,
             error_policy: None,
         },
         provenance: Provenance::new(Format::Mas, pointer),
@@ -169,35 +169,6 @@ pub fn lower(l: &m::Loop) -> Spec {
         _ => "real".to_owned(),
     });
     spec
-}
-
-fn check_type(k: m::CheckType) -> CheckType {
-    match k {
-        m::CheckType::Command => CheckType::Command,
-        m::CheckType::Pattern => CheckType::Pattern,
-        m::CheckType::File => CheckType::File,
-        m::CheckType::Manual => CheckType::Manual,
-    }
-}
-
-fn port_type(k: m::PortType) -> ir::PortType {
-    match k {
-        m::PortType::String => ir::PortType::String,
-        m::PortType::Number => ir::PortType::Number,
-        m::PortType::Boolean => ir::PortType::Boolean,
-        m::PortType::Object => ir::PortType::Object,
-        m::PortType::Array => ir::PortType::Array,
-        m::PortType::File => ir::PortType::File,
-    }
-}
-
-fn escalation(e: m::Escalation) -> Escalation {
-    match e {
-        m::Escalation::Human => Escalation::Human,
-        m::Escalation::Abort => Escalation::Abort,
-        m::Escalation::Continue => Escalation::Continue,
-        m::Escalation::Fallback => Escalation::Fallback,
-    }
 }
 
 fn access(

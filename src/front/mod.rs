@@ -11,6 +11,7 @@ pub mod ir;
 pub mod mas;
 pub mod shape;
 pub mod to_model;
+pub mod vocabulary;
 
 use serde::de::DeserializeOwned;
 

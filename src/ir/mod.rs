@@ -24,7 +24,8 @@
 //! read them and never rebuild pointers. They are not serialised and never affect equality.
 //!
 //! The IR owns every type it holds (no format model types): the front ends translate from
-//! their models, the back ends into theirs.
+//! their models, the back ends into theirs. The policy enums (`policy.rs`) go the other way:
+//! the format models use the IR's, since the formats spell them the same.
 
 pub mod fixed;
 mod policy;
@@ -48,6 +49,18 @@ pub(crate) fn present<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<serde_json::Value>, D::Error> {
     serde_json::Value::deserialize(d).map(Some)
+}
+
+/// Content equality of IR values: the same IR JSON. Provenance (an element's [`Origin`],
+/// the loop's [`Provenance`]) says where a value was read from, not what it is, and is not
+/// serialised, so a loop read from two files or formats can be the same loop. The IR types
+/// that carry provenance have no `PartialEq`, so that `==` cannot ignore it silently: this
+/// is the equality they have, named for what it compares.
+pub fn same_content<T: Serialize>(a: &T, b: &T) -> bool {
+    match (serde_json::to_value(a), serde_json::to_value(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// The patterns of names and ids, shared by the IR's schema and the format models.
@@ -76,7 +89,7 @@ pub enum Pattern {
 }
 
 /// One loop in loopconv's intermediate representation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "loopconv IR loop")]
 #[schemars(extend("allOf" = [
@@ -193,7 +206,7 @@ impl Roles {
 }
 
 /// The goal of a MAS loop.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Goal {
     /// Goal statement (REAL).
@@ -216,12 +229,12 @@ pub struct Goal {
 impl Goal {
     /// Nothing is set.
     pub fn is_empty(&self) -> bool {
-        *self == Goal::default()
+        same_content(self, &Goal::default())
     }
 }
 
 /// A MAS check.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Check {
     /// Check id.
@@ -258,7 +271,7 @@ pub struct Check {
 }
 
 /// A MAS input or output port.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Port {
     /// Port name.
@@ -296,7 +309,7 @@ pub struct Port {
 }
 
 /// The phase graph.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Graph {
     /// The phase a run starts in.
@@ -362,7 +375,7 @@ impl<'a> Outgoing<'a> {
 }
 
 /// One phase: one execution of it is one step.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Phase {
     /// Stable id.
@@ -434,7 +447,7 @@ pub struct MemoryAccess {
 }
 
 /// A declared outcome.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// Stable id.
@@ -551,7 +564,7 @@ impl Terminal {
 }
 
 /// A transition: when phase `from` emits outcome `on`, go to `to`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Transition {
     /// Source phase id.
@@ -568,7 +581,7 @@ pub struct Transition {
 
 /// An approval checkpoint: suspend before entering `before_phase`; approval enters it,
 /// rejection goes to `on_reject`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// Stable id.

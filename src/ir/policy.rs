@@ -1,8 +1,12 @@
 //! The IR's own enums and policies: check and port types, escalation, error policy.
 //!
-//! They mean what the formats' fields of the same names mean (formats.md); the front ends
-//! translate their models into these, the back ends back. The names and documentation are
-//! also those of the IR's JSON Schema.
+//! They mean what the formats' fields of the same names mean (formats.md), with the same
+//! values spelled the same way, so there is one definition of each: the format models use
+//! these types directly (AgentPM's `error_policy`; multi-agent-spec's `escalation`, check
+//! `type` and port `type`), and the front and back ends copy them across unchanged. The
+//! names and documentation are those of all three JSON Schemas. A value only one format
+//! has would need a type of that format's own (as MAS `type: REAL|VEAL` is
+//! `model::mas::LoopType`, two of the IR's three patterns).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -15,18 +15,12 @@ use super::Format;
 /// list) and the element's index, so that the tens of thousands of elements of a large
 /// loop do not each allocate their pointer; the pointer is written out only for a
 /// diagnostic ([`Origin::pointer`], [`Origin::pointer_to`]).
-#[derive(Debug, Clone, Default, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Origin {
     /// The pointer of the enclosing list or object (`None`: the document itself).
     base: Option<Arc<str>>,
     /// The index in that list, for an element of one.
     index: Option<usize>,
-}
-
-impl PartialEq for Origin {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
 }
 
 impl Origin {
@@ -140,8 +134,8 @@ pub enum Field {
 }
 
 /// Where a loop's fields are in the file it was read from: the format it was read as and
-/// the pointer of each loop-level field there. Recorded by the front end; always compares
-/// equal.
+/// the pointer of each loop-level field there. Recorded by the front end; never compared
+/// (see [`super::same_content`]).
 #[derive(Clone, Copy)]
 pub struct Provenance {
     /// The format the file was read as (`Spec::source_format` is the format the loop was
@@ -175,12 +169,6 @@ impl std::fmt::Debug for Provenance {
         f.debug_struct("Provenance")
             .field("read_as", &self.read_as)
             .finish_non_exhaustive()
-    }
-}
-
-impl PartialEq for Provenance {
-    fn eq(&self, _other: &Self) -> bool {
-        true
     }
 }
 

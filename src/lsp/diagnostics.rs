@@ -29,7 +29,8 @@ pub fn span_of(d: &Diagnostic) -> Span {
 /// Convert one diagnostic; `related` adds the first declaration of a duplicate.
 pub fn to_lsp(t: &Text, index: &Index, uri: &Uri, d: &Diagnostic) -> LspDiagnostic {
     let span = span_of(d);
-    let message = d.full_message();
+    // Read by people in the editor: without the characters `text::lines` drops.
+    let message = crate::text::lines(&d.full_message()).into_owned();
     let related = first_declaration(index, d.code, span).map(|first| {
         vec![DiagnosticRelatedInformation {
             location: Location::new(uri.clone(), t.range(first)),

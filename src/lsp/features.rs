@@ -93,7 +93,8 @@ pub fn hover(t: &Text, index: &Index, info: Option<&Info>, offset: usize) -> Opt
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            value: text,
+            // Read by people: without the characters `text::lines` drops.
+            value: crate::text::lines(&text).into_owned(),
         }),
         range: Some(t.range(span)),
     })
@@ -144,6 +145,12 @@ fn outcome_hover(index: &Index, phase: &str, id: &str) -> String {
     s
 }
 
+/// Text of a symbol or completion item, read by people: without the characters
+/// [`crate::text::lines`] drops.
+fn shown(s: &str) -> String {
+    crate::text::lines(s).into_owned()
+}
+
 fn ticked(ids: &[&str]) -> String {
     ids.iter()
         .map(|i| format!("`{i}`"))
@@ -159,9 +166,9 @@ pub fn symbols(t: &Text, index: &Index) -> Vec<DocumentSymbol> {
             name: if name.is_empty() {
                 "?".to_owned()
             } else {
-                name.to_owned()
+                shown(name)
             },
-            detail,
+            detail: detail.as_deref().map(shown),
             kind,
             tags: None,
             deprecated: None,
@@ -224,10 +231,14 @@ pub fn completion(t: &Text, index: &Index, offset: usize) -> Vec<CompletionItem>
         } else {
             new_text
         };
+        // The label and detail are read by people; the edit inserts the id exactly (and the
+        // editor filters by it when the label had to drop characters).
+        let shown_label = shown(label);
         CompletionItem {
-            label: label.to_owned(),
+            filter_text: (shown_label != label).then(|| label.to_owned()),
+            label: shown_label,
             kind: Some(kind),
-            detail,
+            detail: detail.as_deref().map(shown),
             text_edit: Some(lsp_types::CompletionTextEdit::Edit(TextEdit::new(
                 range, new_text,
             ))),

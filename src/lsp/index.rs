@@ -371,6 +371,7 @@ mod tests {
         let text = "loop:\n  entry_phase: plan\n  phases:\n    - id: plan\n      objective: Plan.\n      outcomes:\n        - {id: ok, description: Done.}\n  transitions:\n    - {from: plan, on: ok, to: $end}\n";
         let doc = parse_yaml(
             text.to_owned(),
+            &crate::front::vocabulary::KEYS,
             &Limits::default(),
             &mut Diagnostics::new("x"),
         )

@@ -3,6 +3,11 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+// The error policy is the IR's type (re-exported, so that a manifest is written with this
+// module's names): the IR took its fields, spellings and rules from AgentPM's
+// `error_policy`, so one definition serves both (and both schemas).
+pub use crate::ir::{ErrorPolicy, Exhausted, PhaseAction, PhaseFailure, ToolAction, ToolFailure};
+
 /// The `$schema` URI upstream publishes for manifests.
 pub const UPSTREAM_SCHEMA_URI: &str = "https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json";
 
@@ -240,116 +245,6 @@ pub struct Checkpoint {
 pub enum CheckpointType {
     /// Human approval.
     Approval,
-}
-
-/// Failure handling.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ErrorPolicy {
-    /// What a failing tool call does.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_failure: Option<ToolFailure>,
-    /// What a failed phase does.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phase_failure: Option<PhaseFailure>,
-}
-
-/// Tool-failure policy: `retry` needs `max_retries` and `on_exhausted`; the other actions
-/// take neither.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(extend(
-    "if" = {"properties": {"action": {"const": "retry"}}, "required": ["action"]},
-    "then" = {"required": ["max_retries", "on_exhausted"]},
-    "else" = {"not": {"anyOf": [{"required": ["max_retries"]}, {"required": ["on_exhausted"]}]}}
-))]
-pub struct ToolFailure {
-    /// The action.
-    pub action: ToolAction,
-    /// Retries before `on_exhausted` applies (retry only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
-    pub max_retries: Option<u64>,
-    /// What happens when retries run out (retry only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on_exhausted: Option<Exhausted>,
-}
-
-/// Tool-failure actions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ToolAction {
-    /// Retry the tool call.
-    Retry,
-    /// Fail the phase (then `phase_failure` applies).
-    FailPhase,
-    /// Abort the run.
-    Abort,
-    /// Hand off.
-    Handoff,
-}
-
-/// What happens when retries run out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Exhausted {
-    /// Fail the phase.
-    FailPhase,
-    /// Abort the run.
-    Abort,
-    /// Hand off.
-    Handoff,
-}
-
-/// Phase-failure policy.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PhaseFailure {
-    /// The action.
-    pub action: PhaseAction,
-}
-
-/// Phase-failure actions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum PhaseAction {
-    /// Abort the run.
-    Abort,
-    /// Hand off.
-    Handoff,
-}
-
-impl ToolAction {
-    /// Text form.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ToolAction::Retry => "retry",
-            ToolAction::FailPhase => "fail_phase",
-            ToolAction::Abort => "abort",
-            ToolAction::Handoff => "handoff",
-        }
-    }
-}
-
-impl Exhausted {
-    /// Text form.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Exhausted::FailPhase => "fail_phase",
-            Exhausted::Abort => "abort",
-            Exhausted::Handoff => "handoff",
-        }
-    }
-}
-
-impl PhaseAction {
-    /// Text form.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PhaseAction::Abort => "abort",
-            PhaseAction::Handoff => "handoff",
-        }
-    }
 }
 
 /// The JSON Schema of AgentPM loop manifests (generated once).

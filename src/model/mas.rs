@@ -6,6 +6,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+// The escalation policy, check types and port types are the IR's (re-exported, so that a
+// loop is written with this module's names): the IR took them from multi-agent-spec, with
+// the same values, so one definition serves both (and both schemas). `LoopType` stays
+// here: REAL and VEAL are two of the IR's three `Pattern`s.
+pub use crate::ir::{CheckType, Escalation, PortType};
+
 /// A REAL or VEAL loop.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -77,32 +83,6 @@ pub enum LoopType {
     Veal,
 }
 
-/// Escalation policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Escalation {
-    /// Stop and ask a person.
-    Human,
-    /// Stop and fail the workflow.
-    Abort,
-    /// Proceed despite unresolved issues.
-    Continue,
-    /// Invoke `fallback_agent`.
-    Fallback,
-}
-
-impl Escalation {
-    /// Text form.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Escalation::Human => "human",
-            Escalation::Abort => "abort",
-            Escalation::Continue => "continue",
-            Escalation::Fallback => "fallback",
-        }
-    }
-}
-
 /// A validation check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -134,32 +114,6 @@ pub struct Check {
     /// Description of success.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
-}
-
-/// Check type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum CheckType {
-    /// Run a command.
-    Command,
-    /// Search for a regex.
-    Pattern,
-    /// Check a file.
-    File,
-    /// A person checks.
-    Manual,
-}
-
-impl CheckType {
-    /// Text form.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CheckType::Command => "command",
-            CheckType::Pattern => "pattern",
-            CheckType::File => "file",
-            CheckType::Manual => "manual",
-        }
-    }
 }
 
 /// An input or output port.
@@ -194,24 +148,6 @@ pub struct Port {
         skip_serializing_if = "Option::is_none"
     )]
     pub default: Option<serde_json::Value>,
-}
-
-/// Port data type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum PortType {
-    /// String.
-    String,
-    /// Number.
-    Number,
-    /// Boolean.
-    Boolean,
-    /// Object.
-    Object,
-    /// Array.
-    Array,
-    /// File.
-    File,
 }
 
 /// The help of the warnings about a port `schema` in YAML (`F015`, `B005`).

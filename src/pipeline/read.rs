@@ -7,6 +7,7 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::format::Format;
+use crate::front::vocabulary;
 use crate::ir::Spec;
 use crate::tree::{self, Document, Limits, Syntax};
 use crate::valid::{self, Info};
@@ -90,8 +91,12 @@ fn load_text(path: &str, text: Option<String>, diags: Diagnostics, opts: &LoadOp
 /// The stages, each run when the previous one produced something.
 fn read_into(path: &str, text: String, opts: &LoadOptions, out: &mut Loaded) -> Option<()> {
     let doc = match syntax_for(path, &text) {
-        Syntax::Json => tree::parse_json_or_text(text, &opts.limits, &mut out.diags),
-        Syntax::Yaml => tree::parse_yaml_or_text(text, &opts.limits, &mut out.diags),
+        Syntax::Json => {
+            tree::parse_json_or_text(text, &vocabulary::KEYS, &opts.limits, &mut out.diags)
+        }
+        Syntax::Yaml => {
+            tree::parse_yaml_or_text(text, &vocabulary::KEYS, &opts.limits, &mut out.diags)
+        }
     };
     let doc = match doc {
         Ok(doc) => doc,

@@ -237,3 +237,36 @@ pub fn skip_without_tool(available: bool, tool: &str) -> bool {
     );
     true
 }
+
+/// True when `LOOPCONV_BLESS` is exactly `1`: a test that compares a committed file with
+/// its generated form then rewrites the file instead. Any other value (`0`, `true`, empty)
+/// compares, so a stray setting cannot make a stale file pass.
+pub fn bless() -> bool {
+    std::env::var_os("LOOPCONV_BLESS").is_some_and(|v| v == "1")
+}
+
+/// Check that the README text between the line holding `start` and the line starting with
+/// `end` is `want` (generated text); with [`bless`], write `want` there instead. `command`
+/// is what the failure message tells the reader to run.
+pub fn readme_region_is_current(start: &str, end: &str, want: &str, command: &str) {
+    let path = repo().join("README.md");
+    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let s = readme
+        .find(start)
+        .unwrap_or_else(|| panic!("README.md has no `{start}` marker"));
+    let body_start = s + readme[s..].find('\n').expect("the marker's line ends") + 1;
+    let body_end = body_start
+        + readme[body_start..]
+            .find(end)
+            .unwrap_or_else(|| panic!("README.md has no `{end}` marker after `{start}`"));
+    if bless() {
+        let new = format!("{}{want}{}", &readme[..body_start], &readme[body_end..]);
+        std::fs::write(&path, new).expect("writing README.md");
+        return;
+    }
+    assert_eq!(
+        &readme[body_start..body_end],
+        want,
+        "README.md between `{start}` and `{end}` is out of date: run `{command}`"
+    );
+}

@@ -1,12 +1,11 @@
 //! Shared text helpers for the diagram back ends (Mermaid, DOT, PlantUML), and the drawing
 //! they share.
 //!
-//! * free-text clean-up: [`clean`], [`shorten`] and [`wrap`] work on Unicode scalar values,
-//!   never split a character, drop control and bidirectional-override characters and fold
-//!   every run of whitespace (newlines included) into one space. Each borrows its input
-//!   when it has nothing to change (most labels), so a drawing copies almost no text;
-//! * [`escape_runs`]: the escaping loop of every writer (each says which characters it
-//!   writes otherwise, and how);
+//! * free-text clean-up: [`clean`] ([`crate::text::clean`]), [`shorten`] and [`wrap`] work
+//!   on Unicode scalar values, never split a character, drop the characters that
+//!   [`crate::text::is_dropped`] selects and fold every run of whitespace (newlines
+//!   included) into one space. Each borrows its input when it has nothing to change (most
+//!   labels), so a drawing copies almost no text;
 //! * [`access_summary`]: the compact access-intent line (`tools · knowledge · mem r/w`);
 //! * [`Diagram`]: the format-neutral drawing that `mermaid`, `dot` and `plantuml` write, built
 //!   once from the IR and [`Info`] (never recomputing graph facts), borrowing its text from
@@ -23,86 +22,14 @@ use std::fmt;
 
 use super::chunks;
 use crate::ir::{Access, Destination, FixedLoop, IdMap, IdSet, Pattern, Role, Spec, Terminal};
+/// Re-exported: the drawings clean their text with it.
+pub use crate::text::clean;
 use crate::valid::Info;
 use crate::valid::graph::{Edge, Node};
 
 /// Text of a drawing: borrowed from the IR when cleaning and shortening left it as written
 /// (most text), owned when they changed it.
 pub type Text<'a> = Cow<'a, str>;
-
-/// Is `c` dropped from diagram and Markdown text: control characters (other than
-/// whitespace, which is folded), every bidirectional control (the Unicode `Bidi_Control`
-/// set: the Arabic letter mark, LRM/RLM, embeddings, overrides and isolates) and other
-/// invisible format characters that could reorder or hide the text around them, and the
-/// noncharacters (`U+FFFE`, `U+FFFF`, ...), which XML forbids: Graphviz rejects an HTML-like
-/// label holding one, and an SVG holding one is not well-formed.
-pub fn is_dropped(c: char) -> bool {
-    (c.is_control() && !c.is_whitespace())
-        || matches!(
-            c,
-            '\u{061C}' | '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{FEFF}'
-        )
-        || ('\u{202A}'..='\u{202E}').contains(&c)
-        || ('\u{2066}'..='\u{2069}').contains(&c)
-        || ('\u{FDD0}'..='\u{FDEF}').contains(&c)
-        || u32::from(c) & 0xFFFE == 0xFFFE
-}
-
-/// Fold whitespace runs (including newlines and tabs) into one space, trim both ends and
-/// drop control and bidirectional-control characters. Borrowed when nothing changes.
-pub fn clean(s: &str) -> Text<'_> {
-    if is_clean(s) {
-        Cow::Borrowed(s)
-    } else {
-        Cow::Owned(fold(s))
-    }
-}
-
-/// [`clean`]'s work, done: the folded, trimmed text without the dropped characters.
-fn fold(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut space = false;
-    for c in s.chars() {
-        if is_dropped(c) {
-            continue;
-        }
-        if c.is_whitespace() {
-            space = !out.is_empty();
-            continue;
-        }
-        if space {
-            out.push(' ');
-            space = false;
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Whether [`clean`] would return `s` unchanged: no dropped character, no whitespace but
-/// single spaces between words (for ASCII text, in passes the compiler vectorises).
-fn is_clean(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.first() == Some(&b' ') || b.last() == Some(&b' ') || s.contains("  ") {
-        return false;
-    }
-    if b.iter().all(|c| (0x20..0x7F).contains(c)) {
-        return true;
-    }
-    is_clean_text(s)
-}
-
-/// [`is_clean`] a character at a time.
-fn is_clean_text(s: &str) -> bool {
-    let mut space = false;
-    for c in s.chars() {
-        if is_dropped(c) || (c.is_whitespace() && (c != ' ' || space)) {
-            return false;
-        }
-        space = c == ' ';
-    }
-    true
-}
 
 /// The ellipsis appended to shortened text.
 pub const ELLIPSIS: char = '…';
@@ -277,41 +204,6 @@ fn end_with_ellipsis(line: &mut String, width: usize) {
     let kept = line.trim_end().len();
     line.truncate(kept);
     line.push(ELLIPSIS);
-}
-
-/// Append `s` to `out` escaped: runs of bytes that `stop` does not select are copied
-/// whole, and each character starting at a byte that `stop` selects is written by
-/// `code`, which is also given the character after it. Text without such a byte (most
-/// text) is found in one pass ([`any_byte`]) and copied at once. `stop` selects either
-/// every byte from 0x80 on or none of them, so that a run always ends on a character
-/// boundary.
-pub fn escape_runs(
-    out: &mut String,
-    s: &str,
-    stop: impl Fn(u8) -> bool,
-    mut code: impl FnMut(&mut String, char, Option<char>),
-) {
-    if !any_byte(s, &stop) {
-        out.push_str(s);
-        return;
-    }
-    let mut rest = s;
-    while !rest.is_empty() {
-        let run = rest.bytes().position(&stop).unwrap_or(rest.len());
-        out.push_str(&rest[..run]);
-        let mut chars = rest[run..].chars();
-        let Some(c) = chars.next() else {
-            break;
-        };
-        rest = chars.as_str();
-        code(out, c, rest.chars().next());
-    }
-}
-
-/// Whether a byte of `s` is one that `special` selects. Every byte is looked at, without
-/// stopping at the first found, so that the compiler checks many at once.
-fn any_byte(s: &str, special: impl Fn(u8) -> bool) -> bool {
-    s.bytes().fold(false, |found, b| found | special(b))
 }
 
 /// The access intent in one compact line, e.g. `tools · knowledge · mem r/w` or
@@ -1039,37 +931,6 @@ mod tests {
             wrap("style p0 fill:#f00,stroke-width:9px", 34, 2),
             ["style p0", "fill:#f00,stroke-width:9px"]
         );
-    }
-
-    #[test]
-    fn text_is_borrowed_exactly_when_cleaning_changes_nothing() {
-        let pieces = [
-            "a", " ", "  ", "\t", "\n", "é", "日本", "\u{202E}", "\u{200B}", "\u{00A0}",
-            "\u{3000}", "\u{7F}", "\u{85}", "x y", "\u{FFFF}",
-        ];
-        let mut seed = 11u64;
-        for _ in 0..20_000 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let n = (seed >> 60) as usize;
-            let s: String = (0..n)
-                .map(|k| pieces[((seed >> (4 * k % 56)) as usize) % pieces.len()])
-                .collect();
-            assert_eq!(is_clean(&s), fold(&s) == s, "{s:?}");
-            assert_eq!(clean(&s), fold(&s), "{s:?}");
-        }
-    }
-
-    #[test]
-    fn clean_folds_whitespace_and_drops_controls() {
-        assert_eq!(clean("  a\n\tb  \r\n c "), "a b c");
-        assert_eq!(clean("x\u{202E}y\u{0007}z"), "xyz");
-        assert_eq!(
-            clean("a\u{061C}b\u{FFFF}c\u{FFFE}d\u{FDD0}e\u{10FFFF}f"),
-            "abcdef"
-        );
-        assert_eq!(clean(""), "");
     }
 
     #[test]

@@ -1,0 +1,46 @@
+//! The long forms of the multi-agent-spec interoperability warnings (`F015` and `F016`,
+//! raised by `crate::front::interop`, and `B005`, by `crate::back::mas`): files the format
+//! allows but the multi-agent-spec Go SDK cannot load.
+
+use super::{Code, CodeDoc, convert, ex};
+use crate::format::{Format, Target};
+
+/// One entry per code of the family, in the order of [`Code::ALL`].
+pub(super) const DOCS: &[CodeDoc] = &[
+    CodeDoc {
+        code: Code::YamlPortSchema,
+        checks: "A multi-agent-spec loop written in YAML has no port with a `schema`.",
+        why: "The multi-agent-spec Go SDK decodes a port's `schema` as raw JSON, which its YAML reader cannot fill: the SDK refuses such a file although the schema allows it.",
+        fix: "Write the loop as JSON (the SDK reads a port `schema` there), or drop the `schema`.",
+        example: ex(
+            veal!(
+                "checks:\n  - {id: clippy, type: command, command: cargo clippy}\ninputs:\n  - name: report\n    type: object\n    schema: {type: object}\n"
+            ),
+            veal!(
+                "checks:\n  - {id: clippy, type: command, command: cargo clippy}\ninputs:\n  - name: report\n    type: object\n"
+            ),
+        ),
+    },
+    CodeDoc {
+        code: Code::YamlDirective,
+        checks: "A YAML loop file has no `%YAML` directive.",
+        why: "The multi-agent-spec Go SDK's YAML reader refuses a `%YAML 1.2` directive, although it is valid YAML.",
+        fix: "Remove the `%YAML` line (and the `---` that follows it, if nothing else needs it).",
+        example: ex(
+            concat!("%YAML 1.2\n---\n", real!("mission: Add the feature.\n")),
+            real!("mission: Add the feature.\n"),
+        ),
+    },
+    CodeDoc {
+        code: Code::WrittenPortSchema,
+        checks: "A multi-agent-spec loop that loopconv writes as YAML has no port with a `schema`.",
+        why: "The multi-agent-spec Go SDK cannot load a YAML loop whose port has a `schema` (see `F015`): the converted file would be valid but unusable there.",
+        fix: "Keep the loop as JSON for the Go SDK, or drop the port's `schema` before converting.",
+        example: convert(
+            r#"{"name": "lint-fix", "type": "VEAL", "description": "Keep the lints clean.", "validator": "linter", "actor": "fixer", "checks": [{"id": "clippy", "type": "command", "command": "cargo clippy"}], "inputs": [{"name": "report", "type": "object", "schema": {"type": "object"}}]}
+"#,
+            Target::Loop(Format::Mas),
+            None,
+        ),
+    },
+];

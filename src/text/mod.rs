@@ -1,0 +1,400 @@
+//! Text meant for a person: the one definition of the characters that must not reach a
+//! reader as they are, the clean-ups built on it, and the escaping loop and escapers that
+//! more than one output shares.
+//!
+//! A leaf module: it imports no other module of the crate.
+//!
+//! # What is dropped ([`is_dropped`])
+//!
+//! * control characters (C0, DEL, C1) other than whitespace (whitespace is folded or kept
+//!   as a line break, by the output);
+//! * invisible format characters: the Unicode `Default_Ignorable_Code_Point` set (every
+//!   bidirectional control — the Arabic letter mark, LRM/RLM, the embeddings and overrides
+//!   `U+202A..U+202E`, the isolates `U+2066..U+2069` —, the zero-width space, the word
+//!   joiner and invisible operators, the byte-order mark, soft hyphen, the Hangul fillers,
+//!   the tag characters, the shorthand and musical format controls, the reserved ranges),
+//!   and the interlinear annotation controls (`U+FFF9..U+FFFB`, `Cf` but not
+//!   default-ignorable: they hide or move text), **except** what correct text needs and
+//!   which hides nothing on its own: the zero-width non-joiner and joiner (`U+200C`,
+//!   `U+200D`: Persian, Indic scripts, emoji sequences), the combining grapheme joiner
+//!   (`U+034F`) and the variation selectors (`U+180B..U+180D`, `U+180F`, `U+FE00..U+FE0F`,
+//!   `U+E0100..U+E01EF`: they choose the glyph of the character before them);
+//! * noncharacters (`U+FDD0..U+FDEF` and the last two code points of every plane), which
+//!   XML forbids (an SVG or a Graphviz HTML-like label holding one is rejected).
+//!
+//! The visible `Cf` characters (the Arabic number signs `U+0600..U+0605`, `U+06DD`, the
+//! Egyptian hieroglyph format controls, ...) are kept. The line and paragraph separators
+//! (`U+2028`, `U+2029`) are whitespace: folded into a space in one-line text, a line break
+//! in text of several lines ([`lines`]).
+//!
+//! # Who uses what
+//!
+//! * [`clean`]: one line, whitespace folded (diagram labels, diff text);
+//! * [`one_line`]: one line, each control character a space (Markdown);
+//! * [`lines`]: lines kept (SARIF and GitHub messages, language-server hover);
+//! * [`terminal`]: each such character shown as `?`, byte offsets kept (terminal
+//!   diagnostics and their source snippets);
+//! * [`markdown`]: the Markdown escapers of the documentation pages and the diff comment.
+//!
+//! The loop formats (IR, AgentPM, MAS) and the JSON outputs are data, not display: they keep
+//! every string exactly.
+
+use std::borrow::Cow;
+
+pub mod markdown;
+
+/// Is `c` dropped from text meant for a person (see the [module](self) documentation)?
+pub fn is_dropped(c: char) -> bool {
+    if u32::from(c) < 0xA0 {
+        return c.is_control() && !c.is_whitespace();
+    }
+    is_invisible(c) || is_noncharacter(c)
+}
+
+/// The invisible format characters that [`is_dropped`] drops.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{17B4}'
+            | '\u{17B5}'
+            | '\u{180E}'
+            | '\u{200B}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFFB}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E00FF}'
+            | '\u{E01F0}'..='\u{E0FFF}'
+    )
+}
+
+/// A noncharacter: `U+FDD0..U+FDEF` or the last two code points of a plane.
+fn is_noncharacter(c: char) -> bool {
+    ('\u{FDD0}'..='\u{FDEF}').contains(&c) || u32::from(c) & 0xFFFE == 0xFFFE
+}
+
+/// A line break other than `\n`: CR, VT, FF, NEL and the line and paragraph separators.
+fn is_other_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// Whether every byte of `s` is printable ASCII (space to `~`): nothing to drop or
+/// replace. One pass the compiler vectorises.
+fn is_printable_ascii(s: &str) -> bool {
+    s.bytes().all(|c| (0x20..0x7F).contains(&c))
+}
+
+/// Fold whitespace runs (including newlines and tabs) into one space, trim both ends and
+/// drop the [`is_dropped`] characters. Borrowed when nothing changes.
+pub fn clean(s: &str) -> Cow<'_, str> {
+    if is_clean(s) {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(fold(s))
+    }
+}
+
+/// [`clean`]'s work, done: the folded, trimmed text without the dropped characters.
+fn fold(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for c in s.chars() {
+        if is_dropped(c) {
+            continue;
+        }
+        if c.is_whitespace() {
+            space = !out.is_empty();
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Whether [`clean`] would return `s` unchanged: no dropped character, no whitespace but
+/// single spaces between words (for ASCII text, in passes the compiler vectorises).
+fn is_clean(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.first() == Some(&b' ') || b.last() == Some(&b' ') || s.contains("  ") {
+        return false;
+    }
+    if is_printable_ascii(s) {
+        return true;
+    }
+    is_clean_text(s)
+}
+
+/// [`is_clean`] a character at a time.
+fn is_clean_text(s: &str) -> bool {
+    let mut space = false;
+    for c in s.chars() {
+        if is_dropped(c) || (c.is_whitespace() && (c != ' ' || space)) {
+            return false;
+        }
+        space = c == ' ';
+    }
+    true
+}
+
+/// One line: every control character (newlines and tabs included) and line separator
+/// becomes a space, the [`is_dropped`] characters are dropped; nothing is trimmed or
+/// folded. Borrowed when nothing changes.
+pub fn one_line(s: &str) -> Cow<'_, str> {
+    let changed = |c: char| c.is_control() || is_dropped(c) || is_other_line_break(c);
+    if is_printable_ascii(s) || !s.chars().any(changed) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .filter(|&c| c.is_control() || !is_dropped(c))
+            .map(|c| {
+                if c.is_control() || is_other_line_break(c) {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Text of several lines: the [`is_dropped`] characters dropped, `\r\n` and every other
+/// line break (CR, VT, FF, NEL, `U+2028`, `U+2029`) made `\n`; tabs kept. Borrowed when
+/// nothing changes.
+pub fn lines(s: &str) -> Cow<'_, str> {
+    let printable = |b: u8| (0x20..0x7F).contains(&b) || b == b'\n' || b == b'\t';
+    let changed = |c: char| is_dropped(c) || is_other_line_break(c);
+    if s.bytes().all(printable) || !s.chars().any(changed) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() == Some(&'\n') {
+            continue;
+        }
+        if is_other_line_break(c) {
+            out.push('\n');
+        } else if !is_dropped(c) {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Text for a terminal: every control character (but newlines and tabs when `keep_lines`),
+/// line separator and [`is_dropped`] character becomes `?`, padded with spaces to its byte
+/// length, so byte offsets into the text stay valid (a source snippet's labels point into
+/// it) and no escape sequence, reordering or hidden character reaches the terminal.
+/// Borrowed when nothing changes.
+pub fn terminal(s: &str, keep_lines: bool) -> Cow<'_, str> {
+    let shown_as_is = |c: char| {
+        let kept_line = keep_lines && matches!(c, '\n' | '\r' | '\t');
+        kept_line || !(c.is_control() || is_dropped(c) || is_other_line_break(c))
+    };
+    if is_printable_ascii(s) || s.chars().all(shown_as_is) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if shown_as_is(c) {
+            out.push(c);
+        } else {
+            out.push('?');
+            out.extend(std::iter::repeat_n(' ', c.len_utf8() - 1));
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Append `s` to `out` escaped: runs of bytes that `stop` does not select are copied
+/// whole, and each character starting at a byte that `stop` selects is written by
+/// `code`, which is also given the character after it. Text without such a byte (most
+/// text) is found in one pass ([`any_byte`]) and copied at once. `stop` selects either
+/// every byte from 0x80 on or none of them, so that a run always ends on a character
+/// boundary.
+pub fn escape_runs(
+    out: &mut String,
+    s: &str,
+    stop: impl Fn(u8) -> bool,
+    mut code: impl FnMut(&mut String, char, Option<char>),
+) {
+    if !any_byte(s, &stop) {
+        out.push_str(s);
+        return;
+    }
+    let mut rest = s;
+    while !rest.is_empty() {
+        let run = rest.bytes().position(&stop).unwrap_or(rest.len());
+        out.push_str(&rest[..run]);
+        let mut chars = rest[run..].chars();
+        let Some(c) = chars.next() else {
+            break;
+        };
+        rest = chars.as_str();
+        code(out, c, rest.chars().next());
+    }
+}
+
+/// Whether a byte of `s` is one that `special` selects. Every byte is looked at, without
+/// stopping at the first found, so that the compiler checks many at once.
+fn any_byte(s: &str, special: impl Fn(u8) -> bool) -> bool {
+    s.bytes().fold(false, |found, b| found | special(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every character of Unicode's `Default_Ignorable_Code_Point` list (DerivedCoreProperties)
+    /// is dropped but the joiners and variation selectors kept on purpose.
+    #[test]
+    fn default_ignorables_are_dropped_but_the_joiners_and_selectors() {
+        let ignorable = [
+            0xAD..=0xAD,
+            0x34F..=0x34F,
+            0x61C..=0x61C,
+            0x115F..=0x1160,
+            0x17B4..=0x17B5,
+            0x180B..=0x180F,
+            0x200B..=0x200F,
+            0x202A..=0x202E,
+            0x2060..=0x206F,
+            0x3164..=0x3164,
+            0xFE00..=0xFE0F,
+            0xFEFF..=0xFEFF,
+            0xFFA0..=0xFFA0,
+            0xFFF0..=0xFFF8,
+            0x1BCA0..=0x1BCA3,
+            0x1D173..=0x1D17A,
+            0xE0000..=0xE0FFF,
+        ];
+        let kept = |u: u32| {
+            matches!(u, 0x200C | 0x200D | 0x34F | 0x180B..=0x180D | 0x180F)
+                || (0xFE00..=0xFE0F).contains(&u)
+                || (0xE0100..=0xE01EF).contains(&u)
+        };
+        let mut checked = 0;
+        for u in ignorable.into_iter().flatten() {
+            let c = char::from_u32(u).expect("a scalar value");
+            assert_eq!(is_dropped(c), !kept(u), "U+{u:04X}");
+            checked += 1;
+        }
+        assert!(checked > 4000);
+    }
+
+    #[test]
+    fn controls_noncharacters_and_annotations_are_dropped_visible_text_is_not() {
+        for c in [
+            '\0', '\u{7}', '\u{1B}', '\u{7F}', '\u{9B}', '\u{FFF9}', '\u{FFFB}',
+        ] {
+            assert!(is_dropped(c), "{c:?}");
+        }
+        for c in ['\u{FDD0}', '\u{FDEF}', '\u{FFFE}', '\u{FFFF}', '\u{10FFFF}'] {
+            assert!(is_dropped(c), "{c:?}");
+        }
+        for c in [
+            ' ', '\n', '\t', '\u{85}', 'a', 'é', '日', '🚀', '\u{A0}', '\u{600}', '\u{2028}',
+            '\u{FFFD}', '\u{E000}',
+        ] {
+            assert!(!is_dropped(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn text_is_borrowed_exactly_when_cleaning_changes_nothing() {
+        let pieces = [
+            "a",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "é",
+            "日本",
+            "\u{202E}",
+            "\u{200B}",
+            "\u{00A0}",
+            "\u{3000}",
+            "\u{7F}",
+            "\u{85}",
+            "x y",
+            "\u{FFFF}",
+            "\u{2028}",
+            "\u{E0041}",
+        ];
+        let mut seed = 11u64;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let n = (seed >> 60) as usize;
+            let s: String = (0..n)
+                .map(|k| pieces[((seed >> (4 * k % 56)) as usize) % pieces.len()])
+                .collect();
+            assert_eq!(is_clean(&s), fold(&s) == s, "{s:?}");
+            assert_eq!(clean(&s), fold(&s), "{s:?}");
+            for out in [
+                one_line(&s),
+                lines(&s),
+                terminal(&s, true),
+                terminal(&s, false),
+            ] {
+                assert!(!out.contains(['\u{202E}', '\u{200B}', '\u{E0041}', '\u{FFFF}']));
+                assert_eq!(matches!(out, Cow::Borrowed(_)), out == s, "{s:?} {out:?}");
+            }
+            assert_eq!(terminal(&s, true).len(), s.len());
+        }
+    }
+
+    #[test]
+    fn clean_folds_whitespace_and_drops_controls() {
+        assert_eq!(clean("  a\n\tb  \r\n c "), "a b c");
+        assert_eq!(clean("x\u{202E}y\u{0007}z"), "xyz");
+        assert_eq!(
+            clean("a\u{061C}b\u{FFFF}c\u{FFFE}d\u{FDD0}e\u{10FFFF}f"),
+            "abcdef"
+        );
+        assert_eq!(clean("a\u{2028}b"), "a b");
+        assert_eq!(clean(""), "");
+    }
+
+    #[test]
+    fn each_output_keeps_lines_as_it_needs() {
+        assert_eq!(one_line("a\nb\u{202E}\tc\u{2029}d\u{1B}e"), "a b c d e");
+        assert_eq!(lines("a\r\nb\u{2028}c\u{200B}\td\u{1B}"), "a\nb\nc\td");
+        assert_eq!(terminal("a\u{202E}\n\u{1B}[31m", true), "a?  \n?[31m");
+        assert_eq!(terminal("a\nb", false), "a?b");
+    }
+
+    #[test]
+    fn escape_runs_copies_runs_and_codes_the_rest() {
+        let mut out = String::new();
+        escape_runs(
+            &mut out,
+            "a<b>é",
+            |b| b == b'<' || b == b'>',
+            |o, c, next| {
+                o.push_str(if c == '<' { "&lt;" } else { "&gt;" });
+                o.extend(next.map(|_| '|'));
+            },
+        );
+        assert_eq!(out, "a&lt;|b&gt;|é");
+    }
+}

@@ -1,0 +1,151 @@
+//! Bytes to text, and the limits applied while reading.
+
+use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
+
+use super::lines::{line_starts, pos_of};
+
+/// The largest input any limit allows: 4 GiB (positions are kept in 32 bits, see
+/// [`Span`]).
+pub const MAX_INPUT_BYTES: usize = match 1usize.checked_shl(32) {
+    Some(n) => n,
+    None => usize::MAX,
+};
+
+/// The help of `P004` for a document with more values than the limit, JSON or YAML.
+pub(super) const MAX_VALUES_HELP: &str =
+    "check that this is the loop you meant; raise the limit with `--max-values` if it is";
+
+/// Limits applied while reading input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest accepted input, in bytes.
+    pub max_bytes: usize,
+    /// Deepest accepted nesting of arrays and objects.
+    pub max_depth: usize,
+    /// Most YAML events replayed through aliases.
+    pub max_alias_events: usize,
+    /// Most phases in one loop.
+    pub max_phases: usize,
+    /// Most values (objects, arrays and scalars) in one document. A 64 MiB JSON array of
+    /// zeros holds 33 million values and took 6.5 GB to read; a loop with the most phases
+    /// needs a few hundred thousand.
+    pub max_nodes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: 64 * 1024 * 1024,
+            max_depth: 128,
+            max_alias_events: 100_000,
+            max_phases: 10_000,
+            max_nodes: 1_000_000,
+        }
+    }
+}
+
+/// Decode bytes into text, reporting invalid UTF-8, NUL bytes, a byte-order mark and the
+/// size limit. Returns `None` when the input cannot be read further.
+pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<String> {
+    if !size_fits(bytes.len(), limits, diags) {
+        return None;
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            report_invalid_utf8(bytes, e, diags);
+            return None;
+        }
+    };
+    let bom = text_fits(text, diags)?;
+    Some(text[bom..].to_owned())
+}
+
+/// Like [`decode`], reusing the buffer: no copy of the input (unless it starts with a
+/// byte-order mark), and its UTF-8 checked once.
+pub fn decode_owned(bytes: Vec<u8>, limits: &Limits, diags: &mut Diagnostics) -> Option<String> {
+    if !size_fits(bytes.len(), limits, diags) {
+        return None;
+    }
+    let mut text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            report_invalid_utf8(e.as_bytes(), e.utf8_error(), diags);
+            return None;
+        }
+    };
+    let bom = text_fits(&text, diags)?;
+    text.drain(..bom);
+    Some(text)
+}
+
+/// `P004` when the input is larger than the limit (never more than [`MAX_INPUT_BYTES`]).
+fn size_fits(len: usize, limits: &Limits, diags: &mut Diagnostics) -> bool {
+    let max_bytes = limits.max_bytes.min(MAX_INPUT_BYTES);
+    if len <= max_bytes {
+        return true;
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::TooLarge,
+            format!("the input is {len} bytes, more than the limit of {max_bytes} bytes"),
+        )
+        .with_help("raise the limit with `--max-input-bytes` if the file is genuine"),
+    );
+    false
+}
+
+/// `P007`, at the first byte that is not part of a UTF-8 character.
+fn report_invalid_utf8(bytes: &[u8], e: std::str::Utf8Error, diags: &mut Diagnostics) {
+    let off = e.valid_up_to();
+    let ok = std::str::from_utf8(&bytes[..off]).unwrap_or("");
+    let starts = line_starts(ok);
+    let mut d = Diagnostic::new(
+        Code::InvalidUtf8,
+        format!("the input is not valid UTF-8 (byte {off} is not part of a UTF-8 character)"),
+    )
+    .with_help("save the file as UTF-8");
+    let mut p = pos_of(ok, &starts, (off, off));
+    p.end = p.start;
+    d.location.pos = Some(p);
+    diags.push(d);
+}
+
+/// The checks of decoded text: a byte-order mark (a warning; its length is returned, 0
+/// without one), NUL bytes and empty input (`None`: the input is not read further).
+fn text_fits(text: &str, diags: &mut Diagnostics) -> Option<usize> {
+    let (text, bom) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            let mut d = Diagnostic::new(
+                Code::ByteOrderMark,
+                "the input starts with a byte-order mark (U+FEFF), which is ignored",
+            )
+            .with_help("save the file as UTF-8 without a BOM");
+            d.location.pos = Some(Pos {
+                line: 1,
+                column: 1,
+                start: 0,
+                end: 0,
+            });
+            diags.push(d);
+            (rest, '\u{feff}'.len_utf8())
+        }
+        None => (text, 0),
+    };
+    if let Some(off) = text.find('\0') {
+        let starts = line_starts(text);
+        let mut d = Diagnostic::new(Code::NulByte, "the input contains a NUL byte")
+            .with_help("loop files are text; remove the NUL byte (is this a binary file?)");
+        d.location.pos = Some(pos_of(text, &starts, (off, off + 1)));
+        diags.push(d);
+        return None;
+    }
+    if text.trim().is_empty() {
+        diags.push(
+            Diagnostic::new(Code::EmptyInput, "the input is empty")
+                .with_help("a loop file holds one JSON object or one YAML mapping"),
+        );
+        return None;
+    }
+    Some(bom)
+}

@@ -1,0 +1,293 @@
+//! Object keys, and the vocabularies that share them: a key of the vocabulary the parser was
+//! given is a pointer to the word, any other key is on the heap.
+//!
+//! The tree knows no format: the words are defined by the layer that does (loopconv's are
+//! `front::vocabulary::KEYS`) and passed to the parsers.
+
+/// The keys a family of formats uses, so that a [`Key`] equal to one of them shares the word
+/// instead of allocating its text: a loop repeats the same few keys in every phase and
+/// transition, and allocating each was a fifth of the parser's allocations. Built at compile
+/// time ([`Vocabulary::new`]), in a `static`.
+#[derive(Debug)]
+pub struct Vocabulary {
+    words: &'static [&'static str],
+    /// An open-addressed table of the words' indices, found from [`slot`]: one or two
+    /// comparisons per lookup (a binary search over the words was a tenth of the parser's
+    /// time). It always has a free slot, which ends a search.
+    slots: [Option<u8>; SLOTS],
+}
+
+/// Slots of a [`Vocabulary`]'s table (a power of two, well above the number of words).
+const SLOTS: usize = 256;
+
+/// Where a vocabulary first looks for `text`: from its length and first and last bytes.
+const fn slot(text: &str) -> usize {
+    let b = text.as_bytes();
+    let (first, last) = match (b.first(), b.last()) {
+        (Some(&first), Some(&last)) => (first as usize, last as usize),
+        _ => (0, 0),
+    };
+    b.len()
+        .wrapping_mul(31)
+        .wrapping_add(first * 7)
+        .wrapping_add(last)
+        % SLOTS
+}
+
+/// Whether two texts are equal (`==` is not available in a `const fn`).
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl Vocabulary {
+    /// The vocabulary of `words`. Panics (at compile time, in a `static`) when a word is
+    /// repeated or there are 256 words or more (an index fits a byte, and the table keeps
+    /// a free slot).
+    pub const fn new(words: &'static [&'static str]) -> Vocabulary {
+        assert!(words.len() < SLOTS, "a vocabulary holds at most 255 words");
+        let mut slots = [None; SLOTS];
+        let mut k = 0;
+        while k < words.len() {
+            let mut i = slot(words[k]);
+            while let Some(other) = slots[i] {
+                assert!(
+                    !same_text(words[other as usize], words[k]),
+                    "a vocabulary holds each word once"
+                );
+                i = (i + 1) % SLOTS;
+            }
+            slots[i] = Some(k as u8);
+            k += 1;
+        }
+        Vocabulary { words, slots }
+    }
+
+    /// The words, in the order they were given.
+    pub fn words(&self) -> &'static [&'static str] {
+        self.words
+    }
+
+    /// The word equal to `text`, if there is one.
+    fn find(&self, text: &str) -> Option<&'static &'static str> {
+        let words = self.words;
+        let mut i = slot(text);
+        while let Some(k) = self.slots[i] {
+            let word = words.get(usize::from(k))?;
+            if *word == text {
+                return Some(word);
+            }
+            i = (i + 1) % SLOTS;
+        }
+        None
+    }
+
+    /// The key for `text`: the shared word when there is one, else a copy of the text.
+    pub fn key(&self, text: &str) -> Key {
+        match self.find(text) {
+            Some(word) => Key(KeyText::Known(word)),
+            None => Key::new(text),
+        }
+    }
+
+    /// The key for `text`, which is kept (not copied) when it is no word.
+    pub fn key_from(&self, text: String) -> Key {
+        match self.find(&text) {
+            Some(word) => Key(KeyText::Known(word)),
+            None => Key::from(text),
+        }
+    }
+}
+
+/// An object key: a word of a [`Vocabulary`] (shared) or any other text (on the heap). Two
+/// keys are equal when their texts are, however each is stored.
+#[derive(Clone)]
+pub struct Key(KeyText);
+
+/// A key's text: a known key by the address of its word in its vocabulary, any other key on
+/// the heap. 16 bytes (the address fits beside the box's non-null pointer): a loop has one
+/// key per member, and 8 bytes more per key were a tenth of the tree.
+#[derive(Clone)]
+enum KeyText {
+    Known(&'static &'static str),
+    Other(Box<str>),
+}
+
+const _: () = assert!(std::mem::size_of::<Key>() == 16);
+
+impl Key {
+    /// The key for `text`, on the heap (a parser shares known keys through
+    /// [`Vocabulary::key`]).
+    pub fn new(text: &str) -> Key {
+        Key(KeyText::Other(text.into()))
+    }
+
+    /// The key as text.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            KeyText::Known(word) => word,
+            KeyText::Other(text) => text,
+        }
+    }
+
+    /// Whether two keys are equal; two keys of the same word compare by address (the words
+    /// of a vocabulary are distinct, so only words of two vocabularies need their text
+    /// compared).
+    pub(super) fn same(&self, other: &Key) -> bool {
+        match (&self.0, &other.0) {
+            (KeyText::Known(a), KeyText::Known(b)) if std::ptr::eq(*a, *b) => true,
+            _ => self.as_str() == other.as_str(),
+        }
+    }
+}
+
+impl From<String> for Key {
+    /// The key for `text`, on the heap (no copy).
+    fn from(text: String) -> Key {
+        Key(KeyText::Other(text.into_boxed_str()))
+    }
+}
+
+impl std::ops::Deref for Key {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Key {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for Key {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.same(other)
+    }
+}
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Key) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Key) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialEq<str> for Key {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Key {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for Key {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static WORDS: Vocabulary = Vocabulary::new(&["id", "on", "to", "phases", "~1"]);
+
+    #[test]
+    fn a_word_is_shared_and_any_other_text_is_not() {
+        for (i, w) in WORDS.words().iter().enumerate() {
+            for key in [WORDS.key(w), WORDS.key_from((*w).to_owned())] {
+                assert!(
+                    matches!(key.0, KeyText::Known(word) if std::ptr::eq(word, &WORDS.words()[i])),
+                    "{w}"
+                );
+                assert_eq!(key.as_str(), *w);
+                assert_eq!(key.to_string(), *w);
+            }
+        }
+        for text in ["objectiv", "", "i", "ids", "phase"] {
+            let key = WORDS.key(text);
+            assert!(matches!(key.0, KeyText::Other(_)), "{text}");
+            assert_eq!(&*key, text);
+        }
+    }
+
+    #[test]
+    fn keys_are_equal_by_text_however_they_are_stored() {
+        let shared = WORDS.key("phases");
+        let other = Vocabulary::new(&["phases"]).key("phases");
+        for same in [Key::new("phases"), Key::from("phases".to_owned()), other] {
+            assert_eq!(shared, same);
+            assert_eq!(same, shared);
+            assert_eq!(shared.cmp(&same), std::cmp::Ordering::Equal);
+            let hash = |k: &Key| {
+                std::hash::BuildHasher::hash_one(&foldhash::fast::FixedState::default(), k)
+            };
+            assert_eq!(hash(&shared), hash(&same));
+        }
+        assert_ne!(WORDS.key("on"), WORDS.key("to"));
+        assert_ne!(WORDS.key("on"), Key::new("to"));
+        assert!(WORDS.key("id") < WORDS.key("on"));
+    }
+
+    #[test]
+    fn a_full_vocabulary_finds_every_word() {
+        let words: Vec<&'static str> = (0..255)
+            .map(|i| &*Box::leak(format!("k{}", i * 7).into_boxed_str()))
+            .collect();
+        let full = Vocabulary::new(Box::leak(words.into_boxed_slice()));
+        for w in full.words() {
+            assert!(
+                matches!(full.key(w).0, KeyText::Known(word) if std::ptr::eq(word, w)),
+                "{w}"
+            );
+        }
+        assert!(matches!(full.key("k1").0, KeyText::Other(_)));
+    }
+}

@@ -1,0 +1,285 @@
+//! The tree's values, their byte ranges, and the document that holds them.
+
+use crate::diag::Pos;
+
+use super::key::Key;
+use super::lines::LineIndex;
+
+/// A byte range in the source, in 8 bytes instead of 16: every value and key of a
+/// document has one, and the tree was two thirds of the memory of reading a large loop.
+/// Offsets past `u32::MAX` (beyond the largest accepted input) are clamped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The range `start..end`.
+    pub fn new(start: usize, end: usize) -> Span {
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Span {
+            start: clamp(start),
+            end: clamp(end),
+        }
+    }
+
+    /// The first byte.
+    pub fn start(self) -> usize {
+        self.start as usize
+    }
+
+    /// One past the last byte.
+    pub fn end(self) -> usize {
+        self.end as usize
+    }
+}
+
+impl From<Span> for (usize, usize) {
+    fn from(s: Span) -> (usize, usize) {
+        (s.start(), s.end())
+    }
+}
+
+// The tree's sizes, which its memory is made of (one node per value, one member per key).
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
+const _: () = assert!(std::mem::size_of::<Member>() == 64);
+
+/// A value with its byte range in the source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// The value.
+    pub value: Value,
+    /// Byte range of the value.
+    pub span: Span,
+}
+
+/// What a YAML key that is not a string is (one byte in a [`Member`], which the tree has
+/// one of per key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyType {
+    /// `null` or `~`.
+    Null,
+    /// `true` / `false`.
+    Boolean,
+    /// A number.
+    Number,
+    /// A sequence.
+    Array,
+    /// A mapping.
+    Object,
+}
+
+impl KeyType {
+    /// What a key is, `None` for a string.
+    pub(super) fn of(v: &Value) -> Option<KeyType> {
+        Some(match v {
+            Value::String { .. } => return None,
+            Value::Null => KeyType::Null,
+            Value::Bool(_) => KeyType::Boolean,
+            Value::Number(_) | Value::NonFinite(_) => KeyType::Number,
+            Value::Array(_) => KeyType::Array,
+            Value::Object(_) => KeyType::Object,
+        })
+    }
+
+    /// As in messages: `a number`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyType::Null => "null",
+            KeyType::Boolean => "a boolean",
+            KeyType::Number => "a number",
+            KeyType::Array => "an array",
+            KeyType::Object => "an object",
+        }
+    }
+}
+
+/// An object member.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    /// The key (for a YAML key that is not a string, its text as written).
+    pub key: Key,
+    /// For a YAML key that is not a string (`1:`, `true:`, `{a: b}:`), what it is;
+    /// reported as `P012`.
+    pub non_string: Option<KeyType>,
+    /// Byte range of the key.
+    pub key_span: Span,
+    /// The value.
+    pub value: Node,
+}
+
+/// A JSON-like value. Objects keep their members in source order, duplicates included.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// `null` (or an empty YAML value).
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// A number, kept as serde_json keeps it.
+    Number(serde_json::Number),
+    /// A string. `plain` is true for an unquoted YAML scalar.
+    String {
+        /// The text (boxed: a value is 24 bytes, not 32).
+        text: Box<str>,
+        /// An unquoted YAML scalar (used to recognise YAML 1.1 booleans).
+        plain: bool,
+    },
+    /// An array (boxed slices, not vectors: a value is 24 bytes, not 32).
+    Array(Box<[Node]>),
+    /// An object.
+    Object(Box<[Member]>),
+    /// A YAML float that no JSON number can hold (`.inf`, `-.inf`, `.nan`, `1e999`), kept
+    /// so that the shape check can report it on its field (a wrong value, not a syntax
+    /// error). Converted to `null` by [`Node::to_json`]; the shape check rejects it first.
+    NonFinite(f64),
+}
+
+impl Value {
+    /// Compact JSON text of the value (a non-string YAML key shown as a key).
+    pub(super) fn to_json_text(&self) -> String {
+        Node {
+            value: self.clone(),
+            span: Span::default(),
+        }
+        .to_json()
+        .to_string()
+    }
+
+    /// The JSON type name, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String { .. } => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+            Value::NonFinite(_) => "a number",
+        }
+    }
+}
+
+impl Node {
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::String { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The members, if this is an object.
+    pub fn members(&self) -> Option<&[Member]> {
+        match &self.value {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The first member named `key`, if this is an object.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.members()?
+            .iter()
+            .find(|m| m.key == key)
+            .map(|m| &m.value)
+    }
+
+    /// Convert to `serde_json::Value` (for the first of duplicate keys, the last wins, as in
+    /// serde_json; duplicates are reported as errors before this is used).
+    pub fn to_json(&self) -> serde_json::Value {
+        match &self.value {
+            Value::Null | Value::NonFinite(_) => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Number(n) => serde_json::Value::Number(n.clone()),
+            Value::String { text, .. } => serde_json::Value::String(text.to_string()),
+            Value::Array(a) => serde_json::Value::Array(a.iter().map(Node::to_json).collect()),
+            Value::Object(m) => serde_json::Value::Object(
+                m.iter()
+                    .map(|m| (m.key.to_string(), m.value.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// The syntax a document was read with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// JSON.
+    Json,
+    /// YAML.
+    Yaml,
+}
+
+/// A parsed document and the text it came from.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The source text (a leading byte-order mark removed).
+    pub text: String,
+    /// The syntax it was read with.
+    pub syntax: Syntax,
+    /// The root node.
+    pub root: Node,
+    /// Where each line starts and the character marks.
+    lines: LineIndex,
+}
+
+impl Document {
+    pub(super) fn new(
+        text: String,
+        syntax: Syntax,
+        root: Node,
+        line_starts: Option<Vec<usize>>,
+    ) -> Self {
+        Document {
+            text,
+            syntax,
+            root,
+            lines: LineIndex::new(line_starts),
+        }
+    }
+
+    /// Position of a byte range.
+    pub fn pos(&self, span: impl Into<(usize, usize)>) -> Pos {
+        self.lines.pos(&self.text, span.into())
+    }
+
+    /// The positions of the start (with the byte range) and of the end of a span.
+    pub fn span_ends(&self, span: Span) -> (Pos, Pos) {
+        (self.pos(span), self.pos((span.end(), span.end())))
+    }
+
+    /// The node at a JSON Pointer, and the member (when the last step is an object key).
+    pub(super) fn walk(&self, pointer: &str) -> (Option<&Node>, Option<&Member>, &Node) {
+        let mut node = &self.root;
+        let mut member = None;
+        if pointer.is_empty() {
+            return (Some(node), None, node);
+        }
+        for raw in pointer.split('/').skip(1) {
+            let seg = raw.replace("~1", "/").replace("~0", "~");
+            let next = match &node.value {
+                Value::Object(ms) => ms.iter().find(|m| m.key == seg).map(|m| {
+                    member = Some(m);
+                    &m.value
+                }),
+                Value::Array(items) => {
+                    member = None;
+                    seg.parse::<usize>().ok().and_then(|i| items.get(i))
+                }
+                _ => None,
+            };
+            match next {
+                Some(n) => node = n,
+                None => return (None, None, node),
+            }
+        }
+        (Some(node), member, node)
+    }
+}
+
+/// Escape one JSON Pointer segment.
+pub fn escape_ptr(seg: &str) -> String {
+    seg.replace('~', "~0").replace('/', "~1")
+}

@@ -1,0 +1,617 @@
+//! The YAML adapter over serde-saphyr: its spanned values turned into the tree, its errors
+//! into loopconv's codes, read on a thread with a big stack.
+
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+
+use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
+
+use super::decode::{Limits, MAX_VALUES_HELP};
+use super::duplicates::{Dup, report_duplicates};
+use super::key::{Key, Vocabulary};
+use super::lines::{line_starts, pos_of};
+use super::node::{Document, KeyType, Member, Node, Span, Syntax, Value, escape_ptr};
+
+struct YNode(Value);
+
+impl<'de> de::Deserialize<'de> for YNode {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(YVisitor).map(YNode)
+    }
+}
+
+struct YVisitor;
+
+fn span_of<T>(s: &Spanned<T>) -> Span {
+    let sp = s.referenced.span();
+    let start = usize::try_from(sp.byte_offset().unwrap_or(0)).unwrap_or(0);
+    let len = usize::try_from(sp.byte_len().unwrap_or(0)).unwrap_or(0);
+    Span::new(start, start.saturating_add(len))
+}
+
+impl<'de> Visitor<'de> for YVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a YAML value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
+        i64::try_from(v)
+            .map(|v| Value::Number(v.into()))
+            .or_else(|_| u64::try_from(v).map(|v| Value::Number(v.into())))
+            .map_err(|_| E::custom("integer out of range"))
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
+        u64::try_from(v)
+            .map(|v| Value::Number(v.into()))
+            .map_err(|_| E::custom("integer out of range"))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v)
+            .map(Value::Number)
+            .unwrap_or(Value::NonFinite(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String {
+            text: v.into(),
+            plain: true,
+        })
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String {
+            text: v.into_boxed_str(),
+            plain: true,
+        })
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(YVisitor)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(n) = seq.next_element::<Spanned<YNode>>()? {
+            let span = span_of(&n);
+            items.push(Node {
+                value: n.value.0,
+                span,
+            });
+        }
+        Ok(Value::Array(items.into_boxed_slice()))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut members = Vec::new();
+        while let Some(k) = map.next_key::<Spanned<YNode>>()? {
+            let key_span = span_of(&k);
+            // Keep going on a non-string key: it is reported later (P012).
+            let (key, non_string) = match k.value.0 {
+                Value::String { text, .. } => (yaml_key(String::from(text)), None),
+                other => (yaml_key(other.to_json_text()), KeyType::of(&other)),
+            };
+            let v = map.next_value::<Spanned<YNode>>()?;
+            let span = span_of(&v);
+            members.push(Member {
+                key,
+                key_span,
+                non_string,
+                value: Node {
+                    value: v.value.0,
+                    span,
+                },
+            });
+        }
+        Ok(Value::Object(members.into_boxed_slice()))
+    }
+}
+
+/// Parse YAML text into a [`Document`]: exactly one document, YAML 1.2 booleans, duplicate
+/// keys reported (all of them), anchors and aliases bounded; keys that are words of `keys`
+/// share them.
+pub fn parse_yaml(
+    text: String,
+    keys: &'static Vocabulary,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Option<Document> {
+    parse_yaml_or_text(text, keys, limits, diags).ok()
+}
+
+/// [`parse_yaml`], handing the text back when it is not a document.
+pub fn parse_yaml_or_text(
+    text: String,
+    keys: &'static Vocabulary,
+    limits: &Limits,
+    diags: &mut Diagnostics,
+) -> Result<Document, String> {
+    let starts = line_starts(&text);
+    match read_documents(&text, keys, limits) {
+        Ok(docs) => {
+            let Some(root) = one_root(docs, &text, &starts, diags) else {
+                return Err(text);
+            };
+            let doc = Document::new(text, Syntax::Yaml, root, Some(starts));
+            let mut dups = Vec::new();
+            collect_yaml_issues(&doc.root, "", &mut dups, &doc, diags);
+            report_duplicates(&doc, dups, diags);
+            Ok(doc)
+        }
+        Err(e) => {
+            let (code, message, help) = classify_yaml_error(&e, &text, limits);
+            let mut d = Diagnostic::new(code, message);
+            if let Some(h) = help {
+                d = d.with_help(h);
+            }
+            if let Some(loc) = e.location() {
+                d.location.pos = Some(yaml_error_pos(&text, &starts, &loc));
+            }
+            diags.push(d);
+            Err(text)
+        }
+    }
+}
+
+thread_local! {
+    /// The words that keys share while YAML is read on this thread: serde's `Deserialize`,
+    /// which `Spanned` requires of the values it wraps, takes no parameter to pass them in.
+    static YAML_KEYS: std::cell::Cell<Option<&'static Vocabulary>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// The key for `text`, sharing the word of the vocabulary being read with.
+fn yaml_key(text: String) -> Key {
+    match YAML_KEYS.get() {
+        Some(keys) => keys.key_from(text),
+        None => Key::from(text),
+    }
+}
+
+/// serde-saphyr's documents of `text`, read with loopconv's options on a big stack.
+fn read_documents(
+    text: &str,
+    keys: &'static Vocabulary,
+    limits: &Limits,
+) -> Result<Vec<Spanned<YNode>>, serde_saphyr::Error> {
+    let limits = *limits;
+    with_big_stack(|| {
+        let mut opts = serde_saphyr::Options::default();
+        opts.budget = Some(yaml_budget(&limits));
+        opts.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+        opts.strict_booleans = true;
+        // `.inf` and `.nan` are well-formed YAML: the shape check reports them on their field.
+        opts.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::PassThrough;
+        opts.alias_limits.max_total_replayed_events = limits.max_alias_events;
+        opts.alias_limits.max_replay_stack_depth = 32;
+        let outer = YAML_KEYS.replace(Some(keys));
+        let docs =
+            serde_saphyr::from_str_multiple_with_options::<Spanned<YNode>, Vec<_>>(text, opts);
+        YAML_KEYS.set(outer);
+        docs
+    })
+}
+
+/// The root of the one document of `text`; `None` (reported) for several or none.
+fn one_root(
+    mut docs: Vec<Spanned<YNode>>,
+    text: &str,
+    starts: &[usize],
+    diags: &mut Diagnostics,
+) -> Option<Node> {
+    if docs.len() > 1 {
+        let second = span_of(&docs[1]);
+        let mut d = Diagnostic::new(
+            Code::MultipleDocuments,
+            format!(
+                "the file holds {} YAML documents; a loop file holds one",
+                docs.len()
+            ),
+        )
+        .with_help("split the loops into one file each (upstream reads only the first document)");
+        d.location.pos = Some(pos_of(text, starts, second.into()));
+        diags.push(d);
+        return None;
+    }
+    match docs.pop() {
+        Some(root) => {
+            let span = span_of(&root);
+            Some(Node {
+                value: root.value.0,
+                span,
+            })
+        }
+        // serde-saphyr drops null documents: `null` or `~` is a document whose root is null
+        // (reported as "must be an object"), not an empty file.
+        None => match yaml_null_root(text) {
+            Some((start, end)) => Some(Node {
+                value: Value::Null,
+                span: Span::new(start, end),
+            }),
+            None => {
+                diags.push(Diagnostic::new(
+                    Code::EmptyInput,
+                    "the YAML file holds no document",
+                ));
+                None
+            }
+        },
+    }
+}
+
+/// Where a YAML error is: its byte offset when serde-saphyr gives one that agrees with its
+/// line, else the byte its line and column name (the snippet used to point at 1:1 while
+/// the message said line 5, column 15).
+fn yaml_error_pos(text: &str, starts: &[usize], loc: &serde_saphyr::Location) -> Pos {
+    let by_offset = loc
+        .span()
+        .byte_offset()
+        .and_then(|o| usize::try_from(o).ok())
+        .map(|o| pos_of(text, starts, (o, o + 1)));
+    match by_offset {
+        Some(p) if loc.line() == 0 || u64::from(p.line) == loc.line() => p,
+        _ => {
+            let at = offset_of(text, starts, loc.line(), loc.column());
+            pos_of(text, starts, (at, at + 1))
+        }
+    }
+}
+
+/// The byte at a 1-based line and (character) column, clamped to the text.
+fn offset_of(text: &str, starts: &[usize], line: u64, column: u64) -> usize {
+    let idx = usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX);
+    let Some(&line_start) = starts.get(idx).or(starts.last()) else {
+        return 0;
+    };
+    let skip = usize::try_from(column.saturating_sub(1)).unwrap_or(usize::MAX);
+    let rest = text.get(line_start..).unwrap_or("");
+    let line_len = rest.find('\n').unwrap_or(rest.len());
+    let within = rest[..line_len]
+        .char_indices()
+        .nth(skip)
+        .map_or(line_len, |(i, _)| i);
+    line_start + within
+}
+
+/// serde-saphyr's budget with loopconv's limits.
+fn yaml_budget(limits: &Limits) -> serde_saphyr::Budget {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = limits.max_depth;
+    budget.max_nodes = limits.max_nodes;
+    budget.max_events = budget.max_events.max(limits.max_nodes.saturating_mul(2));
+    budget.max_documents = 64;
+    budget
+}
+
+/// Stack for reading YAML: reserved address space, touched only as deep as the input goes.
+const YAML_STACK: usize = 64 * 1024 * 1024;
+
+thread_local! {
+    /// Whether this thread's stack is at least [`YAML_STACK`] bytes.
+    static BIG_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The stack size a thread needs to read YAML without starting a thread of its own.
+pub const READER_STACK: usize = YAML_STACK;
+
+/// Declare that the calling thread's stack is at least [`READER_STACK`] bytes, so that
+/// reading YAML on it runs in place instead of on a new thread (a thread per YAML file was
+/// a fifth of the time of checking a folder). Call it only from a thread started with
+/// such a stack: deep YAML would overflow a smaller one.
+pub fn declare_reader_stack() {
+    BIG_STACK.set(true);
+}
+
+/// Run `f` on a thread with a [`YAML_STACK`] stack. Reading YAML recurses once per nesting
+/// level through serde-saphyr's generic code, which in an unoptimised build takes over
+/// 16 KiB of stack per level: 128 levels (the depth limit) overflowed the 2 MiB stack of a
+/// test thread before the budget could report P005. Falls back to the caller's thread
+/// if no thread can be started.
+fn with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    if BIG_STACK.get() {
+        return f();
+    }
+    let mut f = Some(f);
+    let result = std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("loopconv-yaml".into())
+            .stack_size(YAML_STACK)
+            .spawn_scoped(s, || f.take().map(|f| f()));
+        match spawned {
+            Ok(h) => match h.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => None,
+        }
+    });
+    match (result, f) {
+        (Some(r), _) => r,
+        (None, Some(f)) => f(),
+        (None, None) => unreachable!("the closure ran or is still here"),
+    }
+}
+
+/// The span of the first content of a YAML text that serde-saphyr read as no document: a
+/// scalar null (`null`, `~`, `--- null`), or `None` when it holds only comments, directives
+/// and document markers.
+fn yaml_null_root(text: &str) -> Option<(usize, usize)> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let mut rest = line.trim_end_matches(['\n', '\r']);
+        let mut at = offset;
+        let body = rest.trim_start();
+        at += rest.len() - body.len();
+        rest = body;
+        if rest.starts_with('%') {
+            offset += line.len();
+            continue;
+        }
+        for marker in ["---", "..."] {
+            if rest == marker
+                || rest.starts_with(&format!("{marker} "))
+                || rest.starts_with(&format!("{marker}\t"))
+            {
+                let body = rest[3..].trim_start();
+                at += rest.len() - body.len();
+                rest = body;
+            }
+        }
+        if !rest.is_empty() && !rest.starts_with('#') {
+            let end = rest.find(" #").unwrap_or(rest.len());
+            return Some((at, at + rest[..end].trim_end().len().max(1)));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// A YAML reading error as loopconv reports it: its code, message and help.
+type YamlProblem = (Code, String, Option<&'static str>);
+
+/// The code, message and help for a YAML reading error. Limits are recognised from the
+/// error's variant (the parser's own nesting limit only from its message), so that a deep
+/// or bombing input gets its limit code, never a generic syntax error.
+fn classify_yaml_error(e: &serde_saphyr::Error, text: &str, limits: &Limits) -> YamlProblem {
+    use serde_saphyr::Error as E;
+    let inner = innermost(e);
+    let raw = inner.to_string();
+    let first_line = raw.lines().next().unwrap_or("").trim();
+    match inner {
+        E::Budget { breach, .. } => budget_breach(breach, text, limits, first_line),
+        E::AliasReplayCounterOverflow { .. }
+        | E::AliasReplayLimitExceeded { .. }
+        | E::AliasExpansionLimitExceeded { .. }
+        | E::AliasReplayStackDepthExceeded { .. } => alias_limit(format!(
+            "anchors and aliases expand beyond the limit of {} replayed events",
+            limits.max_alias_events
+        )),
+        _ if first_line.to_lowercase().contains("recursion limit") => too_deep(limits),
+        _ => (Code::Syntax, yaml_message(first_line), None),
+    }
+}
+
+/// The error proper, out of its snippet and alias-location wrappers.
+fn innermost(e: &serde_saphyr::Error) -> &serde_saphyr::Error {
+    use serde_saphyr::Error as E;
+    let mut inner = e;
+    loop {
+        inner = match inner {
+            E::WithSnippet { error, .. } => error.as_ref(),
+            #[allow(deprecated)]
+            E::AliasError { error, .. } => error.as_ref(),
+            _ => return inner,
+        };
+    }
+}
+
+/// `P005`: nested deeper than the limit.
+fn too_deep(limits: &Limits) -> YamlProblem {
+    (
+        Code::TooDeep,
+        format!(
+            "sequences and mappings are nested more than {} levels deep",
+            limits.max_depth
+        ),
+        Some("loop files need only a few levels; this input is not a loop"),
+    )
+}
+
+/// An alias limit, saying `what`.
+fn alias_limit(what: String) -> YamlProblem {
+    (
+        Code::AliasLimit,
+        what,
+        Some("anchors and aliases expand beyond the limit (an alias bomb?); write the values out"),
+    )
+}
+
+/// The problem for a breach of serde-saphyr's budget (a size counts as an alias limit when
+/// the text uses anchors and aliases).
+fn budget_breach(
+    breach: &serde_saphyr::budget::BudgetBreach,
+    text: &str,
+    limits: &Limits,
+    first_line: &str,
+) -> YamlProblem {
+    use serde_saphyr::budget::BudgetBreach as B;
+    let budget = yaml_budget(limits);
+    let aliased = text.contains('&') && text.contains('*');
+    let too_large = |what: String| {
+        if aliased {
+            alias_limit(format!("anchors and aliases expand to {what}"))
+        } else {
+            (
+                Code::TooLarge,
+                format!("the YAML document is too large to be a loop: it has {what}"),
+                Some(MAX_VALUES_HELP),
+            )
+        }
+    };
+    match breach {
+        B::Depth { .. } => too_deep(limits),
+        B::Aliases { .. } => alias_limit(format!(
+            "the YAML uses more than {} aliases",
+            budget.max_aliases
+        )),
+        B::Anchors { .. } => alias_limit(format!(
+            "the YAML defines more than {} anchors",
+            budget.max_anchors
+        )),
+        B::ScalarBytes { .. } => too_large(format!(
+            "more than {} bytes of scalar text",
+            budget.max_total_scalar_bytes
+        )),
+        B::Nodes { .. } => too_large(format!("more than {} nodes", budget.max_nodes)),
+        B::Events { .. } => too_large(format!("more than {} parser events", budget.max_events)),
+        B::Documents { documents } => (
+            Code::MultipleDocuments,
+            format!(
+                "the file holds more than {} YAML documents; a loop file holds one",
+                documents.saturating_sub(1)
+            ),
+            Some("split the loops into one file each (upstream reads only the first document)"),
+        ),
+        _ => alias_limit(format!(
+            "the YAML exceeds loopconv's parsing budget ({})",
+            yaml_message(first_line)
+        )),
+    }
+}
+
+fn yaml_message(first: &str) -> String {
+    // serde-saphyr prefixes messages with a location; keep the description only.
+    let msg = first
+        .trim_start_matches("error: ")
+        .trim_start_matches("Error: ");
+    let msg = strip_line_column(msg).to_owned();
+    let mut msg = if msg.is_empty() {
+        "invalid YAML".to_owned()
+    } else {
+        msg
+    };
+    if let Some(c) = msg.get(..1) {
+        let lower = c.to_lowercase();
+        msg.replace_range(..1, &lower);
+    }
+    msg.trim_end_matches('.').to_owned()
+}
+
+/// `line 3 column 8: rest` -> `rest` (the diagnostic carries the position itself).
+fn strip_line_column(msg: &str) -> &str {
+    let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).filter(|&n| n > 0);
+    let Some(rest) = msg.strip_prefix("line ") else {
+        return msg;
+    };
+    let Some(n) = digits(rest) else { return msg };
+    let Some(rest) = rest[n..].strip_prefix(" column ") else {
+        return msg;
+    };
+    let Some(n) = digits(rest) else { return msg };
+    rest[n..].strip_prefix(": ").unwrap_or(msg)
+}
+
+fn collect_yaml_issues(
+    node: &Node,
+    ptr: &str,
+    dups: &mut Vec<Dup>,
+    doc: &Document,
+    diags: &mut Diagnostics,
+) {
+    match &node.value {
+        Value::Object(ms) => {
+            // First span of each key (a hash index: scanning earlier members is quadratic).
+            let mut seen: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
+            for m in ms {
+                if let Some(t) = m.non_string {
+                    let mut d = Diagnostic::new(
+                        Code::NonStringKey,
+                        format!("a mapping key is {}, not a string", t.name()),
+                    )
+                    .with_help("loop files use string keys; quote the key");
+                    d.location.pos = Some(doc.pos(m.key_span));
+                    d.location.pointer = ptr.to_owned();
+                    diags.push(d);
+                }
+                // Non-string keys are reported once, as P012 above: two `{}` keys are not
+                // also a duplicate (one mistake, one diagnostic).
+                match seen.entry(m.key.as_str()) {
+                    _ if m.non_string.is_some() => {}
+                    std::collections::hash_map::Entry::Occupied(first) => {
+                        dups.push((ptr.to_owned(), m.key.to_string(), m.key_span, *first.get()));
+                    }
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(m.key_span);
+                    }
+                }
+                collect_yaml_issues(
+                    &m.value,
+                    &format!("{ptr}/{}", escape_ptr(&m.key)),
+                    dups,
+                    doc,
+                    diags,
+                );
+            }
+        }
+        Value::Array(items) => {
+            for (i, n) in items.iter().enumerate() {
+                collect_yaml_issues(n, &format!("{ptr}/{i}"), dups, doc, diags);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Locate;
+
+    static WORDS: Vocabulary = Vocabulary::new(&["a", "b"]);
+
+    #[test]
+    fn yaml_basic_and_duplicates() {
+        let mut d = Diagnostics::new("t.yaml");
+        let doc = parse_yaml(
+            "a: 1\nb:\n  - x\n  - yes\na: 3\n".into(),
+            &WORDS,
+            &Limits::default(),
+            &mut d,
+        )
+        .unwrap();
+        assert_eq!(d.items().len(), 1, "{:?}", d.items());
+        assert_eq!(d.items()[0].code, Code::DuplicateKey);
+        let p = doc.locate("/b/1", false).unwrap();
+        assert_eq!((p.line, p.column), (4, 5));
+        assert_eq!(
+            doc.root.get("b").unwrap().to_json(),
+            serde_json::json!(["x", "yes"])
+        );
+    }
+
+    #[test]
+    fn yaml_multi_document() {
+        let mut d = Diagnostics::new("t.yaml");
+        assert!(
+            parse_yaml(
+                "a: 1\n---\nb: 2\n".into(),
+                &WORDS,
+                &Limits::default(),
+                &mut d
+            )
+            .is_none()
+        );
+        assert_eq!(d.items()[0].code, Code::MultipleDocuments);
+    }
+}
