@@ -22,9 +22,11 @@ use serde::Serialize;
 pub mod docs;
 mod github;
 mod sarif;
+mod suggest;
 
 pub use github::render_github;
 pub use sarif::render_sarif;
+pub use suggest::{Suggestion, Target};
 
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -200,7 +202,8 @@ pub struct Location {
 /// One problem found in an input or a conversion.
 ///
 /// Its JSON form (`--format json`) is `{severity, code, name, message, location: {file,
-/// pointer, line?, column?}, notes?, help?}`, where `name` is the code's kebab-case name.
+/// pointer, line?, column?}, notes?, help?}`, where `name` is the code's kebab-case name and
+/// `help` is [`Diagnostic::help_text`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error, warning or note.
@@ -213,8 +216,11 @@ pub struct Diagnostic {
     pub location: Location,
     /// Extra facts (a cycle, a path).
     pub notes: Vec<String>,
-    /// How to fix it, when there is something useful to say.
+    /// Advice that is not an edit (how to fix it, when there is something useful to say);
+    /// the help line of a diagnostic with suggestions is theirs.
     pub help: Option<String>,
+    /// The fixes it proposes, as alternatives (most have none or one).
+    pub suggestions: Vec<Suggestion>,
 }
 
 impl Serialize for Diagnostic {
@@ -229,7 +235,7 @@ impl Serialize for Diagnostic {
             #[serde(skip_serializing_if = "<[String]>::is_empty")]
             notes: &'a [String],
             #[serde(skip_serializing_if = "Option::is_none")]
-            help: Option<&'a str>,
+            help: Option<String>,
         }
         Json {
             severity: self.severity,
@@ -238,13 +244,19 @@ impl Serialize for Diagnostic {
             message: &self.message,
             location: &self.location,
             notes: &self.notes,
-            help: self.help.as_deref(),
+            help: self.help_text(),
         }
         .serialize(s)
     }
 }
 
 impl Diagnostic {
+    /// The help line: the suggestions' (as alternatives) when there are any, otherwise
+    /// the advice.
+    pub fn help_text(&self) -> Option<String> {
+        suggest::help_text(&self.suggestions).or_else(|| self.help.clone())
+    }
+
     /// The message with its notes and help on lines of their own (`note: …`, `help: …`),
     /// for the plain-text consumers: SARIF, GitHub annotations, the language server.
     pub fn full_message(&self) -> String {
@@ -253,9 +265,9 @@ impl Diagnostic {
             text.push_str("\nnote: ");
             text.push_str(n);
         }
-        if let Some(h) = &self.help {
+        if let Some(h) = self.help_text() {
             text.push_str("\nhelp: ");
-            text.push_str(h);
+            text.push_str(&h);
         }
         text
     }
@@ -269,12 +281,19 @@ impl Diagnostic {
             location: Location::default(),
             notes: Vec::new(),
             help: None,
+            suggestions: Vec::new(),
         }
     }
 
-    /// Set the help line.
+    /// Set the advice (for a fix that is an edit, use [`Diagnostic::with_suggestion`]).
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Propose a fix (another call adds an alternative).
+    pub fn with_suggestion(mut self, s: Suggestion) -> Self {
+        self.suggestions.push(s);
         self
     }
 
@@ -304,6 +323,10 @@ pub trait Locate {
     /// Position of the key (when `key` is true and the pointer names an object member) or of
     /// the value at `pointer`; falls back to the nearest ancestor that has a position.
     fn locate(&self, pointer: &str, key: bool) -> Option<Pos>;
+
+    /// Position of exactly the key or value at `pointer` (no fallback), and the position
+    /// just past it: `None` when the pointer names nothing.
+    fn locate_exact(&self, pointer: &str, key: bool) -> Option<(Pos, Pos)>;
 }
 
 /// An append-only collection of diagnostics for one file.
@@ -334,11 +357,18 @@ impl Diagnostics {
     }
 
     /// Give a position to every diagnostic that has none yet, resolving its pointer with
-    /// `map` (the one place where pointers become lines and columns).
+    /// `map` (the one place where pointers become lines and columns), and to every
+    /// suggestion's target.
     pub fn locate_missing(&mut self, map: &dyn Locate) {
         for d in &mut self.items {
             if d.location.pos.is_none() {
                 d.location.pos = map.locate(&d.location.pointer, d.location.on_key);
+            }
+            for t in d.suggestions.iter_mut().filter_map(Suggestion::target_mut) {
+                if t.pos.is_none() {
+                    let found = map.locate_exact(&t.pointer, t.key);
+                    (t.pos, t.end) = (found.map(|f| f.0), found.map(|f| f.1));
+                }
             }
         }
     }
@@ -423,7 +453,8 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
         let d = &Diagnostic {
             message: one_terminal_line(&d.message),
             notes: d.notes.iter().map(|n| one_terminal_line(n)).collect(),
-            help: d.help.as_deref().map(one_terminal_line),
+            help: d.help_text().as_deref().map(one_terminal_line),
+            suggestions: Vec::new(),
             location: Location {
                 file: one_terminal_line(&d.location.file),
                 // A pointer names user keys (`/loop/<unknown key>`): sanitised too.

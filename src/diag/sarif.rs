@@ -3,17 +3,19 @@
 //!
 //! The log has one run whose tool lists every code as a rule (id, kebab-case name, summary,
 //! the long help from [`super::docs`] and a link to it), and one result per diagnostic with
-//! its level, message (notes and help on further lines) and physical location. Columns are
+//! its level, message (notes and help on further lines), physical location and `fixes`:
+//! one per suggestion that is a replacement of located text (an unknown id or key replaced
+//! by the declared one, a value set), a region given by lines and columns. Columns are
 //! counted in Unicode code points, as in loopconv's other outputs, and the run says so
 //! (`columnKind`).
 
 use serde_sarif::sarif::{
-    ArtifactLocation, Location as SarifLocation, Message, MultiformatMessageString,
-    PhysicalLocation, Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult,
-    ResultLevel, Run, Sarif, Tool, ToolComponent,
+    ArtifactChange, ArtifactContent, ArtifactLocation, Fix, Location as SarifLocation, Message,
+    MultiformatMessageString, PhysicalLocation, Region, Replacement, ReportingConfiguration,
+    ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
 };
 
-use super::{Code, Diagnostic, Severity, docs};
+use super::{Code, Diagnostic, Severity, Suggestion, docs};
 
 /// Render diagnostics (of any number of files) as one SARIF 2.1.0 log (pretty JSON).
 pub fn render_sarif(diags: &[Diagnostic]) -> String {
@@ -81,13 +83,49 @@ fn result(d: &Diagnostic) -> SarifResult {
     // The message is read by people: without the characters `text::lines` drops.
     let message = crate::text::lines(&d.full_message()).into_owned();
     let index = Code::ALL.iter().position(|&c| c == d.code).unwrap_or(0);
-    SarifResult::builder()
+    let fixes: Vec<Fix> = d.suggestions.iter().filter_map(|s| fix(d, s)).collect();
+    let result = SarifResult::builder()
         .rule_id(d.code.as_str())
         .rule_index(i64::try_from(index).unwrap_or(0))
         .level(level)
         .message(Message::builder().text(message).build())
-        .locations(vec![location(d)])
-        .build()
+        .locations(vec![location(d)]);
+    if fixes.is_empty() {
+        result.build()
+    } else {
+        result.fixes(fixes).build()
+    }
+}
+
+/// The fix of a suggestion that replaces located text: its region by lines and columns (so
+/// that a byte-order mark, which positions do not count, cannot shift it).
+fn fix(d: &Diagnostic, s: &Suggestion) -> Option<Fix> {
+    let (start, text) = s.replacement()?;
+    let end = s.target()?.end?;
+    let region = Region::builder()
+        .start_line(i64::from(start.line.max(1)))
+        .start_column(i64::from(start.column.max(1)))
+        .end_line(i64::from(end.line.max(1)))
+        .end_column(i64::from(end.column.max(1)))
+        .build();
+    let replacement = Replacement::builder()
+        .deleted_region(region)
+        .inserted_content(ArtifactContent::builder().text(text).build())
+        .build();
+    let change = ArtifactChange::builder()
+        .artifact_location(
+            ArtifactLocation::builder()
+                .uri(uri(&d.location.file))
+                .build(),
+        )
+        .replacements(vec![replacement])
+        .build();
+    Some(
+        Fix::builder()
+            .description(Message::builder().text(s.help_text()).build())
+            .artifact_changes(vec![change])
+            .build(),
+    )
 }
 
 fn location(d: &Diagnostic) -> SarifLocation {

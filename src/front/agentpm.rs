@@ -3,7 +3,7 @@
 //! so the lowering is lossless.
 
 use super::{has_key, model, phase_count_fits};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion};
 use crate::format::Format;
 use crate::front::shape::Profile;
 use crate::ir::{self, Destination, Field, Origin, Pattern, Provenance, Spec};
@@ -42,7 +42,11 @@ fn warn_missing_kind(diags: &mut Diagnostics) {
             Code::MissingKind,
             "the manifest has no `kind`; reading it as `kind: \"loop\"`",
         )
-        .with_help("add `\"kind\": \"loop\"`")
+        .with_suggestion(Suggestion::AddKey {
+            object: String::new(),
+            key: "kind".to_owned(),
+            value: "loop".into(),
+        })
         .at_key(""),
     );
 }
@@ -83,7 +87,11 @@ fn warn_package_fields(man: &m::Manifest, diags: &mut Diagnostics) {
                 Code::MissingSchema,
                 "the manifest has no `$schema`: editors may lack completion and validation",
             )
-            .with_help(format!("add `\"$schema\": \"{}\"`", m::UPSTREAM_SCHEMA_URI))
+            .with_suggestion(Suggestion::AddKey {
+                object: String::new(),
+                key: "$schema".to_owned(),
+                value: m::UPSTREAM_SCHEMA_URI.into(),
+            })
             .at_key(""),
         );
     }

@@ -1,19 +1,19 @@
-//! loopconv's diagnostics as LSP diagnostics, and the code actions their help computes.
+//! loopconv's diagnostics as LSP diagnostics, and the code actions built from their
+//! suggestions.
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
 
 use lsp_types::{
     CodeAction, CodeActionKind, CodeDescription, Diagnostic as LspDiagnostic,
-    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range, TextEdit,
-    Uri, WorkspaceEdit,
+    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Range, Uri,
+    WorkspaceEdit,
 };
-use regex::Regex;
 
 use super::features::Text;
+use super::fixes::{Fix, fix};
 use super::index::{Index, Span};
-use crate::diag::{Code, Diagnostic, Severity};
-use crate::tree::Syntax;
+use crate::diag::{Code, Diagnostic, Severity, Suggestion};
+use crate::tree::Document;
 
 /// Where the code table is documented: every diagnostic's code description links here.
 pub const CODE_TABLE_URL: &str = "https://github.com/loopconv/loopconv#diagnostics";
@@ -80,112 +80,131 @@ fn first_declaration(index: &Index, code: Code, at: Span) -> Option<Span> {
     }
 }
 
-static DID_YOU_MEAN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"did you mean `([^`]+)`\?").expect("valid regex"));
-static ADD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"add \{"from": "((?:[^"\\]|\\.)*)", "on": "((?:[^"\\]|\\.)*)""#)
-        .expect("valid regex")
-});
-
-/// The quick fixes for the diagnostics touching `range`: replace an unknown id with the
-/// suggestion, add the missing transition.
+/// The quick fixes for the diagnostics touching `range`: one per suggestion whose edit can
+/// be made in this document (replace an unknown id, add the missing transition, ...).
 pub fn code_actions(
     t: &Text,
     index: &Index,
-    syntax: Syntax,
+    doc: Option<&Document>,
     uri: &Uri,
     diags: &[Diagnostic],
     range: Range,
 ) -> Vec<CodeAction> {
-    let lsp_edit = |edits: Vec<TextEdit>| WorkspaceEdit::new(HashMap::from([(uri.clone(), edits)]));
     let mut out = Vec::new();
     for d in diags {
         let r = t.range(span_of(d));
         if r.end < range.start || range.end < r.start {
             continue;
         }
-        let help = d.help.as_deref().unwrap_or("");
-        if let Some(c) = DID_YOU_MEAN.captures(help) {
-            let new = serde_json::to_string(&c[1]).unwrap_or_default();
-            out.push(action(
-                format!("replace with `{}`", &c[1]),
-                d,
-                lsp_edit(vec![TextEdit::new(r, new)]),
-            ));
-        }
-        if d.code == Code::MissingTransition {
-            let Some(c) = ADD.captures(help) else {
-                continue;
-            };
-            if let Some(edit) = add_transition(t, index, syntax, &c[1], &c[2]) {
-                out.push(action(
-                    format!("add a transition for `{}` on `{}`", &c[1], &c[2]),
-                    d,
-                    lsp_edit(vec![edit]),
-                ));
+        for s in &d.suggestions {
+            if let Some(f) = fix(t, index, doc, s) {
+                let preferred =
+                    d.suggestions.len() == 1 && !matches!(s, Suggestion::AddTransition { .. });
+                out.push(action(f, d, uri, preferred));
             }
         }
     }
     out
 }
 
-fn action(title: String, d: &Diagnostic, edit: WorkspaceEdit) -> CodeAction {
+fn action(f: Fix, d: &Diagnostic, uri: &Uri, preferred: bool) -> CodeAction {
     CodeAction {
-        title: format!("{title} ({})", d.code),
+        title: format!("{} ({})", f.title, d.code),
         kind: Some(CodeActionKind::QUICKFIX),
-        edit: Some(edit),
-        is_preferred: Some(d.code != Code::MissingTransition),
+        edit: Some(WorkspaceEdit::new(HashMap::from([(
+            uri.clone(),
+            vec![f.edit],
+        )]))),
+        is_preferred: Some(preferred),
         ..CodeAction::default()
     }
 }
 
-/// The edit adding `{from, on, to: "$end"}` after the last transition (the author then
-/// picks the target).
-fn add_transition(
-    t: &Text,
-    index: &Index,
-    syntax: Syntax,
-    from: &str,
-    on: &str,
-) -> Option<TextEdit> {
-    let last = index.transitions.last()?;
-    let line_start = t.text[..last.span.0].rfind('\n').map_or(0, |i| i + 1);
-    let indent: String = t.text[line_start..last.span.0]
-        .chars()
-        .map(|c| if c == '-' { ' ' } else { c })
-        .take_while(|c| c.is_whitespace())
-        .collect();
-    let (from, on) = (unescape(from), unescape(on));
-    let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
-    let (at, text) = match syntax {
-        Syntax::Json => (
-            last.span.1,
-            format!(
-                ",\n{indent}{{ \"from\": {}, \"on\": {}, \"to\": \"$end\" }}",
-                q(&from),
-                q(&on)
-            ),
-        ),
-        Syntax::Yaml => {
-            let end = t.text[last.span.1..]
-                .find('\n')
-                .map_or(t.text.len(), |i| last.span.1 + i);
-            let dash = indent.len().saturating_sub(2);
-            let pad = " ".repeat(dash);
-            (
-                end,
-                format!(
-                    "\n{pad}- from: {}\n{pad}  on: {}\n{pad}  to: \"$end\"",
-                    q(&from),
-                    q(&on)
-                ),
-            )
-        }
-    };
-    let pos = t.range((at, at));
-    Some(TextEdit::new(pos, text))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::Analysis;
+    use lsp_types::Position;
 
-fn unescape(s: &str) -> String {
-    serde_json::from_str(&format!("\"{s}\"")).unwrap_or_else(|_| s.to_owned())
+    /// An unknown entry phase close to `plan`, a missing transition and a retry count on a
+    /// policy that does not retry.
+    const LOOP: &str = r#"{
+  "kind": "loop",
+  "name": "x",
+  "version": "0.1.0",
+  "description": "A loop.",
+  "loop": {
+    "entry_phase": "plna",
+    "phases": [
+      { "id": "plan", "objective": "Plan." },
+      { "id": "build", "objective": "Build." }
+    ],
+    "transitions": [
+      { "from": "plan", "on": "complete", "to": "build" }
+    ],
+    "error_policy": { "tool_failure": { "action": "abort", "max_retries": 2 } }
+  }
+}
+"#;
+
+    fn actions(a: &Analysis, diags: &[Diagnostic]) -> Vec<CodeAction> {
+        let uri: Uri = "file:///tmp/x.json".parse().expect("uri");
+        let all = Range::new(Position::new(0, 0), Position::new(u32::MAX, 0));
+        code_actions(&a.text(), &a.index, a.loaded.doc.as_ref(), &uri, diags, all)
+    }
+
+    fn new_texts(acts: &[CodeAction]) -> Vec<(String, String)> {
+        acts.iter()
+            .flat_map(|a| {
+                let changes = a.edit.as_ref().and_then(|e| e.changes.as_ref());
+                changes.into_iter().flat_map(|c| c.values().flatten())
+            })
+            .map(|e| (format!("{:?}", e.range), e.new_text.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn code_actions_do_not_depend_on_the_wording() {
+        let a = Analysis::new("x.json", LOOP);
+        let diags = a.loaded.diags.items();
+        let before = actions(&a, diags);
+        let titles: Vec<&str> = before.iter().map(|a| a.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "add `$schema` (F012)",
+                "replace with `plan` (V006)",
+                "add a transition for `build` on `complete` (V011)",
+                "remove `max_retries` (V020)",
+                "set `action` to `retry` (V020)",
+            ]
+        );
+        let texts = new_texts(&before);
+        assert_eq!(texts[1].1, "\"plan\"");
+        assert_eq!(texts[3].1, "");
+        assert_eq!(texts[4].1, "\"retry\"");
+        // Every message and help line reworded (even into text the old regexes parsed):
+        // the same actions, the same edits.
+        let reworded: Vec<Diagnostic> = diags
+            .iter()
+            .cloned()
+            .map(|mut d| {
+                d.message = "reworded".to_owned();
+                d.notes = vec!["did you mean `gather`?".to_owned()];
+                d.help =
+                    Some(r#"did you mean `x`? add {"from": "a", "on": "b", "to": ...}"#.into());
+                d
+            })
+            .collect();
+        assert_eq!(actions(&a, &reworded), before);
+        // Help text without suggestions proposes nothing.
+        let bare: Vec<Diagnostic> = reworded
+            .into_iter()
+            .map(|mut d| {
+                d.suggestions.clear();
+                d
+            })
+            .collect();
+        assert_eq!(actions(&a, &bare), []);
+    }
 }

@@ -12,6 +12,7 @@ pub mod complete;
 pub mod diagnostics;
 mod documents;
 pub mod features;
+pub mod fixes;
 pub mod index;
 mod requests;
 mod server;

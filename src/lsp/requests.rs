@@ -125,7 +125,7 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
             let acts = super::diagnostics::code_actions(
                 &t,
                 &a.index,
-                a.syntax,
+                a.loaded.doc.as_ref(),
                 &uri,
                 a.loaded.diags.items(),
                 p.range,

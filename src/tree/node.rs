@@ -245,6 +245,11 @@ impl Document {
         self.lines.pos(&self.text, span.into())
     }
 
+    /// The positions of the start (with the byte range) and of the end of a span.
+    pub fn span_ends(&self, span: Span) -> (Pos, Pos) {
+        (self.pos(span), self.pos((span.end(), span.end())))
+    }
+
     /// The node at a JSON Pointer, and the member (when the last step is an object key).
     pub(super) fn walk(&self, pointer: &str) -> (Option<&Node>, Option<&Member>, &Node) {
         let mut node = &self.root;
@@ -287,5 +292,15 @@ impl Locate for Document {
             (Some(n), _) => Some(self.pos(n.span)),
             (None, _) => Some(self.pos(nearest.span)),
         }
+    }
+
+    fn locate_exact(&self, pointer: &str, key: bool) -> Option<(Pos, Pos)> {
+        let span = match self.walk(pointer) {
+            (Some(_), Some(m), _) if key => m.key_span,
+            (Some(_), None, _) if key => return None,
+            (Some(n), _, _) => n.span,
+            (None, _, _) => return None,
+        };
+        Some(self.span_ends(span))
     }
 }

@@ -11,7 +11,6 @@ pub mod graph;
 pub(crate) mod refs;
 
 pub use graph::Info;
-pub use refs::suggest;
 
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Spec;

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Sink as _;
 use crate::diag::Diagnostics;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Suggestion, Target};
 use crate::ir::{Destination, Field, Graph, Pattern, Phase, Spec, Transition};
 use crate::ir::{Escalation, Exhausted, IdMap, ToolAction, id_map};
 
@@ -17,8 +17,9 @@ fn blank(s: &str) -> bool {
     s.trim().is_empty()
 }
 
-/// A "did you mean" help for an unknown id, or the list of declared ids.
-pub fn suggest(unknown: &str, known: &[&str], what: &str) -> String {
+/// Help for an unknown id, the value at the diagnostic's pointer: the suggestion to write
+/// the closest declared id instead, or else the list of declared ids.
+fn unknown_id_help(d: Diagnostic, unknown: &str, known: &[&str], what: &str) -> Diagnostic {
     // Edit distances only among at most 1,000 ids, and at most 20 ids listed: a loop with
     // thousands of phases and many dangling ids must not take quadratic time or print
     // every id once per diagnostic.
@@ -29,9 +30,15 @@ pub fn suggest(unknown: &str, known: &[&str], what: &str) -> String {
     } else {
         &[]
     };
-    match did_you_mean(unknown, compared.iter().copied(), |d, _| d <= 2) {
-        Some(help) => help,
-        None if known.is_empty() => format!("no {what} is declared"),
+    match closest(unknown, compared.iter().copied(), |d, _| d <= 2) {
+        Some(id) => {
+            let target = Target::value(d.location.pointer.clone());
+            d.with_suggestion(Suggestion::Replace {
+                target,
+                with: id.to_owned(),
+            })
+        }
+        None if known.is_empty() => d.with_help(format!("no {what} is declared")),
         None => {
             let mut list = known
                 .iter()
@@ -42,23 +49,23 @@ pub fn suggest(unknown: &str, known: &[&str], what: &str) -> String {
             if known.len() > MAX_LISTED {
                 list.push_str(&format!(" and {} more", known.len() - MAX_LISTED));
             }
-            format!("declared {what}s: {list}")
+            d.with_help(format!("declared {what}s: {list}"))
         }
     }
 }
 
-/// "did you mean `x`?" for the candidate closest to `unknown`, among those `accept`ed, or
-/// `None`. Ties go to the earliest candidate.
+/// The candidate closest to `unknown`, among those `accept`ed, or `None` (the "did you
+/// mean" of a [`Suggestion::Replace`]). Ties go to the earliest candidate.
 ///
 /// The distance is `strsim::levenshtein`: insertions, deletions and substitutions of
 /// characters (a transposition counts as two edits). `accept(distance, candidate)` must
 /// only get stricter as the distance grows: a candidate it rejects at the difference in
 /// length (a lower bound of the distance) is skipped without computing the distance.
-pub(crate) fn did_you_mean<'a>(
+pub(crate) fn closest<'a>(
     unknown: &str,
     candidates: impl IntoIterator<Item = &'a str>,
     accept: impl Fn(usize, &str) -> bool,
-) -> Option<String> {
+) -> Option<&'a str> {
     let len = unknown.chars().count();
     candidates
         .into_iter()
@@ -66,7 +73,7 @@ pub(crate) fn did_you_mean<'a>(
         .map(|k| (strsim::levenshtein(unknown, k), k))
         .filter(|&(d, k)| accept(d, k))
         .min_by_key(|&(d, _)| d)
-        .map(|(_, k)| format!("did you mean `{k}`?"))
+        .map(|(_, k)| k)
 }
 
 const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` (success), `$abort` (failure), `$handoff` (hand-off)";
@@ -166,17 +173,18 @@ impl<'a> Phases<'a> {
         }
     }
 
-    /// Help for an unknown phase id.
-    fn suggest(&self, id: &str) -> String {
-        suggest(id, &self.ids, "phase")
+    /// Help for an unknown phase id, the value at the diagnostic's pointer.
+    fn unknown_help(&self, d: Diagnostic, id: &str) -> Diagnostic {
+        unknown_id_help(d, id, &self.ids, "phase")
     }
 
-    /// Help for a target that is neither a declared phase nor a terminal.
-    fn target_help(&self, to: &str) -> String {
+    /// Help for a target, the value at the diagnostic's pointer, that is neither a declared
+    /// phase nor a terminal.
+    fn target_help(&self, d: Diagnostic, to: &str) -> Diagnostic {
         if to.starts_with('$') {
-            TERMINAL_HELP.to_owned()
+            d.with_help(TERMINAL_HELP)
         } else {
-            self.suggest(to)
+            self.unknown_help(d, to)
         }
     }
 }
@@ -286,28 +294,24 @@ fn unique_outcome_ids(g: &Graph, sink: &mut Diagnostics) {
 fn entry_phase_exists(spec: &Spec, phases: &Phases, sink: &mut Diagnostics) {
     let entry = &spec.graph.entry;
     if !phases.contains(entry) {
-        sink.value(
-            Diagnostic::new(
-                Code::UnknownEntryPhase,
-                format!("`entry_phase` `{entry}` is not a declared phase"),
-            )
-            .with_help(phases.suggest(entry))
-            .at(spec.provenance.pointer(Field::Entry)),
-        );
+        let d = Diagnostic::new(
+            Code::UnknownEntryPhase,
+            format!("`entry_phase` `{entry}` is not a declared phase"),
+        )
+        .at(spec.provenance.pointer(Field::Entry));
+        sink.value(phases.unknown_help(d, entry));
     }
 }
 
 /// Rule 7 (`V007`): every transition's `from` is a declared phase.
 fn transition_sources_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
     for t in g.transitions.iter().filter(|t| !phases.contains(&t.from)) {
-        sink.value(
-            Diagnostic::new(
-                Code::UnknownTransitionSource,
-                format!("transition `from` `{}` is not a declared phase", t.from),
-            )
-            .with_help(phases.suggest(&t.from))
-            .at(t.origin.pointer_to("from")),
-        );
+        let d = Diagnostic::new(
+            Code::UnknownTransitionSource,
+            format!("transition `from` `{}` is not a declared phase", t.from),
+        )
+        .at(t.origin.pointer_to("from"));
+        sink.value(phases.unknown_help(d, &t.from));
     }
 }
 
@@ -334,7 +338,7 @@ fn transition_outcomes_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics)
                 outs.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")
             ))
         } else {
-            d.with_help(suggest(&t.on, &outs, "outcome"))
+            unknown_id_help(d, &t.on, &outs, "outcome")
         };
         sink.value(d);
     }
@@ -379,14 +383,12 @@ fn transition_targets_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) 
         if let Destination::Phase(to) = &t.to
             && !phases.contains(to)
         {
-            sink.value(
-                Diagnostic::new(
-                    Code::UnknownTransitionTarget,
-                    format!("transition `to` `{to}` is neither a declared phase nor a terminal"),
-                )
-                .with_help(phases.target_help(to))
-                .at(t.origin.pointer_to("to")),
-            );
+            let d = Diagnostic::new(
+                Code::UnknownTransitionTarget,
+                format!("transition `to` `{to}` is neither a declared phase nor a terminal"),
+            )
+            .at(t.origin.pointer_to("to"));
+            sink.value(phases.target_help(d, to));
         }
     }
 }
@@ -409,10 +411,10 @@ fn every_outcome_has_a_transition(
                             p.id
                         ),
                     )
-                    .with_help(format!(
-                        "add {{\"from\": \"{}\", \"on\": \"complete\", \"to\": ...}}",
-                        p.id
-                    ))
+                    .with_suggestion(Suggestion::AddTransition {
+                        from: p.id.clone(),
+                        on: crate::ir::IMPLICIT_OUTCOME.to_owned(),
+                    })
                     .at(p.origin.pointer_to("id")),
                 );
             }
@@ -426,10 +428,10 @@ fn every_outcome_has_a_transition(
                         Code::MissingTransition,
                         format!("outcome `{}` of phase `{}` has no transition", o.id, p.id),
                     )
-                    .with_help(format!(
-                        "add {{\"from\": \"{}\", \"on\": \"{}\", \"to\": ...}}",
-                        p.id, o.id
-                    ))
+                    .with_suggestion(Suggestion::AddTransition {
+                        from: p.id.clone(),
+                        on: o.id.clone(),
+                    })
                     .at(o.origin.pointer_to("id")),
                 );
             }
@@ -457,17 +459,15 @@ fn unique_checkpoint_ids(g: &Graph, sink: &mut Diagnostics) {
 fn checkpoint_phases_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
     for c in g.checkpoints.iter().flatten() {
         if !phases.contains(&c.before_phase) {
-            sink.value(
-                Diagnostic::new(
-                    Code::UnknownCheckpointPhase,
-                    format!(
-                        "checkpoint `{}` guards `{}`, which is not a declared phase",
-                        c.id, c.before_phase
-                    ),
-                )
-                .with_help(phases.suggest(&c.before_phase))
-                .at(c.origin.pointer_to("before_phase")),
-            );
+            let d = Diagnostic::new(
+                Code::UnknownCheckpointPhase,
+                format!(
+                    "checkpoint `{}` guards `{}`, which is not a declared phase",
+                    c.id, c.before_phase
+                ),
+            )
+            .at(c.origin.pointer_to("before_phase"));
+            sink.value(phases.unknown_help(d, &c.before_phase));
         }
     }
 }
@@ -506,17 +506,15 @@ fn checkpoint_targets_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) 
         if let Destination::Phase(r) = &c.on_reject
             && !phases.contains(r)
         {
-            sink.value(
-                Diagnostic::new(
-                    Code::UnknownRejectTarget,
-                    format!(
-                        "checkpoint `{}` rejects to `{r}`, which is neither a declared phase nor a terminal",
-                        c.id
-                    ),
-                )
-                .with_help(phases.target_help(r))
-                .at(c.origin.pointer_to("on_reject")),
-            );
+            let d = Diagnostic::new(
+                Code::UnknownRejectTarget,
+                format!(
+                    "checkpoint `{}` rejects to `{r}`, which is neither a declared phase nor a terminal",
+                    c.id
+                ),
+            )
+            .at(c.origin.pointer_to("on_reject"));
+            sink.value(phases.target_help(d, r));
         }
     }
 }
@@ -576,7 +574,13 @@ fn retry_policy(spec: &Spec, sink: &mut Diagnostics) {
                             "`{field}` is only allowed with `action: retry`, not `action: {action}`"
                         ),
                     )
-                    .with_help(format!("remove `{field}`, or set `action: retry`"))
+                    .with_suggestion(Suggestion::RemoveKey {
+                        target: Target::key(format!("{tp}/{field}")),
+                    })
+                    .with_suggestion(Suggestion::Set {
+                        target: Target::value(format!("{tp}/action")),
+                        to: ToolAction::Retry.as_str().to_owned(),
+                    })
                     .at(format!("{tp}/{field}")),
                 );
             }
@@ -732,27 +736,30 @@ fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
 
 #[cfg(test)]
 mod tests {
-    use super::{did_you_mean, suggest};
+    use super::{closest, unknown_id_help};
+    use crate::diag::{Code, Diagnostic, Suggestion, Target};
 
     #[test]
-    fn did_you_mean_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {
+    fn closest_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {
         // Plain Levenshtein, as before strsim: `ab` -> `ba` is two edits, not one.
         assert_eq!(strsim::levenshtein("ab", "ba"), 2);
         assert_eq!(strsim::levenshtein("日本", "日本語"), 1);
         let within_two = |d: usize, _: &str| d <= 2;
+        assert_eq!(closest("plna", ["plan", "plank"], within_two), Some("plan"));
+        assert_eq!(closest("cat", ["bat", "cut"], within_two), Some("bat"));
+        assert_eq!(closest("gather", ["verify"], within_two), None);
+        let d = || Diagnostic::new(Code::UnknownEntryPhase, "unknown").at("/loop/entry_phase");
+        let near = unknown_id_help(d(), "rviw", &["review", "revise"], "phase");
         assert_eq!(
-            did_you_mean("plna", ["plan", "plank"], within_two).as_deref(),
-            Some("did you mean `plan`?")
+            near.suggestions,
+            [Suggestion::Replace {
+                target: Target::value("/loop/entry_phase"),
+                with: "review".into()
+            }]
         );
-        assert_eq!(
-            did_you_mean("cat", ["bat", "cut"], within_two).as_deref(),
-            Some("did you mean `bat`?")
-        );
-        assert_eq!(did_you_mean("gather", ["verify"], within_two), None);
-        assert_eq!(
-            suggest("rviw", &["review", "revise"], "phase"),
-            "did you mean `review`?"
-        );
-        assert_eq!(suggest("x", &[], "phase"), "no phase is declared");
+        assert_eq!(near.help_text().as_deref(), Some("did you mean `review`?"));
+        let none = unknown_id_help(d(), "x", &[], "phase");
+        assert!(none.suggestions.is_empty());
+        assert_eq!(none.help_text().as_deref(), Some("no phase is declared"));
     }
 }

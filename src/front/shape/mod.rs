@@ -17,7 +17,7 @@ mod rules;
 
 use serde_json::Value as J;
 
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion, Target};
 use crate::front::to_model::Edits;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
@@ -625,7 +625,11 @@ impl Shape<'_> {
         let mut d = self.unknown_key(&m.key, &child.to_string(), &child.parent(), obj);
         // Locate through the member itself: resolving the pointer scans the object's keys,
         // which is quadratic for an object with many unknown keys.
-        d.location.pos = Some(self.doc.pos(m.key_span));
+        let (pos, end) = self.doc.span_ends(m.key_span);
+        d.location.pos = Some(pos);
+        for t in d.suggestions.iter_mut().filter_map(Suggestion::target_mut) {
+            (t.pos, t.end) = (Some(pos), Some(end));
+        }
         self.emit(d, true, report && !non_string);
     }
 
@@ -683,16 +687,18 @@ impl Shape<'_> {
         // Ties go to the first name in byte order.
         let mut sorted = names.clone();
         sorted.sort_unstable();
-        let best = crate::valid::refs::did_you_mean(key, sorted, |d, n| {
-            d <= 2.max(n.len() / 4) && d < n.len()
-        });
+        let best =
+            crate::valid::refs::closest(key, sorted, |d, n| d <= 2.max(n.len() / 4) && d < n.len());
         let mut d = Diagnostic::new(
             Code::UnknownField,
             format!("unknown field {shown} {where_}"),
         )
         .at(child);
         d = match best {
-            Some(help) => d.with_help(help),
+            Some(name) => d.with_suggestion(Suggestion::Replace {
+                target: Target::key(child),
+                with: name.to_owned(),
+            }),
             None => d.with_help(format!(
                 "allowed fields here: {}",
                 names
