@@ -11,7 +11,7 @@ mod analysis;
 mod back;
 mod cli;
 mod front;
-
+mod fuzz;
 mod lsp;
 mod markup_safety;
 mod support;
