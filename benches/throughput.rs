@@ -52,7 +52,8 @@ use std::hint::black_box;
 
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
-use loopconv::back::{self, Target};
+use loopconv::Target;
+use loopconv::back;
 use loopconv::diag::Diagnostics;
 use loopconv::ir::Spec;
 use loopconv::tree::{self, Document, Limits};
@@ -92,13 +93,22 @@ impl Workload {
             .iter()
             .filter_map(|f| {
                 let doc = read(f, &limits, &mut Diagnostics::new(&f.name))?;
-                Some((Format::detect(&doc.root)?, doc, f.bytes.len()))
+                Some((
+                    loopconv::pipeline::claimed_format(&doc.root)?,
+                    doc,
+                    f.bytes.len(),
+                ))
             })
             .collect();
         let specs = docs
             .iter()
             .filter_map(|(format, doc, size)| {
-                let spec = format.read(doc, &limits, &mut Diagnostics::new("bench"))?;
+                let spec = loopconv::pipeline::read_format(
+                    *format,
+                    doc,
+                    &limits,
+                    &mut Diagnostics::new("bench"),
+                )?;
                 Some((spec, *size))
             })
             .collect();
@@ -223,7 +233,9 @@ mod stage {
             .bench(|| {
                 for (format, doc, _) in &w.docs {
                     let mut diags = Diagnostics::new("bench");
-                    black_box(format.read(doc, &limits, &mut diags));
+                    black_box(loopconv::pipeline::read_format(
+                        *format, doc, &limits, &mut diags,
+                    ));
                     black_box(diags);
                 }
             });
@@ -262,7 +274,8 @@ mod stage {
             .bench(|| {
                 for (spec, info) in w.valid_loops() {
                     let mut diags = Diagnostics::new("bench");
-                    let text = back::write(backend.target, spec, info, &backend.opts, &mut diags);
+                    let text =
+                        loopconv::write(backend.target, spec, info, &backend.opts, &mut diags);
                     black_box((text.ok(), diags));
                 }
             });

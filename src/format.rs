@@ -1,21 +1,17 @@
-//! The format registry: every fact about a loop format, behind one enum.
+//! The tags: which loop formats and which outputs exist, and the facts about each that need
+//! nothing but the tag (names, extensions, folder layout).
 //!
-//! [`Format`] is the only list of formats. Its name, file extensions, detection, model
-//! schema, reader, writer and folder layout are exhaustive matches on it, and it is the
-//! CLI's value enum (`--from`, `--to`, `schema FORMAT`). Adding a format is one variant
-//! plus its modules (`model::X`, `front::X`, `back::X`); the compiler names every match
-//! that needs an arm.
+//! This module is a leaf: it imports no other module of the crate, so every layer can name
+//! a format or a target. What a format *does* (detection, reading, writing, its model's
+//! schema) is dispatched by [`crate::pipeline`], above the front and back ends. Adding a
+//! format is one [`Format`] variant plus its modules (`model::X`, `front::X`, `back::X`):
+//! the compiler names every match that needs an arm, and [`Target`] gains it through
+//! [`Target::Loop`] without a list of its own.
 
 use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-use crate::back::{self, Target};
-use crate::diag::Diagnostics;
-use crate::ir::Spec;
-use crate::tree::{Document, Limits, Node};
-use crate::{front, model};
 
 /// A loop format loopconv reads and writes.
 #[derive(
@@ -76,50 +72,12 @@ impl Format {
         }
     }
 
-    /// Whether a document looks like this format (detection by content).
-    pub fn claims(self, root: &Node) -> bool {
-        match self {
-            Format::Agentpm => front::agentpm::claims(root),
-            Format::Mas => front::mas::claims(root),
-            Format::Ir => front::ir::claims(root),
-        }
-    }
-
-    /// The JSON Schema of the format's model (what the shape check and `loopconv schema`
-    /// use).
-    pub fn schema(self) -> &'static serde_json::Value {
-        match self {
-            Format::Agentpm => model::agentpm::schema(),
-            Format::Mas => model::mas::schema(),
-            Format::Ir => model::ir::schema(),
-        }
-    }
-
     /// The file name of the committed schema under `schemas/`.
     pub fn schema_file_name(self) -> &'static str {
         match self {
             Format::Agentpm => "agentpm.schema.json",
             Format::Mas => "mas.schema.json",
             Format::Ir => "loopconv-ir.schema.json",
-        }
-    }
-
-    /// Read a located document as this format: shape check, format warnings, lowering into
-    /// the IR. `None` when the loop could not be built (the reasons are in `diags`).
-    pub fn read(self, doc: &Document, limits: &Limits, diags: &mut Diagnostics) -> Option<Spec> {
-        match self {
-            Format::Agentpm => front::agentpm::read(doc, limits, diags),
-            Format::Mas => front::mas::read(doc, limits, diags),
-            Format::Ir => front::ir::read(doc, limits, diags),
-        }
-    }
-
-    /// The back end that writes this format.
-    pub fn target(self) -> Target {
-        match self {
-            Format::Agentpm => Target::Agentpm,
-            Format::Mas => Target::Mas,
-            Format::Ir => Target::Ir,
         }
     }
 
@@ -141,26 +99,130 @@ impl Format {
             Format::Mas | Format::Ir => false,
         }
     }
-
-    /// The format a document claims to be, trying each in [`Format::ALL`] order.
-    pub fn detect(root: &Node) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.claims(root))
-    }
-
-    /// Write a loop in this format (see [`back::write`]).
-    pub fn write(
-        self,
-        spec: &Spec,
-        info: &crate::valid::Info,
-        opts: &back::Options,
-        diags: &mut Diagnostics,
-    ) -> Result<String, back::Error> {
-        back::write(self.target(), spec, info, opts, diags)
-    }
 }
 
 impl std::fmt::Display for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// An output loopconv writes: a loop in one of the [`Format`]s, or a view of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    /// A loop file in a format (written, then read back and validated).
+    Loop(Format),
+    /// Mermaid diagram (flowchart or state diagram).
+    Mermaid,
+    /// Graphviz DOT diagram.
+    Dot,
+    /// PlantUML state diagram.
+    PlantUml,
+    /// Markdown documentation page.
+    Markdown,
+    /// JSON Schema of a loop format.
+    Schema,
+}
+
+/// The targets that are not loop formats.
+const VIEWS: [Target; 5] = [
+    Target::Mermaid,
+    Target::Dot,
+    Target::PlantUml,
+    Target::Markdown,
+    Target::Schema,
+];
+
+impl Target {
+    /// Every back end: the loop formats in [`Format::ALL`] order, then the views.
+    pub const ALL: [Target; Format::ALL.len() + VIEWS.len()] = {
+        let mut all = [Target::Schema; Format::ALL.len() + VIEWS.len()];
+        let mut i = 0;
+        while i < Format::ALL.len() {
+            all[i] = Target::Loop(Format::ALL[i]);
+            i += 1;
+        }
+        while i < all.len() {
+            all[i] = VIEWS[i - Format::ALL.len()];
+            i += 1;
+        }
+        all
+    };
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Loop(format) => format.name(),
+            Target::Mermaid => "mermaid",
+            Target::Dot => "dot",
+            Target::PlantUml => "plantuml",
+            Target::Markdown => "markdown",
+            Target::Schema => "schema",
+        }
+    }
+
+    /// The loop format this back end writes, if it writes one.
+    pub fn format(self) -> Option<Format> {
+        match self {
+            Target::Loop(format) => Some(format),
+            Target::Mermaid
+            | Target::Dot
+            | Target::PlantUml
+            | Target::Markdown
+            | Target::Schema => None,
+        }
+    }
+
+    /// Whether this back end draws a diagram (`loopconv graph --to`).
+    pub fn is_diagram(self) -> bool {
+        match self {
+            Target::Mermaid | Target::Dot | Target::PlantUml => true,
+            Target::Loop(_) | Target::Markdown | Target::Schema => false,
+        }
+    }
+
+    /// The extension of the files it writes.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Target::Loop(format) => format.extension(),
+            Target::Mermaid => "mmd",
+            Target::Dot => "dot",
+            Target::PlantUml => "puml",
+            Target::Markdown => "md",
+            Target::Schema => "schema.json",
+        }
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl clap::ValueEnum for Target {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Target::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Format, Target};
+
+    #[test]
+    fn every_format_is_a_target_once_and_names_are_unique() {
+        for f in Format::ALL {
+            let n = Target::ALL.iter().filter(|t| t.format() == Some(f)).count();
+            assert_eq!(n, 1, "{f}");
+        }
+        let mut names: Vec<_> = Target::ALL.iter().map(|t| t.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Target::ALL.len());
     }
 }

@@ -1,36 +1,38 @@
 //! loopconv: read, validate, convert and draw declarative agent-loop specifications.
 //!
-//! Data flows one way (naga / pandoc style):
+//! Data flows one way (naga / pandoc style), and no module imports a module that imports
+//! it back (a test checks the module graph):
 //!
 //! ```text
-//!  bytes ─ tree (P) ─ Format::read = front::X (shape F, lowering) ─▶ ir::Spec
-//!                                                                     │
-//!                                   valid::validate (V) ─▶ valid::Info
-//!                                                                     │
-//!          back::write(Target::{Ir, Agentpm, Mas, Mermaid, Dot, ...}) ◀┘ (B)
+//!  bytes ─ tree (P) ─ front::X (shape F, lowering) ─▶ ir::Spec ─ valid (V) ─▶ valid::Info
+//!                                                        │                        │
+//!                           back::render(Target) (B) ◀───┴────────────────────────┘
 //! ```
 //!
+//! * [`format`] holds the tags: [`Format`] (the loop formats) and [`Target`] (every
+//!   output: `Target::Loop(Format)` or a view), with the facts that need only the tag;
 //! * [`tree`] parses JSON and YAML into a located tree (every key and value has a position);
-//! * [`format::Format`] is the format registry: name, detection, model schema, reader,
-//!   writer and folder layout of each format;
-//! * [`front`]: each format's whole read path: the shape check against its [`model`]'s
-//!   schema ([`valid::shape`]), its warnings, and the lowering into the [`ir`], recording
-//!   where every value came from ([`ir::Provenance`]); it never judges the loop's meaning;
+//! * [`model`]: the serde types of each format, and the JSON Schemas generated from them;
+//! * [`front`]: each format's whole read path: the shape check against its model's schema
+//!   ([`front::shape`]), its warnings, and the lowering into the [`ir`], recording where
+//!   every value came from ([`ir::Provenance`]); it never judges the loop's meaning;
 //! * [`valid`] checks references and the graph and returns [`valid::Info`];
-//! * [`back`] writes each output ([`back::Target`]) from the IR and `Info`, through one
-//!   [`back::write`]; loop-format outputs are read back and validated before they are
-//!   handed out.
+//! * [`analysis`]: paths, walks, outcome schemas and the semantic diff, on a valid loop;
+//! * [`back`]: one writer per [`Target`] ([`back::render`]), the diff renderers
+//!   ([`back::diff`]) and what the diagram writers share ([`back::support`]);
+//! * [`pipeline`], on top, dispatches on the tags: [`load`] reads a file through the
+//!   stages, [`write`] runs a back end and reads a loop-format output back (`B004`);
+//! * [`lsp`] and [`scaffold`] use the pipeline; [`diag`] and [`pointer`] are used by all.
 //!
-//! [`load`] runs the read pipeline; it never panics, whatever the bytes, and returns every
-//! problem as a located [`diag::Diagnostic`] with a stable code. The library never prints
-//! or exits.
+//! [`load`] never panics, whatever the bytes, and returns every problem as a located
+//! [`diag::Diagnostic`] with a stable code. The library never prints or exits.
 //!
 //! # Example
 //!
 //! Read a loop, validate it, and draw it as Mermaid:
 //!
 //! ```
-//! use loopconv::{LoadOptions, Target, back, diag::Diagnostics};
+//! use loopconv::{Format, LoadOptions, Target, back, diag::Diagnostics};
 //!
 //! let yaml = r#"
 //! name: release-gate
@@ -50,12 +52,12 @@
 //! assert_eq!(info.reachable_phases, ["validate", "eval", "act"]);
 //!
 //! let mut diags = Diagnostics::new("release-gate.yaml");
-//! let mermaid = back::write(Target::Mermaid, spec, info, &back::Options::default(), &mut diags)?;
+//! let mermaid = loopconv::write(Target::Mermaid, spec, info, &back::Options::default(), &mut diags)?;
 //! assert!(mermaid.contains("flowchart TD"));
 //!
 //! // Converting to AgentPM loses the agent names: an error unless lossy output is allowed.
 //! let opts = back::Options { allow_lossy: true, ..back::Options::default() };
-//! let manifest = back::write(Target::Agentpm, spec, info, &opts, &mut diags)?;
+//! let manifest = loopconv::write(Target::Loop(Format::Agentpm), spec, info, &opts, &mut diags)?;
 //! assert!(manifest.contains("\"entry_phase\": \"validate\""));
 //! assert!(!diags.has_errors());
 //! # Ok::<(), loopconv::back::Error>(())
@@ -67,15 +69,14 @@ pub mod back;
 pub mod diag;
 pub mod format;
 pub mod front;
-pub mod interop;
 pub mod ir;
-pub mod load;
 pub mod lsp;
 pub mod model;
+pub mod pipeline;
+pub mod pointer;
 pub mod scaffold;
 pub mod tree;
 pub mod valid;
 
-pub use back::{Target, write};
-pub use format::Format;
-pub use load::{LoadOptions, Loaded, load, load_owned};
+pub use format::{Format, Target};
+pub use pipeline::{LoadOptions, Loaded, load, load_owned, write};

@@ -9,8 +9,6 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Locate, Pos};
 
-pub mod to_model;
-
 /// The largest input any limit allows: 4 GiB (positions are kept in 32 bits, see
 /// [`Span`]).
 pub const MAX_INPUT_BYTES: usize = match 1usize.checked_shl(32) {
@@ -1821,7 +1819,7 @@ mod tests {
         }
         let mut want = std::collections::BTreeSet::new();
         for f in crate::Format::ALL {
-            names(f.schema(), &mut want);
+            names(crate::model::schema(f), &mut want);
         }
         let known: Vec<String> = KNOWN_KEYS.iter().map(|k| (*k).to_owned()).collect();
         assert_eq!(known, want.into_iter().collect::<Vec<_>>());

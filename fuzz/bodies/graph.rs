@@ -3,7 +3,8 @@
 //! a legend, PlantUML, Markdown (and the index), the schemas, and the AgentPM, MAS and IR writers
 //! (which read their own output back and validate it).
 
-use loopconv::back::{self, Target, mermaid::Style};
+use loopconv::Target;
+use loopconv::back::{self, mermaid::Style};
 use loopconv::diag::{Diagnostics, Severity};
 use loopconv::{Format, LoadOptions, load};
 
@@ -29,7 +30,11 @@ fn variants(target: Target, base: &back::Options) -> Vec<back::Options> {
                 ..base.clone()
             })
             .to_vec(),
-        Target::Ir | Target::Agentpm | Target::Mas | Target::PlantUml | Target::Markdown => {
+        Target::Loop(Format::Ir)
+        | Target::Loop(Format::Agentpm)
+        | Target::Loop(Format::Mas)
+        | Target::PlantUml
+        | Target::Markdown => {
             vec![base.clone()]
         }
     }
@@ -52,7 +57,7 @@ pub fn run(data: &[u8]) {
         for target in Target::ALL {
             for opts in variants(target, &base) {
                 let mut diags = Diagnostics::new(name);
-                let out = back::write(target, spec, info, &opts, &mut diags);
+                let out = loopconv::write(target, spec, info, &opts, &mut diags);
                 assert!(out.is_ok(), "{target}: {out:?}");
                 // With --allow-lossy and the agent flags, every valid loop converts, and the
                 // output passes loopconv's own validation (no B004).

@@ -57,9 +57,14 @@ fn out_name(f: Format) -> String {
 /// `B004`) must report no error.
 fn write(what: &str, spec: &Spec, info: &Info, to: Format) -> String {
     let mut diags = Diagnostics::new(what);
-    let text = to
-        .write(spec, info, &strict(), &mut diags)
-        .unwrap_or_else(|e| panic!("{what}: writing {} failed: {e}", to.name()));
+    let text = loopconv::write(
+        loopconv::Target::Loop(to),
+        spec,
+        info,
+        &strict(),
+        &mut diags,
+    )
+    .unwrap_or_else(|e| panic!("{what}: writing {} failed: {e}", to.name()));
     let errors: Vec<_> = diags
         .items()
         .iter()

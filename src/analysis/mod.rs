@@ -7,7 +7,6 @@
 //! a walk and a diagram always agree on what a step is.
 
 pub mod diff;
-pub mod diff_render;
 pub mod outcome_schema;
 pub mod paths;
 pub mod walk;

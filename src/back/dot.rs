@@ -17,8 +17,8 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::back::chunks;
-use crate::back::diagram::{
+use crate::back::support::chunks;
+use crate::back::support::diagram::{
     Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, escape_runs,
 };
 use crate::diag::Diagnostics;
@@ -612,7 +612,7 @@ fn sample(kind: NodeKind, title: &'static str, line: &'static str) -> DiagramNod
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::{LoadOptions, load};
+    use crate::pipeline::{LoadOptions, load};
 
     #[test]
     fn quote_escapes_backslash_and_quote() {

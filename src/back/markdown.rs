@@ -836,11 +836,11 @@ fn longest_run(s: &str, ch: char) -> usize {
 
 /// Control characters (newlines and tabs included) become spaces; bidirectional controls,
 /// invisible format characters and noncharacters are dropped, as in diagrams
-/// ([`crate::back::diagram::is_dropped`]): a right-to-left override would otherwise reorder
+/// ([`crate::back::support::diagram::is_dropped`]): a right-to-left override would otherwise reorder
 /// the text after it (a check command could read as something else than what runs).
 fn one_line(s: &str) -> String {
     s.chars()
-        .filter(|&c| c.is_control() || !crate::back::diagram::is_dropped(c))
+        .filter(|&c| c.is_control() || !crate::back::support::diagram::is_dropped(c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
 }
@@ -1235,7 +1235,7 @@ mod tests {
                 continue;
             };
             let name = f.display().to_string();
-            let l = crate::load::load(&name, &bytes, &Default::default());
+            let l = crate::pipeline::load(&name, &bytes, &Default::default());
             let Some((spec, info)) = l.valid() else {
                 continue;
             };

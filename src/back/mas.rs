@@ -33,7 +33,7 @@ pub fn write(
     diags: &mut Diagnostics,
 ) -> Result<String, Error> {
     let l = to_model(spec, info, opts, diags);
-    crate::interop::warn_written(spec, &l, diags);
+    warn_written(spec, &l, diags);
     to_yaml(&l)
 }
 
@@ -332,5 +332,28 @@ fn port_type(k: ir::PortType) -> m::PortType {
         ir::PortType::Object => m::PortType::Object,
         ir::PortType::Array => m::PortType::Array,
         ir::PortType::File => m::PortType::File,
+    }
+}
+
+/// `B005` for a multi-agent-spec loop about to be written as YAML: each port `schema`,
+/// located at the port in the source.
+fn warn_written(spec: &Spec, l: &m::Loop, diags: &mut Diagnostics) {
+    for ptr in l.port_schemas() {
+        let (field, rest) = match ptr.strip_prefix("/inputs") {
+            Some(rest) => (Field::Inputs, rest),
+            None => (Field::Outputs, ptr.strip_prefix("/outputs").unwrap_or("")),
+        };
+        let source = format!("{}{rest}", spec.provenance.pointer(field));
+        diags.push(
+            Diagnostic::new(
+                Code::WrittenPortSchema,
+                format!(
+                    "the written YAML has a port `schema` at `{}`, which the multi-agent-spec Go SDK cannot load from YAML",
+                    crate::pointer::field_path(&ptr)
+                ),
+            )
+            .with_help(m::PORT_SCHEMA_HELP)
+            .at_key(source),
+        );
     }
 }

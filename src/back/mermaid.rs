@@ -25,8 +25,8 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::back::chunks;
-use crate::back::diagram::{
+use crate::back::support::chunks;
+use crate::back::support::diagram::{
     Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeId, NodeKind, START_ID, Text,
     escape_runs,
 };
@@ -181,7 +181,7 @@ fn yaml_title(s: &str) -> String {
             if ok { c } else { ' ' }
         })
         .collect();
-    format!("\"{}\"", crate::back::diagram::clean(&kept))
+    format!("\"{}\"", crate::back::support::diagram::clean(&kept))
 }
 
 /// Colours: one palette for both styles and for the DOT back end's conventions.
@@ -446,7 +446,7 @@ fn state_edge(e: &DiagramEdge, gates: &Gates, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::{LoadOptions, load};
+    use crate::pipeline::{LoadOptions, load};
 
     const HOSTILE: &[&str] = &[
         "\"quotes\" and 'single'",

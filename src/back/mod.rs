@@ -1,15 +1,17 @@
 //! Back ends: one module per output, all of the same shape:
 //! `write(&Spec, &Info, &Options, &mut Diagnostics) -> Result<String, Error>`.
 //!
-//! [`Target`] is the list of back ends and [`write`] the one entry point. Lossy
-//! conversions and missing flags are diagnostics (`B` codes), not errors: the caller
-//! decides from `Diagnostics::has_errors` whether to write. A loop-format output is read
-//! back and validated before it is handed out (`B004`). [`Error`] is for failures that are
-//! not about the input (a template, serialisation).
+//! [`render`] dispatches on the [`Target`] tag; [`crate::pipeline::write`], above it, is
+//! the entry point callers use, because it also reads a loop-format output back and
+//! validates it (`B004`). Lossy conversions and missing flags are diagnostics (`B` codes),
+//! not errors: the caller decides from `Diagnostics::has_errors` whether to write.
+//! [`Error`] is for failures that are not about the input (a template, serialisation).
+//!
+//! [`diff`] writes a semantic diff (from [`crate::analysis::diff`]) in each report format;
+//! [`support`] holds what the diagram writers share, which is not a target itself.
 
 pub mod agentpm;
-pub mod chunks;
-pub mod diagram;
+pub mod diff;
 pub mod dot;
 pub mod ir;
 pub mod markdown;
@@ -17,106 +19,14 @@ pub mod mas;
 pub mod mermaid;
 pub mod plantuml;
 pub mod schema;
+pub mod support;
 
 use std::fmt;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
-use crate::format::Format;
+use crate::format::{Format, Target};
 use crate::ir::Spec;
-use crate::load::{LoadOptions, load};
 use crate::valid::Info;
-
-/// An output loopconv writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
-pub enum Target {
-    /// loopconv's lossless IR (JSON).
-    Ir,
-    /// AgentPM loop manifest (JSON).
-    Agentpm,
-    /// multi-agent-spec REAL/VEAL loop (YAML).
-    Mas,
-    /// Mermaid diagram (flowchart or state diagram).
-    Mermaid,
-    /// Graphviz DOT diagram.
-    Dot,
-    /// PlantUML state diagram.
-    #[value(name = "plantuml")]
-    PlantUml,
-    /// Markdown documentation page.
-    Markdown,
-    /// JSON Schema of a loop format.
-    Schema,
-}
-
-impl Target {
-    /// Every back end.
-    pub const ALL: [Target; 8] = [
-        Target::Ir,
-        Target::Agentpm,
-        Target::Mas,
-        Target::Mermaid,
-        Target::Dot,
-        Target::PlantUml,
-        Target::Markdown,
-        Target::Schema,
-    ];
-
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::Ir => "ir",
-            Target::Agentpm => "agentpm",
-            Target::Mas => "mas",
-            Target::Mermaid => "mermaid",
-            Target::Dot => "dot",
-            Target::PlantUml => "plantuml",
-            Target::Markdown => "markdown",
-            Target::Schema => "schema",
-        }
-    }
-
-    /// The loop format this back end writes, if it writes one.
-    pub fn format(self) -> Option<Format> {
-        match self {
-            Target::Ir => Some(Format::Ir),
-            Target::Agentpm => Some(Format::Agentpm),
-            Target::Mas => Some(Format::Mas),
-            Target::Mermaid
-            | Target::Dot
-            | Target::PlantUml
-            | Target::Markdown
-            | Target::Schema => None,
-        }
-    }
-
-    /// Whether this back end draws a diagram (`loopconv graph --to`).
-    pub fn is_diagram(self) -> bool {
-        match self {
-            Target::Mermaid | Target::Dot | Target::PlantUml => true,
-            Target::Ir | Target::Agentpm | Target::Mas | Target::Markdown | Target::Schema => false,
-        }
-    }
-
-    /// The extension of the files it writes.
-    pub fn extension(self) -> &'static str {
-        match self {
-            Target::Ir => Format::Ir.extension(),
-            Target::Agentpm => Format::Agentpm.extension(),
-            Target::Mas => Format::Mas.extension(),
-            Target::Mermaid => "mmd",
-            Target::Dot => "dot",
-            Target::PlantUml => "puml",
-            Target::Markdown => "md",
-            Target::Schema => "schema.json",
-        }
-    }
-}
-
-impl fmt::Display for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// The options of every back end; each reads its part.
 #[derive(Debug, Clone, Default)]
@@ -193,58 +103,23 @@ impl std::error::Error for Error {
     }
 }
 
-/// Write `spec` with a back end. A loop-format output is then read back and validated: a
-/// conversion never hands out a file that loopconv itself would reject (`B004`).
-pub fn write(
+/// Write `spec` with a back end. This is the back ends' dispatch only: a loop-format
+/// output is read back and validated by [`crate::pipeline::write`], which callers use.
+pub fn render(
     target: Target,
     spec: &Spec,
     info: &Info,
     opts: &Options,
     diags: &mut Diagnostics,
 ) -> Result<String, Error> {
-    let text = match target {
-        Target::Ir => ir::write(spec, info, opts, diags),
-        Target::Agentpm => agentpm::write(spec, info, opts, diags),
-        Target::Mas => mas::write(spec, info, opts, diags),
+    match target {
+        Target::Loop(Format::Ir) => ir::write(spec, info, opts, diags),
+        Target::Loop(Format::Agentpm) => agentpm::write(spec, info, opts, diags),
+        Target::Loop(Format::Mas) => mas::write(spec, info, opts, diags),
         Target::Mermaid => mermaid::write(spec, info, opts, diags),
         Target::Dot => dot::write(spec, info, opts, diags),
         Target::PlantUml => plantuml::write(spec, info, opts, diags),
         Target::Markdown => markdown::write(spec, info, opts, diags),
         Target::Schema => schema::write(spec, info, opts, diags),
-    }?;
-    if let Some(format) = target.format()
-        && !diags.has_errors()
-    {
-        check_output(format, &text, diags);
     }
-    Ok(text)
-}
-
-/// Read a generated loop file back; `B004` with every error it has.
-fn check_output(format: Format, text: &str, diags: &mut Diagnostics) {
-    let name = format!("<{format} output>");
-    let opts = LoadOptions {
-        from: Some(format),
-        ..LoadOptions::default()
-    };
-    let back = load(&name, text.as_bytes(), &opts);
-    let problems: Vec<String> = back
-        .diags
-        .items()
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .map(|d| format!("{}: {}", d.code, d.message))
-        .collect();
-    if problems.is_empty() {
-        return;
-    }
-    let mut d = Diagnostic::new(
-        Code::InvalidOutput,
-        format!("the generated {format} output does not pass validation"),
-    )
-    .with_help("nothing was written; please report this loopconv bug with the input file");
-    for p in problems {
-        d = d.with_note(p);
-    }
-    diags.push(d);
 }

@@ -28,7 +28,7 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::back::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeKind};
+use crate::back::support::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeKind};
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
 use crate::valid::Info;
@@ -223,7 +223,7 @@ fn diagram(d: &Diagram, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::{LoadOptions, load};
+    use crate::pipeline::{LoadOptions, load};
 
     const HOSTILE: &[&str] = &[
         "\"quotes\" and 'single' “curly” «guillemets»",

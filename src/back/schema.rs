@@ -20,7 +20,7 @@ pub fn write(
 
 /// A format's schema as pretty JSON text with a trailing newline.
 pub fn schema_text(format: Format) -> Result<String, Error> {
-    let mut s = serde_json::to_string_pretty(format.schema()).map_err(Error::Json)?;
+    let mut s = serde_json::to_string_pretty(crate::model::schema(format)).map_err(Error::Json)?;
     s.push('\n');
     Ok(s)
 }

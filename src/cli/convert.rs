@@ -69,7 +69,7 @@ pub(super) fn convert_loaded(
     let (Some(spec), Some(info)) = (&l.spec, &l.info) else {
         return Ok(None);
     };
-    let text = to.write(spec, info, opts, &mut l.diags)?;
+    let text = loopconv::write(Target::Loop(to), spec, info, opts, &mut l.diags)?;
     if let Some(doc) = &l.doc {
         l.diags.locate_missing(doc);
     }

@@ -2,7 +2,8 @@
 
 use super::*;
 
-use loopconv::analysis::{diff as d, diff_render as r};
+use loopconv::analysis::diff as d;
+use loopconv::back::diff as r;
 
 #[derive(Debug, Args)]
 pub(super) struct DiffArgs {

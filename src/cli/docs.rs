@@ -160,7 +160,7 @@ pub(super) fn docs_pages(
             ..opts.clone()
         };
         let mut diags = Diagnostics::new(source);
-        let text = back::write(Target::Markdown, spec, info, &page_opts, &mut diags)
+        let text = loopconv::write(Target::Markdown, spec, info, &page_opts, &mut diags)
             .map_err(|e| template_failure(a.template.as_deref(), e))?;
         entries.push(back::markdown::IndexEntry {
             name: spec.name.clone(),

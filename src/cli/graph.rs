@@ -85,7 +85,7 @@ pub(super) fn graph(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
         ..back::Options::default()
     };
     let mut diags = Diagnostics::new(l.diags.file());
-    let mut text = back::write(target, spec, info, &opts, &mut diags)?;
+    let mut text = loopconv::write(target, spec, info, &opts, &mut diags)?;
     if a.svg {
         text = dot_to_svg(&text)?;
     }
@@ -152,7 +152,7 @@ pub(super) fn diagram_model(g: &Global, a: &DiagramModelArgs) -> Result<ExitCode
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
-    let model = back::diagram::Diagram::new(spec, info);
+    let model = back::support::diagram::Diagram::new(spec, info);
     let mut text = serde_json::to_string_pretty(&model)?;
     text.push('\n');
     emit(None, &text)?;

@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use loopconv::back::{self, Target, mermaid::Style};
+use loopconv::Target;
+use loopconv::back::{self, mermaid::Style};
 use loopconv::diag::{self, Diagnostics, Severity};
 use loopconv::tree::Limits;
 use loopconv::{Format, LoadOptions, Loaded};

@@ -63,8 +63,8 @@ pub(super) fn new(g: &Global, a: &NewArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut diags = Diagnostics::new(&name);
-    let out = back::write(
-        target.target(),
+    let out = loopconv::write(
+        Target::Loop(target),
         spec,
         info,
         &back::Options::default(),

@@ -5,10 +5,10 @@
 use super::{has_key, model, phase_count_fits};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::format::Format;
+use crate::front::shape::Profile;
 use crate::ir::{self, Destination, Field, Origin, Pattern, Provenance, Spec};
 use crate::model::agentpm as m;
 use crate::tree::{Document, Limits, Node};
-use crate::valid::shape::Profile;
 
 /// A document with a `loop` object is an AgentPM manifest.
 pub fn claims(root: &Node) -> bool {

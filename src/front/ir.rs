@@ -4,9 +4,9 @@
 use super::{has_key, model, phase_count_fits};
 use crate::diag::Diagnostics;
 use crate::format::Format;
+use crate::front::shape::Profile;
 use crate::ir::{Origin, Provenance, Spec, provenance::ir_pointer};
 use crate::tree::{Document, Limits, Node};
-use crate::valid::shape::Profile;
 
 /// A document with `source_format` and `graph` is IR JSON.
 pub fn claims(root: &Node) -> bool {

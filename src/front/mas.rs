@@ -17,13 +17,13 @@ use std::fmt::Write as _;
 use super::{has_key, model};
 use crate::diag::Diagnostics;
 use crate::format::Format;
+use crate::front::shape::Profile;
 use crate::ir::{
     self, CheckType, Destination, Escalation, Field, FixedLoop, Origin, Pattern, Provenance, Spec,
     Terminal, max_steps_for,
 };
 use crate::model::mas::{self as m, LoopType};
 use crate::tree::{Document, Limits, Node};
-use crate::valid::shape::Profile;
 
 /// Keys only a MAS loop has.
 const MAS_KEYS: &[&str] = &[
@@ -52,7 +52,7 @@ pub fn read(doc: &Document, _limits: &Limits, diags: &mut Diagnostics) -> Option
         ..Profile::default()
     };
     let l: m::Loop = model(doc, Format::Mas, &profile, diags)?;
-    crate::interop::warn_read(doc, &l, diags);
+    super::interop::warn_read(doc, &l, diags);
     Some(lower(&l))
 }
 

@@ -1,20 +1,23 @@
 //! Front ends: each format's whole read path, from a located document to the IR.
 //!
 //! A front end checks the document's shape against its model's schema
-//! ([`crate::valid::shape`]), reports the format's own warnings, deserialises the model and
+//! ([`shape`]), reports the format's own warnings, deserialises the model and
 //! lowers it into an [`ir::Spec`](crate::ir::Spec), recording where every value came from
 //! (provenance). It never judges the loop's meaning: that is [`crate::valid`]'s job.
 
 pub mod agentpm;
+pub mod interop;
 pub mod ir;
 pub mod mas;
+pub mod shape;
+pub mod to_model;
 
 use serde::de::DeserializeOwned;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::format::Format;
 use crate::tree::{Document, Limits, Node, Value};
-use crate::valid::shape::{self, Profile};
+use shape::Profile;
 
 /// Shape-check `doc` against `format`'s schema and deserialise its model. `None` when a
 /// problem leaves no model to build without guessing (wrong types, missing fields).
@@ -24,11 +27,11 @@ fn model<M: DeserializeOwned>(
     profile: &Profile,
     diags: &mut Diagnostics,
 ) -> Option<M> {
-    let verdict = shape::check(doc, format.schema(), profile, diags);
+    let verdict = shape::check(doc, crate::model::schema(format), profile, diags);
     if !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code)) {
         return None;
     }
-    match crate::tree::to_model::from_node::<M>(&doc.root, verdict.edits) {
+    match to_model::from_node::<M>(&doc.root, verdict.edits) {
         Ok(m) => Some(m),
         Err(e) => {
             // The shape check accepted something serde did not: report, never panic.

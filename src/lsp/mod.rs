@@ -3,17 +3,19 @@
 //!
 //! One thread, no async runtime: [`serve`] reads messages with a timeout so that the
 //! diagnostics of an edited document are published once the edits pause ([`DEBOUNCE`]).
-//! Each document is analysed with the library's read pipeline ([`crate::load`]) and indexed
+//! Each document is analysed with the library's read pipeline ([`crate::pipeline::load`]) and indexed
 //! ([`index`]); every feature is a pure function of that analysis ([`features`],
 //! [`diagnostics`]). A request handler that panics answers with an error instead of
 //! ending the server.
 
 pub mod complete;
 pub mod diagnostics;
+mod documents;
 pub mod features;
 pub mod index;
 mod requests;
 mod server;
 pub mod text;
 
-pub use server::{Analysis, DEBOUNCE, capabilities, serve};
+pub use documents::Analysis;
+pub use server::{DEBOUNCE, capabilities, serve};

@@ -12,9 +12,9 @@ use lsp_types::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::documents::{Analysis, Server};
 use super::features;
 use super::index::Index;
-use super::server::{Analysis, Server};
 
 /// A failed request: the JSON-RPC error code and message.
 pub(super) type Failure = (ErrorCode, String);

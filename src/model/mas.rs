@@ -214,6 +214,27 @@ pub enum PortType {
     File,
 }
 
+/// The help of the warnings about a port `schema` in YAML (`F015`, `B005`).
+pub const PORT_SCHEMA_HELP: &str = "the Go SDK loads the JSON form of this file (`loopconv convert --to mas` writes YAML; keep a JSON copy for Go), or drop the `schema`";
+
+impl Loop {
+    /// JSON Pointers (relative to the loop) of the ports that carry a non-null `schema`:
+    /// the multi-agent-spec Go SDK's `Port` decodes `schema` as raw JSON
+    /// (`json.RawMessage`), which its YAML reader cannot fill, so such a YAML file does not
+    /// load there (the JSON form of the same loop does).
+    pub fn port_schemas(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (key, ports) in [("inputs", &self.inputs), ("outputs", &self.outputs)] {
+            for (i, p) in ports.iter().flatten().enumerate() {
+                if p.schema.as_ref().is_some_and(|s| !s.is_null()) {
+                    out.push(format!("/{key}/{i}/schema"));
+                }
+            }
+        }
+        out
+    }
+}
+
 /// The JSON Schema of multi-agent-spec loops (generated once).
 pub fn schema() -> &'static serde_json::Value {
     static SCHEMA: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {

@@ -1,6 +1,6 @@
 //! Serde types that mirror each file format exactly.
 //!
-//! They are used both to read (after the structural check of `valid::shape`) and to write,
+//! They are used both to read (after the structural check of `front::shape`) and to write,
 //! so JSON and YAML are always produced through serde, never through templates. Every
 //! constraint of the format is written here as a schemars attribute, and the JSON Schemas
 //! that loopconv publishes (`loopconv schema`) and checks input against are generated from
@@ -10,6 +10,17 @@ pub mod agentpm;
 pub mod ir;
 pub mod mas;
 pub mod schema;
+
+use crate::format::Format;
+
+/// The JSON Schema of a format's model: what its shape check and `loopconv schema` use.
+pub fn schema(format: Format) -> &'static serde_json::Value {
+    match format {
+        Format::Agentpm => agentpm::schema(),
+        Format::Mas => mas::schema(),
+        Format::Ir => ir::schema(),
+    }
+}
 
 /// Deserialise a list at the size its deserialiser announces (loopconv's tree knows it
 /// exactly), not by growing: serde's own `Vec` starts from at most 1 MiB of elements and

@@ -1,6 +1,6 @@
 //! JSON Schema (draft 2020-12) generation from the model types, shared by every format.
 //!
-//! Each format's module calls [`generate`] once for its root type; `valid::shape` checks
+//! Each format's module calls [`generate`] once for its root type; `front::shape` checks
 //! input against the result and `loopconv schema` publishes it, so the published schema and
 //! the checker cannot drift apart.
 

@@ -8,8 +8,7 @@
 //! them into lines and columns.
 
 pub mod graph;
-mod refs;
-pub mod shape;
+pub(crate) mod refs;
 
 pub use graph::Info;
 pub use refs::suggest;

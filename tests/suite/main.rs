@@ -12,6 +12,7 @@ mod back;
 mod cli;
 mod front;
 mod fuzz;
+mod layers;
 mod lsp;
 mod markup_safety;
 mod support;

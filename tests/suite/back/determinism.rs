@@ -84,7 +84,7 @@ fn every_back_end_twice_gives_the_same_bytes() {
 
 #[test]
 fn a_large_loop_is_drawn_in_parallel_as_on_one_thread() {
-    let phases = 2 * loopconv::back::chunks::PARALLEL_MIN + 77;
+    let phases = 2 * loopconv::back::support::chunks::PARALLEL_MIN + 77;
     let text = workload::agentpm_loop("parallel", phases, 9);
     let l = loopconv::load("parallel.json", text.as_bytes(), &Default::default());
     let (spec, info) = l.valid().expect("the generated loop is valid");
@@ -99,7 +99,7 @@ fn a_large_loop_is_drawn_in_parallel_as_on_one_thread() {
                 .build()
                 .expect("a thread pool");
             let mut diags = diag::Diagnostics::new("parallel.json");
-            pool.install(|| loopconv::back::write(target, spec, info, &opts, &mut diags))
+            pool.install(|| loopconv::write(target, spec, info, &opts, &mut diags))
                 .expect("drawn")
         };
         drawn.push(target);

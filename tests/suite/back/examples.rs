@@ -14,18 +14,19 @@
 use std::path::Path;
 
 use crate::support::{Written, examples, load_file, lossy_options, rel, write_every_target};
-use loopconv::back::{Target, mermaid::Style};
+use loopconv::back::mermaid::Style;
 use loopconv::diag::Severity;
 use loopconv::ir::{Destination, Spec};
 use loopconv::valid::Info;
+use loopconv::{Format, Target};
 
 /// The snapshot a back end's output is pinned in, or `None` for an output pinned
 /// elsewhere. Exhaustive, so a new back end must be given a snapshot (or a reason).
 fn snapshot_name(w: &Written) -> Option<&'static str> {
     match w.target {
-        Target::Agentpm => Some("to_agentpm"),
-        Target::Mas => Some("to_mas"),
-        Target::Ir => Some("to_ir"),
+        Target::Loop(Format::Agentpm) => Some("to_agentpm"),
+        Target::Loop(Format::Mas) => Some("to_mas"),
+        Target::Loop(Format::Ir) => Some("to_ir"),
         Target::Mermaid => Some(match w.opts.style {
             Style::Flowchart => "mermaid_flowchart",
             Style::State => "mermaid_state",
@@ -66,7 +67,7 @@ fn outputs(name: &str, spec: &Spec, info: &Info) -> Vec<(&'static str, String)> 
             "{name} --to {label}: {:#?}",
             diags.items()
         );
-        if target.format().is_some() && target != Target::Ir {
+        if target.format().is_some() && target != Target::Loop(Format::Ir) {
             lost.push_str(&format!("--to {label}:\n"));
             for d in diags.items() {
                 assert_eq!(d.severity, Severity::Warning, "{name}: {d:?}");

@@ -1,7 +1,8 @@
 //! The README shows real output: its Mermaid block is what `loopconv graph` draws today.
 
 use crate::support::{self, loopconv, stderr};
-use loopconv::back::{self, Target};
+use loopconv::Target;
+use loopconv::back;
 use loopconv::diag::Diagnostics;
 use predicates::prelude::*;
 
@@ -24,7 +25,7 @@ fn readme_diagram_is_current() {
     let (spec, info) = loaded.valid().expect("the README example is valid");
     // `loopconv graph` with its defaults.
     let mut diags = Diagnostics::new(file);
-    let drawn = back::write(
+    let drawn = loopconv::write(
         Target::Mermaid,
         spec,
         info,

@@ -18,9 +18,10 @@
 use crate::support;
 use crate::support::generators::*;
 
-use loopconv::back::{self, Target};
+use loopconv::back;
 use loopconv::diag::{Diagnostics, Severity};
 use loopconv::ir::{Pattern, Spec};
+use loopconv::{Format, Target};
 use loopconv::{LoadOptions, Loaded, load};
 use proptest::prelude::*;
 
@@ -74,12 +75,12 @@ proptest! {
     /// (b) AgentPM -> IR -> AgentPM, and (a) every back end on the loop.
     #[test]
     fn agentpm_round_trip_and_back_ends(spec in agentpm_spec(), opts in convert_opts()) {
-        let text = write(Target::Agentpm, &spec);
+        let text = write(Target::Loop(Format::Agentpm), &spec);
         let l = load_ok("gen.json", &text, None)?;
         let back = l.spec.clone().expect("spec");
         prop_assert_eq!(&back, &spec, "AgentPM -> IR -> AgentPM changed the loop:\n{}", text);
         // The IR's own JSON form is lossless too.
-        let ir = write(Target::Ir, &back);
+        let ir = write(Target::Loop(Format::Ir), &back);
         let again = load_ok("gen.ir.json", &ir, None)?;
         prop_assert_eq!(again.spec.as_ref(), Some(&spec));
         all_back_ends(&l, &opts)?;
@@ -95,7 +96,7 @@ proptest! {
         prop_assert_eq!(&spec, &loopconv::front::mas::lower(&lp));
         let (s, info) = l.valid().expect("valid");
         let mut diags = Diagnostics::new("gen");
-        let out = back::write(Target::Mas, s, info, &back::Options::default(), &mut diags)
+        let out = loopconv::write(Target::Loop(Format::Mas), s, info, &back::Options::default(), &mut diags)
             .expect("mas writer");
         prop_assert!(errors(&diags).is_empty(), "{:#?}", errors(&diags));
         let back = load_ok("back.yaml", &out, None)?;
@@ -106,7 +107,7 @@ proptest! {
             yaml,
             out
         );
-        let ir = write(Target::Ir, &spec);
+        let ir = write(Target::Loop(Format::Ir), &spec);
         let again = load_ok("gen.ir.json", &ir, None)?;
         prop_assert_eq!(again.spec.as_ref(), Some(&spec));
         all_back_ends(&l, &opts)?;

@@ -93,7 +93,7 @@ pub(crate) fn convert(
     opts: &back::Options,
 ) -> (String, Diagnostics) {
     let mut diags = Diagnostics::new(what);
-    let text = back::write(to.target(), spec, info, opts, &mut diags)
+    let text = loopconv::write(loopconv::Target::Loop(to), spec, info, opts, &mut diags)
         .unwrap_or_else(|e| panic!("{what} --to {}: {e}", to.name()));
     assert!(
         !diags.items().iter().any(|d| d.code == Code::InvalidOutput),
@@ -191,7 +191,7 @@ pub(crate) fn assert_schema_valid(what: &str, text: &str, fmt: Format) {
         Format::Agentpm | Format::Ir => json_value(what, text),
         Format::Mas => yaml_value(what, text),
     };
-    let validator = jsonschema::validator_for(fmt.schema())
+    let validator = jsonschema::validator_for(loopconv::model::schema(fmt))
         .unwrap_or_else(|e| panic!("the {} schema does not compile: {e}", fmt.name()));
     let errors: Vec<String> = validator
         .iter_errors(&value)

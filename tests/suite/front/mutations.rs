@@ -5,7 +5,7 @@
 use crate::support;
 use crate::support::doc_tree::*;
 use crate::support::generators::*;
-use loopconv::back::Target;
+use loopconv::Target;
 use loopconv::{Format, LoadOptions, Loaded, load};
 use proptest::prelude::*;
 use std::sync::LazyLock;
@@ -41,7 +41,7 @@ pub(crate) static SAMPLES: LazyLock<Vec<Sample>> = LazyLock::new(|| {
             format,
             yaml,
         });
-        let ir = write(Target::Ir, spec);
+        let ir = write(Target::Loop(Format::Ir), spec);
         let l = load("x.ir.json", ir.as_bytes(), &LoadOptions::default());
         let doc = l.doc.expect("the IR reads back");
         out.push(Sample {

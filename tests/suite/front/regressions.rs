@@ -13,7 +13,8 @@ use crate::support;
 use std::path::PathBuf;
 
 use crate::support::{files_under, lossy_options, repo, write_every_target};
-use loopconv::back::{self, Target};
+use loopconv::Target;
+use loopconv::back;
 use loopconv::diag::{self, Diagnostic, Diagnostics, Severity};
 use loopconv::{Format, LoadOptions, Loaded, load};
 
@@ -143,8 +144,8 @@ fn ir_regression_files_round_trip_exactly() {
             continue;
         };
         let mut diags = Diagnostics::new("out.ir.json");
-        let out = back::write(
-            Target::Ir,
+        let out = loopconv::write(
+            Target::Loop(Format::Ir),
             spec,
             info,
             &back::Options::default(),

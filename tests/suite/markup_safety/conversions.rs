@@ -29,9 +29,14 @@ pub(crate) fn check_round_trips(case: &Case, spec: &Spec, info: &Info) {
     for to in [own, Format::Ir] {
         let what = format!("{} -> {}", case.label, to.name());
         let mut diags = diag::Diagnostics::new("test");
-        let out = to
-            .write(spec, info, &back::Options::default(), &mut diags)
-            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let out = loopconv::write(
+            loopconv::Target::Loop(to),
+            spec,
+            info,
+            &back::Options::default(),
+            &mut diags,
+        )
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
         assert!(
             diags.items().iter().all(|d| is_interop(d.code)),
             "{what}: {:?}",
@@ -60,9 +65,14 @@ pub(crate) fn check_round_trips_all(case: &Case, spec: &Spec, info: &Info) {
     };
     for to in [own, Format::Ir] {
         let mut diags = diag::Diagnostics::new("test");
-        let out = to
-            .write(spec, info, &back::Options::default(), &mut diags)
-            .expect("writes");
+        let out = loopconv::write(
+            loopconv::Target::Loop(to),
+            spec,
+            info,
+            &back::Options::default(),
+            &mut diags,
+        )
+        .expect("writes");
         assert!(
             diags.items().iter().all(|d| is_interop(d.code)),
             "{}: {:?}",

@@ -4,7 +4,7 @@ use super::*;
 
 use loopconv::Format;
 use loopconv::back;
-use loopconv::back::diagram::{Diagram, NodeKind};
+use loopconv::back::support::diagram::{Diagram, NodeKind};
 use loopconv::ir::Spec;
 // ---------------------------------------------------------------------------------------
 // Markdown.
@@ -18,7 +18,7 @@ pub(crate) fn unjoined(s: &str) -> String {
 pub(crate) fn without_joiners<'a>(d: &Diagram<'a>) -> Diagram<'a> {
     let mut d = d.clone();
     let u = |s: &mut String| *s = unjoined(s);
-    let t = |s: &mut back::diagram::Text| *s = unjoined(s).into();
+    let t = |s: &mut back::support::diagram::Text| *s = unjoined(s).into();
     t(&mut d.title);
     d.subtitle.iter_mut().for_each(u);
     d.description.iter_mut().for_each(t);
@@ -36,7 +36,7 @@ pub(crate) fn without_joiners<'a>(d: &Diagram<'a>) -> Diagram<'a> {
 }
 
 /// The pieces of a node label as the writer lays them out, from the [`Diagram`].
-pub(crate) fn node_pieces(n: &back::diagram::DiagramNode) -> Vec<String> {
+pub(crate) fn node_pieces(n: &back::support::diagram::DiagramNode) -> Vec<String> {
     let mut v = vec![n.title.to_string()];
     v.extend(n.lines.iter().map(|l| l.to_string()));
     if n.kind == NodeKind::Phase {
@@ -52,14 +52,18 @@ pub(crate) fn node_pieces(n: &back::diagram::DiagramNode) -> Vec<String> {
 pub(crate) fn check_diagram_text(case: &Case, spec: &Spec, d: &Diagram) {
     let what = &case.label;
     let s = &case.hostile;
-    assert_eq!(back::diagram::clean(s), visible(s), "{what}: clean");
+    assert_eq!(
+        back::support::diagram::clean(s),
+        visible(s),
+        "{what}: clean"
+    );
     for (i, p) in spec.graph.phases.iter().enumerate() {
-        let Some(n) = d.node(back::diagram::NodeId::Phase(i)) else {
+        let Some(n) = d.node(back::support::diagram::NodeId::Phase(i)) else {
             continue;
         };
         assert_shortened(&n.lines.join(" "), &visible(&p.objective), what);
         if spec.source_format == Format::Agentpm
-            && visible(s).chars().count() <= back::diagram::LINE_WIDTH
+            && visible(s).chars().count() <= back::support::diagram::LINE_WIDTH
             && !visible(s).is_empty()
         {
             assert_eq!(

@@ -3,7 +3,7 @@
 use super::*;
 
 use loopconv::back;
-use loopconv::back::diagram::{Diagram, NodeKind};
+use loopconv::back::support::diagram::{Diagram, NodeKind};
 use loopconv::ir::Spec;
 use loopconv::valid::Info;
 use std::collections::BTreeMap;

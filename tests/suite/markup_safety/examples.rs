@@ -4,7 +4,7 @@ use super::*;
 
 use crate::support;
 use loopconv::LoadOptions;
-use loopconv::back::diagram::Diagram;
+use loopconv::back::support::diagram::Diagram;
 use loopconv::model::agentpm as am;
 use loopconv::model::mas as mm;
 use serde_json::{Value, json};

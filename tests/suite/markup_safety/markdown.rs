@@ -68,7 +68,7 @@ pub(crate) fn page(spec: &Spec, info: &Info, source: &str) -> Result<String, bac
         ..back::Options::default()
     };
     let mut diags = diag::Diagnostics::new(source);
-    let page = back::write(back::Target::Markdown, spec, info, &opts, &mut diags)?;
+    let page = loopconv::write(loopconv::Target::Markdown, spec, info, &opts, &mut diags)?;
     assert!(diags.is_empty(), "{source}: {:#?}", diags.items());
     Ok(page)
 }

@@ -3,7 +3,7 @@
 use super::*;
 
 use loopconv::back;
-use loopconv::back::diagram::{Diagram, NodeKind};
+use loopconv::back::support::diagram::{Diagram, NodeKind};
 use loopconv::ir::Spec;
 use loopconv::valid::Info;
 use std::collections::BTreeMap;
@@ -320,12 +320,13 @@ pub(crate) fn check_mermaid_both(case: &Case, spec: &Spec, info: &Info, d: &Diag
             if e.label.is_empty() {
                 continue;
             }
-            let from =
-                if style == back::mermaid::Style::State && e.from == back::diagram::NodeId::Start {
-                    "[*]".to_owned()
-                } else {
-                    e.from.to_string()
-                };
+            let from = if style == back::mermaid::Style::State
+                && e.from == back::support::diagram::NodeId::Start
+            {
+                "[*]".to_owned()
+            } else {
+                e.from.to_string()
+            };
             let got = found
                 .get(&format!("edge:{from}-{}", e.to))
                 .unwrap_or_else(|| panic!("{what}: no edge {from} -> {}\n{out}", e.to));

@@ -50,7 +50,7 @@ use self::{
 };
 
 use loopconv::back;
-use loopconv::back::diagram::Diagram;
+use loopconv::back::support::diagram::Diagram;
 // ---------------------------------------------------------------------------------------
 // Markdown.
 
@@ -113,7 +113,7 @@ pub(crate) fn assert_shortened(shown: &str, full: &str, what: &str) {
     if s == f {
         return;
     }
-    let cut = s.strip_suffix(back::diagram::ELLIPSIS);
+    let cut = s.strip_suffix(back::support::diagram::ELLIPSIS);
     assert!(
         cut.is_some_and(|c| f.starts_with(c)),
         "{what}: {shown:?} is neither {full:?} nor a shortening of it"

@@ -3,7 +3,7 @@
 use super::*;
 
 use loopconv::back;
-use loopconv::back::diagram::{Diagram, NodeKind};
+use loopconv::back::support::diagram::{Diagram, NodeKind};
 use loopconv::ir::Spec;
 use loopconv::valid::Info;
 use std::collections::BTreeMap;
@@ -220,7 +220,7 @@ pub(crate) fn plantuml_expected(d: &Diagram) -> BTreeMap<String, Vec<Vec<String>
         }
     }
     for e in &d.edges {
-        let from = if e.from == back::diagram::NodeId::Start {
+        let from = if e.from == back::support::diagram::NodeId::Start {
             "[*]".to_owned()
         } else {
             e.from.to_string()

@@ -1,7 +1,8 @@
 //! Generators (proptest strategies) shared by the property tests: ids, texts, phase
 //! graphs, AgentPM specs, MAS loops, mixed IR, conversion options.
 
-use loopconv::back::{self, Target};
+use loopconv::Target;
+use loopconv::back;
 use loopconv::diag::{Diagnostics, Severity};
 use loopconv::ir::{
     Access, Bounds, Checkpoint, Destination, ErrorPolicy, Exhausted, Graph, License, MemoryAccess,
@@ -635,7 +636,7 @@ pub(crate) fn load_ok(
 pub(crate) fn write(target: Target, spec: &Spec) -> String {
     let mut diags = Diagnostics::new("gen");
     let info = loopconv::valid::validate(spec, &mut diags);
-    let out = back::write(target, spec, &info, &back::Options::default(), &mut diags)
+    let out = loopconv::write(target, spec, &info, &back::Options::default(), &mut diags)
         .unwrap_or_else(|e| panic!("{target}: {e}"));
     assert!(
         errors(&diags).is_empty(),

@@ -12,7 +12,8 @@ pub mod skip;
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum as _;
-use loopconv::back::{self, Target, mermaid::Style};
+use loopconv::Target;
+use loopconv::back::{self, mermaid::Style};
 use loopconv::diag::Diagnostics;
 use loopconv::ir::Spec;
 use loopconv::valid::Info;
@@ -213,7 +214,11 @@ pub fn variants(base: &back::Options) -> Vec<(Target, String, back::Options)> {
                     one(format!("schema {}", f.name()), opts);
                 }
             }
-            Target::Ir | Target::Agentpm | Target::Mas | Target::PlantUml | Target::Markdown => {
+            Target::Loop(Format::Ir)
+            | Target::Loop(Format::Agentpm)
+            | Target::Loop(Format::Mas)
+            | Target::PlantUml
+            | Target::Markdown => {
                 one(target.name().to_owned(), base.clone());
             }
         }
@@ -234,7 +239,7 @@ pub fn write_every_target(
         .into_iter()
         .map(|(target, label, opts)| {
             let mut diags = Diagnostics::new(name);
-            let text = back::write(target, spec, info, &opts, &mut diags);
+            let text = loopconv::write(target, spec, info, &opts, &mut diags);
             Written {
                 target,
                 label,

@@ -16,8 +16,9 @@ use std::path::Path;
 
 use crate::support::{examples, load_file, read, rel};
 use loopconv::Loaded;
-use loopconv::back::{self, Target};
+use loopconv::back;
 use loopconv::diag::{self, Code, Diagnostic, Severity};
+use loopconv::{Format, Target};
 
 /// Codes that no file in `examples/invalid/` triggers, and where they are covered instead.
 const COVERED_ELSEWHERE: &[(Code, &str)] = &[
@@ -40,14 +41,14 @@ const CONVERSIONS: &[(&str, Target, Flags, Code)] = &[
     // loopconv convert B001-lost-field.yaml --to agentpm
     (
         "B001-lost-field.yaml",
-        Target::Agentpm,
+        Target::Loop(Format::Agentpm),
         Flags::NONE,
         Code::LostField,
     ),
     // loopconv convert B002-inexact-bound.json --to mas --actor triager
     (
         "B002-inexact-bound.json",
-        Target::Mas,
+        Target::Loop(Format::Mas),
         Flags {
             actor: Some("triager"),
             allow_lossy: false,
@@ -57,7 +58,7 @@ const CONVERSIONS: &[(&str, Target, Flags, Code)] = &[
     // loopconv convert B003-missing-role-flag.json --to mas --actor schema-fixer --allow-lossy
     (
         "B003-missing-role-flag.json",
-        Target::Mas,
+        Target::Loop(Format::Mas),
         Flags {
             actor: Some("schema-fixer"),
             allow_lossy: true,
@@ -67,7 +68,7 @@ const CONVERSIONS: &[(&str, Target, Flags, Code)] = &[
     // loopconv convert B005-written-port-schema.json --to mas
     (
         "B005-written-port-schema.json",
-        Target::Mas,
+        Target::Loop(Format::Mas),
         Flags::NONE,
         Code::WrittenPortSchema,
     ),
@@ -228,7 +229,7 @@ fn conversion_errors() {
             actor: flags.actor.map(str::to_owned),
             ..back::Options::default()
         };
-        back::write(*to, &spec, &info, &opts, &mut loaded.diags).expect("the back end runs");
+        loopconv::write(*to, &spec, &info, &opts, &mut loaded.diags).expect("the back end runs");
         if let Some(doc) = &loaded.doc {
             loaded.diags.locate_missing(doc);
         }

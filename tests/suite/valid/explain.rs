@@ -5,7 +5,8 @@
 use std::collections::BTreeSet;
 
 use clap::ValueEnum as _;
-use loopconv::back::{self, Target};
+use loopconv::Target;
+use loopconv::back;
 use loopconv::diag::docs::{self, Example, How, Limit};
 use loopconv::diag::{Code, Severity};
 use loopconv::tree::Limits;
@@ -51,7 +52,7 @@ fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
             ..back::Options::default()
         };
         // A refused conversion is a diagnostic; an `Err` is a broken back end.
-        back::write(target, &spec, &info, &opts, &mut loaded.diags)
+        loopconv::write(target, &spec, &info, &opts, &mut loaded.diags)
             .unwrap_or_else(|e| panic!("{name}: the {to} back end failed: {e}"));
     }
     loaded

@@ -58,7 +58,7 @@ fn parsed(l: &Loaded) -> bool {
 }
 
 fn validator(f: Format) -> jsonschema::Validator {
-    jsonschema::draft202012::new(f.schema())
+    jsonschema::draft202012::new(loopconv::model::schema(f))
         .unwrap_or_else(|e| panic!("the {f} schema does not compile: {e}"))
 }
 
@@ -133,7 +133,7 @@ fn committed_schemas_are_up_to_date() {
 #[test]
 fn schemas_are_valid_draft_2020_12() {
     for f in Format::ALL {
-        let s = f.schema();
+        let s = loopconv::model::schema(f);
         assert_eq!(
             s.get("$schema").and_then(Value::as_str),
             Some("https://json-schema.org/draft/2020-12/schema"),
@@ -295,18 +295,19 @@ fn converted_outputs_pass_their_schema() {
             let mut diags = loopconv::diag::Diagnostics::new("out");
             // With `lossy_options`, every valid loop converts to every format: a writer that
             // fails or reports an error is a problem, not a case to leave out.
-            let text = match to.write(spec, info, &opts, &mut diags) {
-                Ok(text) if !diags.has_errors() => text,
-                Ok(_) => {
-                    let items = diags.items();
-                    problems.push(format!("{} -> {}: {items:?}", f.display(), to.name()));
-                    continue;
-                }
-                Err(e) => {
-                    problems.push(format!("{} -> {}: {e}", f.display(), to.name()));
-                    continue;
-                }
-            };
+            let text =
+                match loopconv::write(loopconv::Target::Loop(to), spec, info, &opts, &mut diags) {
+                    Ok(text) if !diags.has_errors() => text,
+                    Ok(_) => {
+                        let items = diags.items();
+                        problems.push(format!("{} -> {}: {items:?}", f.display(), to.name()));
+                        continue;
+                    }
+                    Err(e) => {
+                        problems.push(format!("{} -> {}: {e}", f.display(), to.name()));
+                        continue;
+                    }
+                };
             let out = loopconv::load(
                 "out",
                 text.as_bytes(),

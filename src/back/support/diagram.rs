@@ -1134,7 +1134,7 @@ mod tests {
     /// (whatever part of them could be read), in every diagram back end.
     #[test]
     fn every_example_draws_without_panicking() {
-        use crate::load::{LoadOptions, load};
+        use crate::pipeline::{LoadOptions, load};
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
         let mut dirs = vec![root];
         let mut drawn = 0;

@@ -1,6 +1,7 @@
-//! Interoperability warnings: files that are valid by the format's schema but that an
-//! upstream tool cannot load (issue 9, items 7 and 8). They fire when loopconv reads a
-//! multi-agent-spec YAML file (`F015`, `F016`) and when it writes one (`B005`).
+//! Interoperability warnings on reading: multi-agent-spec files that are valid by the
+//! format's schema but that an upstream tool cannot load (`F015`, `F016`). Their writing
+//! counterpart (`B005`) is in [`crate::back::mas`]; the fact both rest on is
+//! [`crate::model::mas::Loop::port_schemas`].
 //!
 //! * The multi-agent-spec Go SDK's `Port` decodes `schema` as raw JSON
 //!   (`json.RawMessage`), which its YAML reader cannot fill: a YAML loop with a port
@@ -8,37 +9,22 @@
 //! * The Go SDK's YAML reader refuses a `%YAML 1.2` directive.
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{Field, Spec};
-use crate::model::mas as m;
+use crate::model::mas::{self as m, PORT_SCHEMA_HELP};
+use crate::pointer::field_path;
 use crate::tree::{Document, Syntax};
-
-const PORT_SCHEMA_HELP: &str = "the Go SDK loads the JSON form of this file (`loopconv convert --to mas` writes YAML; keep a JSON copy for Go), or drop the `schema`";
-
-/// JSON Pointers (relative to the loop) of the ports that carry a non-null `schema`.
-pub fn port_schemas(l: &m::Loop) -> Vec<String> {
-    let mut out = Vec::new();
-    for (key, ports) in [("inputs", &l.inputs), ("outputs", &l.outputs)] {
-        for (i, p) in ports.iter().flatten().enumerate() {
-            if p.schema.as_ref().is_some_and(|s| !s.is_null()) {
-                out.push(format!("/{key}/{i}/schema"));
-            }
-        }
-    }
-    out
-}
 
 /// `F015` and `F016` for a multi-agent-spec file read from YAML.
 pub fn warn_read(doc: &Document, l: &m::Loop, diags: &mut Diagnostics) {
     if doc.syntax != Syntax::Yaml {
         return;
     }
-    for ptr in port_schemas(l) {
+    for ptr in l.port_schemas() {
         diags.push(
             Diagnostic::new(
                 Code::YamlPortSchema,
                 format!(
                     "`{}`: the multi-agent-spec Go SDK cannot load a port `schema` from YAML (it decodes `schema` as raw JSON)",
-                    crate::valid::shape::field_path(&ptr)
+                    field_path(&ptr)
                 ),
             )
             .with_help(PORT_SCHEMA_HELP)
@@ -53,29 +39,6 @@ pub fn warn_read(doc: &Document, l: &m::Loop, diags: &mut Diagnostics) {
         .with_help("remove the `%YAML` line (and a `---` that only followed it); the file reads the same without it");
         d.location.pos = Some(doc.pos(span));
         diags.push(d);
-    }
-}
-
-/// `B005` for a multi-agent-spec loop about to be written as YAML: each port `schema`,
-/// located at the port in the source.
-pub fn warn_written(spec: &Spec, l: &m::Loop, diags: &mut Diagnostics) {
-    for ptr in port_schemas(l) {
-        let (field, rest) = match ptr.strip_prefix("/inputs") {
-            Some(rest) => (Field::Inputs, rest),
-            None => (Field::Outputs, ptr.strip_prefix("/outputs").unwrap_or("")),
-        };
-        let source = format!("{}{rest}", spec.provenance.pointer(field));
-        diags.push(
-            Diagnostic::new(
-                Code::WrittenPortSchema,
-                format!(
-                    "the written YAML has a port `schema` at `{}`, which the multi-agent-spec Go SDK cannot load from YAML",
-                    crate::valid::shape::field_path(&ptr)
-                ),
-            )
-            .with_help(PORT_SCHEMA_HELP)
-            .at_key(source),
-        );
     }
 }
 

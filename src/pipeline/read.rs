@@ -1,4 +1,4 @@
-//! The read pipeline: bytes to a validated [`Spec`].
+//! Reading: bytes to a validated [`Spec`].
 //!
 //! decode (limits, UTF-8) -> located tree (JSON or YAML syntax) -> format (named or
 //! detected) -> the format's front end (shape, format warnings, lowering) -> validation ->
@@ -10,6 +10,8 @@ use crate::format::Format;
 use crate::ir::Spec;
 use crate::tree::{self, Document, Limits, Syntax};
 use crate::valid::{self, Info};
+
+use super::{claimed_format, read_format};
 
 /// How to read.
 #[derive(Debug, Clone, Default)]
@@ -104,7 +106,7 @@ fn read_into(path: &str, text: String, opts: &LoadOptions, out: &mut Loaded) -> 
         None => detect(doc, &mut out.diags)?,
     };
     out.format = Some(format);
-    let spec = format.read(doc, &opts.limits, &mut out.diags)?;
+    let spec = read_format(format, doc, &opts.limits, &mut out.diags)?;
     out.info = Some(valid::validate(&spec, &mut out.diags));
     out.spec = Some(spec);
     Some(())
@@ -138,7 +140,7 @@ fn detect(doc: &Document, diags: &mut Diagnostics) -> Option<Format> {
         );
         return None;
     }
-    if let Some(f) = Format::detect(&doc.root) {
+    if let Some(f) = claimed_format(&doc.root) {
         return Some(f);
     }
     let why = match doc.root.get("type").and_then(|n| n.as_str()) {

@@ -10,7 +10,7 @@
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::{Member, Node, Value};
+use crate::tree::{Member, Node, Value};
 
 /// A node's identity within one document: its address. The tree is not changed while
 /// a shape check and the deserialisation of its verdict run, so addresses are stable.

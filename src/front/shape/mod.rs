@@ -18,7 +18,7 @@ mod rules;
 use serde_json::Value as J;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::tree::to_model::Edits;
+use crate::front::to_model::Edits;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
 use rules::{Additional, Id, Pattern, Rules, Schema};
@@ -28,7 +28,7 @@ use rules::{Additional, Id, Pattern, Rules, Schema};
 pub struct Verdict {
     /// The document has the schema's shape.
     pub ok: bool,
-    /// How to deserialise the model from the tree ([`crate::tree::to_model::from_node`]): the
+    /// How to deserialise the model from the tree ([`crate::front::to_model::from_node`]): the
     /// unknown keys left out, so that a document whose only problems are unknown keys and
     /// bad values still deserialises and the semantic checks can run and report everything
     /// in one go; and whole numbers written as floats (`3.0`, `1e1`, YAML `3.`) where the
@@ -76,27 +76,6 @@ struct Shape<'a> {
     profile: &'a Profile,
     diags: &'a mut Diagnostics,
     edits: Edits,
-}
-
-/// `loop.phases[1].id` from `/loop/phases/1/id`.
-pub fn field_path(ptr: &str) -> String {
-    let mut out = String::new();
-    for seg in ptr.split('/').skip(1) {
-        let seg = seg.replace("~1", "/").replace("~0", "~");
-        if !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit()) {
-            out.push_str(&format!("[{seg}]"));
-        } else {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(&seg);
-        }
-    }
-    if out.is_empty() {
-        "the document".to_owned()
-    } else {
-        out
-    }
 }
 
 fn quote(s: &str) -> String {
@@ -704,8 +683,9 @@ impl Shape<'_> {
         // Ties go to the first name in byte order.
         let mut sorted = names.clone();
         sorted.sort_unstable();
-        let best =
-            super::refs::did_you_mean(key, sorted, |d, n| d <= 2.max(n.len() / 4) && d < n.len());
+        let best = crate::valid::refs::did_you_mean(key, sorted, |d, n| {
+            d <= 2.max(n.len() / 4) && d < n.len()
+        });
         let mut d = Diagnostic::new(
             Code::UnknownField,
             format!("unknown field {shown} {where_}"),

@@ -30,9 +30,9 @@ impl<'a> Ptr<'a> {
         Ptr::Index(self, i)
     }
 
-    /// The field's name for messages (`loop.phases[1].id`, see [`super::field_path`]).
+    /// The field's name for messages (`loop.phases[1].id`, see [`crate::pointer::field_path`]).
     pub(super) fn field(&self) -> String {
-        super::field_path(&self.to_string())
+        crate::pointer::field_path(&self.to_string())
     }
 
     /// Whether this is the document itself.

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::diff::{Change, Diff, Impact, Kind};
+use crate::analysis::diff::{Change, Diff, Impact, Kind};
 use crate::ir::Spec;
 
 /// The JSON form: the two files, the counts and every change.
