@@ -8,8 +8,11 @@ pub mod json_front;
 pub mod roundtrip;
 pub mod yaml_front;
 
+/// A target's body: one input, a panic on a bug.
+pub type Body = fn(&[u8]);
+
 /// Every target, by its cargo-fuzz name.
-pub const ALL: &[(&str, fn(&[u8]))] = &[
+pub const ALL: &[(&str, Body)] = &[
     ("json_front", json_front::run),
     ("yaml_front", yaml_front::run),
     ("check", check::run),
