@@ -42,7 +42,7 @@
 //! Throughput is in bytes of input (the bytes of the files that reached the stage) and in
 //! files (`item/s`; for the single loops, loops per second).
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/suite/support/mod.rs"]
 mod common;
 #[path = "workload/mod.rs"]
 mod workload;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Helpers of .ci/run, in a file of their own so that tests/ci.rs can call them.
+# Helpers of .ci/run, in a file of their own so that tests/suite/cli/ci.rs can call them.
 
 # The release binary's path: under the target folder Cargo really uses, which honours
 # CARGO_TARGET_DIR and `build.target-dir` (CI caches often move it), not `target/`.

@@ -59,7 +59,7 @@ install_tools() {
         apt-get install -y graphviz chromium plantuml
     fi
     (cd "$ROOT/tools" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund)
-    # Neovim: the language server's end-to-end test with a real client (tests/nvim.rs).
+    # Neovim: the language server's end-to-end test with a real client (tests/suite/lsp/nvim.rs).
     if ! command -v nvim >/dev/null; then
         export DEBIAN_FRONTEND=noninteractive
         apt-get update

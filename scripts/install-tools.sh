@@ -4,7 +4,7 @@
 #   apt-get update && apt-get install -y graphviz chromium plantuml
 #                                             (skipped when all three exist)
 #   cd tools && PUPPETEER_SKIP_DOWNLOAD=1 npm ci                 (mermaid-cli, pinned)
-#   apt-get install -y neovim                  (skipped when nvim exists; tests/nvim.rs)
+#   apt-get install -y neovim                  (skipped when nvim exists; tests/suite/lsp/nvim.rs)
 # mermaid-cli drives Debian's /usr/bin/chromium through tools/puppeteer.json.
 set -euo pipefail
 # shellcheck source=scripts/conformance.sh
@@ -13,8 +13,8 @@ install_tools
 
 # The tools of the code-scanning, pre-commit and shell-integration tests:
 #   Microsoft's SARIF Multitool comes with `npm ci` above (tools/package.json, pinned);
-#   pre-commit (PyPI, pinned) for tests/precommit.rs;
-#   man-db and groff for tests/shell.rs (`man -l` of `loopconv man`).
+#   pre-commit (PyPI, pinned) for tests/suite/cli/precommit.rs;
+#   man-db and groff for tests/suite/cli/shell.rs (`man -l` of `loopconv man`).
 PRE_COMMIT_VERSION=4.7.0
 if ! pre-commit --version 2>/dev/null | grep -qx "pre-commit $PRE_COMMIT_VERSION"; then
     python3 -m pip install --quiet "pre-commit==$PRE_COMMIT_VERSION" ||

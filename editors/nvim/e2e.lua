@@ -1,4 +1,4 @@
--- End-to-end check of `loopconv lsp` with Neovim's built-in client, run by tests/nvim.rs:
+-- End-to-end check of `loopconv lsp` with Neovim's built-in client, run by tests/suite/lsp/nvim.rs:
 --   LOOPCONV_BIN=... LOOPCONV_FILE=... LOOPCONV_OUT=... nvim --headless --clean -c "luafile e2e.lua"
 -- Opens a broken loop, waits for loopconv's diagnostics, jumps to a definition, asks for a
 -- completion, and writes what it saw as JSON to $LOOPCONV_OUT.

@@ -1,30 +1,11 @@
 //! `loopconv check --from X` on arbitrary bytes: every format forced on every input, with
 //! both syntaxes, plus the human and JSON renderings of the diagnostics.
+//!
+//! The body is `fuzz/bodies/check.rs`, shared with the stable test that runs it over the
+//! examples as seeds (`tests/suite/fuzz.rs`), so that CI builds and runs it without nightly.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use loopconv::diag;
-use loopconv::{Format, LoadOptions, load};
+#[path = "../bodies/check.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    for name in ["fuzz.json", "fuzz.yaml"] {
-        for from in Format::ALL {
-            let opts = LoadOptions {
-                from: Some(from),
-                ..LoadOptions::default()
-            };
-            let l = load(name, data, &opts);
-            assert!(l.valid().is_some() || !l.diags.is_empty());
-            for d in l.diags.items() {
-                if let (Some(p), Some(doc)) = (d.location.pos, &l.doc) {
-                    assert!(
-                        p.start <= doc.text.len() && p.line >= 1 && p.column >= 1,
-                        "{d:?}"
-                    );
-                }
-            }
-            let _ = diag::render_human(l.diags.items(), l.text(), false);
-            let _ = diag::render_json(l.diags.items());
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

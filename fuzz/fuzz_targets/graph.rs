@@ -2,76 +2,12 @@
 //! back end of `Target::ALL` in every variant: Mermaid in both styles, DOT with and without
 //! a legend, PlantUML, Markdown (and the index), the schemas, and the AgentPM, MAS and IR writers
 //! (which read their own output back and validate it).
+//!
+//! The body is `fuzz/bodies/graph.rs`, shared with the stable test that runs it over the
+//! examples as seeds (`tests/suite/fuzz.rs`), so that CI builds and runs it without nightly.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use loopconv::back::{self, mermaid::Style};
-use loopconv::Target;
-use loopconv::diag::{Diagnostics, Severity};
-use loopconv::{Format, LoadOptions, load};
+#[path = "../bodies/graph.rs"]
+mod body;
 
-/// The options of each variant of a back end (an exhaustive match: a new back end or style
-/// must be added here).
-fn variants(target: Target, base: &back::Options) -> Vec<back::Options> {
-    match target {
-        Target::Mermaid => [Style::Flowchart, Style::State]
-            .map(|style| back::Options {
-                style,
-                ..base.clone()
-            })
-            .to_vec(),
-        Target::Dot => [false, true]
-            .map(|legend| back::Options {
-                legend,
-                ..base.clone()
-            })
-            .to_vec(),
-        Target::Schema => Format::ALL
-            .map(|f| back::Options {
-                schema: Some(f),
-                ..base.clone()
-            })
-            .to_vec(),
-        Target::Loop(Format::Ir) | Target::Loop(Format::Agentpm) | Target::Loop(Format::Mas) | Target::PlantUml | Target::Markdown => {
-            vec![base.clone()]
-        }
-    }
-}
-
-fuzz_target!(|data: &[u8]| {
-    for name in ["fuzz.json", "fuzz.yaml"] {
-        let l = load(name, data, &LoadOptions::default());
-        let Some((spec, info)) = l.valid() else {
-            continue;
-        };
-        let base = back::Options {
-            allow_lossy: true,
-            actor: Some("actor".into()),
-            validator: Some("validator".into()),
-            source: name.to_owned(),
-            ..back::Options::default()
-        };
-        for target in Target::ALL {
-            for opts in variants(target, &base) {
-                let mut diags = Diagnostics::new(name);
-                let out = loopconv::write(target, spec, info, &opts, &mut diags);
-                assert!(out.is_ok(), "{target}: {out:?}");
-                // With --allow-lossy and the agent flags, every valid loop converts, and the
-                // output passes loopconv's own validation (no B004).
-                let errors: Vec<_> = diags
-                    .items()
-                    .iter()
-                    .filter(|d| d.severity == Severity::Error)
-                    .collect();
-                assert!(errors.is_empty(), "{target}: {errors:?}");
-            }
-        }
-        let entry = back::markdown::IndexEntry {
-            name: spec.name.clone(),
-            file_name: format!("{}.md", spec.name),
-            description: spec.description.clone(),
-            source: name.to_owned(),
-        };
-        assert!(back::markdown::index(&[entry]).is_ok());
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

@@ -1,0 +1,168 @@
+//! `loopconv diff`: breaking and compatible changes, each kind of graph change, renames, MAS
+//! ports and roles, and diffs across formats.
+
+use crate::support::*;
+use loopconv::scaffold::{Archetype, scaffold};
+use serde_json::{Value, json};
+
+pub(crate) fn react() -> Value {
+    serde_json::from_str(&scaffold(Archetype::React, "react-demo").unwrap()).unwrap()
+}
+
+pub(crate) fn veal() -> String {
+    scaffold(Archetype::Veal, "veal-demo").unwrap()
+}
+
+/// Run `loopconv diff` in a folder holding `old` and `new`, with extra arguments.
+pub(crate) fn diff_in(old: (&str, &str), new: (&str, &str), args: &[&str]) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(old.0), old.1).unwrap();
+    std::fs::write(dir.path().join(new.0), new.1).unwrap();
+    let out = loopconv()
+        .current_dir(dir.path())
+        .args(["diff", old.0, new.0])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
+    (out.status.code().unwrap_or(-1), text)
+}
+
+pub(crate) fn diff_json(old: &Value, new: &Value, args: &[&str]) -> (i32, String) {
+    let (o, n) = (old.to_string(), new.to_string());
+    diff_in(("old.json", &o), ("new.json", &n), args)
+}
+
+/// Remove an outcome and its transition from a phase.
+pub(crate) fn drop_outcome(v: &mut Value, phase: &str, outcome: &str) {
+    let phases = v["loop"]["phases"].as_array_mut().unwrap();
+    let p = phases.iter_mut().find(|p| p["id"] == phase).unwrap();
+    p["outcomes"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|o| o["id"] != outcome);
+    v["loop"]["transitions"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| !(t["from"] == phase && t["on"] == outcome));
+}
+
+#[test]
+fn diff_removed_outcome_is_breaking_and_fails() {
+    let old = react();
+    let mut new = old.clone();
+    drop_outcome(&mut new, "observe", "blocked");
+    let (code, text) = diff_json(&old, &new, &["--fail-on", "breaking"]);
+    assert_eq!(code, 1, "{text}");
+    insta::assert_snapshot!("diff_removed_outcome", text);
+    // Without --fail-on the diff itself succeeds.
+    assert_eq!(diff_json(&old, &new, &[]).0, 0);
+}
+
+#[test]
+fn diff_description_only_is_compatible() {
+    let old = react();
+    let mut new = old.clone();
+    new["description"] = json!("A reworded description.");
+    new["loop"]["phases"][0]["outcomes"][0]["description"] = json!("Reworded outcome text.");
+    let (code, text) = diff_json(&old, &new, &["--fail-on", "breaking"]);
+    assert_eq!(code, 0, "{text}");
+    insta::assert_snapshot!("diff_description_only", text);
+}
+
+#[test]
+fn diff_each_kind_of_graph_change() {
+    let old = react();
+    let mut new = old.clone();
+    let l = &mut new["loop"];
+    l["limits"]["max_steps"] = json!(8);
+    l["transitions"][2]["to"] = json!("$abort");
+    l["checkpoints"][0]["on_reject"] = json!("$handoff");
+    l["phases"][1]["access"]["tools"] = json!(false);
+    l["phases"][1]["objective"] = json!("Carry out the chosen action.");
+    l["phases"][0]["outcomes"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "clarify", "description": "Ask a person a question."}));
+    l["transitions"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"from": "think", "on": "clarify", "to": "$handoff"}));
+    l["error_policy"]["phase_failure"]["action"] = json!("abort");
+    let (code, text) = diff_json(&old, &new, &["--fail-on", "breaking"]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("diff_graph_changes", text);
+    let (_, json_out) = diff_json(&old, &new, &["--format", "json"]);
+    let v: Value = serde_json::from_str(&json_out).unwrap();
+    assert_eq!(v["breaking"], 5, "{json_out}");
+    insta::assert_snapshot!(
+        "diff_graph_changes_markdown",
+        diff_json(&old, &new, &["--format", "markdown"]).1
+    );
+}
+
+#[test]
+fn diff_detects_a_rename() {
+    let old = react();
+    let text = old.to_string().replace("\"observe\"", "\"review\"");
+    let new: Value = serde_json::from_str(&text).unwrap();
+    let (code, out) = diff_json(&old, &new, &["--format", "json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["renames"], json!({"observe": "review"}));
+    let changes = v["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{out}");
+    assert_eq!(changes[0]["kind"], "renamed");
+    insta::assert_snapshot!(
+        "diff_rename_markdown",
+        diff_json(&old, &new, &["--format", "markdown"]).1
+    );
+}
+
+#[test]
+fn diff_mas_checks_ports_and_roles() {
+    let old = veal();
+    let new = old
+        .replace("actor: fixer", "actor: fixer-two")
+        .replace("max_attempts: 3", "max_attempts: 5")
+        .replace(
+            "inputs:\n",
+            "inputs:\n  - name: ticket\n    type: string\n    required: true\n",
+        )
+        .replace(
+            "checks:\n",
+            "checks:\n  - id: audit\n    type: command\n    command: cargo audit\n",
+        )
+        .replace(
+            "    description: The changelog mentions the change.\n",
+            "    description: The changelog names the change.\n",
+        );
+    let (code, text) = diff_in(
+        ("old.yaml", &old),
+        ("new.yaml", &new),
+        &["--fail-on", "breaking"],
+    );
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("diff_mas", text);
+}
+
+#[test]
+fn diff_across_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = dir.path().join("gate.yaml");
+    std::fs::write(&yaml, veal()).unwrap();
+    let json_file = dir.path().join("gate.json");
+    loopconv()
+        .args(["convert", "--to", "agentpm", "--allow-lossy", "-o"])
+        .arg(&json_file)
+        .arg(&yaml)
+        .assert()
+        .success();
+    let out = loopconv()
+        .current_dir(dir.path())
+        .args(["diff", "gate.yaml", "gate.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!("diff_cross_format", String::from_utf8(out.stdout).unwrap());
+}

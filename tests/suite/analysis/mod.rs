@@ -1,0 +1,5 @@
+//! The authoring analyses: `diff`, `paths` and `walk`.
+
+mod diff;
+mod paths;
+mod walk;

@@ -1,0 +1,16 @@
+//! The back ends: each target's own tests (`agentpm`, `mas`, `ir`, `mermaid`, `dot`,
+//! `plantuml`, `markdown`, `schema`), and the tests that run every back end: golden outputs
+//! of the examples, determinism and generated loops.
+
+mod agentpm;
+mod determinism;
+mod dot;
+mod examples;
+mod ir;
+mod markdown;
+mod mas;
+mod mermaid;
+mod plantuml;
+mod properties;
+mod roundtrip;
+mod schema;

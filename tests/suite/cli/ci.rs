@@ -1,0 +1,67 @@
+//! `.ci/run` finds the release binary where Cargo puts it (issue 8, item 2): with
+//! `CARGO_TARGET_DIR` set, not in `target/`. Its helpers are in `scripts/ci-lib.sh`.
+
+use crate::support;
+
+use std::process::Command;
+
+fn bash(script: &str, target_dir: Option<&str>) -> (bool, String, String) {
+    let mut cmd = Command::new("bash");
+    cmd.current_dir(support::repo())
+        .arg("-c")
+        .arg(format!("source scripts/ci-lib.sh && {script}"));
+    match target_dir {
+        Some(d) => cmd.env("CARGO_TARGET_DIR", d),
+        None => cmd.env_remove("CARGO_TARGET_DIR"),
+    };
+    let out = cmd.output().expect("run bash");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_binary_is_under_cargo_target_dir() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    let (ok, out, err) = bash("loopconv_bin", Some(d));
+    assert!(ok, "{err}");
+    assert_eq!(out.trim(), format!("{d}/release/loopconv"));
+}
+
+#[test]
+fn a_missing_binary_is_named_clearly() {
+    let (ok, _, err) = bash("require_bin /nonexistent/release/loopconv", None);
+    assert!(!ok);
+    assert!(
+        err.contains("no loopconv binary at /nonexistent/release/loopconv"),
+        "{err}"
+    );
+}
+
+#[test]
+fn ci_run_uses_the_helper() {
+    let run = std::fs::read_to_string(support::repo().join(".ci/run")).expect(".ci/run");
+    assert!(run.contains("LOOPCONV=$(loopconv_bin)"), "{run}");
+    assert!(!run.contains("target/release/loopconv"), "{run}");
+}
+
+#[test]
+fn ci_run_tests_without_bless_modes_and_checks_the_tree() {
+    let run = std::fs::read_to_string(support::repo().join(".ci/run")).expect(".ci/run");
+    let test_step = run
+        .split("LOOPCONV_REQUIRE_TOOLS=1 cargo test")
+        .next()
+        .filter(|before| before.len() < run.len())
+        .expect("the test step");
+    assert!(
+        test_step.contains("unset LOOPCONV_BLESS INSTA_UPDATE"),
+        "{run}"
+    );
+    assert!(test_step.contains("export INSTA_UPDATE=no"), "{run}");
+    assert!(run.contains("git status --porcelain"), "{run}");
+    assert!(run.contains("--manifest-path fuzz/Cargo.toml"), "{run}");
+    assert!(run.contains("CI needs $SHARED"), "{run}");
+}

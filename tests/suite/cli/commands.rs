@@ -1,0 +1,615 @@
+//! The `loopconv` binary: exit codes (0 clean, 1 problems, 2 usage or I/O error), the
+//! corpus, `--strict`, lossy conversions, standard input and output, `--format json`,
+//! folder conversion, the size limit, `schema` and `graph`.
+//!
+//! Every command runs in the crate root, so paths are the ones a user would type there:
+//! `examples/...` and the shared corpus at `../shared/corpus/...`.
+
+use crate::support;
+
+use crate::support::{
+    corpus, files_under, load_file, loop_files, loopconv, repo, stderr, stdout_json,
+};
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// A corpus file, as a user would name it (`../shared/corpus/...`), when ../shared is here.
+fn shared_file(path: &str) -> Option<String> {
+    support::shared_path(path).map(|p| support::rel(&p))
+}
+
+const TEMPLATE: &str = "cli-init-template.loop_agent.json";
+
+#[test]
+fn exit_code_0_for_a_clean_file() {
+    loopconv()
+        .args(["check", "examples/agentpm/react-loop.json"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("0 errors, 0 warnings"));
+}
+
+#[test]
+fn exit_code_1_for_problems() {
+    loopconv()
+        .args(["check", "examples/invalid/V012-unreachable-phase.json"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error[V012]"));
+}
+
+#[test]
+fn exit_code_2_for_a_missing_file() {
+    loopconv()
+        .args(["check", "examples/agentpm/no-such-loop.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no-such-loop.json"));
+}
+
+#[test]
+fn exit_code_2_for_usage_errors() {
+    loopconv()
+        .args([
+            "check",
+            "--no-such-flag",
+            "examples/agentpm/react-loop.json",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--no-such-flag"));
+    loopconv().assert().code(2);
+    loopconv()
+        .args([
+            "convert",
+            "examples/agentpm/react-loop.json",
+            "--to",
+            "yaml",
+        ])
+        .assert()
+        .code(2);
+}
+
+/// Every corpus file passes except the unrendered upstream template, which fails with exactly
+/// one error naming `name` at 4:11.
+#[test]
+fn corpus_check() {
+    let Some(corpus) = corpus() else {
+        return; // recorded, and named at the end of the run
+    };
+    let files = loop_files(&corpus);
+    assert!(files.len() >= 7, "{files:?}");
+    for f in files {
+        let rel = support::rel(&f);
+        let out = loopconv()
+            .args(["check", &rel, "--format", "json"])
+            .output()
+            .expect("runs");
+        let diags = stdout_json(&out);
+        let diags = diags.as_array().expect("an array");
+        if rel.ends_with(TEMPLATE) {
+            assert_eq!(out.status.code(), Some(1), "{rel}");
+            assert_eq!(diags.len(), 1, "{rel}: {diags:#?}");
+            let d = &diags[0];
+            assert_eq!(d["severity"], "error");
+            assert!(
+                d["message"].as_str().expect("message").contains("`name`"),
+                "{d}"
+            );
+            assert_eq!(d["location"]["pointer"], "/name");
+            assert_eq!(
+                (
+                    d["location"]["line"].as_u64(),
+                    d["location"]["column"].as_u64()
+                ),
+                (Some(4), Some(11))
+            );
+            // The human form names the same place.
+            loopconv()
+                .args(["check", &rel])
+                .assert()
+                .code(1)
+                .stderr(predicate::str::contains(format!("{rel}:4:11")))
+                .stderr(predicate::str::contains("`name`"))
+                .stderr(predicate::str::contains("1 error,"));
+        } else {
+            assert_eq!(out.status.code(), Some(0), "{rel}: {}", stderr(&out));
+            assert!(diags.is_empty(), "{rel}: {diags:#?}");
+        }
+    }
+}
+
+/// Seed 000 (no `kind`) is read with a warning, which `--strict` makes an error.
+#[test]
+fn seed_without_kind_warns_and_fails_under_strict() {
+    let Some(seed_000) = shared_file("seeds/000_569ad6a5b24f8e1e.txt") else {
+        return; // recorded, and named at the end of the run
+    };
+    let out = loopconv()
+        .args(["check", seed_000.as_str(), "--from", "agentpm"])
+        .output()
+        .expect("runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning[F010]") && err.contains("`kind`"),
+        "{err}"
+    );
+    assert!(!err.contains("error["), "{err}");
+    assert!(err.contains(" 0 errors"), "{err}");
+
+    let out = loopconv()
+        .args(["check", seed_000.as_str(), "--from", "agentpm", "--strict"])
+        .output()
+        .expect("runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[F010]"), "{err}");
+}
+
+/// Converting a VEAL loop to AgentPM loses fields: without `--allow-lossy` it fails, names
+/// every lost field, and writes nothing.
+#[test]
+fn lossy_conversion_fails_and_writes_nothing() {
+    let Some(qa_fix) = shared_file("corpus/mas/mas-guide-qa-fix.yaml") else {
+        return; // recorded, and named at the end of the run
+    };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let target = tmp.path().join("qa-fix.json");
+    let out = loopconv()
+        .args(["convert", qa_fix.as_str(), "--to", "agentpm", "-o"])
+        .arg(&target)
+        .output()
+        .expect("runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    for field in ["/actor", "/validator", "/checks", "/success_criteria"] {
+        assert!(
+            err.contains(&format!("(`{field}`)")),
+            "{field} is not named:\n{err}"
+        );
+    }
+    assert!(err.contains("--allow-lossy"), "{err}");
+    assert!(
+        !target.exists(),
+        "a failed conversion wrote {}",
+        target.display()
+    );
+    assert!(
+        files_under(tmp.path()).is_empty(),
+        "{:?}",
+        files_under(tmp.path())
+    );
+
+    // The same list as JSON: one B001 error per lost field, each with a position.
+    let out = loopconv()
+        .args([
+            "convert",
+            qa_fix.as_str(),
+            "--to",
+            "agentpm",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    // Diagnostics go to stderr: stdout is for the result, and nothing was converted.
+    assert!(out.stdout.is_empty(), "nothing on stdout");
+    let diags: Value = serde_json::from_slice(&out.stderr).expect("stderr is one JSON array");
+    let mut pointers: Vec<&str> = diags
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|d| {
+            assert_eq!(d["code"], "B001", "{d}");
+            assert_eq!(d["severity"], "error", "{d}");
+            assert!(d["location"]["line"].is_u64(), "{d}");
+            d["location"]["pointer"].as_str().expect("pointer")
+        })
+        .collect();
+    pointers.sort_unstable();
+    assert_eq!(
+        pointers,
+        ["/actor", "/checks", "/success_criteria", "/validator"]
+    );
+}
+
+/// With `--allow-lossy` the same conversion writes a file that passes `check`, with
+/// `max_steps = 3 * max_attempts - 1 = 8`.
+#[test]
+fn allow_lossy_writes_a_valid_file() {
+    let Some(qa_fix) = shared_file("corpus/mas/mas-guide-qa-fix.yaml") else {
+        return; // recorded, and named at the end of the run
+    };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let target = tmp.path().join("qa-fix.json");
+    let out = loopconv()
+        .args([
+            "convert",
+            qa_fix.as_str(),
+            "--to",
+            "agentpm",
+            "--allow-lossy",
+            "-o",
+        ])
+        .arg(&target)
+        .output()
+        .expect("runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning[B001]") && !err.contains("error["),
+        "{err}"
+    );
+    loopconv()
+        .arg("check")
+        .arg(&target)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("0 errors, 0 warnings"));
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&target).expect("written")).expect("JSON");
+    assert_eq!(v["kind"], "loop");
+    assert_eq!(v["name"], "qa-fix");
+    assert_eq!(v["loop"]["limits"]["max_steps"], 8);
+    assert_eq!(v["loop"]["entry_phase"], "validate");
+}
+
+/// `-` reads standard input and writes standard output.
+#[test]
+fn stdin_and_stdout() {
+    let yaml = std::fs::read_to_string(repo().join("examples/mas/veal-release-gate.yaml"))
+        .expect("example");
+    let out = loopconv()
+        .args(["convert", "-", "--to", "ir", "-o", "-"])
+        .write_stdin(yaml.clone())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ir = stdout_json(&out);
+    assert_eq!(ir["source_format"], "mas");
+    assert_eq!(ir["name"], "release-gate");
+
+    // The IR from stdout converts back from stdin.
+    let out = loopconv()
+        .args(["convert", "-", "--to", "mas"])
+        .write_stdin(out.stdout.clone())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(
+        text.starts_with("name: release-gate\ntype: VEAL\n"),
+        "{text}"
+    );
+
+    // Diagnostics about standard input name it `-`.
+    let out = loopconv()
+        .args(["check", "-", "--format", "json"])
+        .write_stdin("{\"kind\": \"loop\",}")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let diags = stdout_json(&out);
+    assert_eq!(diags[0]["code"], "P001");
+    assert_eq!(diags[0]["location"]["file"], "-");
+    assert_eq!(
+        (
+            diags[0]["location"]["line"].as_u64(),
+            diags[0]["location"]["column"].as_u64()
+        ),
+        (Some(1), Some(17))
+    );
+}
+
+/// `--format json` prints one JSON array on stdout, also for several files and for none.
+#[test]
+fn format_json_is_one_array() {
+    let out = loopconv()
+        .args([
+            "check",
+            "examples/invalid/V012-unreachable-phase.json",
+            "examples/agentpm/react-loop.json",
+            "examples/invalid/F011-yaml11-boolean.yaml",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let diags = stdout_json(&out);
+    let items = diags.as_array().expect("one array");
+    let got: Vec<(&str, &str)> = items
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().expect("code"),
+                d["location"]["file"].as_str().expect("file"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("V012", "examples/invalid/V012-unreachable-phase.json"),
+            ("F011", "examples/invalid/F011-yaml11-boolean.yaml")
+        ]
+    );
+    for d in items {
+        for key in ["severity", "code", "message", "location"] {
+            assert!(d.get(key).is_some(), "{key} missing in {d}");
+        }
+    }
+
+    let out = loopconv()
+        .args([
+            "check",
+            "examples/agentpm/react-loop.json",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout_json(&out), Value::Array(Vec::new()));
+}
+
+/// `-o` naming the input file is refused (exit 2) and the file is left alone.
+#[test]
+fn output_equal_to_input_is_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let input = tmp.path().join("react-loop.json");
+    let original = std::fs::read(repo().join("examples/agentpm/react-loop.json")).expect("example");
+    std::fs::write(&input, &original).expect("copy");
+    let same = tmp.path().join(".").join("react-loop.json");
+    for output in [&input, &same] {
+        loopconv()
+            .arg("convert")
+            .arg(&input)
+            .args(["--to", "agentpm", "-o"])
+            .arg(output)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("refusing to overwrite"));
+        assert_eq!(std::fs::read(&input).expect("still there"), original);
+    }
+    assert_eq!(files_under(tmp.path()), [input]);
+}
+
+/// A folder converts to `DIR/<loop name>/agent.json` per loop; one failing file makes it
+/// write nothing.
+#[test]
+fn folder_conversion() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out_dir = tmp.path().join("agentpm");
+    let out = loopconv()
+        .args([
+            "convert",
+            "examples/mas",
+            "--to",
+            "agentpm",
+            "--allow-lossy",
+            "--actor",
+            "a",
+            "--validator",
+            "v",
+            "-o",
+        ])
+        .arg(&out_dir)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    let sources: Vec<PathBuf> = loop_files(&repo().join("examples/mas"))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    let mut expected = Vec::new();
+    for src in &sources {
+        let name = load_file(src).spec.expect("a loop").name;
+        let agent = out_dir.join(&name).join("agent.json");
+        let v: Value = serde_json::from_str(
+            &std::fs::read_to_string(&agent).unwrap_or_else(|e| panic!("{}: {e}", agent.display())),
+        )
+        .expect("JSON");
+        assert_eq!(v["name"], name.as_str());
+        loopconv().arg("check").arg(&agent).assert().success();
+        expected.push(agent);
+    }
+    expected.sort();
+    assert_eq!(
+        files_under(&out_dir),
+        expected,
+        "exactly one agent.json per loop"
+    );
+
+    // A folder with one broken loop: nothing is written.
+    let src = tmp.path().join("src");
+    std::fs::create_dir(&src).expect("mkdir");
+    for f in &sources {
+        std::fs::copy(f, src.join(f.file_name().expect("name"))).expect("copy");
+    }
+    std::fs::copy(
+        repo().join("examples/invalid/V102-missing-validator.yaml"),
+        src.join("zz-broken.yaml"),
+    )
+    .expect("copy");
+    let out_dir = tmp.path().join("out2");
+    let out = loopconv()
+        .arg("convert")
+        .arg(&src)
+        .args([
+            "--to",
+            "agentpm",
+            "--allow-lossy",
+            "--actor",
+            "a",
+            "--validator",
+            "v",
+            "-o",
+        ])
+        .arg(&out_dir)
+        .output()
+        .expect("runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error[V102]") && err.contains("zz-broken.yaml"),
+        "{err}"
+    );
+    assert!(
+        files_under(&out_dir).is_empty(),
+        "wrote {:?}",
+        files_under(&out_dir)
+    );
+}
+
+/// P004 (input too large) needs a 64 MiB file by default; a small limit shows it.
+#[test]
+fn max_input_bytes_gives_p004() {
+    let out = loopconv()
+        .args([
+            "check",
+            "examples/agentpm/react-loop.json",
+            "--max-input-bytes",
+            "100",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let diags = stdout_json(&out);
+    let items = diags.as_array().expect("array");
+    assert_eq!(items.len(), 1, "{items:#?}");
+    assert_eq!(items[0]["code"], "P004");
+    assert_eq!(items[0]["severity"], "error");
+    // The input was not read: there is no position.
+    assert!(items[0]["location"].get("line").is_none(), "{}", items[0]);
+    assert!(
+        items[0]["message"]
+            .as_str()
+            .expect("message")
+            .contains("100")
+    );
+
+    loopconv()
+        .args([
+            "check",
+            "examples/agentpm/react-loop.json",
+            "--max-input-bytes",
+            "100",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("error[P004]"));
+    // The file itself is fine.
+    loopconv()
+        .args([
+            "check",
+            "examples/agentpm/react-loop.json",
+            "--max-input-bytes",
+            "100000",
+        ])
+        .assert()
+        .success();
+}
+
+/// Several inputs: the first bad path in argument order is the error (a folder without loop
+/// files before a missing file, and the other way round), nothing is reported before it,
+/// standard input is not read when a folder fails, and two `-` read standard input once.
+#[test]
+fn the_first_bad_input_in_argument_order_is_the_error() {
+    let empty = tempfile::tempdir().expect("temp dir");
+    let empty_dir = empty.path().to_string_lossy().into_owned();
+    let missing = "examples/agentpm/no-such-loop.json";
+    let good = "examples/agentpm/react-loop.json";
+    for (args, want) in [
+        (
+            vec![good, empty_dir.as_str(), missing],
+            "no loop files found",
+        ),
+        (
+            vec![good, missing, empty_dir.as_str()],
+            "no-such-loop.json: no such file",
+        ),
+        (vec!["-", empty_dir.as_str()], "no loop files found"),
+    ] {
+        let out = loopconv()
+            .arg("check")
+            .args(&args)
+            .write_stdin("this is not read")
+            .output()
+            .expect("run loopconv");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(
+            !err.contains("checked"),
+            "{args:?}: nothing is reported: {err}"
+        );
+    }
+    let loop_text = std::fs::read_to_string(repo().join(good)).expect("example");
+    let out = loopconv()
+        .args([
+            "check",
+            "--format",
+            "json",
+            "--stdin-name",
+            "in.json",
+            "-",
+            "-",
+        ])
+        .write_stdin(loop_text)
+        .output()
+        .expect("run loopconv");
+    let diags = stdout_json(&out);
+    // Every diagnostic names its file (`location.file`); a missing name counts as a wrong one.
+    let files: Vec<&str> = diags
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|d| d["location"]["file"].as_str().unwrap_or("<no file>"))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the second `-` is empty: {diags:#}"
+    );
+    assert!(!files.is_empty(), "no diagnostics: {diags:#}");
+    assert!(files.iter().all(|f| *f == "in.json"), "{files:?}");
+    assert!(
+        diags
+            .as_array()
+            .is_some_and(|a| a.iter().any(|d| d["code"] == "P008")),
+        "the second read of standard input finds it empty: {diags:#}"
+    );
+}
+
+#[test]
+fn max_input_bytes_above_4_gib_is_a_usage_error() {
+    let out = loopconv()
+        .args([
+            "check",
+            "--max-input-bytes",
+            "8GiB",
+            "examples/agentpm/react-loop.json",
+        ])
+        .output()
+        .expect("run loopconv");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("at most 4 GiB"), "{}", stderr(&out));
+    loopconv()
+        .args([
+            "check",
+            "--max-input-bytes",
+            "4GiB",
+            "examples/agentpm/react-loop.json",
+        ])
+        .assert()
+        .success();
+}

@@ -1,0 +1,453 @@
+//! Issue 8, "a newcomer's first hour": consistent commands and clean output streams. One
+//! test (or a few) per numbered item of the issue; each failed before its fix.
+
+use crate::support::{loopconv, repo};
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const REACT: &str = "examples/agentpm/react-loop.json";
+
+const REAL: &str = "examples/mas/real-dependency-bump.yaml";
+
+fn stderr_of(cmd: &mut Command) -> String {
+    String::from_utf8_lossy(&cmd.output().expect("run").stderr).into_owned()
+}
+
+// 1. Streams: results on stdout, diagnostics on stderr (except `check --format json`).
+
+#[test]
+fn convert_json_diagnostics_do_not_pollute_the_output() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = loopconv()
+        .args([
+            "convert",
+            "--format",
+            "json",
+            REAL,
+            "--to",
+            "agentpm",
+            "--allow-lossy",
+        ])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("\"B001\""),
+        "warnings as JSON on stderr: {stderr}"
+    );
+    let file = dir.path().join("out.json");
+    std::fs::write(&file, &out.stdout).expect("write");
+    loopconv().arg("check").arg(&file).assert().success();
+}
+
+#[test]
+fn graph_and_docs_json_diagnostics_go_to_stderr() {
+    let out = loopconv()
+        .args([
+            "graph",
+            "--format",
+            "json",
+            "examples/invalid/F010-missing-kind.json",
+        ])
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("---\n"),
+        "stdout is the diagram only: {stdout}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"F010\""));
+}
+
+#[test]
+fn check_json_report_is_on_stdout_even_when_clean() {
+    loopconv()
+        .args(["check", "--format", "json", REACT])
+        .assert()
+        .success()
+        .stdout("[]\n")
+        .stderr("");
+}
+
+#[test]
+fn every_command_keeps_diagnostics_off_stdout() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let cases: Vec<Vec<String>> = vec![
+        vec!["check".into(), REACT.into()],
+        vec!["graph".into(), REACT.into()],
+        vec![
+            "convert".into(),
+            REAL.into(),
+            "--to".into(),
+            "agentpm".into(),
+            "--allow-lossy".into(),
+        ],
+        vec![
+            "docs".into(),
+            "examples/agentpm".into(),
+            "-o".into(),
+            d.join("docs").display().to_string(),
+        ],
+        vec!["schema".into(), "mas".into()],
+    ];
+    for args in cases {
+        let out = loopconv().args(&args).output().expect("run");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !stdout.contains("warning[B")
+                && !stdout.contains("\u{250c}\u{2500}")
+                && !stdout.contains("checked 1 file")
+                && !stdout.contains(" pages to "),
+            "{args:?} printed diagnostics on stdout: {stdout}"
+        );
+    }
+}
+
+// 3. `$schema` is not loss; a refused conversion says nothing was written.
+
+#[test]
+fn schema_uri_is_not_reported_as_loss() {
+    let err = stderr_of(loopconv().args([
+        "convert",
+        REACT,
+        "--to",
+        "mas",
+        "--actor",
+        "dev",
+        "--allow-lossy",
+    ]));
+    assert!(!err.contains("$schema"), "{err}");
+}
+
+#[test]
+fn refused_conversion_says_nothing_was_written() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("dev-loop.yaml");
+    loopconv()
+        .args(["convert", REACT, "--to", "mas", "--actor", "dev", "-o"])
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "converted nothing: nothing was written",
+        ))
+        .stderr(predicate::str::contains("--allow-lossy"));
+    assert!(!out.exists());
+}
+
+// 5. A YAML syntax error's snippet points where the message says.
+
+#[test]
+fn yaml_syntax_error_snippet_points_at_the_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let f = dir.path().join("bad.yaml");
+    std::fs::write(
+        &f,
+        "name: x\ntype: REAL\nmission: m\nactor: a\nbroken: [unclosed, list\nnext: 1\n",
+    )
+    .expect("write");
+    let json = loopconv()
+        .args(["check", "--format", "json"])
+        .arg(&f)
+        .output()
+        .expect("run");
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    let line = v[0]["location"]["line"].as_u64().expect("line");
+    assert!(line > 1, "{v}");
+    let human = stderr_of(loopconv().args(["check", "--color", "never"]).arg(&f));
+    assert!(human.contains(&format!("bad.yaml:{line}:")), "{human}");
+    assert!(!human.contains("bad.yaml:1:1"), "{human}");
+}
+
+// 6. Folder walking: ignore rules, --exclude, named hidden paths, no files is an error.
+
+#[test]
+fn check_examples_skips_the_invalid_folder() {
+    loopconv().args(["check", "examples"]).assert().success();
+    loopconv()
+        .args(["check", "examples/invalid"])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn check_skips_ignored_folders_like_target_and_node_modules() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std::fs::write(d.join(".gitignore"), "/target\nnode_modules\n").expect("write");
+    for sub in ["target/debug", "tools/node_modules/x"] {
+        std::fs::create_dir_all(d.join(sub)).expect("mkdir");
+        std::fs::write(d.join(sub).join("bad.json"), "{").expect("write");
+    }
+    std::fs::copy(repo().join(REACT), d.join("loop.json")).expect("copy");
+    loopconv()
+        .current_dir(d)
+        .args(["check", "."])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("checked 1 file"));
+}
+
+#[test]
+fn repository_gitignore_lists_target_and_node_modules() {
+    let gi = std::fs::read_to_string(repo().join(".gitignore")).expect(".gitignore");
+    assert!(gi.lines().any(|l| l == "/target"));
+    assert!(gi.contains("node_modules"));
+}
+
+#[test]
+fn exclude_skips_and_named_hidden_paths_are_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let loops = d.join(".agentpm/loops/react");
+    std::fs::create_dir_all(&loops).expect("mkdir");
+    std::fs::copy(repo().join(REACT), loops.join("agent.json")).expect("copy");
+    std::fs::write(d.join(".agentpm/loops/broken.json"), "{").expect("write");
+    loopconv()
+        .current_dir(d)
+        .args(["check", ".agentpm/loops"])
+        .assert()
+        .code(1);
+    loopconv()
+        .current_dir(d)
+        .args(["check", ".agentpm/loops", "--exclude", "broken.json"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("checked 1 file"));
+    // Walking the parent skips the hidden folder: no loop files there.
+    loopconv()
+        .current_dir(d)
+        .args(["check", "."])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn a_folder_without_loop_files_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    loopconv()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no loop files found"));
+}
+
+// 7. A name collision is printed first and names both files.
+
+#[test]
+fn name_collision_comes_first_and_names_both_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("in")).expect("mkdir");
+    std::fs::copy(repo().join(REAL), d.join("in/one.yaml")).expect("copy");
+    std::fs::copy(repo().join(REAL), d.join("in/two.yaml")).expect("copy");
+    for args in [
+        vec![
+            "convert",
+            "in",
+            "--to",
+            "agentpm",
+            "--allow-lossy",
+            "-o",
+            "out",
+        ],
+        vec!["docs", "in", "-o", "docs"],
+    ] {
+        let err = stderr_of(loopconv().current_dir(d).args(&args));
+        let first = err.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with("error:")
+                && first.contains("in/one.yaml")
+                && first.contains("in/two.yaml"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!d.join("out").exists() && !d.join("docs").exists());
+}
+
+// 8. `convert --set-version`; the global `--version` works after any subcommand.
+
+#[test]
+fn set_version_and_version_flags() {
+    let out = loopconv()
+        .args([
+            "convert",
+            REAL,
+            "--to",
+            "agentpm",
+            "--allow-lossy",
+            "--set-version",
+            "2.0.0",
+        ])
+        .output()
+        .expect("run");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"version\": \"2.0.0\""));
+    for cmd in ["convert", "check"] {
+        loopconv()
+            .args([cmd, "--version"])
+            .assert()
+            .success()
+            .stdout(
+                predicate::str::starts_with("loopconv-convert ")
+                    .or(predicate::str::starts_with("loopconv-check "))
+                    .or(predicate::str::starts_with("loopconv ")),
+            );
+    }
+}
+
+// 9. Help: only options that do something, readable value names, `-f` everywhere, 64MiB.
+
+#[test]
+fn help_is_consistent() {
+    let help = |cmd: &str| {
+        String::from_utf8_lossy(
+            &loopconv()
+                .args([cmd, "--help"])
+                .output()
+                .expect("run")
+                .stdout,
+        )
+        .into_owned()
+    };
+    let schema = help("schema");
+    assert!(
+        !schema.contains("--strict") && !schema.contains("--max-input-bytes"),
+        "{schema}"
+    );
+    let convert = help("convert");
+    for cryptic in ["<A>", "<V>", "<F>", "<X>"] {
+        assert!(!convert.contains(cryptic), "{convert}");
+    }
+    assert!(convert.contains("--actor <AGENT>") && convert.contains("--set-version <VERSION>"));
+    for cmd in ["check", "convert", "graph", "docs"] {
+        let h = help(cmd);
+        assert!(h.contains("-f, --from <FORMAT>"), "{cmd}: {h}");
+        assert!(
+            h.contains("[default: 64MiB]") && !h.contains("67108864"),
+            "{cmd}: {h}"
+        );
+    }
+    loopconv()
+        .args(["check", REACT, "--max-input-bytes", "1KiB"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("P004"));
+}
+
+#[test]
+fn stdin_name_labels_diagnostics() {
+    loopconv()
+        .args([
+            "check",
+            "-",
+            "--stdin-name",
+            "mine.json",
+            "--color",
+            "never",
+        ])
+        .write_stdin(
+            std::fs::read(repo().join("examples/invalid/F010-missing-kind.json")).expect("read"),
+        )
+        .assert()
+        .stderr(predicate::str::contains("mine.json:"));
+}
+
+// 12. One message per cause.
+
+#[test]
+fn missing_file_message_is_the_same_everywhere() {
+    for args in [
+        vec!["check", "nope.json"],
+        vec!["graph", "nope.json"],
+        vec!["convert", "nope.json", "--to", "ir"],
+        vec!["docs", "nope.json", "-o", "/tmp/loopconv-never"],
+    ] {
+        loopconv()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::eq("error: nope.json: no such file or folder\n"));
+    }
+}
+
+#[test]
+fn graph_of_a_folder_is_a_clear_error() {
+    loopconv()
+        .args(["graph", "examples/agentpm"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("is a folder").and(predicate::str::contains("os error").not()),
+        );
+}
+
+#[cfg(unix)]
+#[test]
+fn unwritable_target_does_not_show_the_temporary_file() {
+    // Two failures that hold for every user, root included (permissions do not stop root):
+    // a folder where the output file should go (the rename of the staged file fails), and
+    // a regular file where its parent folder should be.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let blocked = dir.path().join("loop.mmd");
+    std::fs::create_dir_all(blocked.join("inside")).expect("mkdir");
+    let not_a_dir = dir.path().join("file");
+    std::fs::write(&not_a_dir, "x").expect("write");
+    for (target, named) in [(blocked, "loop.mmd"), (not_a_dir.join("loop.mmd"), "file")] {
+        let out = loopconv()
+            .args(["graph", REACT, "-o"])
+            .arg(&target)
+            .output()
+            .expect("run loopconv");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {err}", target.display());
+        assert!(
+            err.contains(named) && !err.contains(".loopconv-") && !err.contains("os error"),
+            "{err}"
+        );
+    }
+    let left: Vec<_> = crate::support::files_under(dir.path())
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains(".loopconv-"))
+        .collect();
+    assert!(left.is_empty(), "staging files left behind: {left:?}");
+}
+
+// 13. Colour conventions.
+
+#[test]
+fn colour_follows_the_conventions() {
+    let bad = "examples/invalid/F010-missing-kind.json";
+    let coloured = |envs: &[(&str, &str)]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_loopconv"));
+        c.current_dir(repo())
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("TERM");
+        for (k, v) in envs {
+            c.env(k, v);
+        }
+        stderr_of(c.args(["check", bad])).contains('\u{1b}')
+    };
+    assert!(coloured(&[("CLICOLOR_FORCE", "1")]));
+    assert!(
+        coloured(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "")]),
+        "an empty NO_COLOR is not set"
+    );
+    assert!(!coloured(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]));
+    assert!(!coloured(&[("CLICOLOR_FORCE", "0")]));
+    assert!(!coloured(&[]), "stderr is not a terminal");
+}
+
+// 14. README: `--locked`, no "seed 000".
+
+#[test]
+fn readme_install_is_locked_and_speaks_plainly() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
+    assert!(readme.contains("cargo install --locked --path ."));
+    assert!(!readme.contains("seed 000"));
+    assert!(readme.contains("mermaid.live") && readme.contains("dot -Tsvg"));
+}

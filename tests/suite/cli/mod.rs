@@ -1,0 +1,13 @@
+//! The `loopconv` binary: exit codes and commands, consistent streams and messages, `new`,
+//! code-scanning reports, shell completions and the man page, the README's commands, CI's
+//! helpers, interrupted conversions and the pre-commit hooks.
+
+mod ci;
+mod code_scanning;
+mod commands;
+mod consistency;
+mod interrupt;
+pub(crate) mod new;
+mod precommit;
+mod readme_commands;
+mod shell;

@@ -1,0 +1,6 @@
+//! Reading bytes into a loop: input limits and encodings, the regression inputs, and
+//! mutated files that must be diagnosed with a location.
+
+mod limits;
+mod mutations;
+mod regressions;

@@ -1,0 +1,172 @@
+//! Regression inputs: every file in `tests/regressions/` is an input that once crashed
+//! loopconv or exposed a bug (found by `scripts/fuzz.sh`, the property tests or the limit
+//! tests; `tests/regressions/README.md` lists each one and its fix).
+//!
+//! Each file is read the way every fuzz target reads it (as `.json` and `.yaml`, format
+//! detected and forced to each of agentpm, mas and ir), its diagnostics are rendered, and
+//! when it is a valid loop it goes through every back end and conversion. Nothing may
+//! panic, and each file must give at least one diagnostic (from reading it or, for a valid
+//! loop, from converting it), so that none of them is silently accepted.
+
+use crate::support;
+
+use std::path::PathBuf;
+
+use crate::support::{files_under, lossy_options, repo, write_every_target};
+use loopconv::Target;
+use loopconv::back;
+use loopconv::diag::{self, Diagnostic, Diagnostics, Severity};
+use loopconv::{Format, LoadOptions, Loaded, load};
+
+fn files() -> Vec<PathBuf> {
+    let v: Vec<PathBuf> = files_under(&repo().join("tests/regressions"))
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n != "README.md"))
+        .collect();
+    assert!(!v.is_empty(), "no regression file");
+    v
+}
+
+fn render(l: &Loaded) {
+    let source = l.text();
+    let items = l.diags.items();
+    for colour in [false, true] {
+        let human = diag::render_human(items, source, colour);
+        for d in items {
+            assert!(human.contains(d.code.as_str()), "{d:?} not in {human}");
+        }
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&diag::render_json(items)).expect("the JSON rendering parses");
+    assert_eq!(json.as_array().map(Vec::len), Some(items.len()), "{json:#}");
+    for d in l.diags.items() {
+        if let (Some(p), Some(doc)) = (d.location.pos, &l.doc) {
+            assert!(
+                p.line >= 1 && p.column >= 1 && p.start <= doc.text.len(),
+                "{d:?}"
+            );
+        }
+    }
+}
+
+/// Every back end (every variant) on a valid loop, without flags and with
+/// `--allow-lossy` and the agent flags; returns the conversion diagnostics.
+fn back_ends(name: &str, l: &Loaded) -> Vec<Diagnostic> {
+    let Some((spec, info)) = l.valid() else {
+        return Vec::new();
+    };
+    let mut all = Vec::new();
+    for opts in [back::Options::default(), lossy_options()] {
+        let opts = back::Options {
+            source: name.to_owned(),
+            ..opts
+        };
+        for w in write_every_target(name, spec, info, &opts) {
+            let out = w
+                .text
+                .unwrap_or_else(|e| panic!("{name} -> {}: {e}", w.label));
+            if opts.allow_lossy {
+                let errors: Vec<_> = w
+                    .diags
+                    .items()
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .collect();
+                assert!(errors.is_empty(), "{name} -> {}: {errors:#?}", w.label);
+                // What loopconv writes, it reads back without errors.
+                if let Some(to) = w.target.format() {
+                    let back = load(
+                        &format!("out.{}", to.extension()),
+                        out.as_bytes(),
+                        &LoadOptions::default(),
+                    );
+                    assert!(
+                        !back.diags.has_errors(),
+                        "{name} -> {}: {:#?}",
+                        w.label,
+                        back.diags.items()
+                    );
+                }
+            }
+            all.extend(w.diags.into_items());
+        }
+    }
+    all
+}
+
+#[test]
+fn regression_inputs() {
+    for f in files() {
+        let name = f.display().to_string();
+        let bytes = std::fs::read(&f).expect("read");
+        // As the fuzz targets read it: both syntaxes, every `--from`.
+        for path in ["fuzz.json", "fuzz.yaml", name.as_str()] {
+            for from in [None].into_iter().chain(Format::ALL.map(Some)) {
+                let l = load(
+                    path,
+                    &bytes,
+                    &LoadOptions {
+                        from,
+                        ..LoadOptions::default()
+                    },
+                );
+                render(&l);
+                assert!(
+                    l.valid().is_some() || !l.diags.is_empty(),
+                    "{name} as {path}, from {from:?}"
+                );
+                back_ends(&name, &l);
+            }
+        }
+        let l = load(&name, &bytes, &LoadOptions::default());
+        let conversions = back_ends(&name, &l);
+        assert!(
+            !l.diags.is_empty() || !conversions.is_empty(),
+            "{name}: no diagnostic at all"
+        );
+    }
+}
+
+/// `IR -> IR` is byte for byte for a valid IR file (a float once came back one ulp off).
+#[test]
+fn ir_regression_files_round_trip_exactly() {
+    for f in files()
+        .into_iter()
+        .filter(|f| f.to_string_lossy().ends_with(".ir.json"))
+    {
+        let text = std::fs::read_to_string(&f).expect("read");
+        let l = load(
+            &f.display().to_string(),
+            text.as_bytes(),
+            &LoadOptions::default(),
+        );
+        let Some((spec, info)) = l.valid() else {
+            continue;
+        };
+        let mut diags = Diagnostics::new("out.ir.json");
+        let out = loopconv::write(
+            Target::Loop(Format::Ir),
+            spec,
+            info,
+            &back::Options::default(),
+            &mut diags,
+        )
+        .expect("ir");
+        assert!(diags.is_empty(), "{:#?}", diags.items());
+        assert_eq!(out, text, "{}", f.display());
+    }
+}
+
+/// Two non-string keys that are equal are one mistake each (P012), not also a duplicate.
+#[test]
+fn non_string_keys_are_not_also_duplicates() {
+    let bytes = support::read(&repo().join("tests/regressions/non-string-keys.yaml"));
+    let l = load("k.yaml", &bytes, &LoadOptions::default());
+    let codes: Vec<&str> = l.diags.items().iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(
+        codes.iter().filter(|c| **c == "P012").count(),
+        2,
+        "{codes:?}"
+    );
+    assert!(!codes.contains(&"P002"), "{codes:?}");
+}

@@ -1,0 +1,69 @@
+//! End-to-end run with a real client: headless Neovim (`editors/nvim/e2e.lua`) opens a
+//! broken loop with `loopconv lsp`, receives its diagnostics, jumps to a definition and
+//! completes an id. Skipped, with a notice, when `nvim` is not installed
+//! (`scripts/install-tools.sh` installs it, so `.ci/run` runs it).
+
+use crate::support;
+
+use std::process::Command;
+
+use serde_json::Value;
+
+#[test]
+fn neovim_gets_diagnostics_definition_and_completion() {
+    let have_nvim = Command::new("nvim").arg("--version").output().is_ok();
+    if crate::support::skip_without_tool(have_nvim, "Neovim (nvim)") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out.json");
+    let file = support::examples().join("invalid/V009-unknown-transition-target.json");
+    let status = Command::new("nvim")
+        .args(["--headless", "--clean", "-c"])
+        .arg("luafile editors/nvim/e2e.lua")
+        .current_dir(support::ROOT)
+        .env("LOOPCONV_BIN", env!("CARGO_BIN_EXE_loopconv"))
+        .env("LOOPCONV_FILE", &file)
+        .env("LOOPCONV_OUT", &out)
+        .env("XDG_STATE_HOME", dir.path())
+        .env("XDG_DATA_HOME", dir.path())
+        .status()
+        .expect("run nvim");
+    assert!(status.success(), "nvim exited with {status}");
+    let text = std::fs::read_to_string(&out).expect("nvim wrote its results");
+    let got: Value = serde_json::from_str(&text).expect("JSON results");
+    assert_eq!(got["errors"], serde_json::json!([]), "{got}");
+    assert_eq!(got["attached"], true, "{got}");
+
+    let diags = got["diagnostics"].as_array().expect("diagnostics");
+    let v009 = diags
+        .iter()
+        .find(|d| d["code"] == "V009")
+        .unwrap_or_else(|| panic!("no V009 among {diags:?}"));
+    let source = support::read(&file);
+    let source = String::from_utf8(source).unwrap();
+    let human = source
+        .lines()
+        .position(|l| l.contains("\"$human\""))
+        .unwrap();
+    assert_eq!(v009["lnum"], human);
+
+    // The first `"to": "<phase>"` is `"to": "review"`: the jump lands on its declaration.
+    let def = &got["definition"];
+    assert!(
+        def["text"].as_str().unwrap().contains("\"id\": \"review\""),
+        "{def}"
+    );
+    assert_ne!(def["line"], got["from_line"]);
+
+    let labels: Vec<&str> = got["completion"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        ["gather", "review", "revise", "$end", "$abort", "$handoff"]
+    );
+}

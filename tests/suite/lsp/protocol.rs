@@ -1,0 +1,461 @@
+//! Protocol tests: run `loopconv lsp` and talk JSON-RPC to it over its standard input and
+//! output, as an editor does.
+
+use crate::support;
+
+use std::io::BufReader;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use lsp_server::{Message, Notification, Request, RequestId};
+use serde_json::{Value, json};
+
+/// How long a test waits for one message before failing (a hung server, not a speed test).
+const PATIENCE: Duration = Duration::from_secs(20);
+
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    inbox: Receiver<Message>,
+    next_id: i32,
+    /// Notifications received while waiting for something else.
+    seen: Vec<Notification>,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = support::loopconv_process()
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start loopconv lsp");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, inbox) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            while let Ok(Some(m)) = Message::read(&mut r) {
+                if tx.send(m).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut c = Client {
+            child,
+            stdin,
+            inbox,
+            next_id: 0,
+            seen: Vec::new(),
+        };
+        let init = c.request("initialize", json!({"capabilities": {}}));
+        assert_eq!(init["serverInfo"]["name"], "loopconv");
+        assert_eq!(init["capabilities"]["definitionProvider"], true);
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn send(&mut self, m: Message) {
+        m.write(self.stdin.as_mut().expect("stdin open"))
+            .expect("write to the server");
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(Message::Notification(Notification::new(
+            method.into(),
+            params,
+        )));
+    }
+
+    fn recv(&mut self) -> Message {
+        match self.inbox.recv_timeout(PATIENCE) {
+            Ok(m) => m,
+            Err(RecvTimeoutError::Timeout) => panic!("the server did not answer"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the server exited"),
+        }
+    }
+
+    /// Send a request and wait for its result (panics on an error response).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        match self.try_request(method, params) {
+            Ok(v) => v,
+            Err(e) => panic!("{method} failed: {e}"),
+        }
+    }
+
+    fn try_request(&mut self, method: &str, params: Value) -> Result<Value, String> {
+        self.next_id += 1;
+        let id = RequestId::from(self.next_id);
+        self.send(Message::Request(Request::new(
+            id.clone(),
+            method.into(),
+            params,
+        )));
+        loop {
+            match self.recv() {
+                Message::Response(r) if r.id == id => {
+                    return r.response_result.map_err(|e| e.message);
+                }
+                Message::Notification(n) => self.seen.push(n),
+                _ => {}
+            }
+        }
+    }
+
+    /// Wait for the diagnostics of `uri` at `version`.
+    fn diagnostics(&mut self, uri: &str, version: i32) -> Vec<Value> {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let found = self.seen.iter().rev().find(|n| {
+                n.method == "textDocument/publishDiagnostics"
+                    && n.params["uri"] == uri
+                    && n.params["version"] == version
+            });
+            if let Some(n) = found {
+                return n.params["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no diagnostics for {uri} v{version}"
+            );
+            if let Message::Notification(n) = self.recv() {
+                self.seen.push(n);
+            }
+        }
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        let lang = if uri.ends_with(".json") {
+            "json"
+        } else {
+            "yaml"
+        };
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": lang, "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, uri: &str, version: i32, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+
+    /// `shutdown`, `exit`, and the process ends with success.
+    fn shutdown(mut self) {
+        assert_eq!(self.request("shutdown", Value::Null), Value::Null);
+        self.notify("exit", Value::Null);
+        drop(self.stdin.take());
+        let status = self.child.wait().expect("wait for the server");
+        assert!(status.success(), "the server exited with {status}");
+    }
+}
+
+fn pos(text: &str, needle: &str, nth: usize) -> Value {
+    let (at, _) = text.match_indices(needle).nth(nth).expect("needle in text");
+    let line = text[..at].matches('\n').count();
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": col})
+}
+
+fn at(uri: &str, p: Value) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": p})
+}
+
+fn example(name: &str) -> String {
+    String::from_utf8(support::read(&support::examples().join(name))).expect("UTF-8")
+}
+
+const URI: &str = "file:///tmp/broken.json";
+
+#[test]
+fn diagnostics_have_code_range_link_and_related_information() {
+    let mut c = Client::start();
+    let text = example("invalid/V009-unknown-transition-target.json");
+    c.open(URI, &text);
+    let ds = c.diagnostics(URI, 1);
+    let d = ds
+        .iter()
+        .find(|d| d["code"] == "V009")
+        .expect("a V009 diagnostic");
+    assert_eq!(d["severity"], 1);
+    assert_eq!(d["source"], "loopconv");
+    assert_eq!(d["range"]["start"], pos(&text, "\"$human\"", 0));
+    assert!(d["message"].as_str().unwrap().contains("$human"));
+    let href = d["codeDescription"]["href"].as_str().unwrap();
+    assert!(href.ends_with("#diagnostics"), "{href}");
+
+    let dup = "file:///tmp/dup.json";
+    let text = example("invalid/V003-duplicate-phase-id.json");
+    c.open(dup, &text);
+    let ds = c.diagnostics(dup, 1);
+    let d = ds
+        .iter()
+        .find(|d| d["code"] == "V003")
+        .expect("a V003 diagnostic");
+    let related = &d["relatedInformation"][0];
+    assert_eq!(related["message"], "first declared here");
+    let id = d["message"]
+        .as_str()
+        .unwrap()
+        .split('`')
+        .nth(1)
+        .unwrap()
+        .to_owned();
+    let quoted = format!("\"{id}\"");
+    assert_eq!(
+        related["location"]["range"]["start"],
+        pos(&text, &quoted, 0)
+    );
+    c.shutdown();
+}
+
+#[test]
+fn definition_references_hover_and_rename() {
+    let mut c = Client::start();
+    let text = example("agentpm/react-loop.json");
+    c.open(URI, &text);
+    c.diagnostics(URI, 1);
+    let index = text_index(&text);
+    let (target, decl) = index;
+    let def = c.request("textDocument/definition", at(URI, target.clone()));
+    assert_eq!(def["uri"], URI);
+    assert_eq!(def["range"]["start"], decl);
+
+    let refs = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": URI}, "position": target, "context": {"includeDeclaration": true}}),
+    );
+    assert!(refs.as_array().unwrap().len() >= 2, "{refs}");
+    assert!(
+        refs.as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["range"]["start"] == decl)
+    );
+
+    let hover = c.request("textDocument/hover", at(URI, target.clone()));
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert!(value.contains("**phase `"), "{value}");
+    assert!(value.contains("leads to:"), "{value}");
+
+    let edit = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": URI}, "position": target, "newName": "renamed"}),
+    );
+    let edits = edit["changes"][URI].as_array().unwrap();
+    assert_eq!(edits.len(), refs.as_array().unwrap().len());
+    assert!(edits.iter().all(|e| e["newText"] == "\"renamed\""));
+    c.shutdown();
+}
+
+/// The position of the first transition `to` that names a phase, and of that phase's id.
+fn text_index(text: &str) -> (Value, Value) {
+    let v: Value = serde_json::from_str(text).unwrap();
+    let t = v["loop"]["transitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| !t["to"].as_str().unwrap().starts_with('$'))
+        .unwrap();
+    let to = t["to"].as_str().unwrap();
+    let quoted = format!("\"{to}\"");
+    // The phase's id (not an outcome's of the same name): the line after it is its objective.
+    let decl_at = text
+        .match_indices(&format!("\"id\": {quoted}"))
+        .map(|(i, _)| i)
+        .find(|&i| {
+            text[i..]
+                .lines()
+                .nth(1)
+                .is_some_and(|l| l.contains("\"objective\""))
+        })
+        .unwrap()
+        + "\"id\": ".len();
+    let to_at = text.find(&format!("\"to\": {quoted}")).unwrap() + "\"to\": ".len();
+    let p = |at: usize| {
+        let line = text[..at].matches('\n').count();
+        let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+        json!({"line": line, "character": col})
+    };
+    (p(to_at + 1), p(decl_at))
+}
+
+#[test]
+fn completion_offers_phases_terminals_and_outcomes() {
+    let mut c = Client::start();
+    let text = example("invalid/broken-multi.json");
+    c.open(URI, &text);
+    c.diagnostics(URI, 1);
+    // Half-typed: the new transition's `to` has only its opening quote.
+    let half = text.replace(
+        "{ \"from\": \"smoke-test\", \"on\": \"fail\", \"to\": \"$abort\" }",
+        "{ \"from\": \"smoke-test\", \"on\": \"flaky\", \"to\": \"",
+    );
+    c.change(URI, 2, &half);
+    let p = pos(&half, "\"to\": \"", 3);
+    let p = json!({"line": p["line"], "character": p["character"].as_u64().unwrap() + 7});
+    let items = c.request("textDocument/completion", at(URI, p));
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "build",
+            "Deploy_Staging",
+            "smoke-test",
+            "$end",
+            "$abort",
+            "$handoff"
+        ]
+    );
+    let ds = c.diagnostics(URI, 2);
+    assert!(ds.iter().any(|d| d["code"] == "P001"), "{ds:?}");
+
+    let on = text.replace("\"on\": \"pass\"", "\"on\": \"\"");
+    c.change(URI, 3, &on);
+    let p = pos(&on, "\"on\": \"\"", 0);
+    let p = json!({"line": p["line"], "character": p["character"].as_u64().unwrap() + 7});
+    let items = c.request("textDocument/completion", at(URI, p));
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["pass", "fail", "flaky"]);
+    c.shutdown();
+}
+
+#[test]
+fn symbols_and_code_actions() {
+    let mut c = Client::start();
+    let text = example("invalid/broken-multi.json");
+    c.open(URI, &text);
+    let ds = c.diagnostics(URI, 1);
+    let syms = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let names: Vec<&str> = syms
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["build", "Deploy_Staging", "smoke-test"]);
+    assert_eq!(syms[2]["children"].as_array().unwrap().len(), 3);
+
+    let all = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9999, "character": 0}});
+    let acts = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": URI}, "range": all, "context": {"diagnostics": ds}}),
+    );
+    let titles: Vec<&str> = acts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.starts_with("add a transition for `smoke-test` on `flaky`")),
+        "{titles:?}"
+    );
+    // Applying the added transition fixes V011 for `flaky`.
+    let add = acts
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"].as_str().unwrap().contains("`flaky`"))
+        .unwrap();
+    let e = &add["edit"]["changes"][URI][0];
+    let fixed = apply(&text, e);
+    let v: Value = serde_json::from_str(&fixed).expect("still JSON");
+    let last = v["loop"]["transitions"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        last,
+        json!({"from": "smoke-test", "on": "flaky", "to": "$end"})
+    );
+    c.shutdown();
+}
+
+/// Apply one text edit (ASCII text: columns are bytes).
+fn apply(text: &str, edit: &Value) -> String {
+    let off = |p: &Value| {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + p["character"].as_u64().unwrap() as usize
+    };
+    let (a, b) = (off(&edit["range"]["start"]), off(&edit["range"]["end"]));
+    format!(
+        "{}{}{}",
+        &text[..a],
+        edit["newText"].as_str().unwrap(),
+        &text[b..]
+    )
+}
+
+#[test]
+fn never_crashes_on_any_buffer() {
+    let mut c = Client::start();
+    let yaml = "file:///tmp/x.yaml";
+    c.open(yaml, "name: x\ntype: REAL\n");
+    c.diagnostics(yaml, 1);
+    let buffers = [
+        "",
+        "{",
+        "{\"loop\": {\"phases\": [{\"id\": ",
+        "- - - [",
+        "type: VEAL\nchecks: [{id: ",
+        "\u{feff}",
+        "\0\0",
+        "{\"loop\": {\"transitions\": [{\"on\": 1, \"from\": {}}]}}",
+        "loop:\n  phases:\n    - id: \u{1f600}\n  transitions:\n    - {from: \u{1f600}, on: ",
+        "&a [*a, *a]",
+        "{\"a\": \"\\ud800\"}",
+    ];
+    for (i, b) in buffers.iter().enumerate() {
+        let v = i as i32 + 2;
+        c.change(yaml, v, b);
+        for method in [
+            "textDocument/definition",
+            "textDocument/hover",
+            "textDocument/completion",
+            "textDocument/references",
+        ] {
+            for line in 0..4 {
+                for ch in [0, 3, 9, 40] {
+                    let mut p = at(yaml, json!({"line": line, "character": ch}));
+                    if method.ends_with("references") {
+                        p["context"] = json!({"includeDeclaration": true});
+                    }
+                    c.request(method, p);
+                }
+            }
+        }
+        c.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": yaml}}),
+        );
+        c.diagnostics(yaml, v);
+    }
+    c.shutdown();
+}

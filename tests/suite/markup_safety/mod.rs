@@ -1,0 +1,212 @@
+//! Markup safety (issue 4, item 5): hostile strings in every free-text field are drawn and
+//! written as literal text by every back end, and user text is never evaluated by minijinja.
+//!
+//! * [`HOSTILE`] is the corpus, in one place: Mermaid, DOT and PlantUML syntax, HTML and
+//!   script tags, Markdown table/link/heading syntax, template syntax (`{{ }}`, `{% %}`),
+//!   YAML and JSON look-alikes, control characters, bidirectional controls, zero-width
+//!   characters, noncharacters, non-Latin scripts and emoji; [`long_string`] adds a 100 KB
+//!   string.
+//! * For each string, three loops hold it in **every** free-text field at once (an AgentPM
+//!   manifest, a VEAL and a REAL multi-agent-spec loop; see [`agentpm_matrix`] and
+//!   [`mas_matrix`]). Each loop is read through `loopconv::load` and sent through
+//!   every back end:
+//!   - Mermaid (both styles): every line has one of the forms the writer emits, user text
+//!     inside labels is only letters, digits, harmless punctuation and `#NN;` entity codes,
+//!     and every label decodes back to the (cleaned, shortened) original;
+//!   - DOT: a small tokenizer accepts the whole output (quoted strings with only `\"` and
+//!     `\\` escapes and `&amp;` as the only entity; HTML-like labels with only the writer's
+//!     tags and escaped text); labels and tooltips decode back to the original; and, when
+//!     `dot` is installed, Graphviz renders every output without a warning;
+//!   - PlantUML: every line has one of the forms the writer emits, user text is only
+//!     letters, digits, spaces and `<U+XXXX>` codes, and every label decodes back to the
+//!     original; when `plantuml` is installed, PlantUML renders every output without an
+//!     error, and each title, state text and edge label is drawn as text in the SVG;
+//!   - Markdown: parsed with pulldown-cmark, the page has exactly the block and inline
+//!     structure of the same loop with harmless text (no HTML, link, image, heading, list,
+//!     emphasis... from user text), every field reads as written, and the template was not
+//!     evaluated (`{{ 7*7 }}` is not `49`, `range(3)` is not expanded);
+//!   - AgentPM, MAS and IR: the output read back holds the exact strings;
+//!   - terminal diagnostics (`render_human`) of loops made invalid around the hostile text
+//!     hold no control character other than newline.
+//! * The committed examples in `examples/hostile/` (rendered by `scripts/conformance.sh`
+//!   through the real Graphviz, Mermaid and PlantUML) are generated from the same corpus by
+//!   [`hostile_examples_are_up_to_date`]; regenerate them with
+//!   `LOOPCONV_BLESS=1 cargo test --test suite markup_safety` and commit the diff.
+
+mod cases;
+mod conversions;
+mod corpus;
+mod diagram;
+mod dot;
+mod examples;
+mod markdown;
+mod mermaid;
+mod person_text;
+mod plantuml;
+mod terminal;
+
+use self::{
+    cases::*, conversions::*, corpus::*, diagram::*, dot::*, markdown::*, mermaid::*, plantuml::*,
+    terminal::*,
+};
+
+use loopconv::back;
+use loopconv::back::support::diagram::Diagram;
+// ---------------------------------------------------------------------------------------
+// Markdown.
+
+// ---------------------------------------------------------------------------------------
+// What "literal text" means, written independently of the back ends.
+
+/// Dropped from drawn and Markdown text: controls (whitespace controls are folded instead),
+/// Unicode's default-ignorable code points but the joiners and variation selectors (the
+/// bidirectional controls, zero-width space, word joiner and invisible operators, byte-order
+/// mark, soft hyphen, Hangul fillers, tags, ...), the interlinear annotation controls and
+/// the noncharacters.
+pub(crate) fn invisible(c: char) -> bool {
+    (c.is_control() && !c.is_whitespace())
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{061C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180E}'
+                | '\u{200B}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF0}'..='\u{FFFB}'
+                | '\u{1BCA0}'..='\u{1BCA3}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0000}'..='\u{E00FF}'
+                | '\u{E01F0}'..='\u{E0FFF}'
+        )
+        || (0xFDD0..=0xFDEF).contains(&u32::from(c))
+        || u32::from(c) & 0xFFFE == 0xFFFE
+}
+
+/// The text as it must read once drawn: invisible characters dropped, whitespace folded.
+pub(crate) fn visible(s: &str) -> String {
+    let kept: String = s
+        .chars()
+        .filter(|&c| !invisible(c))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The text as it must read in Markdown: controls become spaces, the other invisible
+/// characters are dropped, whitespace is folded.
+pub(crate) fn md_visible(s: &str) -> String {
+    let kept: String = s
+        .chars()
+        .filter(|&c| c.is_control() || !invisible(c))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+pub(crate) fn no_space(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// `shown` is `full` (whitespace apart), or a prefix of it ending with `…`.
+pub(crate) fn assert_shortened(shown: &str, full: &str, what: &str) {
+    let (s, f) = (no_space(shown), no_space(full));
+    if s == f {
+        return;
+    }
+    let cut = s.strip_suffix(back::support::diagram::ELLIPSIS);
+    assert!(
+        cut.is_some_and(|c| f.starts_with(c)),
+        "{what}: {shown:?} is neither {full:?} nor a shortening of it"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The matrix.
+
+pub(crate) fn run_case(
+    case: &Case,
+    benign: &[String],
+    dots: &mut Vec<(String, String)>,
+    pumls: &mut Vec<Puml>,
+) {
+    let (spec, info) = case.valid();
+    // A valid loop reads without a single warning (but the interoperability one).
+    assert!(
+        case.loaded.diags.items().iter().all(|d| is_interop(d.code)),
+        "{}: {:?}",
+        case.label,
+        case.loaded.diags.items()
+    );
+    let d = Diagram::new(spec, info);
+    check_diagram_text(case, spec, &d);
+    check_mermaid_both(case, spec, info, &d);
+    dots.push((case.label.clone(), check_dot(case, spec, info, &d)));
+    pumls.push(check_plantuml(case, spec, info, &d));
+    check_markdown(case, spec, info, benign);
+    check_round_trips(case, spec, info);
+    if case.hostile.len() < 1000 {
+        check_terminal(case);
+    }
+}
+
+#[test]
+fn hostile_strings_in_every_field_stay_literal_text() {
+    let started = std::time::Instant::now();
+    let benign: Vec<Vec<String>> = cases_for("benign", "plain text")
+        .iter()
+        .map(benign_skeleton)
+        .collect();
+    let all = hostile();
+    // Two threads: the matrix has a few hundred loops.
+    let (dots, pumls): (Vec<(String, String)>, Vec<Puml>) = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..2)
+            .map(|k| {
+                let (benign, all) = (&benign, &all);
+                scope.spawn(move || {
+                    let (mut dots, mut pumls) = (Vec::new(), Vec::new());
+                    // The 100 KB string (last) first, the others dealt round-robin.
+                    for (cat, s) in all.iter().rev().skip(k).step_by(2) {
+                        for (case, b) in cases_for(cat, s).iter().zip(benign) {
+                            run_case(case, b, &mut dots, &mut pumls);
+                        }
+                    }
+                    (dots, pumls)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("matrix thread"))
+            .fold((Vec::new(), Vec::new()), |(mut d, mut p), (d2, p2)| {
+                d.extend(d2);
+                p.extend(p2);
+                (d, p)
+            })
+    });
+    assert_eq!(dots.len(), all.len() * 3 - 2);
+    render_with_graphviz(&dots);
+    render_with_plantuml(&pumls);
+    eprintln!(
+        "{} hostile strings x 3 loops x every back end in {:?}",
+        all.len(),
+        started.elapsed()
+    );
+}
+
+/// The interoperability warnings (a port `schema` in multi-agent-spec YAML, read or written).
+pub(crate) fn is_interop(code: loopconv::diag::Code) -> bool {
+    matches!(
+        code,
+        loopconv::diag::Code::YamlPortSchema | loopconv::diag::Code::WrittenPortSchema
+    )
+}

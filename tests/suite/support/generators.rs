@@ -1,0 +1,647 @@
+//! Generators (proptest strategies) shared by the property tests: ids, texts, phase
+//! graphs, AgentPM specs, MAS loops, mixed IR, conversion options.
+
+use loopconv::Target;
+use loopconv::back;
+use loopconv::diag::{Diagnostics, Severity};
+use loopconv::ir::{
+    Access, Bounds, Checkpoint, Destination, ErrorPolicy, Exhausted, Graph, License, MemoryAccess,
+    Outcome, Pattern, Phase, PhaseAction, PhaseFailure, Spec, Terminal, ToolAction, ToolFailure,
+    Transition,
+};
+use loopconv::model::agentpm as am;
+use loopconv::model::mas as mm;
+use loopconv::{Format, LoadOptions, Loaded, load};
+use proptest::prelude::*;
+use proptest::test_runner::Config;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// `cases` per property, or `PROPTEST_CASES` when set (for long runs by hand).
+pub(crate) fn config(cases: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(cases);
+    Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+// ------------------------------------------------------------------ strategies
+
+/// A stable id: `^[a-z](?:-?[a-z0-9])*$`, at most 64 characters.
+pub(crate) fn stable_id() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => "[a-z](-?[a-z0-9]){0,6}",
+        1 => "[a-z](-?[a-z0-9]){20,31}",
+    ]
+}
+
+/// Text that stresses quoting and escaping in every writer: YAML indicators and keywords,
+/// quotes, backslashes, newlines, tabs, carriage returns, Unicode line separators, markup
+/// that Mermaid, DOT and Markdown treat specially, and plain text.
+pub(crate) fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "[a-zA-Z0-9 ]{0,30}",
+        3 => "[ -~]{0,40}",
+        2 => "\\PC{0,20}",
+        2 => "[a-z \t\n\r\"'\\\\:#&*!|>%@`{}\\[\\],?<>;=()-]{0,24}",
+        1 => "[\u{85}\u{a0}\u{2028}\u{2029}\u{feff}\u{200b}\u{1F600}é a\n]{0,12}",
+        2 => prop::sample::select(vec![
+            "", " ", "yes", "no", "on", "off", "null", "~", "true", "false", "1", "1.0",
+            "0x1F", "1e3", ".inf", "-", "---", "...", "- a", "a: b", "#c", " lead",
+            "trail ", "*a", "&a", "!tag", "|", ">", "\"", "'", "\\", "a\n", "a\n\n",
+            "\nlead", "  two\n lines  ", "end -->", "<b>x</b>", "[link](x)", "a|b",
+            "{{ x }}", "{% raw %}", "$end", "%%", "\t", "\r\n", "x\ry",
+        ])
+        .prop_map(str::to_owned),
+    ]
+}
+
+/// Text with a non-whitespace character (objectives, outcome descriptions, archetypes).
+pub(crate) fn nonblank() -> impl Strategy<Value = String> {
+    text().prop_filter("needs a non-blank character", |t| !t.trim().is_empty())
+}
+
+pub(crate) fn tri() -> impl Strategy<Value = Option<bool>> {
+    prop_oneof![Just(None), Just(Some(true)), Just(Some(false))]
+}
+
+pub(crate) fn access() -> impl Strategy<Value = Option<Access>> {
+    let memory = prop_oneof![
+        Just(None),
+        (tri(), tri()).prop_filter_map("memory needs a key", |(read, write)| {
+            (read.is_some() || write.is_some()).then_some(Some(MemoryAccess { read, write }))
+        }),
+    ];
+    prop::option::of(
+        (tri(), tri(), memory).prop_map(|(tools, knowledge, memory)| Access {
+            tools,
+            knowledge,
+            memory,
+        }),
+    )
+}
+
+/// Arbitrary JSON, for the pass-through fields (`environment`, port `schema` and `default`).
+pub(crate) fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        prop_oneof![
+            -1e6f64..1e6,
+            prop::sample::select(vec![0.5, -0.25, 1.5e300, 2.0, 1e-7, 3.0])
+        ]
+        .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        text().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((text(), inner), 0..4)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+/// An optional pass-through value: a top-level `null` reads back as absent (serde's
+/// `Option` convention), so it is generated as absent.
+pub(crate) fn passthrough() -> impl Strategy<Value = Option<Value>> {
+    prop::option::of(json_value()).prop_map(|v| v.filter(|v| !v.is_null()))
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct PhaseDraft {
+    pub(crate) objective: String,
+    pub(crate) access: Option<Access>,
+    pub(crate) outcomes: Option<Vec<(String, String)>>,
+}
+
+pub(crate) fn phase_draft() -> impl Strategy<Value = PhaseDraft> {
+    (
+        nonblank(),
+        access(),
+        prop::option::of(prop::collection::vec((stable_id(), nonblank()), 1..4)),
+    )
+        .prop_map(|(objective, access, outcomes)| PhaseDraft {
+            objective,
+            access,
+            outcomes: outcomes.map(|os| {
+                let mut seen = BTreeSet::new();
+                os.into_iter()
+                    .filter(|(id, _)| seen.insert(id.clone()))
+                    .collect()
+            }),
+        })
+}
+
+/// A source of random choices, drawn from a generated pool.
+pub(crate) struct Picks<'a> {
+    pub(crate) pool: &'a [u32],
+    pub(crate) i: usize,
+}
+
+impl Picks<'_> {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        let v = self.pool[self.i % self.pool.len()] as usize;
+        self.i += 1;
+        v % n.max(1)
+    }
+}
+
+pub(crate) fn terminal(i: usize) -> Terminal {
+    Terminal::ALL[i % 3]
+}
+
+/// A valid phase graph: every (phase, outcome) pair has exactly one transition, every phase
+/// is reachable from the entry (each phase after the first is the target of a slot of an
+/// earlier phase), and at least one slot goes to a terminal.
+pub(crate) fn graph() -> impl Strategy<Value = Graph> {
+    (
+        prop::collection::vec(stable_id(), 1..8),
+        prop::collection::vec(phase_draft(), 8),
+        prop::collection::vec(any::<u32>(), 64),
+        prop::option::of(prop::collection::vec(
+            (stable_id(), any::<u32>(), any::<u32>()),
+            0..4,
+        )),
+    )
+        .prop_map(|(ids, drafts, pool, checkpoints)| {
+            let mut seen = BTreeSet::new();
+            let ids: Vec<String> = ids.into_iter().filter(|i| seen.insert(i.clone())).collect();
+            let n = ids.len();
+            let mut r = Picks { pool: &pool, i: 0 };
+            let phases: Vec<Phase> = ids
+                .iter()
+                .zip(drafts)
+                .map(|(id, d)| Phase {
+                    id: id.clone(),
+                    objective: d.objective,
+                    access: d.access,
+                    outcomes: d.outcomes.map(|os| {
+                        os.into_iter()
+                            .map(|(id, description)| Outcome {
+                                id,
+                                description,
+                                ..Outcome::default()
+                            })
+                            .collect()
+                    }),
+                    ..Phase::default()
+                })
+                .collect();
+            let slots: Vec<(usize, String)> = phases
+                .iter()
+                .enumerate()
+                .flat_map(|(i, p)| p.outcome_ids().into_iter().map(move |o| (i, o.to_owned())))
+                .collect();
+            let mut to: Vec<Option<Destination>> = vec![None; slots.len()];
+            for (i, id) in ids.iter().enumerate().skip(1) {
+                // Phases before i have at least i slots, of which i - 1 are taken.
+                let free: Vec<usize> = (0..slots.len())
+                    .filter(|&k| slots[k].0 < i && to[k].is_none())
+                    .collect();
+                let k = free[r.below(free.len())];
+                to[k] = Some(Destination::Phase(id.clone()));
+            }
+            let free: Vec<usize> = (0..slots.len()).filter(|&k| to[k].is_none()).collect();
+            let first = free[r.below(free.len())];
+            to[first] = Some(Destination::Terminal(terminal(r.below(3))));
+            for k in free {
+                if to[k].is_none() {
+                    let c = r.below(n + 3);
+                    to[k] = Some(if c < n {
+                        Destination::Phase(ids[c].clone())
+                    } else {
+                        Destination::Terminal(terminal(c - n))
+                    });
+                }
+            }
+            let mut transitions: Vec<Transition> = slots
+                .into_iter()
+                .zip(to)
+                .map(|((p, on), to)| Transition {
+                    from: ids[p].clone(),
+                    on,
+                    to: to.expect("every slot has a target"),
+                    origin: Default::default(),
+                })
+                .collect();
+            for i in (1..transitions.len()).rev() {
+                let j = r.below(i + 1);
+                transitions.swap(i, j);
+            }
+            let checkpoints = checkpoints.map(|cs| {
+                let mut guarded = BTreeSet::new();
+                let mut cids = BTreeSet::new();
+                cs.into_iter()
+                    .filter_map(|(id, before, reject)| {
+                        let before = ids[before as usize % n].clone();
+                        if !guarded.insert(before.clone()) || !cids.insert(id.clone()) {
+                            return None;
+                        }
+                        let c = reject as usize % (n + 3);
+                        let on_reject = if c < n {
+                            Destination::Phase(ids[c].clone())
+                        } else {
+                            Destination::Terminal(terminal(c - n))
+                        };
+                        Some(Checkpoint {
+                            id,
+                            before_phase: before,
+                            on_reject,
+                            origin: Default::default(),
+                        })
+                    })
+                    .collect()
+            });
+            Graph {
+                entry: ids[0].clone(),
+                phases,
+                transitions,
+                checkpoints,
+                ..Graph::default()
+            }
+        })
+}
+
+pub(crate) fn error_policy() -> impl Strategy<Value = Option<ErrorPolicy>> {
+    let exhausted = prop::sample::select(vec![
+        Exhausted::FailPhase,
+        Exhausted::Abort,
+        Exhausted::Handoff,
+    ]);
+    let tool = prop_oneof![
+        (1u64..10, exhausted).prop_map(|(n, e)| ToolFailure {
+            action: ToolAction::Retry,
+            max_retries: Some(n),
+            on_exhausted: Some(e),
+        }),
+        prop::sample::select(vec![
+            ToolAction::FailPhase,
+            ToolAction::Abort,
+            ToolAction::Handoff
+        ])
+        .prop_map(|action| ToolFailure {
+            action,
+            max_retries: None,
+            on_exhausted: None,
+        }),
+    ];
+    let phase_action = prop::sample::select(vec![PhaseAction::Abort, PhaseAction::Handoff]);
+    prop::option::of(
+        (
+            prop::option::of(tool),
+            prop::option::of(phase_action.clone()),
+            phase_action,
+        )
+            .prop_map(|(tool_failure, phase_failure, fallback)| {
+                let can_fail_phase = tool_failure.as_ref().is_some_and(|t| {
+                    t.action == ToolAction::FailPhase
+                        || t.on_exhausted == Some(Exhausted::FailPhase)
+                });
+                let phase_failure = phase_failure
+                    .or(can_fail_phase.then_some(fallback))
+                    .map(|action| PhaseFailure { action });
+                ErrorPolicy {
+                    tool_failure,
+                    phase_failure,
+                }
+            }),
+    )
+}
+
+/// `max_steps`, including the extremes.
+pub(crate) fn max_steps() -> impl Strategy<Value = Option<u64>> {
+    prop::option::of(prop_oneof![
+        6 => 1u64..40,
+        1 => Just(u64::MAX),
+        1 => any::<u64>().prop_map(|x| x.max(1)),
+    ])
+}
+
+/// A valid AgentPM `environment` block (upstream's shape, issue 9).
+pub(crate) fn environment() -> impl Strategy<Value = Option<Value>> {
+    let var = (any::<bool>(), text(), prop::option::of(text())).prop_map(|(r, d, def)| {
+        let mut v = serde_json::json!({ "required": r, "description": d });
+        if let Some(def) = def {
+            v["default"] = Value::String(def);
+        }
+        v
+    });
+    let vars = prop::collection::btree_map("[A-Z][A-Z0-9_]{0,8}", var, 0..3);
+    prop::option::of(prop::option::of(vars).prop_map(|vars| match vars {
+        Some(vars) => serde_json::json!({ "vars": vars }),
+        None => serde_json::json!({}),
+    }))
+}
+
+pub(crate) fn license() -> impl Strategy<Value = Option<License>> {
+    let s = || prop::option::of("[A-Za-z0-9.+ -]{1,16}");
+    prop::option::of((s(), s()).prop_map(|(spdx, file)| License { spdx, file }))
+}
+
+/// A valid AgentPM loop, as the IR the AgentPM front end builds.
+pub(crate) fn agentpm_spec() -> impl Strategy<Value = Spec> {
+    let identity = (
+        prop_oneof![4 => "[a-z][a-z0-9-]{0,20}", 1 => "[a-z][a-z0-9-]{63}"],
+        "(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})(-[0-9A-Za-z.-]{1,8})?(\\+[0-9A-Za-z.-]{1,8})?",
+        text(),
+        prop::option::of(prop_oneof![
+            Just(am::UPSTREAM_SCHEMA_URI.to_owned()),
+            "https://[a-z]{1,10}\\.example/[a-z]{0,8}\\.json"
+        ]),
+        prop::option::of("[A-Za-z0-9_./-]{1,20}"),
+        license(),
+        environment(),
+    );
+    let body = (
+        prop::option::of(nonblank()),
+        graph(),
+        max_steps(),
+        error_policy(),
+    );
+    (identity, body).prop_map(
+        |(
+            (name, version, description, schema_uri, readme, license, environment),
+            (archetype, graph, max_steps, error_policy),
+        )| Spec {
+            source_format: Format::Agentpm,
+            name,
+            version: Some(version),
+            description: Some(description),
+            schema_uri,
+            readme,
+            license,
+            environment,
+            pattern: Pattern::General,
+            archetype,
+            graph,
+            bounds: Bounds {
+                max_steps,
+                error_policy,
+                ..Bounds::default()
+            },
+            ..Spec::default()
+        },
+    )
+}
+
+pub(crate) fn port() -> impl Strategy<Value = mm::Port> {
+    (
+        text(),
+        prop::option::of(prop::sample::select(vec![
+            mm::PortType::String,
+            mm::PortType::Number,
+            mm::PortType::Boolean,
+            mm::PortType::Object,
+            mm::PortType::Array,
+            mm::PortType::File,
+        ])),
+        prop::option::of(text()),
+        prop::option::of(any::<bool>()),
+        prop::option::of("[a-z]{1,8}\\.[a-z]{1,8}"),
+        passthrough(),
+        passthrough(),
+    )
+        .prop_map(
+            |(name, kind, description, required, from, schema, default)| mm::Port {
+                name,
+                kind,
+                description,
+                required,
+                from,
+                schema,
+                default,
+            },
+        )
+}
+
+pub(crate) fn check() -> impl Strategy<Value = mm::Check> {
+    let o = || prop::option::of(text());
+    (
+        "[a-z][a-z0-9-]{0,12}",
+        o(),
+        prop::option::of(prop::sample::select(vec![
+            mm::CheckType::Command,
+            mm::CheckType::Pattern,
+            mm::CheckType::File,
+            mm::CheckType::Manual,
+        ])),
+        (o(), o(), o(), o()),
+        prop::option::of(any::<bool>()),
+        o(),
+    )
+        .prop_map(
+            |(id, description, kind, (command, pattern, files, file), required, expected)| {
+                mm::Check {
+                    id,
+                    description,
+                    kind,
+                    command,
+                    pattern,
+                    files,
+                    file,
+                    required,
+                    expected,
+                }
+            },
+        )
+}
+
+/// A valid multi-agent-spec loop.
+pub(crate) fn mas_loop() -> impl Strategy<Value = mm::Loop> {
+    let head = (
+        prop_oneof![6 => "[a-z][a-z0-9-]{0,20}", 1 => "[a-z][a-z0-9-]{60,80}"],
+        prop::sample::select(vec![mm::LoopType::Real, mm::LoopType::Veal]),
+        prop::option::of(text()),
+        prop::option::of(text()),
+        text(),
+        prop::option::of(text()),
+    );
+    let tail = (
+        prop::option::of(prop_oneof![
+            6 => 1u64..10,
+            1 => Just(i64::MAX.unsigned_abs()), // the Go SDK's `int`
+            1 => any::<u64>().prop_map(|x| (x >> 1).max(1)),
+        ]),
+        prop::option::of(prop::sample::select(vec![
+            mm::Escalation::Human,
+            mm::Escalation::Abort,
+            mm::Escalation::Continue,
+            mm::Escalation::Fallback,
+        ])),
+        prop::option::of(text()),
+        prop::option::of(text()),
+        prop::collection::vec(check(), 0..4),
+        any::<bool>(),
+        prop::option::of(prop::collection::vec(port(), 0..3)),
+        prop::option::of(prop::collection::vec(port(), 0..3)),
+    );
+    (head, tail).prop_map(
+        |(
+            (name, kind, description, validator, actor, mission),
+            (
+                max_attempts,
+                escalation,
+                fallback_agent,
+                success_criteria,
+                checks,
+                has_checks,
+                inputs,
+                outputs,
+            ),
+        )| {
+            let veal = kind == mm::LoopType::Veal;
+            let fallback_agent = match escalation {
+                Some(mm::Escalation::Fallback) => Some(
+                    fallback_agent
+                        .filter(|f| !f.is_empty())
+                        .unwrap_or_else(|| "fallback".to_owned()),
+                ),
+                _ => fallback_agent,
+            };
+            let checks = if veal && checks.is_empty() {
+                Some(vec![mm::Check {
+                    id: "build".into(),
+                    description: None,
+                    kind: None,
+                    command: None,
+                    pattern: None,
+                    files: None,
+                    file: None,
+                    required: None,
+                    expected: None,
+                }])
+            } else {
+                (veal || has_checks).then_some(checks)
+            };
+            mm::Loop {
+                name,
+                kind,
+                description,
+                validator: if veal {
+                    Some(
+                        validator
+                            .filter(|v| !v.is_empty())
+                            .unwrap_or_else(|| "validator".to_owned()),
+                    )
+                } else {
+                    validator
+                },
+                actor: if actor.is_empty() {
+                    "actor".to_owned()
+                } else {
+                    actor
+                },
+                mission: if veal {
+                    mission
+                } else {
+                    Some(
+                        mission
+                            .filter(|m| !m.is_empty())
+                            .unwrap_or_else(|| "the mission".to_owned()),
+                    )
+                },
+                max_attempts,
+                escalation,
+                fallback_agent,
+                success_criteria,
+                checks,
+                inputs,
+                outputs,
+            }
+        },
+    )
+}
+
+pub(crate) fn convert_opts() -> impl Strategy<Value = back::Options> {
+    // An empty `--fallback-agent` gives an invalid MAS file (the Go SDK treats '' as missing).
+    prop::option::of(text().prop_filter("non-empty", |t| !t.is_empty())).prop_map(
+        |fallback_agent| back::Options {
+            allow_lossy: true,
+            actor: Some("actor-agent".into()),
+            validator: Some("validator-agent".into()),
+            fallback_agent,
+            source: "gen".into(),
+            ..back::Options::default()
+        },
+    )
+}
+
+/// Any IR: a generated graph with MAS roles, goal and bounds mixed in, any source format and
+/// pattern. Such a file may be invalid (a REAL pattern without a mission); a valid one must
+/// go through every back end like any other loop.
+pub(crate) fn mixed_ir() -> impl Strategy<Value = Spec> {
+    (
+        agentpm_spec(),
+        mas_loop(),
+        prop::sample::select(Format::ALL.to_vec()),
+        prop::sample::select(vec![Pattern::General, Pattern::Real, Pattern::Veal]),
+        (any::<bool>(), any::<bool>(), any::<bool>()),
+    )
+        .prop_map(|(mut spec, lp, source, pattern, (roles, goal, bounds))| {
+            let m = loopconv::front::mas::lower(&lp);
+            spec.source_format = source;
+            spec.pattern = pattern;
+            if roles {
+                spec.roles = m.roles;
+            }
+            if goal {
+                spec.goal = m.goal;
+            }
+            if bounds {
+                spec.bounds.max_attempts = m.bounds.max_attempts;
+                spec.bounds.escalation = m.bounds.escalation;
+            }
+            spec
+        })
+}
+
+pub(crate) fn errors(diags: &Diagnostics) -> Vec<String> {
+    diags
+        .items()
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| format!("{} {}: {}", d.code, d.location.pointer, d.message))
+        .collect()
+}
+
+pub(crate) fn load_ok(
+    path: &str,
+    text: &str,
+    from: Option<Format>,
+) -> Result<Loaded, TestCaseError> {
+    let l = load(
+        path,
+        text.as_bytes(),
+        &LoadOptions {
+            from,
+            ..LoadOptions::default()
+        },
+    );
+    let errs = errors(&l.diags);
+    prop_assert!(errs.is_empty(), "{path} does not load: {errs:#?}\n{text}");
+    prop_assert!(l.valid().is_some(), "{path}: no loop");
+    Ok(l)
+}
+
+/// Write a loop built in memory with `back::write` and the default options (validated
+/// first, as the CLI does); the writer must report nothing.
+pub(crate) fn write(target: Target, spec: &Spec) -> String {
+    let mut diags = Diagnostics::new("gen");
+    let info = loopconv::valid::validate(spec, &mut diags);
+    let out = loopconv::write(target, spec, &info, &back::Options::default(), &mut diags)
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+    assert!(
+        errors(&diags).is_empty(),
+        "{target}: {:#?}\n{out}",
+        diags.items()
+    );
+    out
+}

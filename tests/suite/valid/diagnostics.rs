@@ -1,0 +1,403 @@
+//! Diagnostics of every file in `examples/invalid/`.
+//!
+//! Each `examples/invalid/<CODE>-<name>.<ext>` file triggers the diagnostic `<CODE>` when it is
+//! read (`loopconv check`). Its JSON and human diagnostics are snapshots
+//! (`tests/snapshots/diagnostics__{json,human}@<file>.snap`). The files in
+//! `examples/invalid/convert/` pass `check`; their B codes come from `loopconv convert` with
+//! the flags in [`CONVERSIONS`] (the same table is in `examples/invalid/convert/README.md`).
+//!
+//! Bless changed snapshots with `INSTA_UPDATE=always cargo test --test suite valid::diagnostics` (or
+//! `cargo insta review`) and review the diff.
+
+use crate::support;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use crate::support::{examples, load_file, read, rel};
+use loopconv::Loaded;
+use loopconv::back;
+use loopconv::diag::{self, Code, Diagnostic, Severity};
+use loopconv::{Format, Target};
+
+/// Codes that no file in `examples/invalid/` triggers, and where they are covered instead.
+const COVERED_ELSEWHERE: &[(Code, &str)] = &[
+    (
+        Code::TooLarge,
+        "needs a 64 MiB input; tests/suite/cli/commands.rs `max_input_bytes_gives_p004` uses `--max-input-bytes 100`",
+    ),
+    (
+        Code::InvalidOutput,
+        "only a loopconv bug makes an output fail its own validation; no input triggers it on purpose",
+    ),
+];
+
+/// Codes that are about the whole input, so their diagnostics have no line and column:
+/// P004 (the input is too large: it is not read at all) and P008 (there is no document).
+const POSITIONLESS: &[Code] = &[Code::TooLarge, Code::EmptyInput];
+
+/// The B-code inputs in `examples/invalid/convert/`: file, target, flags, expected code.
+const CONVERSIONS: &[(&str, Target, Flags, Code)] = &[
+    // loopconv convert B001-lost-field.yaml --to agentpm
+    (
+        "B001-lost-field.yaml",
+        Target::Loop(Format::Agentpm),
+        Flags::NONE,
+        Code::LostField,
+    ),
+    // loopconv convert B002-inexact-bound.json --to mas --actor triager
+    (
+        "B002-inexact-bound.json",
+        Target::Loop(Format::Mas),
+        Flags {
+            actor: Some("triager"),
+            allow_lossy: false,
+        },
+        Code::InexactBound,
+    ),
+    // loopconv convert B003-missing-role-flag.json --to mas --actor schema-fixer --allow-lossy
+    (
+        "B003-missing-role-flag.json",
+        Target::Loop(Format::Mas),
+        Flags {
+            actor: Some("schema-fixer"),
+            allow_lossy: true,
+        },
+        Code::MissingRoleFlag,
+    ),
+    // loopconv convert B005-written-port-schema.json --to mas
+    (
+        "B005-written-port-schema.json",
+        Target::Loop(Format::Mas),
+        Flags::NONE,
+        Code::WrittenPortSchema,
+    ),
+];
+
+#[derive(Debug, Clone, Copy)]
+struct Flags {
+    actor: Option<&'static str>,
+    allow_lossy: bool,
+}
+
+impl Flags {
+    const NONE: Flags = Flags {
+        actor: None,
+        allow_lossy: false,
+    };
+}
+
+/// The file read as `loopconv check` reads it (named `examples/invalid/x.json`, stable in
+/// snapshots), and its bytes.
+fn load(path: &Path) -> (Loaded, Vec<u8>) {
+    (load_file(path), read(path))
+}
+
+/// The text the diagnostics' byte offsets refer to: the parsed document's text, or (when
+/// the input did not parse) the input itself without a byte-order mark.
+fn source_text(loaded: &Loaded, bytes: &[u8]) -> String {
+    match &loaded.doc {
+        Some(doc) => doc.text.clone(),
+        None => {
+            let text = String::from_utf8_lossy(bytes);
+            text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned()
+        }
+    }
+}
+
+/// The code a file is named after: `V012-unreachable-phase.json` -> V012. Panics when the
+/// name starts like a code but does not match the code's frozen kebab name.
+fn named_code(path: &Path) -> Option<Code> {
+    let file = path.file_name()?.to_str()?;
+    let prefix = file.get(..4)?;
+    let looks_like_code = prefix.starts_with(['P', 'F', 'V', 'B'])
+        && prefix[1..].bytes().all(|b| b.is_ascii_digit())
+        && file.as_bytes().get(4) == Some(&b'-');
+    if !looks_like_code {
+        return None;
+    }
+    let code = Code::ALL
+        .iter()
+        .copied()
+        .find(|c| c.as_str() == prefix)
+        .unwrap_or_else(|| panic!("{file}: {prefix} is not a diagnostic code"));
+    let stem = file.split('.').next().unwrap_or(file);
+    assert_eq!(
+        stem,
+        format!("{}-{}", code.as_str(), code.name()),
+        "{file}: the file name must be <code>-<kebab name>"
+    );
+    Some(code)
+}
+
+fn codes(diags: &[Diagnostic]) -> BTreeSet<&'static str> {
+    diags.iter().map(|d| d.code.as_str()).collect()
+}
+
+#[test]
+fn invalid_examples() {
+    insta::glob!("../../../examples/invalid", "*.{json,yaml}", |path| {
+        let (loaded, bytes) = load(path);
+        let items = loaded.diags.items();
+        let name = rel(path);
+        assert!(!items.is_empty(), "{name}: no diagnostic");
+
+        // Snapshots: JSON and human (no colour).
+        let text = source_text(&loaded, &bytes);
+        insta::assert_snapshot!("json", diag::render_json(items));
+        // The NUL byte of P010 is shown as U+2400 so that the snapshot stays a text file.
+        let human = diag::render_human(items, Some(&text), false).replace('\0', "\u{2400}");
+        insta::assert_snapshot!("human", human);
+
+        // The file's code is emitted.
+        if let Some(code) = named_code(path) {
+            assert!(
+                items.iter().any(|d| d.code == code),
+                "{name}: expected {code}, got {:?}",
+                codes(items)
+            );
+            // One mistake, one code: nothing else is reported about a single-mistake file.
+            let others: Vec<_> = items.iter().filter(|d| d.code != code).collect();
+            assert!(
+                others.is_empty(),
+                "{name}: unexpected follow-on diagnostics {others:#?}"
+            );
+        } else {
+            assert!(
+                loaded.diags.has_errors(),
+                "{name}: a realistic broken file must have errors"
+            );
+        }
+
+        // Every diagnostic has a line and column, except the document-level codes.
+        for d in items {
+            match d.location.pos {
+                Some(p) => {
+                    assert!(p.line >= 1 && p.column >= 1, "{name}: {d:?}");
+                    assert!(p.start <= text.len(), "{name}: offset past the end: {d:?}");
+                }
+                None => assert!(
+                    POSITIONLESS.contains(&d.code),
+                    "{name}: {} has no line and column: {d:?}",
+                    d.code
+                ),
+            }
+            assert_eq!(d.location.file, name);
+            assert!(
+                !d.message.ends_with('.'),
+                "{name}: message ends with a period: {}",
+                d.message
+            );
+        }
+
+        // Deterministic: a second read gives the same diagnostics in the same order.
+        let (again, _) = load(path);
+        assert_eq!(
+            again.diags.items(),
+            items,
+            "{name}: diagnostics differ between two reads"
+        );
+        assert_eq!(
+            diag::render_json(again.diags.items()),
+            diag::render_json(items)
+        );
+    });
+}
+
+/// The B codes: the files pass `check`, and converting them with the listed flags fails with
+/// (or, under `--allow-lossy`, warns with) the file's code.
+#[test]
+fn conversion_errors() {
+    let dir = examples().join("invalid/convert");
+    let mut seen = BTreeSet::new();
+    for (file, to, flags, code) in CONVERSIONS {
+        let path = dir.join(file);
+        assert_eq!(named_code(&path), Some(*code), "{file}");
+        seen.insert(file.to_string());
+        let (mut loaded, bytes) = load(&path);
+        assert!(
+            loaded.diags.is_empty(),
+            "{file} must pass check: {:#?}",
+            loaded.diags.items()
+        );
+        let (spec, info) = loaded
+            .valid()
+            .map(|(s, i)| (s.clone(), i.clone()))
+            .expect("valid");
+        let opts = back::Options {
+            allow_lossy: flags.allow_lossy,
+            actor: flags.actor.map(str::to_owned),
+            ..back::Options::default()
+        };
+        loopconv::write(*to, &spec, &info, &opts, &mut loaded.diags).expect("the back end runs");
+        if let Some(doc) = &loaded.doc {
+            loaded.diags.locate_missing(doc);
+        }
+        loaded.diags.sort();
+        let items = loaded.diags.items();
+        let hits: Vec<_> = items.iter().filter(|d| d.code == *code).collect();
+        assert!(
+            !hits.is_empty(),
+            "{file}: expected {code}, got {:?}",
+            codes(items)
+        );
+        // The named code is an error even under --allow-lossy (B003) or without it (B001, B002);
+        // B005 is an interoperability warning: the conversion succeeds.
+        assert!(
+            hits.iter().all(|d| d.severity == code.severity()),
+            "{file}: {hits:#?}"
+        );
+        assert_eq!(
+            loaded.diags.has_errors(),
+            code.severity() == Severity::Error,
+            "{file}: the conversion must fail exactly when the code is an error"
+        );
+        assert!(
+            items.iter().all(|d| d.location.pos.is_some()),
+            "{file}: {items:#?}"
+        );
+        assert!(
+            items.iter().all(|d| d.code.as_str().starts_with('B')),
+            "{file}: {items:#?}"
+        );
+        let text = source_text(&loaded, &bytes);
+        insta::with_settings!({ snapshot_suffix => *file }, {
+            insta::assert_snapshot!("convert_json", diag::render_json(items));
+            insta::assert_snapshot!("convert_human", diag::render_human(items, Some(&text), false));
+        });
+    }
+    // Every input file in the folder is in the table.
+    for path in support::loop_files(&dir) {
+        let name = path
+            .file_name()
+            .expect("a file name")
+            .to_string_lossy()
+            .into_owned();
+        assert!(seen.contains(&name), "{name} is not in CONVERSIONS");
+    }
+}
+
+/// Every code has an example file named after it, or is in [`COVERED_ELSEWHERE`].
+#[test]
+fn every_code_has_an_example() {
+    let files = support::files_under(&examples().join("invalid"));
+    assert!(!files.is_empty(), "no examples/invalid file");
+    let named: BTreeSet<Code> = files.iter().filter_map(|p| named_code(p)).collect();
+    let elsewhere: BTreeSet<Code> = COVERED_ELSEWHERE.iter().map(|(c, _)| *c).collect();
+    let missing: Vec<_> = Code::ALL
+        .iter()
+        .filter(|c| !named.contains(c) && !elsewhere.contains(c))
+        .map(|c| format!("{}-{}", c.as_str(), c.name()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "no examples/invalid file for: {missing:?}"
+    );
+    let both: Vec<_> = named.intersection(&elsewhere).collect();
+    assert!(
+        both.is_empty(),
+        "remove from COVERED_ELSEWHERE, a file covers them: {both:?}"
+    );
+}
+
+/// The realistic multi-problem file: exactly one precise diagnostic per real problem (a bad
+/// id, a dangling transition, an outcome without a transition), each with line and column,
+/// and nothing cascading from the bad id.
+#[test]
+fn broken_multi_has_one_diagnostic_per_problem() {
+    let (loaded, _) = load(&examples().join("invalid/broken-multi.json"));
+    let got: Vec<(&str, Severity, u32, u32, &str)> = loaded
+        .diags
+        .items()
+        .iter()
+        .map(|d| {
+            let p = d.location.pos.expect("position");
+            (
+                d.code.as_str(),
+                d.severity,
+                p.line,
+                p.column,
+                d.location.pointer.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("F005", Severity::Error, 19, 15, "/loop/phases/1/id"),
+            (
+                "V011",
+                Severity::Error,
+                28,
+                19,
+                "/loop/phases/2/outcomes/2/id"
+            ),
+            ("V009", Severity::Error, 35, 51, "/loop/transitions/2/to"),
+        ]
+    );
+    let msgs: Vec<&str> = loaded
+        .diags
+        .items()
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(msgs[0].contains("Deploy_Staging"), "{msgs:?}");
+    assert!(msgs[1].contains("flaky"), "{msgs:?}");
+    assert!(msgs[2].contains("promote"), "{msgs:?}");
+}
+
+/// Mistakes copied from upstream documentation: an unknown `check:` key and `type: content`.
+#[test]
+fn upstream_doc_mistakes_are_named() {
+    let (loaded, _) = load(&examples().join("invalid/mas-upstream-doc-mistakes.yaml"));
+    let got: Vec<(&str, u32, u32)> = loaded
+        .diags
+        .items()
+        .iter()
+        .map(|d| {
+            let p = d.location.pos.expect("position");
+            (d.code.as_str(), p.line, p.column)
+        })
+        .collect();
+    assert_eq!(got, vec![("F001", 13, 5), ("F007", 16, 11)]);
+    let items = loaded.diags.items();
+    assert!(items[0].message.contains("`check`"), "{}", items[0].message);
+    assert!(
+        items[1].message.contains("`content`"),
+        "{}",
+        items[1].message
+    );
+    assert!(
+        items[1].message.contains("`manual`"),
+        "the allowed values are listed: {}",
+        items[1].message
+    );
+}
+
+/// The code table is frozen: every code with its kebab-case name and default severity,
+/// sorted by code, is pinned in `diagnostics__code_table.snap`, so renaming, renumbering,
+/// re-grading or dropping a code cannot happen silently. Codes and names are unique.
+#[test]
+fn code_table_is_frozen() {
+    let mut rows: Vec<(&str, &str, Severity)> = Code::ALL
+        .iter()
+        .map(|c| (c.as_str(), c.name(), c.severity()))
+        .collect();
+    rows.sort();
+    let codes: BTreeSet<&str> = rows.iter().map(|r| r.0).collect();
+    let names: BTreeSet<&str> = rows.iter().map(|r| r.1).collect();
+    assert_eq!(codes.len(), rows.len(), "a code string is used twice");
+    assert_eq!(names.len(), rows.len(), "a kebab-case name is used twice");
+    let table: String = rows
+        .iter()
+        .map(|(code, name, severity)| {
+            let severity = match severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Note => "note",
+            };
+            format!("{code} {name} {severity}\n")
+        })
+        .collect();
+    insta::assert_snapshot!("code_table", table);
+}

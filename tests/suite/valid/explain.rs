@@ -1,0 +1,184 @@
+//! `loopconv explain` and the documentation table behind it (`loopconv::diag::docs`): every
+//! code has an entry, every failing example really produces its code and its fix does not,
+//! and the README's "What each code checks" table is generated from the same entries.
+
+use std::collections::BTreeSet;
+
+use loopconv::back;
+use loopconv::diag::docs::{self, Example, How, Limit};
+use loopconv::diag::{Code, Severity};
+use loopconv::tree::Limits;
+use loopconv::{LoadOptions, load};
+
+use crate::support::{self, loopconv};
+
+/// Codes that no input can produce on purpose (`B004` reports a loopconv bug).
+const NO_EXAMPLE: &[Code] = &[Code::InvalidOutput];
+
+/// The bytes of an example's text as the example is meant to be read.
+fn bytes(text: &str, how: How) -> Vec<u8> {
+    match how {
+        // Latin-1: every character below U+0100 as one byte.
+        How::Latin1 => text
+            .chars()
+            .map(|c| u8::try_from(u32::from(c)).expect("a Latin-1 character"))
+            .collect(),
+        _ => text.as_bytes().to_vec(),
+    }
+}
+
+/// Run an example's text the way its `How` says; every code reported, and the severities.
+fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
+    let mut limits = Limits::default();
+    match how {
+        How::Limit(Limit::Bytes(n)) => limits.max_bytes = n,
+        How::Limit(Limit::Depth(n)) => limits.max_depth = n,
+        How::Limit(Limit::Phases(n)) => limits.max_phases = n,
+        How::Check | How::Latin1 | How::Convert { .. } => {}
+    }
+    let name = docs::example_file_name(text);
+    let opts = LoadOptions { from: None, limits };
+    let mut loaded = load(name, &bytes(text, how), &opts);
+    if let How::Convert { to, actor } = how {
+        let (spec, info) = loaded
+            .valid()
+            .map(|(s, i)| (s.clone(), i.clone()))
+            .expect("a convert example passes check");
+        let opts = back::Options {
+            actor: actor.map(str::to_owned),
+            ..back::Options::default()
+        };
+        // A refused conversion is a diagnostic; an `Err` is a broken back end.
+        loopconv::write(to, &spec, &info, &opts, &mut loaded.diags)
+            .unwrap_or_else(|e| panic!("{name}: the {to} back end failed: {e}"));
+    }
+    loaded
+        .diags
+        .items()
+        .iter()
+        .map(|d| (d.code, d.severity))
+        .collect()
+}
+
+/// The authority: every code's entry is its own, and says something.
+#[test]
+fn every_code_has_an_entry() {
+    for &code in Code::ALL {
+        let d = code.doc();
+        assert_eq!(d.code, code, "`Code::doc` found another code's entry");
+        for (what, text) in [("checks", d.checks), ("why", d.why), ("fix", d.fix)] {
+            assert!(!text.trim().is_empty(), "{code}: empty `{what}`");
+        }
+        assert_eq!(
+            d.example.is_none(),
+            NO_EXAMPLE.contains(&code),
+            "{code}: every code that an input can produce has an example"
+        );
+    }
+}
+
+fn check_example(code: Code, e: &Example) {
+    let got = run(e.bad, e.how);
+    assert!(
+        got.iter().any(|(c, _)| *c == code),
+        "{code}: the example must produce {code}, got {got:?}"
+    );
+    if let Some(good) = e.good {
+        let fixed = run(good, e.how);
+        assert!(
+            fixed.iter().all(|(c, _)| *c != code),
+            "{code}: the fix still produces it: {fixed:?}"
+        );
+        assert!(
+            fixed.is_empty(),
+            "{code}: the fixed example must be clean, got {fixed:?}"
+        );
+    }
+}
+
+#[test]
+fn every_example_produces_its_code_and_its_fix_does_not() {
+    let mut checked = BTreeSet::new();
+    for &code in Code::ALL {
+        if let Some(e) = &code.doc().example {
+            check_example(code, e);
+            checked.insert(code);
+        }
+    }
+    assert_eq!(checked.len() + NO_EXAMPLE.len(), Code::ALL.len());
+}
+
+/// `LOOPCONV_BLESS=1` (exactly `1`) rewrites the table between the markers.
+#[test]
+fn readme_explain_table_is_current() {
+    support::readme_region_is_current(
+        "<!-- explain:start",
+        "<!-- explain:end -->",
+        &docs::checks_table(),
+        "LOOPCONV_BLESS=1 cargo test --test suite valid::explain",
+    );
+}
+
+#[test]
+fn explain_prints_the_long_form() {
+    let out = loopconv().args(["explain", "V012"]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    for part in [
+        "# V012 unreachable-phase (error)",
+        "## What it checks",
+        "## Why it matters",
+        "## Example",
+        "loopconv check loop.yaml",
+        "## Fix",
+        &docs::help_uri(Code::UnreachablePhase),
+    ] {
+        assert!(text.contains(part), "missing {part:?} in:\n{text}");
+    }
+    // By name, in any case, gives the same text.
+    loopconv()
+        .args(["explain", "Unreachable-Phase"])
+        .assert()
+        .success()
+        .stdout(text);
+}
+
+#[test]
+fn explain_without_a_code_lists_every_code() {
+    let out = loopconv().arg("explain").assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert_eq!(text.lines().count(), Code::ALL.len());
+    for c in Code::ALL {
+        assert!(text.contains(c.as_str()) && text.contains(c.name()), "{c}");
+    }
+}
+
+#[test]
+fn explain_an_unknown_code_is_a_usage_error() {
+    loopconv()
+        .args(["explain", "X999"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "`X999` is not a loopconv diagnostic code",
+        ));
+}
+
+/// The examples are shown as they are, except invisible characters.
+#[test]
+fn explain_shows_invisible_characters() {
+    let out = loopconv().args(["explain", "P010"]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(!text.contains('\0') && text.contains("\\0"), "{text}");
+}
+
+/// The code table lists every code of the registry, as `docs::code_table` renders it;
+/// `LOOPCONV_BLESS=1` (exactly `1`) rewrites it.
+#[test]
+fn readme_code_table_is_current() {
+    support::readme_region_is_current(
+        "<!-- codes:start",
+        "<!-- codes:end -->",
+        &docs::code_table(),
+        "LOOPCONV_BLESS=1 cargo test --test suite valid::explain",
+    );
+}

@@ -1,0 +1,7 @@
+//! Validation and its diagnostics: every invalid example, the upstream validators'
+//! judgements, and the documentation of each code (`explain`).
+
+mod conformance;
+mod diagnostics;
+mod explain;
+mod suggestions;
