@@ -1,5 +1,6 @@
 //! The authoring analyses: `diff`, `paths` and `walk`.
 
 mod diff;
+mod hostile;
 mod paths;
 mod walk;
