@@ -459,3 +459,135 @@ fn never_crashes_on_any_buffer() {
     }
     c.shutdown();
 }
+
+impl Client {
+    /// Every `publishDiagnostics` for `uri` received so far, in order: (version, count).
+    fn published(&self, uri: &str) -> Vec<(Value, usize)> {
+        self.seen
+            .iter()
+            .filter(|n| n.method == "textDocument/publishDiagnostics" && n.params["uri"] == uri)
+            .map(|n| {
+                let count = n.params["diagnostics"]
+                    .as_array()
+                    .map_or(usize::MAX, Vec::len);
+                (n.params["version"].clone(), count)
+            })
+            .collect()
+    }
+
+    /// Wait until `uri` has had `n` publications.
+    fn wait_published(&mut self, uri: &str, n: usize) {
+        let deadline = Instant::now() + PATIENCE;
+        while self.published(uri).len() < n {
+            assert!(Instant::now() < deadline, "no publication {n} for {uri}");
+            if let Message::Notification(n) = self.recv() {
+                self.seen.push(n);
+            }
+        }
+    }
+}
+
+/// The edit lifecycle (issue 22, item 7b): a burst of edits publishes diagnostics only for
+/// the last version; no stale version after a newer one; fixing the file publishes an empty
+/// list; `didClose` clears (an empty list).
+#[test]
+fn edit_lifecycle_publishes_the_last_version_and_clears() {
+    let mut c = Client::start();
+    let uri = "file:///tmp/lifecycle.json";
+    let good = example("agentpm/react-loop.json");
+    let bad = example("invalid/broken-multi.json");
+    c.open(uri, &bad);
+    let first = c.diagnostics(uri, 1);
+    assert!(!first.is_empty(), "broken-multi.json has diagnostics");
+    // A burst: versions 2..=20, well within the debounce of each other, the last broken.
+    for v in 2..=20 {
+        let text = if v % 2 == 0 { &bad } else { &good };
+        c.change(uri, v, text);
+    }
+    let last = c.diagnostics(uri, 20);
+    assert_eq!(
+        last.len(),
+        first.len(),
+        "v20 is the broken text again: {last:?}"
+    );
+    // A round trip to the server: anything it published before answering is in `seen`.
+    c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let versions: Vec<Value> = c.published(uri).into_iter().map(|(v, _)| v).collect();
+    assert_eq!(
+        versions,
+        [json!(1), json!(20)],
+        "only the burst's last version is published"
+    );
+    // Fixed: the fix publishes an empty list.
+    c.change(uri, 21, &good);
+    assert_eq!(
+        c.diagnostics(uri, 21),
+        Vec::<Value>::new(),
+        "the fix clears"
+    );
+    // didClose: an empty list (without a version: the document is gone).
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let before = c.published(uri).len();
+    c.wait_published(uri, before + 1);
+    let all = c.published(uri);
+    assert_eq!(
+        all.last(),
+        Some(&(Value::Null, 0)),
+        "didClose publishes an empty list: {all:?}"
+    );
+    // Never a stale version after a newer one.
+    let numbers: Vec<i64> = all.iter().filter_map(|(v, _)| v.as_i64()).collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
+    c.shutdown();
+}
+
+/// The hostile inputs through the language server (issue 22, item 7c): hover and
+/// completion at many places of every file answer, none with an error.
+#[test]
+fn hostile_inputs_hover_and_complete() {
+    let mut c = Client::start();
+    let mut hovers = 0;
+    for f in support::loop_files(&support::examples().join("hostile")) {
+        let text = String::from_utf8(support::read(&f)).expect("UTF-8");
+        let ext = if support::rel(&f).ends_with(".json") {
+            "json"
+        } else {
+            "yaml"
+        };
+        let uri = format!("file:///tmp/hostile.{ext}");
+        c.open(&uri, &text);
+        c.diagnostics(&uri, 1);
+        let lines: Vec<&str> = text.lines().collect();
+        let step = (lines.len() / 40).max(1);
+        for (line, l) in lines.iter().enumerate().step_by(step) {
+            let chars = l.encode_utf16().count();
+            for ch in [0, chars / 2, chars] {
+                let p = at(&uri, json!({"line": line, "character": ch}));
+                let h = c.try_request("textDocument/hover", p.clone());
+                let h =
+                    h.unwrap_or_else(|e| panic!("{}: hover {line}:{ch}: {e}", support::rel(&f)));
+                hovers += usize::from(!h.is_null());
+                let items = c.try_request("textDocument/completion", p);
+                let items = items.unwrap_or_else(|e| {
+                    panic!("{}: completion {line}:{ch}: {e}", support::rel(&f))
+                });
+                assert!(
+                    items.is_null() || items.is_array() || items.is_object(),
+                    "{items}"
+                );
+            }
+        }
+        c.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        );
+    }
+    assert!(hovers > 0, "no hover anywhere: the positions miss every id");
+    c.shutdown();
+}
