@@ -376,9 +376,15 @@ proptest! {
         let path = format!("mutant.{}", ext(&s));
         let from = from_flag.then_some(s.format);
         let l = load(&path, text.as_bytes(), &LoadOptions { from, ..LoadOptions::default() });
+        // Against the unmutated rendering, read the same way: a sample that already has
+        // warnings must not make this pass; the mutation must add a located diagnostic.
+        let base_text = s.tree.render(s.yaml);
+        let base = load(&path, base_text.as_bytes(), &LoadOptions { from, ..LoadOptions::default() });
+        let key = |d: &loopconv::diag::Diagnostic| (d.code, d.location.pointer.clone(), d.message.clone());
+        let before: Vec<_> = base.diags.items().iter().map(key).collect();
         prop_assert!(
-            l.diags.items().iter().any(|d| d.location.pos.is_some()),
-            "{} ({what}, from {from:?}): no located diagnostic: {:#?}\n{text}",
+            l.diags.items().iter().any(|d| d.location.pos.is_some() && !before.contains(&key(d))),
+            "{} ({what}, from {from:?}): no new located diagnostic: {:#?}\n{text}",
             s.name,
             l.diags.items()
         );

@@ -17,7 +17,12 @@ use proptest::test_runner::Config;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-/// `cases` per property, or `PROPTEST_CASES` when set (for long runs by hand).
+/// `cases` per property, or `PROPTEST_CASES` when set (for long runs by hand). Failures are
+/// persisted (proptest's default, `SourceParallel("proptest-regressions")`): a failing case
+/// is written to `proptest-regressions/` beside the test's source and replayed first on
+/// every later run; commit those files. For this test binary (root `tests/suite/main.rs`)
+/// proptest puts them under `tests/proptest-regressions/` mirroring `tests/suite/`
+/// (`tests/suite/front/mutations.rs` -> `tests/proptest-regressions/front/mutations.txt`).
 pub(crate) fn config(cases: u32) -> Config {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
@@ -25,7 +30,6 @@ pub(crate) fn config(cases: u32) -> Config {
         .unwrap_or(cases);
     Config {
         cases,
-        failure_persistence: None,
         ..Config::default()
     }
 }
