@@ -12,6 +12,6 @@ mod markdown;
 mod mas;
 mod mermaid;
 mod plantuml;
-mod properties;
+pub(crate) mod properties;
 mod roundtrip;
 mod schema;

@@ -649,3 +649,395 @@ pub(crate) fn write(target: Target, spec: &Spec) -> String {
     );
     out
 }
+
+// ------------------------------------------------------------------ issue 22, item 6
+
+/// An invalid stable id: uppercase, too long (65 characters and more), a bad character, a
+/// leading digit or hyphen, a trailing or doubled hyphen, empty.
+pub(crate) fn bad_id() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[A-Z][a-zA-Z0-9]{0,8}",
+        "[a-z][a-z0-9]{64,80}",
+        "[a-z]{1,5}[_ .:/@A-Z\u{e9}][a-z]{0,5}",
+        "[0-9][a-z0-9]{0,6}",
+        "-[a-z]{1,6}",
+        "[a-z]{1,6}-",
+        "[a-z]{1,4}--[a-z]{1,4}",
+        Just(String::new()),
+    ]
+}
+
+/// A defect put into a valid AgentPM manifest.
+#[derive(Debug, Clone)]
+pub(crate) enum Defect {
+    /// A phase id replaced (everywhere it is referenced too) by an invalid one.
+    BadId(usize, String),
+    /// A phase declared twice.
+    DuplicatePhase(usize),
+    /// A transition re-pointed to a phase that does not exist.
+    Dangling(usize, String),
+    /// Several approval checkpoints before one phase (2 to 4). V017 rejects this today;
+    /// issue 18 retires V017, after which such a loop is valid.
+    ManyCheckpoints(usize, usize),
+}
+
+pub(crate) fn defect() -> impl Strategy<Value = Defect> {
+    prop_oneof![
+        (any::<usize>(), bad_id()).prop_map(|(i, id)| Defect::BadId(i, id)),
+        any::<usize>().prop_map(Defect::DuplicatePhase),
+        (any::<usize>(), stable_id()).prop_map(|(i, id)| Defect::Dangling(i, format!("{id}-gone"))),
+        (any::<usize>(), 2usize..5).prop_map(|(i, n)| Defect::ManyCheckpoints(i, n)),
+    ]
+}
+
+/// Whether a defect always makes the loop invalid (every one but several checkpoints,
+/// which the harness allows: issue 18 item 1).
+pub(crate) fn always_invalid(d: &Defect) -> bool {
+    !matches!(d, Defect::ManyCheckpoints(..))
+}
+
+/// Rename every string equal to `from` in a JSON value (ids and references alike).
+fn rename(v: &mut Value, from: &str, to: &str) {
+    match v {
+        Value::String(s) if s == from => *s = to.to_owned(),
+        Value::Array(a) => a.iter_mut().for_each(|x| rename(x, from, to)),
+        Value::Object(o) => o.values_mut().for_each(|x| rename(x, from, to)),
+        _ => {}
+    }
+}
+
+/// Apply a defect to an AgentPM manifest's JSON.
+pub(crate) fn apply_defect(manifest: &mut Value, d: &Defect) {
+    let lp = &mut manifest["loop"];
+    let ids: Vec<String> = lp["phases"]
+        .as_array()
+        .map(|ps| {
+            ps.iter()
+                .filter_map(|p| p["id"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    let pick = |i: usize| ids[i % ids.len()].clone();
+    match d {
+        Defect::BadId(i, bad) => {
+            let id = pick(*i);
+            // Objectives and outcome descriptions are text: only the id-valued keys change.
+            for p in lp["phases"].as_array_mut().into_iter().flatten() {
+                if p["id"] == id.as_str() {
+                    p["id"] = Value::String(bad.clone());
+                }
+            }
+            for key in ["transitions", "checkpoints"] {
+                for t in lp[key].as_array_mut().into_iter().flatten() {
+                    for k in ["from", "to", "before_phase", "on_reject"] {
+                        if t.get(k).is_some() {
+                            rename(&mut t[k], &id, bad);
+                        }
+                    }
+                }
+            }
+            rename(&mut lp["entry_phase"], &id, bad);
+        }
+        Defect::DuplicatePhase(i) => {
+            let ps = lp["phases"].as_array_mut().expect("phases");
+            let k = i % ps.len();
+            let copy = ps[k].clone();
+            ps.insert(k + 1, copy);
+        }
+        Defect::Dangling(i, gone) => {
+            let ts = lp["transitions"].as_array_mut().expect("transitions");
+            let k = i % ts.len();
+            ts[k]["to"] = Value::String(gone.clone());
+        }
+        Defect::ManyCheckpoints(i, n) => {
+            let before = pick(*i);
+            let list: Vec<Value> = (0..*n)
+                .map(|k| {
+                    serde_json::json!({
+                        "id": format!("gate-{k}"),
+                        "type": "approval",
+                        "before_phase": before,
+                        "on_reject": if k % 2 == 0 { "$abort" } else { "$handoff" },
+                    })
+                })
+                .collect();
+            lp["checkpoints"] = Value::Array(list);
+        }
+    }
+}
+
+/// A long valid loop: `n` phases in a chain (`next` to the following phase, the last one's
+/// to `$end`), each with a `retry` back to an earlier phase or a terminal, and some
+/// checkpoints (at most one per phase, so that it stays valid while V017 stands).
+pub(crate) fn long_spec(min: usize, max: usize) -> impl Strategy<Value = Spec> {
+    (
+        min..=max,
+        prop::collection::vec(any::<u32>(), 64),
+        agentpm_spec(),
+    )
+        .prop_map(|(n, pool, mut spec)| {
+            let mut r = Picks { pool: &pool, i: 0 };
+            let id = |i: usize| format!("p{i:03}");
+            let outcome = |o: &str| Outcome {
+                id: o.to_owned(),
+                description: format!("{o} it"),
+                ..Outcome::default()
+            };
+            let phases = (0..n)
+                .map(|i| Phase {
+                    id: id(i),
+                    objective: format!("Step {i} of the long loop."),
+                    outcomes: Some(vec![outcome("next"), outcome("retry")]),
+                    ..Phase::default()
+                })
+                .collect();
+            let mut transitions = Vec::new();
+            for i in 0..n {
+                let next = if i + 1 < n {
+                    Destination::Phase(id(i + 1))
+                } else {
+                    Destination::Terminal(Terminal::End)
+                };
+                let back = match r.below(4) {
+                    0 => Destination::Terminal(terminal(r.below(3))),
+                    _ => Destination::Phase(id(r.below(i + 1))),
+                };
+                for (on, to) in [("next", next), ("retry", back)] {
+                    transitions.push(Transition {
+                        from: id(i),
+                        on: on.to_owned(),
+                        to,
+                        origin: Default::default(),
+                    });
+                }
+            }
+            let checkpoints = (0..n.min(8))
+                .map(|k| Checkpoint {
+                    id: format!("gate-{k}"),
+                    before_phase: id(1 + (k * (n - 1)) / 8),
+                    on_reject: Destination::Terminal(Terminal::Abort),
+                    origin: Default::default(),
+                })
+                .collect::<Vec<_>>();
+            let mut seen = BTreeSet::new();
+            let checkpoints = checkpoints
+                .into_iter()
+                .filter(|c| seen.insert(c.before_phase.clone()))
+                .collect();
+            spec.graph = Graph {
+                entry: id(0),
+                phases,
+                transitions,
+                checkpoints: Some(checkpoints),
+                ..Graph::default()
+            };
+            // `max_steps` must allow the chain to reach `$end` (V024).
+            spec.bounds.max_steps = spec.bounds.max_steps.map(|s| s.max(n as u64 * 4));
+            spec
+        })
+}
+
+// ---- MAS YAML as people write it, generated as text (not by loopconv's writer)
+
+/// A word that YAML reads as a plain string (no YAML 1.1 boolean or null look-alike).
+fn word() -> impl Strategy<Value = String> {
+    "[a-z]{1,8}".prop_filter("not a YAML keyword", |w| {
+        !matches!(
+            w.as_str(),
+            "y" | "n" | "yes" | "no" | "on" | "off" | "true" | "false" | "null"
+        )
+    })
+}
+
+/// A line of words.
+fn line() -> impl Strategy<Value = String> {
+    prop::collection::vec(word(), 1..5).prop_map(|w| w.join(" "))
+}
+
+/// How a scalar is written.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Style {
+    Plain,
+    Single,
+    Double,
+    Literal,
+    Folded,
+}
+
+/// A text scalar: its YAML form (after `key:`, with the block indented by `indent`
+/// spaces) and the string YAML reads from it.
+#[derive(Debug, Clone)]
+pub(crate) struct Scalar {
+    pub(crate) yaml: String,
+    pub(crate) value: String,
+}
+
+pub(crate) fn scalar(indent: usize) -> impl Strategy<Value = Scalar> {
+    let style = prop::sample::select(vec![
+        Style::Plain,
+        Style::Single,
+        Style::Double,
+        Style::Literal,
+        Style::Folded,
+    ]);
+    (style, prop::collection::vec(line(), 1..4), any::<bool>()).prop_map(
+        move |(style, lines, comment)| {
+            let pad = " ".repeat(indent);
+            let first = lines[0].clone();
+            let c = if comment { " # a comment" } else { "" };
+            match style {
+                Style::Plain => Scalar {
+                    yaml: format!(" {first}{c}"),
+                    value: first,
+                },
+                Style::Single => Scalar {
+                    yaml: format!(" '{}''s'{c}", first),
+                    value: format!("{first}'s"),
+                },
+                Style::Double => Scalar {
+                    yaml: format!(" \"{first} \\\"q\\\" \\\\ \\t.\"{c}"),
+                    value: format!("{first} \"q\" \\ \t."),
+                },
+                Style::Literal => Scalar {
+                    yaml: format!(" |{c}\n{}", block(&pad, &lines)),
+                    value: format!("{}\n", lines.join("\n")),
+                },
+                Style::Folded => Scalar {
+                    yaml: format!(" >{c}\n{}", block(&pad, &lines)),
+                    value: format!("{}\n", lines.join(" ")),
+                },
+            }
+        },
+    )
+}
+
+fn block(pad: &str, lines: &[String]) -> String {
+    let body: Vec<String> = lines.iter().map(|l| format!("{pad}{l}")).collect();
+    body.join("\n")
+}
+
+/// A hand-written MAS loop: its YAML text and the loop it must read as.
+#[derive(Debug, Clone)]
+pub(crate) struct HandWritten {
+    pub(crate) yaml: String,
+    pub(crate) expected: mm::Loop,
+}
+
+/// A check with an id, a type and a command: written in flow style (`{id: a, ...}`) or as
+/// a block mapping, with comments between.
+fn check_text() -> impl Strategy<Value = (String, mm::Check)> {
+    ("[a-z][a-z0-9-]{0,8}[a-z0-9]", line(), any::<bool>()).prop_map(|(id, cmd, flow)| {
+        let text = if flow {
+            format!("  - {{id: {id}, type: command, command: \"{cmd}\"}}  # flow\n")
+        } else {
+            format!("  - id: {id}\n    # the command\n    type: command\n    command: '{cmd}'\n")
+        };
+        let c = mm::Check {
+            id,
+            description: None,
+            kind: Some(mm::CheckType::Command),
+            command: Some(cmd),
+            pattern: None,
+            files: None,
+            file: None,
+            required: None,
+            expected: None,
+        };
+        (text, c)
+    })
+}
+
+pub(crate) fn hand_written_mas() -> impl Strategy<Value = HandWritten> {
+    let texts = (scalar(2), scalar(2), scalar(2));
+    let agents = ("[a-z][a-z0-9-]{0,8}[a-z0-9]", "[a-z][a-z0-9-]{0,8}[a-z0-9]");
+    let shape = (
+        any::<bool>(),
+        1u64..9,
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    );
+    let checks = prop::collection::vec(check_text(), 1..4);
+    ("[a-z][a-z0-9-]{0,12}[a-z0-9]", texts, agents, shape, checks).prop_map(
+        |(name, (desc, mission, criteria), (actor, validator), shape, checks)| {
+            let (veal, attempts, alias, quoted_name, flow_ids) = shape;
+            let mut y = String::from("# written by hand\n---\n");
+            if quoted_name {
+                y.push_str(&format!("name: \"{name}\"\n"));
+            } else {
+                y.push_str(&format!("name: {name}  # the loop\n"));
+            }
+            y.push_str(if veal {
+                "type: VEAL\n"
+            } else {
+                "type: 'REAL'\n"
+            });
+            y.push_str(&format!("description:{}\n", desc.yaml));
+            // An anchor on the actor, an alias for the fallback agent.
+            if alias {
+                y.push_str(&format!("actor: &agent {actor}\n"));
+            } else {
+                y.push_str(&format!("actor: {actor}\n"));
+            }
+            y.push_str(&format!("validator: {validator}\n\n# the goal\n"));
+            if !veal {
+                y.push_str(&format!("mission:{}\n", mission.yaml));
+            }
+            y.push_str(&format!("success_criteria:{}\n", criteria.yaml));
+            y.push_str(&format!("max_attempts: {attempts}\n"));
+            if alias {
+                y.push_str("escalation: fallback\nfallback_agent: *agent\n");
+            } else {
+                y.push_str("escalation: \"human\"\n");
+            }
+            let (texts, checks): (Vec<String>, Vec<mm::Check>) = {
+                let mut seen = BTreeSet::new();
+                checks
+                    .into_iter()
+                    .filter(|(_, c)| seen.insert(c.id.clone()))
+                    .unzip()
+            };
+            if flow_ids && checks.len() > 1 {
+                // The whole list in flow style, over several lines.
+                let items: Vec<String> = checks
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{{id: {}, type: command, command: '{}'}}",
+                            c.id,
+                            c.command.as_deref().unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                y.push_str(&format!("checks: [\n  {}\n]\n", items.join(",\n  ")));
+            } else {
+                y.push_str("checks:\n");
+                y.push_str(&texts.concat());
+            }
+            let expected = mm::Loop {
+                name,
+                kind: if veal {
+                    mm::LoopType::Veal
+                } else {
+                    mm::LoopType::Real
+                },
+                description: Some(desc.value),
+                validator: Some(validator),
+                actor: actor.clone(),
+                mission: (!veal).then_some(mission.value),
+                max_attempts: Some(attempts),
+                escalation: Some(if alias {
+                    mm::Escalation::Fallback
+                } else {
+                    mm::Escalation::Human
+                }),
+                fallback_agent: alias.then_some(actor),
+                success_criteria: Some(criteria.value),
+                checks: Some(checks),
+                inputs: None,
+                outputs: None,
+            };
+            HandWritten { yaml: y, expected }
+        },
+    )
+}
