@@ -475,3 +475,38 @@ fn renderings_of_samples_are_valid() {
         );
     }
 }
+
+/// The mutation oracle cannot pass vacuously: some samples already carry located warnings
+/// (so "some located diagnostic" would hold for any mutant of them), and for every sample
+/// the unmutated rendering adds no new located diagnostic over its baseline, which is
+/// what `mutations_are_located` requires of a mutant.
+#[test]
+fn the_mutation_oracle_needs_a_new_diagnostic() {
+    let mut with_warnings = 0;
+    for s in SAMPLES.iter() {
+        let path = format!("mutant.{}", ext(s));
+        let text = s.tree.render(s.yaml);
+        let a = load(&path, text.as_bytes(), &LoadOptions::default());
+        let b = load(&path, text.as_bytes(), &LoadOptions::default());
+        with_warnings += usize::from(a.diags.items().iter().any(|d| d.location.pos.is_some()));
+        let before: Vec<_> = a
+            .diags
+            .items()
+            .iter()
+            .map(|d| (d.code, d.location.pointer.clone(), d.message.clone()))
+            .collect();
+        assert!(
+            b.diags.items().iter().all(|d| before.contains(&(
+                d.code,
+                d.location.pointer.clone(),
+                d.message.clone()
+            ))),
+            "{}: reading twice differs",
+            s.name
+        );
+    }
+    assert!(
+        with_warnings > 0,
+        "no sample has a located warning: the baseline is untested"
+    );
+}
