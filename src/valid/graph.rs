@@ -416,11 +416,7 @@ fn trap_cycles(spec: &Spec, info: &Info, built: &Built, sink: &mut Diagnostics) 
             Code::TrapCycle,
             format!(
                 "once a run enters {}, it can never stop: no terminal is reachable from there",
-                traps
-                    .iter()
-                    .map(|t| format!("`{t}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                any_of(&traps)
             ),
         )
         .with_note(format!("trapped phases: {}", traps.join(" -> ")))
@@ -464,5 +460,15 @@ fn budget_rule(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
             .with_help(format!("raise `max_steps` to at least {}", path.len()))
             .at(spec.provenance.pointer(Field::MaxSteps)),
         );
+    }
+}
+
+/// `` `a` ``, or `` any of `a`, `b` and `c` ``.
+fn any_of(ids: &[&str]) -> String {
+    let quoted: Vec<String> = ids.iter().map(|t| format!("`{t}`")).collect();
+    match quoted.split_last() {
+        Some((only, [])) => only.clone(),
+        Some((last, rest)) => format!("any of {} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }

@@ -244,8 +244,10 @@ impl Shape<'_> {
             let d = Diagnostic::new(
                 Code::EmptyCollection,
                 format!(
-                    "`{}` must have at least {min} item(s), found none",
-                    ptr.field()
+                    "`{}` must have at least {}, found {}",
+                    ptr.field(),
+                    counted(min, "item", "items"),
+                    found_count(items.len())
                 ),
             )
             .at(ptr.to_string());
@@ -447,9 +449,14 @@ impl Shape<'_> {
             Value::String { text, .. } => quote(text),
             _ => format!("`{}`", node.to_json()),
         };
+        let expected = if allowed.len() == 1 {
+            list
+        } else {
+            format!("one of {list}")
+        };
         let mut d = Diagnostic::new(
             Code::InvalidValue,
-            format!("`{}` must be one of {list}, found {found}", ptr.field()),
+            format!("`{}` must be {expected}, found {found}", ptr.field()),
         )
         .at(ptr.to_string());
         if let Value::String { text, .. } = &node.value
@@ -556,7 +563,13 @@ impl Shape<'_> {
         report: bool,
     ) -> bool {
         let mut ok = self.required(obj, members, ptr, report);
-        for m in members {
+        let shadowed = shadowed_members(members);
+        for (i, m) in members.iter().enumerate() {
+            if shadowed.contains(&i) {
+                // A key given twice (`P014`): only its last value is read, by loopconv as by
+                // serde_json, Go and Python, so only the last is checked.
+                continue;
+            }
             let child = ptr.key(&m.key);
             ok &= self.property_name(obj, m, &child, report);
             match (obj.property(&m.key), obj.additional) {
@@ -577,8 +590,10 @@ impl Shape<'_> {
             let d = Diagnostic::new(
                 Code::EmptyCollection,
                 format!(
-                    "`{}` must have at least {min} key(s), found none",
-                    ptr.field()
+                    "`{}` must have at least {}, found {}",
+                    ptr.field(),
+                    counted(min, "key", "keys"),
+                    found_count(members.len())
                 ),
             )
             .with_help("omit the object to express no opinion, or set `read` and/or `write`")
@@ -710,4 +725,36 @@ impl Shape<'_> {
         };
         d
     }
+}
+
+/// `1 item`, `2 items`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `none`, or the number found.
+fn found_count(n: usize) -> String {
+    if n == 0 {
+        "none".to_owned()
+    } else {
+        n.to_string()
+    }
+}
+
+/// The indices of the members whose key is given again later in the object (sorted):
+/// linear in the object's size, whatever it holds.
+fn shadowed_members(members: &[Member]) -> Vec<usize> {
+    const SCAN: usize = 16;
+    if members.len() <= SCAN {
+        return (0..members.len())
+            .filter(|&i| members[i + 1..].iter().any(|n| n.key == members[i].key))
+            .collect();
+    }
+    let mut last: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
+    for (i, m) in members.iter().enumerate() {
+        last.insert(&m.key, i);
+    }
+    (0..members.len())
+        .filter(|&i| last.get(&*members[i].key) != Some(&i))
+        .collect()
 }
