@@ -64,7 +64,7 @@ pub enum How {
     },
 }
 
-/// A lowered limit, see [`crate::tree::Limits`].
+/// A lowered limit, see [`crate::tree::ReadLimits`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Limit {
     /// `max_bytes` (`--max-input-bytes`).
