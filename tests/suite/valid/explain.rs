@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use loopconv::back;
-use loopconv::diag::docs::{self, Example, How, Limit};
+use loopconv::diag::docs::{self, Example, How, ReadLimit};
 use loopconv::diag::{Code, Severity};
 use loopconv::tree::ReadLimits;
 use loopconv::{LoadOptions, load};
@@ -31,9 +31,9 @@ fn bytes(text: &str, how: How) -> Vec<u8> {
 fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
     let mut limits = ReadLimits::default();
     match how {
-        How::Limit(Limit::Bytes(n)) => limits.max_bytes = n,
-        How::Limit(Limit::Depth(n)) => limits.max_depth = n,
-        How::Limit(Limit::Phases(n)) => limits.max_phases = n,
+        How::Limit(ReadLimit::Bytes(n)) => limits.max_bytes = n,
+        How::Limit(ReadLimit::Depth(n)) => limits.max_depth = n,
+        How::Limit(ReadLimit::Phases(n)) => limits.max_phases = n,
         How::Check | How::Latin1 | How::Convert { .. } => {}
     }
     let name = docs::example_file_name(text);
