@@ -143,7 +143,7 @@ pub struct Page {
     /// MAS outputs.
     pub outputs: Vec<PortRow>,
     /// The graph analysis.
-    pub analysis: Analysis,
+    pub analysis: AnalysisSection,
 }
 
 /// A two-column row: a label and its value.
@@ -265,9 +265,10 @@ pub struct PortRow {
     pub schema: String,
 }
 
-/// The graph analysis ([`Info`]), in words.
+/// The "Analysis" section of a page (template variable `analysis`): the graph analysis
+/// ([`Info`]) in words.
 #[derive(Debug, Clone, Serialize)]
-pub struct Analysis {
+pub struct AnalysisSection {
     /// All the rows below, in order, for a table.
     pub rows: Vec<Row>,
     /// Reachable terminals (code spans with meanings, comma-separated) or `none`.
@@ -398,7 +399,7 @@ impl Page {
             checks: spec.goal.checks.iter().flatten().map(check_row).collect(),
             inputs: port_rows(spec.goal.inputs.as_deref()),
             outputs: port_rows(spec.goal.outputs.as_deref()),
-            analysis: Analysis::new(spec, info),
+            analysis: AnalysisSection::new(spec, info),
         }
     }
 }
@@ -636,8 +637,8 @@ fn port_rows(ps: Option<&[Port]>) -> Vec<PortRow> {
         .collect()
 }
 
-impl Analysis {
-    fn new(spec: &Spec, info: &Info) -> Analysis {
+impl AnalysisSection {
+    fn new(spec: &Spec, info: &Info) -> AnalysisSection {
         let codes = |ids: &[String]| list_or_none(ids.iter().map(|p| code(p)));
         let reachable_terminals =
             list_or_none(info.reachable_terminals.iter().map(|t| terminal(*t)));
@@ -700,7 +701,7 @@ impl Analysis {
             label: "Step budget".to_owned(),
             value: budget,
         });
-        Analysis {
+        AnalysisSection {
             rows,
             reachable_terminals,
             unreachable_phases,
