@@ -1,7 +1,7 @@
 //! Markdown documentation pages: one page per loop, and an index (pandoc pattern).
 //!
 //! [`write`] builds a serialisable view context ([`Page`]) from the IR and the analysis
-//! ([`Info`]); [`index`] builds [`Index`] from the pages written. Each is rendered with
+//! ([`Info`]); [`index`] builds [`IndexPage`] from the pages written. Each is rendered with
 //! minijinja from a template embedded in the binary (`templates/loop.md.j2`,
 //! `templates/index.md.j2`), which [`Options::template`] can replace.
 //!
@@ -90,7 +90,7 @@ pub fn write(
 
 /// Write the index page (always the built-in index template), entries in the order given.
 pub fn index(entries: &[IndexEntry]) -> Result<String, Error> {
-    render(INDEX_TEMPLATE_NAME, None, &Index::new(entries))
+    render(INDEX_TEMPLATE_NAME, None, &IndexPage::new(entries))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -291,7 +291,7 @@ pub struct AnalysisSection {
 
 /// The context of the index page.
 #[derive(Debug, Clone, Serialize)]
-pub struct Index {
+pub struct IndexPage {
     /// The pages, in the order given.
     pub entries: Vec<IndexRow>,
     /// How many pages (`1 loop`, `3 loops`).
@@ -714,10 +714,10 @@ impl AnalysisSection {
     }
 }
 
-impl Index {
+impl IndexPage {
     /// Build the index context.
-    pub fn new(entries: &[IndexEntry]) -> Index {
-        Index {
+    pub fn new(entries: &[IndexEntry]) -> IndexPage {
+        IndexPage {
             entries: entries
                 .iter()
                 .map(|e| IndexRow {
