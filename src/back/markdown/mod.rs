@@ -112,7 +112,7 @@ pub struct Page {
     /// (only those that are set).
     pub metadata: Vec<Row>,
     /// The Mermaid diagram.
-    pub diagram: Diagram,
+    pub diagram: FencedDiagram,
     /// The entry phase (code).
     pub entry: String,
     /// Phases, in authored order.
@@ -157,7 +157,7 @@ pub struct Row {
 
 /// The diagram and the fence that encloses it safely.
 #[derive(Debug, Clone, Serialize)]
-pub struct Diagram {
+pub struct FencedDiagram {
     /// The code fence (three or more backticks, longer than any run in `text`).
     pub fence: String,
     /// The Mermaid source (`back::mermaid` output), without a trailing newline.
@@ -456,10 +456,10 @@ fn metadata_rows(spec: &Spec, source: &str) -> Vec<Row> {
 }
 
 /// The Mermaid flowchart, with a fence longer than any backtick run inside it.
-fn diagram(spec: &Spec, info: &Info) -> Diagram {
+fn diagram(spec: &Spec, info: &Info) -> FencedDiagram {
     let mermaid = crate::back::mermaid::draw(spec, info, crate::back::mermaid::Style::Flowchart);
     let text = mermaid.trim_end_matches(['\n', '\r']).to_owned();
-    Diagram {
+    FencedDiagram {
         fence: "`".repeat(longest_run(&text, '`').max(2) + 1),
         text,
     }
