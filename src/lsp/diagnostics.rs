@@ -123,7 +123,7 @@ fn action(f: Fix, d: &Diagnostic, uri: &Uri, preferred: bool) -> CodeAction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::Analysis;
+    use crate::lsp::DocumentAnalysis;
     use lsp_types::Position;
 
     /// An unknown entry phase close to `plan`, a missing transition and a retry count on a
@@ -147,7 +147,7 @@ mod tests {
 }
 "#;
 
-    fn actions(a: &Analysis, diags: &[Diagnostic]) -> Vec<CodeAction> {
+    fn actions(a: &DocumentAnalysis, diags: &[Diagnostic]) -> Vec<CodeAction> {
         let uri: Uri = "file:///tmp/x.json".parse().expect("uri");
         let all = Range::new(Position::new(0, 0), Position::new(u32::MAX, 0));
         code_actions(&a.text(), &a.index, a.loaded.doc.as_ref(), &uri, diags, all)
@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn code_actions_do_not_depend_on_the_wording() {
-        let a = Analysis::new("x.json", LOOP);
+        let a = DocumentAnalysis::new("x.json", LOOP);
         let diags = a.loaded.diags.items();
         let before = actions(&a, diags);
         let titles: Vec<&str> = before.iter().map(|a| a.title.as_str()).collect();
