@@ -509,12 +509,12 @@ impl Shape<'_> {
             && obj.pattern.as_ref().and_then(|p| p.matches(text)) == Some(false)
         {
             ok = false;
-            let (code, help) = if *pat == crate::ir::pattern::VERSION {
+            let (code, help) = if *pat == crate::ir::id_pattern::VERSION {
                 (
                     Code::InvalidVersion,
                     "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
                 )
-            } else if *pat == crate::ir::pattern::STABLE_ID {
+            } else if *pat == crate::ir::id_pattern::STABLE_ID {
                 (
                     Code::InvalidId,
                     "stable ids are lowercase kebab-case: start with a letter, then letters, digits and single hyphens, no trailing hyphen",

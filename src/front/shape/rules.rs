@@ -83,7 +83,7 @@ fn known_pattern(pattern: &str, text: &str) -> Option<bool> {
                 && b.iter()
                     .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
         }
-        crate::ir::pattern::VERSION => is_semver(text),
+        crate::ir::id_pattern::VERSION => is_semver(text),
         _ => return None,
     })
 }
@@ -94,7 +94,7 @@ fn kebab_head(b: &[u8]) -> bool {
 }
 
 /// `MAJOR.MINOR.PATCH` without leading zeros, then an optional `-pre` and `+build` of
-/// `[0-9A-Za-z.-]` (the pattern `ir::pattern::VERSION`).
+/// `[0-9A-Za-z.-]` (the pattern `ir::id_pattern::VERSION`).
 fn is_semver(text: &str) -> bool {
     let (core, build) = match text.split_once('+') {
         Some((c, b)) => (c, Some(b)),
@@ -168,7 +168,7 @@ mod tests {
             "^[a-z][a-z0-9-]{0,63}$",
             "^[a-z](?:-?[a-z0-9])*$",
             "^[A-Z][A-Z0-9_]*$",
-            crate::ir::pattern::VERSION,
+            crate::ir::id_pattern::VERSION,
         ];
         let samples = samples();
         for p in patterns {
