@@ -21,7 +21,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion, Target};
 use crate::front::to_model::Edits;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
-use rules::{Additional, Id, Pattern, Rules, Schema};
+use rules::{Additional, Id, LazyRegex, Rules, Schema};
 
 /// The outcome of a shape check.
 #[derive(Debug, Default)]
@@ -505,7 +505,7 @@ impl Shape<'_> {
             .at(ptr.to_string());
             self.emit(d, false, report);
         }
-        if let Some(Pattern { source: pat, .. }) = &obj.pattern
+        if let Some(LazyRegex { source: pat, .. }) = &obj.pattern
             && obj.pattern.as_ref().and_then(|p| p.matches(text)) == Some(false)
         {
             ok = false;
