@@ -5,7 +5,7 @@ use lsp_types::TextEdit;
 
 use super::features::Text;
 use super::index::{Index, Span};
-use crate::diag::{Suggestion, Target};
+use crate::diag::{EditTarget, Suggestion};
 use crate::tree::{Document, Member, Node, Syntax, Value};
 
 /// A quick fix: its title (without the code) and its edit.
@@ -43,7 +43,7 @@ pub fn fix(t: &Text, index: &Index, doc: Option<&Document>, s: &Suggestion) -> O
 }
 
 /// Overwrite the located key or value with a JSON string (which YAML reads the same).
-fn replace(t: &Text, target: &Target, with: &str) -> Option<TextEdit> {
+fn replace(t: &Text, target: &EditTarget, with: &str) -> Option<TextEdit> {
     let pos = target.pos?;
     let new = serde_json::to_string(with).ok()?;
     Some(TextEdit::new(t.range((pos.start, pos.end)), new))

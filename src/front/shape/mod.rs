@@ -17,7 +17,7 @@ mod rules;
 
 use serde_json::Value as J;
 
-use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion, Target};
+use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::front::to_model::Edits;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
@@ -696,7 +696,7 @@ impl Shape<'_> {
         .at(child);
         d = match best {
             Some(name) => d.with_suggestion(Suggestion::Replace {
-                target: Target::key(child),
+                target: EditTarget::key(child),
                 with: name.to_owned(),
             }),
             None => d.with_help(format!(
