@@ -143,8 +143,10 @@ pub(super) fn docs_pages(
     opts: &back::Options,
 ) -> Result<Option<Vec<(String, String)>>> {
     let mut loaded = Vec::new();
+    let mut page_sources = Vec::new();
     for f in &docs_files(&a.paths, &a.walk)? {
         loaded.push((display_name(g, f), load_file(g, f, a.from)?));
+        page_sources.push(page_source(g, f));
     }
     let names: Vec<(String, Option<String>)> = loaded
         .iter()
@@ -166,12 +168,12 @@ pub(super) fn docs_pages(
     }
     let mut pages: Vec<(String, String)> = Vec::new();
     let mut entries = Vec::new();
-    for ((source, l), (_, file_name)) in loaded.iter().zip(names) {
+    for (((source, l), (_, file_name)), page_source) in loaded.iter().zip(names).zip(page_sources) {
         let (Some((spec, info)), Some(file_name)) = (l.valid(), file_name) else {
             continue;
         };
         let page_opts = back::Options {
-            source: source.clone(),
+            source: page_source.clone(),
             ..opts.clone()
         };
         let mut diags = Diagnostics::new(source);
@@ -181,12 +183,66 @@ pub(super) fn docs_pages(
             name: spec.name.clone(),
             file_name: file_name.clone(),
             description: spec.description.clone(),
-            source: source.clone(),
+            source: page_source,
         });
         pages.push((file_name, text));
     }
     pages.push(("index.md".to_owned(), back::markdown::index(&entries)?));
     Ok(Some(pages))
+}
+
+/// The source file as a page names it: relative to the current folder, with `/`, so that
+/// pages generated from two checkouts (or from an absolute path) are the same bytes and
+/// `docs --check` does not call them stale; standard input by its `--stdin-name`.
+fn page_source(g: &Global, path: &Path) -> String {
+    if is_stdio(path) {
+        return g.stdin_name.clone();
+    }
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| relative_path(&cwd, path))
+        .unwrap_or_else(|| path.to_path_buf());
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
+
+/// `path` relative to the folder `base` (both made absolute and without `.` or `..`
+/// lexically: the path as the user wrote it, symbolic links not followed), or `None` when
+/// they share no root (another drive).
+fn relative_path(base: &Path, path: &Path) -> Option<PathBuf> {
+    let absolute = base.join(path);
+    let (from, to) = (lexical(base), lexical(&absolute));
+    if from.first() != to.first() {
+        return None;
+    }
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for c in &to[common..] {
+        out.push(c.as_os_str());
+    }
+    Some(out)
+}
+
+/// A path's components without `.`, and without each `..` that follows a name.
+fn lexical(p: &Path) -> Vec<std::path::Component<'_>> {
+    use std::path::Component;
+    let mut out: Vec<Component> = Vec::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A page that failed to render, naming the template file, the line and (in minijinja's

@@ -127,6 +127,21 @@ impl<'ast> syn::visit::Visit<'ast> for Paths {
     }
 }
 
+/// The modules a file declares as `#[cfg(test)] mod name;`, whose own files are test code.
+fn test_modules_declared(file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).expect("a source file");
+    let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    ast.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Mod(m) if m.content.is_none() && is_test(&m.attrs) => {
+                Some(m.ident.to_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 fn paths_in(file: &Path) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(file).expect("a source file");
     let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -181,10 +196,24 @@ fn sibling_edges(
     root: &Path,
 ) -> (Levels, BTreeMap<(Module, String, String), String>) {
     let modules: BTreeSet<Module> = files.iter().map(|f| module_of(root, f)).collect();
+    let test_modules: Vec<Module> = files
+        .iter()
+        .flat_map(|f| {
+            let parent = module_of(root, f);
+            test_modules_declared(f).into_iter().map(move |name| {
+                let mut m = parent.clone();
+                m.push(name);
+                m
+            })
+        })
+        .collect();
     let mut levels = Levels::new();
     let mut witness = BTreeMap::new();
     for file in files {
         let from = module_of(root, file);
+        if test_modules.iter().any(|t| from.starts_with(t)) {
+            continue;
+        }
         for path in paths_in(file) {
             let Some(to) = resolve(&path, &from, &modules) else {
                 continue;
@@ -345,4 +374,23 @@ fn the_checker_finds_a_cycle_and_ignores_comments_strings_and_tests() {
     );
     let problems = cycles_of_crate(root, &files);
     assert!(problems.is_empty(), "{problems:?}");
+    // A test module in a file of its own is test code too.
+    write("c.rs", "fn g() {}\n#[cfg(test)]\nmod tests;\n");
+    std::fs::create_dir_all(root.join("c")).expect("mkdir");
+    write("c/tests.rs", "use crate::a;\n");
+    let mut files = Vec::new();
+    rust_files(root, &mut files);
+    let problems = cycles_of_crate(root, &files);
+    assert!(problems.is_empty(), "{problems:?}");
+    write("c/tests.rs", "");
+    write("c.rs", "pub mod inner;\n");
+    write("c/inner.rs", "use crate::a;\n");
+    let mut files = Vec::new();
+    rust_files(root, &mut files);
+    let problems = cycles_of_crate(root, &files);
+    assert_eq!(
+        problems.len(),
+        1,
+        "a module that is not a test module counts: {problems:?}"
+    );
 }

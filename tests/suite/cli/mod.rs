@@ -6,6 +6,7 @@ mod ci;
 mod code_scanning;
 mod commands;
 mod consistency;
+mod docs_pages;
 mod interrupt;
 pub(crate) mod new;
 mod precommit;
