@@ -9,7 +9,7 @@ use lsp_types::{
     WorkspaceEdit,
 };
 
-use super::features::Text;
+use super::features::DocumentText;
 use super::fixes::{Fix, fix};
 use super::index::{Index, Span};
 use crate::diag::{Code, Diagnostic, Severity, Suggestion};
@@ -27,7 +27,7 @@ pub fn span_of(d: &Diagnostic) -> Span {
 }
 
 /// Convert one diagnostic; `related` adds the first declaration of a duplicate.
-pub fn to_lsp(t: &Text, index: &Index, uri: &Uri, d: &Diagnostic) -> LspDiagnostic {
+pub fn to_lsp(t: &DocumentText, index: &Index, uri: &Uri, d: &Diagnostic) -> LspDiagnostic {
     let span = span_of(d);
     // Read by people in the editor: without the characters `text::lines` drops.
     let message = crate::text::lines(&d.full_message()).into_owned();
@@ -83,7 +83,7 @@ fn first_declaration(index: &Index, code: Code, at: Span) -> Option<Span> {
 /// The quick fixes for the diagnostics touching `range`: one per suggestion whose edit can
 /// be made in this document (replace an unknown id, add the missing transition, ...).
 pub fn code_actions(
-    t: &Text,
+    t: &DocumentText,
     index: &Index,
     doc: Option<&Document>,
     uri: &Uri,

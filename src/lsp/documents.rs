@@ -9,7 +9,7 @@ use std::time::Instant;
 use lsp_types::Uri;
 
 use super::diagnostics;
-use super::features::Text;
+use super::features::DocumentText;
 use super::index::Index;
 use super::text::LineIndex;
 use crate::pipeline::{LoadOptions, Loaded, load};
@@ -46,8 +46,8 @@ impl DocumentAnalysis {
     }
 
     /// The text and line index, for converting ranges.
-    pub fn text(&self) -> Text<'_> {
-        Text {
+    pub fn text(&self) -> DocumentText<'_> {
+        DocumentText {
             text: &self.text,
             lines: &self.lines,
         }
