@@ -59,7 +59,7 @@ pub fn check(
     diags: &mut Diagnostics,
 ) -> Verdict {
     let schema = rules::compiled(schema);
-    let mut s = Shape {
+    let mut s = ShapeCheck {
         schema,
         doc,
         profile,
@@ -70,7 +70,8 @@ pub fn check(
     Verdict { ok, edits: s.edits }
 }
 
-struct Shape<'a> {
+/// One run of the shape check over a document: what it reads and what it collects.
+struct ShapeCheck<'a> {
     schema: &'static Schema,
     doc: &'a Document,
     profile: &'a Profile,
@@ -134,7 +135,7 @@ const YAML11_BOOLS: &[&str] = &[
     "OFF",
 ];
 
-impl Shape<'_> {
+impl ShapeCheck<'_> {
     fn emit(&mut self, mut d: Diagnostic, key: bool, report: bool) {
         if report {
             d.location.on_key |= key;
