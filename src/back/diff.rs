@@ -20,7 +20,7 @@ use crate::text::{self, markdown};
 /// The JSON form: the two files, the counts and every change.
 pub fn json(diff: &Diff, old_file: &str, new_file: &str) -> String {
     #[derive(Serialize)]
-    struct Out<'a> {
+    struct Wire<'a> {
         old: &'a str,
         new: &'a str,
         breaking: usize,
@@ -28,7 +28,7 @@ pub fn json(diff: &Diff, old_file: &str, new_file: &str) -> String {
         renames: &'a std::collections::BTreeMap<String, String>,
         changes: &'a [Change],
     }
-    let out = Out {
+    let out = Wire {
         old: old_file,
         new: new_file,
         breaking: diff.breaking(),

@@ -302,10 +302,10 @@ fn label_value<'a>(l: &'a Label<'_>) -> AttrValue<'a> {
 }
 
 /// The attributes of a node or an edge in their order, `None` for one not set.
-type Pairs<'a, const N: usize> = [Option<(&'static str, AttrValue<'a>)>; N];
+type AttrPairs<'a, const N: usize> = [Option<(&'static str, AttrValue<'a>)>; N];
 
 impl NodeAttrs<'_> {
-    fn pairs(&self) -> Pairs<'_, 10> {
+    fn pairs(&self) -> AttrPairs<'_, 10> {
         let quoted = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Quoted(v)));
         let bare = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Bare(v)));
         [
@@ -324,7 +324,7 @@ impl NodeAttrs<'_> {
 }
 
 impl EdgeAttrs<'_> {
-    fn pairs(&self) -> Pairs<'_, 6> {
+    fn pairs(&self) -> AttrPairs<'_, 6> {
         let quoted = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Quoted(v)));
         [
             self.label.as_ref().map(|l| ("label", label_value(l))),
