@@ -542,7 +542,7 @@ fn subtitle(spec: &Spec) -> Option<String> {
 }
 
 fn build<'a>(spec: &'a Spec, info: &'a Info) -> Diagram<'a> {
-    let ctx = Lookups::new(spec, info);
+    let ctx = DrawingTables::new(spec, info);
     let nodes = ctx.nodes();
     let start = info
         .start
@@ -585,7 +585,7 @@ impl Drawn<'_> {
 
 /// What drawing needs to look up, indexed by id so that drawing stays linear in the size
 /// of the loop.
-struct Lookups<'a> {
+struct DrawingTables<'a> {
     spec: &'a Spec,
     info: &'a Info,
     checkpoints: &'a [crate::ir::Checkpoint],
@@ -602,7 +602,7 @@ struct Lookups<'a> {
     drawn: Drawn<'a>,
 }
 
-impl<'a> Lookups<'a> {
+impl<'a> DrawingTables<'a> {
     fn new(spec: &'a Spec, info: &'a Info) -> Self {
         let path: &[String] = info.shortest_success.as_deref().unwrap_or(&[]);
         let mut first_phase = crate::ir::id_map(spec.graph.phases.len());
@@ -611,7 +611,7 @@ impl<'a> Lookups<'a> {
         }
         let checkpoints = spec.graph.checkpoints.as_deref().unwrap_or(&[]);
         let (drawn, gates_of) = drawn_nodes(spec, info, checkpoints);
-        Lookups {
+        DrawingTables {
             spec,
             info,
             checkpoints,
