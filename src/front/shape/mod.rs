@@ -17,11 +17,11 @@ mod rules;
 
 use serde_json::Value as J;
 
-use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion, Target};
+use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::front::to_model::Edits;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
-use rules::{Additional, Id, Pattern, Rules, Schema};
+use rules::{Additional, Id, LazyRegex, Rules, Schema};
 
 /// The outcome of a shape check.
 #[derive(Debug, Default)]
@@ -59,7 +59,7 @@ pub fn check(
     diags: &mut Diagnostics,
 ) -> Verdict {
     let schema = rules::compiled(schema);
-    let mut s = Shape {
+    let mut s = ShapeCheck {
         schema,
         doc,
         profile,
@@ -70,7 +70,8 @@ pub fn check(
     Verdict { ok, edits: s.edits }
 }
 
-struct Shape<'a> {
+/// One run of the shape check over a document: what it reads and what it collects.
+struct ShapeCheck<'a> {
     schema: &'static Schema,
     doc: &'a Document,
     profile: &'a Profile,
@@ -134,7 +135,7 @@ const YAML11_BOOLS: &[&str] = &[
     "OFF",
 ];
 
-impl Shape<'_> {
+impl ShapeCheck<'_> {
     fn emit(&mut self, mut d: Diagnostic, key: bool, report: bool) {
         if report {
             d.location.on_key |= key;
@@ -512,16 +513,16 @@ impl Shape<'_> {
             .at(ptr.to_string());
             self.emit(d, false, report);
         }
-        if let Some(Pattern { source: pat, .. }) = &obj.pattern
+        if let Some(LazyRegex { source: pat, .. }) = &obj.pattern
             && obj.pattern.as_ref().and_then(|p| p.matches(text)) == Some(false)
         {
             ok = false;
-            let (code, help) = if *pat == crate::ir::pattern::VERSION {
+            let (code, help) = if *pat == crate::ir::id_pattern::VERSION {
                 (
                     Code::InvalidVersion,
                     "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
                 )
-            } else if *pat == crate::ir::pattern::STABLE_ID {
+            } else if *pat == crate::ir::id_pattern::STABLE_ID {
                 (
                     Code::InvalidId,
                     "stable ids are lowercase kebab-case: start with a letter, then letters, digits and single hyphens, no trailing hyphen",
@@ -711,7 +712,7 @@ impl Shape<'_> {
         .at(child);
         d = match best {
             Some(name) => d.with_suggestion(Suggestion::Replace {
-                target: Target::key(child),
+                target: EditTarget::key(child),
                 with: name.to_owned(),
             }),
             None => d.with_help(format!(
