@@ -7,7 +7,7 @@
 use std::sync::LazyLock;
 
 use divan::Bencher;
-use loopconv::lsp::Analysis;
+use loopconv::lsp::DocumentAnalysis;
 use loopconv::lsp::features;
 use lsp_types::Uri;
 
@@ -48,7 +48,7 @@ fn manifest(n: usize) -> String {
 /// The manifest, its analysis, and the byte offset of a reference (the last `"to"`).
 struct Big {
     text: String,
-    analysis: Analysis,
+    analysis: DocumentAnalysis,
     at: usize,
     uri: Uri,
 }
@@ -61,7 +61,7 @@ static BIG: LazyLock<Big> = LazyLock::new(|| {
     let text = manifest(n);
     let at = text.rfind("\"to\": \"p").expect("a reference") + 8;
     Big {
-        analysis: Analysis::new("big.json", &text),
+        analysis: DocumentAnalysis::new("big.json", &text),
         text,
         at,
         uri: "file:///big.json".parse().expect("URI"),
@@ -80,7 +80,7 @@ fn main() {
 #[divan::bench(sample_count = 50, max_time = 2.0)]
 fn analyse(bencher: Bencher) {
     let text = &BIG.text;
-    bencher.bench(|| Analysis::new("big.json", text));
+    bencher.bench(|| DocumentAnalysis::new("big.json", text));
 }
 
 /// The diagnostics, converted to LSP's.

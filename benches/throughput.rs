@@ -57,7 +57,7 @@ use loopconv::back;
 use loopconv::diag::Diagnostics;
 use loopconv::front::vocabulary::KEYS;
 use loopconv::ir::Spec;
-use loopconv::tree::{self, Document, Limits};
+use loopconv::tree::{self, Document, ReadLimits};
 use loopconv::valid::{self, Info};
 use loopconv::{Format, LoadOptions, Loaded};
 
@@ -89,7 +89,7 @@ struct Workload {
 
 impl Workload {
     fn new(files: Vec<File>) -> Workload {
-        let limits = Limits::default();
+        let limits = ReadLimits::default();
         let docs: Vec<_> = files
             .iter()
             .filter_map(|f| {
@@ -171,7 +171,7 @@ fn corpus(n: usize) -> Vec<File> {
 }
 
 /// The read stage of one file: decode, then the parser its extension names.
-fn read(file: &File, limits: &Limits, diags: &mut Diagnostics) -> Option<Document> {
+fn read(file: &File, limits: &ReadLimits, diags: &mut Diagnostics) -> Option<Document> {
     let text = tree::decode(&file.bytes, limits, diags)?;
     if file.name.ends_with(".yaml") || file.name.ends_with(".yml") {
         tree::parse_yaml(text, &KEYS, limits, diags)
@@ -215,7 +215,7 @@ mod stage {
     use super::*;
 
     pub fn read(bencher: Bencher, w: &Workload) {
-        let limits = Limits::default();
+        let limits = ReadLimits::default();
         bencher
             .counter(BytesCount::new(w.bytes()))
             .counter(ItemsCount::new(w.files.len()))
@@ -227,7 +227,7 @@ mod stage {
     }
 
     pub fn front(bencher: Bencher, w: &Workload) {
-        let limits = Limits::default();
+        let limits = ReadLimits::default();
         bencher
             .counter(BytesCount::new(w.docs.iter().map(|d| d.2).sum::<usize>()))
             .counter(ItemsCount::new(w.docs.len()))

@@ -26,7 +26,7 @@ mod suggest;
 
 pub use github::render_github;
 pub use sarif::render_sarif;
-pub use suggest::{Suggestion, Target};
+pub use suggest::{EditTarget, Suggestion};
 
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -28,7 +28,7 @@ pub enum Impact {
 /// What happened to an element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Kind {
+pub enum ChangeKind {
     /// Only in the new loop.
     Added,
     /// Only in the old loop.
@@ -43,7 +43,7 @@ pub enum Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     /// Added, removed, changed or renamed.
-    pub kind: Kind,
+    pub kind: ChangeKind,
     /// What changed, with new ids.
     pub subject: Subject,
     /// The old value, when there is one to show.
@@ -58,7 +58,7 @@ pub struct Change {
 
 impl Change {
     /// A change of `subject`, without values to show (see [`Change::values`]).
-    pub fn new(kind: Kind, subject: Subject, impact: Impact, reason: &'static str) -> Change {
+    pub fn new(kind: ChangeKind, subject: Subject, impact: Impact, reason: &'static str) -> Change {
         Change {
             kind,
             subject,
@@ -81,7 +81,7 @@ impl Serialize for Change {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
         struct Wire<'a> {
-            kind: Kind,
+            kind: ChangeKind,
             element: &'static str,
             id: String,
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -221,7 +221,7 @@ fn loop_fields(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
         let (o, n) = (Some(old.name.clone()), Some(new.name.clone()));
         out.push(
             Change::new(
-                Kind::Changed,
+                ChangeKind::Changed,
                 Subject::Loop(LoopField::Name),
                 Breaking,
                 "callers refer to the loop by name",
@@ -233,7 +233,7 @@ fn loop_fields(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
         let r = "the loop's shape (general graph, REAL, VEAL) changed";
         out.push(
             Change::new(
-                Kind::Changed,
+                ChangeKind::Changed,
                 Subject::Loop(LoopField::Pattern),
                 Breaking,
                 r,
@@ -245,7 +245,7 @@ fn loop_fields(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
         let (o, n) = (Some(old.graph.entry.clone()), Some(new.graph.entry.clone()));
         out.push(
             Change::new(
-                Kind::Changed,
+                ChangeKind::Changed,
                 Subject::Loop(LoopField::EntryPhase),
                 Breaking,
                 "runs start in another phase",
@@ -274,7 +274,7 @@ fn loop_fields(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
     {
         let r = "package metadata (license, environment or $schema); no run changes";
         out.push(Change::new(
-            Kind::Changed,
+            ChangeKind::Changed,
             Subject::Metadata(Metadata::Package),
             Compatible,
             r,
@@ -282,11 +282,11 @@ fn loop_fields(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
     }
 }
 
-fn change_kind<T>(o: &Option<T>, n: &Option<T>) -> Kind {
+fn change_kind<T>(o: &Option<T>, n: &Option<T>) -> ChangeKind {
     match (o, n) {
-        (None, Some(_)) => Kind::Added,
-        (Some(_), None) => Kind::Removed,
-        _ => Kind::Changed,
+        (None, Some(_)) => ChangeKind::Added,
+        (Some(_), None) => ChangeKind::Removed,
+        _ => ChangeKind::Changed,
     }
 }
 
@@ -295,7 +295,7 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
     for (o, n) in renames {
         let r = "runtimes and results name phases by id (same outcomes and edges: a rename)";
         out.push(
-            Change::new(Kind::Renamed, Subject::Phase(n.clone()), Breaking, r)
+            Change::new(ChangeKind::Renamed, Subject::Phase(n.clone()), Breaking, r)
                 .values(Some(o.clone()), Some(n.clone())),
         );
     }
@@ -308,7 +308,7 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
         }
         match new.phase(id) {
             None => out.push(Change::new(
-                Kind::Removed,
+                ChangeKind::Removed,
                 Subject::Phase(id.to_owned()),
                 Breaking,
                 "runs and callers that reach this phase fail",
@@ -320,7 +320,7 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
     for id in new_ids {
         if !seen.contains(id) && !renamed_to.contains(id) {
             out.push(Change::new(
-                Kind::Added,
+                ChangeKind::Added,
                 Subject::Phase(id.to_owned()),
                 Compatible,
                 "a new phase; existing outcomes keep their meaning",
@@ -335,7 +335,7 @@ fn phase(p: &Phase, q: &Phase, out: &mut Out) {
         let (o, n) = (Some(p.objective.clone()), Some(q.objective.clone()));
         out.push(
             Change::new(
-                Kind::Changed,
+                ChangeKind::Changed,
                 Subject::Objective(q.id.clone()),
                 Compatible,
                 "reworded objective",
@@ -353,8 +353,13 @@ fn phase(p: &Phase, q: &Phase, out: &mut Out) {
             (Compatible, "wider or newly stated access")
         };
         out.push(
-            Change::new(Kind::Changed, Subject::Access(q.id.clone()), impact, r)
-                .values(opt(&p.access), opt(&q.access)),
+            Change::new(
+                ChangeKind::Changed,
+                Subject::Access(q.id.clone()),
+                impact,
+                r,
+            )
+            .values(opt(&p.access), opt(&q.access)),
         );
     }
     outcomes(p, q, out);
@@ -390,15 +395,20 @@ fn outcomes(p: &Phase, q: &Phase, out: &mut Out) {
         };
         if !qo.contains(o) {
             out.push(Change::new(
-                Kind::Removed,
+                ChangeKind::Removed,
                 subject,
                 Breaking,
                 "runtimes that emit it would be refused",
             ));
         } else if desc(p, o) != desc(q, o) {
             out.push(
-                Change::new(Kind::Changed, subject, Compatible, "reworded description")
-                    .values(desc(p, o), desc(q, o)),
+                Change::new(
+                    ChangeKind::Changed,
+                    subject,
+                    Compatible,
+                    "reworded description",
+                )
+                .values(desc(p, o), desc(q, o)),
             );
         }
     }
@@ -409,7 +419,7 @@ fn outcomes(p: &Phase, q: &Phase, out: &mut Out) {
         };
         out.push(
             Change::new(
-                Kind::Added,
+                ChangeKind::Added,
                 subject,
                 Compatible,
                 "a new outcome; the old ones still work",
@@ -451,7 +461,7 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
         match after.get(k) {
             Some(t) if t != to => out.push(
                 Change::new(
-                    Kind::Changed,
+                    ChangeKind::Changed,
                     subject,
                     Impact::Breaking,
                     "re-pointed: the same outcome now leads elsewhere",
@@ -460,7 +470,7 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
             ),
             None if has(k) => out.push(
                 Change::new(
-                    Kind::Removed,
+                    ChangeKind::Removed,
                     subject,
                     Impact::Breaking,
                     "the outcome leads nowhere now",
@@ -487,7 +497,7 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
             };
             out.push(
                 Change::new(
-                    Kind::Added,
+                    ChangeKind::Added,
                     subject,
                     Impact::Compatible,
                     "a transition for an outcome that had none",
@@ -532,7 +542,7 @@ fn checkpoints(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
         match after.get(id) {
             None => out.push(
                 Change::new(
-                    Kind::Removed,
+                    ChangeKind::Removed,
                     Subject::Checkpoint(id.clone()),
                     Impact::Breaking,
                     "an approval callers answer is gone; the guarded phase runs unreviewed",
@@ -541,7 +551,7 @@ fn checkpoints(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
             ),
             Some(n) if n != o => out.push(
                 Change::new(
-                    Kind::Changed,
+                    ChangeKind::Changed,
                     Subject::Checkpoint(id.clone()),
                     Impact::Breaking,
                     "the checkpoint guards another phase or rejects elsewhere",
@@ -554,7 +564,7 @@ fn checkpoints(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
     for (id, n) in after.iter().filter(|(id, _)| !before.contains_key(*id)) {
         out.push(
             Change::new(
-                Kind::Added,
+                ChangeKind::Added,
                 Subject::Checkpoint(id.clone()),
                 Impact::Breaking,
                 "runs now suspend for an approval callers must answer",
@@ -575,7 +585,7 @@ fn bounds(old: &Spec, new: &Spec, out: &mut Out) {
     {
         out.push(
             Change::new(
-                Kind::Changed,
+                ChangeKind::Changed,
                 Subject::Escalation,
                 Impact::Breaking,
                 "a failed loop now ends differently",
@@ -675,7 +685,7 @@ fn checks(old: &Spec, new: &Spec, out: &mut Out) {
     for (id, c) in &b {
         match a.get(id) {
             None => out.push(Change::new(
-                Kind::Removed,
+                ChangeKind::Removed,
                 Subject::Check(id.clone()),
                 Impact::Compatible,
                 "one check fewer can only turn NO-GO into GO",
@@ -695,7 +705,7 @@ fn checks(old: &Spec, new: &Spec, out: &mut Out) {
                     (Impact::Breaking, "the check runs differently")
                 };
                 out.push(
-                    Change::new(Kind::Changed, Subject::Check(id.clone()), impact, r)
+                    Change::new(ChangeKind::Changed, Subject::Check(id.clone()), impact, r)
                         .values(Some(text(c)), Some(text(d))),
                 );
             }
@@ -712,7 +722,7 @@ fn checks(old: &Spec, new: &Spec, out: &mut Out) {
             )
         };
         out.push(
-            Change::new(Kind::Added, Subject::Check(id.clone()), impact, r)
+            Change::new(ChangeKind::Added, Subject::Check(id.clone()), impact, r)
                 .values(None, Some(text(c))),
         );
     }
@@ -762,8 +772,13 @@ fn port_list(
                     )
                 };
                 out.push(
-                    Change::new(Kind::Removed, Subject::Port(direction, name.clone()), i, r)
-                        .values(Some(text(p)), None),
+                    Change::new(
+                        ChangeKind::Removed,
+                        Subject::Port(direction, name.clone()),
+                        i,
+                        r,
+                    )
+                    .values(Some(text(p)), None),
                 );
             }
             Some(q) if !same_content(q, p) => {
@@ -781,8 +796,13 @@ fn port_list(
                     )
                 };
                 out.push(
-                    Change::new(Kind::Changed, Subject::Port(direction, name.clone()), i, r)
-                        .values(Some(text(p)), Some(text(q))),
+                    Change::new(
+                        ChangeKind::Changed,
+                        Subject::Port(direction, name.clone()),
+                        i,
+                        r,
+                    )
+                    .values(Some(text(p)), Some(text(q))),
                 );
             }
             _ => {}
@@ -798,8 +818,13 @@ fn port_list(
             (Impact::Compatible, "a new optional input or a new output")
         };
         out.push(
-            Change::new(Kind::Added, Subject::Port(direction, name.clone()), i, r)
-                .values(None, Some(text(q))),
+            Change::new(
+                ChangeKind::Added,
+                Subject::Port(direction, name.clone()),
+                i,
+                r,
+            )
+            .values(None, Some(text(q))),
         );
     }
 }

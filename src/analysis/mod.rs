@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::ir::Spec;
 use crate::valid::Info;
-use crate::valid::graph::{Edge, Node};
+use crate::valid::graph::{Edge, Vertex};
 
 /// An approval decision at a checkpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -65,9 +65,9 @@ pub enum Step {
 /// The text form of a node: phase id, checkpoint id or terminal.
 pub(crate) fn node_name(spec: &Spec, info: &Info, n: NodeIndex) -> String {
     match &info.graph[n] {
-        Node::Phase(i) => spec.graph.phases[*i].id.clone(),
-        Node::Gate(i) => checkpoint_id(spec, *i),
-        Node::Terminal(t) => t.as_str().to_owned(),
+        Vertex::Phase(i) => spec.graph.phases[*i].id.clone(),
+        Vertex::Gate(i) => checkpoint_id(spec, *i),
+        Vertex::Terminal(t) => t.as_str().to_owned(),
     }
 }
 
@@ -87,7 +87,7 @@ fn destination(spec: &Spec, info: &Info, e: EdgeIndex) -> String {
         return String::new();
     };
     match &info.graph[to] {
-        Node::Gate(i) => spec
+        Vertex::Gate(i) => spec
             .graph
             .checkpoints
             .as_ref()
@@ -103,12 +103,12 @@ pub(crate) fn step_of(spec: &Spec, info: &Info, e: EdgeIndex) -> Option<Step> {
     let (from, _) = info.graph.edge_endpoints(e)?;
     let to = destination(spec, info, e);
     match (&info.graph[from], &info.graph[e]) {
-        (Node::Phase(i), Edge::Transition(t)) => Some(Step::Phase {
+        (Vertex::Phase(i), Edge::Transition(t)) => Some(Step::Phase {
             phase: spec.graph.phases[*i].id.clone(),
             outcome: spec.graph.transitions[*t].on.clone(),
             to,
         }),
-        (Node::Gate(i), Edge::Approve | Edge::Reject) => Some(Step::Checkpoint {
+        (Vertex::Gate(i), Edge::Approve | Edge::Reject) => Some(Step::Checkpoint {
             checkpoint: checkpoint_id(spec, *i),
             decision: if info.graph[e] == Edge::Approve {
                 Decision::Approve

@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::{Decision, Step, step_of};
 use crate::ir::Spec;
 use crate::valid::Info;
-use crate::valid::graph::Node;
+use crate::valid::graph::Vertex;
 
 /// One run from the entry to a terminal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -79,7 +79,7 @@ pub fn paths(spec: &Spec, info: &Info) -> Paths {
     let into = bfs(info, &[start], Direction::Outgoing);
     let terminals: Vec<NodeIndex> = g
         .node_indices()
-        .filter(|n| matches!(g[*n], Node::Terminal(_)))
+        .filter(|n| matches!(g[*n], Vertex::Terminal(_)))
         .collect();
     let out = bfs(info, &terminals, Direction::Incoming);
 
@@ -96,7 +96,7 @@ pub fn paths(spec: &Spec, info: &Info) -> Paths {
         };
         let reason = if u != start && into[u.index()].is_none() {
             Some("its source cannot be reached from the entry")
-        } else if !matches!(g[v], Node::Terminal(_)) && out[v.index()].is_none() {
+        } else if !matches!(g[v], Vertex::Terminal(_)) && out[v.index()].is_none() {
             Some("no terminal can be reached after it")
         } else {
             None

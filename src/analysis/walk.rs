@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::{Decision, Step, step_of};
 use crate::ir::{Pattern, Spec};
 use crate::valid::Info;
-use crate::valid::graph::{Edge, Node};
+use crate::valid::graph::{Edge, Vertex};
 
 /// The script of a walk.
 #[derive(Debug, Clone, Default)]
@@ -72,9 +72,9 @@ pub fn walk(spec: &Spec, info: &Info, script: &Script) -> Result<Trace, WalkErro
     };
     loop {
         let e = match &info.graph[node] {
-            Node::Terminal(t) => return w.finish(t.as_str()),
-            Node::Phase(i) => w.phase(*i, node)?,
-            Node::Gate(i) => w.gate(*i, node)?,
+            Vertex::Terminal(t) => return w.finish(t.as_str()),
+            Vertex::Phase(i) => w.phase(*i, node)?,
+            Vertex::Gate(i) => w.gate(*i, node)?,
         };
         if let Some(s) = step_of(spec, info, e) {
             w.steps.push(s);

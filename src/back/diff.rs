@@ -13,14 +13,14 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::mermaid;
-use crate::analysis::diff::{Change, Diff, Impact, Kind, Subject};
+use crate::analysis::diff::{Change, ChangeKind, Diff, Impact, Subject};
 use crate::ir::Spec;
 use crate::text::{self, markdown};
 
 /// The JSON form: the two files, the counts and every change.
 pub fn json(diff: &Diff, old_file: &str, new_file: &str) -> String {
     #[derive(Serialize)]
-    struct Out<'a> {
+    struct Wire<'a> {
         old: &'a str,
         new: &'a str,
         breaking: usize,
@@ -28,7 +28,7 @@ pub fn json(diff: &Diff, old_file: &str, new_file: &str) -> String {
         renames: &'a std::collections::BTreeMap<String, String>,
         changes: &'a [Change],
     }
-    let out = Out {
+    let out = Wire {
         old: old_file,
         new: new_file,
         breaking: diff.breaking(),
@@ -41,12 +41,12 @@ pub fn json(diff: &Diff, old_file: &str, new_file: &str) -> String {
     s
 }
 
-fn kind(k: Kind) -> &'static str {
+fn kind(k: ChangeKind) -> &'static str {
     match k {
-        Kind::Added => "added",
-        Kind::Removed => "removed",
-        Kind::Changed => "changed",
-        Kind::Renamed => "renamed",
+        ChangeKind::Added => "added",
+        ChangeKind::Removed => "removed",
+        ChangeKind::Changed => "changed",
+        ChangeKind::Renamed => "renamed",
     }
 }
 
@@ -191,26 +191,27 @@ fn marks(diff: &Diff) -> Marks {
 /// Mark the nodes and edges that `c` changes.
 fn mark(mk: &mut Marks, c: &Change) {
     match (&c.subject, c.kind) {
-        (Subject::Phase(id), Kind::Added) => {
+        (Subject::Phase(id), ChangeKind::Added) => {
             mk.added.insert(id.clone());
         }
-        (Subject::Phase(id), Kind::Removed) => {
+        (Subject::Phase(id), ChangeKind::Removed) => {
             mk.removed.insert(id.clone());
         }
-        (Subject::Phase(id), Kind::Renamed) | (Subject::Objective(id) | Subject::Access(id), _) => {
+        (Subject::Phase(id), ChangeKind::Renamed)
+        | (Subject::Objective(id) | Subject::Access(id), _) => {
             mk.changed.insert(id.clone());
         }
-        (Subject::Outcome { phase, outcome }, Kind::Added) => {
+        (Subject::Outcome { phase, outcome }, ChangeKind::Added) => {
             mk.edges_added.insert((phase.clone(), outcome.clone()));
             mk.changed.insert(phase.clone());
         }
         (Subject::Outcome { phase, .. }, _) => {
             mk.changed.insert(phase.clone());
         }
-        (Subject::Transition { from, on }, Kind::Added) => {
+        (Subject::Transition { from, on }, ChangeKind::Added) => {
             mk.edges_added.insert((from.clone(), on.clone()));
         }
-        (Subject::Transition { from, on }, Kind::Changed) => {
+        (Subject::Transition { from, on }, ChangeKind::Changed) => {
             mk.edges_changed.insert((from.clone(), on.clone()));
         }
         _ => {}

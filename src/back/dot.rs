@@ -227,7 +227,7 @@ pub struct EdgeAttrs<'a> {
 }
 
 /// One attribute value, written by [`write_attrs`].
-enum Value<'a> {
+enum AttrValue<'a> {
     /// A DOT ID that needs no quoting (keywords, numbers): always one of ours.
     Bare(&'static str),
     /// Any text: written as a quoted string.
@@ -267,7 +267,10 @@ fn is_quoted_special(b: u8) -> bool {
     matches!(b, b'\\' | b'"' | b'&') || b.is_ascii_control()
 }
 
-fn write_attrs<'v>(out: &mut String, attrs: impl IntoIterator<Item = &'v (&'v str, Value<'v>)>) {
+fn write_attrs<'v>(
+    out: &mut String,
+    attrs: impl IntoIterator<Item = &'v (&'v str, AttrValue<'v>)>,
+) {
     let mut attrs = attrs.into_iter().peekable();
     if attrs.peek().is_none() {
         return;
@@ -278,33 +281,33 @@ fn write_attrs<'v>(out: &mut String, attrs: impl IntoIterator<Item = &'v (&'v st
             out.push_str(", ");
         }
         let _ = match v {
-            Value::Bare(s) => write!(out, "{k}={s}"),
-            Value::Quoted(s) => {
+            AttrValue::Bare(s) => write!(out, "{k}={s}"),
+            AttrValue::Quoted(s) => {
                 out.push_str(k);
                 out.push('=');
                 quote_into(out, s);
                 Ok(())
             }
-            Value::Html(h) => write!(out, "{k}=<{}>", h.0),
+            AttrValue::Html(h) => write!(out, "{k}=<{}>", h.0),
         };
     }
     out.push(']');
 }
 
-fn label_value<'a>(l: &'a Label<'_>) -> Value<'a> {
+fn label_value<'a>(l: &'a Label<'_>) -> AttrValue<'a> {
     match l {
-        Label::Text(s) => Value::Quoted(s),
-        Label::Html(h) => Value::Html(h),
+        Label::Text(s) => AttrValue::Quoted(s),
+        Label::Html(h) => AttrValue::Html(h),
     }
 }
 
 /// The attributes of a node or an edge in their order, `None` for one not set.
-type Pairs<'a, const N: usize> = [Option<(&'static str, Value<'a>)>; N];
+type AttrPairs<'a, const N: usize> = [Option<(&'static str, AttrValue<'a>)>; N];
 
 impl NodeAttrs<'_> {
-    fn pairs(&self) -> Pairs<'_, 10> {
-        let quoted = |k, v: Option<&'static str>| v.map(|v| (k, Value::Quoted(v)));
-        let bare = |k, v: Option<&'static str>| v.map(|v| (k, Value::Bare(v)));
+    fn pairs(&self) -> AttrPairs<'_, 10> {
+        let quoted = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Quoted(v)));
+        let bare = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Bare(v)));
         [
             self.label.as_ref().map(|l| ("label", label_value(l))),
             bare("shape", self.shape.map(Shape::as_str)),
@@ -315,21 +318,21 @@ impl NodeAttrs<'_> {
             bare("penwidth", self.penwidth),
             bare("width", self.width),
             quoted("margin", self.margin),
-            self.tooltip.map(|t| ("tooltip", Value::Quoted(t))),
+            self.tooltip.map(|t| ("tooltip", AttrValue::Quoted(t))),
         ]
     }
 }
 
 impl EdgeAttrs<'_> {
-    fn pairs(&self) -> Pairs<'_, 6> {
-        let quoted = |k, v: Option<&'static str>| v.map(|v| (k, Value::Quoted(v)));
+    fn pairs(&self) -> AttrPairs<'_, 6> {
+        let quoted = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Quoted(v)));
         [
             self.label.as_ref().map(|l| ("label", label_value(l))),
-            self.style.map(|s| ("style", Value::Bare(s.as_str()))),
+            self.style.map(|s| ("style", AttrValue::Bare(s.as_str()))),
             quoted("color", self.color),
             quoted("fontcolor", self.fontcolor),
-            self.penwidth.map(|p| ("penwidth", Value::Bare(p))),
-            self.tooltip.map(|t| ("tooltip", Value::Quoted(t))),
+            self.penwidth.map(|p| ("penwidth", AttrValue::Bare(p))),
+            self.tooltip.map(|t| ("tooltip", AttrValue::Quoted(t))),
         ]
     }
 }
@@ -477,38 +480,38 @@ fn graph(d: &Diagram, with_legend: bool, out: &mut String) {
     }
     out.push_str("  graph");
     let mut gattrs = vec![
-        ("rankdir", Value::Bare("TB")),
-        ("label", Value::Html(&title)),
-        ("labelloc", Value::Bare("t")),
-        ("fontname", Value::Quoted(FONT)),
-        ("fontsize", Value::Bare("16")),
-        ("fontcolor", Value::Quoted(color::INK)),
-        ("nodesep", Value::Bare("0.45")),
-        ("ranksep", Value::Bare("0.5")),
-        ("pad", Value::Bare("0.3")),
-        ("bgcolor", Value::Quoted("white")),
+        ("rankdir", AttrValue::Bare("TB")),
+        ("label", AttrValue::Html(&title)),
+        ("labelloc", AttrValue::Bare("t")),
+        ("fontname", AttrValue::Quoted(FONT)),
+        ("fontsize", AttrValue::Bare("16")),
+        ("fontcolor", AttrValue::Quoted(color::INK)),
+        ("nodesep", AttrValue::Bare("0.45")),
+        ("ranksep", AttrValue::Bare("0.5")),
+        ("pad", AttrValue::Bare("0.3")),
+        ("bgcolor", AttrValue::Quoted("white")),
     ];
     if let Some(desc) = &d.description {
-        gattrs.push(("tooltip", Value::Quoted(desc)));
+        gattrs.push(("tooltip", AttrValue::Quoted(desc)));
     }
     write_attrs(out, &gattrs);
     out.push_str(";\n  node");
     write_attrs(
         out,
         &[
-            ("fontname", Value::Quoted(FONT)),
-            ("fontsize", Value::Bare("11")),
-            ("margin", Value::Quoted("0.18,0.08")),
+            ("fontname", AttrValue::Quoted(FONT)),
+            ("fontsize", AttrValue::Bare("11")),
+            ("margin", AttrValue::Quoted("0.18,0.08")),
         ],
     );
     out.push_str(";\n  edge");
     write_attrs(
         out,
         &[
-            ("fontname", Value::Quoted(FONT)),
-            ("fontsize", Value::Bare("10")),
-            ("fontcolor", Value::Quoted(color::SLATE)),
-            ("arrowsize", Value::Bare("0.8")),
+            ("fontname", AttrValue::Quoted(FONT)),
+            ("fontsize", AttrValue::Bare("10")),
+            ("fontcolor", AttrValue::Quoted(color::SLATE)),
+            ("arrowsize", AttrValue::Bare("0.8")),
         ],
     );
     out.push_str(";\n");

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
 
-use loopconv::tree::Limits;
+use loopconv::tree::ReadLimits;
 
 use super::WalkArgs;
 
@@ -13,7 +13,7 @@ pub(super) fn is_stdio(p: &Path) -> bool {
     p.as_os_str() == "-"
 }
 
-pub(super) fn read_input(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
+pub(super) fn read_input(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>> {
     let mut buf = Vec::new();
     // Read one byte past the limit so that an oversized input is reported, not truncated.
     let cap = u64::try_from(limits.max_bytes)

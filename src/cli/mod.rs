@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use loopconv::tree::Limits;
+use loopconv::tree::ReadLimits;
 
 use self::check::CheckArgs;
 use self::completions::CompletionsArgs;
@@ -76,10 +76,10 @@ struct Global {
     #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size, help_heading = "Input")]
     max_input_bytes: usize,
     /// Most phases in one loop (a larger loop is `P013`).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_phases, help_heading = "Input")]
+    #[arg(long, value_name = "N", default_value_t = ReadLimits::default().max_phases, help_heading = "Input")]
     max_phases: usize,
     /// Most values (objects, arrays and scalars) in one document (a larger one is `P004`).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_nodes, help_heading = "Input")]
+    #[arg(long, value_name = "N", default_value_t = ReadLimits::default().max_nodes, help_heading = "Input")]
     max_values: usize,
     /// The name standard input (`-`) gets in diagnostics and generated pages.
     #[arg(
@@ -100,9 +100,9 @@ impl Default for Global {
             format: MessageFormat::Human,
             strict: false,
             color: Color::Auto,
-            max_input_bytes: Limits::default().max_bytes,
-            max_phases: Limits::default().max_phases,
-            max_values: Limits::default().max_nodes,
+            max_input_bytes: ReadLimits::default().max_bytes,
+            max_phases: ReadLimits::default().max_phases,
+            max_values: ReadLimits::default().max_nodes,
             stdin_name: "-".to_owned(),
         }
     }

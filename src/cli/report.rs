@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use loopconv::diag::{self, Diagnostics};
-use loopconv::tree::Limits;
+use loopconv::tree::ReadLimits;
 use loopconv::{Format, LoadOptions, Loaded};
 
 use super::io::{is_stdio, read_input};
@@ -61,11 +61,11 @@ pub(super) fn plural(n: usize) -> &'static str {
 }
 
 pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result<Loaded> {
-    let limits = Limits {
+    let limits = ReadLimits {
         max_bytes: g.max_input_bytes,
         max_phases: g.max_phases,
         max_nodes: g.max_values,
-        ..Limits::default()
+        ..ReadLimits::default()
     };
     let bytes = read_input(path, &limits)?;
     crate::memory_for_input(bytes.len());

@@ -51,7 +51,7 @@ pub enum How {
     Check,
     /// `loopconv check` with one limit lowered (the defaults are large, so a small file
     /// shows the rule).
-    Limit(Limit),
+    Limit(ReadLimit),
     /// `loopconv check` of the text saved as Latin-1 instead of UTF-8 (every character is
     /// one byte, so `é` becomes the invalid UTF-8 byte `0xE9`).
     Latin1,
@@ -64,9 +64,9 @@ pub enum How {
     },
 }
 
-/// A lowered limit, see [`crate::tree::Limits`].
+/// A lowered read limit, one field of [`crate::tree::ReadLimits`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Limit {
+pub enum ReadLimit {
     /// `max_bytes` (`--max-input-bytes`).
     Bytes(usize),
     /// `max_depth`.
@@ -80,11 +80,13 @@ impl How {
     pub fn command(self, file: &str) -> String {
         match self {
             How::Check => format!("loopconv check {file}"),
-            How::Limit(Limit::Bytes(n)) => format!("loopconv check --max-input-bytes {n} {file}"),
-            How::Limit(Limit::Depth(n)) => {
+            How::Limit(ReadLimit::Bytes(n)) => {
+                format!("loopconv check --max-input-bytes {n} {file}")
+            }
+            How::Limit(ReadLimit::Depth(n)) => {
                 format!("loopconv check {file}   (with a nesting limit of {n}; default 128)")
             }
-            How::Limit(Limit::Phases(n)) => {
+            How::Limit(ReadLimit::Phases(n)) => {
                 format!("loopconv check {file}   (with a phase limit of {n}; default 10000)")
             }
             How::Latin1 => format!("loopconv check {file}   (the file saved as Latin-1)"),
@@ -321,7 +323,7 @@ const fn ex(bad: &'static str, good: &'static str) -> Option<Example> {
     })
 }
 
-const fn limit(bad: &'static str, limit: Limit) -> Option<Example> {
+const fn limit(bad: &'static str, limit: ReadLimit) -> Option<Example> {
     Some(Example {
         bad,
         good: None,

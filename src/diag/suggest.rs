@@ -12,7 +12,7 @@ use super::Pos;
 
 /// The key or the value of the member at a JSON Pointer: what a suggestion edits.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
+pub struct EditTarget {
     /// JSON Pointer to the member (or array item).
     pub pointer: String,
     /// Whether the key is meant rather than the value.
@@ -24,10 +24,10 @@ pub struct Target {
     pub end: Option<Pos>,
 }
 
-impl Target {
+impl EditTarget {
     /// The value at `pointer`.
     pub fn value(pointer: impl Into<String>) -> Self {
-        Target {
+        EditTarget {
             pointer: pointer.into(),
             key: false,
             pos: None,
@@ -37,9 +37,9 @@ impl Target {
 
     /// The key of the member at `pointer`.
     pub fn key(pointer: impl Into<String>) -> Self {
-        Target {
+        EditTarget {
             key: true,
-            ..Target::value(pointer)
+            ..EditTarget::value(pointer)
         }
     }
 
@@ -57,21 +57,21 @@ pub enum Suggestion {
     /// string). Help: "did you mean `with`?".
     Replace {
         /// The unknown id's value, or the unknown key.
-        target: Target,
+        target: EditTarget,
         /// The declared id or key.
         with: String,
     },
     /// Set a value to the string `to`. Help: "set `key: to`".
     Set {
         /// The value to overwrite.
-        target: Target,
+        target: EditTarget,
         /// The new value.
         to: String,
     },
     /// Remove a member, key and value. Help: "remove `key`".
     RemoveKey {
         /// The member's key.
-        target: Target,
+        target: EditTarget,
     },
     /// Add a member to an object. Help: "add `"key": value`".
     AddKey {
@@ -99,7 +99,7 @@ impl Suggestion {
     }
 
     /// The key or value the suggestion overwrites or removes, when it has one.
-    pub fn target(&self) -> Option<&Target> {
+    pub fn target(&self) -> Option<&EditTarget> {
         match self {
             Suggestion::Replace { target, .. }
             | Suggestion::Set { target, .. }
@@ -109,7 +109,7 @@ impl Suggestion {
     }
 
     /// Mutable access to [`Suggestion::target`] (for locating it).
-    pub fn target_mut(&mut self) -> Option<&mut Target> {
+    pub fn target_mut(&mut self) -> Option<&mut EditTarget> {
         match self {
             Suggestion::Replace { target, .. }
             | Suggestion::Set { target, .. }
@@ -168,16 +168,16 @@ mod tests {
     #[test]
     fn help_lines_are_the_wording_of_the_fixes() {
         let replace = Suggestion::Replace {
-            target: Target::value("/loop/entry_phase"),
+            target: EditTarget::value("/loop/entry_phase"),
             with: "plan".into(),
         };
         assert_eq!(replace.help_text(), "did you mean `plan`?");
         let alternatives = [
             Suggestion::RemoveKey {
-                target: Target::key("/error_policy/tool_failure/max_retries"),
+                target: EditTarget::key("/error_policy/tool_failure/max_retries"),
             },
             Suggestion::Set {
-                target: Target::value("/error_policy/tool_failure/action"),
+                target: EditTarget::value("/error_policy/tool_failure/action"),
                 to: "retry".into(),
             },
         ];
@@ -205,7 +205,7 @@ mod tests {
     #[test]
     fn a_replacement_needs_a_located_target() {
         let mut s = Suggestion::Replace {
-            target: Target::value("/a~1b"),
+            target: EditTarget::value("/a~1b"),
             with: "x\"y".into(),
         };
         assert_eq!(s.replacement(), None);
@@ -219,6 +219,6 @@ mod tests {
             t.pos = Some(pos);
         }
         assert_eq!(s.replacement(), Some((pos, "\"x\\\"y\"".to_owned())));
-        assert_eq!(s.target().map(Target::field).as_deref(), Some("a/b"));
+        assert_eq!(s.target().map(EditTarget::field).as_deref(), Some("a/b"));
     }
 }

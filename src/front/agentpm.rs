@@ -8,7 +8,7 @@ use crate::format::Format;
 use crate::front::shape::Profile;
 use crate::ir::{self, Destination, Field, Origin, Pattern, Provenance, Spec};
 use crate::model::agentpm as m;
-use crate::tree::{Document, Limits, Node};
+use crate::tree::{Document, Node, ReadLimits};
 
 /// A document with a `loop` object is an AgentPM manifest.
 pub fn claims(root: &Node) -> bool {
@@ -16,7 +16,7 @@ pub fn claims(root: &Node) -> bool {
 }
 
 /// Read a manifest: shape, format warnings, lowering.
-pub fn read(doc: &Document, limits: &Limits, diags: &mut Diagnostics) -> Option<Spec> {
+pub fn read(doc: &Document, limits: &ReadLimits, diags: &mut Diagnostics) -> Option<Spec> {
     if !phase_count_fits(doc, &["loop", "phases"], limits, diags) {
         return None;
     }

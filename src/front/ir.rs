@@ -6,7 +6,7 @@ use crate::diag::Diagnostics;
 use crate::format::Format;
 use crate::front::shape::Profile;
 use crate::ir::{Origin, Provenance, Spec, provenance::ir_pointer};
-use crate::tree::{Document, Limits, Node};
+use crate::tree::{Document, Node, ReadLimits};
 
 /// A document with `source_format` and `graph` is IR JSON.
 pub fn claims(root: &Node) -> bool {
@@ -14,7 +14,7 @@ pub fn claims(root: &Node) -> bool {
 }
 
 /// Read IR JSON: shape, deserialisation, origins.
-pub fn read(doc: &Document, limits: &Limits, diags: &mut Diagnostics) -> Option<Spec> {
+pub fn read(doc: &Document, limits: &ReadLimits, diags: &mut Diagnostics) -> Option<Spec> {
     if !phase_count_fits(doc, &["graph", "phases"], limits, diags) {
         return None;
     }

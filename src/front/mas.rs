@@ -23,7 +23,7 @@ use crate::ir::{
     Terminal, max_steps_for,
 };
 use crate::model::mas::{self as m, LoopType};
-use crate::tree::{Document, Limits, Node};
+use crate::tree::{Document, Node, ReadLimits};
 
 /// Keys only a MAS loop has.
 const MAS_KEYS: &[&str] = &[
@@ -43,7 +43,7 @@ pub fn claims(root: &Node) -> bool {
 }
 
 /// Read a MAS loop: shape, lowering.
-pub fn read(doc: &Document, _limits: &Limits, diags: &mut Diagnostics) -> Option<Spec> {
+pub fn read(doc: &Document, _limits: &ReadLimits, diags: &mut Diagnostics) -> Option<Spec> {
     let profile = Profile {
         max_integer: Some((
             i64::MAX.unsigned_abs(),

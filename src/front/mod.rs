@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::format::Format;
-use crate::tree::{Document, Limits, Node, Value};
+use crate::tree::{Document, Node, ReadLimits, Value};
 use shape::Profile;
 
 /// Shape-check `doc` against `format`'s schema and deserialise its model. `None` when a
@@ -66,7 +66,7 @@ fn is_fatal_shape(code: Code) -> bool {
 fn phase_count_fits(
     doc: &Document,
     path: &[&str],
-    limits: &Limits,
+    limits: &ReadLimits,
     diags: &mut Diagnostics,
 ) -> bool {
     let node = path.iter().try_fold(&doc.root, |n: &Node, k| n.get(k));

@@ -14,32 +14,32 @@ use crate::tree::{Member, Node, Value};
 
 /// A node's identity within one document: its address. The tree is not changed while
 /// a shape check and the deserialisation of its verdict run, so addresses are stable.
-pub type NodeId = usize;
+pub type NodeAddr = usize;
 
-/// The identity of `node`.
-pub fn node_id(node: &Node) -> NodeId {
-    std::ptr::from_ref(node) as NodeId
+/// The address of `node`.
+pub fn node_addr(node: &Node) -> NodeAddr {
+    std::ptr::from_ref(node) as NodeAddr
 }
 
 /// Changes applied while deserialising: members to leave out (by their value's
-/// [`NodeId`]) and numbers to replace.
+/// [`NodeAddr`]) and numbers to replace.
 #[derive(Debug, Default)]
 pub struct Edits {
     /// The values of members to leave out, sorted.
-    skip: Vec<NodeId>,
+    skip: Vec<NodeAddr>,
     /// Numbers to read as another number (a whole float as an integer), sorted by node.
-    numbers: Vec<(NodeId, serde_json::Number)>,
+    numbers: Vec<(NodeAddr, serde_json::Number)>,
 }
 
 impl Edits {
     /// Leave out the member whose value is `value`.
     pub fn skip(&mut self, value: &Node) {
-        self.skip.push(node_id(value));
+        self.skip.push(node_addr(value));
     }
 
     /// Read the number `node` as `n`.
     pub fn replace_number(&mut self, node: &Node, n: serde_json::Number) {
-        self.numbers.push((node_id(node), n));
+        self.numbers.push((node_addr(node), n));
     }
 
     /// Sort for lookups; called once, before deserialising.
@@ -50,7 +50,7 @@ impl Edits {
     }
 
     fn skips(&self, value: &Node) -> bool {
-        !self.skip.is_empty() && self.skip.binary_search(&node_id(value)).is_ok()
+        !self.skip.is_empty() && self.skip.binary_search(&node_addr(value)).is_ok()
     }
 
     fn number(&self, node: &Node) -> Option<&serde_json::Number> {
@@ -59,7 +59,7 @@ impl Edits {
         }
         let i = self
             .numbers
-            .binary_search_by_key(&node_id(node), |(id, _)| *id)
+            .binary_search_by_key(&node_addr(node), |(id, _)| *id)
             .ok()?;
         Some(&self.numbers[i].1)
     }

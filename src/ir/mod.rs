@@ -63,8 +63,9 @@ pub fn same_content<T: Serialize>(a: &T, b: &T) -> bool {
     }
 }
 
-/// The patterns of names and ids, shared by the IR's schema and the format models.
-pub mod pattern {
+/// The regex patterns (JSON Schema `pattern`) of ids, names and versions, shared by the
+/// IR's schema and the shape check. Not [`Pattern`](crate::ir::Pattern), the shape of a loop.
+pub mod id_pattern {
     /// A stable id (phase, outcome, checkpoint): upstream's
     /// `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$` without the look-ahead, plus `maxLength: 64`.
     pub const STABLE_ID: &str = "^[a-z](?:-?[a-z0-9])*$";
@@ -119,11 +120,11 @@ pub struct Spec {
     /// The format the loop was read from.
     pub source_format: Format,
     /// Loop (package) name.
-    #[schemars(regex(pattern = pattern::NAME))]
+    #[schemars(regex(pattern = id_pattern::NAME))]
     pub name: String,
     /// Package version (AgentPM); MAS loops have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(regex(pattern = pattern::VERSION))]
+    #[schemars(regex(pattern = id_pattern::VERSION))]
     pub version: Option<String>,
     /// Human-readable description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -238,7 +239,7 @@ impl Goal {
 #[serde(deny_unknown_fields)]
 pub struct Check {
     /// Check id.
-    #[schemars(regex(pattern = pattern::NAME))]
+    #[schemars(regex(pattern = id_pattern::NAME))]
     pub id: String,
     /// What it checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -313,7 +314,7 @@ pub struct Port {
 #[serde(deny_unknown_fields)]
 pub struct Graph {
     /// The phase a run starts in.
-    #[schemars(regex(pattern = pattern::STABLE_ID), length(max = 64))]
+    #[schemars(regex(pattern = id_pattern::STABLE_ID), length(max = 64))]
     pub entry: String,
     /// Phases in authored order.
     #[schemars(length(min = 1))]
@@ -379,7 +380,7 @@ impl<'a> Outgoing<'a> {
 #[serde(deny_unknown_fields)]
 pub struct Phase {
     /// Stable id.
-    #[schemars(regex(pattern = pattern::STABLE_ID), length(max = 64))]
+    #[schemars(regex(pattern = id_pattern::STABLE_ID), length(max = 64))]
     pub id: String,
     /// What the phase must achieve (not blank).
     #[schemars(length(min = 1), regex(pattern = r"\S"))]
@@ -451,7 +452,7 @@ pub struct MemoryAccess {
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// Stable id.
-    #[schemars(regex(pattern = pattern::STABLE_ID), length(max = 64))]
+    #[schemars(regex(pattern = id_pattern::STABLE_ID), length(max = 64))]
     pub id: String,
     /// What it means (not blank).
     #[schemars(length(min = 1), regex(pattern = r"\S"))]
@@ -585,7 +586,7 @@ pub struct Transition {
 #[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// Stable id.
-    #[schemars(regex(pattern = pattern::STABLE_ID), length(max = 64))]
+    #[schemars(regex(pattern = id_pattern::STABLE_ID), length(max = 64))]
     pub id: String,
     /// The guarded phase.
     pub before_phase: String,

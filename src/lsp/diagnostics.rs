@@ -9,7 +9,7 @@ use lsp_types::{
     WorkspaceEdit,
 };
 
-use super::features::Text;
+use super::features::DocumentText;
 use super::fixes::{Fix, fix};
 use super::index::{Index, Span};
 use crate::diag::{Code, Diagnostic, Severity, Suggestion};
@@ -27,7 +27,7 @@ pub fn span_of(d: &Diagnostic) -> Span {
 }
 
 /// Convert one diagnostic; `related` adds the first declaration of a duplicate.
-pub fn to_lsp(t: &Text, index: &Index, uri: &Uri, d: &Diagnostic) -> LspDiagnostic {
+pub fn to_lsp(t: &DocumentText, index: &Index, uri: &Uri, d: &Diagnostic) -> LspDiagnostic {
     let span = span_of(d);
     // Read by people in the editor: without the characters `text::lines` drops.
     let message = crate::text::lines(&d.full_message()).into_owned();
@@ -83,7 +83,7 @@ fn first_declaration(index: &Index, code: Code, at: Span) -> Option<Span> {
 /// The quick fixes for the diagnostics touching `range`: one per suggestion whose edit can
 /// be made in this document (replace an unknown id, add the missing transition, ...).
 pub fn code_actions(
-    t: &Text,
+    t: &DocumentText,
     index: &Index,
     doc: Option<&Document>,
     uri: &Uri,
@@ -123,7 +123,7 @@ fn action(f: Fix, d: &Diagnostic, uri: &Uri, preferred: bool) -> CodeAction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::Analysis;
+    use crate::lsp::DocumentAnalysis;
     use lsp_types::Position;
 
     /// An unknown entry phase close to `plan`, a missing transition and a retry count on a
@@ -147,7 +147,7 @@ mod tests {
 }
 "#;
 
-    fn actions(a: &Analysis, diags: &[Diagnostic]) -> Vec<CodeAction> {
+    fn actions(a: &DocumentAnalysis, diags: &[Diagnostic]) -> Vec<CodeAction> {
         let uri: Uri = "file:///tmp/x.json".parse().expect("uri");
         let all = Range::new(Position::new(0, 0), Position::new(u32::MAX, 0));
         code_actions(&a.text(), &a.index, a.loaded.doc.as_ref(), &uri, diags, all)
@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn code_actions_do_not_depend_on_the_wording() {
-        let a = Analysis::new("x.json", LOOP);
+        let a = DocumentAnalysis::new("x.json", LOOP);
         let diags = a.loaded.diags.items();
         let before = actions(&a, diags);
         let titles: Vec<&str> = before.iter().map(|a| a.title.as_str()).collect();

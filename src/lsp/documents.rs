@@ -9,14 +9,14 @@ use std::time::Instant;
 use lsp_types::Uri;
 
 use super::diagnostics;
-use super::features::Text;
+use super::features::DocumentText;
 use super::index::Index;
 use super::text::LineIndex;
 use crate::pipeline::{LoadOptions, Loaded, load};
 use crate::tree::Syntax;
 
 /// One version of a document, read and indexed.
-pub struct Analysis {
+pub struct DocumentAnalysis {
     /// The text analysed (a leading byte-order mark removed).
     pub text: String,
     /// Its line index.
@@ -29,14 +29,14 @@ pub struct Analysis {
     pub syntax: Syntax,
 }
 
-impl Analysis {
+impl DocumentAnalysis {
     /// Read and index `text`, named `path` (its extension decides JSON or YAML).
-    pub fn new(path: &str, text: &str) -> Analysis {
+    pub fn new(path: &str, text: &str) -> DocumentAnalysis {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text).to_owned();
         let loaded = load(path, text.as_bytes(), &LoadOptions::default());
         let index = loaded.doc.as_ref().map(Index::build).unwrap_or_default();
         let syntax = loaded.doc.as_ref().map_or(Syntax::Json, |d| d.syntax);
-        Analysis {
+        DocumentAnalysis {
             lines: LineIndex::new(&text),
             text,
             loaded,
@@ -46,8 +46,8 @@ impl Analysis {
     }
 
     /// The text and line index, for converting ranges.
-    pub fn text(&self) -> Text<'_> {
-        Text {
+    pub fn text(&self) -> DocumentText<'_> {
+        DocumentText {
             text: &self.text,
             lines: &self.lines,
         }
@@ -69,7 +69,7 @@ impl Analysis {
 pub(super) struct Doc {
     pub(super) text: String,
     pub(super) version: i32,
-    pub(super) analysis: Option<Analysis>,
+    pub(super) analysis: Option<DocumentAnalysis>,
     /// The index of the last version that parsed (completion while typing).
     pub(super) last_index: Index,
     /// When its diagnostics are due, after an edit.
@@ -78,12 +78,12 @@ pub(super) struct Doc {
 
 impl Doc {
     /// The analysis of the current text, when computed.
-    pub(super) fn current(&self) -> Option<&Analysis> {
+    pub(super) fn current(&self) -> Option<&DocumentAnalysis> {
         self.analysis.as_ref()
     }
 
     /// The analysis of the current text, computed on first use.
-    pub(super) fn analysis(&mut self, uri: &Uri) -> &Analysis {
+    pub(super) fn analysis(&mut self, uri: &Uri) -> &DocumentAnalysis {
         let a = match self.analysis.take() {
             Some(a) => a,
             None => {
@@ -99,9 +99,10 @@ impl Doc {
 }
 
 /// Analyse, turning a panic (a loopconv bug) into an empty analysis.
-fn analyse(uri: &Uri, text: &str) -> Analysis {
+fn analyse(uri: &Uri, text: &str) -> DocumentAnalysis {
     let path = uri.path().as_str();
-    catch_unwind(|| Analysis::new(path, text)).unwrap_or_else(|_| Analysis::new(path, ""))
+    catch_unwind(|| DocumentAnalysis::new(path, text))
+        .unwrap_or_else(|_| DocumentAnalysis::new(path, ""))
 }
 
 /// The server's state: the open documents.

@@ -15,14 +15,14 @@ use crate::ir::Terminal;
 use crate::valid::Info;
 
 /// One open document's text with its line index, for converting ranges.
-pub struct Text<'a> {
+pub struct DocumentText<'a> {
     /// The text.
     pub text: &'a str,
     /// Its line index.
     pub lines: &'a LineIndex,
 }
 
-impl Text<'_> {
+impl DocumentText<'_> {
     /// The LSP range of a byte range.
     pub fn range(&self, span: Span) -> Range {
         self.lines.range(self.text, span)
@@ -30,14 +30,14 @@ impl Text<'_> {
 }
 
 /// Go to definition: the declaration of the phase or outcome at `offset`.
-pub fn definition(t: &Text, index: &Index, offset: usize) -> Option<Range> {
+pub fn definition(t: &DocumentText, index: &Index, offset: usize) -> Option<Range> {
     let (sym, _) = index.symbol_at(offset)?;
     index.declaration(&sym).map(|s| t.range(s))
 }
 
 /// Find references: every place the phase at `offset` is written (its declarations only
 /// when `with_decl`).
-pub fn references(t: &Text, index: &Index, offset: usize, with_decl: bool) -> Vec<Range> {
+pub fn references(t: &DocumentText, index: &Index, offset: usize, with_decl: bool) -> Vec<Range> {
     let Some((Symbol::Phase(id), _)) = index.symbol_at(offset) else {
         return Vec::new();
     };
@@ -58,7 +58,7 @@ pub fn references(t: &Text, index: &Index, offset: usize, with_decl: bool) -> Ve
 /// Rename the phase at `offset` everywhere in the file. `None` when there is no phase
 /// there or the new name is empty.
 pub fn rename(
-    t: &Text,
+    t: &DocumentText,
     index: &Index,
     uri: &Uri,
     offset: usize,
@@ -80,7 +80,7 @@ pub fn rename(
 }
 
 /// Hover on a phase, outcome or terminal: what it is and where it leads.
-pub fn hover(t: &Text, index: &Index, info: Option<&Info>, offset: usize) -> Option<Hover> {
+pub fn hover(t: &DocumentText, index: &Index, info: Option<&Info>, offset: usize) -> Option<Hover> {
     let (sym, span) = index.symbol_at(offset)?;
     let text = match &sym {
         Symbol::Phase(id) => phase_hover(index, info, id)?,
@@ -160,7 +160,7 @@ fn ticked(ids: &[&str]) -> String {
 
 /// Document symbols: the phases with their outcomes, then the checkpoints.
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be written.
-pub fn symbols(t: &Text, index: &Index) -> Vec<DocumentSymbol> {
+pub fn symbols(t: &DocumentText, index: &Index) -> Vec<DocumentSymbol> {
     let sym = |name: &str, kind, span: Span, sel: Span, detail: Option<String>, children| {
         DocumentSymbol {
             name: if name.is_empty() {
@@ -209,13 +209,13 @@ pub fn symbols(t: &Text, index: &Index) -> Vec<DocumentSymbol> {
 }
 
 /// A location in this document.
-pub fn location(t: &Text, uri: &Uri, span: Span) -> Location {
+pub fn location(t: &DocumentText, uri: &Uri, span: Span) -> Location {
     Location::new(uri.clone(), t.range(span))
 }
 
 /// Completion candidates for a reference being typed at `offset`: phase ids (and
 /// terminals where one is allowed), or the outcomes of the transition's `from` phase.
-pub fn completion(t: &Text, index: &Index, offset: usize) -> Vec<CompletionItem> {
+pub fn completion(t: &DocumentText, index: &Index, offset: usize) -> Vec<CompletionItem> {
     let Some(ctx) = super::complete::context(t.text, offset) else {
         return Vec::new();
     };

@@ -3,9 +3,9 @@
 
 use lsp_types::TextEdit;
 
-use super::features::Text;
+use super::features::DocumentText;
 use super::index::{Index, Span};
-use crate::diag::{Suggestion, Target};
+use crate::diag::{EditTarget, Suggestion};
 use crate::tree::{Document, Member, Node, Syntax, Value};
 
 /// A quick fix: its title (without the code) and its edit.
@@ -17,7 +17,7 @@ pub struct Fix {
 }
 
 /// The fix for `s` in the analysed document, when its target can be found there.
-pub fn fix(t: &Text, index: &Index, doc: Option<&Document>, s: &Suggestion) -> Option<Fix> {
+pub fn fix(t: &DocumentText, index: &Index, doc: Option<&Document>, s: &Suggestion) -> Option<Fix> {
     let (title, edit) = match s {
         Suggestion::Replace { target, with } => {
             (format!("replace with `{with}`"), replace(t, target, with)?)
@@ -43,7 +43,7 @@ pub fn fix(t: &Text, index: &Index, doc: Option<&Document>, s: &Suggestion) -> O
 }
 
 /// Overwrite the located key or value with a JSON string (which YAML reads the same).
-fn replace(t: &Text, target: &Target, with: &str) -> Option<TextEdit> {
+fn replace(t: &DocumentText, target: &EditTarget, with: &str) -> Option<TextEdit> {
     let pos = target.pos?;
     let new = serde_json::to_string(with).ok()?;
     Some(TextEdit::new(t.range((pos.start, pos.end)), new))
@@ -80,7 +80,7 @@ fn unescape(segment: &str) -> String {
 
 /// Delete a member with its separator: up to the next member's key, or (for the last
 /// member) from the end of the previous member's value. JSON and YAML alike.
-fn remove_member(t: &Text, doc: &Document, pointer: &str) -> Option<TextEdit> {
+fn remove_member(t: &DocumentText, doc: &Document, pointer: &str) -> Option<TextEdit> {
     let (members, i) = member_at(doc, pointer)?;
     let m = &members[i];
     let span: Span = match (members.get(i + 1), i.checked_sub(1)) {
@@ -94,7 +94,7 @@ fn remove_member(t: &Text, doc: &Document, pointer: &str) -> Option<TextEdit> {
 /// Insert `"key": value` before the first member of the object at `object` (on a line of
 /// its own when that member starts its line). An empty object gets no fix.
 fn add_member(
-    t: &Text,
+    t: &DocumentText,
     doc: &Document,
     object: &str,
     key: &str,
@@ -127,7 +127,7 @@ fn add_member(
 /// The edit adding `{from, on, to: "$end"}` after the last transition (the author then
 /// picks the target).
 fn add_transition(
-    t: &Text,
+    t: &DocumentText,
     index: &Index,
     syntax: Syntax,
     from: &str,

@@ -364,7 +364,7 @@ fn outcome_decl(node: &Node) -> Option<OutcomeDecl> {
 mod tests {
     use super::*;
     use crate::diag::Diagnostics;
-    use crate::tree::{Limits, parse_yaml};
+    use crate::tree::{ReadLimits, parse_yaml};
 
     #[test]
     fn yaml_references_resolve() {
@@ -372,7 +372,7 @@ mod tests {
         let doc = parse_yaml(
             text.to_owned(),
             &crate::front::vocabulary::KEYS,
-            &Limits::default(),
+            &ReadLimits::default(),
             &mut Diagnostics::new("x"),
         )
         .expect("YAML");

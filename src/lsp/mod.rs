@@ -18,5 +18,5 @@ mod requests;
 mod server;
 pub mod text;
 
-pub use documents::Analysis;
+pub use documents::DocumentAnalysis;
 pub use server::{DEBOUNCE, capabilities, serve};

@@ -12,7 +12,7 @@ use lsp_types::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::documents::{Analysis, Server};
+use super::documents::{DocumentAnalysis, Server};
 use super::features;
 use super::index::Index;
 
@@ -33,7 +33,7 @@ fn at<'a>(
     s: &'a mut Server,
     doc: &TextDocumentIdentifier,
     pos: Option<Position>,
-) -> Result<(&'a Analysis, &'a Index, usize, Uri), Failure> {
+) -> Result<(&'a DocumentAnalysis, &'a Index, usize, Uri), Failure> {
     let Some((uri, d)) = s.docs.get_mut(doc.uri.as_str()) else {
         return Err((
             ErrorCode::InvalidParams,

@@ -24,7 +24,7 @@ use crate::diag::Diagnostics;
 use crate::format::Format;
 use crate::front;
 use crate::ir::Spec;
-use crate::tree::{Document, Limits, Node};
+use crate::tree::{Document, Node, ReadLimits};
 
 /// Whether a document looks like `format` (detection by content).
 pub fn claims(format: Format, root: &Node) -> bool {
@@ -45,7 +45,7 @@ pub fn claimed_format(root: &Node) -> Option<Format> {
 pub fn read_format(
     format: Format,
     doc: &Document,
-    limits: &Limits,
+    limits: &ReadLimits,
     diags: &mut Diagnostics,
 ) -> Option<Spec> {
     match format {

@@ -9,7 +9,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::format::Format;
 use crate::front::vocabulary;
 use crate::ir::Spec;
-use crate::tree::{self, Document, Limits, Syntax};
+use crate::tree::{self, Document, ReadLimits, Syntax};
 use crate::valid::{self, Info};
 
 use super::{claimed_format, read_format};
@@ -20,7 +20,7 @@ pub struct LoadOptions {
     /// The format, when the user named it; otherwise it is detected from the content.
     pub from: Option<Format>,
     /// Size, depth and count limits.
-    pub limits: Limits,
+    pub limits: ReadLimits,
 }
 
 /// The result of reading one file: whatever could be built, and every diagnostic.

@@ -15,9 +15,9 @@ pub const MAX_INPUT_BYTES: usize = match 1usize.checked_shl(32) {
 pub(super) const MAX_VALUES_HELP: &str =
     "check that this is the loop you meant; raise the limit with `--max-values` if it is";
 
-/// Limits applied while reading input.
+/// Limits applied while reading input: bytes, nesting depth, values and phases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
+pub struct ReadLimits {
     /// Largest accepted input, in bytes.
     pub max_bytes: usize,
     /// Deepest accepted nesting of arrays and objects.
@@ -32,9 +32,9 @@ pub struct Limits {
     pub max_nodes: usize,
 }
 
-impl Default for Limits {
+impl Default for ReadLimits {
     fn default() -> Self {
-        Limits {
+        ReadLimits {
             max_bytes: 64 * 1024 * 1024,
             max_depth: 128,
             max_alias_events: 100_000,
@@ -46,7 +46,7 @@ impl Default for Limits {
 
 /// Decode bytes into text, reporting invalid UTF-8, NUL bytes, a byte-order mark and the
 /// size limit. Returns `None` when the input cannot be read further.
-pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<String> {
+pub fn decode(bytes: &[u8], limits: &ReadLimits, diags: &mut Diagnostics) -> Option<String> {
     if !size_fits(bytes.len(), limits, diags) {
         return None;
     }
@@ -63,7 +63,11 @@ pub fn decode(bytes: &[u8], limits: &Limits, diags: &mut Diagnostics) -> Option<
 
 /// Like [`decode`], reusing the buffer: no copy of the input (unless it starts with a
 /// byte-order mark), and its UTF-8 checked once.
-pub fn decode_owned(bytes: Vec<u8>, limits: &Limits, diags: &mut Diagnostics) -> Option<String> {
+pub fn decode_owned(
+    bytes: Vec<u8>,
+    limits: &ReadLimits,
+    diags: &mut Diagnostics,
+) -> Option<String> {
     if !size_fits(bytes.len(), limits, diags) {
         return None;
     }
@@ -80,7 +84,7 @@ pub fn decode_owned(bytes: Vec<u8>, limits: &Limits, diags: &mut Diagnostics) ->
 }
 
 /// `P004` when the input is larger than the limit (never more than [`MAX_INPUT_BYTES`]).
-fn size_fits(len: usize, limits: &Limits, diags: &mut Diagnostics) -> bool {
+fn size_fits(len: usize, limits: &ReadLimits, diags: &mut Diagnostics) -> bool {
     let max_bytes = limits.max_bytes.min(MAX_INPUT_BYTES);
     if len <= max_bytes {
         return true;

@@ -2,7 +2,7 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 
-use super::decode::{Limits, MAX_VALUES_HELP};
+use super::decode::{MAX_VALUES_HELP, ReadLimits};
 use super::duplicates::{Dup, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
@@ -21,7 +21,7 @@ use super::node::{Document, Member, Node, Span, Syntax, Value};
 pub fn parse_json(
     text: String,
     keys: &Vocabulary,
-    limits: &Limits,
+    limits: &ReadLimits,
     diags: &mut Diagnostics,
 ) -> Option<Document> {
     parse_json_or_text(text, keys, limits, diags).ok()
@@ -32,7 +32,7 @@ pub fn parse_json(
 pub fn parse_json_or_text(
     text: String,
     keys: &Vocabulary,
-    limits: &Limits,
+    limits: &ReadLimits,
     diags: &mut Diagnostics,
 ) -> Result<Document, String> {
     let mut p = JsonParser {
@@ -544,7 +544,7 @@ mod tests {
 
     fn json(s: &str) -> (Option<Document>, Diagnostics) {
         let mut d = Diagnostics::new("t.json");
-        let doc = parse_json(s.to_owned(), &WORDS, &Limits::default(), &mut d);
+        let doc = parse_json(s.to_owned(), &WORDS, &ReadLimits::default(), &mut d);
         (doc, d)
     }
 

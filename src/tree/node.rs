@@ -177,11 +177,12 @@ impl Node {
         }
     }
 
-    /// The first member named `key`, if this is an object.
+    /// The value of the member named `key`, if this is an object: of a key given twice, the
+    /// last, as serde_json, Go and Python read it.
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.members()?
             .iter()
-            .find(|m| m.key == key)
+            .rfind(|m| m.key == key)
             .map(|m| &m.value)
     }
 
@@ -260,7 +261,8 @@ impl Document {
         for raw in pointer.split('/').skip(1) {
             let seg = raw.replace("~1", "/").replace("~0", "~");
             let next = match &node.value {
-                Value::Object(ms) => ms.iter().find(|m| m.key == seg).map(|m| {
+                // Of a key given twice, the last value is the one read (`P014`).
+                Value::Object(ms) => ms.iter().rfind(|m| m.key == seg).map(|m| {
                     member = Some(m);
                     &m.value
                 }),

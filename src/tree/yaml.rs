@@ -6,7 +6,7 @@ use serde_saphyr::Spanned;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
 
-use super::decode::{Limits, MAX_VALUES_HELP};
+use super::decode::{MAX_VALUES_HELP, ReadLimits};
 use super::duplicates::{Dup, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
@@ -124,7 +124,7 @@ impl<'de> Visitor<'de> for YVisitor {
 pub fn parse_yaml(
     text: String,
     keys: &'static Vocabulary,
-    limits: &Limits,
+    limits: &ReadLimits,
     diags: &mut Diagnostics,
 ) -> Option<Document> {
     parse_yaml_or_text(text, keys, limits, diags).ok()
@@ -134,7 +134,7 @@ pub fn parse_yaml(
 pub fn parse_yaml_or_text(
     text: String,
     keys: &'static Vocabulary,
-    limits: &Limits,
+    limits: &ReadLimits,
     diags: &mut Diagnostics,
 ) -> Result<Document, String> {
     let starts = line_starts(&text);
@@ -183,7 +183,7 @@ fn yaml_key(text: String) -> Key {
 fn read_documents(
     text: &str,
     keys: &'static Vocabulary,
-    limits: &Limits,
+    limits: &ReadLimits,
 ) -> Result<Vec<Spanned<YNode>>, serde_saphyr::Error> {
     let limits = *limits;
     with_big_stack(|| {
@@ -285,7 +285,7 @@ fn offset_of(text: &str, starts: &[usize], line: u64, column: u64) -> usize {
 }
 
 /// serde-saphyr's budget with loopconv's limits.
-fn yaml_budget(limits: &Limits) -> serde_saphyr::Budget {
+fn yaml_budget(limits: &ReadLimits) -> serde_saphyr::Budget {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = limits.max_depth;
     budget.max_nodes = limits.max_nodes;
@@ -383,7 +383,7 @@ type YamlProblem = (Code, String, Option<&'static str>);
 /// The code, message and help for a YAML reading error. Limits are recognised from the
 /// error's variant (the parser's own nesting limit only from its message), so that a deep
 /// or bombing input gets its limit code, never a generic syntax error.
-fn classify_yaml_error(e: &serde_saphyr::Error, text: &str, limits: &Limits) -> YamlProblem {
+fn classify_yaml_error(e: &serde_saphyr::Error, text: &str, limits: &ReadLimits) -> YamlProblem {
     use serde_saphyr::Error as E;
     let inner = innermost(e);
     let raw = inner.to_string();
@@ -417,7 +417,7 @@ fn innermost(e: &serde_saphyr::Error) -> &serde_saphyr::Error {
 }
 
 /// `P005`: nested deeper than the limit.
-fn too_deep(limits: &Limits) -> YamlProblem {
+fn too_deep(limits: &ReadLimits) -> YamlProblem {
     (
         Code::TooDeep,
         format!(
@@ -442,7 +442,7 @@ fn alias_limit(what: String) -> YamlProblem {
 fn budget_breach(
     breach: &serde_saphyr::budget::BudgetBreach,
     text: &str,
-    limits: &Limits,
+    limits: &ReadLimits,
     first_line: &str,
 ) -> YamlProblem {
     use serde_saphyr::budget::BudgetBreach as B;
@@ -586,7 +586,7 @@ mod tests {
         let doc = parse_yaml(
             "a: 1\nb:\n  - x\n  - yes\na: 3\n".into(),
             &WORDS,
-            &Limits::default(),
+            &ReadLimits::default(),
             &mut d,
         )
         .unwrap();
@@ -607,7 +607,7 @@ mod tests {
             parse_yaml(
                 "a: 1\n---\nb: 2\n".into(),
                 &WORDS,
-                &Limits::default(),
+                &ReadLimits::default(),
                 &mut d
             )
             .is_none()

@@ -1,6 +1,6 @@
 //! Pass 2: the phase graph (petgraph), and the analysis back ends reuse.
 //!
-//! Nodes are phases (first declaration of each id), approval gates (one per checkpoint, in
+//! Vertices are phases (first declaration of each id), approval gates (one per checkpoint, in
 //! authored order on the way into their phase) and the three terminals. Edges are
 //! transitions, gate approvals and gate rejections, so `on_reject` edges count for
 //! reachability (upstream ignores them). A step is one phase execution; passing a gate
@@ -18,9 +18,9 @@ use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
 use crate::ir::{Destination, Field, Graph, IdMap, Spec, Terminal, id_map};
 
-/// A node of the analysed graph.
+/// A vertex of the analysed graph: a phase, an approval gate or a terminal.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Node {
+pub enum Vertex {
     /// A phase, by index into `spec.graph.phases`.
     Phase(usize),
     /// An approval gate, by index into `spec.graph.checkpoints`.
@@ -45,8 +45,8 @@ pub enum Edge {
 pub struct Info {
     /// The graph (not serialised).
     #[serde(skip)]
-    pub graph: DiGraph<Node, Edge>,
-    /// Node of each phase id (first declaration).
+    pub graph: DiGraph<Vertex, Edge>,
+    /// Vertex of each phase id (first declaration).
     #[serde(skip)]
     pub phase_nodes: IdMap<String, NodeIndex>,
     /// Where a run starts (the entry phase's first gate, or the phase).
@@ -128,10 +128,10 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
 
 /// The graph under construction, and where its edges land.
 struct Built<'a> {
-    graph: DiGraph<Node, Edge>,
-    /// Node of each phase id (first declaration).
+    graph: DiGraph<Vertex, Edge>,
+    /// Vertex of each phase id (first declaration).
     phase_nodes: IdMap<String, NodeIndex>,
-    /// Node of each terminal.
+    /// Vertex of each terminal.
     terminal_nodes: BTreeMap<Terminal, NodeIndex>,
     /// Gate chains: the gates guarding each phase, in authored order.
     chains: BTreeMap<&'a str, Vec<NodeIndex>>,
@@ -167,23 +167,23 @@ fn build_graph(spec: &Spec) -> Built<'_> {
 /// One node per phase id (its first declaration), per terminal, and per checkpoint that
 /// guards a declared phase.
 fn add_nodes(g: &Graph) -> Built<'_> {
-    let mut graph: DiGraph<Node, Edge> = DiGraph::new();
+    let mut graph: DiGraph<Vertex, Edge> = DiGraph::new();
     let mut phase_nodes: IdMap<String, NodeIndex> = id_map(g.phases.len());
     for (i, p) in g.phases.iter().enumerate() {
         if !phase_nodes.contains_key(&p.id) {
-            let n = graph.add_node(Node::Phase(i));
+            let n = graph.add_node(Vertex::Phase(i));
             phase_nodes.insert(p.id.clone(), n);
         }
     }
     let terminal_nodes: BTreeMap<Terminal, NodeIndex> = Terminal::ALL
         .iter()
-        .map(|t| (*t, graph.add_node(Node::Terminal(*t))))
+        .map(|t| (*t, graph.add_node(Vertex::Terminal(*t))))
         .collect();
     let mut chains: BTreeMap<&str, Vec<NodeIndex>> = BTreeMap::new();
     let mut gates: Vec<Option<NodeIndex>> = Vec::new();
     for (i, c) in g.checkpoints.iter().flatten().enumerate() {
         let gate = phase_nodes.contains_key(&c.before_phase).then(|| {
-            let n = graph.add_node(Node::Gate(i));
+            let n = graph.add_node(Vertex::Gate(i));
             chains.entry(c.before_phase.as_str()).or_default().push(n);
             n
         });
@@ -206,7 +206,7 @@ fn add_transitions(g: &Graph, built: &mut Built) {
             continue;
         };
         // `from` is the node of the first phase declared with this id.
-        let Node::Phase(p) = built.graph[from] else {
+        let Vertex::Phase(p) = built.graph[from] else {
             continue;
         };
         if let Some(to) = built.land(&t.to)
@@ -266,8 +266,8 @@ struct Runs {
 
 /// Shortest runs from the start (0-1 BFS: entering a phase costs one step, a gate or a
 /// terminal none). A run ends at a terminal.
-fn shortest_runs(graph: &DiGraph<Node, Edge>, start: Option<NodeIndex>) -> Runs {
-    let cost = |n: NodeIndex| usize::from(matches!(graph[n], Node::Phase(_)));
+fn shortest_runs(graph: &DiGraph<Vertex, Edge>, start: Option<NodeIndex>) -> Runs {
+    let cost = |n: NodeIndex| usize::from(matches!(graph[n], Vertex::Phase(_)));
     let mut dist: Vec<Option<usize>> = vec![None; graph.node_count()];
     let mut prev: Vec<Option<NodeIndex>> = vec![None; graph.node_count()];
     if let Some(s) = start {
@@ -277,7 +277,7 @@ fn shortest_runs(graph: &DiGraph<Node, Edge>, start: Option<NodeIndex>) -> Runs 
         while let Some(n) = dq.pop_front() {
             let d = dist[n.index()].unwrap_or(0);
             // Terminals end the run.
-            if matches!(graph[n], Node::Terminal(_)) {
+            if matches!(graph[n], Vertex::Terminal(_)) {
                 continue;
             }
             let mut succ: Vec<_> = graph.edges(n).map(|e| e.target()).collect();
@@ -306,7 +306,7 @@ fn reachability(g: &Graph, built: &Built, runs: &Runs, info: &mut Info) {
         let Some(&n) = built.phase_nodes.get(&p.id) else {
             continue;
         };
-        if built.graph[n] != Node::Phase(i) {
+        if built.graph[n] != Vertex::Phase(i) {
             continue;
         }
         if runs.dist[n.index()].is_some() {
@@ -329,7 +329,7 @@ fn shortest_success(g: &Graph, built: &Built, runs: &Runs) -> Option<Vec<String>
     let mut path = Vec::new();
     let mut cur = Some(end);
     while let Some(n) = cur {
-        if let Node::Phase(i) = built.graph[n] {
+        if let Vertex::Phase(i) = built.graph[n] {
             path.push(g.phases[i].id.clone());
         }
         cur = runs.prev[n.index()];
@@ -416,11 +416,7 @@ fn trap_cycles(spec: &Spec, info: &Info, built: &Built, sink: &mut Diagnostics) 
             Code::TrapCycle,
             format!(
                 "once a run enters {}, it can never stop: no terminal is reachable from there",
-                traps
-                    .iter()
-                    .map(|t| format!("`{t}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                any_of(&traps)
             ),
         )
         .with_note(format!("trapped phases: {}", traps.join(" -> ")))
@@ -464,5 +460,15 @@ fn budget_rule(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
             .with_help(format!("raise `max_steps` to at least {}", path.len()))
             .at(spec.provenance.pointer(Field::MaxSteps)),
         );
+    }
+}
+
+/// `` `a` ``, or `` any of `a`, `b` and `c` ``.
+fn any_of(ids: &[&str]) -> String {
+    let quoted: Vec<String> = ids.iter().map(|t| format!("`{t}`")).collect();
+    match quoted.split_last() {
+        Some((only, [])) => only.clone(),
+        Some((last, rest)) => format!("any of {} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Sink as _;
 use crate::diag::Diagnostics;
-use crate::diag::{Code, Diagnostic, Suggestion, Target};
+use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
 use crate::ir::{Destination, Field, Graph, Pattern, Phase, Spec, Transition};
 use crate::ir::{Escalation, Exhausted, IdMap, ToolAction, id_map};
 
@@ -32,7 +32,7 @@ fn unknown_id_help(d: Diagnostic, unknown: &str, known: &[&str], what: &str) -> 
     };
     match closest(unknown, compared.iter().copied(), |d, _| d <= 2) {
         Some(id) => {
-            let target = Target::value(d.location.pointer.clone());
+            let target = EditTarget::value(d.location.pointer.clone());
             d.with_suggestion(Suggestion::Replace {
                 target,
                 with: id.to_owned(),
@@ -575,10 +575,10 @@ fn retry_policy(spec: &Spec, sink: &mut Diagnostics) {
                         ),
                     )
                     .with_suggestion(Suggestion::RemoveKey {
-                        target: Target::key(format!("{tp}/{field}")),
+                        target: EditTarget::key(format!("{tp}/{field}")),
                     })
                     .with_suggestion(Suggestion::Set {
-                        target: Target::value(format!("{tp}/action")),
+                        target: EditTarget::value(format!("{tp}/action")),
                         to: ToolAction::Retry.as_str().to_owned(),
                     })
                     .at(format!("{tp}/{field}")),
@@ -737,7 +737,7 @@ fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
 #[cfg(test)]
 mod tests {
     use super::{closest, unknown_id_help};
-    use crate::diag::{Code, Diagnostic, Suggestion, Target};
+    use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
 
     #[test]
     fn closest_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {
@@ -753,7 +753,7 @@ mod tests {
         assert_eq!(
             near.suggestions,
             [Suggestion::Replace {
-                target: Target::value("/loop/entry_phase"),
+                target: EditTarget::value("/loop/entry_phase"),
                 with: "review".into()
             }]
         );

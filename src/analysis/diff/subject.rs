@@ -217,7 +217,7 @@ impl GoalText {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::diff::{Change, Impact, Kind};
+    use crate::analysis::diff::{Change, ChangeKind, Impact};
 
     #[test]
     fn each_subject_is_named_as_the_outputs_name_it() {
@@ -280,7 +280,7 @@ mod tests {
             from: "a --b".into(),
             on: "c/d".into(),
         };
-        let c = Change::new(Kind::Added, subject, Impact::Compatible, "why")
+        let c = Change::new(ChangeKind::Added, subject, Impact::Compatible, "why")
             .values(None, Some("$end".into()));
         assert_eq!(
             serde_json::to_string(&c).expect("JSON"),

@@ -1,7 +1,7 @@
 //! Markdown documentation pages: one page per loop, and an index (pandoc pattern).
 //!
 //! [`write`] builds a serialisable view context ([`Page`]) from the IR and the analysis
-//! ([`Info`]); [`index`] builds [`Index`] from the pages written. Each is rendered with
+//! ([`Info`]); [`index`] builds [`IndexPage`] from the pages written. Each is rendered with
 //! minijinja from a template embedded in the binary (`templates/loop.md.j2`,
 //! `templates/index.md.j2`), which [`Options::template`] can replace.
 //!
@@ -90,7 +90,7 @@ pub fn write(
 
 /// Write the index page (always the built-in index template), entries in the order given.
 pub fn index(entries: &[IndexEntry]) -> Result<String, Error> {
-    render(INDEX_TEMPLATE_NAME, None, &Index::new(entries))
+    render(INDEX_TEMPLATE_NAME, None, &IndexPage::new(entries))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -112,7 +112,7 @@ pub struct Page {
     /// (only those that are set).
     pub metadata: Vec<Row>,
     /// The Mermaid diagram.
-    pub diagram: Diagram,
+    pub diagram: FencedDiagram,
     /// The entry phase (code).
     pub entry: String,
     /// Phases, in authored order.
@@ -143,7 +143,7 @@ pub struct Page {
     /// MAS outputs.
     pub outputs: Vec<PortRow>,
     /// The graph analysis.
-    pub analysis: Analysis,
+    pub analysis: AnalysisSection,
 }
 
 /// A two-column row: a label and its value.
@@ -157,7 +157,7 @@ pub struct Row {
 
 /// The diagram and the fence that encloses it safely.
 #[derive(Debug, Clone, Serialize)]
-pub struct Diagram {
+pub struct FencedDiagram {
     /// The code fence (three or more backticks, longer than any run in `text`).
     pub fence: String,
     /// The Mermaid source (`back::mermaid` output), without a trailing newline.
@@ -265,9 +265,10 @@ pub struct PortRow {
     pub schema: String,
 }
 
-/// The graph analysis ([`Info`]), in words.
+/// The "Analysis" section of a page (template variable `analysis`): the graph analysis
+/// ([`Info`]) in words.
 #[derive(Debug, Clone, Serialize)]
-pub struct Analysis {
+pub struct AnalysisSection {
     /// All the rows below, in order, for a table.
     pub rows: Vec<Row>,
     /// Reachable terminals (code spans with meanings, comma-separated) or `none`.
@@ -290,7 +291,7 @@ pub struct Analysis {
 
 /// The context of the index page.
 #[derive(Debug, Clone, Serialize)]
-pub struct Index {
+pub struct IndexPage {
     /// The pages, in the order given.
     pub entries: Vec<IndexRow>,
     /// How many pages (`1 loop`, `3 loops`).
@@ -398,7 +399,7 @@ impl Page {
             checks: spec.goal.checks.iter().flatten().map(check_row).collect(),
             inputs: port_rows(spec.goal.inputs.as_deref()),
             outputs: port_rows(spec.goal.outputs.as_deref()),
-            analysis: Analysis::new(spec, info),
+            analysis: AnalysisSection::new(spec, info),
         }
     }
 }
@@ -455,10 +456,10 @@ fn metadata_rows(spec: &Spec, source: &str) -> Vec<Row> {
 }
 
 /// The Mermaid flowchart, with a fence longer than any backtick run inside it.
-fn diagram(spec: &Spec, info: &Info) -> Diagram {
+fn diagram(spec: &Spec, info: &Info) -> FencedDiagram {
     let mermaid = crate::back::mermaid::draw(spec, info, crate::back::mermaid::Style::Flowchart);
     let text = mermaid.trim_end_matches(['\n', '\r']).to_owned();
-    Diagram {
+    FencedDiagram {
         fence: "`".repeat(longest_run(&text, '`').max(2) + 1),
         text,
     }
@@ -636,8 +637,8 @@ fn port_rows(ps: Option<&[Port]>) -> Vec<PortRow> {
         .collect()
 }
 
-impl Analysis {
-    fn new(spec: &Spec, info: &Info) -> Analysis {
+impl AnalysisSection {
+    fn new(spec: &Spec, info: &Info) -> AnalysisSection {
         let codes = |ids: &[String]| list_or_none(ids.iter().map(|p| code(p)));
         let reachable_terminals =
             list_or_none(info.reachable_terminals.iter().map(|t| terminal(*t)));
@@ -700,7 +701,7 @@ impl Analysis {
             label: "Step budget".to_owned(),
             value: budget,
         });
-        Analysis {
+        AnalysisSection {
             rows,
             reachable_terminals,
             unreachable_phases,
@@ -713,10 +714,10 @@ impl Analysis {
     }
 }
 
-impl Index {
+impl IndexPage {
     /// Build the index context.
-    pub fn new(entries: &[IndexEntry]) -> Index {
-        Index {
+    pub fn new(entries: &[IndexEntry]) -> IndexPage {
+        IndexPage {
             entries: entries
                 .iter()
                 .map(|e| IndexRow {

@@ -1,7 +1,7 @@
 //! The long forms of the `P` codes (parse and limits): the bytes are not a well-formed JSON
 //! or YAML document, or break a limit.
 
-use super::{Code, CodeDoc, Example, How, Limit, ex, limit};
+use super::{Code, CodeDoc, Example, How, ReadLimit, ex, limit};
 
 /// One entry per code of the family, in the order of [`Code::ALL`].
 pub(super) const DOCS: &[CodeDoc] = &[
@@ -47,14 +47,17 @@ pub(super) const DOCS: &[CodeDoc] = &[
         checks: "The input is no larger than `--max-input-bytes` (64 MiB by default) and holds no more values (objects, arrays and scalars) than `--max-values` (1,000,000 by default).",
         why: "A size limit keeps a hostile or mistaken input (a log file, a binary) from exhausting memory.",
         fix: "Check that the file is the loop you meant; raise `--max-input-bytes` or `--max-values` if it really is that large.",
-        example: limit(apm!(), Limit::Bytes(64)),
+        example: limit(apm!(), ReadLimit::Bytes(64)),
     },
     CodeDoc {
         code: Code::TooDeep,
         checks: "Arrays and objects are nested no deeper than the limit (128 levels).",
         why: "Deep nesting is never needed by a loop and is a classic way to exhaust the stack of a parser.",
         fix: "Flatten the structure; no loop format nests deeply.",
-        example: limit("{\"a\": {\"b\": {\"c\": {\"d\": 1}}}}\n", Limit::Depth(3)),
+        example: limit(
+            "{\"a\": {\"b\": {\"c\": {\"d\": 1}}}}\n",
+            ReadLimit::Depth(3),
+        ),
     },
     CodeDoc {
         code: Code::AliasLimit,
@@ -150,7 +153,7 @@ f: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
     - {from: sort, on: complete, to: $end}
 "
             ),
-            Limit::Phases(1),
+            ReadLimit::Phases(1),
         ),
     },
     CodeDoc {

@@ -17,11 +17,11 @@ mod rules;
 
 use serde_json::Value as J;
 
-use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion, Target};
+use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::front::to_model::Edits;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
-use rules::{Additional, Id, Pattern, Rules, Schema};
+use rules::{Additional, Id, LazyRegex, Rules, Schema};
 
 /// The outcome of a shape check.
 #[derive(Debug, Default)]
@@ -59,7 +59,7 @@ pub fn check(
     diags: &mut Diagnostics,
 ) -> Verdict {
     let schema = rules::compiled(schema);
-    let mut s = Shape {
+    let mut s = ShapeCheck {
         schema,
         doc,
         profile,
@@ -70,7 +70,8 @@ pub fn check(
     Verdict { ok, edits: s.edits }
 }
 
-struct Shape<'a> {
+/// One run of the shape check over a document: what it reads and what it collects.
+struct ShapeCheck<'a> {
     schema: &'static Schema,
     doc: &'a Document,
     profile: &'a Profile,
@@ -134,7 +135,7 @@ const YAML11_BOOLS: &[&str] = &[
     "OFF",
 ];
 
-impl Shape<'_> {
+impl ShapeCheck<'_> {
     fn emit(&mut self, mut d: Diagnostic, key: bool, report: bool) {
         if report {
             d.location.on_key |= key;
@@ -244,8 +245,10 @@ impl Shape<'_> {
             let d = Diagnostic::new(
                 Code::EmptyCollection,
                 format!(
-                    "`{}` must have at least {min} item(s), found none",
-                    ptr.field()
+                    "`{}` must have at least {}, found {}",
+                    ptr.field(),
+                    counted(min, "item", "items"),
+                    found_count(items.len())
                 ),
             )
             .at(ptr.to_string());
@@ -447,9 +450,14 @@ impl Shape<'_> {
             Value::String { text, .. } => quote(text),
             _ => format!("`{}`", node.to_json()),
         };
+        let expected = if allowed.len() == 1 {
+            list
+        } else {
+            format!("one of {list}")
+        };
         let mut d = Diagnostic::new(
             Code::InvalidValue,
-            format!("`{}` must be one of {list}, found {found}", ptr.field()),
+            format!("`{}` must be {expected}, found {found}", ptr.field()),
         )
         .at(ptr.to_string());
         if let Value::String { text, .. } = &node.value
@@ -505,16 +513,16 @@ impl Shape<'_> {
             .at(ptr.to_string());
             self.emit(d, false, report);
         }
-        if let Some(Pattern { source: pat, .. }) = &obj.pattern
+        if let Some(LazyRegex { source: pat, .. }) = &obj.pattern
             && obj.pattern.as_ref().and_then(|p| p.matches(text)) == Some(false)
         {
             ok = false;
-            let (code, help) = if *pat == crate::ir::pattern::VERSION {
+            let (code, help) = if *pat == crate::ir::id_pattern::VERSION {
                 (
                     Code::InvalidVersion,
                     "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
                 )
-            } else if *pat == crate::ir::pattern::STABLE_ID {
+            } else if *pat == crate::ir::id_pattern::STABLE_ID {
                 (
                     Code::InvalidId,
                     "stable ids are lowercase kebab-case: start with a letter, then letters, digits and single hyphens, no trailing hyphen",
@@ -556,7 +564,13 @@ impl Shape<'_> {
         report: bool,
     ) -> bool {
         let mut ok = self.required(obj, members, ptr, report);
-        for m in members {
+        let shadowed = shadowed_members(members);
+        for (i, m) in members.iter().enumerate() {
+            if shadowed.contains(&i) {
+                // A key given twice (`P014`): only its last value is read, by loopconv as by
+                // serde_json, Go and Python, so only the last is checked.
+                continue;
+            }
             let child = ptr.key(&m.key);
             ok &= self.property_name(obj, m, &child, report);
             match (obj.property(&m.key), obj.additional) {
@@ -577,8 +591,10 @@ impl Shape<'_> {
             let d = Diagnostic::new(
                 Code::EmptyCollection,
                 format!(
-                    "`{}` must have at least {min} key(s), found none",
-                    ptr.field()
+                    "`{}` must have at least {}, found {}",
+                    ptr.field(),
+                    counted(min, "key", "keys"),
+                    found_count(members.len())
                 ),
             )
             .with_help("omit the object to express no opinion, or set `read` and/or `write`")
@@ -696,7 +712,7 @@ impl Shape<'_> {
         .at(child);
         d = match best {
             Some(name) => d.with_suggestion(Suggestion::Replace {
-                target: Target::key(child),
+                target: EditTarget::key(child),
                 with: name.to_owned(),
             }),
             None => d.with_help(format!(
@@ -710,4 +726,36 @@ impl Shape<'_> {
         };
         d
     }
+}
+
+/// `1 item`, `2 items`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `none`, or the number found.
+fn found_count(n: usize) -> String {
+    if n == 0 {
+        "none".to_owned()
+    } else {
+        n.to_string()
+    }
+}
+
+/// The indices of the members whose key is given again later in the object (sorted):
+/// linear in the object's size, whatever it holds.
+fn shadowed_members(members: &[Member]) -> Vec<usize> {
+    const SCAN: usize = 16;
+    if members.len() <= SCAN {
+        return (0..members.len())
+            .filter(|&i| members[i + 1..].iter().any(|n| n.key == members[i].key))
+            .collect();
+    }
+    let mut last: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
+    for (i, m) in members.iter().enumerate() {
+        last.insert(&m.key, i);
+    }
+    (0..members.len())
+        .filter(|&i| last.get(&*members[i].key) != Some(&i))
+        .collect()
 }

@@ -31,17 +31,18 @@ impl Schema {
     }
 }
 
-/// A pattern, compiled when first used (`None` when it does not compile): compiling every
-/// pattern of a schema up front was half the start-up time of drawing a small loop.
+/// A schema `pattern` regex, compiled when first used (`None` when it does not compile):
+/// compiling every pattern of a schema up front was half the start-up time of drawing a
+/// small loop.
 #[derive(Debug)]
-pub(super) struct Pattern {
+pub(super) struct LazyRegex {
     pub(super) source: &'static str,
     regex: std::sync::OnceLock<Option<Regex>>,
 }
 
-impl Pattern {
-    fn new(source: &'static str) -> Pattern {
-        Pattern {
+impl LazyRegex {
+    fn new(source: &'static str) -> LazyRegex {
+        LazyRegex {
             source,
             regex: std::sync::OnceLock::new(),
         }
@@ -83,7 +84,7 @@ fn known_pattern(pattern: &str, text: &str) -> Option<bool> {
                 && b.iter()
                     .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
         }
-        crate::ir::pattern::VERSION => is_semver(text),
+        crate::ir::id_pattern::VERSION => is_semver(text),
         _ => return None,
     })
 }
@@ -94,7 +95,7 @@ fn kebab_head(b: &[u8]) -> bool {
 }
 
 /// `MAJOR.MINOR.PATCH` without leading zeros, then an optional `-pre` and `+build` of
-/// `[0-9A-Za-z.-]` (the pattern `ir::pattern::VERSION`).
+/// `[0-9A-Za-z.-]` (the pattern `ir::id_pattern::VERSION`).
 fn is_semver(text: &str) -> bool {
     let (core, build) = match text.split_once('+') {
         Some((c, b)) => (c, Some(b)),
@@ -168,7 +169,7 @@ mod tests {
             "^[a-z][a-z0-9-]{0,63}$",
             "^[a-z](?:-?[a-z0-9])*$",
             "^[A-Z][A-Z0-9_]*$",
-            crate::ir::pattern::VERSION,
+            crate::ir::id_pattern::VERSION,
         ];
         let samples = samples();
         for p in patterns {
@@ -234,7 +235,7 @@ pub(super) struct Rules {
     pub(super) enumeration: Option<&'static [J]>,
     pub(super) min_length: Option<u64>,
     pub(super) max_length: Option<u64>,
-    pub(super) pattern: Option<Pattern>,
+    pub(super) pattern: Option<LazyRegex>,
     pub(super) minimum: Option<f64>,
     pub(super) min_items: Option<u64>,
     pub(super) items: Option<Id>,
@@ -243,7 +244,7 @@ pub(super) struct Rules {
     pub(super) properties: Option<Vec<(&'static str, Id)>>,
     pub(super) additional: Additional,
     /// `propertyNames: {pattern}`.
-    pub(super) property_names: Option<Pattern>,
+    pub(super) property_names: Option<LazyRegex>,
     pub(super) min_properties: Option<u64>,
     pub(super) all_of: Vec<Id>,
     pub(super) any_of: Vec<Id>,
@@ -371,7 +372,7 @@ impl Compiler {
             enumeration: obj.get("enum").and_then(J::as_array).map(Vec::as_slice),
             min_length: u64_of("minLength"),
             max_length: u64_of("maxLength"),
-            pattern: obj.get("pattern").and_then(J::as_str).map(Pattern::new),
+            pattern: obj.get("pattern").and_then(J::as_str).map(LazyRegex::new),
             minimum: obj.get("minimum").and_then(J::as_f64),
             min_items: u64_of("minItems"),
             required: obj
@@ -383,7 +384,7 @@ impl Compiler {
                 .get("propertyNames")
                 .and_then(|p| p.get("pattern"))
                 .and_then(J::as_str)
-                .map(Pattern::new),
+                .map(LazyRegex::new),
             min_properties: u64_of("minProperties"),
             ..Rules::empty()
         };

@@ -11,7 +11,7 @@ use loopconv::analysis::walk::{Script, walk};
 use loopconv::analysis::{Decision, Step};
 use loopconv::diag::Diagnostics;
 use loopconv::ir::{Checkpoint, Destination, Graph, Outcome, Phase, Spec, Terminal, Transition};
-use loopconv::valid::graph::{Edge, Node};
+use loopconv::valid::graph::{Edge, Vertex};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -114,7 +114,7 @@ fn coverable(spec: &Spec, info: &loopconv::valid::Info) -> BTreeSet<(String, Str
     let mut fwd = BTreeSet::from([start]);
     let mut back: BTreeSet<_> = g
         .node_indices()
-        .filter(|n| matches!(g[*n], Node::Terminal(_)))
+        .filter(|n| matches!(g[*n], Vertex::Terminal(_)))
         .collect();
     loop {
         let before = (fwd.len(), back.len());
@@ -140,11 +140,11 @@ fn coverable(spec: &Spec, info: &loopconv::valid::Info) -> BTreeSet<(String, Str
         .map(|e| {
             let (u, _) = g.edge_endpoints(e).unwrap();
             match (&g[u], &g[e]) {
-                (Node::Phase(p), Edge::Transition(t)) => (
+                (Vertex::Phase(p), Edge::Transition(t)) => (
                     spec.graph.phases[*p].id.clone(),
                     spec.graph.transitions[*t].on.clone(),
                 ),
-                (Node::Gate(c), d) => {
+                (Vertex::Gate(c), d) => {
                     let d = if *d == Edge::Approve {
                         Decision::Approve
                     } else {

@@ -20,7 +20,7 @@ use loopconv::back;
 use loopconv::diag::{Code, Diagnostics};
 use loopconv::front::vocabulary::KEYS;
 use loopconv::ir::{Pattern, Spec};
-use loopconv::tree::{self, Limits};
+use loopconv::tree::{self, ReadLimits};
 use loopconv::valid::Info;
 use loopconv::{Format, LoadOptions};
 use serde_json::Value;
@@ -128,7 +128,7 @@ pub(crate) fn strict() -> back::Options {
 /// Parse YAML with loopconv's own located reader into a JSON value.
 pub(crate) fn yaml_value(what: &str, text: &str) -> Value {
     let mut d = Diagnostics::new(what);
-    let doc = tree::parse_yaml(text.to_owned(), &KEYS, &Limits::default(), &mut d)
+    let doc = tree::parse_yaml(text.to_owned(), &KEYS, &ReadLimits::default(), &mut d)
         .unwrap_or_else(|| panic!("{what}: {:#?}", d.items()));
     assert!(d.is_empty(), "{what}: {:#?}", d.items());
     doc.root.to_json()

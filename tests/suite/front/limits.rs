@@ -186,9 +186,9 @@ fn too_many_values_is_p004() {
     assert!(msg.contains("more than 1000000 values"), "{msg}");
     line_col(&diags[0]);
     // The same limit for YAML, and inside a loop field (a small limit keeps this quick).
-    let limits = loopconv::tree::Limits {
+    let limits = loopconv::tree::ReadLimits {
         max_nodes: 1000,
-        ..loopconv::tree::Limits::default()
+        ..loopconv::tree::ReadLimits::default()
     };
     let opts = LoadOptions {
         limits,

@@ -5,9 +5,9 @@
 use std::collections::BTreeSet;
 
 use loopconv::back;
-use loopconv::diag::docs::{self, Example, How, Limit};
+use loopconv::diag::docs::{self, Example, How, ReadLimit};
 use loopconv::diag::{Code, Severity};
-use loopconv::tree::Limits;
+use loopconv::tree::ReadLimits;
 use loopconv::{LoadOptions, load};
 
 use crate::support::{self, loopconv};
@@ -29,11 +29,11 @@ fn bytes(text: &str, how: How) -> Vec<u8> {
 
 /// Run an example's text the way its `How` says; every code reported, and the severities.
 fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
-    let mut limits = Limits::default();
+    let mut limits = ReadLimits::default();
     match how {
-        How::Limit(Limit::Bytes(n)) => limits.max_bytes = n,
-        How::Limit(Limit::Depth(n)) => limits.max_depth = n,
-        How::Limit(Limit::Phases(n)) => limits.max_phases = n,
+        How::Limit(ReadLimit::Bytes(n)) => limits.max_bytes = n,
+        How::Limit(ReadLimit::Depth(n)) => limits.max_depth = n,
+        How::Limit(ReadLimit::Phases(n)) => limits.max_phases = n,
         How::Check | How::Latin1 | How::Convert { .. } => {}
     }
     let name = docs::example_file_name(text);

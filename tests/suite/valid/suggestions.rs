@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use loopconv::diag::{Code, Diagnostic, Suggestion, render_sarif};
-use loopconv::lsp::Analysis;
+use loopconv::lsp::DocumentAnalysis;
 use loopconv::lsp::diagnostics::code_actions;
 use loopconv::{LoadOptions, load};
 use lsp_types::{CodeAction, Position, Range, TextEdit, Uri};
@@ -28,7 +28,7 @@ fn count(ds: &[Diagnostic], code: Code) -> usize {
     ds.iter().filter(|d| d.code == code).count()
 }
 
-fn actions(a: &Analysis) -> Vec<CodeAction> {
+fn actions(a: &DocumentAnalysis) -> Vec<CodeAction> {
     let uri: Uri = "file:///tmp/loop".parse().expect("uri");
     let all = Range::new(Position::new(0, 0), Position::new(u32::MAX, 0));
     let items = a.loaded.diags.items();
@@ -109,7 +109,7 @@ const FIXABLE: &[(&str, Code, &[&str])] = &[
 fn every_code_action_fixes_its_diagnostic() {
     for (name, code, titles) in FIXABLE {
         let text = read(name);
-        let a = Analysis::new(name, &text);
+        let a = DocumentAnalysis::new(name, &text);
         let acts: Vec<CodeAction> = actions(&a)
             .into_iter()
             .filter(|x| x.title.ends_with(&format!("({code})")))
@@ -141,7 +141,7 @@ fn every_code_action_fixes_its_diagnostic() {
 #[test]
 fn code_actions_edit_yaml_too() {
     let text = "kind: loop\nname: x\nversion: 0.1.0\ndescription: A loop.\nloop:\n  entry_phase: plna\n  phases:\n    - id: plan\n      objective: Plan.\n    - id: build\n      objective: Build.\n  transitions:\n    - from: plan\n      on: complete\n      to: build\n  error_policy:\n    tool_failure:\n      action: abort\n      max_retries: 2\n";
-    let a = Analysis::new("x.yaml", text);
+    let a = DocumentAnalysis::new("x.yaml", text);
     let acts = actions(&a);
     let titles: Vec<&str> = acts.iter().map(|x| x.title.as_str()).collect();
     assert_eq!(
@@ -173,7 +173,7 @@ fn code_actions_edit_yaml_too() {
 #[test]
 fn an_added_key_keeps_the_yaml_layout() {
     let text = "name: x\nversion: 0.1.0\ndescription: A loop.\nloop:\n  entry_phase: plan\n  phases:\n    - id: plan\n      objective: Plan.\n  transitions:\n    - from: plan\n      on: complete\n      to: $end\n";
-    let a = Analysis::new("x.yaml", text);
+    let a = DocumentAnalysis::new("x.yaml", text);
     let add = actions(&a)
         .into_iter()
         .find(|x| x.title == "add `kind` (F010)")

@@ -25,7 +25,7 @@ use crate::ir::{Access, Destination, FixedLoop, IdMap, IdSet, Pattern, Role, Spe
 /// Re-exported: the drawings clean their text with it.
 pub use crate::text::clean;
 use crate::valid::Info;
-use crate::valid::graph::{Edge, Node};
+use crate::valid::graph::{Edge, Vertex};
 
 /// Text of a drawing: borrowed from the IR when cleaning and shortening left it as written
 /// (most text), owned when they changed it.
@@ -250,12 +250,12 @@ pub enum NodeId {
 }
 
 impl NodeId {
-    /// The id of a node of the analysed graph.
-    pub fn of(node: &Node) -> NodeId {
-        match node {
-            Node::Phase(i) => NodeId::Phase(*i),
-            Node::Gate(i) => NodeId::Gate(*i),
-            Node::Terminal(t) => NodeId::Terminal(*t),
+    /// The id of the drawn node for a vertex of the analysed graph.
+    pub fn of(vertex: &Vertex) -> NodeId {
+        match vertex {
+            Vertex::Phase(i) => NodeId::Phase(*i),
+            Vertex::Gate(i) => NodeId::Gate(*i),
+            Vertex::Terminal(t) => NodeId::Terminal(*t),
         }
     }
 
@@ -542,7 +542,7 @@ fn subtitle(spec: &Spec) -> Option<String> {
 }
 
 fn build<'a>(spec: &'a Spec, info: &'a Info) -> Diagram<'a> {
-    let ctx = Context::new(spec, info);
+    let ctx = DrawingTables::new(spec, info);
     let nodes = ctx.nodes();
     let start = info
         .start
@@ -585,7 +585,7 @@ impl Drawn<'_> {
 
 /// What drawing needs to look up, indexed by id so that drawing stays linear in the size
 /// of the loop.
-struct Context<'a> {
+struct DrawingTables<'a> {
     spec: &'a Spec,
     info: &'a Info,
     checkpoints: &'a [crate::ir::Checkpoint],
@@ -602,7 +602,7 @@ struct Context<'a> {
     drawn: Drawn<'a>,
 }
 
-impl<'a> Context<'a> {
+impl<'a> DrawingTables<'a> {
     fn new(spec: &'a Spec, info: &'a Info) -> Self {
         let path: &[String] = info.shortest_success.as_deref().unwrap_or(&[]);
         let mut first_phase = crate::ir::id_map(spec.graph.phases.len());
@@ -611,7 +611,7 @@ impl<'a> Context<'a> {
         }
         let checkpoints = spec.graph.checkpoints.as_deref().unwrap_or(&[]);
         let (drawn, gates_of) = drawn_nodes(spec, info, checkpoints);
-        Context {
+        DrawingTables {
             spec,
             info,
             checkpoints,
@@ -791,11 +791,11 @@ impl<'a> Context<'a> {
     }
 
     /// Approval into `into` (the guarded phase, or the next gate before it).
-    fn approve_edge(&self, into: &Node, from: NodeId, to: NodeId) -> DiagramEdge<'a> {
+    fn approve_edge(&self, into: &Vertex, from: NodeId, to: NodeId) -> DiagramEdge<'a> {
         let guarded = match into {
-            Node::Phase(i) => self.spec.graph.phases.get(*i).map(|p| p.id.as_str()),
-            Node::Gate(k) => self.checkpoints.get(*k).map(|c| c.before_phase.as_str()),
-            Node::Terminal(_) => None,
+            Vertex::Phase(i) => self.spec.graph.phases.get(*i).map(|p| p.id.as_str()),
+            Vertex::Gate(k) => self.checkpoints.get(*k).map(|c| c.before_phase.as_str()),
+            Vertex::Terminal(_) => None,
         };
         let on_path = guarded.is_some_and(|p| self.path_pos.contains_key(p));
         gate_edge(EdgeKind::Approve, "approve", from, to, on_path)
@@ -816,8 +816,8 @@ fn drawn_nodes<'a>(
     let mut gate_present = vec![false; checkpoints.len()];
     for n in info.graph.node_weights() {
         match n {
-            Node::Phase(i) if *i < drawn.phases.len() => drawn.phases[*i] = true,
-            Node::Gate(k) if *k < gate_present.len() => gate_present[*k] = true,
+            Vertex::Phase(i) if *i < drawn.phases.len() => drawn.phases[*i] = true,
+            Vertex::Gate(k) if *k < gate_present.len() => gate_present[*k] = true,
             _ => {}
         }
     }
