@@ -1,4 +1,4 @@
 //! The language server: the protocol over JSON-RPC, and a real client (headless Neovim).
 
 mod nvim;
-mod protocol;
+pub(crate) mod protocol;

@@ -14,7 +14,9 @@ use serde_json::{Value, json};
 /// How long a test waits for one message before failing (a hung server, not a speed test).
 const PATIENCE: Duration = Duration::from_secs(20);
 
-struct Client {
+/// A language-server client over the server's standard input and output (also used by
+/// `markup_safety::person_text`).
+pub(crate) struct Client {
     child: Child,
     stdin: Option<ChildStdin>,
     inbox: Receiver<Message>,
@@ -24,7 +26,7 @@ struct Client {
 }
 
 impl Client {
-    fn start() -> Client {
+    pub(crate) fn start() -> Client {
         let mut child = support::loopconv_process()
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -62,7 +64,7 @@ impl Client {
             .expect("write to the server");
     }
 
-    fn notify(&mut self, method: &str, params: Value) {
+    pub(crate) fn notify(&mut self, method: &str, params: Value) {
         self.send(Message::Notification(Notification::new(
             method.into(),
             params,
@@ -78,7 +80,7 @@ impl Client {
     }
 
     /// Send a request and wait for its result (panics on an error response).
-    fn request(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
         match self.try_request(method, params) {
             Ok(v) => v,
             Err(e) => panic!("{method} failed: {e}"),
@@ -105,7 +107,7 @@ impl Client {
     }
 
     /// Wait for the diagnostics of `uri` at `version`.
-    fn diagnostics(&mut self, uri: &str, version: i32) -> Vec<Value> {
+    pub(crate) fn diagnostics(&mut self, uri: &str, version: i32) -> Vec<Value> {
         let deadline = Instant::now() + PATIENCE;
         loop {
             let found = self.seen.iter().rev().find(|n| {
@@ -149,7 +151,7 @@ impl Client {
     }
 
     /// `shutdown`, `exit`, and the process ends with success.
-    fn shutdown(mut self) {
+    pub(crate) fn shutdown(mut self) {
         assert_eq!(self.request("shutdown", Value::Null), Value::Null);
         self.notify("exit", Value::Null);
         drop(self.stdin.take());
@@ -158,11 +160,14 @@ impl Client {
     }
 }
 
-fn pos(text: &str, needle: &str, nth: usize) -> Value {
+/// The LSP position (UTF-16 columns) of the `nth` occurrence of `needle`, plus `shift`
+/// characters.
+pub(crate) fn pos(text: &str, needle: &str, nth: usize, shift: usize) -> Value {
     let (at, _) = text.match_indices(needle).nth(nth).expect("needle in text");
     let line = text[..at].matches('\n').count();
-    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
-    json!({"line": line, "character": col})
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let col: usize = text[start..at].chars().map(char::len_utf16).sum();
+    json!({"line": line, "character": col + shift})
 }
 
 fn at(uri: &str, p: Value) -> Value {
@@ -187,7 +192,7 @@ fn diagnostics_have_code_range_link_and_related_information() {
         .expect("a V009 diagnostic");
     assert_eq!(d["severity"], 1);
     assert_eq!(d["source"], "loopconv");
-    assert_eq!(d["range"]["start"], pos(&text, "\"$human\"", 0));
+    assert_eq!(d["range"]["start"], pos(&text, "\"$human\"", 0, 0));
     assert!(d["message"].as_str().unwrap().contains("$human"));
     let href = d["codeDescription"]["href"].as_str().unwrap();
     assert!(href.ends_with("#diagnostics"), "{href}");
@@ -212,7 +217,7 @@ fn diagnostics_have_code_range_link_and_related_information() {
     let quoted = format!("\"{id}\"");
     assert_eq!(
         related["location"]["range"]["start"],
-        pos(&text, &quoted, 0)
+        pos(&text, &quoted, 0, 0)
     );
     c.shutdown();
 }
@@ -300,8 +305,7 @@ fn completion_offers_phases_terminals_and_outcomes() {
         "{ \"from\": \"smoke-test\", \"on\": \"flaky\", \"to\": \"",
     );
     c.change(URI, 2, &half);
-    let p = pos(&half, "\"to\": \"", 3);
-    let p = json!({"line": p["line"], "character": p["character"].as_u64().unwrap() + 7});
+    let p = pos(&half, "\"to\": \"", 3, 7);
     let items = c.request("textDocument/completion", at(URI, p));
     let labels: Vec<&str> = items
         .as_array()
@@ -325,8 +329,7 @@ fn completion_offers_phases_terminals_and_outcomes() {
 
     let on = text.replace("\"on\": \"pass\"", "\"on\": \"\"");
     c.change(URI, 3, &on);
-    let p = pos(&on, "\"on\": \"\"", 0);
-    let p = json!({"line": p["line"], "character": p["character"].as_u64().unwrap() + 7});
+    let p = pos(&on, "\"on\": \"\"", 0, 7);
     let items = c.request("textDocument/completion", at(URI, p));
     let labels: Vec<&str> = items
         .as_array()

@@ -53,9 +53,6 @@ use self::{
 use loopconv::back;
 use loopconv::back::support::diagram::Diagram;
 // ---------------------------------------------------------------------------------------
-// Markdown.
-
-// ---------------------------------------------------------------------------------------
 // What "literal text" means, written independently of the back ends.
 
 /// Dropped from drawn and Markdown text: controls (whitespace controls are folded instead),

@@ -6,15 +6,12 @@
 //! The loop formats (IR, AgentPM, MAS) and the JSON forms are data: they keep the text
 //! exactly.
 
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
 
 use loopconv::{Format, Target};
-use lsp_server::{Message, Notification, Request, RequestId};
 use serde_json::{Value, json};
+
+use crate::lsp::protocol::{Client, pos};
 
 /// The characters that must not reach a reader.
 const HIDDEN: [char; 3] = ['\u{202E}', '\u{202C}', '\u{200B}'];
@@ -339,124 +336,6 @@ fn walk_paths_and_explain() {
     );
     assert_clean(&out, "explain");
     assert_clean(&err, "explain");
-}
-
-/// A minimal language-server client (as in `tests/lsp.rs`).
-struct Client {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    inbox: Receiver<Message>,
-    next_id: i32,
-    seen: Vec<Notification>,
-}
-
-impl Client {
-    fn start() -> Client {
-        let mut child = crate::support::loopconv_process()
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start loopconv lsp");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, inbox) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Ok(Some(m)) = Message::read(&mut r) {
-                if tx.send(m).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        let mut c = Client {
-            child,
-            stdin,
-            inbox,
-            next_id: 0,
-            seen: Vec::new(),
-        };
-        c.request("initialize", json!({"capabilities": {}}));
-        c.notify("initialized", json!({}));
-        c
-    }
-
-    fn send(&mut self, m: Message) {
-        m.write(self.stdin.as_mut().expect("stdin open"))
-            .expect("write to the server");
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(Message::Notification(Notification::new(
-            method.into(),
-            params,
-        )));
-    }
-
-    fn recv(&mut self) -> Message {
-        self.inbox
-            .recv_timeout(Duration::from_secs(20))
-            .expect("the server answers")
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = RequestId::from(self.next_id);
-        self.send(Message::Request(Request::new(
-            id.clone(),
-            method.into(),
-            params,
-        )));
-        loop {
-            match self.recv() {
-                Message::Response(r) if r.id == id => {
-                    return r
-                        .response_result
-                        .unwrap_or_else(|e| panic!("{method} failed: {}", e.message));
-                }
-                Message::Notification(n) => self.seen.push(n),
-                _ => {}
-            }
-        }
-    }
-
-    /// The diagnostics of `uri` at `version`.
-    fn diagnostics(&mut self, uri: &str, version: i32) -> Vec<Value> {
-        loop {
-            let found = self.seen.iter().rev().find(|n| {
-                n.method == "textDocument/publishDiagnostics"
-                    && n.params["uri"] == uri
-                    && n.params["version"] == version
-            });
-            if let Some(n) = found {
-                return n.params["diagnostics"]
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default();
-            }
-            if let Message::Notification(n) = self.recv() {
-                self.seen.push(n);
-            }
-        }
-    }
-
-    fn shutdown(mut self) {
-        self.request("shutdown", Value::Null);
-        self.notify("exit", Value::Null);
-        drop(self.stdin.take());
-        let status = self.child.wait().expect("wait for the server");
-        assert!(status.success(), "the server exited with {status}");
-    }
-}
-
-/// The LSP position of the `nth` occurrence of `needle`, plus `shift` characters.
-fn pos(text: &str, needle: &str, nth: usize, shift: usize) -> Value {
-    let (at, _) = text.match_indices(needle).nth(nth).expect("needle in text");
-    let line = text[..at].matches('\n').count();
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let col: usize = text[start..at].chars().map(char::len_utf16).sum();
-    json!({"line": line, "character": col + shift})
 }
 
 #[test]
