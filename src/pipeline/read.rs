@@ -162,17 +162,8 @@ fn detect(doc: &Document, diags: &mut Diagnostics) -> Option<Format> {
             Code::UnknownFormat,
             format!("cannot tell which loop format this is: {why}"),
         )
-        .with_help(format!("pass {}", or_list(&names)))
+        .with_help(format!("pass {}", crate::text::list(&names, "or")))
         .at(""),
     );
     None
-}
-
-/// `a, b or c`.
-fn or_list(items: &[String]) -> String {
-    match items.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    }
 }

@@ -259,6 +259,20 @@ fn any_byte(s: &str, special: impl Fn(u8) -> bool) -> bool {
     s.bytes().fold(false, |found, b| found | special(b))
 }
 
+/// `1 step`, `3 steps`: a count with its noun.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `a`, `a or b`, `a, b or c` (with `conjunction` = `or`); empty for no items.
+pub fn list(items: &[String], conjunction: &str) -> String {
+    match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} {conjunction} {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

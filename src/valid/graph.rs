@@ -466,9 +466,10 @@ fn budget_rule(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
 /// `` `a` ``, or `` any of `a`, `b` and `c` ``.
 fn any_of(ids: &[&str]) -> String {
     let quoted: Vec<String> = ids.iter().map(|t| format!("`{t}`")).collect();
-    match quoted.split_last() {
-        Some((only, [])) => only.clone(),
-        Some((last, rest)) => format!("any of {} and {last}", rest.join(", ")),
-        None => String::new(),
+    let list = crate::text::list(&quoted, "and");
+    if quoted.len() > 1 {
+        format!("any of {list}")
+    } else {
+        list
     }
 }

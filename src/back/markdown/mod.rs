@@ -26,6 +26,7 @@ use crate::ir::{
     Check, Checkpoint, Destination, ErrorPolicy, Escalation, Graph, Outgoing, Pattern, Phase, Port,
     Spec, Terminal, Transition,
 };
+use crate::text::count;
 use crate::text::markdown::{block, code, inline, longest_run};
 use crate::valid::Info;
 
@@ -321,14 +322,6 @@ fn yes_no(b: Option<bool>) -> String {
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
 fn terminal(t: Terminal) -> String {
     format!("{} ({})", code(t.as_str()), t.meaning())
 }
@@ -534,7 +527,7 @@ fn error_policy_rows(ep: &ErrorPolicy) -> Vec<Row> {
         let v = match (tf.max_retries, tf.on_exhausted) {
             (Some(n), Some(ex)) => format!(
                 "{action}: up to {}, then {}",
-                plural(usize::try_from(n).unwrap_or(usize::MAX), "retry", "retries"),
+                count(usize::try_from(n).unwrap_or(usize::MAX), "retry", "retries"),
                 code(ex.as_str())
             ),
             (Some(n), None) => format!("{action} (max\\_retries {n})"),
@@ -655,15 +648,15 @@ impl AnalysisSection {
         let budget = match (shortest_steps, max_steps) {
             (Some(s), Some(m)) if fits => format!(
                 "the shortest successful run takes {} of `max_steps` {m}",
-                plural(s, "step", "steps")
+                count(s, "step", "steps")
             ),
             (Some(s), Some(m)) => format!(
                 "the shortest successful run takes {}, more than `max_steps` {m}: the loop can never succeed",
-                plural(s, "step", "steps")
+                count(s, "step", "steps")
             ),
             (Some(s), None) => format!(
                 "no `max_steps`; the shortest successful run takes {}",
-                plural(s, "step", "steps")
+                count(s, "step", "steps")
             ),
             (None, Some(m)) => format!("`max_steps` {m}, but `$end` cannot be reached"),
             (None, None) => "no `max_steps`, and `$end` cannot be reached".to_owned(),
@@ -693,7 +686,7 @@ impl AnalysisSection {
         rows.push(Row {
             label: "Shortest successful run".to_owned(),
             value: match (&shortest_path, shortest_steps) {
-                (Some(p), Some(s)) => format!("{p} ({})", plural(s, "step", "steps")),
+                (Some(p), Some(s)) => format!("{p} ({})", count(s, "step", "steps")),
                 _ => "none: `$end` cannot be reached".to_owned(),
             },
         });
@@ -727,7 +720,7 @@ impl IndexPage {
                     source: code(&e.source),
                 })
                 .collect(),
-            count: plural(entries.len(), "loop", "loops"),
+            count: count(entries.len(), "loop", "loops"),
         }
     }
 }

@@ -19,6 +19,7 @@ use serde_json::Value as J;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::front::to_model::Edits;
+use crate::text::count;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
 use rules::{Additional, Id, LazyRegex, Rules, Schema};
@@ -247,7 +248,7 @@ impl ShapeCheck<'_> {
                 format!(
                     "`{}` must have at least {}, found {}",
                     ptr.field(),
-                    counted(min, "item", "items"),
+                    count(usize::try_from(min).unwrap_or(usize::MAX), "item", "items"),
                     found_count(items.len())
                 ),
             )
@@ -593,7 +594,7 @@ impl ShapeCheck<'_> {
                 format!(
                     "`{}` must have at least {}, found {}",
                     ptr.field(),
-                    counted(min, "key", "keys"),
+                    count(usize::try_from(min).unwrap_or(usize::MAX), "key", "keys"),
                     found_count(members.len())
                 ),
             )
@@ -726,11 +727,6 @@ impl ShapeCheck<'_> {
         };
         d
     }
-}
-
-/// `1 item`, `2 items`.
-fn counted(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// `none`, or the number found.
