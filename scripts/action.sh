@@ -45,40 +45,33 @@ install() {
   printf '%s\n' "$bin" >> "$GITHUB_PATH"
 }
 
-# The paths, split on spaces (word splitting on purpose; no globbing).
-paths() {
-  local -a list
+# WORDS: $1 split on spaces into the array WORDS (word splitting on purpose, no
+# globbing; bash 3.2 of macOS has no mapfile).
+split_words() {
   set -f
   # shellcheck disable=SC2206
-  list=(${LOOPCONV_PATHS:-.})
+  WORDS=($1)
   set +f
-  printf '%s\n' "${list[@]}"
 }
 
 sarif() {
   : "${RUNNER_TEMP:?RUNNER_TEMP is not set}" "${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}"
   local file="$RUNNER_TEMP/loopconv.sarif" code=0
-  local -a list
-  mapfile -t list < <(paths)
-  loopconv check --format sarif "${list[@]}" > "$file" || code=$?
+  split_words "${LOOPCONV_PATHS:-.}"
+  loopconv check --format sarif "${WORDS[@]}" > "$file" || code=$?
   # Problems found (1) still give a log to upload; a usage or I/O error (2) does not.
   [ "$code" -le 1 ] || exit "$code"
   printf 'sarif-file=%s\n' "$file" >> "$GITHUB_OUTPUT"
 }
 
 check() {
-  local -a list
-  mapfile -t list < <(paths)
-  loopconv check --format github "${list[@]}"
+  split_words "${LOOPCONV_PATHS:-.}"
+  loopconv check --format github "${WORDS[@]}"
 }
 
 docs() {
-  local -a args
-  set -f
-  # shellcheck disable=SC2206
-  args=(${LOOPCONV_DOCS:?LOOPCONV_DOCS is empty})
-  set +f
-  loopconv docs --check "${args[@]}"
+  split_words "${LOOPCONV_DOCS:?LOOPCONV_DOCS is empty}"
+  loopconv docs --check "${WORDS[@]}"
 }
 
 case "${1:-}" in

@@ -19,7 +19,7 @@ install_tools
 #   man-db and groff for tests/suite/cli/shell.rs (`man -l` of `loopconv man`).
 # pip_tool NAME VERSION COMMAND: install NAME==VERSION unless COMMAND --version says it.
 pip_tool() {
-    if ! "$3" --version 2>/dev/null | grep -qx "$3 $2"; then
+    if ! "$3" --version 2>/dev/null | grep -qE "^$3 $2( |$)"; then
         python3 -m pip install --quiet "$1==$2" ||
             python3 -m pip install --quiet --break-system-packages "$1==$2"
     fi
@@ -30,6 +30,7 @@ pip_tool pre-commit 4.7.0 pre-commit
 # from outside the package registries; the WebAssembly build in tools/ runs instead.
 pip_tool maturin 1.16.0 maturin
 pip_tool zizmor 1.32.0 zizmor
+pip_tool uv 0.13.8 uv   # uvx runs the wheel in scripts/test-packages.sh
 if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update

@@ -16,9 +16,12 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 die() { echo "package.sh: $*" >&2; exit 1; }
 
+# python3, or python where there is no python3 (Windows runners).
+PYTHON=$(command -v python3 || command -v python) || die "no python3 on PATH"
+
 # Cargo.toml's version, read the way the pre-commit placeholder reads it.
 cargo_version() {
-  python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import placeholder_backend as b; print(b.cargo_version(sys.argv[2]))' \
+  "$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import placeholder_backend as b; print(b.cargo_version(sys.argv[2]))' \
     "$ROOT/python" "$ROOT/Cargo.toml"
 }
 
@@ -42,7 +45,7 @@ build_sdist() {
 
 # The binary inside a wheel (its .data/scripts/), extracted into DIR; prints its path.
 binary_from_wheel() {
-  python3 - "$1" "$2" <<'PY'
+  "$PYTHON" - "$1" "$2" <<'PY'
 import os, sys, zipfile
 wheel, out = sys.argv[1], sys.argv[2]
 with zipfile.ZipFile(wheel) as z:
@@ -103,10 +106,10 @@ archive() {
   cp "$bin" "$stage/$name/$exe"
   cp "$ROOT/README.md" "$stage/$name/"
   case "$target" in
-    *windows*) (cd "$stage" && python3 -m zipfile -c "$out/$name.zip" "$name") ; file="$name.zip" ;;
+    *windows*) (cd "$stage" && "$PYTHON" -m zipfile -c "$out/$name.zip" "$name") ; file="$name.zip" ;;
     *) tar -C "$stage" -czf "$out/$name.tar.gz" "$name" ; file="$name.tar.gz" ;;
   esac
-  (cd "$out" && python3 -c 'import hashlib,sys; f=sys.argv[1]; print(hashlib.sha256(open(f,"rb").read()).hexdigest() + "  " + f)' "$file" > "$file.sha256")
+  (cd "$out" && "$PYTHON" -c 'import hashlib,sys; f=sys.argv[1]; print(hashlib.sha256(open(f,"rb").read()).hexdigest() + "  " + f)' "$file" > "$file.sha256")
   rm -rf "$stage"
 }
 

@@ -4,12 +4,13 @@
 # builds every package of this machine into DIST (scripts/package.sh), then, with `cargo`
 # absent from PATH:
 #   1. pip: a fresh virtual environment, `pip install --no-index --find-links DIST
-#      loopconv`, then `loopconv check examples` and `python -m loopconv --version`;
+#      loopconv`, then `loopconv check examples` and `python -m loopconv --version`; and
+#      `uvx loopconv --version` from DIST;
 #   2. pre-commit: the real `pre-commit run --all-files` with this repository's
 #      `language: python` hooks (PIP_FIND_LINKS=DIST, PIP_NO_INDEX=1) fails on a broken
 #      loop and passes once it is fixed and its docs are generated;
 #   3. npm: `npm install` of the packed tarballs (offline), then `npx loopconv check
-#      examples`, its exit codes and the LOOPCONV_BINARY override;
+#      examples`, its exit codes, the LOOPCONV_BINARY override and `npx loopconv lsp`;
 #   4. the GitHub Action's script (scripts/action.sh) installs from DIST and checks;
 # and, with cargo, that the sdist builds a working wheel (the dependencies of the wheel's
 # build are reused). Every step fails the script; nothing is skipped.
@@ -47,7 +48,7 @@ path_without_cargo() {
 }
 NOCARGO=$(path_without_cargo)
 if PATH=$NOCARGO command -v cargo >/dev/null; then fail "cargo is still on the reduced PATH"; fi
-for tool in python3 node npm npx git pre-commit; do
+for tool in python3 node npm npx git pre-commit uvx; do
   PATH=$NOCARGO command -v "$tool" >/dev/null || fail "$tool is not on PATH without cargo"
 done
 
@@ -84,6 +85,12 @@ expect_exit 1 env PATH="$VENV_PATH" python -m loopconv check --color never "$BRO
 expect_output V006
 expect_exit 0 env PATH="$VENV_PATH" python -c 'import loopconv, os; assert os.path.isfile(loopconv.find_loopconv_bin())'
 echo "ok: loopconv $VERSION from the wheel, python -m loopconv, exit codes"
+
+step "uvx: run the wheel without installing it, no index, no cargo"
+expect_exit 0 env PATH="$NOCARGO" UV_CACHE_DIR="$WORK/uv-cache" UV_TOOL_DIR="$WORK/uv-tools" \
+  uvx --offline --no-index --find-links "$DIST" loopconv --version
+expect_output "loopconv $VERSION"
+echo "ok: uvx loopconv"
 
 step "pre-commit: the language: python hooks from a built wheel, no index, no cargo"
 # The hook repository: this work tree as it is (committed or not), in a git repository of
@@ -147,7 +154,21 @@ printf '#!/bin/sh\necho "override $*"\nexit 3\n' >"$WORK/fake-loopconv"
 chmod +x "$WORK/fake-loopconv"
 expect_exit 3 env PATH="$NOCARGO" LOOPCONV_BINARY="$WORK/fake-loopconv" npx --offline loopconv check x
 expect_output "override check x"
-echo "ok: npx loopconv from the tarballs, exit codes, LOOPCONV_BINARY"
+# The language server through the shim: stdin and stdout reach the binary unchanged.
+lsp_session() {
+  local msg
+  for msg in '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}' \
+    '{"jsonrpc":"2.0","method":"initialized","params":{}}' \
+    '{"jsonrpc":"2.0","id":2,"method":"shutdown","params":null}' \
+    '{"jsonrpc":"2.0","method":"exit","params":null}'; do
+    printf 'Content-Length: %d\r\n\r\n%s' "${#msg}" "$msg"
+  done
+}
+lsp_session >"$WORK/lsp-in"
+expect_exit 0 env PATH="$NOCARGO" sh -c 'npx --offline loopconv lsp <"$1"' sh "$WORK/lsp-in"
+expect_output '"capabilities"'
+expect_output '"id":2'
+echo "ok: npx loopconv from the tarballs, exit codes, LOOPCONV_BINARY, loopconv lsp"
 
 step "the GitHub Action's script: install from DIST, check, SARIF, docs"
 export RUNNER_TEMP="$WORK/runner-temp" GITHUB_PATH="$WORK/github-path" GITHUB_OUTPUT="$WORK/github-output"
@@ -192,4 +213,4 @@ expect_output "loopconv $VERSION"
 echo "ok: the sdist builds"
 
 echo
-echo "packages tested: 5 passed, 0 failed"
+echo "test-packages: 6 passed, 0 failed"
