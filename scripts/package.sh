@@ -56,7 +56,7 @@ with zipfile.ZipFile(wheel) as z:
     with z.open(names[0]) as src, open(path, "wb") as dst:
         dst.write(src.read())
     os.chmod(path, 0o755)
-    print(path)
+    print(path.replace(os.sep, "/"))
 PY
 }
 
