@@ -12,6 +12,7 @@ use lsp_types::{
 use super::index::{Index, RefKind, Span, Symbol};
 use super::text::LineIndex;
 use crate::ir::Terminal;
+use crate::text::markdown as md;
 use crate::valid::Info;
 
 /// One open document's text with its line index, for converting ranges.
@@ -86,14 +87,18 @@ pub fn hover(t: &DocumentText, index: &Index, info: Option<&Info>, offset: usize
         Symbol::Phase(id) => phase_hover(index, info, id)?,
         Symbol::Outcome { phase, id } => outcome_hover(index, phase, id),
         Symbol::Terminal(id) => match Terminal::parse(id) {
-            Some(term) => format!("terminal `{id}`: {}", term.meaning()),
-            None => format!("`{id}` is not a terminal (`$end`, `$abort` or `$handoff`)"),
+            Some(term) => format!("terminal {}: {}", md::code(id), md::inline(term.meaning())),
+            None => format!(
+                "{} is not a terminal (`$end`, `$abort` or `$handoff`)",
+                md::code(id)
+            ),
         },
     };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            // Read by people: without the characters `text::lines` drops.
+            // Read by people: without the characters `text::lines` drops; the user text in
+            // it is escaped Markdown (`text::markdown`), so it cannot become a link or markup.
             value: crate::text::lines(&text).into_owned(),
         }),
         range: Some(t.range(span)),
@@ -102,12 +107,12 @@ pub fn hover(t: &DocumentText, index: &Index, info: Option<&Info>, offset: usize
 
 fn phase_hover(index: &Index, info: Option<&Info>, id: &str) -> Option<String> {
     let p = index.phase(id)?;
-    let mut s = format!("**phase `{id}`**\n\n");
+    let mut s = format!("**phase {}**\n\n", md::code(id));
     if let Some(o) = &p.objective {
-        let _ = writeln!(s, "{o}\n");
+        let _ = writeln!(s, "{}\n", md::block(o));
     }
     if let Some(a) = &p.access {
-        let _ = writeln!(s, "access: `{a}`\n");
+        let _ = writeln!(s, "access: {}\n", md::code(a));
     }
     let outs = index.outcome_ids(id);
     let _ = writeln!(s, "outcomes: {}\n", ticked(&outs));
@@ -115,7 +120,7 @@ fn phase_hover(index: &Index, info: Option<&Info>, id: &str) -> Option<String> {
     for t in index.transitions_from(id) {
         let on = t.on.as_deref().unwrap_or("?");
         let to = t.to.as_deref().unwrap_or("?");
-        let _ = writeln!(s, "- on `{on}` → `{to}`");
+        let _ = writeln!(s, "- on {} → {}", md::code(on), md::code(to));
     }
     if let Some(info) = info {
         if info.unreachable_phases.iter().any(|p| p == id) {
@@ -129,17 +134,21 @@ fn phase_hover(index: &Index, info: Option<&Info>, id: &str) -> Option<String> {
 }
 
 fn outcome_hover(index: &Index, phase: &str, id: &str) -> String {
-    let mut s = format!("**outcome `{id}`** of phase `{phase}`\n\n");
+    let mut s = format!(
+        "**outcome {}** of phase {}\n\n",
+        md::code(id),
+        md::code(phase)
+    );
     let desc = index
         .phase(phase)
         .and_then(|p| p.outcomes.iter().find(|o| o.id == id))
         .and_then(|o| o.description.clone());
     if let Some(d) = desc {
-        let _ = writeln!(s, "{d}\n");
+        let _ = writeln!(s, "{}\n", md::block(&d));
     }
     for t in index.transitions_from(phase) {
         if t.on.as_deref() == Some(id) {
-            let _ = writeln!(s, "leads to `{}`", t.to.as_deref().unwrap_or("?"));
+            let _ = writeln!(s, "leads to {}", md::code(t.to.as_deref().unwrap_or("?")));
         }
     }
     s
@@ -153,7 +162,7 @@ fn shown(s: &str) -> String {
 
 fn ticked(ids: &[&str]) -> String {
     ids.iter()
-        .map(|i| format!("`{i}`"))
+        .map(|i| md::code(i))
         .collect::<Vec<_>>()
         .join(", ")
 }

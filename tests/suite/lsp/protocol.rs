@@ -594,3 +594,36 @@ fn hostile_inputs_hover_and_complete() {
     assert!(hovers > 0, "no hover anywhere: the positions miss every id");
     c.shutdown();
 }
+
+/// Hover text is Markdown built from user text: the objective and the outcome description
+/// are escaped, so an objective cannot become an image, a link or raw HTML in the editor.
+#[test]
+fn hover_escapes_user_text() {
+    let text = r#"{"kind": "loop", "name": "h", "version": "1.0.0", "description": "d",
+ "loop": {"entry_phase": "work", "phases": [{"id": "work", "objective": "<img src=x onerror=alert(1)> [x](https://e.example) ![i](https://e.example/i.png) *em*",
+  "outcomes": [{"id": "done", "description": "<b>bold</b> [y](https://e.example)"}]}],
+  "transitions": [{"from": "work", "on": "done", "to": "$end"}]}}"#;
+    let mut c = Client::start();
+    c.open(URI, text);
+    c.diagnostics(URI, 1);
+    let hover = |c: &mut Client, needle: &str| {
+        let offset = text.rfind(needle).expect("the id is in the text") + 1;
+        let line = text[..offset].matches('\n').count();
+        let col = text[..offset].rsplit('\n').next().unwrap_or("").encode_utf16().count();
+        let h = c.request(
+            "textDocument/hover",
+            at(URI, json!({"line": line, "character": col})),
+        );
+        h["contents"]["value"].as_str().expect("a hover").to_owned()
+    };
+    let phase = hover(&mut c, "\"work\", \"on\"");
+    assert!(phase.contains("**phase `work`**"), "{phase}");
+    let outcome = hover(&mut c, "\"done\", \"to\"");
+    for value in [&phase, &outcome] {
+        for raw in ["<img", "<b>", "[x](", "![i](", "[y]("] {
+            assert!(!value.contains(raw), "{raw} in {value}");
+        }
+    }
+    assert!(phase.contains("&lt;img"), "{phase}");
+    c.shutdown();
+}
