@@ -5,10 +5,11 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use lsp_types::{
-    CompletionItem, CompletionItemKind, DocumentSymbol, Hover, HoverContents, Location,
-    MarkupContent, MarkupKind, Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
+    CompletionItem, CompletionItemKind, CompletionList, DocumentSymbol, Hover, HoverContents,
+    Location, MarkupContent, MarkupKind, Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
 
+use super::complete::Context;
 use super::index::{Index, RefKind, Span, Symbol};
 use super::text::LineIndex;
 use crate::ir::Terminal;
@@ -223,64 +224,134 @@ pub fn location(t: &DocumentText, uri: &Uri, span: Span) -> Location {
 }
 
 /// Completion candidates for a reference being typed at `offset`: phase ids (and
-/// terminals where one is allowed), or the outcomes of the transition's `from` phase.
-pub fn completion(t: &DocumentText, index: &Index, offset: usize) -> Vec<CompletionItem> {
+/// The most completion items one answer holds: an editor shows a few dozen, and a loop of
+/// 10,000 phases would otherwise send them all on every keystroke. When more match, the
+/// list is marked incomplete and the editor asks again as the user types.
+pub const MAX_COMPLETIONS: usize = 100;
+
+/// How well a candidate matches what was typed: lower is better; `None` when it does not.
+/// Ids that start with the typed text come first (exact case, then any case), then ids that
+/// contain it, then ids that hold its characters in order.
+fn match_rank(candidate: &str, typed: &str) -> Option<u8> {
+    if candidate.starts_with(typed) {
+        return Some(0);
+    }
+    let (c, t) = (candidate.to_lowercase(), typed.to_lowercase());
+    if c.starts_with(&t) {
+        Some(1)
+    } else if c.contains(&t) {
+        Some(2)
+    } else {
+        let mut rest = c.chars();
+        t.chars().all(|x| rest.any(|y| y == x)).then_some(3)
+    }
+}
+
+/// One candidate of a completion: the id, its kind and where its detail comes from.
+struct Candidate<'a> {
+    id: &'a str,
+    kind: CompletionItemKind,
+    detail: Option<&'a str>,
+}
+
+/// Completion of a phase, terminal or outcome reference at byte `offset`: the candidates
+/// that match the typed part of the id, best first, at most [`MAX_COMPLETIONS`] of them.
+pub fn completion(t: &DocumentText, index: &Index, offset: usize) -> CompletionList {
+    let none = CompletionList {
+        is_incomplete: false,
+        items: Vec::new(),
+    };
     let Some(ctx) = super::complete::context(t.text, offset) else {
-        return Vec::new();
+        return none;
     };
+    let typed = t
+        .text
+        .get(ctx.replace.0..offset.max(ctx.replace.0))
+        .unwrap_or("");
+    let outcome_of = ctx.from.clone().unwrap_or_default();
+    let candidates = candidates(index, &ctx, &outcome_of);
+    let mut ranked: Vec<(u8, usize, &Candidate<'_>)> = candidates
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match_rank(c.id, typed).map(|r| (r, i, c)))
+        .collect();
+    ranked.sort_by_key(|&(r, i, _)| (r, i));
+    let is_incomplete = ranked.len() > MAX_COMPLETIONS;
+    ranked.truncate(MAX_COMPLETIONS);
     let range = t.range(ctx.replace);
-    let item = |label: &str, kind, detail: Option<String>| {
-        let new_text = if ctx.quoted || ctx.json_needs_quotes {
-            serde_json::to_string(label).unwrap_or_default()
-        } else {
-            label.to_owned()
-        };
-        let new_text = if ctx.quoted {
-            new_text.trim_matches('"').to_owned()
-        } else {
-            new_text
-        };
-        // The label and detail are read by people; the edit inserts the id exactly (and the
-        // editor filters by it when the label had to drop characters).
-        let shown_label = shown(label);
-        CompletionItem {
-            filter_text: (shown_label != label).then(|| label.to_owned()),
-            label: shown_label,
-            kind: Some(kind),
-            detail: detail.as_deref().map(shown),
-            text_edit: Some(lsp_types::CompletionTextEdit::Edit(TextEdit::new(
-                range, new_text,
-            ))),
-            ..CompletionItem::default()
-        }
-    };
+    let items = ranked
+        .iter()
+        .enumerate()
+        .map(|(order, (_, _, c))| completion_item(&ctx, range, c, order))
+        .collect();
+    CompletionList {
+        is_incomplete,
+        items,
+    }
+}
+
+/// Every id the reference at the cursor may name, in source order: the outcomes of the
+/// transition's `from` for an `on`, else the phases, then the terminals where allowed.
+fn candidates<'a>(index: &'a Index, ctx: &Context, from: &'a str) -> Vec<Candidate<'a>> {
     if ctx.kind == RefKind::On {
-        let from = ctx.from.as_deref().unwrap_or("");
         return index
             .outcome_ids(from)
             .into_iter()
-            .map(|o| {
-                item(
-                    o,
-                    CompletionItemKind::ENUM_MEMBER,
-                    Some(format!("outcome of `{from}`")),
-                )
+            .map(|id| Candidate {
+                id,
+                kind: CompletionItemKind::ENUM_MEMBER,
+                detail: None,
             })
             .collect();
     }
-    let phases = index.phase_ids().into_iter().map(|p| {
-        let detail = index.phase(p).and_then(|d| d.objective.clone());
-        item(p, CompletionItemKind::FUNCTION, detail)
+    let phases = index.first_declarations().into_iter().map(|p| Candidate {
+        id: &p.id,
+        kind: CompletionItemKind::FUNCTION,
+        detail: p.objective.as_deref(),
     });
     let terminals = Terminal::ALL
         .into_iter()
         .filter(|_| ctx.kind.allows_terminal())
-        .map(|term| {
-            item(
-                term.as_str(),
-                CompletionItemKind::CONSTANT,
-                Some(term.meaning().to_owned()),
-            )
+        .map(|term| Candidate {
+            id: term.as_str(),
+            kind: CompletionItemKind::CONSTANT,
+            detail: Some(term.meaning()),
         });
     phases.chain(terminals).collect()
+}
+
+/// The item for one candidate; `order` keeps the ranking in editors that sort by
+/// `sortText`.
+fn completion_item(ctx: &Context, range: Range, c: &Candidate<'_>, order: usize) -> CompletionItem {
+    let new_text = if ctx.quoted || ctx.json_needs_quotes {
+        serde_json::to_string(c.id).unwrap_or_default()
+    } else {
+        c.id.to_owned()
+    };
+    let new_text = if ctx.quoted {
+        new_text.trim_matches('"').to_owned()
+    } else {
+        new_text
+    };
+    let detail = match (ctx.kind, c.detail) {
+        (RefKind::On, _) => Some(format!(
+            "outcome of `{}`",
+            ctx.from.as_deref().unwrap_or("")
+        )),
+        (_, d) => d.map(str::to_owned),
+    };
+    // The label and detail are read by people; the edit inserts the id exactly (and the
+    // editor filters by it when the label had to drop characters).
+    let shown_label = shown(c.id);
+    CompletionItem {
+        filter_text: (shown_label != c.id).then(|| c.id.to_owned()),
+        label: shown_label,
+        kind: Some(c.kind),
+        detail: detail.as_deref().map(shown),
+        sort_text: Some(format!("{order:04}")),
+        text_edit: Some(lsp_types::CompletionTextEdit::Edit(TextEdit::new(
+            range, new_text,
+        ))),
+        ..CompletionItem::default()
+    }
 }
