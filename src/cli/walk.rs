@@ -81,7 +81,7 @@ fn decisions(a: &WalkLoopArgs) -> Vec<(String, Decision)> {
 /// `walk --help`'s list of exit codes (the same as [`exit_code`]; a test compares them).
 pub(super) const EXIT_HELP: &str = "\
 Exit codes (run statuses of the AgentPM harness):
-  0  ended              the run reached `$end`
+  0  ended              the run reached `$end` (a REAL/VEAL `continue` escalation too)
   3  aborted            `$abort`, or an error policy's `abort`
   4  handed_off         `$handoff`, an error policy's `handoff`, or a REAL/VEAL escalation to a person or the fallback agent
   5  limit_reached      the effective `max_steps` (the stricter of the loop's and `--runtime-max-steps`) ran out
