@@ -5,4 +5,5 @@ mod checkpoints;
 mod conformance;
 mod diagnostics;
 mod explain;
+mod messages;
 mod suggestions;
