@@ -486,7 +486,7 @@ impl<'a> Walker<'a> {
                 (true, _) => "checkpoint decisions",
             };
             return Err(self.fail(format!(
-                "the run ended `{}` ({}), with {what} left over: {}",
+                "the run is over (`{}`: {}), but the script has {what} left over: {}",
                 end.status.as_str(),
                 end.reason,
                 crate::text::list(&unused, "and")

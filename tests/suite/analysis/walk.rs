@@ -304,14 +304,16 @@ fn script_mistakes_are_usage_errors_and_never_list_nothing() {
     assert_eq!(code, Some(2));
     assert!(
         out.contains(
-            "error: the run ended `handed_off` (reached `$handoff`), with outcomes left over: `act`"
+            "error: the run is over (`handed_off`: reached `$handoff`), but the script has outcomes left over: `act`"
         ),
         "{out}"
     );
     let (code, out) = walk_with(&f, "handoff", &["--approve", "approve-next-action"]);
     assert_eq!(code, Some(2));
     assert!(
-        out.contains("with checkpoint decisions left over: `approve approve-next-action`"),
+        out.contains(
+            "but the script has checkpoint decisions left over: `approve approve-next-action`"
+        ),
         "{out}"
     );
     // An empty item (a trailing comma) is named, not listed as an empty leftover.
@@ -369,7 +371,10 @@ fn failures_follow_the_error_policy_or_the_harness_defaults() {
     // A failure ends the run: outcomes after it are a script mistake.
     let (code, out) = walk_with(&plain, "@phase-failure,done", &[]);
     assert_eq!(code, Some(2));
-    assert!(out.contains("with outcomes left over: `done`"), "{out}");
+    assert!(
+        out.contains("but the script has outcomes left over: `done`"),
+        "{out}"
+    );
 }
 
 /// A VEAL loop with `max_attempts: 2` and the given escalation lines.
@@ -448,4 +453,68 @@ fn mas_loops_escalate_only_when_max_attempts_is_used_up() {
     let (code, out) = walk_with(&f, &run, &[]);
     assert_eq!(code, Some(3), "{out}");
     assert!(out.contains(" 11. eval → escalate → $abort\nrun aborted after 11 steps (max_steps 11): `max_attempts` (4) used up: escalation `abort`, the workflow fails (`$abort`)"), "{out}");
+}
+
+/// Every run end and script error `walk` can give for the examples, corpus and scaffolds
+/// reads as prose (no empty list after "left over:", no "(s)", nothing cut short): the
+/// reason of every run `paths` lists (replayed), and for each loop the mistakes of a
+/// script with one outcome too many, an unknown outcome and a missing decision.
+#[test]
+fn every_run_end_and_script_error_reads_well() {
+    use loopconv::analysis::paths::paths;
+    use loopconv::analysis::walk::{Script, walk};
+    use loopconv::analysis::{Decision, Runtime};
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = all_inputs();
+    files.extend(new_scaffolds(dir.path()).into_iter().map(|(_, f)| f));
+    let (mut bad, mut judged) = (Vec::new(), 0);
+    let mut judge = |name: &str, text: &str| {
+        judged += 1;
+        for fault in crate::valid::messages::faults(text, "") {
+            bad.push(format!("{name}: {fault}: {text:?}"));
+        }
+    };
+    for f in &files {
+        let l = load_file(f);
+        let Some((spec, info)) = l.valid() else {
+            continue;
+        };
+        let name = rel(f);
+        let found = paths(spec, info, Runtime::default());
+        for run in found
+            .shortest
+            .iter()
+            .chain(&found.cover)
+            .chain(&found.failures)
+        {
+            let mut script = Script {
+                outcomes: run.outcomes.clone(),
+                decisions: run.decisions.clone(),
+            };
+            match walk(spec, info, &script, Runtime::default()) {
+                Ok(r) => judge(&name, &r.reason),
+                Err(e) => judge(&name, &e.message),
+            }
+            script.outcomes.push("extra".to_owned());
+            script
+                .decisions
+                .push(("extra".to_owned(), Decision::Reject));
+            if let Err(e) = walk(spec, info, &script, Runtime::default()) {
+                judge(&name, &e.message);
+            }
+            script.outcomes = vec!["no-such-outcome".to_owned()];
+            script.decisions.clear();
+            match walk(spec, info, &script, Runtime::default()) {
+                Ok(r) => judge(&name, &r.reason),
+                Err(e) => judge(&name, &e.message),
+            }
+        }
+    }
+    assert!(judged > 200, "only {judged} texts were judged");
+    assert!(
+        bad.is_empty(),
+        "{} texts read badly:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }

@@ -5,5 +5,5 @@ mod checkpoints;
 mod conformance;
 mod diagnostics;
 mod explain;
-mod messages;
+pub(crate) mod messages;
 mod suggestions;
