@@ -37,6 +37,14 @@ use crate::ir::{Spec, ToolAction};
 use crate::valid::Info;
 use crate::valid::graph::{Edge, Vertex};
 
+/// The longest run `paths` builds (phase executions): a REAL/VEAL escalation that needs
+/// more is reported as not coverable rather than spelled out.
+pub const MAX_RUN_STEPS: u64 = 10_000;
+
+/// The most retries a failure run spells out; with more, only the phase-failure run is
+/// listed.
+pub const MAX_LISTED_RETRIES: u64 = 1_000;
+
 /// One run from the entry to a terminal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Path {
@@ -107,7 +115,7 @@ pub fn paths(spec: &Spec, info: &Info, rt: Runtime) -> Paths {
         spec,
         info,
         rt,
-        attempts: Attempts::of(spec, info),
+        attempts: Attempts::of(spec, info, rt),
     };
     let into = bfs(info, &[start], Direction::Outgoing);
     let terminals: Vec<NodeIndex> = g
@@ -131,24 +139,29 @@ pub fn paths(spec: &Spec, info: &Info, rt: Runtime) -> Paths {
             Some("its source cannot be reached from the entry")
         } else if !matches!(g[v], Vertex::Terminal(_)) && out[v.index()].is_none() {
             Some("no terminal can be reached after it")
-        } else if ctx.attempts.as_ref().is_some_and(|a| a.never(e)) {
-            Some("not reached: `max_attempts` is 1, so the first failed evaluation escalates")
         } else {
             None
         };
-        if let Some(reason) = reason {
-            if let Some(step) = step_of(spec, info, e) {
-                uncovered.push(Uncovered {
-                    step,
-                    reason: reason.to_owned(),
-                });
-            }
-            continue;
-        }
+        let reason = reason
+            .map(str::to_owned)
+            .or_else(|| ctx.attempts.as_ref().and_then(|a| a.never(e)));
         let mut edges = way_in(info, &into, u);
         edges.push(e);
         edges.extend(way_out(info, &out, v));
-        let edges = ctx.expand(edges);
+        let expanded = ctx.expand(edges);
+        let (reason, edges) = match (reason, expanded) {
+            (None, Some(edges)) => (None, edges),
+            (reason, _) => (
+                reason.or_else(|| ctx.attempts.as_ref().map(Attempts::too_long)),
+                Vec::new(),
+            ),
+        };
+        if let Some(reason) = reason {
+            if let Some(step) = step_of(spec, info, e) {
+                uncovered.push(Uncovered { step, reason });
+            }
+            continue;
+        }
         for x in &edges {
             taken[x.index()] = true;
         }
@@ -177,6 +190,8 @@ struct Ctx<'a> {
 /// REAL/VEAL: the edges of one failed attempt and the escalation.
 struct Attempts {
     max: u64,
+    /// The step limit a run must fit in (the effective one, at most [`MAX_RUN_STEPS`]).
+    limit: u64,
     /// `eval`'s node.
     eval: NodeIndex,
     /// `eval`'s escalation edge.
@@ -186,7 +201,7 @@ struct Attempts {
 }
 
 impl Attempts {
-    fn of(spec: &Spec, info: &Info) -> Option<Attempts> {
+    fn of(spec: &Spec, info: &Info, rt: Runtime) -> Option<Attempts> {
         let fixed = FixedLoop::of(spec.pattern)?;
         let edge = |from: &str, on: &str| {
             let n = *info.phase_nodes.get(from)?;
@@ -197,6 +212,7 @@ impl Attempts {
         };
         Some(Attempts {
             max: spec.effective_max_attempts(),
+            limit: rt.effective_max_steps(info).min(MAX_RUN_STEPS),
             eval: *info.phase_nodes.get(fixed.eval)?,
             escalate: edge(fixed.eval, fixed.escalate)?,
             again: vec![
@@ -207,21 +223,47 @@ impl Attempts {
         })
     }
 
-    /// Whether no run can take edge `e` (the failed attempt's edges, with one attempt).
-    fn never(&self, e: EdgeIndex) -> bool {
-        self.max == 1 && self.again[..2].contains(&e)
+    /// Why no run can take edge `e`: the failed attempt's edges, with one attempt; the
+    /// escalation, when it takes more steps than a run may.
+    fn never(&self, e: EdgeIndex) -> Option<String> {
+        if self.max == 1 && self.again[..2].contains(&e) {
+            return Some(
+                "not reached: `max_attempts` is 1, so the first failed evaluation escalates"
+                    .to_owned(),
+            );
+        }
+        (e == self.escalate && self.escalation_steps() > self.limit).then(|| self.too_long())
+    }
+
+    /// The steps of a run that escalates: every attempt fails.
+    fn escalation_steps(&self) -> u64 {
+        crate::ir::fixed::max_steps_for(self.max)
+    }
+
+    /// Why a run that escalates is not listed: it does not fit.
+    fn too_long(&self) -> String {
+        format!(
+            "not reached within {} steps: escalating after `max_attempts` {} takes {} (the run stops `limit_reached` first)",
+            self.limit,
+            self.max,
+            self.escalation_steps()
+        )
     }
 }
 
 impl Ctx<'_> {
-    /// A run that escalates, given the failed attempts the escalation needs first.
-    fn expand(&self, edges: Vec<EdgeIndex>) -> Vec<EdgeIndex> {
+    /// A run that escalates, given the failed attempts the escalation needs first; `None`
+    /// when that run does not fit in the step limit.
+    fn expand(&self, edges: Vec<EdgeIndex>) -> Option<Vec<EdgeIndex>> {
         let Some(a) = &self.attempts else {
-            return edges;
+            return Some(edges);
         };
         let Some(at) = edges.iter().position(|e| *e == a.escalate) else {
-            return edges;
+            return Some(edges);
         };
+        if a.escalation_steps() > a.limit {
+            return None;
+        }
         let evals = edges
             .iter()
             .filter(|e| {
@@ -237,7 +279,7 @@ impl Ctx<'_> {
             out.extend(&a.again);
         }
         out.extend(&edges[at..]);
-        out
+        Some(out)
     }
 }
 
@@ -256,18 +298,30 @@ fn failure_runs(ctx: &Ctx, into: &[Option<EdgeIndex>], shortest: &[Path]) -> Vec
     let retries = tool
         .filter(|t| t.action == ToolAction::Retry)
         .and_then(|t| t.max_retries);
-    let tries = usize::try_from(retries.unwrap_or(0)).unwrap_or(0);
+    let tries = usize::try_from(retries.unwrap_or(0)).unwrap_or(usize::MAX);
     let tool_failures = |n: usize| vec![TOOL_FAILURE.to_owned(); n];
-    let mut scripts = vec![
-        vec![PHASE_FAILURE.to_owned()],
-        tool_failures(tries.saturating_add(1)),
-    ];
+    let mut scripts = vec![vec![PHASE_FAILURE.to_owned()]];
+    if retries.is_some_and(|r| r > MAX_LISTED_RETRIES) {
+        return scripts_to_runs(ctx, &way_in, None, scripts);
+    }
+    scripts.push(tool_failures(tries.saturating_add(1)));
     let to_end = shortest.iter().find(|p| p.status == Status::Ended);
     if let (Some(_), Some(end)) = (retries, to_end) {
         let mut recovered = tool_failures(tries);
         recovered.extend(end.outcomes.iter().cloned());
         scripts.push(recovered);
     }
+    scripts_to_runs(ctx, &way_in, to_end, scripts)
+}
+
+/// Walk each failure script (the way into the entry phase's checkpoints first, or a
+/// recovered run's decisions) into a run.
+fn scripts_to_runs(
+    ctx: &Ctx,
+    way_in: &Path,
+    to_end: Option<&Path>,
+    scripts: Vec<Vec<String>>,
+) -> Vec<Path> {
     scripts
         .into_iter()
         .filter_map(|outcomes| {
@@ -282,7 +336,7 @@ fn failure_runs(ctx: &Ctx, into: &[Option<EdgeIndex>], shortest: &[Path]) -> Vec
                 outcomes,
                 decisions,
             };
-            walk(spec, ctx.info, &script, ctx.rt)
+            walk(ctx.spec, ctx.info, &script, ctx.rt)
                 .ok()
                 .map(|run| path_of_run(ctx, script, run))
         })
@@ -379,7 +433,8 @@ fn shortest_paths(ctx: &Ctx, into: &[Option<EdgeIndex>], terminals: &[NodeIndex]
     terminals
         .iter()
         .filter(|t| into[t.index()].is_some())
-        .map(|t| path_of(ctx, &ctx.expand(way_in(ctx.info, into, *t))))
+        .filter_map(|t| ctx.expand(way_in(ctx.info, into, *t)))
+        .map(|edges| path_of(ctx, &edges))
         .collect()
 }
 

@@ -280,3 +280,82 @@ pub(crate) fn status_code(status: &str) -> i32 {
         other => panic!("not a run status: {other}"),
     }
 }
+
+/// A VEAL loop with `max_attempts: N` and `escalation: abort`.
+fn veal(attempts: u64) -> loopconv::Loaded {
+    let text = format!(
+        "name: gate\ntype: VEAL\ndescription: d\nvalidator: v\nactor: a\nmax_attempts: {attempts}\nescalation: abort\nchecks:\n  - id: lint\n    command: cargo clippy\n"
+    );
+    loopconv::load(
+        "gate.yaml",
+        text.as_bytes(),
+        &loopconv::LoadOptions::default(),
+    )
+}
+
+/// REAL/VEAL: the run that escalates fails every attempt first (seed 004: the escalation
+/// is the "policy when max reached"), and `walk` replays it to the escalation's status; an
+/// escalation longer than the step limit, or `act` with one attempt, is not coverable.
+#[test]
+fn mas_paths_escalate_only_after_max_attempts() {
+    for attempts in [2, 3, 5] {
+        let l = veal(attempts);
+        let (spec, info) = l.valid().expect("valid");
+        let found = paths(spec, info, Runtime::default());
+        let abort = found
+            .shortest
+            .iter()
+            .find(|r| r.terminal.as_deref() == Some("$abort"))
+            .expect("a run to $abort");
+        let evals = abort
+            .outcomes
+            .iter()
+            .filter(|o| *o == "no-go" || *o == "escalate")
+            .count();
+        assert_eq!(evals as u64, attempts, "{abort:?}");
+        assert_eq!(abort.phase_steps as u64, 3 * attempts - 1);
+        assert_eq!(abort.outcomes.last().map(String::as_str), Some("escalate"));
+        assert!(abort.fits_max_steps);
+        assert_eq!(found.covered, found.total, "{found:?}");
+        for run in found.shortest.iter().chain(&found.cover) {
+            let script = Script {
+                outcomes: run.outcomes.clone(),
+                decisions: run.decisions.clone(),
+            };
+            let trace = walk(spec, info, &script, Runtime::default()).expect("replays");
+            assert_eq!((trace.status, &trace.terminal), (run.status, &run.terminal));
+        }
+    }
+    // One attempt: the first failed evaluation escalates, `act` is never reached.
+    let l = veal(1);
+    let (spec, info) = l.valid().expect("valid");
+    let found = paths(spec, info, Runtime::default());
+    let never: Vec<&str> = found.uncovered.iter().map(|u| u.reason.as_str()).collect();
+    assert_eq!(never.len(), 2, "{never:?}");
+    assert!(
+        never.iter().all(|r| r.contains("`max_attempts` is 1")),
+        "{never:?}"
+    );
+    // 50 attempts take 149 steps: beyond the runtime's ceiling of 100 the run stops
+    // `limit_reached` and never escalates; with a ceiling of 200 it does.
+    let l = veal(50);
+    let (spec, info) = l.valid().expect("valid");
+    let found = paths(spec, info, Runtime::default());
+    assert_eq!(found.uncovered.len(), 1, "{:?}", found.uncovered);
+    assert!(
+        found.uncovered[0]
+            .reason
+            .contains("not reached within 100 steps"),
+        "{:?}",
+        found.uncovered
+    );
+    assert!(found.shortest.iter().all(|r| r.status != Status::Aborted));
+    let found = paths(spec, info, Runtime { max_steps: 200 });
+    assert!(found.uncovered.is_empty() && found.covered == found.total);
+    // A huge `max_attempts` is reported, not spelled out.
+    let l = veal(1_000_000_000_000);
+    let (spec, info) = l.valid().expect("valid");
+    let found = paths(spec, info, Runtime::UNBOUNDED);
+    assert_eq!(found.uncovered.len(), 1);
+    assert!(found.cover.iter().all(|r| r.phase_steps < 10));
+}
