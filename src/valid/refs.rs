@@ -1,11 +1,10 @@
-//! Pass 1: reference integrity and the policy rules (formats.md 1.5 rules 1-11, 14-22 and
-//! the MAS rules of section 2).
+//! Pass 1: reference integrity and the policy rules (formats.md 1.5 rules 1-11, 14-16,
+//! 18-22 and the MAS rules of section 2; rule 17 is retired).
 //!
 //! No cascades: a transition whose `from` is undeclared is reported once (V007) and not
 //! checked for its outcome; a phase whose id repeats is checked once.
 
-use std::collections::btree_map::Entry;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::Sink as _;
 use crate::diag::Diagnostics;
@@ -100,10 +99,10 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     let pairs = at_most_one_transition_per_outcome(g, &phases, sink);
     transition_targets_exist(g, &phases, sink);
     every_outcome_has_a_transition(&phases, &pairs, sink);
-    // Rules 14-17: checkpoints.
+    // Rules 14-16: checkpoints (rule 17, one checkpoint per phase, is retired: several
+    // checkpoints may guard one phase, evaluated in authored order).
     unique_checkpoint_ids(g, sink);
     checkpoint_phases_exist(g, &phases, sink);
-    one_checkpoint_per_phase(g, &phases, sink);
     checkpoint_targets_exist(g, &phases, sink);
     // Rules 18-22: error policy.
     retry_policy(spec, sink);
@@ -468,34 +467,6 @@ fn checkpoint_phases_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
             )
             .at(c.origin.pointer_to("before_phase"));
             sink.value(phases.unknown_help(d, &c.before_phase));
-        }
-    }
-}
-
-/// Rule 17 (`V017`): at most one approval checkpoint guards a (declared) phase.
-fn one_checkpoint_per_phase(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
-    let mut guarded: BTreeMap<&str, &str> = BTreeMap::new();
-    for c in g.checkpoints.iter().flatten() {
-        if !phases.contains(&c.before_phase) {
-            continue;
-        }
-        match guarded.entry(&c.before_phase) {
-            Entry::Vacant(e) => {
-                e.insert(&c.id);
-            }
-            Entry::Occupied(e) => sink.value(
-                Diagnostic::new(
-                    Code::DuplicateCheckpointPhase,
-                    format!(
-                        "phase `{}` already has approval checkpoint `{}`; `{}` guards it again",
-                        c.before_phase,
-                        e.get(),
-                        c.id
-                    ),
-                )
-                .with_help("merge the two approvals into one checkpoint")
-                .at(c.origin.pointer_to("before_phase")),
-            ),
         }
     }
 }
