@@ -79,6 +79,18 @@ pub struct Uncovered {
     pub reason: String,
 }
 
+/// Covering runs computed but not listed, because listing them would pass the bound on
+/// the steps listed ([`paths_within`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Omitted {
+    /// Runs left out (always the last ones found).
+    pub runs: usize,
+    /// Their steps.
+    pub steps: usize,
+    /// The bound that lists every covering run.
+    pub bound_for_all: usize,
+}
+
 /// The answer of `loopconv paths`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Paths {
@@ -95,11 +107,21 @@ pub struct Paths {
     pub covered: usize,
     /// Transitions and decisions in the loop's graph.
     pub total: usize,
+    /// Covering runs left out by the bound on the steps listed (none from [`paths`]).
+    pub omitted: Omitted,
 }
 
 /// Compute the shortest, covering and failure runs of a valid loop, under the runtime's
-/// limits.
+/// limits, listing every covering run.
 pub fn paths(spec: &Spec, info: &Info, rt: Runtime) -> Paths {
+    paths_within(spec, info, rt, usize::MAX)
+}
+
+/// [`paths`], listing covering runs only while their steps add up to at most
+/// `max_steps_listed`; the runs after that are still computed (every transition they take
+/// counts as covered) but only counted, in [`Paths::omitted`]. Memory is then bounded by
+/// the steps listed: on a loop of 10,000 phases the covering runs hold about 10^8 steps.
+pub fn paths_within(spec: &Spec, info: &Info, rt: Runtime, max_steps_listed: usize) -> Paths {
     let g = &info.graph;
     let Some(start) = info.start else {
         return Paths {
@@ -109,6 +131,7 @@ pub fn paths(spec: &Spec, info: &Info, rt: Runtime) -> Paths {
             failures: Vec::new(),
             covered: 0,
             total: g.edge_count(),
+            omitted: Omitted::default(),
         };
     };
     let ctx = Ctx {
@@ -127,6 +150,8 @@ pub fn paths(spec: &Spec, info: &Info, rt: Runtime) -> Paths {
     let shortest = shortest_paths(&ctx, &into, &terminals);
     let mut taken = vec![false; g.edge_count()];
     let mut cover = Vec::new();
+    let mut listed = 0usize;
+    let mut omitted = Omitted::default();
     let mut uncovered = Vec::new();
     for e in g.edge_indices() {
         if taken[e.index()] {
@@ -165,7 +190,13 @@ pub fn paths(spec: &Spec, info: &Info, rt: Runtime) -> Paths {
         for x in &edges {
             taken[x.index()] = true;
         }
-        cover.push(path_of(&ctx, &edges));
+        if omitted.runs == 0 && listed.saturating_add(edges.len()) <= max_steps_listed {
+            listed += edges.len();
+            cover.push(path_of(&ctx, &edges));
+        } else {
+            omitted.runs += 1;
+            omitted.steps = omitted.steps.saturating_add(edges.len());
+        }
     }
     let covered = taken.iter().filter(|t| **t).count();
     let failures = failure_runs(&ctx, &into, &shortest);
@@ -176,6 +207,14 @@ pub fn paths(spec: &Spec, info: &Info, rt: Runtime) -> Paths {
         failures,
         covered,
         total: g.edge_count(),
+        omitted: Omitted {
+            bound_for_all: if omitted.runs == 0 {
+                0
+            } else {
+                listed.saturating_add(omitted.steps)
+            },
+            ..omitted
+        },
     }
 }
 

@@ -33,7 +33,15 @@ pub(super) struct PathsArgs {
     #[arg(long, value_name = "N", default_value_t = RUNTIME_MAX_STEPS,
           value_parser = clap::value_parser!(u64).range(1..))]
     runtime_max_steps: u64,
+    /// List covering runs only while their steps add up to at most N; the rest are counted
+    /// in a closing line (JSON: `omitted`). On a large loop the covering runs can hold
+    /// millions of steps.
+    #[arg(long, value_name = "N", default_value_t = MAX_STEPS_LISTED)]
+    max_steps_listed: usize,
 }
+
+/// The default of `--max-steps-listed`: a CI log's worth of runs.
+const MAX_STEPS_LISTED: usize = 2_000;
 
 pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
     let Some(l) = load_valid(g, &a.input, a.from)? else {
@@ -45,7 +53,7 @@ pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
     let rt = Runtime {
         max_steps: a.runtime_max_steps,
     };
-    let found = p::paths(spec, info, rt);
+    let found = p::paths_within(spec, info, rt, a.max_steps_listed);
     let text = match g.format {
         MessageFormat::Json => {
             let mut t = serde_json::to_string_pretty(&found)?;
@@ -122,12 +130,20 @@ fn paths_text(found: &p::Paths) -> String {
     }
     s.push_str(&format!(
         "covering runs ({}, {} of {} transitions and decisions):\n",
-        count(found.cover.len(), "run", "runs"),
+        count(found.cover.len() + found.omitted.runs, "run", "runs"),
         found.covered,
         found.total
     ));
     for (i, r) in found.cover.iter().enumerate() {
         s.push_str(&format!("  {:>2}. {}\n", i + 1, run_line(r)));
+    }
+    if found.omitted.runs > 0 {
+        s.push_str(&format!(
+            "  … {} ({}) not listed: pass `--max-steps-listed {}` to list them all\n",
+            count(found.omitted.runs, "more run", "more runs"),
+            count(found.omitted.steps, "step", "steps"),
+            found.omitted.bound_for_all
+        ));
     }
     if !found.failures.is_empty() {
         s.push_str("failure runs (as the error policy, or the harness default, ends them):\n");

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use crate::support::*;
-use loopconv::analysis::paths::paths;
+use loopconv::analysis::paths::{paths, paths_within};
 use loopconv::analysis::walk::{Script, walk};
 use loopconv::analysis::{Decision, Runtime, Status, Step};
 use loopconv::diag::Diagnostics;
@@ -182,6 +182,20 @@ proptest! {
         // Without an error policy, both failure runs end `failed` (the harness default).
         prop_assert_eq!(found.failures.len(), 2);
         prop_assert!(found.failures.iter().all(|r| r.status == Status::Failed));
+        // A bound on the steps listed lists a prefix of the same runs, counts the rest, and
+        // names the bound that lists them all.
+        let bound = found.cover.iter().map(|r| r.steps.len()).sum::<usize>() / 2;
+        let some = paths_within(&spec, &info, Runtime::UNBOUNDED, bound);
+        prop_assert_eq!(&found.cover[..some.cover.len()], &some.cover[..]);
+        prop_assert_eq!(some.cover.len() + some.omitted.runs, found.cover.len());
+        prop_assert!(some.cover.iter().map(|r| r.steps.len()).sum::<usize>() <= bound);
+        prop_assert_eq!((some.covered, &some.uncovered), (found.covered, &found.uncovered));
+        if some.omitted.runs > 0 {
+            let all = paths_within(&spec, &info, Runtime::UNBOUNDED, some.omitted.bound_for_all);
+            prop_assert_eq!(&all.cover, &found.cover);
+            prop_assert_eq!(all.omitted.runs, 0);
+        }
+        prop_assert_eq!(found.omitted.runs, 0);
         // The shortest run to each terminal is no longer than any covering run to it.
         for s in &found.shortest {
             for c in found.cover.iter().filter(|c| c.terminal == s.terminal) {
