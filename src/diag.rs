@@ -199,11 +199,22 @@ pub struct Location {
     pub on_key: bool,
 }
 
+/// Another place a diagnostic concerns (rustc's secondary label): the same undeclared name
+/// used again, say. SARIF carries labels as `relatedLocations`, the language server as
+/// `relatedInformation`, the human output as secondary labels of the snippet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Label {
+    /// What is at this place (lowercase, no final period).
+    pub message: String,
+    /// Where (the file and position are filled in by the sink, like the diagnostic's).
+    pub location: Location,
+}
+
 /// One problem found in an input or a conversion.
 ///
 /// Its JSON form (`--format json`) is `{severity, code, name, message, location: {file,
-/// pointer, line?, column?}, notes?, help?}`, where `name` is the code's kebab-case name and
-/// `help` is [`Diagnostic::help_text`].
+/// pointer, line?, column?}, labels?: [{message, location}], notes?, help?}`, where `name`
+/// is the code's kebab-case name and `help` is [`Diagnostic::help_text`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error, warning or note.
@@ -214,6 +225,8 @@ pub struct Diagnostic {
     pub message: String,
     /// Where.
     pub location: Location,
+    /// The other places of the same problem, in authored order.
+    pub labels: Vec<Label>,
     /// Extra facts (a cycle, a path).
     pub notes: Vec<String>,
     /// Advice that is not an edit (how to fix it, when there is something useful to say);
@@ -232,6 +245,8 @@ impl Serialize for Diagnostic {
             name: &'a str,
             message: &'a str,
             location: &'a Location,
+            #[serde(skip_serializing_if = "<[Label]>::is_empty")]
+            labels: &'a [Label],
             #[serde(skip_serializing_if = "<[String]>::is_empty")]
             notes: &'a [String],
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -243,6 +258,7 @@ impl Serialize for Diagnostic {
             name: self.code.name(),
             message: &self.message,
             location: &self.location,
+            labels: &self.labels,
             notes: &self.notes,
             help: self.help_text(),
         }
@@ -279,6 +295,7 @@ impl Diagnostic {
             code,
             message: message.into(),
             location: Location::default(),
+            labels: Vec::new(),
             notes: Vec::new(),
             help: None,
             suggestions: Vec::new(),
@@ -300,6 +317,18 @@ impl Diagnostic {
     /// Add a note.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Add another place of the same problem: the value at `pointer`.
+    pub fn with_label(mut self, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            message: message.into(),
+            location: Location {
+                pointer: pointer.into(),
+                ..Location::default()
+            },
+        });
         self
     }
 
@@ -353,6 +382,9 @@ impl Diagnostics {
     /// Add a diagnostic whose position is already known (or absent).
     pub fn push(&mut self, mut d: Diagnostic) {
         d.location.file.clone_from(&self.file);
+        for l in &mut d.labels {
+            l.location.file.clone_from(&self.file);
+        }
         self.items.push(d);
     }
 
@@ -363,6 +395,9 @@ impl Diagnostics {
         for d in &mut self.items {
             if d.location.pos.is_none() {
                 d.location.pos = map.locate(&d.location.pointer, d.location.on_key);
+            }
+            for l in d.labels.iter_mut().filter(|l| l.location.pos.is_none()) {
+                l.location.pos = map.locate(&l.location.pointer, l.location.on_key);
             }
             for t in d.suggestions.iter_mut().filter_map(Suggestion::target_mut) {
                 if t.pos.is_none() {
@@ -453,6 +488,18 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
         let d = &Diagnostic {
             message: one_terminal_line(&d.message),
             notes: d.notes.iter().map(|n| one_terminal_line(n)).collect(),
+            labels: d
+                .labels
+                .iter()
+                .map(|l| self::Label {
+                    message: one_terminal_line(&l.message),
+                    location: Location {
+                        file: one_terminal_line(&l.location.file),
+                        pointer: one_terminal_line(&l.location.pointer),
+                        ..l.location.clone()
+                    },
+                })
+                .collect(),
             help: d.help_text().as_deref().map(one_terminal_line),
             suggestions: Vec::new(),
             location: Location {
@@ -490,7 +537,23 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
                     && p.start <= p.end
                     && line(p).is_some_and(|r| r.len() <= MAX_SNIPPET_LINE) =>
             {
-                cs = cs.with_labels(vec![Label::primary((), clamp_range(src, p.start..p.end))]);
+                let mut labels = vec![Label::primary((), clamp_range(src, p.start..p.end))];
+                for l in &d.labels {
+                    match l.location.pos {
+                        Some(q)
+                            if q.start <= q.end
+                                && q.end <= src.len()
+                                && line(q).is_some_and(|r| r.len() <= MAX_SNIPPET_LINE) =>
+                        {
+                            labels.push(
+                                Label::secondary((), clamp_range(src, q.start..q.end))
+                                    .with_message(one_terminal_line(&l.message)),
+                            );
+                        }
+                        _ => notes.push(label_note(l)),
+                    }
+                }
+                cs = cs.with_labels(labels);
             }
             (Some(p), _) => {
                 notes.push(format!(
@@ -503,12 +566,16 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
                 if let (Some(src), Some(r)) = (source, line(p)) {
                     notes.push(format!("near: {}", excerpt(src, r, p.start)));
                 }
+                notes.extend(d.labels.iter().map(label_note));
             }
-            (None, _) => notes.push(format!(
-                "in {}{}",
-                d.location.file,
-                pointer_suffix(&d.location.pointer)
-            )),
+            (None, _) => {
+                notes.push(format!(
+                    "in {}{}",
+                    d.location.file,
+                    pointer_suffix(&d.location.pointer)
+                ));
+                notes.extend(d.labels.iter().map(label_note));
+            }
         }
         notes.extend(d.notes.iter().cloned());
         if let Some(h) = &d.help {
@@ -526,6 +593,15 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
         }
     }
     out
+}
+
+/// A label that cannot be drawn in a snippet, as a note: `also at f:3:7: message`.
+fn label_note(l: &self::Label) -> String {
+    let at = match l.location.pos {
+        Some(p) => format!("{}:{}:{}", l.location.file, p.line, p.column),
+        None => format!("{}{}", l.location.file, pointer_suffix(&l.location.pointer)),
+    };
+    one_terminal_line(&format!("also at {at}: {}", l.message))
 }
 
 /// `s` for one line of a terminal ([`terminal`]: control, bidirectional and invisible

@@ -26,17 +26,27 @@ pub fn span_of(d: &Diagnostic) -> Span {
         .map_or((0, 0), |p| (p.start, p.end.max(p.start)))
 }
 
-/// Convert one diagnostic; `related` adds the first declaration of a duplicate.
+/// Convert one diagnostic; `related` adds the first declaration of a duplicate and the
+/// diagnostic's labels (the other places of the same problem).
 pub fn to_lsp(t: &DocumentText, index: &Index, uri: &Uri, d: &Diagnostic) -> LspDiagnostic {
     let span = span_of(d);
     // Read by people in the editor: without the characters `text::lines` drops.
     let message = crate::text::lines(&d.full_message()).into_owned();
-    let related = first_declaration(index, d.code, span).map(|first| {
-        vec![DiagnosticRelatedInformation {
+    let mut related: Vec<DiagnosticRelatedInformation> = first_declaration(index, d.code, span)
+        .map(|first| DiagnosticRelatedInformation {
             location: Location::new(uri.clone(), t.range(first)),
             message: "first declared here".to_owned(),
-        }]
-    });
+        })
+        .into_iter()
+        .collect();
+    related.extend(d.labels.iter().filter_map(|l| {
+        let p = l.location.pos?;
+        Some(DiagnosticRelatedInformation {
+            location: Location::new(uri.clone(), t.range((p.start, p.end.max(p.start)))),
+            message: crate::text::lines(&l.message).into_owned(),
+        })
+    }));
+    let related = (!related.is_empty()).then_some(related);
     LspDiagnostic {
         range: t.range(span),
         severity: Some(match d.severity {
