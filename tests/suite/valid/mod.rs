@@ -4,4 +4,5 @@
 mod conformance;
 mod diagnostics;
 mod explain;
+mod one_cause;
 mod suggestions;
