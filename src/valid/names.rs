@@ -19,7 +19,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::diag::{Code, Diagnostics, Severity};
+use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Severity, Suggestion};
 use crate::ir::{Graph, IMPLICIT_OUTCOME, IdMap, Phase, Spec, id_map};
 
 /// Codes whose diagnostic says the value at its pointer is unusable as a name or a list.
@@ -287,6 +287,70 @@ impl<'a> Names<'a> {
     }
 }
 
+/// Help for an unknown id, the value at the diagnostic's pointer: the suggestion to write
+/// the closest declared id instead, or else the list of declared ids.
+pub(super) fn unknown_id_help(
+    d: Diagnostic,
+    unknown: &str,
+    known: &[&str],
+    what: &str,
+) -> Diagnostic {
+    // Edit distances only among at most 1,000 ids, and at most 20 ids listed: a loop with
+    // thousands of phases and many dangling ids must not take quadratic time or print
+    // every id once per diagnostic.
+    const MAX_COMPARED: usize = 1000;
+    const MAX_LISTED: usize = 20;
+    let compared = if known.len() <= MAX_COMPARED {
+        known
+    } else {
+        &[]
+    };
+    match closest(unknown, compared.iter().copied(), |d, _| d <= 2) {
+        Some(id) => {
+            let target = EditTarget::value(d.location.pointer.clone());
+            d.with_suggestion(Suggestion::Replace {
+                target,
+                with: id.to_owned(),
+            })
+        }
+        None if known.is_empty() => d.with_help(format!("no {what} is declared")),
+        None => {
+            let mut list = known
+                .iter()
+                .take(MAX_LISTED)
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if known.len() > MAX_LISTED {
+                list.push_str(&format!(" and {} more", known.len() - MAX_LISTED));
+            }
+            d.with_help(format!("declared {what}s: {list}"))
+        }
+    }
+}
+
+/// The candidate closest to `unknown`, among those `accept`ed, or `None` (the "did you
+/// mean" of a [`Suggestion::Replace`]). Ties go to the earliest candidate.
+///
+/// The distance is `strsim::levenshtein`: insertions, deletions and substitutions of
+/// characters (a transposition counts as two edits). `accept(distance, candidate)` must
+/// only get stricter as the distance grows: a candidate it rejects at the difference in
+/// length (a lower bound of the distance) is skipped without computing the distance.
+pub(crate) fn closest<'a>(
+    unknown: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    accept: impl Fn(usize, &str) -> bool,
+) -> Option<&'a str> {
+    let len = unknown.chars().count();
+    candidates
+        .into_iter()
+        .filter(|k| accept(k.chars().count().abs_diff(len), k))
+        .map(|k| (strsim::levenshtein(unknown, k), k))
+        .filter(|&(d, k)| accept(d, k))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
 /// The most ids whose edit distance to an unknown one is computed.
 const MAX_COMPARED: usize = 1000;
 
@@ -355,6 +419,31 @@ pub(crate) fn repaired_id(id: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::{Diagnostic, EditTarget, Suggestion};
+
+    #[test]
+    fn closest_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {
+        // Plain Levenshtein, as before strsim: `ab` -> `ba` is two edits, not one.
+        assert_eq!(strsim::levenshtein("ab", "ba"), 2);
+        assert_eq!(strsim::levenshtein("日本", "日本語"), 1);
+        let within_two = |d: usize, _: &str| d <= 2;
+        assert_eq!(closest("plna", ["plan", "plank"], within_two), Some("plan"));
+        assert_eq!(closest("cat", ["bat", "cut"], within_two), Some("bat"));
+        assert_eq!(closest("gather", ["verify"], within_two), None);
+        let d = || Diagnostic::new(Code::UnknownEntryPhase, "unknown").at("/loop/entry_phase");
+        let near = unknown_id_help(d(), "rviw", &["review", "revise"], "phase");
+        assert_eq!(
+            near.suggestions,
+            [Suggestion::Replace {
+                target: EditTarget::value("/loop/entry_phase"),
+                with: "review".into()
+            }]
+        );
+        assert_eq!(near.help_text().as_deref(), Some("did you mean `review`?"));
+        let none = unknown_id_help(d(), "x", &[], "phase");
+        assert!(none.suggestions.is_empty());
+        assert_eq!(none.help_text().as_deref(), Some("no phase is declared"));
+    }
 
     #[test]
     fn repairs_are_stable_ids() {

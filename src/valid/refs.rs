@@ -9,7 +9,7 @@ use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Sink as _;
-use super::names::{Names, Resolved};
+use super::names::{Names, Resolved, unknown_id_help};
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
 use crate::ir::{Destination, Field, Graph, Pattern, Spec, Transition};
@@ -17,70 +17,6 @@ use crate::ir::{Escalation, Exhausted, IdMap, ToolAction, id_map};
 
 fn blank(s: &str) -> bool {
     s.trim().is_empty()
-}
-
-/// Help for an unknown id, the value at the diagnostic's pointer: the suggestion to write
-/// the closest declared id instead, or else the list of declared ids.
-pub(super) fn unknown_id_help(
-    d: Diagnostic,
-    unknown: &str,
-    known: &[&str],
-    what: &str,
-) -> Diagnostic {
-    // Edit distances only among at most 1,000 ids, and at most 20 ids listed: a loop with
-    // thousands of phases and many dangling ids must not take quadratic time or print
-    // every id once per diagnostic.
-    const MAX_COMPARED: usize = 1000;
-    const MAX_LISTED: usize = 20;
-    let compared = if known.len() <= MAX_COMPARED {
-        known
-    } else {
-        &[]
-    };
-    match closest(unknown, compared.iter().copied(), |d, _| d <= 2) {
-        Some(id) => {
-            let target = EditTarget::value(d.location.pointer.clone());
-            d.with_suggestion(Suggestion::Replace {
-                target,
-                with: id.to_owned(),
-            })
-        }
-        None if known.is_empty() => d.with_help(format!("no {what} is declared")),
-        None => {
-            let mut list = known
-                .iter()
-                .take(MAX_LISTED)
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            if known.len() > MAX_LISTED {
-                list.push_str(&format!(" and {} more", known.len() - MAX_LISTED));
-            }
-            d.with_help(format!("declared {what}s: {list}"))
-        }
-    }
-}
-
-/// The candidate closest to `unknown`, among those `accept`ed, or `None` (the "did you
-/// mean" of a [`Suggestion::Replace`]). Ties go to the earliest candidate.
-///
-/// The distance is `strsim::levenshtein`: insertions, deletions and substitutions of
-/// characters (a transposition counts as two edits). `accept(distance, candidate)` must
-/// only get stricter as the distance grows: a candidate it rejects at the difference in
-/// length (a lower bound of the distance) is skipped without computing the distance.
-pub(crate) fn closest<'a>(
-    unknown: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-    accept: impl Fn(usize, &str) -> bool,
-) -> Option<&'a str> {
-    let len = unknown.chars().count();
-    candidates
-        .into_iter()
-        .filter(|k| accept(k.chars().count().abs_diff(len), k))
-        .map(|k| (strsim::levenshtein(unknown, k), k))
-        .filter(|&(d, k)| accept(d, k))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, k)| k)
 }
 
 /// Run pass 1. Returns whether every edge (transition, checkpoint) resolved: when one did
@@ -642,35 +578,5 @@ fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
                 .at(c.origin.pointer_to("id")),
             );
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{closest, unknown_id_help};
-    use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
-
-    #[test]
-    fn closest_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {
-        // Plain Levenshtein, as before strsim: `ab` -> `ba` is two edits, not one.
-        assert_eq!(strsim::levenshtein("ab", "ba"), 2);
-        assert_eq!(strsim::levenshtein("日本", "日本語"), 1);
-        let within_two = |d: usize, _: &str| d <= 2;
-        assert_eq!(closest("plna", ["plan", "plank"], within_two), Some("plan"));
-        assert_eq!(closest("cat", ["bat", "cut"], within_two), Some("bat"));
-        assert_eq!(closest("gather", ["verify"], within_two), None);
-        let d = || Diagnostic::new(Code::UnknownEntryPhase, "unknown").at("/loop/entry_phase");
-        let near = unknown_id_help(d(), "rviw", &["review", "revise"], "phase");
-        assert_eq!(
-            near.suggestions,
-            [Suggestion::Replace {
-                target: EditTarget::value("/loop/entry_phase"),
-                with: "review".into()
-            }]
-        );
-        assert_eq!(near.help_text().as_deref(), Some("did you mean `review`?"));
-        let none = unknown_id_help(d(), "x", &[], "phase");
-        assert!(none.suggestions.is_empty());
-        assert_eq!(none.help_text().as_deref(), Some("no phase is declared"));
     }
 }

@@ -6,8 +6,7 @@
 //! reference whose cause is reported already ([`Resolved::Excused`]) is not reported again.
 
 use super::Sink as _;
-use super::names::{Names, Resolved};
-use super::refs::unknown_id_help;
+use super::names::{Names, Resolved, unknown_id_help};
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::ir::{Destination, Field, Spec};
 

@@ -760,8 +760,9 @@ impl ShapeCheck<'_> {
         // Ties go to the first name in byte order.
         let mut sorted = names.clone();
         sorted.sort_unstable();
-        let best =
-            crate::valid::refs::closest(key, sorted, |d, n| d <= 2.max(n.len() / 4) && d < n.len());
+        let best = crate::valid::names::closest(key, sorted, |d, n| {
+            d <= 2.max(n.len() / 4) && d < n.len()
+        });
         let mut d = Diagnostic::new(
             Code::UnknownField,
             format!("unknown field {shown} {where_}"),
