@@ -174,6 +174,28 @@ mod tests {
     }
 
     #[test]
+    fn labels_are_related_information() {
+        let text = LOOP.replace(
+            r#"{ "from": "plan", "on": "complete", "to": "build" }"#,
+            r#"{ "from": "plna", "on": "complete", "to": "build" }"#,
+        );
+        let a = DocumentAnalysis::new("x.json", &text);
+        let uri: Uri = "file:///tmp/x.json".parse().expect("uri");
+        let d = a
+            .loaded
+            .diags
+            .items()
+            .iter()
+            .find(|d| d.code == Code::UnknownEntryPhase)
+            .expect("V006");
+        let lsp = to_lsp(&a.text(), &a.index, &uri, d);
+        let related = lsp.related_information.expect("the label");
+        assert_eq!(related.len(), 1);
+        assert_eq!(related[0].message, "`plna` again, as a transition's `from`");
+        assert_eq!(related[0].location.range.start.line, 12);
+    }
+
+    #[test]
     fn code_actions_do_not_depend_on_the_wording() {
         let a = DocumentAnalysis::new("x.json", LOOP);
         let diags = a.loaded.diags.items();

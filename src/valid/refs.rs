@@ -176,6 +176,9 @@ fn unique_outcome_ids(g: &Graph, sink: &mut Diagnostics) {
 /// its declarations, when the id repeats). Not checked when `from` is undeclared (`V007`
 /// says so) or when the cause is reported already (a flagged outcome list or outcome id).
 fn transition_outcomes_exist(g: &Graph, phases: &Names, sink: &mut Diagnostics) {
+    // The transitions on one unknown outcome of one phase are one diagnostic.
+    type Group<'a> = ((&'a str, &'a str), Option<&'a str>, Vec<String>);
+    let mut groups: Vec<Group> = Vec::new();
     for t in &g.transitions {
         let from = match phases.phase(&t.from, &t.origin.pointer_to("from")) {
             Resolved::Declared(p) | Resolved::Excused(Some(p)) => p,
@@ -185,12 +188,25 @@ fn transition_outcomes_exist(g: &Graph, phases: &Names, sink: &mut Diagnostics) 
         let Resolved::Unknown { near } = phases.outcome(from, &t.on, &at) else {
             continue;
         };
-        let d = Diagnostic::new(
+        let key = (from, t.on.as_str());
+        match groups.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, _, places)) => places.push(at),
+            None => groups.push((key, near, vec![at])),
+        }
+    }
+    for ((from, on), near, places) in groups {
+        let Some((first, rest)) = places.split_first() else {
+            continue;
+        };
+        let mut d = Diagnostic::new(
             Code::UnknownOutcome,
-            format!("phase `{from}` has no outcome `{}`", t.on),
+            format!("phase `{from}` has no outcome `{on}`"),
         )
-        .at(at);
-        sink.value(outcome_help(phases, d, from, &t.on, near));
+        .at(first.clone());
+        for p in rest {
+            d = d.with_label(p.clone(), format!("`{on}` again, as a transition's `on`"));
+        }
+        sink.value(outcome_help(phases, d, from, on, near));
     }
 }
 

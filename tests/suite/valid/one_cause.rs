@@ -307,6 +307,38 @@ fn a_did_you_mean_offers_only_valid_ids() {
     );
 }
 
+/// Transitions on one unknown outcome of one phase are one diagnostic; the outcome they
+/// may have meant counts, and the one left without a transition is reported. Before: 4
+/// errors (two V008, two V011).
+#[test]
+fn one_unknown_outcome_is_one_diagnostic() {
+    let text = edit("on: found", "on: fond").replace("on: stuck", "on: fond");
+    assert_eq!(
+        pinned(&text),
+        [
+            "V011 14:15 outcome `stuck` of phase `investigate` has no transition | add {\"from\": \"investigate\", \"on\": \"stuck\", \"to\": ...}",
+            "V008 25:11 phase `investigate` has no outcome `fond` | did you mean `found`?",
+        ]
+    );
+    let ds = diagnostics(&text);
+    let lines: Vec<Option<u32>> = ds[1]
+        .labels
+        .iter()
+        .map(|l| l.location.pos.map(|p| p.line))
+        .collect();
+    assert_eq!(lines, [Some(28)]);
+}
+
+/// An invalid outcome id, referenced validly by its transition: one error (before: 3,
+/// F005, V011 and V008 "did you mean `Found`?").
+#[test]
+fn an_invalid_outcome_id_referenced_validly_is_one_error() {
+    assert_eq!(
+        pinned(&edit("- id: found", "- id: Found")),
+        ["F005 12:15 `loop.phases[0].outcomes[0].id` `Found` is not a stable id | set `id: found`"]
+    );
+}
+
 /// Two independent mistakes are still two diagnostics.
 #[test]
 fn independent_mistakes_are_each_reported() {
