@@ -121,6 +121,7 @@ codes! {
     EmptyString = ("F014", "empty-string", Error, "a string that must not be empty is empty"),
     YamlPortSchema = ("F015", "yaml-port-schema", Warning, "a multi-agent-spec YAML file has a port `schema`, which the Go SDK cannot load from YAML"),
     YamlDirective = ("F016", "yaml-directive", Warning, "a `%YAML` directive, which the multi-agent-spec Go SDK's YAML reader refuses"),
+    JsonFloatInteger = ("F017", "json-float-integer", Warning, "a multi-agent-spec JSON file writes an integer field as a float (`3.0`), which the Go SDK cannot decode"),
     // ---- V: AgentPM lint rules 1-22 (formats.md 1.5) ----
     BlankArchetype = ("V001", "blank-archetype", Error, "`archetype` is empty or blank"),
     BlankObjective = ("V002", "blank-objective", Error, "a phase objective is empty or blank"),

@@ -141,7 +141,8 @@ fn normalise_value(v: &Value, f: Format) -> Value {
     sorted(&v)
 }
 
-/// Objects with their keys in sorted order, recursively.
+/// Objects with their keys in sorted order, recursively, and whole floats as integers
+/// (`3.0` reads as the integer 3, and the writers write `3`: `F017` warns about the input).
 fn sorted(v: &Value) -> Value {
     match v {
         Value::Object(m) => {
@@ -154,8 +155,18 @@ fn sorted(v: &Value) -> Value {
             )
         }
         Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+        Value::Number(n) if n.is_f64() => whole(n).map_or_else(|| v.clone(), Value::from),
         other => other.clone(),
     }
+}
+
+/// The integer a whole float stands for, when it fits in an `i64`.
+fn whole(n: &serde_json::Number) -> Option<i64> {
+    let f = n
+        .as_f64()
+        .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)?;
+    // `as` is exact: `f` is whole and well within `i64`.
+    Some(f as i64)
 }
 
 fn ir_json(spec: &Spec) -> String {

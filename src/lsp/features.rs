@@ -5,13 +5,15 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use lsp_types::{
-    CompletionItem, CompletionItemKind, DocumentSymbol, Hover, HoverContents, Location,
-    MarkupContent, MarkupKind, Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
+    CompletionItem, CompletionItemKind, CompletionList, DocumentSymbol, Hover, HoverContents,
+    Location, MarkupContent, MarkupKind, Range, SymbolKind, TextEdit, Uri, WorkspaceEdit,
 };
 
+use super::complete::Context;
 use super::index::{Index, RefKind, Span, Symbol};
 use super::text::LineIndex;
 use crate::ir::Terminal;
+use crate::text::markdown as md;
 use crate::valid::Info;
 
 /// One open document's text with its line index, for converting ranges.
@@ -86,14 +88,18 @@ pub fn hover(t: &DocumentText, index: &Index, info: Option<&Info>, offset: usize
         Symbol::Phase(id) => phase_hover(index, info, id)?,
         Symbol::Outcome { phase, id } => outcome_hover(index, phase, id),
         Symbol::Terminal(id) => match Terminal::parse(id) {
-            Some(term) => format!("terminal `{id}`: {}", term.meaning()),
-            None => format!("`{id}` is not a terminal (`$end`, `$abort` or `$handoff`)"),
+            Some(term) => format!("terminal {}: {}", md::code(id), md::inline(term.meaning())),
+            None => format!(
+                "{} is not a terminal (`$end`, `$abort` or `$handoff`)",
+                md::code(id)
+            ),
         },
     };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            // Read by people: without the characters `text::lines` drops.
+            // Read by people: without the characters `text::lines` drops; the user text in
+            // it is escaped Markdown (`text::markdown`), so it cannot become a link or markup.
             value: crate::text::lines(&text).into_owned(),
         }),
         range: Some(t.range(span)),
@@ -102,12 +108,12 @@ pub fn hover(t: &DocumentText, index: &Index, info: Option<&Info>, offset: usize
 
 fn phase_hover(index: &Index, info: Option<&Info>, id: &str) -> Option<String> {
     let p = index.phase(id)?;
-    let mut s = format!("**phase `{id}`**\n\n");
+    let mut s = format!("**phase {}**\n\n", md::code(id));
     if let Some(o) = &p.objective {
-        let _ = writeln!(s, "{o}\n");
+        let _ = writeln!(s, "{}\n", md::block(o));
     }
     if let Some(a) = &p.access {
-        let _ = writeln!(s, "access: `{a}`\n");
+        let _ = writeln!(s, "access: {}\n", md::code(a));
     }
     let outs = index.outcome_ids(id);
     let _ = writeln!(s, "outcomes: {}\n", ticked(&outs));
@@ -115,7 +121,7 @@ fn phase_hover(index: &Index, info: Option<&Info>, id: &str) -> Option<String> {
     for t in index.transitions_from(id) {
         let on = t.on.as_deref().unwrap_or("?");
         let to = t.to.as_deref().unwrap_or("?");
-        let _ = writeln!(s, "- on `{on}` → `{to}`");
+        let _ = writeln!(s, "- on {} → {}", md::code(on), md::code(to));
     }
     if let Some(info) = info {
         if info.unreachable_phases.iter().any(|p| p == id) {
@@ -129,17 +135,21 @@ fn phase_hover(index: &Index, info: Option<&Info>, id: &str) -> Option<String> {
 }
 
 fn outcome_hover(index: &Index, phase: &str, id: &str) -> String {
-    let mut s = format!("**outcome `{id}`** of phase `{phase}`\n\n");
+    let mut s = format!(
+        "**outcome {}** of phase {}\n\n",
+        md::code(id),
+        md::code(phase)
+    );
     let desc = index
         .phase(phase)
         .and_then(|p| p.outcomes.iter().find(|o| o.id == id))
         .and_then(|o| o.description.clone());
     if let Some(d) = desc {
-        let _ = writeln!(s, "{d}\n");
+        let _ = writeln!(s, "{}\n", md::block(&d));
     }
     for t in index.transitions_from(phase) {
         if t.on.as_deref() == Some(id) {
-            let _ = writeln!(s, "leads to `{}`", t.to.as_deref().unwrap_or("?"));
+            let _ = writeln!(s, "leads to {}", md::code(t.to.as_deref().unwrap_or("?")));
         }
     }
     s
@@ -153,7 +163,7 @@ fn shown(s: &str) -> String {
 
 fn ticked(ids: &[&str]) -> String {
     ids.iter()
-        .map(|i| format!("`{i}`"))
+        .map(|i| md::code(i))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -214,64 +224,134 @@ pub fn location(t: &DocumentText, uri: &Uri, span: Span) -> Location {
 }
 
 /// Completion candidates for a reference being typed at `offset`: phase ids (and
-/// terminals where one is allowed), or the outcomes of the transition's `from` phase.
-pub fn completion(t: &DocumentText, index: &Index, offset: usize) -> Vec<CompletionItem> {
+/// The most completion items one answer holds: an editor shows a few dozen, and a loop of
+/// 10,000 phases would otherwise send them all on every keystroke. When more match, the
+/// list is marked incomplete and the editor asks again as the user types.
+pub const MAX_COMPLETIONS: usize = 100;
+
+/// How well a candidate matches what was typed: lower is better; `None` when it does not.
+/// Ids that start with the typed text come first (exact case, then any case), then ids that
+/// contain it, then ids that hold its characters in order.
+fn match_rank(candidate: &str, typed: &str) -> Option<u8> {
+    if candidate.starts_with(typed) {
+        return Some(0);
+    }
+    let (c, t) = (candidate.to_lowercase(), typed.to_lowercase());
+    if c.starts_with(&t) {
+        Some(1)
+    } else if c.contains(&t) {
+        Some(2)
+    } else {
+        let mut rest = c.chars();
+        t.chars().all(|x| rest.any(|y| y == x)).then_some(3)
+    }
+}
+
+/// One candidate of a completion: the id, its kind and where its detail comes from.
+struct Candidate<'a> {
+    id: &'a str,
+    kind: CompletionItemKind,
+    detail: Option<&'a str>,
+}
+
+/// Completion of a phase, terminal or outcome reference at byte `offset`: the candidates
+/// that match the typed part of the id, best first, at most [`MAX_COMPLETIONS`] of them.
+pub fn completion(t: &DocumentText, index: &Index, offset: usize) -> CompletionList {
+    let none = CompletionList {
+        is_incomplete: false,
+        items: Vec::new(),
+    };
     let Some(ctx) = super::complete::context(t.text, offset) else {
-        return Vec::new();
+        return none;
     };
+    let typed = t
+        .text
+        .get(ctx.replace.0..offset.max(ctx.replace.0))
+        .unwrap_or("");
+    let outcome_of = ctx.from.clone().unwrap_or_default();
+    let candidates = candidates(index, &ctx, &outcome_of);
+    let mut ranked: Vec<(u8, usize, &Candidate<'_>)> = candidates
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match_rank(c.id, typed).map(|r| (r, i, c)))
+        .collect();
+    ranked.sort_by_key(|&(r, i, _)| (r, i));
+    let is_incomplete = ranked.len() > MAX_COMPLETIONS;
+    ranked.truncate(MAX_COMPLETIONS);
     let range = t.range(ctx.replace);
-    let item = |label: &str, kind, detail: Option<String>| {
-        let new_text = if ctx.quoted || ctx.json_needs_quotes {
-            serde_json::to_string(label).unwrap_or_default()
-        } else {
-            label.to_owned()
-        };
-        let new_text = if ctx.quoted {
-            new_text.trim_matches('"').to_owned()
-        } else {
-            new_text
-        };
-        // The label and detail are read by people; the edit inserts the id exactly (and the
-        // editor filters by it when the label had to drop characters).
-        let shown_label = shown(label);
-        CompletionItem {
-            filter_text: (shown_label != label).then(|| label.to_owned()),
-            label: shown_label,
-            kind: Some(kind),
-            detail: detail.as_deref().map(shown),
-            text_edit: Some(lsp_types::CompletionTextEdit::Edit(TextEdit::new(
-                range, new_text,
-            ))),
-            ..CompletionItem::default()
-        }
-    };
+    let items = ranked
+        .iter()
+        .enumerate()
+        .map(|(order, (_, _, c))| completion_item(&ctx, range, c, order))
+        .collect();
+    CompletionList {
+        is_incomplete,
+        items,
+    }
+}
+
+/// Every id the reference at the cursor may name, in source order: the outcomes of the
+/// transition's `from` for an `on`, else the phases, then the terminals where allowed.
+fn candidates<'a>(index: &'a Index, ctx: &Context, from: &'a str) -> Vec<Candidate<'a>> {
     if ctx.kind == RefKind::On {
-        let from = ctx.from.as_deref().unwrap_or("");
         return index
             .outcome_ids(from)
             .into_iter()
-            .map(|o| {
-                item(
-                    o,
-                    CompletionItemKind::ENUM_MEMBER,
-                    Some(format!("outcome of `{from}`")),
-                )
+            .map(|id| Candidate {
+                id,
+                kind: CompletionItemKind::ENUM_MEMBER,
+                detail: None,
             })
             .collect();
     }
-    let phases = index.phase_ids().into_iter().map(|p| {
-        let detail = index.phase(p).and_then(|d| d.objective.clone());
-        item(p, CompletionItemKind::FUNCTION, detail)
+    let phases = index.first_declarations().into_iter().map(|p| Candidate {
+        id: &p.id,
+        kind: CompletionItemKind::FUNCTION,
+        detail: p.objective.as_deref(),
     });
     let terminals = Terminal::ALL
         .into_iter()
         .filter(|_| ctx.kind.allows_terminal())
-        .map(|term| {
-            item(
-                term.as_str(),
-                CompletionItemKind::CONSTANT,
-                Some(term.meaning().to_owned()),
-            )
+        .map(|term| Candidate {
+            id: term.as_str(),
+            kind: CompletionItemKind::CONSTANT,
+            detail: Some(term.meaning()),
         });
     phases.chain(terminals).collect()
+}
+
+/// The item for one candidate; `order` keeps the ranking in editors that sort by
+/// `sortText`.
+fn completion_item(ctx: &Context, range: Range, c: &Candidate<'_>, order: usize) -> CompletionItem {
+    let new_text = if ctx.quoted || ctx.json_needs_quotes {
+        serde_json::to_string(c.id).unwrap_or_default()
+    } else {
+        c.id.to_owned()
+    };
+    let new_text = if ctx.quoted {
+        new_text.trim_matches('"').to_owned()
+    } else {
+        new_text
+    };
+    let detail = match (ctx.kind, c.detail) {
+        (RefKind::On, _) => Some(format!(
+            "outcome of `{}`",
+            ctx.from.as_deref().unwrap_or("")
+        )),
+        (_, d) => d.map(str::to_owned),
+    };
+    // The label and detail are read by people; the edit inserts the id exactly (and the
+    // editor filters by it when the label had to drop characters).
+    let shown_label = shown(c.id);
+    CompletionItem {
+        filter_text: (shown_label != c.id).then(|| c.id.to_owned()),
+        label: shown_label,
+        kind: Some(c.kind),
+        detail: detail.as_deref().map(shown),
+        sort_text: Some(format!("{order:04}")),
+        text_edit: Some(lsp_types::CompletionTextEdit::Edit(TextEdit::new(
+            range, new_text,
+        ))),
+        ..CompletionItem::default()
+    }
 }

@@ -159,15 +159,14 @@ impl Index {
         self.phases.iter().find(|p| p.id == id)
     }
 
-    /// The phase ids, first declarations only, in source order.
-    pub fn phase_ids(&self) -> Vec<&str> {
-        let mut ids: Vec<&str> = Vec::new();
-        for p in &self.phases {
-            if !ids.contains(&p.id.as_str()) {
-                ids.push(&p.id);
-            }
-        }
-        ids
+    /// The first declaration of each phase id, in source order (a set of the ids seen, so
+    /// a loop of 10,000 phases costs 10,000 lookups, not 50 million comparisons).
+    pub fn first_declarations(&self) -> Vec<&PhaseDecl> {
+        let mut seen = foldhash::HashSet::default();
+        self.phases
+            .iter()
+            .filter(|p| seen.insert(p.id.as_str()))
+            .collect()
     }
 
     /// The outcome ids of a phase (`complete` when it declares none).

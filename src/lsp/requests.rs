@@ -91,7 +91,7 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
             } else {
                 last
             };
-            json(CompletionResponse::Array(features::completion(
+            json(CompletionResponse::List(features::completion(
                 &a.text(),
                 index,
                 off,

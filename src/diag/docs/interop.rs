@@ -1,4 +1,4 @@
-//! The long forms of the multi-agent-spec interoperability warnings (`F015` and `F016`,
+//! The long forms of the multi-agent-spec interoperability warnings (`F015`, `F016` and `F017`,
 //! raised by `crate::front::interop`, and `B005`, by `crate::back::mas`): files the format
 //! allows but the multi-agent-spec Go SDK cannot load.
 
@@ -29,6 +29,18 @@ pub(super) const DOCS: &[CodeDoc] = &[
         example: ex(
             concat!("%YAML 1.2\n---\n", real!("mission: Add the feature.\n")),
             real!("mission: Add the feature.\n"),
+        ),
+    },
+    CodeDoc {
+        code: Code::JsonFloatInteger,
+        checks: "A multi-agent-spec loop written in JSON spells its integer fields (`max_attempts`) as integers, not as floats such as `3.0` or `3e0`.",
+        why: "The multi-agent-spec Go SDK decodes `max_attempts` into a Go `int` with `encoding/json`, which refuses any number written with a fraction or an exponent, even a whole one. loopconv, the schema and the Python readers accept `3.0` as 3, so the file is valid but the Go SDK cannot load it.",
+        fix: "Write the number without a fraction or exponent: `3`, not `3.0`.",
+        example: ex(
+            r#"{"name": "docs-refresh", "type": "REAL", "actor": "doc-writer", "mission": "Every public function has a doc comment.", "max_attempts": 3.0}
+"#,
+            r#"{"name": "docs-refresh", "type": "REAL", "actor": "doc-writer", "mission": "Every public function has a doc comment.", "max_attempts": 3}
+"#,
         ),
     },
     CodeDoc {

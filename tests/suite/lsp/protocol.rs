@@ -293,6 +293,17 @@ fn text_index(text: &str) -> (Value, Value) {
     (p(to_at + 1), p(decl_at))
 }
 
+/// The labels of a completion answer (a `CompletionList`), asserting it is complete.
+fn labels(list: &Value) -> Vec<&str> {
+    assert_eq!(list["isIncomplete"], false, "{list}");
+    list["items"]
+        .as_array()
+        .expect("a completion list")
+        .iter()
+        .map(|i| i["label"].as_str().expect("a label"))
+        .collect()
+}
+
 #[test]
 fn completion_offers_phases_terminals_and_outcomes() {
     let mut c = Client::start();
@@ -307,14 +318,8 @@ fn completion_offers_phases_terminals_and_outcomes() {
     c.change(URI, 2, &half);
     let p = pos(&half, "\"to\": \"", 3, 7);
     let items = c.request("textDocument/completion", at(URI, p));
-    let labels: Vec<&str> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        labels,
+        labels(&items),
         [
             "build",
             "Deploy_Staging",
@@ -331,13 +336,7 @@ fn completion_offers_phases_terminals_and_outcomes() {
     c.change(URI, 3, &on);
     let p = pos(&on, "\"on\": \"\"", 0, 7);
     let items = c.request("textDocument/completion", at(URI, p));
-    let labels: Vec<&str> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
-    assert_eq!(labels, ["pass", "fail", "flaky"]);
+    assert_eq!(labels(&items), ["pass", "fail", "flaky"]);
     c.shutdown();
 }
 
@@ -592,5 +591,96 @@ fn hostile_inputs_hover_and_complete() {
         );
     }
     assert!(hovers > 0, "no hover anywhere: the positions miss every id");
+    c.shutdown();
+}
+
+/// Hover text is Markdown built from user text: the objective and the outcome description
+/// are escaped, so an objective cannot become an image, a link or raw HTML in the editor.
+#[test]
+fn hover_escapes_user_text() {
+    let text = r#"{"kind": "loop", "name": "h", "version": "1.0.0", "description": "d",
+ "loop": {"entry_phase": "work", "phases": [{"id": "work", "objective": "<img src=x onerror=alert(1)> [x](https://e.example) ![i](https://e.example/i.png) *em*",
+  "outcomes": [{"id": "done", "description": "<b>bold</b> [y](https://e.example)"}]}],
+  "transitions": [{"from": "work", "on": "done", "to": "$end"}]}}"#;
+    let mut c = Client::start();
+    c.open(URI, text);
+    c.diagnostics(URI, 1);
+    let hover = |c: &mut Client, needle: &str| {
+        let offset = text.rfind(needle).expect("the id is in the text") + 1;
+        let line = text[..offset].matches('\n').count();
+        let col = text[..offset]
+            .rsplit('\n')
+            .next()
+            .unwrap_or("")
+            .encode_utf16()
+            .count();
+        let h = c.request(
+            "textDocument/hover",
+            at(URI, json!({"line": line, "character": col})),
+        );
+        h["contents"]["value"].as_str().expect("a hover").to_owned()
+    };
+    let phase = hover(&mut c, "\"work\", \"on\"");
+    assert!(phase.contains("**phase `work`**"), "{phase}");
+    let outcome = hover(&mut c, "\"done\", \"to\"");
+    for value in [&phase, &outcome] {
+        for raw in ["<img", "<b>", "[x](", "![i](", "[y]("] {
+            assert!(!value.contains(raw), "{raw} in {value}");
+        }
+    }
+    assert!(phase.contains("&lt;img"), "{phase}");
+    c.shutdown();
+}
+
+/// Completion in a loop of 1,000 phases: the typed prefix filters, the best matches come
+/// first, and the answer is bounded and marked incomplete when more ids match.
+#[test]
+fn completion_is_filtered_ranked_and_bounded() {
+    let n = 1_000;
+    let phases: Vec<String> = (0..n)
+        .map(|i| format!(r#"{{"id": "p{i}", "objective": "o"}}"#))
+        .collect();
+    let transitions: Vec<String> = (0..n)
+        .map(|i| format!(r#"{{"from": "p{i}", "on": "complete", "to": "$end"}}"#))
+        .collect();
+    let text = format!(
+        r#"{{"kind": "loop", "name": "big", "version": "1.0.0", "description": "d",
+"loop": {{"entry_phase": "p0", "phases": [{}],
+"transitions": [{}]}}}}"#,
+        phases.join(", "),
+        transitions.join(", ")
+    );
+    let mut c = Client::start();
+    c.open(URI, &text);
+    c.diagnostics(URI, 1);
+    let complete = |c: &mut Client, version: i32, typed: &str| {
+        let edited = text.replacen(
+            r#""entry_phase": "p0""#,
+            &format!(r#""entry_phase": "{typed}"#),
+            1,
+        );
+        c.change(URI, version, &edited);
+        let p = pos(&edited, r#""entry_phase": ""#, 0, 16 + typed.len());
+        c.request("textDocument/completion", at(URI, p))
+    };
+    let all = complete(&mut c, 2, "");
+    assert_eq!(all["isIncomplete"], true);
+    let items = all["items"].as_array().unwrap();
+    assert_eq!(items.len(), 100);
+    assert_eq!(items[0]["label"], "p0");
+
+    let some = complete(&mut c, 3, "p99");
+    // `p99` itself, then `p990`..`p999`, then the ids that hold `p`, `9`, `9` in order
+    // (`p199`, `p909`, ...); nothing else.
+    let got = labels(&some);
+    let prefixed: Vec<String> = std::iter::once("p99".to_owned())
+        .chain((990..1000).map(|i| format!("p{i}")))
+        .collect();
+    assert_eq!(got[..11], prefixed, "{got:?}");
+    assert_eq!(got.len(), 28, "{got:?}");
+    assert!(got[11..].iter().all(|l| !l.starts_with("p99")), "{got:?}");
+
+    let fuzzy = complete(&mut c, 4, "P999");
+    assert_eq!(labels(&fuzzy), ["p999"]);
     c.shutdown();
 }

@@ -386,7 +386,7 @@ fn language_server_hover_completion_and_diagnostics() {
         "textDocument/completion",
         at(pos(&half, "\"to\": \"", 2, 7)),
     );
-    let items = items.as_array().expect("completion items");
+    let items = items["items"].as_array().expect("completion items");
     let work = items
         .iter()
         .find(|i| i["label"] == "work")

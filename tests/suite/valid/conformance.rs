@@ -331,6 +331,27 @@ fn yaml_directive_warns() {
     assert_eq!(codes(&l), vec![]);
 }
 
+/// The Go SDK's `encoding/json` refuses `3.0` for an `int`; its YAML reader and every
+/// other reader take it as 3. The value is still read as 3.
+#[test]
+fn integral_float_in_json_warns() {
+    let json = |n: &str| {
+        format!(
+            r#"{{"name": "fix", "type": "REAL", "mission": "m", "actor": "a", "max_attempts": {n}}}"#
+        )
+    };
+    for float in ["3.0", "3e0", "30e-1"] {
+        let l = read("t.json", &json(float));
+        assert_eq!(codes(&l), vec![Code::JsonFloatInteger], "{float}");
+        let d = &l.diags.items()[0];
+        assert_eq!(d.severity, Severity::Warning);
+        assert_eq!(d.location.pos.map(|p| p.line), Some(1));
+        assert_eq!(l.valid().map(|(s, _)| s.effective_max_attempts()), Some(3));
+    }
+    assert_eq!(codes(&read("t.json", &json("3"))), vec![]);
+    assert_eq!(codes(&read("t.yaml", &mas("3.0"))), vec![]);
+}
+
 #[test]
 fn port_schema_warns_on_write() {
     let dir = tempfile::tempdir().unwrap();

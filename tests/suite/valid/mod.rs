@@ -4,5 +4,6 @@
 mod conformance;
 mod diagnostics;
 mod explain;
+mod messages;
 mod one_cause;
 mod suggestions;
