@@ -400,7 +400,7 @@ impl Diagnostics {
             for l in d.labels.iter_mut().filter(|l| l.location.pos.is_none()) {
                 l.location.pos = map.locate(&l.location.pointer, l.location.on_key);
             }
-            for t in d.suggestions.iter_mut().filter_map(Suggestion::target_mut) {
+            for t in d.suggestions.iter_mut().flat_map(Suggestion::targets_mut) {
                 if t.pos.is_none() {
                     let found = map.locate_exact(&t.pointer, t.key);
                     (t.pos, t.end) = (found.map(|f| f.0), found.map(|f| f.1));

@@ -112,25 +112,31 @@ fn result(d: &Diagnostic) -> SarifResult {
 /// The fix of a suggestion that replaces located text: its region by lines and columns (so
 /// that a byte-order mark, which positions do not count, cannot shift it).
 fn fix(d: &Diagnostic, s: &Suggestion) -> Option<Fix> {
-    let (start, text) = s.replacement()?;
-    let end = s.target()?.end?;
-    let region = Region::builder()
-        .start_line(i64::from(start.line.max(1)))
-        .start_column(i64::from(start.column.max(1)))
-        .end_line(i64::from(end.line.max(1)))
-        .end_column(i64::from(end.column.max(1)))
-        .build();
-    let replacement = Replacement::builder()
-        .deleted_region(region)
-        .inserted_content(ArtifactContent::builder().text(text).build())
-        .build();
+    let edits = s.replacements()?;
+    let targets = s.targets();
+    let mut replacements = Vec::with_capacity(edits.len());
+    for ((start, text), target) in edits.into_iter().zip(targets) {
+        let end = target.end?;
+        let region = Region::builder()
+            .start_line(i64::from(start.line.max(1)))
+            .start_column(i64::from(start.column.max(1)))
+            .end_line(i64::from(end.line.max(1)))
+            .end_column(i64::from(end.column.max(1)))
+            .build();
+        replacements.push(
+            Replacement::builder()
+                .deleted_region(region)
+                .inserted_content(ArtifactContent::builder().text(text).build())
+                .build(),
+        );
+    }
     let change = ArtifactChange::builder()
         .artifact_location(
             ArtifactLocation::builder()
                 .uri(uri(&d.location.file))
                 .build(),
         )
-        .replacements(vec![replacement])
+        .replacements(replacements)
         .build();
     Some(
         Fix::builder()

@@ -121,10 +121,7 @@ fn action(f: Fix, d: &Diagnostic, uri: &Uri, preferred: bool) -> CodeAction {
     CodeAction {
         title: format!("{} ({})", f.title, d.code),
         kind: Some(CodeActionKind::QUICKFIX),
-        edit: Some(WorkspaceEdit::new(HashMap::from([(
-            uri.clone(),
-            vec![f.edit],
-        )]))),
+        edit: Some(WorkspaceEdit::new(HashMap::from([(uri.clone(), f.edits)]))),
         is_preferred: Some(preferred),
         ..CodeAction::default()
     }

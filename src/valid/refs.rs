@@ -206,7 +206,7 @@ fn transition_outcomes_exist(g: &Graph, phases: &Names, sink: &mut Diagnostics) 
         for p in rest {
             d = d.with_label(p.clone(), format!("`{on}` again, as a transition's `on`"));
         }
-        sink.value(outcome_help(phases, d, from, on, near));
+        sink.value(outcome_help(phases, d, (from, on), near, places));
     }
 }
 
@@ -215,9 +215,9 @@ fn transition_outcomes_exist(g: &Graph, phases: &Names, sink: &mut Diagnostics) 
 fn outcome_help(
     phases: &Names,
     d: Diagnostic,
-    from: &str,
-    on: &str,
+    (from, on): (&str, &str),
     near: Option<&str>,
+    places: Vec<String>,
 ) -> Diagnostic {
     let outs = phases.valid_outcomes(from);
     if on == crate::ir::IMPLICIT_OUTCOME && !outs.is_empty() {
@@ -228,13 +228,7 @@ fn outcome_help(
         ));
     }
     match near {
-        Some(o) => {
-            let target = EditTarget::value(d.location.pointer.clone());
-            d.with_suggestion(Suggestion::Replace {
-                target,
-                with: o.to_owned(),
-            })
-        }
+        Some(o) => d.with_suggestion(super::unknown::replace_at(places, o)),
         None => unknown_id_help(d, on, &outs, "outcome"),
     }
 }

@@ -145,18 +145,18 @@ fn one_diagnostic(names: &Names, name: &str, uses: &[Use]) -> Diagnostic {
     for u in rest {
         d = d.with_label(u.pointer.clone(), u.role.label(name));
     }
-    help(names, d, name, first)
+    help(names, d, name, uses)
 }
 
 /// The fix: the declared phase the name is one edit from, the terminals for a `$` target,
 /// what a terminal cannot be, or the closest valid declared phase.
-fn help(names: &Names, d: Diagnostic, name: &str, first: &Use) -> Diagnostic {
+fn help(names: &Names, d: Diagnostic, name: &str, uses: &[Use]) -> Diagnostic {
+    let Some(first) = uses.first() else {
+        return d;
+    };
     if let Some(near) = first.near {
-        let target = EditTarget::value(first.pointer.clone());
-        return d.with_suggestion(Suggestion::Replace {
-            target,
-            with: near.to_owned(),
-        });
+        let places: Vec<String> = uses.iter().map(|u| u.pointer.clone()).collect();
+        return d.with_suggestion(replace_at(places, near));
     }
     if name.starts_with('$') {
         return d.with_help(if first.role.is_target() {
@@ -176,6 +176,17 @@ fn help(names: &Names, d: Diagnostic, name: &str, first: &Use) -> Diagnostic {
         )),
         None => d,
     }
+}
+
+/// Write `with` at every place: one edit, or one fix of several.
+pub(super) fn replace_at(mut places: Vec<String>, with: &str) -> Suggestion {
+    let with = with.to_owned();
+    if places.len() == 1 {
+        let target = EditTarget::value(places.remove(0));
+        return Suggestion::Replace { target, with };
+    }
+    let targets = places.into_iter().map(EditTarget::value).collect();
+    Suggestion::ReplaceAll { targets, with }
 }
 
 /// The field a role is, for messages.

@@ -700,7 +700,7 @@ impl ShapeCheck<'_> {
         // which is quadratic for an object with many unknown keys.
         let (pos, end) = self.doc.span_ends(m.key_span);
         d.location.pos = Some(pos);
-        for t in d.suggestions.iter_mut().filter_map(Suggestion::target_mut) {
+        for t in d.suggestions.iter_mut().flat_map(Suggestion::targets_mut) {
             (t.pos, t.end) = (Some(pos), Some(end));
         }
         self.emit(d, true, report && !non_string);

@@ -4,8 +4,11 @@
 //! declared ids. Each single-cause input is pinned to its exact diagnostics (code, line,
 //! column, message and help line); the counts before this change are in the comments.
 
-use loopconv::diag::{Diagnostic, render_json, render_sarif};
+use loopconv::diag::{Diagnostic, Suggestion, render_json, render_sarif};
+use loopconv::lsp::DocumentAnalysis;
+use loopconv::lsp::diagnostics::code_actions;
 use loopconv::{LoadOptions, load};
+use lsp_types::{Position, Range, Uri};
 
 /// A valid loop: every case below is one edit of it.
 const BASE: &str = r#"kind: loop
@@ -248,7 +251,7 @@ fn one_undeclared_name_is_one_diagnostic_with_labels() {
     assert_eq!(
         pinned(&text),
         [
-            "V006 7:16 `entry_phase` `investigat` is not a declared phase | did you mean `investigate`?"
+            "V006 7:16 `entry_phase` `investigat` is not a declared phase | did you mean `investigate`? (at each of the 4 places)"
         ]
     );
     let ds = diagnostics(&text);
@@ -284,6 +287,55 @@ fn one_undeclared_name_is_one_diagnostic_with_labels() {
     );
 }
 
+/// The fix of a name used at several places is one fix that edits every place: applied
+/// (from its located targets, and as the language server's quick fix), the loop is valid.
+#[test]
+fn the_fix_of_a_grouped_name_edits_every_place() {
+    let text = BASE
+        .replace("entry_phase: investigate", "entry_phase: investigat")
+        .replace("from: investigate", "from: investigat")
+        .replace("to: investigate", "to: investigat");
+    let ds = diagnostics(&text);
+    let [Suggestion::ReplaceAll { targets, with }] = &ds[0].suggestions[..] else {
+        panic!("one ReplaceAll: {:?}", ds[0].suggestions);
+    };
+    assert_eq!(with, "investigate");
+    let mut fixed = text.clone();
+    let mut spans: Vec<(usize, usize)> = targets
+        .iter()
+        .map(|t| t.pos.map(|p| (p.start, p.end)).expect("located"))
+        .collect();
+    spans.sort_unstable();
+    for (start, end) in spans.into_iter().rev() {
+        fixed.replace_range(start..end, with);
+    }
+    assert_eq!(fixed, BASE);
+    let a = DocumentAnalysis::new("loop.yaml", &text);
+    let uri: Uri = "file:///tmp/loop.yaml".parse().expect("uri");
+    let all = Range::new(Position::new(0, 0), Position::new(u32::MAX, 0));
+    let actions = code_actions(
+        &a.text(),
+        &a.index,
+        a.loaded.doc.as_ref(),
+        &uri,
+        a.loaded.diags.items(),
+        all,
+    );
+    assert_eq!(
+        actions.iter().map(|c| c.title.as_str()).collect::<Vec<_>>(),
+        ["replace with `investigate` at each of the 4 places (V006)"]
+    );
+    let edits = actions[0]
+        .edit
+        .as_ref()
+        .and_then(|e| e.changes.as_ref())
+        .map(|c| c.values().flatten().count());
+    assert_eq!(edits, Some(4));
+    let sarif: serde_json::Value = serde_json::from_str(&render_sarif(&ds)).expect("SARIF");
+    let change = &sarif["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0];
+    assert_eq!(change["replacements"].as_array().map(Vec::len), Some(4));
+}
+
 /// A did-you-mean never offers an invalid id: `investigat` is two edits from the invalid
 /// `Investigate`'s repair, so it is a second mistake, reported with the valid ids only
 /// and a note about the invalid one. Before: 7 errors, five "did you mean `Investigate`?".
@@ -317,7 +369,7 @@ fn one_unknown_outcome_is_one_diagnostic() {
         pinned(&text),
         [
             "V011 14:15 outcome `stuck` of phase `investigate` has no transition | add {\"from\": \"investigate\", \"on\": \"stuck\", \"to\": ...}",
-            "V008 25:11 phase `investigate` has no outcome `fond` | did you mean `found`?",
+            "V008 25:11 phase `investigate` has no outcome `fond` | did you mean `found`? (at each of the 2 places)",
         ]
     );
     let ds = diagnostics(&text);
