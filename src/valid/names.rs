@@ -17,7 +17,7 @@
 //!   reported, but counts for that name: no second "missing transition" for it;
 //! * "did you mean" offers declared ids that are valid, never a flagged one.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Severity, Suggestion};
 use crate::ir::{Graph, IMPLICIT_OUTCOME, IdMap, Phase, Spec, id_map};
@@ -79,6 +79,11 @@ pub(super) struct Names<'a> {
     valid_ids: Vec<&'a str>,
     /// The ids whose declaration is flagged, in order of declaration.
     invalid_ids: Vec<&'a str>,
+    /// The same, for lookups.
+    invalid_set: BTreeSet<&'a str>,
+    /// The flagged ids by the valid spellings that count for them: lowercased, and
+    /// repaired ([`repaired_id`]); `None` when two flagged ids share one.
+    written_validly: BTreeMap<String, Option<&'a str>>,
     /// Ids declared more than once.
     duplicated: BTreeSet<&'a str>,
     /// Phases (by id) one of whose declarations has a flagged outcome list.
@@ -114,6 +119,8 @@ impl<'a> Names<'a> {
             first,
             valid_ids: Vec::new(),
             invalid_ids: Vec::new(),
+            invalid_set: BTreeSet::new(),
+            written_validly: BTreeMap::new(),
             duplicated,
             outcomes_flagged: BTreeSet::new(),
             invalid_outcomes: BTreeSet::new(),
@@ -137,6 +144,18 @@ impl<'a> Names<'a> {
             if self.first[p.id.as_str()] == i {
                 if is_flagged {
                     self.invalid_ids.push(&p.id);
+                    self.invalid_set.insert(&p.id);
+                    let forms = [Some(p.id.to_ascii_lowercase()), repaired_id(&p.id)];
+                    for form in forms.into_iter().flatten() {
+                        self.written_validly
+                            .entry(form)
+                            .and_modify(|v| {
+                                if *v != Some(p.id.as_str()) {
+                                    *v = None;
+                                }
+                            })
+                            .or_insert(Some(&p.id));
+                    }
                 } else {
                     self.valid_ids.push(&p.id);
                 }
@@ -198,7 +217,7 @@ impl<'a> Names<'a> {
     pub(super) fn coverage_excused(&self, id: &str) -> bool {
         self.duplicated.contains(id)
             || self.outcomes_flagged.contains(id)
-            || self.invalid_ids.contains(&id)
+            || self.invalid_set.contains(id)
     }
 
     /// Whether phase `id` is declared more than once.
@@ -219,9 +238,7 @@ impl<'a> Names<'a> {
         if self.phases_flagged || self.is_flagged(pointer) {
             return Resolved::Excused(None);
         }
-        if let Some(id) = unique(self.invalid_ids.iter().copied(), |d| {
-            written_validly(name, d)
-        }) {
+        if let Some(&Some(id)) = self.written_validly.get(&name.to_ascii_lowercase()) {
             return Resolved::Excused(Some(id));
         }
         // Edit distances only among at most `MAX_COMPARED` ids: a loop with thousands of

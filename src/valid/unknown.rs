@@ -170,7 +170,10 @@ fn help(names: &Names, d: Diagnostic, name: &str, uses: &[Use]) -> Diagnostic {
     }
     let d = unknown_id_help(d, name, names.valid_ids(), "phase");
     let close = |i: &&&str| strsim::levenshtein(&i.to_ascii_lowercase(), name) <= 2;
-    match names.invalid_ids().iter().find(close) {
+    // Edit distances only among at most 1,000 ids, as for the valid ids.
+    let invalid = names.invalid_ids();
+    let compared = if invalid.len() <= 1000 { invalid } else { &[] };
+    match compared.iter().find(close) {
         Some(invalid) => d.with_note(format!(
             "phase `{invalid}` is declared, but its id is not a valid stable id"
         )),
