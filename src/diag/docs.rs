@@ -15,8 +15,9 @@ use std::fmt::Write as _;
 use super::Code;
 use crate::format::Target;
 
-/// Where the README's code tables live; [`help_uri`] appends an anchor per code.
-pub const README_URL: &str = "https://github.com/loopconv/loopconv/blob/main/README.md";
+/// Where the README's code tables live; [`help_uri`] appends an anchor per code. The
+/// repository is Cargo.toml's `repository`, the one place it is written.
+pub const README_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/README.md");
 
 /// The long form of one code, found by [`Code::doc`].
 #[derive(Debug, Clone, Copy)]

@@ -16,7 +16,8 @@ use crate::diag::{Code, Diagnostic, Severity, Suggestion};
 use crate::tree::Document;
 
 /// Where the code table is documented: every diagnostic's code description links here.
-pub const CODE_TABLE_URL: &str = "https://github.com/loopconv/loopconv#diagnostics";
+/// The repository is Cargo.toml's `repository`, the one place it is written.
+pub const CODE_TABLE_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "#diagnostics");
 
 /// The byte range a loopconv diagnostic points at (the start of the file when it has no
 /// position).

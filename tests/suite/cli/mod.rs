@@ -9,6 +9,7 @@ mod consistency;
 mod docs_pages;
 mod interrupt;
 pub(crate) mod new;
+mod packaging;
 mod precommit;
 mod readme_commands;
 mod shell;

@@ -2,11 +2,12 @@
 //! `pre-commit run --all-files` with loopconv's hooks fails on a broken loop and passes once
 //! it is fixed, and the docs hook fails on stale pages.
 //!
-//! The hooks are declared `language: rust` (pre-commit would `cargo install` this
-//! repository, minutes of building); the test runs the very same hook definitions (id,
-//! entry, files, pass_filenames, ...) as `repo: local` hooks with `language: system` and the
-//! binary under test in front of the entry. Skipped with a notice when `pre-commit` is not
-//! installed (`scripts/install-tools.sh` installs it, so `.ci/run` always runs this test).
+//! The test runs the very same hook definitions (id, entry, files, pass_filenames, ...) as
+//! `repo: local` hooks with `language: system` and the binary under test in front of the
+//! entry, so that it needs no wheel (`language: python`) nor `cargo install` (the `-src`
+//! variants): `scripts/test-packages.sh` runs the hooks as published, from a built wheel.
+//! Skipped with a notice when `pre-commit` is not installed (`scripts/install-tools.sh`
+//! installs it, so `.ci/run` always runs this test).
 
 use crate::support;
 
@@ -24,12 +25,10 @@ fn have_pre_commit() -> bool {
 
 /// The hooks of `.pre-commit-hooks.yaml` as a `repo: local` config using the test binary.
 fn local_config(args: &[(&str, &str)]) -> String {
-    let text = String::from_utf8(read(&repo().join(".pre-commit-hooks.yaml"))).expect("utf-8");
-    let hooks: Vec<serde_json::Map<String, serde_json::Value>> =
-        serde_saphyr::from_str(&text).expect("the hooks file is YAML");
+    let hooks = hooks();
     let bin = env!("CARGO_BIN_EXE_loopconv");
     let mut out = Vec::new();
-    for mut h in hooks {
+    for mut h in hooks.into_iter().filter(|h| !is_src_variant(h)) {
         let entry = h["entry"].as_str().expect("an entry").to_owned();
         let rest = entry
             .strip_prefix("loopconv")
@@ -46,6 +45,40 @@ fn local_config(args: &[(&str, &str)]) -> String {
     let config = serde_json::json!({"repos": [{"repo": "local", "hooks": out}]});
     // JSON is YAML: pre-commit reads it as its config.
     serde_json::to_string_pretty(&config).expect("json")
+}
+
+fn is_src_variant(hook: &serde_json::Map<String, serde_json::Value>) -> bool {
+    hook["id"].as_str().is_some_and(|id| id.ends_with("-src"))
+}
+
+/// The hooks of `.pre-commit-hooks.yaml`, in order.
+fn hooks() -> Vec<serde_json::Map<String, serde_json::Value>> {
+    let text = String::from_utf8(read(&repo().join(".pre-commit-hooks.yaml"))).expect("utf-8");
+    serde_saphyr::from_str(&text).expect("the hooks file is YAML")
+}
+
+/// Every hook installs the wheel (`language: python`) and has a `-src` twin built with
+/// cargo (`language: rust`) that differs only in id, name and language.
+#[test]
+fn every_python_hook_has_a_src_twin_that_builds_from_source() {
+    let all = hooks();
+    let (src, python): (Vec<_>, Vec<_>) = all.into_iter().partition(is_src_variant);
+    assert_eq!(python.len(), 2, "{python:?}");
+    assert_eq!(src.len(), python.len(), "{src:?}");
+    for (p, s) in python.iter().zip(&src) {
+        assert_eq!(p["language"], "python", "{p:?}");
+        assert_eq!(s["language"], "rust", "{s:?}");
+        let id = p["id"].as_str().expect("an id");
+        assert_eq!(s["id"], format!("{id}-src").as_str());
+        let same = |m: &serde_json::Map<String, serde_json::Value>| {
+            let mut m = m.clone();
+            for k in ["id", "name", "language"] {
+                m.remove(k);
+            }
+            m
+        };
+        assert_eq!(same(p), same(s), "{id} and its -src twin differ");
+    }
 }
 
 fn git(dir: &Path, args: &[&str]) {
