@@ -2,7 +2,9 @@
 //!
 //! Every problem loopconv finds in user input is a [`Diagnostic`] with a [`Code`].
 //! Codes are frozen: a code's string, its kebab-case name and its one-line summary never
-//! change meaning, and a retired code is never reused. The prefix letter tells the stage:
+//! change meaning, and a retired code is never reused. A retired code is not a [`Code`]
+//! (so no diagnostic can carry it) but a [`Retired`] entry that keeps its string and name
+//! reserved (the build fails if a `Code` takes them) and that `loopconv explain` documents. The prefix letter tells the stage:
 //!
 //! * `P` parse: the bytes are not a well-formed JSON or YAML document, or break a limit;
 //! * `F` format: the document does not have the shape its format requires (types, required
@@ -21,11 +23,13 @@ use serde::Serialize;
 
 pub mod docs;
 mod github;
+pub mod retired;
 mod sarif;
 mod snippet;
 mod suggest;
 
 pub use github::render_github;
+pub use retired::Retired;
 pub use sarif::render_sarif;
 pub use suggest::{EditTarget, Suggestion};
 
@@ -67,12 +71,12 @@ macro_rules! codes {
             pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
 
             /// The frozen code string, e.g. `V012`.
-            pub fn as_str(self) -> &'static str {
+            pub const fn as_str(self) -> &'static str {
                 match self { $( Code::$variant => $code, )* }
             }
 
             /// The frozen kebab-case name, e.g. `unreachable-phase`.
-            pub fn name(self) -> &'static str {
+            pub const fn name(self) -> &'static str {
                 match self { $( Code::$variant => $name, )* }
             }
 
@@ -140,7 +144,7 @@ codes! {
     DuplicateCheckpoint = ("V014", "duplicate-checkpoint-id", Error, "two checkpoints share an id"),
     UnknownCheckpointPhase = ("V015", "unknown-checkpoint-phase", Error, "a checkpoint's `before_phase` names no declared phase"),
     UnknownRejectTarget = ("V016", "unknown-reject-target", Error, "a checkpoint's `on_reject` is neither a phase nor a terminal"),
-    DuplicateCheckpointPhase = ("V017", "duplicate-checkpoint-phase", Error, "two approval checkpoints guard the same phase"),
+    // V017 `duplicate-checkpoint-phase` is retired: see `retired::RETIRED`.
     RetryWithoutMaxRetries = ("V018", "retry-without-max-retries", Error, "`action: retry` without `max_retries`"),
     RetryWithoutOnExhausted = ("V019", "retry-without-on-exhausted", Error, "`action: retry` without `on_exhausted`"),
     MaxRetriesWithoutRetry = ("V020", "max-retries-without-retry", Error, "`max_retries` on a tool-failure action other than retry"),

@@ -133,8 +133,12 @@ impl Out {
     }
 }
 
-/// Compare two loops.
+/// Compare two loops, on their effective values ([`crate::ir::effective::pair`]): a
+/// default written out or left out is no change, and a MAS loop compared with a graph of
+/// its shape is compared as the same kind of loop.
 pub fn diff(old: &Spec, new: &Spec) -> Diff {
+    let (old, new) = crate::ir::effective::pair(old, new);
+    let (old, new) = (&old, &new);
     let renames = renames(old, new);
     let mut out = Out(Vec::new());
     loop_fields(old, new, &renames, &mut out);
@@ -268,11 +272,9 @@ fn loop_fields(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
             );
         }
     }
-    if old.license != new.license
-        || old.environment != new.environment
-        || old.schema_uri != new.schema_uri
-    {
-        let r = "package metadata (license, environment or $schema); no run changes";
+    // `$schema` is not compared: it only points editors at a schema.
+    if old.license != new.license || old.environment != new.environment {
+        let r = "package metadata (license or environment); no run changes";
         out.push(Change::new(
             ChangeKind::Changed,
             Subject::Metadata(Metadata::Package),
@@ -610,7 +612,10 @@ fn limit(id: Limit, o: Option<u64>, n: Option<u64>, out: &mut Out) {
     let (impact, r) = match (o, n) {
         (a, b) if a == b => return,
         (Some(a), Some(b)) if b > a => (Impact::Compatible, "a looser limit"),
-        (_, None) => (Impact::Compatible, "the limit is gone"),
+        (_, None) => (
+            Impact::Compatible,
+            "no limit of its own: only the runtime's ceiling applies",
+        ),
         _ => (
             Impact::Breaking,
             "a tighter limit: runs that fitted may now be cut off",

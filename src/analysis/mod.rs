@@ -14,7 +14,7 @@ pub mod walk;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use serde::Serialize;
 
-use crate::ir::Spec;
+use crate::ir::{Spec, Terminal};
 use crate::valid::Info;
 use crate::valid::graph::{Edge, Vertex};
 
@@ -34,6 +34,119 @@ impl Decision {
         match self {
             Decision::Approve => "approve",
             Decision::Reject => "reject",
+        }
+    }
+}
+
+/// How a run ends: the AgentPM harness's run statuses (formats.md 1.6). A terminal gives
+/// `ended`, `aborted` or `handed_off`; the runtime gives the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// `$end`: success.
+    Ended,
+    /// `$abort`, or an error policy's `abort`.
+    Aborted,
+    /// `$handoff`, or an error policy's `handoff`.
+    HandedOff,
+    /// The effective `max_steps` ran out before the next phase.
+    LimitReached,
+    /// A checkpoint has no decision (a headless run never decides one itself).
+    ApprovalRequired,
+    /// A phase failed and no `phase_failure` policy says what then (the harness default).
+    Failed,
+}
+
+impl Status {
+    /// Every status, in documentation order.
+    pub const ALL: [Status; 6] = [
+        Status::Ended,
+        Status::Aborted,
+        Status::HandedOff,
+        Status::LimitReached,
+        Status::ApprovalRequired,
+        Status::Failed,
+    ];
+
+    /// The harness's name: `ended`, `aborted`, `handed_off`, `limit_reached`,
+    /// `approval_required`, `failed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ended => "ended",
+            Status::Aborted => "aborted",
+            Status::HandedOff => "handed_off",
+            Status::LimitReached => "limit_reached",
+            Status::ApprovalRequired => "approval_required",
+            Status::Failed => "failed",
+        }
+    }
+
+    /// The status a terminal gives.
+    pub fn of_terminal(t: Terminal) -> Status {
+        match t {
+            Terminal::End => Status::Ended,
+            Terminal::Abort => Status::Aborted,
+            Terminal::Handoff => Status::HandedOff,
+        }
+    }
+}
+
+/// The runtime's step ceiling when none is given (the harness's `runtime.limits.max_steps`
+/// default).
+pub const RUNTIME_MAX_STEPS: u64 = 100;
+
+/// The runtime's own limits, which tighten the loop's (never loosen them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Runtime {
+    /// The runtime's step ceiling (`runtime.limits.max_steps`).
+    pub max_steps: u64,
+}
+
+impl Default for Runtime {
+    fn default() -> Self {
+        Runtime {
+            max_steps: RUNTIME_MAX_STEPS,
+        }
+    }
+}
+
+impl Runtime {
+    /// No ceiling of the runtime's own (tests and analyses that only want the loop's).
+    pub const UNBOUNDED: Runtime = Runtime {
+        max_steps: u64::MAX,
+    };
+
+    /// The effective step limit: the stricter of the loop's `max_steps` (for REAL/VEAL the
+    /// bound from `max_attempts`) and the runtime's ceiling.
+    pub fn effective_max_steps(self, info: &Info) -> u64 {
+        info.max_steps
+            .map_or(self.max_steps, |m| m.min(self.max_steps))
+    }
+}
+
+/// The script token for a failing tool call in the current phase. Outcome ids never start
+/// with `@` (stable ids start with a letter), so the token cannot be mistaken for one.
+pub const TOOL_FAILURE: &str = "@tool-failure";
+
+/// The script token for a failure of the current phase itself.
+pub const PHASE_FAILURE: &str = "@phase-failure";
+
+/// What failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Failure {
+    /// A tool call of the phase (`@tool-failure`).
+    ToolFailure,
+    /// The phase (`@phase-failure`, or a tool failure that fails the phase).
+    PhaseFailure,
+}
+
+impl Failure {
+    /// `tool failure` or `phase failure`.
+    pub fn text(self) -> &'static str {
+        match self {
+            Failure::ToolFailure => "tool failure",
+            Failure::PhaseFailure => "phase failure",
         }
     }
 }
@@ -59,6 +172,20 @@ pub enum Step {
         decision: Decision,
         /// Where the decision goes (phase id or terminal).
         to: String,
+    },
+    /// A failure in a phase and what the error policy (or the harness default) does.
+    Failure {
+        /// Phase id.
+        phase: String,
+        /// What failed.
+        failure: Failure,
+        /// What happens: `retry`, `fail_phase`, `abort`, `handoff` or `fail_run`.
+        action: String,
+        /// Where the action comes from: an `error_policy` field, or `harness default`.
+        rule: String,
+        /// For a retried tool call: this retry's number and `max_retries`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retry: Option<(u64, u64)>,
     },
 }
 

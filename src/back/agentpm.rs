@@ -1,13 +1,14 @@
 //! IR -> AgentPM loop manifest (JSON through serde).
 //!
 //! The graph is written as it is. A MAS loop's graph was built by the front end (mapping.md);
-//! what AgentPM cannot hold (agent names, structured checks, ports, success criteria and
-//! mission as fields) is in the objectives as text and reported as lost (`B001`).
+//! the MAS fields AgentPM has no field for (agent names, checks, ports, mission, success
+//! criteria) are carried in its objectives exactly ([`crate::ir::carried`]), and each is
+//! reported (`B001`) with the objective that carries it.
 
 use super::{Error, Options};
 use crate::diag::{Code, Diagnostics};
 use crate::format::Format;
-use crate::ir::{Field, Pattern, Spec};
+use crate::ir::{Escalation, Field, FixedLoop, Spec};
 use crate::model::agentpm as m;
 use crate::valid::Info;
 
@@ -18,17 +19,7 @@ pub fn to_model(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> m::Mani
     let description = spec
         .description
         .clone()
-        .unwrap_or_else(|| match spec.pattern {
-            Pattern::Real => format!(
-                "REAL loop `{}` (converted from multi-agent-spec).",
-                spec.name
-            ),
-            Pattern::Veal => format!(
-                "VEAL loop `{}` (converted from multi-agent-spec).",
-                spec.name
-            ),
-            Pattern::General => format!("Loop `{}`.", spec.name),
-        });
+        .unwrap_or_else(|| crate::ir::carried::placeholder_description(&spec.name, spec.pattern));
     let g = &spec.graph;
     m::Manifest {
         schema: spec
@@ -142,57 +133,67 @@ pub fn write(
     Ok(s)
 }
 
-/// `B001` for each MAS field AgentPM cannot hold, at its place in the source.
+/// `B001` for each MAS field AgentPM has no field for, at its place in the source, saying
+/// which objective carries it ([`crate::ir::carried`]: exactly, so that the conversion back
+/// to MAS restores it).
 fn report_losses(spec: &Spec, opts: &Options, diags: &mut Diagnostics) {
+    let Some(fixed) = FixedLoop::of(spec.pattern) else {
+        return;
+    };
     let r = &spec.roles;
     let g = &spec.goal;
-    let inputs_how = if spec.pattern == Pattern::Real {
-        // Only a REAL loop has a `read` phase whose objective names the inputs.
-        "the `read` objective names them"
-    } else {
-        "they are dropped"
+    let agent = |role: &str, name: &Option<String>| {
+        name.as_deref()
+            .map(|a| format!("the {role} agent `{}`", crate::text::one_line(a)))
     };
-    let actor = r.actor.as_deref().map(|a| format!("the actor agent `{a}`"));
-    let lost: [(Field, Option<String>, &str); 8] = [
+    let list = |what: &str, present: bool| present.then(|| what.to_owned());
+    let named_in = |phase: &str| format!("it is named in the `{phase}` objective");
+    let written = |phase: &str| format!("it is written into the `{phase}` objective as text");
+    let listed = |phase: &str| format!("they are written into the `{phase}` objective as text");
+    let fallback = spec.effective_escalation() == Escalation::Fallback;
+    let lost: [(Field, Option<String>, String); 9] = [
         (
             Field::Validator,
-            r.validator.as_ref().map(|_| "the validator agent".into()),
-            "it is named in the `validate` objective",
+            agent("validator", &r.validator),
+            named_in(fixed.first),
         ),
-        (Field::Actor, actor, "it is named in the `act` objective"),
+        (Field::Actor, agent("actor", &r.actor), named_in(fixed.act)),
         (
             Field::FallbackAgent,
-            r.fallback_agent
-                .as_ref()
-                .map(|_| "the fallback agent".into()),
-            "escalation goes to `$handoff` and the `eval` objective names the agent",
+            agent("fallback", &r.fallback_agent),
+            named_in(fixed.eval),
+        ),
+        (
+            Field::Escalation,
+            fallback.then(|| "an escalation to a fallback agent".to_owned()),
+            format!("`{}` goes to `$handoff`", fixed.escalate),
         ),
         (
             Field::Mission,
             g.mission.as_ref().map(|_| "the mission".into()),
-            "it is written into the `read` objective as text",
+            written(fixed.first),
         ),
         (
             Field::Checks,
-            non_empty(g.checks.as_deref()).then(|| "structured checks".into()),
-            "they are described in the `validate` objective as text",
+            list("structured checks", non_empty(g.checks.as_deref())),
+            listed(fixed.first),
         ),
         (
             Field::SuccessCriteria,
             g.success_criteria
                 .as_ref()
                 .map(|_| "`success_criteria`".into()),
-            "it is written into the `eval` objective as text",
+            written(fixed.eval),
         ),
         (
             Field::Inputs,
-            non_empty(g.inputs.as_deref()).then(|| "`inputs`".into()),
-            inputs_how,
+            list("`inputs`", non_empty(g.inputs.as_deref())),
+            listed(fixed.first),
         ),
         (
             Field::Outputs,
-            non_empty(g.outputs.as_deref()).then(|| "`outputs`".into()),
-            "they are dropped",
+            list("`outputs`", non_empty(g.outputs.as_deref())),
+            listed(fixed.eval),
         ),
     ];
     for (field, what, how) in lost {

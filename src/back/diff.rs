@@ -91,14 +91,24 @@ pub fn text(diff: &Diff, old_file: &str, new_file: &str) -> String {
     s
 }
 
-/// One line ([`text::one_line`]) of at most `max` characters, `…` when cut.
+/// One line ([`text::one_line`]) of at most `max` characters, shortened at a word
+/// boundary with `…`, never inside a word: a text without a space in its first `max`
+/// characters is shown whole.
 fn shown(s: &str, max: usize) -> String {
     let line = text::one_line(s);
-    let mut out: String = line.chars().take(max).collect();
-    if line.chars().count() > max {
-        out.push('…');
+    let Some((cut, next)) = line.char_indices().nth(max) else {
+        return line.into_owned();
+    };
+    // The last space at or before the cut: the words before it are shown whole.
+    let space = if next == ' ' {
+        Some(cut)
+    } else {
+        line[..cut].rfind(' ')
+    };
+    match space.map(|at| line[..at].trim_end()) {
+        Some(kept) if !kept.is_empty() => format!("{kept}…"),
+        _ => line.into_owned(),
     }
-    out
 }
 
 /// Markdown for a table cell: at most 160 characters, escaped by [`markdown::cell`].
@@ -315,5 +325,19 @@ fn styles(s: &mut String, mk: &Marks, links: &[(&str, usize)], node: impl Fn(&st
             _ => "stroke:#d97706,stroke-width:2px",
         };
         let _ = writeln!(s, "  linkStyle {i} {style}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn a_long_text_is_shortened_between_words() {
+        assert_eq!(shown("run the command now", 9), "run the…");
+        assert_eq!(shown("run the command now", 7), "run the…");
+        assert_eq!(shown("run the", 7), "run the");
+        assert_eq!(shown("commandcommand", 4), "commandcommand");
+        assert_eq!(shown("é é é é", 3), "é é…");
     }
 }

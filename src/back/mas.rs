@@ -156,8 +156,16 @@ fn attempts_from_steps(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> 
 }
 
 fn from_graph(spec: &Spec, info: &Info, opts: &Options, diags: &mut Diagnostics) -> m::Loop {
+    if let Some(mut mas) = ir::carried::decode(spec) {
+        // A graph written from a MAS loop: the loop it was written from.
+        attempts_from_steps(spec, opts, diags);
+        report_graph_losses(spec, Graph::Carried(mas.pattern), opts, diags);
+        mas.description = own_description(spec, mas.pattern);
+        return from_mas_spec(&mas, opts, diags);
+    }
     let shape = FixedLoop::recognise(spec);
-    let max_attempts = attempts_from_steps(spec, opts, diags);
+    // 3 is the default: left out, as a loop written from MAS without it reads back.
+    let max_attempts = attempts_from_steps(spec, opts, diags).filter(|&n| n != 3);
     let actor = need("--actor", "an `actor`", opts.actor.clone(), diags);
     let (kind, escalation_to) = match &shape {
         Some(s) => (loop_type(s.fixed.pattern), s.escalate_to),
@@ -212,11 +220,15 @@ fn from_graph(spec: &Spec, info: &Info, opts: &Options, diags: &mut Diagnostics)
         (Some(s), LoopType::Real) => (spec.phase(&s.first).map(|p| p.objective.clone()), None),
         (None, _) => (Some(outline(spec)), None),
     };
-    report_graph_losses(spec, shape.is_some(), opts, diags);
+    let graph = match shape {
+        Some(_) => Graph::Shaped(kind),
+        None => Graph::Outlined,
+    };
+    report_graph_losses(spec, graph, opts, diags);
     m::Loop {
         name: spec.name.clone(),
         kind,
-        description: spec.description.clone(),
+        description: own_description(spec, pattern_of(kind)),
         validator,
         actor,
         mission,
@@ -227,6 +239,31 @@ fn from_graph(spec: &Spec, info: &Info, opts: &Options, diags: &mut Diagnostics)
         checks,
         inputs: None,
         outputs: None,
+    }
+}
+
+/// The description, unless it is the placeholder a conversion from MAS wrote for a loop
+/// without one.
+fn own_description(spec: &Spec, pattern: Pattern) -> Option<String> {
+    let placeholder = ir::carried::placeholder_description(&spec.name, pattern);
+    spec.description.clone().filter(|d| *d != placeholder)
+}
+
+/// How a general graph becomes a MAS loop.
+#[derive(Clone, Copy)]
+enum Graph {
+    /// Written from a MAS loop of this pattern: read back exactly ([`ir::carried::decode`]).
+    Carried(Pattern),
+    /// The REAL or VEAL shape with objectives of its own.
+    Shaped(LoopType),
+    /// Any other graph: outlined in the mission.
+    Outlined,
+}
+
+fn pattern_of(kind: LoopType) -> Pattern {
+    match kind {
+        LoopType::Veal => Pattern::Veal,
+        LoopType::Real => Pattern::Real,
     }
 }
 
@@ -248,7 +285,7 @@ fn outline(spec: &Spec) -> String {
     s
 }
 
-fn report_graph_losses(spec: &Spec, shaped: bool, opts: &Options, diags: &mut Diagnostics) {
+fn report_graph_losses(spec: &Spec, graph: Graph, opts: &Options, diags: &mut Diagnostics) {
     let p = |field: Field| spec.provenance.pointer(field);
     let mut lost = |ptr: String, what: &str| {
         diags.push(opts.lost(
@@ -257,7 +294,12 @@ fn report_graph_losses(spec: &Spec, shaped: bool, opts: &Options, diags: &mut Di
             format!("multi-agent-spec has no field for {what} (`{ptr}`)"),
         ));
     };
-    if spec.version.is_some() {
+    // The version a conversion writes for a MAS loop comes back: not lost.
+    if spec
+        .version
+        .as_deref()
+        .is_some_and(|v| v != ir::carried::DEFAULT_VERSION)
+    {
         lost(p(Field::Version), "the package version");
     }
     // `$schema` is not reported: it only points editors at a schema for the source
@@ -271,20 +313,32 @@ fn report_graph_losses(spec: &Spec, shaped: bool, opts: &Options, diags: &mut Di
     if spec.environment.is_some() {
         lost(p(Field::Environment), "environment variables");
     }
-    if spec.archetype.is_some() {
+    // A MAS loop's archetype is its type: `real` or `veal` comes back as it was.
+    let kind = match graph {
+        Graph::Carried(p) => p,
+        Graph::Shaped(k) => pattern_of(k),
+        Graph::Outlined => Pattern::Real,
+    };
+    let own = match kind {
+        Pattern::Veal => "veal",
+        _ => "real",
+    };
+    if spec.archetype.as_deref().is_some_and(|a| a != own) {
         lost(p(Field::Archetype), "the archetype");
     }
-    if shaped {
-        lost(
+    match graph {
+        Graph::Carried(_) => {}
+        Graph::Shaped(_) => lost(
             p(Field::Phases),
             "phase ids, objectives, access and outcome descriptions (the REAL/VEAL shape is kept)",
-        );
-    } else {
-        lost(
-            p(Field::Phases),
-            "phases (their objectives are outlined in `mission`)",
-        );
-        lost(p(Field::Transitions), "transitions (outlined in `mission`)");
+        ),
+        Graph::Outlined => {
+            lost(
+                p(Field::Phases),
+                "phases (their objectives are outlined in `mission`)",
+            );
+            lost(p(Field::Transitions), "transitions (outlined in `mission`)");
+        }
     }
     if spec
         .graph

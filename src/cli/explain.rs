@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use clap::Args;
 
-use loopconv::diag::{self, docs};
+use loopconv::diag::docs;
 
 use super::io::emit;
 
@@ -19,17 +19,25 @@ pub(super) struct ExplainArgs {
 pub(super) fn run(a: &ExplainArgs) -> Result<ExitCode> {
     let Some(text) = &a.code else {
         let mut out = String::new();
-        for c in diag::Code::ALL {
-            out.push_str(&format!("{c}  {:<28} {}\n", c.name(), c.summary()));
+        for row in docs::rows() {
+            let summary = match row {
+                docs::Row::Active(c) => c.summary().to_owned(),
+                docs::Row::Retired(r) => format!("(retired) {}", r.summary),
+            };
+            out.push_str(&format!("{}  {:<28} {summary}\n", row.code(), row.name()));
         }
         emit(None, &out)?;
         return Ok(ExitCode::SUCCESS);
     };
-    let Some(code) = docs::lookup(text) else {
+    let Some(found) = docs::find(text) else {
         bail!(
             "`{text}` is not a loopconv diagnostic code or name (run `loopconv explain` for the list)"
         );
     };
-    emit(None, &docs::explain(code))?;
+    let text = match found {
+        docs::Row::Active(code) => docs::explain(code),
+        docs::Row::Retired(r) => docs::explain_retired(r),
+    };
+    emit(None, &text)?;
     Ok(ExitCode::SUCCESS)
 }

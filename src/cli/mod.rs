@@ -183,7 +183,9 @@ enum Command {
     /// Test paths: the shortest run to each terminal, and runs covering every transition
     /// and checkpoint decision.
     Paths(PathsArgs),
-    /// Step through a loop with scripted outcomes and checkpoint decisions.
+    /// Step through a loop as the AgentPM harness runs it, with scripted outcomes,
+    /// failures and checkpoint decisions; ends with the harness's run status.
+    #[command(after_help = walk::EXIT_HELP)]
     Walk(WalkLoopArgs),
     /// Explain a diagnostic code: what it checks, why, a failing example and the fix.
     Explain(ExplainArgs),

@@ -9,10 +9,12 @@ use clap::Args;
 use loopconv::Format;
 
 use super::io::emit;
-use super::report::{load_valid, plural};
+use super::report::load_valid;
 use super::{EXIT_PROBLEMS, Global, MessageFormat};
+use loopconv::text::count;
 
 use loopconv::analysis::paths::{self as p, Path as Run};
+use loopconv::analysis::{RUNTIME_MAX_STEPS, Runtime, Step};
 
 #[derive(Debug, Args)]
 pub(super) struct PathsArgs {
@@ -26,6 +28,11 @@ pub(super) struct PathsArgs {
     /// Output file (default: standard output).
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
+    /// The runtime's step ceiling, as for `walk`: `fits_max_steps` compares each run with
+    /// the stricter of it and the loop's `max_steps`.
+    #[arg(long, value_name = "N", default_value_t = RUNTIME_MAX_STEPS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    runtime_max_steps: u64,
 }
 
 pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
@@ -35,7 +42,10 @@ pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
-    let found = p::paths(spec, info);
+    let rt = Runtime {
+        max_steps: a.runtime_max_steps,
+    };
+    let found = p::paths(spec, info, rt);
     let text = match g.format {
         MessageFormat::Json => {
             let mut t = serde_json::to_string_pretty(&found)?;
@@ -49,21 +59,54 @@ pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A run on one line: `a --x--> [approve c] b --y--> $end`; the failures of one phase
+/// execution as one group: `a !! tool failure: retry 1 of 2, fail_phase !! phase failure:
+/// abort`.
 fn run_line(r: &Run) -> String {
     let mut s = String::new();
+    let mut prev: Option<&Step> = None;
     for step in &r.steps {
-        match step {
-            loopconv::analysis::Step::Phase { phase, outcome, .. } => {
-                s.push_str(&format!("{phase} --{outcome}--> "));
+        let text = match step {
+            Step::Phase { outcome, .. } if matches!(prev, Some(Step::Failure { .. })) => {
+                format!(" --{outcome}--> ")
             }
-            loopconv::analysis::Step::Checkpoint {
+            Step::Phase { phase, outcome, .. } => format!("{phase} --{outcome}--> "),
+            Step::Checkpoint {
                 checkpoint,
                 decision,
                 ..
-            } => s.push_str(&format!("[{} {checkpoint}] ", decision.as_str())),
-        }
+            } => format!("[{} {checkpoint}] ", decision.as_str()),
+            Step::Failure {
+                phase,
+                failure,
+                action,
+                retry,
+                ..
+            } => {
+                let retry = retry
+                    .map(|(i, m)| format!(" {i} of {m}"))
+                    .unwrap_or_default();
+                match prev {
+                    Some(Step::Failure { failure: f, .. }) if f == failure => {
+                        format!(", {action}{retry}")
+                    }
+                    Some(Step::Failure { .. }) => {
+                        format!(" !! {}: {action}{retry}", failure.text())
+                    }
+                    _ => format!("{phase} !! {}: {action}{retry}", failure.text()),
+                }
+            }
+        };
+        s.push_str(&text);
+        prev = Some(step);
     }
-    s.push_str(&r.terminal);
+    if matches!(prev, Some(Step::Failure { .. })) {
+        s.push(' ');
+    }
+    match &r.terminal {
+        Some(t) => s.push_str(t),
+        None => s.push_str(&format!("(run {})", r.status.as_str())),
+    }
     s
 }
 
@@ -71,22 +114,26 @@ fn paths_text(found: &p::Paths) -> String {
     let mut s = String::from("shortest runs:\n");
     for r in &found.shortest {
         s.push_str(&format!(
-            "  {:<9} {} step{}: {}\n",
-            r.terminal,
-            r.phase_steps,
-            plural(r.phase_steps),
+            "  {:<9} {}: {}\n",
+            r.terminal.as_deref().unwrap_or_default(),
+            count(r.phase_steps, "step", "steps"),
             run_line(r)
         ));
     }
     s.push_str(&format!(
-        "covering runs ({} run{}, {} of {} transitions and decisions):\n",
-        found.cover.len(),
-        plural(found.cover.len()),
+        "covering runs ({}, {} of {} transitions and decisions):\n",
+        count(found.cover.len(), "run", "runs"),
         found.covered,
         found.total
     ));
     for (i, r) in found.cover.iter().enumerate() {
         s.push_str(&format!("  {:>2}. {}\n", i + 1, run_line(r)));
+    }
+    if !found.failures.is_empty() {
+        s.push_str("failure runs (as the error policy, or the harness default, ends them):\n");
+        for (i, r) in found.failures.iter().enumerate() {
+            s.push_str(&format!("  {:>2}. {}\n", i + 1, run_line(r)));
+        }
     }
     if !found.uncovered.is_empty() {
         s.push_str("not coverable:\n");

@@ -9,11 +9,12 @@ use clap::Args;
 use loopconv::Format;
 
 use super::io::emit;
-use super::report::{code, load_valid, plural};
-use super::{EXIT_PROBLEMS, Global, MessageFormat};
+use super::report::load_valid;
+use super::{EXIT_PROBLEMS, EXIT_USAGE, Global, MessageFormat};
 
 use loopconv::analysis::walk::{self as w, Script};
-use loopconv::analysis::{Decision, Step};
+use loopconv::analysis::{Decision, RUNTIME_MAX_STEPS, Runtime, Status, Step};
+use loopconv::text::count;
 
 #[derive(Debug, Args)]
 pub(super) struct WalkLoopArgs {
@@ -21,9 +22,16 @@ pub(super) struct WalkLoopArgs {
     pub(super) g: Global,
     /// Loop file (`-` for standard input).
     input: PathBuf,
-    /// The outcomes of the phase executions, in order (comma-separated).
+    /// The outcomes of the phase executions, in order (comma-separated). `@tool-failure`
+    /// is a failing tool call in the current phase (retried as `error_policy` says),
+    /// `@phase-failure` a failure of the phase itself; no outcome id starts with `@`.
     #[arg(long, value_delimiter = ',', required = true)]
     outcomes: Vec<String>,
+    /// The runtime's step ceiling (the harness's `runtime.limits.max_steps`): the run stops
+    /// `limit_reached` after the stricter of it and the loop's `max_steps`.
+    #[arg(long, value_name = "N", default_value_t = RUNTIME_MAX_STEPS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    runtime_max_steps: u64,
     /// Approve checkpoint ID (repeat for each time it is reached; a checkpoint takes its
     /// `--approve`/`--reject` decisions in command-line order).
     #[arg(long, value_name = "ID")]
@@ -70,6 +78,30 @@ fn decisions(a: &WalkLoopArgs) -> Vec<(String, Decision)> {
     out
 }
 
+/// `walk --help`'s list of exit codes (the same as [`exit_code`]; a test compares them).
+pub(super) const EXIT_HELP: &str = "\
+Exit codes (run statuses of the AgentPM harness):
+  0  ended              the run reached `$end` (a REAL/VEAL `continue` escalation too)
+  3  aborted            `$abort`, or an error policy's `abort`
+  4  handed_off         `$handoff`, an error policy's `handoff`, or a REAL/VEAL escalation to a person or the fallback agent
+  5  limit_reached      the effective `max_steps` (the stricter of the loop's and `--runtime-max-steps`) ran out
+  6  approval_required  a checkpoint has no decision scripted
+  7  failed             a phase failed and the loop has no `error_policy.phase_failure`
+  1  the loop has errors;  2  usage error, or a script that does not fit the loop";
+
+/// The exit code of each run status (README "Scripted runs"; `walk --help`). Script
+/// mistakes exit 2 (usage), a loop with errors 1.
+pub(super) fn exit_code(s: Status) -> u8 {
+    match s {
+        Status::Ended => 0,
+        Status::Aborted => 3,
+        Status::HandedOff => 4,
+        Status::LimitReached => 5,
+        Status::ApprovalRequired => 6,
+        Status::Failed => 7,
+    }
+}
+
 pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
     let Some(l) = load_valid(g, &a.input, a.from)? else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
@@ -81,32 +113,23 @@ pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
         outcomes: a.outcomes.clone(),
         decisions: decisions(a),
     };
-    let result = w::walk(spec, info, &script);
+    let rt = Runtime {
+        max_steps: a.runtime_max_steps,
+    };
+    let result = w::walk(spec, info, &script, rt);
     let json = matches!(g.format, MessageFormat::Json);
-    let (text, ok) = match &result {
-        Ok(t) if json => (serde_json::to_string_pretty(t)?, true),
-        Ok(t) => (
-            trace_text(
-                &t.steps,
-                &format!(
-                    "reached {} after {} step{}{}",
-                    t.terminal,
-                    t.phase_steps,
-                    plural(t.phase_steps),
-                    bound(t.max_steps)
-                ),
-            ),
-            true,
-        ),
+    let (text, code) = match &result {
+        Ok(r) if json => (serde_json::to_string_pretty(r)?, exit_code(r.status)),
+        Ok(r) => (trace_text(&r.steps, &run_end(r)), exit_code(r.status)),
         Err(e) if json => (
             serde_json::to_string_pretty(
                 &serde_json::json!({"error": e.message, "steps": e.steps}),
             )?,
-            false,
+            EXIT_USAGE,
         ),
         Err(e) => (
             trace_text(&e.steps, &format!("error: {}", e.message)),
-            false,
+            EXIT_USAGE,
         ),
     };
     // The trace is read by people: without the characters `text::lines` drops (the JSON
@@ -117,21 +140,55 @@ pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
         loopconv::text::lines(&text).into_owned()
     };
     emit(None, &format!("{}\n", text.trim_end()))?;
-    Ok(code(!ok))
+    Ok(ExitCode::from(code))
 }
 
-fn bound(max: Option<u64>) -> String {
-    max.map(|m| format!(" (max_steps {m})")).unwrap_or_default()
+/// The last lines of a trace: `run ended: …`, why, and what the script did not use.
+fn run_end(r: &w::Run) -> String {
+    let mut s = format!(
+        "run {} after {} (max_steps {}): {}",
+        r.status.as_str(),
+        count(r.phase_steps, "step", "steps"),
+        r.max_steps,
+        r.reason,
+    );
+    const SHOWN: usize = 10;
+    if !r.unused.is_empty() {
+        let mut shown: Vec<String> = r.unused.iter().take(SHOWN).cloned().collect();
+        if r.unused.len() > SHOWN {
+            shown.push(format!("{} more", r.unused.len() - SHOWN));
+        }
+        s.push_str(&format!(
+            "\nnot used by the run: {}",
+            loopconv::text::list(&shown, "and")
+        ));
+    }
+    s
+}
+
+/// Whether a step continues the phase execution of the step before it: every step after a
+/// failure does (a retried tool call goes on, a failed one fails the phase).
+fn continues(prev: Option<&Step>) -> bool {
+    matches!(prev, Some(Step::Failure { .. }))
 }
 
 fn trace_text(steps: &[Step], last: &str) -> String {
     let mut s = String::new();
     let mut n = 0;
+    let mut prev = None;
     for step in steps {
+        let number = |n: &mut usize| {
+            if continues(prev) {
+                "     ".to_owned()
+            } else {
+                *n += 1;
+                format!("{n:>3}. ")
+            }
+        };
         match step {
             Step::Phase { phase, outcome, to } => {
-                n += 1;
-                s.push_str(&format!("{n:>3}. {phase} → {outcome} → {to}\n"));
+                let k = number(&mut n);
+                s.push_str(&format!("{k}{phase} → {outcome} → {to}\n"));
             }
             Step::Checkpoint {
                 checkpoint,
@@ -143,7 +200,24 @@ fn trace_text(steps: &[Step], last: &str) -> String {
                     decision.as_str()
                 ));
             }
+            Step::Failure {
+                phase,
+                failure,
+                action,
+                rule,
+                retry,
+            } => {
+                let k = number(&mut n);
+                let retry = retry
+                    .map(|(i, m)| format!(" {i} of {m}"))
+                    .unwrap_or_default();
+                s.push_str(&format!(
+                    "{k}{phase} ✗ {} → {action}{retry} ({rule})\n",
+                    failure.text()
+                ));
+            }
         }
+        prev = Some(step);
     }
     s.push_str(last);
     s

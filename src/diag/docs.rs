@@ -13,6 +13,7 @@
 use std::fmt::Write as _;
 
 use super::Code;
+use super::retired::{RETIRED, Retired};
 use crate::format::Target;
 
 /// Where the README's code tables live; [`help_uri`] appends an anchor per code. The
@@ -117,6 +118,96 @@ pub fn lookup(text: &str) -> Option<Code> {
         .find(|c| c.as_str().eq_ignore_ascii_case(t) || c.name().eq_ignore_ascii_case(t))
 }
 
+/// A row of the code tables: a code in use or a retired one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    /// A code diagnostics carry.
+    Active(Code),
+    /// A retired code, reserved.
+    Retired(&'static Retired),
+}
+
+impl Row {
+    /// The code string.
+    pub fn code(self) -> &'static str {
+        match self {
+            Row::Active(c) => c.as_str(),
+            Row::Retired(r) => r.code,
+        }
+    }
+
+    /// The kebab-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Row::Active(c) => c.name(),
+            Row::Retired(r) => r.name,
+        }
+    }
+}
+
+/// Every code, active and retired, in table order: a retired code after the active code
+/// of its family that precedes it (`V017` between `V016` and `V018`).
+pub fn rows() -> Vec<Row> {
+    let mut out = Vec::new();
+    for (i, &c) in Code::ALL.iter().enumerate() {
+        out.push(Row::Active(c));
+        let next = Code::ALL.get(i + 1).map(|n| n.as_str());
+        let family = &c.as_str()[..1];
+        for r in RETIRED {
+            let after = r.code.starts_with(family) && r.code > c.as_str();
+            let before = next.is_none_or(|n| !n.starts_with(family) || r.code < n);
+            if after && before {
+                out.push(Row::Retired(r));
+            }
+        }
+    }
+    out
+}
+
+/// Find a code, active or retired, by its string (any case) or name.
+pub fn find(text: &str) -> Option<Row> {
+    lookup(text)
+        .map(Row::Active)
+        .or_else(|| super::retired::lookup(text).map(Row::Retired))
+}
+
+/// The explanation of a retired code, as `loopconv explain` prints it (Markdown): what
+/// it checked, when and why it was retired, and what to do now.
+pub fn explain_retired(r: &Retired) -> String {
+    format!(
+        "# {} {} (retired)
+
+Retired: this code is never reported; it stays reserved and is never reused. It meant: {}.
+
+## Retired
+
+{}
+
+## Why
+
+{}
+
+## What it checked
+
+{}
+
+## What to do
+
+{}
+
+More: {README_URL}#{}
+",
+        r.code,
+        r.name,
+        r.summary,
+        r.retired,
+        r.why,
+        r.checked,
+        r.instead,
+        anchor_of(r.code)
+    )
+}
+
 /// The link that documents `code`: its row in the README's "What each code checks" table.
 pub fn help_uri(code: Code) -> String {
     format!("{README_URL}#{}", anchor(code))
@@ -124,7 +215,11 @@ pub fn help_uri(code: Code) -> String {
 
 /// The HTML anchor of `code`'s row in the README, e.g. `code-v012`.
 pub fn anchor(code: Code) -> String {
-    format!("code-{}", code.as_str().to_ascii_lowercase())
+    anchor_of(code.as_str())
+}
+
+fn anchor_of(code: &str) -> String {
+    format!("code-{}", code.to_ascii_lowercase())
 }
 
 /// The help text of `code` as Markdown: what it checks, why, the fix (used as SARIF rule
@@ -175,13 +270,19 @@ pub fn explain(code: Code) -> String {
 /// one row per code with its name, severity and summary.
 pub fn code_table() -> String {
     let mut out = String::from("| code | name | severity | meaning |\n|---|---|---|---|\n");
-    for &code in Code::ALL {
+    for row in rows() {
+        let (severity, meaning) = match row {
+            Row::Active(c) => (c.severity().as_str(), cell(c.summary())),
+            Row::Retired(r) => (
+                "retired",
+                format!("~~{}~~ ({})", cell(r.summary), r.retired_in),
+            ),
+        };
         let _ = writeln!(
             out,
-            "| `{code}` | `{}` | {} | {} |",
-            code.name(),
-            code.severity().as_str(),
-            cell(code.summary())
+            "| `{}` | `{}` | {severity} | {meaning} |",
+            row.code(),
+            row.name()
         );
     }
     out
@@ -191,18 +292,30 @@ pub fn code_table() -> String {
 /// `<!-- explain:end -->`), one row per code with an anchor that [`help_uri`] links to.
 pub fn checks_table() -> String {
     let mut out = String::from("| code | what it checks | why it matters |\n|---|---|---|\n");
-    for &code in Code::ALL {
-        let d = code.doc();
+    for row in rows() {
+        let (checks, why) = match row {
+            Row::Active(c) => (cell(c.doc().checks), cell(c.doc().why)),
+            Row::Retired(r) => (
+                format!("Retired. {}", cell(r.checked)),
+                format!("{}. {}", upper_first(r.retired_in), cell(r.instead)),
+            ),
+        };
         let _ = writeln!(
             out,
-            "| <a id=\"{}\"></a>`{code}` `{}` | {} | {} |",
-            anchor(code),
-            code.name(),
-            cell(d.checks),
-            cell(d.why)
+            "| <a id=\"{}\"></a>`{}` `{}` | {checks} | {why} |",
+            anchor_of(row.code()),
+            row.code(),
+            row.name(),
         );
     }
     out
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// Text for a Markdown table cell: a `|` would end the cell.

@@ -27,6 +27,8 @@
 //! their models, the back ends into theirs. The policy enums (`policy.rs`) go the other way:
 //! the format models use the IR's, since the formats spell them the same.
 
+pub mod carried;
+pub mod effective;
 pub mod fixed;
 mod policy;
 pub mod provenance;

@@ -1,12 +1,11 @@
-//! Pass 1: reference integrity and the policy rules (formats.md 1.5 rules 1-11, 14-22 and
-//! the MAS rules of section 2).
+//! Pass 1: reference integrity and the policy rules (formats.md 1.5 rules 1-11, 14-16,
+//! 18-22 and the MAS rules of section 2; rule 17 is retired).
 //!
 //! No cascades ([`super::names`]): a declaration that is itself wrong is the one error and
 //! the rules resting on it stay silent; a transition whose `from` is undeclared is reported
 //! once (V007) and not checked for its outcome; a phase whose id repeats is checked once.
 
-use std::collections::btree_map::Entry;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::Sink as _;
 use super::names::{Names, Resolved, unknown_id_help};
@@ -40,9 +39,9 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     transition_outcomes_exist(g, &phases, sink);
     at_most_one_transition_per_outcome(g, &phases, sink);
     every_outcome_has_a_transition(g, &phases, sink);
-    // Rules 14-17: checkpoints.
+    // Rules 14-16: checkpoints (rule 17, one checkpoint per phase, is retired: several
+    // checkpoints may guard one phase, evaluated in authored order).
     unique_checkpoint_ids(g, sink);
-    one_checkpoint_per_phase(g, &phases, sink);
     // Rules 18-22: error policy.
     retry_policy(spec, sink);
     phase_failure_policy(spec, sink);
@@ -344,34 +343,6 @@ fn unique_checkpoint_ids(g: &Graph, sink: &mut Diagnostics) {
                 )
                 .at(c.origin.pointer_to("id")),
             );
-        }
-    }
-}
-
-/// Rule 17 (`V017`): at most one approval checkpoint guards a (declared) phase.
-fn one_checkpoint_per_phase(g: &Graph, phases: &Names, sink: &mut Diagnostics) {
-    let mut guarded: BTreeMap<&str, &str> = BTreeMap::new();
-    for c in g.checkpoints.iter().flatten() {
-        if !phases.contains(&c.before_phase) {
-            continue;
-        }
-        match guarded.entry(&c.before_phase) {
-            Entry::Vacant(e) => {
-                e.insert(&c.id);
-            }
-            Entry::Occupied(e) => sink.value(
-                Diagnostic::new(
-                    Code::DuplicateCheckpointPhase,
-                    format!(
-                        "phase `{}` already has approval checkpoint `{}`; `{}` guards it again",
-                        c.before_phase,
-                        e.get(),
-                        c.id
-                    ),
-                )
-                .with_help("merge the two approvals into one checkpoint")
-                .at(c.origin.pointer_to("before_phase")),
-            ),
         }
     }
 }

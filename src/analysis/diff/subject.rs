@@ -68,7 +68,7 @@ pub enum Metadata {
     Archetype,
     /// `readme`.
     Readme,
-    /// The package metadata: license, environment or `$schema`.
+    /// The package metadata: license or environment.
     Package,
 }
 

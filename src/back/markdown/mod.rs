@@ -124,6 +124,9 @@ pub struct Page {
     pub transitions: Vec<TransitionRow>,
     /// Approval checkpoints, in evaluation order.
     pub checkpoints: Vec<CheckpointRow>,
+    /// Whether several checkpoints guard one phase (the page then says how they are
+    /// evaluated).
+    pub shared_checkpoints: bool,
     /// Error-policy rows (tool failure, phase failure); empty when there is no policy.
     pub error_policy: Vec<Row>,
     /// Limit rows (max steps).
@@ -378,6 +381,13 @@ impl Page {
             },
             transitions: g.transitions.iter().map(transition_row).collect(),
             checkpoints: g.checkpoints.iter().flatten().map(checkpoint_row).collect(),
+            shared_checkpoints: {
+                let mut guarded = std::collections::BTreeSet::new();
+                !g.checkpoints
+                    .iter()
+                    .flatten()
+                    .all(|c| guarded.insert(c.before_phase.as_str()))
+            },
             error_policy: spec
                 .bounds
                 .error_policy

@@ -376,35 +376,6 @@ pub(super) const DOCS: &[CodeDoc] = &[
         ),
     },
     CodeDoc {
-        code: Code::DuplicateCheckpointPhase,
-        checks: "At most one approval checkpoint guards each phase.",
-        why: "Two approvals before one phase have two reject targets: which one applies is undefined.",
-        fix: "Merge the checkpoints into one.",
-        example: ex(
-            apm!(
-                "  entry_phase: read
-  phases:
-    - {id: read, objective: Read the issue.}
-  transitions:
-    - {from: read, on: complete, to: $end}
-  checkpoints:
-    - {id: approve, type: approval, before_phase: read, on_reject: $abort}
-    - {id: sign-off, type: approval, before_phase: read, on_reject: $handoff}
-"
-            ),
-            apm!(
-                "  entry_phase: read
-  phases:
-    - {id: read, objective: Read the issue.}
-  transitions:
-    - {from: read, on: complete, to: $end}
-  checkpoints:
-    - {id: approve, type: approval, before_phase: read, on_reject: $abort}
-"
-            ),
-        ),
-    },
-    CodeDoc {
         code: Code::RetryWithoutMaxRetries,
         checks: "A tool-failure policy with `action: retry` says how often (`max_retries`).",
         why: "Without a bound, a failing tool is retried forever.",
@@ -519,7 +490,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     CodeDoc {
         code: Code::MissingPhaseFailure,
         checks: "When a tool failure can fail the phase (`action: fail_phase`, or `on_exhausted: fail_phase`), `error_policy.phase_failure` says what happens next.",
-        why: "A failed phase with no policy leaves the run's next step undefined.",
+        why: "The policy names tool failures that fail the phase but not what a failed phase then does; the harness falls back to its default, which ends the run `failed` whatever the author meant, and upstream `agentpm lint` rejects the file.",
         fix: "Add `phase_failure` (`abort` or `handoff`).",
         example: ex(
             apm!(

@@ -166,3 +166,63 @@ fn diff_across_formats() {
     assert_eq!(out.status.code(), Some(0));
     insta::assert_snapshot!("diff_cross_format", String::from_utf8(out.stdout).unwrap());
 }
+
+/// Issue 18, item 3: a MAS loop and the same loop with its defaults written out
+/// (`max_attempts: 3`, `escalation: human`, a check's `required: true`) are the same loop,
+/// both ways, and `--fail-on breaking` passes.
+#[test]
+fn diff_of_defaults_written_out_is_no_change() {
+    let bare = "name: qa-fix\ntype: VEAL\nvalidator: qa\nactor: code-fixer\nchecks:\n  - id: build\n    type: command\n    command: go build ./...\n";
+    let spelled = "name: qa-fix\ntype: VEAL\nvalidator: qa\nactor: code-fixer\nmax_attempts: 3\nescalation: human\nchecks:\n  - id: build\n    type: command\n    command: go build ./...\n    required: true\n";
+    for (old, new) in [(bare, spelled), (spelled, bare)] {
+        let (code, text) = diff_in(
+            ("old.yaml", old),
+            ("new.yaml", new),
+            &["--fail-on", "breaking"],
+        );
+        assert_eq!(code, 0, "{text}");
+        assert_eq!(text, "old.yaml → new.yaml: 0 changes, 0 breaking\n");
+    }
+}
+
+/// Issue 18, item 3: a MAS loop and its own conversion to AgentPM, and that file and its
+/// conversion back, are the same loop: the objectives carry the MAS fields exactly.
+#[test]
+fn diff_of_a_loop_and_its_own_conversion_is_no_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let mas = examples().join("mas/veal-release-gate.yaml");
+    let json = dir.path().join("gate.json");
+    let yaml = dir.path().join("gate.yaml");
+    let run = |args: &[&std::ffi::OsStr]| loopconv().args(args).output().unwrap();
+    let out = run(&[
+        "convert".as_ref(),
+        mas.as_os_str(),
+        "--to".as_ref(),
+        "agentpm".as_ref(),
+        "--allow-lossy".as_ref(),
+        "-o".as_ref(),
+        json.as_os_str(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let out = run(&[
+        "convert".as_ref(),
+        json.as_os_str(),
+        "--to".as_ref(),
+        "mas".as_ref(),
+        "-o".as_ref(),
+        yaml.as_os_str(),
+    ]);
+    assert!(out.status.success(), "the way back is lossless: {out:?}");
+    for (a, b) in [(&mas, &json), (&json, &yaml), (&mas, &yaml)] {
+        let out = run(&[
+            "diff".as_ref(),
+            a.as_os_str(),
+            b.as_os_str(),
+            "--fail-on".as_ref(),
+            "breaking".as_ref(),
+        ]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{text}");
+        assert!(text.ends_with(": 0 changes, 0 breaking\n"), "{text}");
+    }
+}

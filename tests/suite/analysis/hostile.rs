@@ -1,6 +1,7 @@
 //! The hostile inputs (`examples/hostile/*`) through `diff` (every `--format`), `paths` and
 //! `walk` (issue 22, item 7c): no panic, the documented exit codes (README, "Exit codes":
-//! these are valid loops, so 0; a refused walk is 1), and output that is well formed (the
+//! these are valid loops, so 0; a walk exits with its run status's code, a script that does
+//! not fit the loop 2), and output that is well formed (the
 //! JSON forms parse). The language server's side is in `lsp::protocol`.
 
 use crate::support;
@@ -162,8 +163,9 @@ fn walk_of_hostile_loops() {
             .args(["--format", "json"])
             .output()
             .expect("run loopconv");
-        sane(&out, 0, &what);
         let v = support::stdout_json(&out);
+        let status = v["status"].as_str().expect("a run status");
+        sane(&out, super::paths::status_code(status), &what);
         assert!(
             v["terminal"].as_str().is_some_and(|t| t.starts_with('$')),
             "{what}: {v}"
@@ -181,7 +183,7 @@ fn walk_of_hostile_loops() {
             String::from_utf8_lossy(&out.stdout),
             support::stderr(&out)
         );
-        sane(&out, 1, &what);
+        sane(&out, 2, &what);
         assert!(said.contains("valid outcomes"), "{what}: {said}");
     }
 }

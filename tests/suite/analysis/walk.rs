@@ -1,73 +1,520 @@
-//! `loopconv walk`: invalid outcomes are refused naming the valid ones; checkpoints,
-//! terminals and limits are enforced.
+//! `loopconv walk` follows the AgentPM harness (formats.md 1.6): run statuses with their
+//! exit codes, the effective step limit (the stricter of the loop's `max_steps` and the
+//! runtime's ceiling), checkpoints in authored order, failures by `error_policy` or the
+//! harness defaults, and REAL/VEAL escalation only when `max_attempts` is used up. Script
+//! mistakes are usage errors (exit 2), never run statuses.
 
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::paths::status_code;
 use crate::support::*;
 
-#[test]
-fn walk_refuses_an_invalid_outcome_naming_the_valid_ones() {
-    let f = examples().join("agentpm/react-loop.json");
-    loopconv()
+const REACT: &str = "agentpm/react-loop.json";
+const SIGN_OFF: &str = "agentpm/code-review-sign-off.json";
+
+/// `walk FILE --outcomes OUTCOMES EXTRA…`: exit code and standard output.
+fn walk_with(f: &Path, outcomes: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let out = loopconv()
         .arg("walk")
-        .arg(&f)
-        .args(["--outcomes", "act,done"])
-        .args(["--approve", "approve-next-action"])
-        .assert()
-        .code(1)
-        .stdout(predicates::str::contains(
-            "`done` is not an outcome of phase `act` (valid outcomes: complete)",
-        ));
+        .arg(f)
+        .args(["--outcomes", outcomes])
+        .args(extra)
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+/// The same with `--format json`, parsed.
+fn walk_json(f: &Path, outcomes: &str, extra: &[&str]) -> (Option<i32>, Value) {
+    let mut args = extra.to_vec();
+    args.extend(["--format", "json"]);
+    let (code, out) = walk_with(f, outcomes, &args);
+    (
+        code,
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}")),
+    )
+}
+
+/// A loop file in a temporary folder.
+fn loop_file(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let f = dir.path().join(name);
+    std::fs::write(&f, text).unwrap();
+    f
+}
+
+/// An AgentPM loop with one phase `work` (`again` loops, `done` ends), the given `limits`
+/// and `error_policy` members (JSON, or empty), and `checkpoints`.
+fn agentpm(extra: &str, checkpoints: &str) -> String {
+    format!(
+        r#"{{"$schema": "https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json",
+  "kind": "loop", "name": "spin", "version": "0.1.0", "description": "Work until done.",
+  "loop": {{
+    "entry_phase": "work",{extra}
+    "phases": [{{"id": "work", "objective": "Work.", "outcomes": [
+      {{"id": "again", "description": "More work."}}, {{"id": "done", "description": "Done."}}]}}],
+    "transitions": [{{"from": "work", "on": "again", "to": "work"}}, {{"from": "work", "on": "done", "to": "$end"}}],
+    "checkpoints": [{checkpoints}]
+  }}
+}}"#
+    )
+}
+
+fn again(n: usize) -> String {
+    vec!["again"; n].join(",")
 }
 
 #[test]
-fn walk_enforces_checkpoints_terminals_and_limits() {
-    let f = examples().join("agentpm/react-loop.json");
-    let walk_with = |outcomes: &str, extra: &[&str]| {
-        let out = loopconv()
-            .arg("walk")
-            .arg(&f)
-            .args(["--outcomes", outcomes])
-            .args(extra)
-            .output()
-            .unwrap();
-        (out.status.code(), String::from_utf8(out.stdout).unwrap())
-    };
-    let (code, out) = walk_with("act,complete,complete", &[]);
-    assert_eq!(code, Some(1));
+fn an_outcome_the_phase_does_not_have_is_a_usage_error_naming_the_valid_ones() {
+    let f = examples().join(REACT);
+    let (code, out) = walk_with(&f, "act,done", &["--approve", "approve-next-action"]);
+    assert_eq!(code, Some(2), "{out}");
     assert!(
-        out.contains("checkpoint `approve-next-action` needs a decision"),
+        out.contains("error: `done` is not an outcome of phase `act` (valid outcomes: complete)"),
         "{out}"
     );
+}
+
+#[test]
+fn a_rejection_follows_its_on_reject_and_consumes_no_step() {
+    let f = examples().join(REACT);
     let gate = [
         "--reject",
         "approve-next-action",
         "--approve",
         "approve-next-action",
     ];
-    let (code, out) = walk_with("act,act,complete,complete", &gate);
+    let (code, out) = walk_with(&f, "act,act,complete,complete", &gate);
     assert_eq!(code, Some(0), "{out}");
     insta::assert_snapshot!("walk_react", out);
-    let (code, out) = walk_with("handoff,act", &[]);
-    assert_eq!(code, Some(1));
+}
+
+/// Two checkpoints before `revise`: the first approves, the second rejects; the run
+/// follows the second's `on_reject` (`review`, not the first's `$handoff`) and the
+/// rejection costs no step.
+#[test]
+fn several_checkpoints_before_one_phase_are_evaluated_in_authored_order() {
+    let f = examples().join(SIGN_OFF);
+    let decisions = [
+        "--approve",
+        "approve-revision",
+        "--reject",
+        "security-sign-off",
+    ];
+    let (code, v) = walk_json(&f, "complete,request-changes,approve", &decisions);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["status"], "ended");
+    assert_eq!(v["terminal"], "$end");
+    assert_eq!(v["phase_steps"], 3, "gather, review, review: {v}");
+    let steps: Vec<(String, String)> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let what = s.get("phase").or(s.get("checkpoint")).unwrap();
+            (
+                what.as_str().unwrap().to_owned(),
+                s["to"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let want = [
+        ("gather", "review"),
+        ("review", "revise"),
+        ("approve-revision", "revise"),
+        ("security-sign-off", "review"),
+        ("review", "$end"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect();
+    assert_eq!(steps, want);
+    // The first checkpoint's rejection goes to its own target, before the second is asked.
+    let (code, v) = walk_json(
+        &f,
+        "complete,request-changes",
+        &["--reject", "approve-revision"],
+    );
+    assert_eq!(
+        (code, &v["status"]),
+        (Some(4), &Value::from("handed_off")),
+        "{v}"
+    );
+    // Both approve: the phase runs.
+    let both = [
+        "--approve",
+        "approve-revision",
+        "--approve",
+        "security-sign-off",
+    ];
+    let (code, out) = walk_with(&f, "complete,request-changes,complete,approve", &both);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("  3. revise → complete → review"), "{out}");
+}
+
+#[test]
+fn without_max_steps_the_runtime_ceiling_of_100_stops_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = loop_file(&dir, "spin.json", &agentpm("", ""));
+    let (code, v) = walk_json(&f, &again(101), &[]);
+    assert_eq!(code, Some(5), "{v}");
+    assert_eq!(v["status"], "limit_reached");
+    assert_eq!(v["phase_steps"], 100);
+    assert_eq!(v["max_steps"], 100);
+    assert!(v.get("loop_max_steps").is_none(), "{v}");
+    assert_eq!(v["unused"], serde_json::json!(["`again`"]));
+    let (code, out) = walk_with(&f, &again(101), &[]);
+    assert_eq!(code, Some(5));
     assert!(
-        out.contains("reached `$handoff` with outcomes left over: act"),
+        out.contains("100. work → again → work\nrun limit_reached after 100 steps (max_steps 100): no step left for phase `work`: `max_steps` is 100, the runtime's ceiling (the loop sets none)"),
         "{out}"
     );
-    let many = ["reason-more"; 11].join(",");
-    let (code, out) = walk_with(&many, &[]);
-    assert_eq!(code, Some(1));
+    // 100 phase executions and then `done` fit: the 101st step is the limit, not the 100th.
+    let (code, _) = walk_with(&f, &format!("{},done", again(99)), &[]);
+    assert_eq!(code, Some(0));
+    // `--runtime-max-steps` sets the ceiling; 0 is refused.
+    let (code, v) = walk_json(&f, &again(10), &["--runtime-max-steps", "4"]);
+    assert_eq!((code, v["phase_steps"].as_u64()), (Some(5), Some(4)), "{v}");
+    let (code, _) = walk_with(&f, "done", &["--runtime-max-steps", "0"]);
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn the_effective_limit_is_the_stricter_of_the_loops_and_the_runtimes() {
+    let dir = tempfile::tempdir().unwrap();
+    let loose = loop_file(
+        &dir,
+        "loose.json",
+        &agentpm(r#" "limits": {"max_steps": 200},"#, ""),
+    );
+    let (code, v) = walk_json(&loose, &again(150), &[]);
+    assert_eq!(
+        (code, v["phase_steps"].as_u64()),
+        (Some(5), Some(100)),
+        "{v}"
+    );
+    assert_eq!(
+        (v["max_steps"].as_u64(), v["loop_max_steps"].as_u64()),
+        (Some(100), Some(200))
+    );
+    let (code, v) = walk_json(&loose, &again(250), &["--runtime-max-steps", "150"]);
+    assert_eq!(
+        (code, v["phase_steps"].as_u64()),
+        (Some(5), Some(150)),
+        "{v}"
+    );
+    let tight = loop_file(
+        &dir,
+        "tight.json",
+        &agentpm(r#" "limits": {"max_steps": 16},"#, ""),
+    );
+    let (code, out) = walk_with(&tight, &again(20), &[]);
+    assert_eq!(code, Some(5));
     assert!(
-        out.contains("step limit reached") && out.contains("`max_steps` is 10"),
+        out.contains("`max_steps` is 16, the loop's (the runtime's ceiling is 100)"),
         "{out}"
     );
-    // MAS: the bound comes from max_attempts.
-    let mas = examples().join("mas/veal-release-gate.yaml");
-    let run = ["complete,no-go,complete"; 4].join(",");
-    let out = loopconv()
-        .arg("walk")
-        .arg(&mas)
-        .args(["--outcomes", &run])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("`max_attempts` is 4"));
+}
+
+/// Every run status, with its documented exit code, in the human and the JSON output.
+#[test]
+fn each_run_status_has_its_exit_code() {
+    let f = examples().join(REACT);
+    let gate = ["--approve", "approve-next-action"];
+    let dir = tempfile::tempdir().unwrap();
+    let spin = loop_file(&dir, "spin.json", &agentpm("", ""));
+    let cases: Vec<(&Path, &str, &[&str], &str)> = vec![
+        (&f, "act,complete,complete", &gate, "ended"),
+        (&f, "handoff", &[], "handed_off"),
+        (
+            &f,
+            "reason-more,reason-more,reason-more,reason-more,reason-more,reason-more,reason-more,reason-more,reason-more,reason-more,reason-more",
+            &[],
+            "limit_reached",
+        ),
+        (&f, "act", &[], "approval_required"),
+        (&spin, "@phase-failure", &[], "failed"),
+        (&spin, "@tool-failure", &[], "failed"),
+    ];
+    for (file, outcomes, extra, status) in cases {
+        let (code, v) = walk_json(file, outcomes, extra);
+        assert_eq!(v["status"], status, "{outcomes}: {v}");
+        assert_eq!(code, Some(status_code(status)), "{outcomes}: {v}");
+        let (code, out) = walk_with(file, outcomes, extra);
+        assert_eq!(code, Some(status_code(status)));
+        assert!(out.contains(&format!("\nrun {status} after ")), "{out}");
+        assert!(
+            !out.contains("error:"),
+            "a run status is not an error: {out}"
+        );
+    }
+    let aborts = loop_file(
+        &dir,
+        "aborts.json",
+        &agentpm(
+            r#" "error_policy": {"tool_failure": {"action": "abort"}},"#,
+            "",
+        ),
+    );
+    let (code, v) = walk_json(&aborts, "again,@tool-failure", &[]);
+    assert_eq!(
+        (code, &v["status"]),
+        (Some(3), &Value::from("aborted")),
+        "{v}"
+    );
+    // `--help` documents the codes.
+    let help = loopconv().args(["walk", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    for status in [
+        "ended",
+        "aborted",
+        "handed_off",
+        "limit_reached",
+        "approval_required",
+        "failed",
+    ] {
+        let line = format!("  {}  {status}", status_code(status));
+        assert!(help.contains(&line), "{line:?} in:\n{help}");
+    }
+}
+
+#[test]
+fn a_checkpoint_without_a_decision_ends_approval_required() {
+    let f = examples().join(REACT);
+    let (code, v) = walk_json(&f, "act,complete,complete", &[]);
+    assert_eq!(code, Some(6), "{v}");
+    assert_eq!(v["status"], "approval_required");
+    assert_eq!(v["checkpoint"], "approve-next-action");
+    assert_eq!(v["phase_steps"], 1);
+    // The runtime stopped the run: the script it did not use is reported, not refused.
+    assert_eq!(v["unused"], serde_json::json!(["`complete`", "`complete`"]));
+    let (_, out) = walk_with(&f, "act,complete,complete", &[]);
+    assert!(
+        out.contains("checkpoint `approve-next-action` needs a decision"),
+        "{out}"
+    );
+}
+
+#[test]
+fn script_mistakes_are_usage_errors_and_never_list_nothing() {
+    let f = examples().join(REACT);
+    let (code, out) = walk_with(&f, "handoff,act", &[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        out.contains(
+            "error: the run is over (`handed_off`: reached `$handoff`), but the script has outcomes left over: `act`"
+        ),
+        "{out}"
+    );
+    let (code, out) = walk_with(&f, "handoff", &["--approve", "approve-next-action"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        out.contains(
+            "but the script has checkpoint decisions left over: `approve approve-next-action`"
+        ),
+        "{out}"
+    );
+    // An empty item (a trailing comma) is named, not listed as an empty leftover.
+    for outcomes in ["handoff,", "handoff,,act", ","] {
+        let (code, out) = walk_with(&f, outcomes, &[]);
+        assert_eq!(code, Some(2), "{outcomes}: {out}");
+        assert!(out.contains("of the script is empty"), "{outcomes}: {out}");
+        assert!(
+            !out.contains("left over: \n") && !out.trim_end().ends_with(':'),
+            "{out}"
+        );
+    }
+    let (code, out) = walk_with(&f, "reason-more", &[]);
+    assert_eq!(code, Some(2));
+    assert!(out.contains("no outcome left for phase `reason`"), "{out}");
+}
+
+/// A tool failure with `retry`: `max_retries` more attempts, then `on_exhausted`; the
+/// retried phase is one step. Without a policy, the harness defaults.
+#[test]
+fn failures_follow_the_error_policy_or_the_harness_defaults() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = r#" "error_policy": {"tool_failure": {"action": "retry", "max_retries": 2, "on_exhausted": "fail_phase"}, "phase_failure": {"action": "handoff"}},"#;
+    let f = loop_file(&dir, "retry.json", &agentpm(policy, ""));
+    // Two failures are retried, the call then succeeds: one step for the retried phase.
+    let (code, v) = walk_json(&f, "again,@tool-failure,@tool-failure,done", &[]);
+    assert_eq!(
+        (code, &v["status"]),
+        (Some(0), &Value::from("ended")),
+        "{v}"
+    );
+    assert_eq!(v["phase_steps"], 2);
+    assert_eq!(v["steps"][1]["action"], "retry");
+    assert_eq!(v["steps"][2]["retry"], serde_json::json!([2, 2]));
+    // A third failure exhausts the retries: fail_phase, then phase_failure: handoff.
+    let (code, out) = walk_with(&f, "again,@tool-failure,@tool-failure,@tool-failure", &[]);
+    assert_eq!(code, Some(4), "{out}");
+    assert!(
+        out.contains("     work ✗ tool failure → fail_phase (error_policy.tool_failure.on_exhausted)\n     work ✗ phase failure → handoff (error_policy.phase_failure)\nrun handed_off after 2 steps"),
+        "{out}"
+    );
+    let (code, _) = walk_with(&f, "@phase-failure", &[]);
+    assert_eq!(code, Some(4));
+    // No policy: a tool failure fails the phase, a failed phase fails the run.
+    let plain = loop_file(&dir, "plain.json", &agentpm("", ""));
+    let (code, v) = walk_json(&plain, "again,@tool-failure", &[]);
+    assert_eq!(
+        (code, &v["status"]),
+        (Some(7), &Value::from("failed")),
+        "{v}"
+    );
+    assert_eq!(v["steps"][1]["action"], "fail_phase");
+    assert_eq!(v["steps"][1]["rule"], "harness default");
+    assert_eq!(v["steps"][2]["action"], "fail_run");
+    // A failure ends the run: outcomes after it are a script mistake.
+    let (code, out) = walk_with(&plain, "@phase-failure,done", &[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        out.contains("but the script has outcomes left over: `done`"),
+        "{out}"
+    );
+}
+
+/// A VEAL loop with `max_attempts: 2` and the given escalation lines.
+fn veal(escalation: &str) -> String {
+    format!(
+        "name: lint-fix\ntype: VEAL\ndescription: Keep the lints clean.\nvalidator: linter\nactor: fixer\nmax_attempts: 2\n{escalation}checks:\n  - id: lint\n    command: cargo clippy\n"
+    )
+}
+
+/// Escalation happens at the last of `max_attempts` failed evaluations, by the policy.
+#[test]
+fn mas_loops_escalate_only_when_max_attempts_is_used_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "escalation: human\n",
+            "handed_off",
+            "$handoff",
+            "a person takes over",
+        ),
+        (
+            "escalation: abort\n",
+            "aborted",
+            "$abort",
+            "the workflow fails",
+        ),
+        (
+            "escalation: continue\n",
+            "ended",
+            "$end",
+            "the workflow proceeds despite unresolved issues",
+        ),
+        (
+            "escalation: fallback\nfallback_agent: senior\n",
+            "handed_off",
+            "$handoff",
+            "the fallback agent `senior` takes over",
+        ),
+        ("", "handed_off", "$handoff", "escalation `human`"),
+    ];
+    for (k, (lines, status, terminal, says)) in cases.iter().enumerate() {
+        let f = loop_file(&dir, &format!("veal{k}.yaml"), &veal(lines));
+        // The first failed evaluation retries; the second escalates.
+        let (code, v) = walk_json(&f, "complete,no-go,complete,complete,no-go", &[]);
+        assert_eq!(v["status"], *status, "{lines}: {v}");
+        assert_eq!(code, Some(status_code(status)), "{lines}");
+        assert_eq!(v["terminal"], *terminal, "{lines}");
+        assert_eq!(v["phase_steps"], 5);
+        assert_eq!(v["escalation"]["after_attempts"], 2);
+        assert!(v["reason"].as_str().unwrap().contains(says), "{lines}: {v}");
+        if lines.contains("fallback") {
+            assert_eq!(v["escalation"]["fallback_agent"], "senior");
+        }
+        // `escalate` before the attempts are used up is a script mistake.
+        let (code, out) = walk_with(&f, "complete,escalate", &[]);
+        assert_eq!(code, Some(2), "{out}");
+        assert!(
+            out.contains("only when `max_attempts` (2) is used up, and this is attempt 1"),
+            "{out}"
+        );
+        // A success at the last attempt ends the run, without escalation.
+        let (code, v) = walk_json(&f, "complete,no-go,complete,complete,go", &[]);
+        assert_eq!(
+            (code, &v["status"]),
+            (Some(0), &Value::from("ended")),
+            "{v}"
+        );
+        assert!(v.get("escalation").is_none());
+    }
+    // The committed example: four attempts, then `abort`.
+    let f = examples().join("mas/veal-release-gate.yaml");
+    let run = format!(
+        "{},complete,no-go",
+        ["complete,no-go,complete"; 3].join(",")
+    );
+    let (code, out) = walk_with(&f, &run, &[]);
+    assert_eq!(code, Some(3), "{out}");
+    assert!(out.contains(" 11. eval → escalate → $abort\nrun aborted after 11 steps (max_steps 11): `max_attempts` (4) used up: escalation `abort`, the workflow fails (`$abort`)"), "{out}");
+}
+
+/// Every run end and script error `walk` can give for the examples, corpus and scaffolds
+/// reads as prose (no empty list after "left over:", no "(s)", nothing cut short): the
+/// reason of every run `paths` lists (replayed), and for each loop the mistakes of a
+/// script with one outcome too many, an unknown outcome and a missing decision.
+#[test]
+fn every_run_end_and_script_error_reads_well() {
+    use loopconv::analysis::paths::paths;
+    use loopconv::analysis::walk::{Script, walk};
+    use loopconv::analysis::{Decision, Runtime};
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = all_inputs();
+    files.extend(new_scaffolds(dir.path()).into_iter().map(|(_, f)| f));
+    let (mut bad, mut judged) = (Vec::new(), 0);
+    let mut judge = |name: &str, text: &str| {
+        judged += 1;
+        for fault in crate::valid::messages::faults(text, "") {
+            bad.push(format!("{name}: {fault}: {text:?}"));
+        }
+    };
+    for f in &files {
+        let l = load_file(f);
+        let Some((spec, info)) = l.valid() else {
+            continue;
+        };
+        let name = rel(f);
+        let found = paths(spec, info, Runtime::default());
+        for run in found
+            .shortest
+            .iter()
+            .chain(&found.cover)
+            .chain(&found.failures)
+        {
+            let mut script = Script {
+                outcomes: run.outcomes.clone(),
+                decisions: run.decisions.clone(),
+            };
+            match walk(spec, info, &script, Runtime::default()) {
+                Ok(r) => judge(&name, &r.reason),
+                Err(e) => judge(&name, &e.message),
+            }
+            script.outcomes.push("extra".to_owned());
+            script
+                .decisions
+                .push(("extra".to_owned(), Decision::Reject));
+            if let Err(e) = walk(spec, info, &script, Runtime::default()) {
+                judge(&name, &e.message);
+            }
+            script.outcomes = vec!["no-such-outcome".to_owned()];
+            script.decisions.clear();
+            match walk(spec, info, &script, Runtime::default()) {
+                Ok(r) => judge(&name, &r.reason),
+                Err(e) => judge(&name, &e.message),
+            }
+        }
+    }
+    assert!(judged > 200, "only {judged} texts were judged");
+    assert!(
+        bad.is_empty(),
+        "{} texts read badly:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }

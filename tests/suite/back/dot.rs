@@ -46,3 +46,45 @@ fn graph_svg_draws_an_svg_when_graphviz_is_installed() {
     let text = std::fs::read_to_string(&svg).expect("svg");
     assert!(text.contains("<svg"), "{text}");
 }
+
+/// Two checkpoints before one phase, through the real Graphviz: both gates are drawn, in
+/// authored order (the first approves into the second), each with its own reject edge.
+#[test]
+fn graph_svg_draws_several_checkpoints_before_one_phase() {
+    let have_dot = std::process::Command::new("dot").arg("-V").output().is_ok();
+    if crate::support::skip_without_tool(have_dot, "Graphviz (dot)") {
+        return;
+    }
+    let out = loopconv()
+        .args([
+            "graph",
+            "examples/agentpm/code-review-sign-off.json",
+            "--svg",
+        ])
+        .output()
+        .expect("run loopconv");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = String::from_utf8(out.stdout).expect("UTF-8");
+    // Graphviz writes each edge's ends as its title: `g0&#45;&gt;g1`.
+    for edge in [
+        "p1&#45;&gt;g0",
+        "g0&#45;&gt;g1",
+        "g1&#45;&gt;p2",
+        "g0&#45;&gt;t_handoff",
+        "g1&#45;&gt;p1",
+    ] {
+        assert!(
+            svg.contains(&format!("<title>{edge}</title>")),
+            "{edge} missing:\n{svg}"
+        );
+    }
+    assert_eq!(svg.matches(">reject</text>").count(), 2, "{svg}");
+    assert!(
+        svg.contains(">approve&#45;revision</text>")
+            && svg.contains(">security&#45;sign&#45;off</text>")
+    );
+}

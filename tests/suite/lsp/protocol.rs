@@ -399,6 +399,54 @@ fn symbols_and_code_actions() {
     c.shutdown();
 }
 
+/// Two checkpoints before one phase (V017 is retired): no diagnostic, both checkpoints as
+/// symbols in authored order, and both `before_phase` references found from the phase.
+#[test]
+fn several_checkpoints_before_one_phase_are_clean_and_indexed() {
+    let mut c = Client::start();
+    let uri = "file:///tmp/sign-off.json";
+    let text = example("agentpm/code-review-sign-off.json");
+    c.open(uri, &text);
+    let ds = c.diagnostics(uri, 1);
+    assert!(ds.is_empty(), "{ds:?}");
+    let syms = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let names: Vec<&str> = syms
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "gather",
+            "review",
+            "revise",
+            "approve-revision",
+            "security-sign-off"
+        ]
+    );
+    let decl = pos(&text, "\"revise\"", 0, 1);
+    let refs = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": decl, "context": {"includeDeclaration": false}}),
+    );
+    let guards = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| {
+            let line = l["range"]["start"]["line"].as_u64().unwrap() as usize;
+            text.lines().nth(line).unwrap().contains("before_phase")
+        })
+        .count();
+    assert_eq!(guards, 2, "{refs}");
+    c.shutdown();
+}
+
 /// Apply one text edit (ASCII text: columns are bytes).
 fn apply(text: &str, edit: &Value) -> String {
     let off = |p: &Value| {

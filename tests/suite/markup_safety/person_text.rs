@@ -311,7 +311,7 @@ fn walk_paths_and_explain() {
     let file = write(&dir, "bidi.json", &hostile_loop(OBJECTIVE, ""));
     let (code, out, err) = run(&["walk", path_str(&file), "--outcomes", "again,done,ok"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("reached $end"), "{out}");
+    assert!(out.contains("run ended after 3 steps"), "{out}");
     assert_clean(&out, "walk");
     // A user's outcome quoted in the error.
     let (code, out, err) = run(&[

@@ -676,8 +676,8 @@ pub(crate) enum Defect {
     DuplicatePhase(usize),
     /// A transition re-pointed to a phase that does not exist.
     Dangling(usize, String),
-    /// Several approval checkpoints before one phase (2 to 4). V017 rejects this today;
-    /// issue 18 retires V017, after which such a loop is valid.
+    /// Several approval checkpoints before one phase (2 to 4): valid since V017 was retired
+    /// (issue 18).
     ManyCheckpoints(usize, usize),
 }
 
@@ -768,7 +768,7 @@ pub(crate) fn apply_defect(manifest: &mut Value, d: &Defect) {
 
 /// A long valid loop: `n` phases in a chain (`next` to the following phase, the last one's
 /// to `$end`), each with a `retry` back to an earlier phase or a terminal, and some
-/// checkpoints (at most one per phase, so that it stays valid while V017 stands).
+/// checkpoints (at most one per phase).
 pub(crate) fn long_spec(min: usize, max: usize) -> impl Strategy<Value = Spec> {
     (
         min..=max,

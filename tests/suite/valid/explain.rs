@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use loopconv::back;
 use loopconv::diag::docs::{self, Example, How, ReadLimit};
+use loopconv::diag::retired::RETIRED;
 use loopconv::diag::{Code, Severity};
 use loopconv::tree::ReadLimits;
 use loopconv::{LoadOptions, load};
@@ -146,10 +147,58 @@ fn explain_prints_the_long_form() {
 fn explain_without_a_code_lists_every_code() {
     let out = loopconv().arg("explain").assert().success();
     let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
-    assert_eq!(text.lines().count(), Code::ALL.len());
+    assert_eq!(text.lines().count(), Code::ALL.len() + RETIRED.len());
     for c in Code::ALL {
         assert!(text.contains(c.as_str()) && text.contains(c.name()), "{c}");
     }
+    // A retired code is listed in its place, marked.
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("V017  duplicate-checkpoint-phase "))
+        .expect("V017 listed");
+    assert!(
+        lines[at].ends_with(" (retired) two approval checkpoints guard the same phase"),
+        "{}",
+        lines[at]
+    );
+    assert!(lines[at - 1].starts_with("V016") && lines[at + 1].starts_with("V018"));
+}
+
+/// V017 is retired (issue 18): `explain` says when and why, by code and by name; no code
+/// carries it, so nothing reports it, and SARIF's rules (one per `Code`) leave it out.
+#[test]
+fn explain_of_a_retired_code_says_when_and_why() {
+    let out = loopconv().args(["explain", "V017"]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    for part in [
+        "# V017 duplicate-checkpoint-phase (retired)",
+        "never reported; it stays reserved and is never reused",
+        "## Retired",
+        "AgentPM harness release (agentpm-dev/cli `specs/2026-08-20-harness/spec.md`",
+        "## Why",
+        "\"Multiple approval checkpoints may target the same before_phase. Compatible runtimes evaluate matching checkpoints in the authored loop.checkpoints order before entering that phase.\"",
+        "the first rejection stops the evaluation and follows its own `on_reject`",
+        "## What to do",
+        "#code-v017",
+    ] {
+        assert!(text.contains(part), "missing {part:?} in:\n{text}");
+    }
+    assert!(!text.contains("Merge the checkpoints"), "{text}");
+    loopconv()
+        .args(["explain", "duplicate-checkpoint-phase"])
+        .assert()
+        .success()
+        .stdout(text);
+    assert!(
+        Code::ALL
+            .iter()
+            .all(|c| c.as_str() != "V017" && c.name() != "duplicate-checkpoint-phase")
+    );
+    assert!(
+        docs::lookup("V017").is_none(),
+        "no active code answers to V017"
+    );
 }
 
 #[test]

@@ -38,7 +38,7 @@ fn words(text: &str) -> BTreeSet<String> {
 }
 
 /// What is wrong with one text a person reads, given the source text it may quote.
-fn faults(text: &str, source: &str) -> Vec<&'static str> {
+pub(crate) fn faults(text: &str, source: &str) -> Vec<&'static str> {
     let p = prose(text);
     let mut out = Vec::new();
     if p.contains("(s)") || p.contains("(es)") {
@@ -225,6 +225,19 @@ fn the_documentation_table_reads_well() {
             for text in texts(&json) {
                 report(&mut bad, &format!("{code} example"), &text, ex.bad);
             }
+        }
+    }
+    // The retired codes' pages too.
+    for r in loopconv::diag::retired::RETIRED {
+        for (part, text) in [
+            ("summary", r.summary),
+            ("checked", r.checked),
+            ("retired_in", r.retired_in),
+            ("retired", r.retired),
+            ("why", r.why),
+            ("instead", r.instead),
+        ] {
+            report(&mut bad, &format!("{} {part}", r.code), text, "");
         }
     }
     assert!(
