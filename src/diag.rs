@@ -205,11 +205,22 @@ pub struct Location {
     pub on_key: bool,
 }
 
+/// Another place a diagnostic concerns (rustc's secondary label): the same undeclared name
+/// used again, say. SARIF carries labels as `relatedLocations`, the language server as
+/// `relatedInformation`, the human output as `also at line L, column C` notes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Label {
+    /// What is at this place (lowercase, no final period).
+    pub message: String,
+    /// Where (the file and position are filled in by the sink, like the diagnostic's).
+    pub location: Location,
+}
+
 /// One problem found in an input or a conversion.
 ///
 /// Its JSON form (`--format json`) is `{severity, code, name, message, location: {file,
-/// pointer, line?, column?}, notes?, help?}`, where `name` is the code's kebab-case name and
-/// `help` is [`Diagnostic::help_text`].
+/// pointer, line?, column?}, labels?: [{message, location}], notes?, help?}`, where `name`
+/// is the code's kebab-case name and `help` is [`Diagnostic::help_text`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error, warning or note.
@@ -220,6 +231,8 @@ pub struct Diagnostic {
     pub message: String,
     /// Where.
     pub location: Location,
+    /// The other places of the same problem, in authored order.
+    pub labels: Vec<Label>,
     /// Extra facts (a cycle, a path).
     pub notes: Vec<String>,
     /// Advice that is not an edit (how to fix it, when there is something useful to say);
@@ -238,6 +251,8 @@ impl Serialize for Diagnostic {
             name: &'a str,
             message: &'a str,
             location: &'a Location,
+            #[serde(skip_serializing_if = "<[Label]>::is_empty")]
+            labels: &'a [Label],
             #[serde(skip_serializing_if = "<[String]>::is_empty")]
             notes: &'a [String],
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -249,6 +264,7 @@ impl Serialize for Diagnostic {
             name: self.code.name(),
             message: &self.message,
             location: &self.location,
+            labels: &self.labels,
             notes: &self.notes,
             help: self.help_text(),
         }
@@ -285,6 +301,7 @@ impl Diagnostic {
             code,
             message: message.into(),
             location: Location::default(),
+            labels: Vec::new(),
             notes: Vec::new(),
             help: None,
             suggestions: Vec::new(),
@@ -306,6 +323,18 @@ impl Diagnostic {
     /// Add a note.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Add another place of the same problem: the value at `pointer`.
+    pub fn with_label(mut self, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            message: message.into(),
+            location: Location {
+                pointer: pointer.into(),
+                ..Location::default()
+            },
+        });
         self
     }
 
@@ -359,6 +388,9 @@ impl Diagnostics {
     /// Add a diagnostic whose position is already known (or absent).
     pub fn push(&mut self, mut d: Diagnostic) {
         d.location.file.clone_from(&self.file);
+        for l in &mut d.labels {
+            l.location.file.clone_from(&self.file);
+        }
         self.items.push(d);
     }
 
@@ -370,7 +402,10 @@ impl Diagnostics {
             if d.location.pos.is_none() {
                 d.location.pos = map.locate(&d.location.pointer, d.location.on_key);
             }
-            for t in d.suggestions.iter_mut().filter_map(Suggestion::target_mut) {
+            for l in d.labels.iter_mut().filter(|l| l.location.pos.is_none()) {
+                l.location.pos = map.locate(&l.location.pointer, l.location.on_key);
+            }
+            for t in d.suggestions.iter_mut().flat_map(Suggestion::targets_mut) {
                 if t.pos.is_none() {
                     let found = map.locate_exact(&t.pointer, t.key);
                     (t.pos, t.end) = (found.map(|f| f.0), found.map(|f| f.1));
@@ -477,6 +512,18 @@ fn for_terminal(d: &Diagnostic) -> Diagnostic {
     Diagnostic {
         message: one_terminal_line(&d.message),
         notes: d.notes.iter().map(|n| one_terminal_line(n)).collect(),
+        labels: d
+            .labels
+            .iter()
+            .map(|l| Label {
+                message: one_terminal_line(&l.message),
+                location: Location {
+                    file: one_terminal_line(&l.location.file),
+                    pointer: one_terminal_line(&l.location.pointer),
+                    ..l.location.clone()
+                },
+            })
+            .collect(),
         help: d.help_text().as_deref().map(one_terminal_line),
         suggestions: Vec::new(),
         location: Location {
@@ -530,12 +577,14 @@ fn snippet_of<'a>(
 }
 
 /// The codespan form of a diagnostic, without labels: the code, the message, then the
-/// `notes` given (where it is), the diagnostic's own notes and its help.
+/// `notes` given (where it is), the other places (`also at line 3, column 7: ...`), the diagnostic's
+/// own notes and its help.
 fn codespan_diagnostic(
     d: &Diagnostic,
     mut notes: Vec<String>,
 ) -> codespan_reporting::diagnostic::Diagnostic<()> {
     use codespan_reporting::diagnostic::Diagnostic as CsDiag;
+    notes.extend(d.labels.iter().map(label_note));
     notes.extend(d.notes.iter().cloned());
     if let Some(h) = &d.help {
         notes.push(format!("help: {h}"));
@@ -548,6 +597,18 @@ fn codespan_diagnostic(
     .with_code(d.code.as_str())
     .with_message(&d.message)
     .with_notes(notes)
+}
+
+/// A label as a note: `also at line 3, column 7: message` (a label is in the diagnostic's
+/// file; its text is already made safe).
+fn label_note(l: &Label) -> String {
+    match l.location.pos {
+        Some(p) => format!(
+            "also at line {}, column {}: {}",
+            p.line, p.column, l.message
+        ),
+        None => format!("also at {}: {}", l.location.pointer, l.message),
+    }
 }
 
 /// `s` for one line of a terminal ([`terminal`]: control, bidirectional and invisible

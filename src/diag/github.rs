@@ -33,7 +33,18 @@ fn command(d: &Diagnostic) -> String {
         property(&format!("{} {}", d.code, d.code.name()))
     ));
     // The annotation is read by people: without the characters `text::lines` drops.
-    let message = crate::text::lines(&d.full_message()).into_owned();
+    // An annotation has one place: the labels' places are named in its text.
+    let mut message = d.full_message();
+    for l in &d.labels {
+        match l.location.pos {
+            Some(p) => message.push_str(&format!(
+                "\nalso at line {}, column {}: {}",
+                p.line, p.column, l.message
+            )),
+            None => message.push_str(&format!("\nalso: {}", l.message)),
+        }
+    }
+    let message = crate::text::lines(&message).into_owned();
     format!("::{kind} {}::{}", props.join(","), data(&message))
 }
 

@@ -89,36 +89,54 @@ fn result(d: &Diagnostic) -> SarifResult {
         .rule_index(i64::try_from(index).unwrap_or(0))
         .level(level)
         .message(Message::builder().text(message).build())
-        .locations(vec![location(d)]);
-    if fixes.is_empty() {
-        result.build()
-    } else {
-        result.fixes(fixes).build()
+        .locations(vec![location(&d.location, None)]);
+    let related: Vec<SarifLocation> = d
+        .labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let message = crate::text::lines(&l.message).into_owned();
+            let mut at = location(&l.location, Some(message));
+            at.id = i64::try_from(i).ok();
+            at
+        })
+        .collect();
+    match (fixes.is_empty(), related.is_empty()) {
+        (true, true) => result.build(),
+        (false, true) => result.fixes(fixes).build(),
+        (true, false) => result.related_locations(related).build(),
+        (false, false) => result.fixes(fixes).related_locations(related).build(),
     }
 }
 
 /// The fix of a suggestion that replaces located text: its region by lines and columns (so
 /// that a byte-order mark, which positions do not count, cannot shift it).
 fn fix(d: &Diagnostic, s: &Suggestion) -> Option<Fix> {
-    let (start, text) = s.replacement()?;
-    let end = s.target()?.end?;
-    let region = Region::builder()
-        .start_line(i64::from(start.line.max(1)))
-        .start_column(i64::from(start.column.max(1)))
-        .end_line(i64::from(end.line.max(1)))
-        .end_column(i64::from(end.column.max(1)))
-        .build();
-    let replacement = Replacement::builder()
-        .deleted_region(region)
-        .inserted_content(ArtifactContent::builder().text(text).build())
-        .build();
+    let edits = s.replacements()?;
+    let targets = s.targets();
+    let mut replacements = Vec::with_capacity(edits.len());
+    for ((start, text), target) in edits.into_iter().zip(targets) {
+        let end = target.end?;
+        let region = Region::builder()
+            .start_line(i64::from(start.line.max(1)))
+            .start_column(i64::from(start.column.max(1)))
+            .end_line(i64::from(end.line.max(1)))
+            .end_column(i64::from(end.column.max(1)))
+            .build();
+        replacements.push(
+            Replacement::builder()
+                .deleted_region(region)
+                .inserted_content(ArtifactContent::builder().text(text).build())
+                .build(),
+        );
+    }
     let change = ArtifactChange::builder()
         .artifact_location(
             ArtifactLocation::builder()
                 .uri(uri(&d.location.file))
                 .build(),
         )
-        .replacements(vec![replacement])
+        .replacements(replacements)
         .build();
     Some(
         Fix::builder()
@@ -128,11 +146,10 @@ fn fix(d: &Diagnostic, s: &Suggestion) -> Option<Fix> {
     )
 }
 
-fn location(d: &Diagnostic) -> SarifLocation {
-    let artifact = ArtifactLocation::builder()
-        .uri(uri(&d.location.file))
-        .build();
-    let physical = match d.location.pos {
+/// A location by lines and columns, with the message of a related location.
+fn location(at: &crate::diag::Location, message: Option<String>) -> SarifLocation {
+    let artifact = ArtifactLocation::builder().uri(uri(&at.file)).build();
+    let physical = match at.pos {
         Some(p) => PhysicalLocation::builder()
             .artifact_location(artifact)
             .region(
@@ -146,7 +163,9 @@ fn location(d: &Diagnostic) -> SarifLocation {
             .artifact_location(artifact)
             .build(),
     };
-    SarifLocation::builder().physical_location(physical).build()
+    let mut location = SarifLocation::builder().physical_location(physical).build();
+    location.message = message.map(|m| Message::builder().text(m).build());
+    location
 }
 
 /// A file name as a URI reference: relative paths stay relative (code scanning resolves

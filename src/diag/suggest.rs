@@ -61,6 +61,15 @@ pub enum Suggestion {
         /// The declared id or key.
         with: String,
     },
+    /// One unknown id used at several places, close to a declared one: write `with` at
+    /// every place (one fix of several edits). Help: "did you mean `with`? (at each of
+    /// the N places)".
+    ReplaceAll {
+        /// The unknown id's values, in authored order.
+        targets: Vec<EditTarget>,
+        /// The declared id.
+        with: String,
+    },
     /// Set a value to the string `to`. Help: "set `key: to`".
     Set {
         /// The value to overwrite.
@@ -98,35 +107,65 @@ impl Suggestion {
         self.to_string()
     }
 
-    /// The key or value the suggestion overwrites or removes, when it has one.
+    /// The key or value the suggestion overwrites or removes, when it has one (the first,
+    /// for [`Suggestion::ReplaceAll`]).
     pub fn target(&self) -> Option<&EditTarget> {
+        self.targets().into_iter().next()
+    }
+
+    /// Every key or value the suggestion overwrites or removes, in order.
+    pub fn targets(&self) -> Vec<&EditTarget> {
         match self {
             Suggestion::Replace { target, .. }
             | Suggestion::Set { target, .. }
-            | Suggestion::RemoveKey { target } => Some(target),
-            Suggestion::AddKey { .. } | Suggestion::AddTransition { .. } => None,
+            | Suggestion::RemoveKey { target } => vec![target],
+            Suggestion::ReplaceAll { targets, .. } => targets.iter().collect(),
+            Suggestion::AddKey { .. } | Suggestion::AddTransition { .. } => Vec::new(),
         }
     }
 
-    /// Mutable access to [`Suggestion::target`] (for locating it).
+    /// Mutable access to [`Suggestion::target`] (the first target).
     pub fn target_mut(&mut self) -> Option<&mut EditTarget> {
+        self.targets_mut().into_iter().next()
+    }
+
+    /// Mutable access to every target (for locating them).
+    pub fn targets_mut(&mut self) -> Vec<&mut EditTarget> {
         match self {
             Suggestion::Replace { target, .. }
             | Suggestion::Set { target, .. }
-            | Suggestion::RemoveKey { target } => Some(target),
-            Suggestion::AddKey { .. } | Suggestion::AddTransition { .. } => None,
+            | Suggestion::RemoveKey { target } => vec![target],
+            Suggestion::ReplaceAll { targets, .. } => targets.iter_mut().collect(),
+            Suggestion::AddKey { .. } | Suggestion::AddTransition { .. } => Vec::new(),
         }
     }
 
     /// When the fix is one replacement of the located target's text: its byte range and
     /// the new text (a JSON string, which JSON and YAML both read as that string).
     pub fn replacement(&self) -> Option<(Pos, String)> {
-        let (target, text) = match self {
-            Suggestion::Replace { target, with } => (target, with),
-            Suggestion::Set { target, to } => (target, to),
+        match self {
+            Suggestion::Replace { .. } | Suggestion::Set { .. } => {
+                self.replacements()?.into_iter().next()
+            }
+            _ => None,
+        }
+    }
+
+    /// When the fix replaces located text (one target, or every target of a
+    /// [`Suggestion::ReplaceAll`]): each byte range and the new text; `None` when a target
+    /// is not located.
+    pub fn replacements(&self) -> Option<Vec<(Pos, String)>> {
+        let (targets, text): (Vec<&EditTarget>, &String) = match self {
+            Suggestion::Replace { target, with } => (vec![target], with),
+            Suggestion::Set { target, to } => (vec![target], to),
+            Suggestion::ReplaceAll { targets, with } => (targets.iter().collect(), with),
             _ => return None,
         };
-        Some((target.pos?, serde_json::to_string(text).ok()?))
+        let text = serde_json::to_string(text).ok()?;
+        targets
+            .into_iter()
+            .map(|t| Some((t.pos?, text.clone())))
+            .collect()
     }
 }
 
@@ -134,6 +173,11 @@ impl fmt::Display for Suggestion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Suggestion::Replace { with, .. } => write!(f, "did you mean `{with}`?"),
+            Suggestion::ReplaceAll { targets, with } => write!(
+                f,
+                "did you mean `{with}`? (at each of the {} places)",
+                targets.len()
+            ),
             Suggestion::Set { target, to } => write!(f, "set `{}: {to}`", target.field()),
             Suggestion::RemoveKey { target } => write!(f, "remove `{}`", target.field()),
             Suggestion::AddKey { key, value, .. } => {
@@ -200,6 +244,35 @@ mod tests {
             "add {\"from\": \"a\", \"on\": \"b\", \"to\": ...}"
         );
         assert_eq!(help_text(&[]), None);
+    }
+
+    #[test]
+    fn a_replacement_at_every_place_is_one_fix() {
+        let pos = |start| Pos {
+            line: 1,
+            column: 1,
+            start,
+            end: start + 1,
+        };
+        let mut s = Suggestion::ReplaceAll {
+            targets: vec![EditTarget::value("/a"), EditTarget::value("/b")],
+            with: "plan".into(),
+        };
+        assert_eq!(
+            s.help_text(),
+            "did you mean `plan`? (at each of the 2 places)"
+        );
+        assert_eq!(s.replacements(), None, "not located yet");
+        for (i, t) in s.targets_mut().into_iter().enumerate() {
+            t.pos = Some(pos(i * 10));
+        }
+        let text = "\"plan\"".to_owned();
+        assert_eq!(
+            s.replacements(),
+            Some(vec![(pos(0), text.clone()), (pos(10), text)])
+        );
+        assert_eq!(s.replacement(), None, "more than one edit");
+        assert_eq!(s.target().map(|t| t.pointer.as_str()), Some("/a"));
     }
 
     #[test]

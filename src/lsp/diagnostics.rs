@@ -27,17 +27,27 @@ pub fn span_of(d: &Diagnostic) -> Span {
         .map_or((0, 0), |p| (p.start, p.end.max(p.start)))
 }
 
-/// Convert one diagnostic; `related` adds the first declaration of a duplicate.
+/// Convert one diagnostic; `related` adds the first declaration of a duplicate and the
+/// diagnostic's labels (the other places of the same problem).
 pub fn to_lsp(t: &DocumentText, index: &Index, uri: &Uri, d: &Diagnostic) -> LspDiagnostic {
     let span = span_of(d);
     // Read by people in the editor: without the characters `text::lines` drops.
     let message = crate::text::lines(&d.full_message()).into_owned();
-    let related = first_declaration(index, d.code, span).map(|first| {
-        vec![DiagnosticRelatedInformation {
+    let mut related: Vec<DiagnosticRelatedInformation> = first_declaration(index, d.code, span)
+        .map(|first| DiagnosticRelatedInformation {
             location: Location::new(uri.clone(), t.range(first)),
             message: "first declared here".to_owned(),
-        }]
-    });
+        })
+        .into_iter()
+        .collect();
+    related.extend(d.labels.iter().filter_map(|l| {
+        let p = l.location.pos?;
+        Some(DiagnosticRelatedInformation {
+            location: Location::new(uri.clone(), t.range((p.start, p.end.max(p.start)))),
+            message: crate::text::lines(&l.message).into_owned(),
+        })
+    }));
+    let related = (!related.is_empty()).then_some(related);
     LspDiagnostic {
         range: t.range(span),
         severity: Some(match d.severity {
@@ -112,10 +122,7 @@ fn action(f: Fix, d: &Diagnostic, uri: &Uri, preferred: bool) -> CodeAction {
     CodeAction {
         title: format!("{} ({})", f.title, d.code),
         kind: Some(CodeActionKind::QUICKFIX),
-        edit: Some(WorkspaceEdit::new(HashMap::from([(
-            uri.clone(),
-            vec![f.edit],
-        )]))),
+        edit: Some(WorkspaceEdit::new(HashMap::from([(uri.clone(), f.edits)]))),
         is_preferred: Some(preferred),
         ..CodeAction::default()
     }
@@ -162,6 +169,28 @@ mod tests {
             })
             .map(|e| (format!("{:?}", e.range), e.new_text.clone()))
             .collect()
+    }
+
+    #[test]
+    fn labels_are_related_information() {
+        let text = LOOP.replace(
+            r#"{ "from": "plan", "on": "complete", "to": "build" }"#,
+            r#"{ "from": "plna", "on": "complete", "to": "build" }"#,
+        );
+        let a = DocumentAnalysis::new("x.json", &text);
+        let uri: Uri = "file:///tmp/x.json".parse().expect("uri");
+        let d = a
+            .loaded
+            .diags
+            .items()
+            .iter()
+            .find(|d| d.code == Code::UnknownEntryPhase)
+            .expect("V006");
+        let lsp = to_lsp(&a.text(), &a.index, &uri, d);
+        let related = lsp.related_information.expect("the label");
+        assert_eq!(related.len(), 1);
+        assert_eq!(related[0].message, "`plna` again, as a transition's `from`");
+        assert_eq!(related[0].location.range.start.line, 12);
     }
 
     #[test]

@@ -12,8 +12,8 @@ use crate::tree::{Document, Member, Node, Syntax, Value};
 pub struct Fix {
     /// What the fix does, e.g. "replace with `plan`".
     pub title: String,
-    /// The change to the document.
-    pub edit: TextEdit,
+    /// The changes to the document (several for a name replaced at every place).
+    pub edits: Vec<TextEdit>,
 }
 
 /// The fix for `s` in the analysed document, when its target can be found there.
@@ -21,6 +21,17 @@ pub fn fix(t: &DocumentText, index: &Index, doc: Option<&Document>, s: &Suggesti
     let (title, edit) = match s {
         Suggestion::Replace { target, with } => {
             (format!("replace with `{with}`"), replace(t, target, with)?)
+        }
+        Suggestion::ReplaceAll { targets, with } => {
+            let edits = targets
+                .iter()
+                .map(|target| replace(t, target, with))
+                .collect::<Option<Vec<_>>>()?;
+            let title = format!(
+                "replace with `{with}` at each of the {} places",
+                edits.len()
+            );
+            return Some(Fix { title, edits });
         }
         Suggestion::Set { target, to } => (
             format!("set `{}` to `{to}`", target.field()),
@@ -39,7 +50,10 @@ pub fn fix(t: &DocumentText, index: &Index, doc: Option<&Document>, s: &Suggesti
             add_transition(t, index, doc?.syntax, from, on)?,
         ),
     };
-    Some(Fix { title, edit })
+    Some(Fix {
+        title,
+        edits: vec![edit],
+    })
 }
 
 /// Overwrite the located key or value with a JSON string (which YAML reads the same).

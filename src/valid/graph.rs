@@ -416,10 +416,14 @@ fn trap_cycles(spec: &Spec, info: &Info, built: &Built, sink: &mut Diagnostics) 
             Code::TrapCycle,
             format!(
                 "once a run enters {}, it can never stop: no terminal is reachable from there",
-                any_of(&traps)
+                quoted_list(&traps, "or")
             ),
         )
-        .with_note(format!("trapped phases: {}", traps.join(" -> ")))
+        .with_note(format!(
+            "trapped {}: {}",
+            if traps.len() == 1 { "phase" } else { "phases" },
+            quoted_list(&traps, "and")
+        ))
         .with_help("give one of these phases an outcome that leads to a terminal")
         .at(spec
             .phase(first)
@@ -463,13 +467,8 @@ fn budget_rule(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
     }
 }
 
-/// `` `a` ``, or `` any of `a`, `b` and `c` ``.
-fn any_of(ids: &[&str]) -> String {
+/// `` `a` ``, `` `a` or `b` ``, `` `a`, `b` or `c` `` (with `conjunction` = `or`).
+fn quoted_list(ids: &[&str], conjunction: &str) -> String {
     let quoted: Vec<String> = ids.iter().map(|t| format!("`{t}`")).collect();
-    let list = crate::text::list(&quoted, "and");
-    if quoted.len() > 1 {
-        format!("any of {list}")
-    } else {
-        list
-    }
+    crate::text::list(&quoted, conjunction)
 }

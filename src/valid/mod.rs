@@ -8,7 +8,9 @@
 //! them into lines and columns.
 
 pub mod graph;
+pub(crate) mod names;
 pub(crate) mod refs;
+mod unknown;
 
 pub use graph::Info;
 

@@ -1,81 +1,22 @@
 //! Pass 1: reference integrity and the policy rules (formats.md 1.5 rules 1-11, 14-16,
 //! 18-22 and the MAS rules of section 2; rule 17 is retired).
 //!
-//! No cascades: a transition whose `from` is undeclared is reported once (V007) and not
-//! checked for its outcome; a phase whose id repeats is checked once.
+//! No cascades ([`super::names`]): a declaration that is itself wrong is the one error and
+//! the rules resting on it stay silent; a transition whose `from` is undeclared is reported
+//! once (V007) and not checked for its outcome; a phase whose id repeats is checked once.
 
 use std::collections::BTreeSet;
 
 use super::Sink as _;
+use super::names::{Names, Resolved, unknown_id_help};
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
-use crate::ir::{Destination, Field, Graph, Pattern, Phase, Spec, Transition};
+use crate::ir::{Destination, Field, Graph, Pattern, Spec, Transition};
 use crate::ir::{Escalation, Exhausted, IdMap, ToolAction, id_map};
 
 fn blank(s: &str) -> bool {
     s.trim().is_empty()
 }
-
-/// Help for an unknown id, the value at the diagnostic's pointer: the suggestion to write
-/// the closest declared id instead, or else the list of declared ids.
-fn unknown_id_help(d: Diagnostic, unknown: &str, known: &[&str], what: &str) -> Diagnostic {
-    // Edit distances only among at most 1,000 ids, and at most 20 ids listed: a loop with
-    // thousands of phases and many dangling ids must not take quadratic time or print
-    // every id once per diagnostic.
-    const MAX_COMPARED: usize = 1000;
-    const MAX_LISTED: usize = 20;
-    let compared = if known.len() <= MAX_COMPARED {
-        known
-    } else {
-        &[]
-    };
-    match closest(unknown, compared.iter().copied(), |d, _| d <= 2) {
-        Some(id) => {
-            let target = EditTarget::value(d.location.pointer.clone());
-            d.with_suggestion(Suggestion::Replace {
-                target,
-                with: id.to_owned(),
-            })
-        }
-        None if known.is_empty() => d.with_help(format!("no {what} is declared")),
-        None => {
-            let mut list = known
-                .iter()
-                .take(MAX_LISTED)
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            if known.len() > MAX_LISTED {
-                list.push_str(&format!(" and {} more", known.len() - MAX_LISTED));
-            }
-            d.with_help(format!("declared {what}s: {list}"))
-        }
-    }
-}
-
-/// The candidate closest to `unknown`, among those `accept`ed, or `None` (the "did you
-/// mean" of a [`Suggestion::Replace`]). Ties go to the earliest candidate.
-///
-/// The distance is `strsim::levenshtein`: insertions, deletions and substitutions of
-/// characters (a transposition counts as two edits). `accept(distance, candidate)` must
-/// only get stricter as the distance grows: a candidate it rejects at the difference in
-/// length (a lower bound of the distance) is skipped without computing the distance.
-pub(crate) fn closest<'a>(
-    unknown: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-    accept: impl Fn(usize, &str) -> bool,
-) -> Option<&'a str> {
-    let len = unknown.chars().count();
-    candidates
-        .into_iter()
-        .filter(|k| accept(k.chars().count().abs_diff(len), k))
-        .map(|k| (strsim::levenshtein(unknown, k), k))
-        .filter(|&(d, k)| accept(d, k))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, k)| k)
-}
-
-const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` (success), `$abort` (failure), `$handoff` (hand-off)";
 
 /// Run pass 1. Returns whether every edge (transition, checkpoint) resolved: when one did
 /// not, the graph rules are skipped, since their verdict would follow from the broken edge
@@ -85,25 +26,22 @@ const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` 
 /// the diagnostics are sorted by position and code afterwards.
 pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     let g = &spec.graph;
-    let phases = Phases::new(g);
+    let phases = Names::new(spec, sink);
     // Rules 1-5: labels, phases and outcomes.
     archetype_not_blank(spec, sink);
     objectives_not_blank(g, sink);
     unique_phase_ids(&phases, sink);
     outcome_descriptions_not_blank(g, sink);
     unique_outcome_ids(g, sink);
-    // Rules 6-11: the entry and the transitions.
-    entry_phase_exists(spec, &phases, sink);
-    transition_sources_exist(g, &phases, sink);
+    // Rules 6, 7, 9, 15, 16: every phase named is declared (one diagnostic per name).
+    super::unknown::phase_references_exist(spec, &phases, sink);
+    // Rules 8, 10, 11: outcomes and transitions.
     transition_outcomes_exist(g, &phases, sink);
-    let pairs = at_most_one_transition_per_outcome(g, &phases, sink);
-    transition_targets_exist(g, &phases, sink);
-    every_outcome_has_a_transition(&phases, &pairs, sink);
+    at_most_one_transition_per_outcome(g, &phases, sink);
+    every_outcome_has_a_transition(g, &phases, sink);
     // Rules 14-16: checkpoints (rule 17, one checkpoint per phase, is retired: several
     // checkpoints may guard one phase, evaluated in authored order).
     unique_checkpoint_ids(g, sink);
-    checkpoint_phases_exist(g, &phases, sink);
-    checkpoint_targets_exist(g, &phases, sink);
     // Rules 18-22: error policy.
     retry_policy(spec, sink);
     phase_failure_policy(spec, sink);
@@ -113,94 +51,36 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     veal_has_validator_and_checks(spec, sink);
     fallback_has_agent(spec, sink);
     unique_check_ids(spec, sink);
-    edges_resolve(g, &phases)
+    edges_resolve(g, &phases) && !phases.transitions_flagged && !phases.phases_flagged
 }
 
-/// The declared phases by id. A repeated id counts once: its first declaration.
-struct Phases<'a> {
-    graph: &'a Graph,
-    /// Index into `graph.phases` of each id's first declaration.
-    first: IdMap<&'a str, usize>,
-    /// The ids in order of first declaration (for "did you mean" help).
-    ids: Vec<&'a str>,
+/// Whether a transition's `from` is a declared phase and its `on` an outcome of its first
+/// declaration (the one the graph is built from).
+fn outcome_known(phases: &Names, t: &Transition) -> bool {
+    phases.get(&t.from).is_some_and(|p| p.has_outcome(&t.on))
 }
 
-impl<'a> Phases<'a> {
-    fn new(graph: &'a Graph) -> Self {
-        let mut first = id_map(graph.phases.len());
-        let mut ids = Vec::new();
-        for (i, p) in graph.phases.iter().enumerate() {
-            if let std::collections::hash_map::Entry::Vacant(e) = first.entry(p.id.as_str()) {
-                e.insert(i);
-                ids.push(p.id.as_str());
-            }
-        }
-        Phases { graph, first, ids }
-    }
-
-    /// Whether `id` is a declared phase.
-    fn contains(&self, id: &str) -> bool {
-        self.first.contains_key(id)
-    }
-
-    /// The first phase declared as `id`.
-    fn get(&self, id: &str) -> Option<&'a Phase> {
-        self.first.get(id).map(|&i| &self.graph.phases[i])
-    }
-
-    /// Each id's first declaration, in authored order.
-    fn unique(&self) -> impl Iterator<Item = &'a Phase> + '_ {
-        let graph = self.graph;
-        graph
-            .phases
-            .iter()
-            .enumerate()
-            .filter(|&(i, p)| self.first.get(p.id.as_str()) == Some(&i))
-            .map(|(_, p)| p)
-    }
-
-    /// Whether a transition's `from` is a declared phase and its `on` one of its outcomes.
-    fn outcome_known(&self, t: &Transition) -> bool {
-        self.get(&t.from).is_some_and(|p| p.has_outcome(&t.on))
-    }
-
-    /// Whether a target is a declared phase or a terminal.
-    fn resolves(&self, to: &Destination) -> bool {
-        match to {
-            Destination::Phase(p) => self.contains(p),
-            Destination::Terminal(_) => true,
-        }
-    }
-
-    /// Help for an unknown phase id, the value at the diagnostic's pointer.
-    fn unknown_help(&self, d: Diagnostic, id: &str) -> Diagnostic {
-        unknown_id_help(d, id, &self.ids, "phase")
-    }
-
-    /// Help for a target, the value at the diagnostic's pointer, that is neither a declared
-    /// phase nor a terminal.
-    fn target_help(&self, d: Diagnostic, to: &str) -> Diagnostic {
-        if to.starts_with('$') {
-            d.with_help(TERMINAL_HELP)
-        } else {
-            self.unknown_help(d, to)
-        }
+/// Whether a target is a declared phase or a terminal.
+fn resolves(phases: &Names, to: &Destination) -> bool {
+    match to {
+        Destination::Phase(p) => phases.contains(p),
+        Destination::Terminal(_) => true,
     }
 }
 
 /// Whether every edge resolves: each transition leaves on a declared outcome of a declared
 /// phase for a declared phase or a terminal, and each checkpoint guards a declared phase and
 /// rejects to a declared phase or a terminal.
-fn edges_resolve(g: &Graph, phases: &Phases) -> bool {
+fn edges_resolve(g: &Graph, phases: &Names) -> bool {
     let transitions = g
         .transitions
         .iter()
-        .all(|t| phases.outcome_known(t) && phases.resolves(&t.to));
+        .all(|t| outcome_known(phases, t) && resolves(phases, &t.to));
     let checkpoints = g
         .checkpoints
         .iter()
         .flatten()
-        .all(|c| phases.contains(&c.before_phase) && phases.resolves(&c.on_reject));
+        .all(|c| phases.contains(&c.before_phase) && resolves(phases, &c.on_reject));
     transitions && checkpoints
 }
 
@@ -230,9 +110,11 @@ fn objectives_not_blank(g: &Graph, sink: &mut Diagnostics) {
 }
 
 /// Rule 3 (`V003`): phase ids are unique; each repeat is reported.
-fn unique_phase_ids(phases: &Phases, sink: &mut Diagnostics) {
+fn unique_phase_ids(phases: &Names, sink: &mut Diagnostics) {
     for (i, p) in phases.graph.phases.iter().enumerate() {
-        let j = phases.first[p.id.as_str()];
+        let Some(j) = phases.first_index(&p.id) else {
+            continue;
+        };
         if j != i {
             sink.value(
                 Diagnostic::new(
@@ -289,70 +171,74 @@ fn unique_outcome_ids(g: &Graph, sink: &mut Diagnostics) {
     }
 }
 
-/// Rule 6 (`V006`): `entry_phase` is a declared phase.
-fn entry_phase_exists(spec: &Spec, phases: &Phases, sink: &mut Diagnostics) {
-    let entry = &spec.graph.entry;
-    if !phases.contains(entry) {
-        let d = Diagnostic::new(
-            Code::UnknownEntryPhase,
-            format!("`entry_phase` `{entry}` is not a declared phase"),
-        )
-        .at(spec.provenance.pointer(Field::Entry));
-        sink.value(phases.unknown_help(d, entry));
-    }
-}
-
-/// Rule 7 (`V007`): every transition's `from` is a declared phase.
-fn transition_sources_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
-    for t in g.transitions.iter().filter(|t| !phases.contains(&t.from)) {
-        let d = Diagnostic::new(
-            Code::UnknownTransitionSource,
-            format!("transition `from` `{}` is not a declared phase", t.from),
-        )
-        .at(t.origin.pointer_to("from"));
-        sink.value(phases.unknown_help(d, &t.from));
-    }
-}
-
-/// Rule 8 (`V008`): every transition's `on` is an outcome of its `from` phase (not checked
-/// when `from` is undeclared: `V007` says so).
-fn transition_outcomes_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
+/// Rule 8 (`V008`): every transition's `on` is an outcome of its `from` phase (of any of
+/// its declarations, when the id repeats). Not checked when `from` is undeclared (`V007`
+/// says so) or when the cause is reported already (a flagged outcome list or outcome id).
+fn transition_outcomes_exist(g: &Graph, phases: &Names, sink: &mut Diagnostics) {
+    // The transitions on one unknown outcome of one phase are one diagnostic.
+    type Group<'a> = ((&'a str, &'a str), Option<&'a str>, Vec<String>);
+    let mut groups: Vec<Group> = Vec::new();
     for t in &g.transitions {
-        let Some(p) = phases.get(&t.from) else {
+        let from = match phases.phase(&t.from, &t.origin.pointer_to("from")) {
+            Resolved::Declared(p) | Resolved::Excused(Some(p)) => p,
+            Resolved::Excused(None) | Resolved::Unknown { .. } => continue,
+        };
+        let at = t.origin.pointer_to("on");
+        let Resolved::Unknown { near } = phases.outcome(from, &t.on, &at) else {
             continue;
         };
-        if p.has_outcome(&t.on) {
-            continue;
+        let key = (from, t.on.as_str());
+        match groups.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, _, places)) => places.push(at),
+            None => groups.push((key, near, vec![at])),
         }
-        let outs = p.outcome_ids();
-        let d = Diagnostic::new(
-            Code::UnknownOutcome,
-            format!("phase `{}` has no outcome `{}`", p.id, t.on),
-        )
-        .at(t.origin.pointer_to("on"));
-        let d = if p.outcomes.is_some() && t.on == crate::ir::IMPLICIT_OUTCOME {
-            d.with_help(format!(
-                "`complete` is implicit only for a phase that declares no outcomes; `{}` declares {}",
-                p.id,
-                outs.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")
-            ))
-        } else {
-            unknown_id_help(d, &t.on, &outs, "outcome")
+    }
+    for ((from, on), near, places) in groups {
+        let Some((first, rest)) = places.split_first() else {
+            continue;
         };
-        sink.value(d);
+        let mut d = Diagnostic::new(
+            Code::UnknownOutcome,
+            format!("phase `{from}` has no outcome `{on}`"),
+        )
+        .at(first.clone());
+        for p in rest {
+            d = d.with_label(p.clone(), format!("`{on}` again, as a transition's `on`"));
+        }
+        sink.value(outcome_help(phases, d, (from, on), near, places));
+    }
+}
+
+/// Help for an unknown outcome `on` of phase `from`: `complete` on a phase that declares
+/// outcomes, the outcome one edit away, or the closest valid outcome (or the list).
+fn outcome_help(
+    phases: &Names,
+    d: Diagnostic,
+    (from, on): (&str, &str),
+    near: Option<&str>,
+    places: Vec<String>,
+) -> Diagnostic {
+    let outs = phases.valid_outcomes(from);
+    if on == crate::ir::IMPLICIT_OUTCOME && !outs.is_empty() {
+        let quoted: Vec<String> = outs.iter().map(|o| format!("`{o}`")).collect();
+        return d.with_help(format!(
+            "`complete` is implicit only for a phase that declares no outcomes; `{from}` declares {}",
+            crate::text::list(&quoted, "and")
+        ));
+    }
+    match near {
+        Some(o) => d.with_suggestion(super::unknown::replace_at(places, o)),
+        None => unknown_id_help(d, on, &outs, "outcome"),
     }
 }
 
 /// Rule 10 (`V010`): no (phase, outcome) pair has two transitions (transitions on unknown
-/// outcomes are left to `V007`/`V008`). Returns the first transition of each pair.
-fn at_most_one_transition_per_outcome<'a>(
-    g: &'a Graph,
-    phases: &Phases,
-    sink: &mut Diagnostics,
-) -> IdMap<(&'a str, &'a str), usize> {
-    let mut pairs = id_map(g.transitions.len());
+/// outcomes are left to `V007`/`V008`, and a phase declared twice to `V003`: its copies'
+/// transitions cannot be told apart).
+fn at_most_one_transition_per_outcome(g: &Graph, phases: &Names, sink: &mut Diagnostics) {
+    let mut pairs: IdMap<(&str, &str), usize> = id_map(g.transitions.len());
     for (i, t) in g.transitions.iter().enumerate() {
-        if !phases.outcome_known(t) {
+        if !outcome_known(phases, t) || phases.is_duplicated(&t.from) {
             continue;
         }
         match pairs.entry((t.from.as_str(), t.on.as_str())) {
@@ -373,35 +259,39 @@ fn at_most_one_transition_per_outcome<'a>(
             ),
         }
     }
-    pairs
 }
 
-/// Rule 9 (`V009`): every transition's `to` is a declared phase or a terminal.
-fn transition_targets_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
+/// The (phase, outcome) pairs some transition counts for: by name, or through recovery
+/// (a `from` or `on` one edit from a declared name, an invalid id written validly).
+fn covered_pairs<'a>(g: &'a Graph, phases: &Names<'a>) -> BTreeSet<(&'a str, &'a str)> {
+    let mut covered = BTreeSet::new();
     for t in &g.transitions {
-        if let Destination::Phase(to) = &t.to
-            && !phases.contains(to)
-        {
-            let d = Diagnostic::new(
-                Code::UnknownTransitionTarget,
-                format!("transition `to` `{to}` is neither a declared phase nor a terminal"),
-            )
-            .at(t.origin.pointer_to("to"));
-            sink.value(phases.target_help(d, to));
+        let Some(from) = phases
+            .phase(&t.from, &t.origin.pointer_to("from"))
+            .counts_for()
+        else {
+            continue;
+        };
+        let on = phases.outcome(from, &t.on, &t.origin.pointer_to("on"));
+        if let Some(on) = on.counts_for() {
+            covered.insert((from, on));
         }
     }
+    covered
 }
 
-/// Rule 11 (`V011`): every (phase, outcome) pair has a transition; `pairs` are the pairs
-/// that have one. A repeated phase id or outcome id is checked once.
-fn every_outcome_has_a_transition(
-    phases: &Phases,
-    pairs: &IdMap<(&str, &str), usize>,
-    sink: &mut Diagnostics,
-) {
-    for p in phases.unique() {
+/// Rule 11 (`V011`): every (phase, outcome) pair has a transition. A repeated outcome id is
+/// checked once; a phase whose id is flagged or repeated, or whose outcome list is flagged,
+/// and an outcome whose id is flagged are not checked (their own error is the one); nor is
+/// anything when the transition list is flagged.
+fn every_outcome_has_a_transition(g: &Graph, phases: &Names, sink: &mut Diagnostics) {
+    if phases.transitions_flagged {
+        return;
+    }
+    let covered = covered_pairs(g, phases);
+    for p in phases.unique().filter(|p| !phases.coverage_excused(&p.id)) {
         let Some(os) = &p.outcomes else {
-            if !pairs.contains_key(&(p.id.as_str(), crate::ir::IMPLICIT_OUTCOME)) {
+            if !covered.contains(&(p.id.as_str(), crate::ir::IMPLICIT_OUTCOME)) {
                 sink.value(
                     Diagnostic::new(
                         Code::MissingTransition,
@@ -421,7 +311,10 @@ fn every_outcome_has_a_transition(
         };
         let mut seen = BTreeSet::new();
         for o in os {
-            if seen.insert(o.id.as_str()) && !pairs.contains_key(&(p.id.as_str(), o.id.as_str())) {
+            if seen.insert(o.id.as_str())
+                && !phases.outcome_flagged(&p.id, &o.id)
+                && !covered.contains(&(p.id.as_str(), o.id.as_str()))
+            {
                 sink.value(
                     Diagnostic::new(
                         Code::MissingTransition,
@@ -450,42 +343,6 @@ fn unique_checkpoint_ids(g: &Graph, sink: &mut Diagnostics) {
                 )
                 .at(c.origin.pointer_to("id")),
             );
-        }
-    }
-}
-
-/// Rule 15 (`V015`): every checkpoint's `before_phase` is a declared phase.
-fn checkpoint_phases_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
-    for c in g.checkpoints.iter().flatten() {
-        if !phases.contains(&c.before_phase) {
-            let d = Diagnostic::new(
-                Code::UnknownCheckpointPhase,
-                format!(
-                    "checkpoint `{}` guards `{}`, which is not a declared phase",
-                    c.id, c.before_phase
-                ),
-            )
-            .at(c.origin.pointer_to("before_phase"));
-            sink.value(phases.unknown_help(d, &c.before_phase));
-        }
-    }
-}
-
-/// Rule 16 (`V016`): every checkpoint's `on_reject` is a declared phase or a terminal.
-fn checkpoint_targets_exist(g: &Graph, phases: &Phases, sink: &mut Diagnostics) {
-    for c in g.checkpoints.iter().flatten() {
-        if let Destination::Phase(r) = &c.on_reject
-            && !phases.contains(r)
-        {
-            let d = Diagnostic::new(
-                Code::UnknownRejectTarget,
-                format!(
-                    "checkpoint `{}` rejects to `{r}`, which is neither a declared phase nor a terminal",
-                    c.id
-                ),
-            )
-            .at(c.origin.pointer_to("on_reject"));
-            sink.value(phases.target_help(d, r));
         }
     }
 }
@@ -702,35 +559,5 @@ fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
                 .at(c.origin.pointer_to("id")),
             );
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{closest, unknown_id_help};
-    use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
-
-    #[test]
-    fn closest_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {
-        // Plain Levenshtein, as before strsim: `ab` -> `ba` is two edits, not one.
-        assert_eq!(strsim::levenshtein("ab", "ba"), 2);
-        assert_eq!(strsim::levenshtein("日本", "日本語"), 1);
-        let within_two = |d: usize, _: &str| d <= 2;
-        assert_eq!(closest("plna", ["plan", "plank"], within_two), Some("plan"));
-        assert_eq!(closest("cat", ["bat", "cut"], within_two), Some("bat"));
-        assert_eq!(closest("gather", ["verify"], within_two), None);
-        let d = || Diagnostic::new(Code::UnknownEntryPhase, "unknown").at("/loop/entry_phase");
-        let near = unknown_id_help(d(), "rviw", &["review", "revise"], "phase");
-        assert_eq!(
-            near.suggestions,
-            [Suggestion::Replace {
-                target: EditTarget::value("/loop/entry_phase"),
-                with: "review".into()
-            }]
-        );
-        assert_eq!(near.help_text().as_deref(), Some("did you mean `review`?"));
-        let none = unknown_id_help(d(), "x", &[], "phase");
-        assert!(none.suggestions.is_empty());
-        assert_eq!(none.help_text().as_deref(), Some("no phase is declared"));
     }
 }

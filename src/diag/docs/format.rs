@@ -91,7 +91,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::InvalidId,
-        checks: "Phase, outcome and checkpoint ids match their pattern: lowercase kebab-case, at most 64 characters.",
+        checks: "Phase, outcome and checkpoint ids and `entry_phase` are stable ids: they match `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$` (1 to 64 characters: a lowercase letter, then lowercase letters, digits and single hyphens, not ending in a hyphen); a multi-agent-spec check id matches `^[a-z][a-z0-9-]*$`. A terminal (`$end`) is not an id. An invalid id is the one error: references to it written validly are not reported again.",
         why: "Ids are stable references (transitions, logs, metrics); one spelling keeps them unambiguous.",
         fix: "Rename the id in kebab-case, and every reference to it.",
         example: ex(

@@ -484,6 +484,10 @@ impl ShapeCheck<'_> {
             return true;
         }
         let len = text.chars().count() as u64;
+        if is_id && obj.pattern.as_ref().map(|p| p.source) == Some(crate::ir::id_pattern::STABLE_ID)
+        {
+            return self.stable_id(obj, text, ptr, report);
+        }
         if let Some(min) = obj.min_length
             && len < min
         {
@@ -523,11 +527,6 @@ impl ShapeCheck<'_> {
                     Code::InvalidVersion,
                     "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
                 )
-            } else if *pat == crate::ir::id_pattern::STABLE_ID {
-                (
-                    Code::InvalidId,
-                    "stable ids are lowercase kebab-case: start with a letter, then letters, digits and single hyphens, no trailing hyphen",
-                )
             } else if is_id {
                 (
                     Code::InvalidId,
@@ -552,9 +551,66 @@ impl ShapeCheck<'_> {
             if text.contains("{{") {
                 d = d.with_note("this looks like an unrendered template placeholder");
             }
+            if code == Code::InvalidId {
+                d = with_repair(d, text, ptr);
+            }
             self.emit(d, false, report);
         }
         ok
+    }
+
+    /// A stable id (formats.md 1.4: phase, outcome and checkpoint ids, `entry_phase`): one
+    /// rule, the documents' pattern, which holds the length limit too, so one diagnostic
+    /// (`F005`, or `F014` when empty) whatever is wrong with it.
+    fn stable_id(&mut self, obj: &Rules, text: &str, ptr: &Ptr<'_>, report: bool) -> bool {
+        let max = obj.max_length.unwrap_or(64);
+        let len = text.chars().count() as u64;
+        let matches = obj.pattern.as_ref().and_then(|p| p.matches(text)) != Some(false);
+        if matches && len <= max {
+            return true;
+        }
+        let field = ptr.field();
+        let d = if len == 0 && obj.min_length.is_some() {
+            Diagnostic::new(Code::EmptyString, format!("`{field}` must not be empty"))
+        } else if len == 0 {
+            Diagnostic::new(
+                Code::InvalidId,
+                format!("`{field}` is empty, not a stable id"),
+            )
+        } else if TERMINALS.contains(&text) {
+            let what = if ptr.last_key() == Some("id") {
+                "the name of a terminal, which an id cannot be"
+            } else {
+                "a terminal, where a run ends, not a phase"
+            };
+            Diagnostic::new(Code::InvalidId, format!("`{field}` `{text}` is {what}"))
+                .with_help("a run starts in a declared phase and ends at a terminal: name a phase")
+        } else if matches {
+            Diagnostic::new(
+                Code::InvalidId,
+                format!("`{field}` is {len} characters long; a stable id has at most {max}"),
+            )
+        } else {
+            let d = Diagnostic::new(
+                Code::InvalidId,
+                format!("`{field}` {} is not a stable id", quote(text)),
+            );
+            with_repair(d, text, ptr)
+        };
+        let d = if d.code == Code::EmptyString || TERMINALS.contains(&text) {
+            d
+        } else {
+            d.with_note(format!(
+                "a stable id matches `{DOCUMENTED_STABLE_ID}`: 1 to {max} characters, a lowercase letter, then lowercase letters, digits and single hyphens, not ending in a hyphen"
+            ))
+        };
+        let d = if text.contains("{{") {
+            d.with_note("this looks like an unrendered template placeholder")
+        } else {
+            d
+        };
+        self.emit(d.at(ptr.to_string()), false, report);
+        false
     }
 
     fn object(
@@ -644,7 +700,7 @@ impl ShapeCheck<'_> {
         // which is quadratic for an object with many unknown keys.
         let (pos, end) = self.doc.span_ends(m.key_span);
         d.location.pos = Some(pos);
-        for t in d.suggestions.iter_mut().filter_map(Suggestion::target_mut) {
+        for t in d.suggestions.iter_mut().flat_map(Suggestion::targets_mut) {
             (t.pos, t.end) = (Some(pos), Some(end));
         }
         self.emit(d, true, report && !non_string);
@@ -704,8 +760,9 @@ impl ShapeCheck<'_> {
         // Ties go to the first name in byte order.
         let mut sorted = names.clone();
         sorted.sort_unstable();
-        let best =
-            crate::valid::refs::closest(key, sorted, |d, n| d <= 2.max(n.len() / 4) && d < n.len());
+        let best = crate::valid::names::closest(key, sorted, |d, n| {
+            d <= 2.max(n.len() / 4) && d < n.len()
+        });
         let mut d = Diagnostic::new(
             Code::UnknownField,
             format!("unknown field {shown} {where_}"),
@@ -726,6 +783,33 @@ impl ShapeCheck<'_> {
             )),
         };
         d
+    }
+}
+
+/// The stable-id pattern as the formats' documents write it (formats.md 1.4); the schemas
+/// carry the equivalent `ir::id_pattern::STABLE_ID` with `maxLength`, which Rust's `regex`
+/// can compile.
+const DOCUMENTED_STABLE_ID: &str = "^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$";
+
+/// The terminals' names (targets, never ids).
+const TERMINALS: &[&str] = &["$end", "$abort", "$handoff"];
+
+/// Propose the valid id an invalid one most likely means (`Approve_Merge` ->
+/// `approve-merge`), when there is one.
+fn with_repair(d: Diagnostic, text: &str, ptr: &Ptr<'_>) -> Diagnostic {
+    match crate::valid::names::repaired_id(text) {
+        Some(to) => {
+            // The help line becomes the fix's: the advice it replaces stays as a note.
+            let mut d = d;
+            if let Some(help) = d.help.take() {
+                d.notes.push(help);
+            }
+            d.with_suggestion(Suggestion::Set {
+                target: EditTarget::value(ptr.to_string()),
+                to,
+            })
+        }
+        None => d,
     }
 }
 

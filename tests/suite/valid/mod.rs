@@ -6,4 +6,5 @@ mod conformance;
 mod diagnostics;
 mod explain;
 pub(crate) mod messages;
+mod one_cause;
 mod suggestions;

@@ -1,0 +1,494 @@
+//! The declared names, computed once before any rule runs, and how each reference resolves:
+//! one cause, one diagnostic (rustc's error recovery).
+//!
+//! A declaration that is itself wrong is reported once, where it is, and the rules that
+//! rest on it stay silent:
+//!
+//! * a *flagged* value is one whose own error an earlier stage already reported (a bad or
+//!   empty id, an empty or wrong-typed list: `F003`, `F004`, `F005`, `F009`, `F014` at its
+//!   pointer). Only a reported error excuses anything, so nothing is silenced without a
+//!   diagnostic that says why;
+//! * a phase whose id is flagged or declared twice (`V003`) is *poisoned*: its outcomes are
+//!   not checked for transitions (`V011`, `V010`), and a reference that is its id written
+//!   validly (`investigate` for `Investigate`) counts for it without a diagnostic;
+//! * a flagged phase list, transition list or outcome list excuses every check that would
+//!   judge a reference against it;
+//! * a reference one edit from a declared name (or differing only in case) is still
+//!   reported, but counts for that name: no second "missing transition" for it;
+//! * "did you mean" offers declared ids that are valid, never a flagged one.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Severity, Suggestion};
+use crate::ir::{Graph, IMPLICIT_OUTCOME, IdMap, Phase, Spec, id_map};
+
+/// Codes whose diagnostic says the value at its pointer is unusable as a name or a list.
+fn invalidates(code: Code) -> bool {
+    matches!(
+        code,
+        Code::InvalidId
+            | Code::InvalidName
+            | Code::EmptyString
+            | Code::WrongType
+            | Code::EmptyCollection
+    )
+}
+
+/// The pointers of the values already reported as unusable (before validation starts).
+fn flagged(sink: &Diagnostics) -> BTreeSet<String> {
+    sink.items()
+        .iter()
+        .filter(|d| d.severity == Severity::Error && invalidates(d.code))
+        .map(|d| d.location.pointer.clone())
+        .collect()
+}
+
+/// How a reference to a phase or an outcome resolves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Resolved<'a> {
+    /// It names a declared phase (outcome) exactly.
+    Declared(&'a str),
+    /// It names nothing, but its cause is reported already (a flagged declaration or list,
+    /// or its own value); it counts for the declared name, when there is one.
+    Excused(Option<&'a str>),
+    /// It names nothing: reported. `near` is the declared name one edit away that it
+    /// counts for.
+    Unknown {
+        /// The unique valid declared name one edit away (or differing only in case).
+        near: Option<&'a str>,
+    },
+}
+
+impl<'a> Resolved<'a> {
+    /// The declared name the reference counts for, if any.
+    pub(super) fn counts_for(self) -> Option<&'a str> {
+        match self {
+            Resolved::Declared(n) | Resolved::Excused(Some(n)) => Some(n),
+            Resolved::Unknown { near } => near,
+            Resolved::Excused(None) => None,
+        }
+    }
+}
+
+/// The declared phases by id, and what is wrong with their declarations.
+pub(super) struct Names<'a> {
+    pub(super) graph: &'a Graph,
+    /// Index into `graph.phases` of each id's first declaration.
+    first: IdMap<&'a str, usize>,
+    /// The ids in order of first declaration that are valid (for "did you mean").
+    valid_ids: Vec<&'a str>,
+    /// The ids whose declaration is flagged, in order of declaration.
+    invalid_ids: Vec<&'a str>,
+    /// The same, for lookups.
+    invalid_set: BTreeSet<&'a str>,
+    /// The flagged ids by the valid spellings that count for them: lowercased, and
+    /// repaired ([`repaired_id`]); `None` when two flagged ids share one.
+    written_validly: BTreeMap<String, Option<&'a str>>,
+    /// Ids declared more than once.
+    duplicated: BTreeSet<&'a str>,
+    /// Phases (by id) one of whose declarations has a flagged outcome list.
+    outcomes_flagged: BTreeSet<&'a str>,
+    /// Outcomes (phase id, outcome id) whose id is flagged.
+    invalid_outcomes: BTreeSet<(&'a str, &'a str)>,
+    /// The phase list is flagged (empty): references to phases cannot be judged.
+    pub(super) phases_flagged: bool,
+    /// The transition list is flagged (empty): coverage cannot be judged.
+    pub(super) transitions_flagged: bool,
+    flagged: BTreeSet<String>,
+}
+
+impl<'a> Names<'a> {
+    pub(super) fn new(spec: &'a Spec, sink: &Diagnostics) -> Self {
+        use crate::ir::Field;
+        let graph = &spec.graph;
+        let flagged = flagged(sink);
+        let mut first = id_map(graph.phases.len());
+        let mut duplicated = BTreeSet::new();
+        for (i, p) in graph.phases.iter().enumerate() {
+            match first.entry(p.id.as_str()) {
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(i);
+                }
+                std::collections::hash_map::Entry::Occupied(_) => {
+                    duplicated.insert(p.id.as_str());
+                }
+            }
+        }
+        let mut names = Names {
+            graph,
+            first,
+            valid_ids: Vec::new(),
+            invalid_ids: Vec::new(),
+            invalid_set: BTreeSet::new(),
+            written_validly: BTreeMap::new(),
+            duplicated,
+            outcomes_flagged: BTreeSet::new(),
+            invalid_outcomes: BTreeSet::new(),
+            phases_flagged: flagged.contains(&spec.provenance.pointer(Field::Phases)),
+            transitions_flagged: flagged.contains(&spec.provenance.pointer(Field::Transitions)),
+            flagged,
+        };
+        names.sort_declarations();
+        names
+    }
+
+    /// Sort the declared ids into valid and flagged, and find the flagged outcome lists and
+    /// outcome ids.
+    fn sort_declarations(&mut self) {
+        if self.flagged.is_empty() {
+            self.valid_ids = self.unique().map(|p| p.id.as_str()).collect();
+            return;
+        }
+        for (i, p) in self.graph.phases.iter().enumerate() {
+            let is_flagged = self.is_flagged(&p.origin.pointer_to("id"));
+            if self.first[p.id.as_str()] == i {
+                if is_flagged {
+                    self.invalid_ids.push(&p.id);
+                    self.invalid_set.insert(&p.id);
+                    let forms = [Some(p.id.to_ascii_lowercase()), repaired_id(&p.id)];
+                    for form in forms.into_iter().flatten() {
+                        self.written_validly
+                            .entry(form)
+                            .and_modify(|v| {
+                                if *v != Some(p.id.as_str()) {
+                                    *v = None;
+                                }
+                            })
+                            .or_insert(Some(&p.id));
+                    }
+                } else {
+                    self.valid_ids.push(&p.id);
+                }
+            }
+            if self.is_flagged(&p.origin.pointer_to("outcomes")) {
+                self.outcomes_flagged.insert(&p.id);
+            }
+            for o in p.outcomes.iter().flatten() {
+                if self.is_flagged(&o.origin.pointer_to("id")) {
+                    self.invalid_outcomes.insert((&p.id, &o.id));
+                }
+            }
+        }
+    }
+
+    /// Whether the value at `pointer` was reported as unusable.
+    pub(super) fn is_flagged(&self, pointer: &str) -> bool {
+        !self.flagged.is_empty() && self.flagged.contains(pointer)
+    }
+
+    /// Whether `id` is a declared phase.
+    pub(super) fn contains(&self, id: &str) -> bool {
+        self.first.contains_key(id)
+    }
+
+    /// The first phase declared as `id`.
+    pub(super) fn get(&self, id: &str) -> Option<&'a Phase> {
+        self.first.get(id).map(|&i| &self.graph.phases[i])
+    }
+
+    /// The index of the first declaration of `id`.
+    pub(super) fn first_index(&self, id: &str) -> Option<usize> {
+        self.first.get(id).copied()
+    }
+
+    /// The valid declared ids, in order of declaration (the did-you-mean candidates).
+    pub(super) fn valid_ids(&self) -> &[&'a str] {
+        &self.valid_ids
+    }
+
+    /// The declared ids that are flagged, in order of declaration.
+    pub(super) fn invalid_ids(&self) -> &[&'a str] {
+        &self.invalid_ids
+    }
+
+    /// Each id's first declaration, in authored order.
+    pub(super) fn unique(&self) -> impl Iterator<Item = &'a Phase> + '_ {
+        let graph = self.graph;
+        graph
+            .phases
+            .iter()
+            .enumerate()
+            .filter(|&(i, p)| self.first.get(p.id.as_str()) == Some(&i))
+            .map(|(_, p)| p)
+    }
+
+    /// Whether the transitions of phase `id` cannot be judged for coverage: its id is
+    /// flagged or declared twice, or its outcome list is flagged.
+    pub(super) fn coverage_excused(&self, id: &str) -> bool {
+        self.duplicated.contains(id)
+            || self.outcomes_flagged.contains(id)
+            || self.invalid_set.contains(id)
+    }
+
+    /// Whether phase `id` is declared more than once.
+    pub(super) fn is_duplicated(&self, id: &str) -> bool {
+        self.duplicated.contains(id)
+    }
+
+    /// Whether the outcome `on` of phase `id` has a flagged id.
+    pub(super) fn outcome_flagged(&self, id: &str, on: &str) -> bool {
+        self.invalid_outcomes.contains(&(id, on))
+    }
+
+    /// Resolve a reference to a phase, the value `name` at `pointer`.
+    pub(super) fn phase(&self, name: &'a str, pointer: &str) -> Resolved<'a> {
+        if let Some((&id, _)) = self.first.get_key_value(name) {
+            return Resolved::Declared(id);
+        }
+        if self.phases_flagged || self.is_flagged(pointer) {
+            return Resolved::Excused(None);
+        }
+        if let Some(&Some(id)) = self.written_validly.get(&name.to_ascii_lowercase()) {
+            return Resolved::Excused(Some(id));
+        }
+        // Edit distances only among at most `MAX_COMPARED` ids: a loop with thousands of
+        // phases and many dangling ids must not take quadratic time.
+        let compared = if self.valid_ids.len() <= MAX_COMPARED {
+            &self.valid_ids[..]
+        } else {
+            &[]
+        };
+        Resolved::Unknown {
+            near: unique(compared.iter().copied(), |d| one_edit(name, d)),
+        }
+    }
+
+    /// The outcomes phase `id` can emit: of every declaration of the id (a duplicated id's
+    /// outcomes are those of all its copies).
+    pub(super) fn outcomes_of(&self, id: &str) -> Vec<&'a str> {
+        if !self.duplicated.contains(id) {
+            return self.get(id).map(Phase::outcome_ids).unwrap_or_default();
+        }
+        let mut out: Vec<&'a str> = Vec::new();
+        for p in self.graph.phases.iter().filter(|p| p.id == id) {
+            for o in p.outcome_ids() {
+                if !out.contains(&o) {
+                    out.push(o);
+                }
+            }
+        }
+        out
+    }
+
+    /// Resolve a transition's `on`, the value at `pointer`, against phase `id`'s outcomes.
+    pub(super) fn outcome(&self, id: &'a str, on: &'a str, pointer: &str) -> Resolved<'a> {
+        if let Some(p) = self.get(id)
+            && let Some(o) = declared_outcome(p, on)
+        {
+            return Resolved::Declared(o);
+        }
+        let outs = self.outcomes_of(id);
+        if let Some(&o) = outs.iter().find(|o| **o == on) {
+            return Resolved::Declared(o);
+        }
+        if self.outcomes_flagged.contains(id) || self.is_flagged(pointer) {
+            return Resolved::Excused(None);
+        }
+        let flagged = |o: &&str| self.invalid_outcomes.contains(&(id, *o));
+        let invalid = outs.iter().copied().filter(flagged);
+        if let Some(o) = unique(invalid, |d| written_validly(on, d)) {
+            return Resolved::Excused(Some(o));
+        }
+        let valid = outs.iter().copied().filter(|o| !flagged(o));
+        Resolved::Unknown {
+            near: unique(valid, |d| one_edit(on, d)),
+        }
+    }
+
+    /// The valid outcome ids of phase `id` (the did-you-mean candidates).
+    pub(super) fn valid_outcomes(&self, id: &str) -> Vec<&'a str> {
+        self.outcomes_of(id)
+            .into_iter()
+            .filter(|o| !self.invalid_outcomes.contains(&(id, *o)))
+            .collect()
+    }
+}
+
+/// Help for an unknown id, the value at the diagnostic's pointer: the suggestion to write
+/// the closest declared id instead, or else the list of declared ids.
+pub(super) fn unknown_id_help(
+    d: Diagnostic,
+    unknown: &str,
+    known: &[&str],
+    what: &str,
+) -> Diagnostic {
+    // Edit distances only among at most 1,000 ids, and at most 20 ids listed: a loop with
+    // thousands of phases and many dangling ids must not take quadratic time or print
+    // every id once per diagnostic.
+    const MAX_COMPARED: usize = 1000;
+    const MAX_LISTED: usize = 20;
+    let compared = if known.len() <= MAX_COMPARED {
+        known
+    } else {
+        &[]
+    };
+    match closest(unknown, compared.iter().copied(), |d, _| d <= 2) {
+        Some(id) => {
+            let target = EditTarget::value(d.location.pointer.clone());
+            d.with_suggestion(Suggestion::Replace {
+                target,
+                with: id.to_owned(),
+            })
+        }
+        None if known.is_empty() => d.with_help(format!("no {what} is declared")),
+        None => {
+            let mut list = known
+                .iter()
+                .take(MAX_LISTED)
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if known.len() > MAX_LISTED {
+                list.push_str(&format!(" and {} more", known.len() - MAX_LISTED));
+            }
+            d.with_help(format!("declared {what}s: {list}"))
+        }
+    }
+}
+
+/// The candidate closest to `unknown`, among those `accept`ed, or `None` (the "did you
+/// mean" of a [`Suggestion::Replace`]). Ties go to the earliest candidate.
+///
+/// The distance is `strsim::levenshtein`: insertions, deletions and substitutions of
+/// characters (a transposition counts as two edits). `accept(distance, candidate)` must
+/// only get stricter as the distance grows: a candidate it rejects at the difference in
+/// length (a lower bound of the distance) is skipped without computing the distance.
+pub(crate) fn closest<'a>(
+    unknown: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    accept: impl Fn(usize, &str) -> bool,
+) -> Option<&'a str> {
+    let len = unknown.chars().count();
+    candidates
+        .into_iter()
+        .filter(|k| accept(k.chars().count().abs_diff(len), k))
+        .map(|k| (strsim::levenshtein(unknown, k), k))
+        .filter(|&(d, k)| accept(d, k))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
+/// The most ids whose edit distance to an unknown one is computed.
+const MAX_COMPARED: usize = 1000;
+
+/// The outcome `on` of the phase declaration `p` (its declared one, or the implicit one).
+fn declared_outcome<'a>(p: &'a Phase, on: &str) -> Option<&'a str> {
+    match &p.outcomes {
+        Some(os) => os.iter().find(|o| o.id == on).map(|o| o.id.as_str()),
+        None => (on == IMPLICIT_OUTCOME).then_some(IMPLICIT_OUTCOME),
+    }
+}
+
+/// The one candidate that `accept` accepts, or `None` (none, or more than one).
+fn unique<'a>(
+    candidates: impl Iterator<Item = &'a str>,
+    accept: impl Fn(&str) -> bool,
+) -> Option<&'a str> {
+    let mut found = candidates.filter(|c| accept(c));
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
+/// `name` is one edit from `declared`, or differs from it only in case.
+fn one_edit(name: &str, declared: &str) -> bool {
+    name.eq_ignore_ascii_case(declared)
+        || (name.len().abs_diff(declared.len()) <= 1 && strsim::levenshtein(name, declared) <= 1)
+}
+
+/// `name` is the invalid id `declared` written validly: the same but for case, or its
+/// repair ([`repaired_id`]).
+fn written_validly(name: &str, declared: &str) -> bool {
+    name.eq_ignore_ascii_case(declared) || repaired_id(declared).as_deref() == Some(name)
+}
+
+/// A stable id (formats.md 1.4): 1 to 64 characters, a lowercase letter, then lowercase
+/// letters, digits and single hyphens, not ending in a hyphen.
+pub(crate) fn is_stable_id(id: &str) -> bool {
+    let b = id.as_bytes();
+    b.first().is_some_and(u8::is_ascii_lowercase)
+        && b.len() <= 64
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && !id.contains("--")
+        && !id.ends_with('-')
+}
+
+/// The stable id an invalid id most likely means: lowercased, with `_`, `.` and spaces as
+/// single hyphens, no hyphen at either end (`Approve_Merge` -> `approve-merge`); `None`
+/// when that is not a stable id either, or is the id itself.
+pub(crate) fn repaired_id(id: &str) -> Option<String> {
+    let mut out = String::with_capacity(id.len());
+    for c in id.chars() {
+        let c = match c {
+            '_' | '.' | ' ' | '-' => '-',
+            c => c.to_ascii_lowercase(),
+        };
+        if !(c == '-' && (out.is_empty() || out.ends_with('-'))) {
+            out.push(c);
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    (out != id && is_stable_id(&out)).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{Diagnostic, EditTarget, Suggestion};
+
+    #[test]
+    fn closest_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {
+        // Plain Levenshtein, as before strsim: `ab` -> `ba` is two edits, not one.
+        assert_eq!(strsim::levenshtein("ab", "ba"), 2);
+        assert_eq!(strsim::levenshtein("日本", "日本語"), 1);
+        let within_two = |d: usize, _: &str| d <= 2;
+        assert_eq!(closest("plna", ["plan", "plank"], within_two), Some("plan"));
+        assert_eq!(closest("cat", ["bat", "cut"], within_two), Some("bat"));
+        assert_eq!(closest("gather", ["verify"], within_two), None);
+        let d = || Diagnostic::new(Code::UnknownEntryPhase, "unknown").at("/loop/entry_phase");
+        let near = unknown_id_help(d(), "rviw", &["review", "revise"], "phase");
+        assert_eq!(
+            near.suggestions,
+            [Suggestion::Replace {
+                target: EditTarget::value("/loop/entry_phase"),
+                with: "review".into()
+            }]
+        );
+        assert_eq!(near.help_text().as_deref(), Some("did you mean `review`?"));
+        let none = unknown_id_help(d(), "x", &[], "phase");
+        assert!(none.suggestions.is_empty());
+        assert_eq!(none.help_text().as_deref(), Some("no phase is declared"));
+    }
+
+    #[test]
+    fn repairs_are_stable_ids() {
+        assert_eq!(repaired_id("Investigate").as_deref(), Some("investigate"));
+        assert_eq!(
+            repaired_id("approve_merge").as_deref(),
+            Some("approve-merge")
+        );
+        assert_eq!(repaired_id("-a--b-").as_deref(), Some("a-b"));
+        assert_eq!(repaired_id("ok"), None);
+        assert_eq!(repaired_id("$end"), None);
+        assert_eq!(repaired_id("1st"), None);
+        assert_eq!(repaired_id(&"a".repeat(65)), None);
+        assert!(is_stable_id("a-1") && !is_stable_id("a-") && !is_stable_id("A"));
+    }
+
+    #[test]
+    fn one_edit_or_case_only() {
+        assert!(one_edit("fond", "found"));
+        assert!(one_edit("INVESTIGATE", "investigate"));
+        assert!(!one_edit("fnd", "found"));
+        assert_eq!(
+            unique(["fix", "fox"].into_iter(), |d| one_edit("fax", d)),
+            None
+        );
+        assert_eq!(
+            unique(["fix", "plan"].into_iter(), |d| one_edit("fax", d)),
+            Some("fix")
+        );
+    }
+}

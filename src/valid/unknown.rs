@@ -1,0 +1,204 @@
+//! Rules 6, 7, 9, 15 and 16 (`V006`, `V007`, `V009`, `V015`, `V016`): every reference to a
+//! phase names a declared phase (or, as a target, a terminal).
+//!
+//! The references that name the same undeclared phase are one diagnostic: it points at the
+//! first, with the code of that reference's rule, and labels every other place. A
+//! reference whose cause is reported already ([`Resolved::Excused`]) is not reported again.
+
+use super::Sink as _;
+use super::names::{Names, Resolved, unknown_id_help};
+use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
+use crate::ir::{Destination, Field, Spec};
+
+const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` (success), `$abort` (failure), `$handoff` (hand-off)";
+
+/// Where a phase is named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role<'a> {
+    /// `entry_phase`.
+    Entry,
+    /// A transition's `from`.
+    From,
+    /// A transition's `to`.
+    To,
+    /// Checkpoint `id`'s `before_phase`.
+    Guard(&'a str),
+    /// Checkpoint `id`'s `on_reject`.
+    Reject(&'a str),
+}
+
+impl Role<'_> {
+    /// Whether a terminal is allowed here.
+    fn is_target(self) -> bool {
+        matches!(self, Role::To | Role::Reject(_))
+    }
+
+    /// The first reference's diagnostic: its rule's code and message.
+    fn diagnostic(self, name: &str) -> Diagnostic {
+        let (code, message) = match self {
+            Role::Entry => (
+                Code::UnknownEntryPhase,
+                format!("`entry_phase` `{name}` is not a declared phase"),
+            ),
+            Role::From => (
+                Code::UnknownTransitionSource,
+                format!("transition `from` `{name}` is not a declared phase"),
+            ),
+            Role::To => (
+                Code::UnknownTransitionTarget,
+                format!("transition `to` `{name}` is neither a declared phase nor a terminal"),
+            ),
+            Role::Guard(c) => (
+                Code::UnknownCheckpointPhase,
+                format!("checkpoint `{c}` guards `{name}`, which is not a declared phase"),
+            ),
+            Role::Reject(c) => (
+                Code::UnknownRejectTarget,
+                format!(
+                    "checkpoint `{c}` rejects to `{name}`, which is neither a declared phase nor a terminal"
+                ),
+            ),
+        };
+        Diagnostic::new(code, message)
+    }
+
+    /// The label of a later reference to the same name.
+    fn label(self, name: &str) -> String {
+        let place = match self {
+            Role::Entry => "as `entry_phase`".to_owned(),
+            Role::From => "as a transition's `from`".to_owned(),
+            Role::To => "as a transition's `to`".to_owned(),
+            Role::Guard(c) => format!("as checkpoint `{c}`'s `before_phase`"),
+            Role::Reject(c) => format!("as checkpoint `{c}`'s `on_reject`"),
+        };
+        format!("`{name}` again, {place}")
+    }
+}
+
+/// One reference to a phase that resolved to nothing declared.
+struct Use<'a> {
+    role: Role<'a>,
+    pointer: String,
+    /// The declared phase one edit away, which the reference counts for.
+    near: Option<&'a str>,
+}
+
+/// Report the undeclared phases, one diagnostic per name, in order of first reference.
+pub(super) fn phase_references_exist(spec: &Spec, names: &Names, sink: &mut Diagnostics) {
+    let mut groups: Vec<(&str, Vec<Use>)> = Vec::new();
+    for (name, role, pointer) in phase_references(spec) {
+        let Resolved::Unknown { near } = names.phase(name, &pointer) else {
+            continue;
+        };
+        let u = Use {
+            role,
+            pointer,
+            near,
+        };
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, uses)) => uses.push(u),
+            None => groups.push((name, vec![u])),
+        }
+    }
+    for (name, uses) in groups {
+        sink.value(one_diagnostic(names, name, &uses));
+    }
+}
+
+/// Every reference to a phase, in authored order: the entry, each transition's `from` and
+/// `to`, each checkpoint's `before_phase` and `on_reject` (targets that are terminals left
+/// out).
+fn phase_references(spec: &Spec) -> Vec<(&str, Role<'_>, String)> {
+    let g = &spec.graph;
+    let mut out = vec![(
+        g.entry.as_str(),
+        Role::Entry,
+        spec.provenance.pointer(Field::Entry),
+    )];
+    for t in &g.transitions {
+        out.push((t.from.as_str(), Role::From, t.origin.pointer_to("from")));
+        if let Destination::Phase(to) = &t.to {
+            out.push((to.as_str(), Role::To, t.origin.pointer_to("to")));
+        }
+    }
+    for c in g.checkpoints.iter().flatten() {
+        let guard = Role::Guard(c.id.as_str());
+        out.push((
+            c.before_phase.as_str(),
+            guard,
+            c.origin.pointer_to("before_phase"),
+        ));
+        if let Destination::Phase(r) = &c.on_reject {
+            let reject = Role::Reject(c.id.as_str());
+            out.push((r.as_str(), reject, c.origin.pointer_to("on_reject")));
+        }
+    }
+    out
+}
+
+/// The diagnostic of an undeclared name used at `uses` (at least one).
+fn one_diagnostic(names: &Names, name: &str, uses: &[Use]) -> Diagnostic {
+    let Some((first, rest)) = uses.split_first() else {
+        return Diagnostic::new(Code::UnknownTransitionSource, name.to_owned());
+    };
+    let mut d = first.role.diagnostic(name).at(first.pointer.clone());
+    for u in rest {
+        d = d.with_label(u.pointer.clone(), u.role.label(name));
+    }
+    help(names, d, name, uses)
+}
+
+/// The fix: the declared phase the name is one edit from, the terminals for a `$` target,
+/// what a terminal cannot be, or the closest valid declared phase.
+fn help(names: &Names, d: Diagnostic, name: &str, uses: &[Use]) -> Diagnostic {
+    let Some(first) = uses.first() else {
+        return d;
+    };
+    if let Some(near) = first.near {
+        let places: Vec<String> = uses.iter().map(|u| u.pointer.clone()).collect();
+        return d.with_suggestion(replace_at(places, near));
+    }
+    if name.starts_with('$') {
+        return d.with_help(if first.role.is_target() {
+            TERMINAL_HELP.to_owned()
+        } else {
+            format!(
+                "a terminal ends a run: `{}` must name a declared phase",
+                field_of(first.role)
+            )
+        });
+    }
+    let d = unknown_id_help(d, name, names.valid_ids(), "phase");
+    let close = |i: &&&str| strsim::levenshtein(&i.to_ascii_lowercase(), name) <= 2;
+    // Edit distances only among at most 1,000 ids, as for the valid ids.
+    let invalid = names.invalid_ids();
+    let compared = if invalid.len() <= 1000 { invalid } else { &[] };
+    match compared.iter().find(close) {
+        Some(invalid) => d.with_note(format!(
+            "phase `{invalid}` is declared, but its id is not a valid stable id"
+        )),
+        None => d,
+    }
+}
+
+/// Write `with` at every place: one edit, or one fix of several.
+pub(super) fn replace_at(mut places: Vec<String>, with: &str) -> Suggestion {
+    let with = with.to_owned();
+    if places.len() == 1 {
+        let target = EditTarget::value(places.remove(0));
+        return Suggestion::Replace { target, with };
+    }
+    let targets = places.into_iter().map(EditTarget::value).collect();
+    Suggestion::ReplaceAll { targets, with }
+}
+
+/// The field a role is, for messages.
+fn field_of(role: Role) -> &'static str {
+    match role {
+        Role::Entry => "entry_phase",
+        Role::From => "from",
+        Role::To => "to",
+        Role::Guard(_) => "before_phase",
+        Role::Reject(_) => "on_reject",
+    }
+}

@@ -1,0 +1,446 @@
+//! One cause, one diagnostic (issue 18 item 2): a declaration that is itself wrong is the
+//! one error, the checks resting on it stay silent, references to one undeclared name are
+//! one diagnostic with a label at every place, and a did-you-mean only offers valid
+//! declared ids. Each single-cause input is pinned to its exact diagnostics (code, line,
+//! column, message and help line); the counts before this change are in the comments.
+
+use loopconv::diag::{Diagnostic, Suggestion, render_json, render_sarif};
+use loopconv::lsp::DocumentAnalysis;
+use loopconv::lsp::diagnostics::code_actions;
+use loopconv::{LoadOptions, load};
+use lsp_types::{Position, Range, Uri};
+
+/// A valid loop: every case below is one edit of it.
+const BASE: &str = r#"kind: loop
+$schema: https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json
+name: triage
+version: 0.1.0
+description: Triage an issue.
+loop:
+  entry_phase: investigate
+  phases:
+    - id: investigate
+      objective: Find the cause.
+      outcomes:
+        - id: found
+          description: The cause is known.
+        - id: stuck
+          description: No progress.
+    - id: fix
+      objective: Fix it.
+      outcomes:
+        - id: done
+          description: Fixed.
+        - id: again
+          description: Look again.
+  transitions:
+    - from: investigate
+      on: found
+      to: fix
+    - from: investigate
+      on: stuck
+      to: $handoff
+    - from: fix
+      on: done
+      to: $end
+    - from: fix
+      on: again
+      to: investigate
+"#;
+
+/// The fix phase's outcomes, as `BASE` writes them.
+const FIX_OUTCOMES: &str = "      outcomes:
+        - id: done
+          description: Fixed.
+        - id: again
+          description: Look again.
+";
+
+fn diagnostics(text: &str) -> Vec<Diagnostic> {
+    load("loop.yaml", text.as_bytes(), &LoadOptions::default())
+        .diags
+        .into_items()
+}
+
+/// `CODE line:column message | help` of every diagnostic, in the documented order.
+fn pinned(text: &str) -> Vec<String> {
+    diagnostics(text)
+        .iter()
+        .map(|d| {
+            let p = d.location.pos.expect("every diagnostic is located");
+            let help = d.help_text().map(|h| format!(" | {h}")).unwrap_or_default();
+            format!("{} {}:{} {}{help}", d.code, p.line, p.column, d.message)
+        })
+        .collect()
+}
+
+/// `BASE` with `from` replaced by `to` (which must occur).
+fn edit(from: &str, to: &str) -> String {
+    assert!(BASE.contains(from), "{from:?} is not in the base loop");
+    BASE.replace(from, to)
+}
+
+/// `BASE` with the `loop` member `key`'s list replaced by `value`.
+fn replace_list(key: &str, value: &str) -> String {
+    let head = format!("  {key}:\n");
+    let start = BASE.find(&head).expect("the list is in the base loop");
+    let rest = &BASE[start + head.len()..];
+    let end = rest.find("\n  t").map_or(rest.len(), |i| i + 1);
+    format!("{}  {key}: {value}\n{}", &BASE[..start], &rest[end..])
+}
+
+#[test]
+fn the_base_loop_is_valid() {
+    assert_eq!(pinned(BASE), Vec::<String>::new());
+}
+
+const STABLE_ID_NOTE: &str = "a stable id matches `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$`: 1 to 64 characters, a lowercase letter, then lowercase letters, digits and single hyphens, not ending in a hyphen";
+
+/// Case 1: a phase id written `Investigate`, referenced as `investigate` (entry, two
+/// `from`, one `to`). Before: 7 errors (V006, F005, two V011, two V007, V009), five of
+/// them "did you mean `Investigate`?".
+#[test]
+fn an_invalid_phase_id_referenced_validly_is_one_error() {
+    let text = edit("- id: investigate", "- id: Investigate");
+    assert_eq!(
+        pinned(&text),
+        ["F005 9:11 `loop.phases[0].id` `Investigate` is not a stable id | set `id: investigate`"]
+    );
+    let d = &diagnostics(&text)[0];
+    assert_eq!(d.notes, [STABLE_ID_NOTE]);
+}
+
+/// Case 2: a phase id declared twice, the transitions written for the second copy.
+/// Before: 5 errors (V011 and three V008 against the first copy, and V003).
+#[test]
+fn a_phase_declared_twice_is_one_error() {
+    assert_eq!(
+        pinned(DUPLICATE),
+        ["V003 15:11 phase id `review` is declared twice | give each phase a unique id"]
+    );
+}
+
+const DUPLICATE: &str = r#"kind: loop
+$schema: https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json
+name: review
+version: 0.1.0
+description: Review a change.
+loop:
+  entry_phase: gather
+  phases:
+    - id: gather
+      objective: Collect the diff.
+    - id: review
+      objective: Read the diff.
+    - id: revise
+      objective: Apply the changes.
+    - id: review
+      objective: Review the diff.
+      outcomes:
+        - id: approve
+          description: Good.
+        - id: request-changes
+          description: Needs work.
+        - id: escalate
+          description: Needs a person.
+  transitions:
+    - from: gather
+      on: complete
+      to: review
+    - from: review
+      on: approve
+      to: $end
+    - from: review
+      on: request-changes
+      to: revise
+    - from: review
+      on: escalate
+      to: $handoff
+    - from: revise
+      on: complete
+      to: review
+"#;
+
+/// Case 3: `phases: []`. Before: 8 errors (F009, and V006, V007 and V009 for every
+/// reference).
+#[test]
+fn an_empty_phase_list_is_one_error() {
+    assert_eq!(
+        pinned(&replace_list("phases", "[]")),
+        ["F009 8:11 `loop.phases` must have at least 1 item, found none"]
+    );
+}
+
+/// Case 4: `transitions: []`. Before: 7 errors (F009, four V011, V012, V013).
+#[test]
+fn an_empty_transition_list_is_one_error() {
+    assert_eq!(
+        pinned(&replace_list("transitions", "[]")),
+        ["F009 23:16 `loop.transitions` must have at least 1 item, found none"]
+    );
+}
+
+/// Case 5: `outcomes: []` with the transitions still on `complete` and `again`. Before: 3
+/// errors, one ending in the cut-off help "`fix` declares ".
+#[test]
+fn an_empty_outcome_list_is_one_error() {
+    let text = edit(FIX_OUTCOMES, "      outcomes: []\n").replace("on: done", "on: complete");
+    assert_eq!(
+        pinned(&text),
+        ["F009 18:17 `loop.phases[1].outcomes` must have at least 1 item, found none"]
+    );
+}
+
+/// Case 6: a typo in a transition's `on`. Before: 2 errors (V008 and the "missing"
+/// V011 for `found`).
+#[test]
+fn a_typo_in_on_counts_for_the_outcome() {
+    assert_eq!(
+        pinned(&edit("on: found", "on: fond")),
+        ["V008 25:11 phase `investigate` has no outcome `fond` | did you mean `found`?"]
+    );
+}
+
+/// Case 7: a typo in a transition's `from`. Before: 2 errors (V007 and the "missing"
+/// V011 for `done`).
+#[test]
+fn a_typo_in_from_counts_for_the_phase() {
+    let text = edit("from: fix\n      on: done", "from: fx\n      on: done");
+    assert_eq!(
+        pinned(&text),
+        ["V007 30:13 transition `from` `fx` is not a declared phase | did you mean `fix`?"]
+    );
+}
+
+/// Case 8: `entry_phase: "$end"`. Before: 2 errors (F005 and V006).
+#[test]
+fn a_terminal_as_the_entry_is_one_error() {
+    assert_eq!(
+        pinned(&edit("entry_phase: investigate", "entry_phase: $end")),
+        [
+            "F005 7:16 `loop.entry_phase` `$end` is a terminal, where a run ends, not a phase | a run starts in a declared phase and ends at a terminal: name a phase"
+        ]
+    );
+}
+
+/// A declaration of the wrong type: the list, and one phase (one error each, before too).
+#[test]
+fn a_declaration_of_the_wrong_type_is_one_error() {
+    assert_eq!(
+        pinned(&replace_list("phases", "{}")),
+        ["F003 8:11 `loop.phases` must be an array, found an object"]
+    );
+    let text = edit(
+        &format!("    - id: fix\n      objective: Fix it.\n{FIX_OUTCOMES}"),
+        "    - fix\n",
+    );
+    assert_eq!(
+        pinned(&text),
+        ["F003 16:7 `loop.phases[1]` must be an object, found the string `fix`"]
+    );
+}
+
+/// References to one undeclared name are one diagnostic with a label at every other
+/// place. Before: 6 errors (V006, two V007, V009 and two "missing" V011).
+#[test]
+fn one_undeclared_name_is_one_diagnostic_with_labels() {
+    let text = BASE
+        .replace("entry_phase: investigate", "entry_phase: investigat")
+        .replace("from: investigate", "from: investigat")
+        .replace("to: investigate", "to: investigat");
+    assert_eq!(
+        pinned(&text),
+        [
+            "V006 7:16 `entry_phase` `investigat` is not a declared phase | did you mean `investigate`? (at each of the 4 places)"
+        ]
+    );
+    let ds = diagnostics(&text);
+    let labels: Vec<(u32, u32, &str)> = ds[0]
+        .labels
+        .iter()
+        .map(|l| {
+            let p = l.location.pos.expect("labels are located");
+            (p.line, p.column, l.message.as_str())
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            (24, 13, "`investigat` again, as a transition's `from`"),
+            (27, 13, "`investigat` again, as a transition's `from`"),
+            (35, 11, "`investigat` again, as a transition's `to`"),
+        ]
+    );
+    // The machine outputs carry the labels: JSON `labels`, SARIF `relatedLocations`.
+    let json: serde_json::Value = serde_json::from_str(&render_json(&ds)).expect("JSON");
+    assert_eq!(json[0]["labels"][2]["location"]["line"], 35);
+    let sarif: serde_json::Value = serde_json::from_str(&render_sarif(&ds)).expect("SARIF");
+    let related = &sarif["runs"][0]["results"][0]["relatedLocations"];
+    assert_eq!(related.as_array().map(Vec::len), Some(3));
+    assert_eq!(
+        related[0]["physicalLocation"]["region"]["startLine"], 24,
+        "{related}"
+    );
+    assert_eq!(
+        related[0]["message"]["text"],
+        "`investigat` again, as a transition's `from`"
+    );
+}
+
+/// The fix of a name used at several places is one fix that edits every place: applied
+/// (from its located targets, and as the language server's quick fix), the loop is valid.
+#[test]
+fn the_fix_of_a_grouped_name_edits_every_place() {
+    let text = BASE
+        .replace("entry_phase: investigate", "entry_phase: investigat")
+        .replace("from: investigate", "from: investigat")
+        .replace("to: investigate", "to: investigat");
+    let ds = diagnostics(&text);
+    let [Suggestion::ReplaceAll { targets, with }] = &ds[0].suggestions[..] else {
+        panic!("one ReplaceAll: {:?}", ds[0].suggestions);
+    };
+    assert_eq!(with, "investigate");
+    let mut fixed = text.clone();
+    let mut spans: Vec<(usize, usize)> = targets
+        .iter()
+        .map(|t| t.pos.map(|p| (p.start, p.end)).expect("located"))
+        .collect();
+    spans.sort_unstable();
+    for (start, end) in spans.into_iter().rev() {
+        fixed.replace_range(start..end, with);
+    }
+    assert_eq!(fixed, BASE);
+    let a = DocumentAnalysis::new("loop.yaml", &text);
+    let uri: Uri = "file:///tmp/loop.yaml".parse().expect("uri");
+    let all = Range::new(Position::new(0, 0), Position::new(u32::MAX, 0));
+    let actions = code_actions(
+        &a.text(),
+        &a.index,
+        a.loaded.doc.as_ref(),
+        &uri,
+        a.loaded.diags.items(),
+        all,
+    );
+    assert_eq!(
+        actions.iter().map(|c| c.title.as_str()).collect::<Vec<_>>(),
+        ["replace with `investigate` at each of the 4 places (V006)"]
+    );
+    let edits = actions[0]
+        .edit
+        .as_ref()
+        .and_then(|e| e.changes.as_ref())
+        .map(|c| c.values().flatten().count());
+    assert_eq!(edits, Some(4));
+    let sarif: serde_json::Value = serde_json::from_str(&render_sarif(&ds)).expect("SARIF");
+    let change = &sarif["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0];
+    assert_eq!(change["replacements"].as_array().map(Vec::len), Some(4));
+}
+
+/// A did-you-mean never offers an invalid id: `investigat` is two edits from the invalid
+/// `Investigate`'s repair, so it is a second mistake, reported with the valid ids only
+/// and a note about the invalid one. Before: 7 errors, five "did you mean `Investigate`?".
+#[test]
+fn a_did_you_mean_offers_only_valid_ids() {
+    let text = BASE
+        .replace("- id: investigate", "- id: Investigate")
+        .replace("entry_phase: investigate", "entry_phase: investigat")
+        .replace("from: investigate", "from: investigat")
+        .replace("to: investigate", "to: investigat");
+    assert_eq!(
+        pinned(&text),
+        [
+            "V006 7:16 `entry_phase` `investigat` is not a declared phase | declared phases: `fix`",
+            "F005 9:11 `loop.phases[0].id` `Investigate` is not a stable id | set `id: investigate`",
+        ]
+    );
+    assert_eq!(
+        diagnostics(&text)[0].notes,
+        ["phase `Investigate` is declared, but its id is not a valid stable id"]
+    );
+}
+
+/// Transitions on one unknown outcome of one phase are one diagnostic; the outcome they
+/// may have meant counts, and the one left without a transition is reported. Before: 4
+/// errors (two V008, two V011).
+#[test]
+fn one_unknown_outcome_is_one_diagnostic() {
+    let text = edit("on: found", "on: fond").replace("on: stuck", "on: fond");
+    assert_eq!(
+        pinned(&text),
+        [
+            "V011 14:15 outcome `stuck` of phase `investigate` has no transition | add {\"from\": \"investigate\", \"on\": \"stuck\", \"to\": ...}",
+            "V008 25:11 phase `investigate` has no outcome `fond` | did you mean `found`? (at each of the 2 places)",
+        ]
+    );
+    let ds = diagnostics(&text);
+    let lines: Vec<Option<u32>> = ds[1]
+        .labels
+        .iter()
+        .map(|l| l.location.pos.map(|p| p.line))
+        .collect();
+    assert_eq!(lines, [Some(28)]);
+}
+
+/// An invalid outcome id, referenced validly by its transition: one error (before: 3,
+/// F005, V011 and V008 "did you mean `Found`?").
+#[test]
+fn an_invalid_outcome_id_referenced_validly_is_one_error() {
+    assert_eq!(
+        pinned(&edit("- id: found", "- id: Found")),
+        ["F005 12:15 `loop.phases[0].outcomes[0].id` `Found` is not a stable id | set `id: found`"]
+    );
+}
+
+/// Two independent mistakes are still two diagnostics.
+#[test]
+fn independent_mistakes_are_each_reported() {
+    let text = edit("on: found", "on: fond").replace("objective: Fix it.", "objective: \" \"");
+    assert_eq!(
+        pinned(&text),
+        [
+            "V002 17:18 phase `fix` has a blank `objective` | say what the phase must achieve",
+            "V008 25:11 phase `investigate` has no outcome `fond` | did you mean `found`?",
+        ]
+    );
+}
+
+/// A VEAL loop with one check: the MAS cases edit it.
+const VEAL: &str = "name: qa-fix
+type: VEAL
+validator: qa
+actor: code-fixer
+checks:
+  - id: tests
+    type: command
+    command: go test ./...
+";
+
+/// The MAS equivalents: empty checks, a bad check id, a check of the wrong type, checks
+/// of the wrong type.
+#[test]
+fn mas_declarations_give_one_error_each() {
+    assert_eq!(pinned(VEAL), Vec::<String>::new());
+    let empty = VEAL.split("checks:").next().unwrap_or_default().to_owned() + "checks: []\n";
+    assert_eq!(
+        pinned(&empty),
+        [
+            "V103 5:9 VEAL loop has no checks | a VEAL loop is validation-driven: add at least one check under `checks:`"
+        ]
+    );
+    assert_eq!(
+        pinned(&VEAL.replace("id: tests", "id: Tests")),
+        [
+            "F005 6:9 `checks[0].id` `Tests` does not match the pattern `^[a-z][a-z0-9-]*$` | set `id: tests`"
+        ]
+    );
+    let string_check = VEAL.split("  - id").next().unwrap_or_default().to_owned() + "  - tests\n";
+    assert_eq!(
+        pinned(&string_check),
+        ["F003 6:5 `checks[0]` must be an object, found the string `tests`"]
+    );
+    let object = VEAL.split("checks:").next().unwrap_or_default().to_owned() + "checks: {}\n";
+    assert_eq!(
+        pinned(&object),
+        ["F003 5:9 `checks` must be an array, found an object"]
+    );
+}
