@@ -10,7 +10,7 @@ use rayon::iter::{IntoParallelRefIterator as _, ParallelBridge as _, ParallelIte
 use loopconv::Format;
 use loopconv::diag::{self, Severity};
 
-use super::io::{is_stdio, no_loop_files, no_such_path, walk_each};
+use super::io::{is_stdio, no_loop_files, no_such_path, reader_pool, walk_each};
 use super::report::{code, eprint, eprintln, free_at_exit, load_file, plural, print, use_color};
 use super::{Global, MessageFormat, WalkArgs};
 
@@ -68,17 +68,6 @@ pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
         );
     }
     Ok(code(errors > 0))
-}
-
-/// The threads that read files: one per core, each with a stack deep enough to read YAML
-/// in place (see [`loopconv::tree::declare_reader_stack`]).
-fn reader_pool() -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .thread_name(|i| format!("loopconv-read-{i}"))
-        .stack_size(loopconv::tree::READER_STACK)
-        .start_handler(|_| loopconv::tree::declare_reader_stack())
-        .build()
-        .context("starting the reader threads")
 }
 
 /// Every input checked, in the order of the paths and, within a folder, of the sorted file

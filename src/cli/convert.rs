@@ -9,7 +9,7 @@ use clap::Args;
 use loopconv::back;
 use loopconv::{Format, Loaded, Target};
 
-use super::io::{emit, expand, is_stdio, same_file, write_all_atomic};
+use super::io::{emit, expand, is_stdio, map_on_readers, same_file, write_all_atomic};
 use super::report::{eprintln, load_file, plural, report_collisions, report_loaded};
 use super::{EXIT_PROBLEMS, Global, MessageFormat, WalkArgs};
 
@@ -148,8 +148,8 @@ fn convert_each<'a>(
     out: &Path,
     opts: &back::Options,
 ) -> Result<Vec<Converted<'a>>> {
-    let mut results = Vec::new();
-    for f in files {
+    // Converted in parallel, kept in input order; the first failure in that order stops it.
+    let converted = map_on_readers(files, |f| -> Result<Converted<'a>> {
         let mut l = load_file(g, f, a.from)?;
         let text = convert_loaded(&mut l, a.to, opts)?;
         if g.strict {
@@ -161,9 +161,9 @@ fn convert_each<'a>(
             }
             _ => None,
         };
-        results.push((f, l, text, dest));
-    }
-    Ok(results)
+        Ok((f, l, text, dest))
+    })?;
+    converted.into_iter().collect()
 }
 
 /// Where a converted file goes in the mirrored output folder.
@@ -209,6 +209,7 @@ pub(super) fn convert_folder(
         .collect();
     report_collisions(&dests, "file");
     let mut planned: Vec<(PathBuf, String)> = Vec::new();
+    let mut planned_dests = std::collections::HashSet::new();
     let (mut ok, mut lossy, mut failed) = (Vec::new(), Vec::new(), Vec::new());
     for (f, l, text, dest) in results {
         report_loaded(g, &l);
@@ -216,11 +217,13 @@ pub(super) fn convert_folder(
             failed.push(f.display().to_string());
             continue;
         };
-        if planned.iter().any(|(p, _)| *p == dest) {
+        if !planned_dests.insert(dest.clone()) {
             failed.push(f.display().to_string());
             continue;
         }
-        if same_file(f, &dest) && !a.in_place {
+        // Only a destination that exists can be the input (a canonical path costs a
+        // system call per component).
+        if !a.in_place && dest.exists() && same_file(f, &dest) {
             bail!(
                 "{} would overwrite its input (pass --in-place to allow)",
                 dest.display()

@@ -11,7 +11,7 @@ use loopconv::Target;
 use loopconv::back;
 use loopconv::diag::Diagnostics;
 
-use super::io::{expand, is_stdio, open_error, plain_io, write_all_atomic};
+use super::io::{expand, is_stdio, map_on_readers, open_error, plain_io, write_all_atomic};
 use super::report::{
     code, display_name, eprintln, load_file, plural, report_collisions, report_loaded,
 };
@@ -142,11 +142,17 @@ pub(super) fn docs_pages(
     a: &DocsArgs,
     opts: &back::Options,
 ) -> Result<Option<Vec<(String, String)>>> {
+    let files = docs_files(&a.paths, &a.walk)?;
+    let cwd = std::env::current_dir().ok();
     let mut loaded = Vec::new();
     let mut page_sources = Vec::new();
-    for f in &docs_files(&a.paths, &a.walk)? {
-        loaded.push((display_name(g, f), load_file(g, f, a.from)?));
-        page_sources.push(page_source(g, f));
+    // Read in parallel, reported in order: the first file that cannot be read stops it.
+    for (f, l) in files
+        .iter()
+        .zip(map_on_readers(&files, |f| load_file(g, f, a.from))?)
+    {
+        loaded.push((display_name(g, f), l?));
+        page_sources.push(page_source(g, cwd.as_deref(), f));
     }
     let names: Vec<(String, Option<String>)> = loaded
         .iter()
@@ -166,11 +172,11 @@ pub(super) fn docs_pages(
     if failed {
         return Ok(None);
     }
-    let mut pages: Vec<(String, String)> = Vec::new();
-    let mut entries = Vec::new();
-    for (((source, l), (_, file_name)), page_source) in loaded.iter().zip(names).zip(page_sources) {
+    let jobs: Vec<_> = loaded.iter().zip(names).zip(page_sources).collect();
+    // Rendered in parallel, kept in input order.
+    let rendered = map_on_readers(&jobs, |(((source, l), (_, file_name)), page_source)| {
         let (Some((spec, info)), Some(file_name)) = (l.valid(), file_name) else {
-            continue;
+            return Ok(None);
         };
         let page_opts = back::Options {
             source: page_source.clone(),
@@ -179,13 +185,22 @@ pub(super) fn docs_pages(
         let mut diags = Diagnostics::new(source);
         let text = loopconv::write(Target::Markdown, spec, info, &page_opts, &mut diags)
             .map_err(|e| template_failure(a.template.as_deref(), e))?;
-        entries.push(back::markdown::IndexEntry {
+        let entry = back::markdown::IndexEntry {
             name: spec.name.clone(),
             file_name: file_name.clone(),
             description: spec.description.clone(),
-            source: page_source,
-        });
-        pages.push((file_name, text));
+            source: page_source.clone(),
+        };
+        Ok(Some((entry, (file_name.clone(), text))))
+    })?;
+    let mut pages: Vec<(String, String)> = Vec::new();
+    let mut entries = Vec::new();
+    for r in rendered {
+        let r: Result<_> = r;
+        if let Some((entry, page)) = r? {
+            entries.push(entry);
+            pages.push(page);
+        }
     }
     pages.push(("index.md".to_owned(), back::markdown::index(&entries)?));
     Ok(Some(pages))
@@ -194,13 +209,12 @@ pub(super) fn docs_pages(
 /// The source file as a page names it: relative to the current folder, with `/`, so that
 /// pages generated from two checkouts (or from an absolute path) are the same bytes and
 /// `docs --check` does not call them stale; standard input by its `--stdin-name`.
-fn page_source(g: &Global, path: &Path) -> String {
+fn page_source(g: &Global, cwd: Option<&Path>, path: &Path) -> String {
     if is_stdio(path) {
         return g.stdin_name.clone();
     }
-    let relative = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| relative_path(&cwd, path))
+    let relative = cwd
+        .and_then(|cwd| relative_path(cwd, path))
         .unwrap_or_else(|| path.to_path_buf());
     let parts: Vec<String> = relative
         .components()
@@ -304,15 +318,18 @@ pub(super) fn orphaned_pages(pages: &[(String, String)], dir: &Path) -> Vec<Path
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
+    // The names first (a set), then only the other pages are read for the footer: checking
+    // every page against every name and reading them all was quadratic in a large folder.
+    let generated: std::collections::HashSet<&std::ffi::OsStr> = pages
+        .iter()
+        .map(|(name, _)| std::ffi::OsStr::new(name.as_str()))
+        .collect();
     let mut extra: Vec<PathBuf> = rd
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter(|p| p.file_name().is_some_and(|n| !generated.contains(n)))
         .filter(|p| is_generated(p))
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| !pages.iter().any(|(name, _)| n == name.as_str()))
-        })
         .collect();
     extra.sort();
     extra
