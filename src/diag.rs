@@ -24,7 +24,7 @@ use serde::Serialize;
 pub mod docs;
 pub(crate) mod github;
 pub mod retired;
-mod sarif;
+pub(crate) mod sarif;
 mod snippet;
 mod suggest;
 

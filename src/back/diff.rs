@@ -122,7 +122,7 @@ pub fn github(diff: &Diff, new_file: &str) -> String {
 pub fn sarif(diff: &Diff, new_file: &str) -> String {
     use serde_sarif::sarif::{
         ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation,
-        ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
+        ReportingDescriptor, Result as SarifResult, ResultLevel, ToolComponent,
     };
     let rule = |id: &str, text: &str| {
         ReportingDescriptor::builder()
@@ -170,18 +170,7 @@ pub fn sarif(diff: &Diff, new_file: &str) -> String {
         .information_uri(crate::diag::docs::README_URL)
         .rules(rules)
         .build();
-    let run = Run::builder()
-        .tool(Tool::builder().driver(driver).build())
-        .results(results)
-        .build();
-    let log = Sarif::builder()
-        .schema(serde_sarif::sarif::SCHEMA_URL)
-        .version(serde_json::json!("2.1.0"))
-        .runs(vec![run])
-        .build();
-    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
-    out.push('\n');
-    out
+    crate::diag::sarif::log(driver, results)
 }
 
 /// One line ([`text::one_line`]) of at most `max` characters, shortened at a word

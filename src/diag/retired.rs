@@ -61,11 +61,11 @@ const fn reserved() {
         let mut c = 0;
         while c < Code::ALL.len() {
             assert!(
-                !same(Code::ALL[c].as_str(), RETIRED[r].code),
+                !crate::text::same_text(Code::ALL[c].as_str(), RETIRED[r].code),
                 "a Code reuses a retired code string"
             );
             assert!(
-                !same(Code::ALL[c].name(), RETIRED[r].name),
+                !crate::text::same_text(Code::ALL[c].name(), RETIRED[r].name),
                 "a Code reuses a retired code name"
             );
             c += 1;
@@ -73,26 +73,11 @@ const fn reserved() {
         let mut other = r + 1;
         while other < RETIRED.len() {
             assert!(
-                !same(RETIRED[other].code, RETIRED[r].code),
+                !crate::text::same_text(RETIRED[other].code, RETIRED[r].code),
                 "a code is retired twice"
             );
             other += 1;
         }
         r += 1;
     }
-}
-
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }

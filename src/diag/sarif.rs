@@ -25,9 +25,15 @@ pub fn render_sarif(diags: &[Diagnostic]) -> String {
         .information_uri(docs::README_URL)
         .rules(Code::ALL.iter().map(|&c| rule(c)).collect::<Vec<_>>())
         .build();
+    log(driver, diags.iter().map(result).collect())
+}
+
+/// A SARIF 2.1.0 log of one run of `driver` with `results` (pretty JSON, a final newline);
+/// columns counted in Unicode code points, as in loopconv's other outputs.
+pub(crate) fn log(driver: ToolComponent, results: Vec<SarifResult>) -> String {
     let run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
-        .results(diags.iter().map(result).collect::<Vec<_>>())
+        .results(results)
         .column_kind(serde_json::json!("unicodeCodePoints"))
         .build();
     let log = Sarif::builder()

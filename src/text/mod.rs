@@ -273,6 +273,22 @@ pub fn list(items: &[String], conjunction: &str) -> String {
     }
 }
 
+/// Whether two texts are equal (`==` is not available in a `const fn`).
+pub const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

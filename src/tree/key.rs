@@ -34,22 +34,6 @@ const fn slot(text: &str) -> usize {
         % SLOTS
 }
 
-/// Whether two texts are equal (`==` is not available in a `const fn`).
-const fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 impl Vocabulary {
     /// The vocabulary of `words`. Panics (at compile time, in a `static`) when a word is
     /// repeated or there are 256 words or more (an index fits a byte, and the table keeps
@@ -62,7 +46,7 @@ impl Vocabulary {
             let mut i = slot(words[k]);
             while let Some(other) = slots[i] {
                 assert!(
-                    !same_text(words[other as usize], words[k]),
+                    !crate::text::same_text(words[other as usize], words[k]),
                     "a vocabulary holds each word once"
                 );
                 i = (i + 1) % SLOTS;
