@@ -8,7 +8,7 @@
 use super::Sink as _;
 use super::names::{Names, Resolved, unknown_id_help};
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
-use crate::ir::{Destination, Field, Spec};
+use crate::ir::{Destination, Field, Spec, Terminal};
 
 const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` (success), `$abort` (failure), `$handoff` (hand-off)";
 
@@ -168,6 +168,10 @@ fn help(names: &Names, d: Diagnostic, name: &str, uses: &[Use]) -> Diagnostic {
             )
         });
     }
+    if let Some(terminal) = terminal_meant(name, uses) {
+        let places: Vec<String> = uses.iter().map(|u| u.pointer.clone()).collect();
+        return d.with_suggestion(replace_at(places, terminal.as_str()));
+    }
     let d = unknown_id_help(d, name, names.valid_ids(), "phase");
     let close = |i: &&&str| strsim::levenshtein(&i.to_ascii_lowercase(), name) <= 2;
     // Edit distances only among at most 1,000 ids, as for the valid ids.
@@ -179,6 +183,19 @@ fn help(names: &Names, d: Diagnostic, name: &str, uses: &[Use]) -> Diagnostic {
         )),
         None => d,
     }
+}
+
+/// The terminal a target written without its `$` means (`end`, `Abort`, `handoff`), when
+/// every use is a target (`to`, `on_reject`), where a terminal is allowed.
+fn terminal_meant(name: &str, uses: &[Use]) -> Option<Terminal> {
+    if !uses.iter().all(|u| u.role.is_target()) {
+        return None;
+    }
+    Terminal::ALL.into_iter().find(|t| {
+        t.as_str()
+            .trim_start_matches('$')
+            .eq_ignore_ascii_case(name)
+    })
 }
 
 /// Write `with` at every place: one edit, or one fix of several.

@@ -255,3 +255,46 @@ fn help_lines_come_from_the_suggestions() {
     assert_eq!(d.help, None);
     assert_eq!(d.help_text(), Some(d.suggestions[0].to_string()));
 }
+
+/// A target written without its `$` (`"to": "end"`) is offered the terminal, and the fix
+/// removes the error; a `from` written so is not (a run cannot start from a terminal).
+#[test]
+fn a_terminal_without_its_dollar_is_offered_the_terminal() {
+    let text = |from: &str, to: &str| {
+        format!(
+            r#"{{"kind": "loop", "name": "n", "version": "1.0.0", "description": "d",
+"loop": {{"entry_phase": "work", "phases": [{{"id": "work", "objective": "Do it."}}],
+"transitions": [{{"from": "{from}", "on": "complete", "to": "{to}"}}]}}}}"#
+        )
+    };
+    for (written, want) in [
+        ("end", "$end"),
+        ("Abort", "$abort"),
+        ("handoff", "$handoff"),
+    ] {
+        let ds = diags("t.json", &text("work", written));
+        let v009: Vec<&Diagnostic> = ds
+            .iter()
+            .filter(|d| d.code == Code::UnknownTransitionTarget)
+            .collect();
+        assert_eq!(v009.len(), 1, "{ds:?}");
+        assert!(
+            matches!(&v009[0].suggestions[..], [Suggestion::Replace { with, .. }] if with == want),
+            "{written}: {:?}",
+            v009[0].suggestions
+        );
+        let fixed = text("work", want);
+        assert_eq!(
+            count(&diags("t.json", &fixed), Code::UnknownTransitionTarget),
+            0
+        );
+    }
+    let ds = diags("t.json", &text("end", "$end"));
+    assert!(
+        ds.iter().all(|d| d
+            .suggestions
+            .iter()
+            .all(|s| !matches!(s, Suggestion::Replace { with, .. } if with == "$end"))),
+        "{ds:?}"
+    );
+}
