@@ -83,6 +83,20 @@ fn analyse(bencher: Bencher) {
     bencher.bench(|| DocumentAnalysis::new("big.json", text));
 }
 
+/// What `loopconv check` does with the same text (load and validate): the budget of an
+/// edit, which `analyse` must not exceed by more than the index and the line table.
+#[divan::bench(sample_count = 50, max_time = 2.0)]
+fn check_from_scratch(bencher: Bencher) {
+    let text = &BIG.text;
+    bencher.bench(|| {
+        loopconv::load(
+            "big.json",
+            text.as_bytes(),
+            &loopconv::LoadOptions::default(),
+        )
+    });
+}
+
 /// The diagnostics, converted to LSP's.
 #[divan::bench(sample_count = 50, max_time = 2.0)]
 fn diagnostics(bencher: Bencher) {

@@ -14,6 +14,7 @@ pub(super) struct LspArgs {
 }
 
 pub(super) fn run(_a: &LspArgs) -> Result<ExitCode> {
+    crate::memory_for_server();
     let (conn, threads) = lsp_server::Connection::stdio();
     loopconv::lsp::serve(&conn).context("language server protocol error")?;
     drop(conn);

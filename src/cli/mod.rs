@@ -145,7 +145,7 @@ enum MessageFormat {
     #[value(alias = "text")]
     Human,
     /// One JSON array of all diagnostics: `check`'s report on stdout; on stderr for the
-    /// other commands, whose stdout is their result.
+    /// other commands, whose stdout is their result (one array per input read).
     Json,
     /// `diff` only: a pull-request comment (diagnostics are printed as for `human`).
     Markdown,

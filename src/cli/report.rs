@@ -150,12 +150,9 @@ pub(super) fn load_valid(g: &Global, path: &Path, from: Option<Format>) -> Resul
         report_loaded(g, &l);
         return Ok(None);
     }
-    if !l.diags.is_empty() {
-        eprint!(
-            "{}",
-            diag::render_human(l.diags.items(), l.text(), use_color(g))
-        );
-    }
+    // In the form `--format` asks for, as for a loop with errors: under `--format json`
+    // standard error holds JSON arrays only, whichever command printed them.
+    report_loaded(g, &l);
     Ok(Some(l))
 }
 

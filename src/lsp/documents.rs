@@ -10,6 +10,8 @@ use lsp_types::Uri;
 
 use super::diagnostics;
 use super::features::DocumentText;
+use std::sync::Arc;
+
 use super::index::Index;
 use super::text::LineIndex;
 use crate::pipeline::{LoadOptions, Loaded, load};
@@ -24,7 +26,8 @@ pub struct DocumentAnalysis {
     /// What the read pipeline found.
     pub loaded: Loaded,
     /// What the document declares and references (empty when it does not parse).
-    pub index: Index,
+    /// Shared with [`Doc`]'s last index that parsed, so keeping it costs no copy.
+    pub index: Arc<Index>,
     /// The syntax.
     pub syntax: Syntax,
 }
@@ -34,7 +37,7 @@ impl DocumentAnalysis {
     pub fn new(path: &str, text: &str) -> DocumentAnalysis {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text).to_owned();
         let loaded = load(path, text.as_bytes(), &LoadOptions::default());
-        let index = loaded.doc.as_ref().map(Index::build).unwrap_or_default();
+        let index = Arc::new(loaded.doc.as_ref().map(Index::build).unwrap_or_default());
         let syntax = loaded.doc.as_ref().map_or(Syntax::Json, |d| d.syntax);
         DocumentAnalysis {
             lines: LineIndex::new(&text),
@@ -71,7 +74,7 @@ pub(super) struct Doc {
     pub(super) version: i32,
     pub(super) analysis: Option<DocumentAnalysis>,
     /// The index of the last version that parsed (completion while typing).
-    pub(super) last_index: Index,
+    pub(super) last_index: Arc<Index>,
     /// When its diagnostics are due, after an edit.
     pub(super) due: Option<Instant>,
 }
@@ -89,7 +92,7 @@ impl Doc {
             None => {
                 let a = analyse(uri, &self.text);
                 if a.loaded.doc.is_some() {
-                    self.last_index = a.index.clone();
+                    self.last_index = Arc::clone(&a.index);
                 }
                 a
             }

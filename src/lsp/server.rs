@@ -15,7 +15,6 @@ use lsp_types::{
 };
 
 use super::documents::{Doc, Server};
-use super::index::Index;
 use super::requests;
 
 /// How long the edits of a document must pause before its diagnostics are published.
@@ -130,7 +129,7 @@ impl Server {
                     text: p.text_document.text,
                     version: p.text_document.version,
                     analysis: None,
-                    last_index: Index::default(),
+                    last_index: std::sync::Arc::default(),
                     due: None,
                 };
                 self.docs.insert(key.clone(), (p.text_document.uri, doc));
