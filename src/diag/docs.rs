@@ -246,7 +246,7 @@ pub fn explain_body(code: Code) -> String {
         code,
         code.name(),
         code.severity().as_str(),
-        code.summary()
+        upper_first(code.summary())
     );
     let _ = write!(
         out,
