@@ -48,3 +48,24 @@ fn every_readme_link_names_a_file() {
     assert!(text.contains("](docs/src/codes/index.md)"));
     assert!(text.contains("](ARCHITECTURE.md)"));
 }
+
+/// Every chapter in `docs/src/` is in the book's table of contents (mdBook builds only
+/// the pages SUMMARY.md lists, so a chapter left out would never be published).
+#[test]
+fn the_book_lists_every_chapter() {
+    let summary = std::fs::read_to_string(support::repo().join("docs/src/SUMMARY.md"))
+        .expect("docs/src/SUMMARY.md");
+    let chapters: Vec<_> = support::documentation_files()
+        .into_iter()
+        .filter(|p| p.parent().is_some_and(|d| d.ends_with("docs/src")))
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .filter(|n| n != "SUMMARY.md")
+        .collect();
+    assert!(chapters.len() >= 10, "{chapters:?}");
+    for name in chapters {
+        assert!(
+            summary.contains(&format!("]({name})")),
+            "SUMMARY.md lacks {name}"
+        );
+    }
+}
