@@ -22,7 +22,7 @@ use crate::text::terminal;
 use serde::Serialize;
 
 pub mod docs;
-mod github;
+pub(crate) mod github;
 pub mod pages;
 pub mod retired;
 mod sarif;

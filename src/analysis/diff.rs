@@ -315,7 +315,7 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
                 Breaking,
                 "runs and callers that reach this phase fail",
             )),
-            Some(q) => phase(p, q, out),
+            Some(q) => phase(p, q, derived_objectives(old, new), out),
         }
     }
     let renamed_to: BTreeSet<&str> = renames.values().map(String::as_str).collect();
@@ -331,9 +331,17 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
     }
 }
 
-fn phase(p: &Phase, q: &Phase, out: &mut Out) {
+/// Between two REAL/VEAL loops the phases' objectives are written from the loops' fields
+/// (mission, checks, agents, `max_attempts`), which are compared on their own: a changed
+/// field is one change, not also a reworded objective.
+fn derived_objectives(old: &Spec, new: &Spec) -> bool {
+    use crate::ir::Pattern::General;
+    old.pattern != General && new.pattern != General
+}
+
+fn phase(p: &Phase, q: &Phase, derived_objectives: bool, out: &mut Out) {
     use Impact::*;
-    if p.objective != q.objective {
+    if p.objective != q.objective && !derived_objectives {
         let (o, n) = (Some(p.objective.clone()), Some(q.objective.clone()));
         out.push(
             Change::new(
@@ -578,7 +586,12 @@ fn checkpoints(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
 
 fn bounds(old: &Spec, new: &Spec, out: &mut Out) {
     let (o, n) = (&old.bounds, &new.bounds);
-    limit(Limit::MaxSteps, o.max_steps, n.max_steps, out);
+    // Between two REAL/VEAL loops `max_steps` is derived from `max_attempts` (3n - 1), as
+    // the objectives are from the fields: one change, reported once, as the field the
+    // files hold.
+    if !derived_objectives(old, new) {
+        limit(Limit::MaxSteps, o.max_steps, n.max_steps, out);
+    }
     if old.pattern != crate::ir::Pattern::General || new.pattern != crate::ir::Pattern::General {
         limit(Limit::MaxAttempts, o.max_attempts, n.max_attempts, out);
     }

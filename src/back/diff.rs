@@ -77,18 +77,111 @@ pub fn text(diff: &Diff, old_file: &str, new_file: &str) -> String {
         diff.breaking()
     );
     for c in &diff.changes {
+        let _ = writeln!(s, "{:<10} {}", impact(c.impact), describe(c));
+    }
+    s
+}
+
+/// One change for people: `removed phase `x`: was ... (why)`.
+fn describe(c: &Change) -> String {
+    format!(
+        "{} {} `{}`{} ({})",
+        kind(c.kind),
+        c.subject.element(),
+        text::one_line(&c.subject.id()),
+        shown(&values(c), 200),
+        c.reason
+    )
+}
+
+/// The GitHub Actions form: one workflow command per change on the new file, `::error`
+/// for a breaking change and `::notice` for a compatible one, so that `diff --format
+/// github` in a workflow annotates the pull request.
+pub fn github(diff: &Diff, new_file: &str) -> String {
+    use crate::diag::github::{data, property};
+    let mut s = String::new();
+    for c in &diff.changes {
+        let (command, title) = match c.impact {
+            Impact::Breaking => ("error", "loopconv diff: breaking change"),
+            Impact::Compatible => ("notice", "loopconv diff: compatible change"),
+        };
         let _ = writeln!(
             s,
-            "{:<10} {} {} `{}`{} ({})",
-            impact(c.impact),
-            kind(c.kind),
-            c.subject.element(),
-            text::one_line(&c.subject.id()),
-            shown(&values(c), 200),
-            c.reason
+            "::{command} file={},title={}::{}",
+            property(new_file),
+            property(title),
+            data(&describe(c))
         );
     }
     s
+}
+
+/// The SARIF 2.1.0 form: one result per change on the new file, by the rules
+/// `breaking-change` (level error) and `compatible-change` (level note), for code
+/// scanning.
+pub fn sarif(diff: &Diff, new_file: &str) -> String {
+    use serde_sarif::sarif::{
+        ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation,
+        ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
+    };
+    let rule = |id: &str, text: &str| {
+        ReportingDescriptor::builder()
+            .id(id)
+            .short_description(MultiformatMessageString::builder().text(text).build())
+            .build()
+    };
+    let rules = vec![
+        rule(
+            "breaking-change",
+            "a change that can break the loop's callers",
+        ),
+        rule(
+            "compatible-change",
+            "a change that keeps the loop's callers working",
+        ),
+    ];
+    let results: Vec<SarifResult> = diff
+        .changes
+        .iter()
+        .map(|c| {
+            let (id, index, level) = match c.impact {
+                Impact::Breaking => ("breaking-change", 0, ResultLevel::Error),
+                Impact::Compatible => ("compatible-change", 1, ResultLevel::Note),
+            };
+            let at = ArtifactLocation::builder().uri(new_file).build();
+            SarifResult::builder()
+                .rule_id(id)
+                .rule_index(index)
+                .level(level)
+                .message(Message::builder().text(describe(c)).build())
+                .locations(vec![
+                    Location::builder()
+                        .physical_location(
+                            PhysicalLocation::builder().artifact_location(at).build(),
+                        )
+                        .build(),
+                ])
+                .build()
+        })
+        .collect();
+    let driver = ToolComponent::builder()
+        .name("loopconv diff")
+        .version(env!("CARGO_PKG_VERSION"))
+        .information_uri(crate::diag::docs::README_URL)
+        .rules(rules)
+        .build();
+    let run = Run::builder()
+        .tool(Tool::builder().driver(driver).build())
+        .results(results)
+        .build();
+    let log = Sarif::builder()
+        .schema(serde_sarif::sarif::SCHEMA_URL)
+        .version(serde_json::json!("2.1.0"))
+        .runs(vec![run])
+        .build();
+    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
+    out.push('\n');
+    out
 }
 
 /// One line ([`text::one_line`]) of at most `max` characters, shortened at a word

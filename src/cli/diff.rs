@@ -49,11 +49,9 @@ pub(super) fn run(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
     let text = match g.format {
         MessageFormat::Json => r::json(&changes, &of, &nf),
         MessageFormat::Markdown => r::markdown(&changes, os, ns, &of, &nf),
-        // The diff itself has no SARIF or workflow-command form: those formats only say
-        // how diagnostics are printed, and the diff is shown as text.
-        MessageFormat::Human | MessageFormat::Sarif | MessageFormat::Github => {
-            r::text(&changes, &of, &nf)
-        }
+        MessageFormat::Sarif => r::sarif(&changes, &nf),
+        MessageFormat::Github => r::github(&changes, &nf),
+        MessageFormat::Human => r::text(&changes, &of, &nf),
     };
     emit(a.output.as_deref(), &text)?;
     Ok(code(a.fail_on.is_some() && changes.breaking() > 0))

@@ -149,10 +149,12 @@ enum MessageFormat {
     Json,
     /// `diff` only: a pull-request comment (diagnostics are printed as for `human`).
     Markdown,
-    /// One SARIF 2.1.0 log of all diagnostics, on stdout (for code scanning).
+    /// One SARIF 2.1.0 log of all diagnostics, on stdout (for code scanning); for `diff`,
+    /// one result per change (rules `breaking-change`, `compatible-change`).
     Sarif,
     /// GitHub Actions workflow commands (`::error file=...::...`), on stdout, so that
-    /// problems appear inline on pull requests.
+    /// problems appear inline on pull requests; for `diff`, one per change (`::error` when
+    /// breaking, `::notice` when compatible).
     Github,
 }
 

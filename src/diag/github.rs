@@ -49,14 +49,14 @@ fn command(d: &Diagnostic) -> String {
 }
 
 /// Escape a command's message.
-fn data(s: &str) -> String {
+pub(crate) fn data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escape a property value.
-fn property(s: &str) -> String {
+pub(crate) fn property(s: &str) -> String {
     data(s).replace(':', "%3A").replace(',', "%2C")
 }
 

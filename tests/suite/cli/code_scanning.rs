@@ -176,6 +176,37 @@ fn sarif_multitool_validates_every_invalid_example() {
     validate(&tool, &logs, tmp.path());
 }
 
+/// `diff --format sarif` of two example loops (with breaking and compatible changes) is a
+/// log the SARIF Multitool accepts.
+#[test]
+fn sarif_multitool_validates_a_diff() {
+    let tool = multitool();
+    if support::skip_without_tool(tool.is_some(), "tools/node_modules/.bin/sarif-multitool") {
+        return;
+    }
+    let tool = tool.expect("checked");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = support::loopconv()
+        .args([
+            "diff",
+            "examples/mas/real-docs-refresh.yaml",
+            "examples/mas/real-dependency-bump.yaml",
+        ])
+        .args(["--format", "sarif"])
+        .output()
+        .expect("run loopconv");
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    let v = support::stdout_json(&out);
+    let results = v["runs"][0]["results"].as_array().expect("results");
+    assert!(
+        results.iter().any(|r| r["ruleId"] == "breaking-change"),
+        "{v}"
+    );
+    let path = tmp.path().join("diff.sarif");
+    std::fs::write(&path, &out.stdout).expect("write");
+    validate(&tool, &[path], tmp.path());
+}
+
 /// One run of the multitool over every log; its report must hold no error.
 fn validate(tool: &Path, logs: &[std::path::PathBuf], dir: &Path) {
     let report = dir.join("validation.sarif.json");
