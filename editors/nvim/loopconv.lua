@@ -3,7 +3,7 @@
 -- Use: put this file in your config (e.g. ~/.config/nvim/lua/loopconv.lua) and add
 --   require("loopconv").setup()
 -- to init.lua; or `dofile("/path/to/loopconv.lua").setup()`. With nvim-lspconfig, the same
--- settings go in a custom server config (see the README, "Editor integration").
+-- settings go in a custom server config (see the guide, docs/src/editors.md, "Editor integration").
 local M = {}
 
 -- Options: cmd (default {"loopconv", "lsp"}), filetypes (default json and yaml).

@@ -303,7 +303,7 @@ fn report_graph_losses(spec: &Spec, graph: Graph, opts: &Options, diags: &mut Di
         lost(p(Field::Version), "the package version");
     }
     // `$schema` is not reported: it only points editors at a schema for the source
-    // format, so a file in another format has no use for it (README, "What converts").
+    // format, so a file in another format has no use for it (the guide, `docs/src/formats.md`).
     if spec.readme.is_some() {
         lost(p(Field::Readme), "the README path");
     }

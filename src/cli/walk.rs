@@ -89,7 +89,7 @@ Exit codes (run statuses of the AgentPM harness):
   7  failed             a phase failed and the loop has no `error_policy.phase_failure`
   1  the loop has errors;  2  usage error, or a script that does not fit the loop";
 
-/// The exit code of each run status (README "Scripted runs"; `walk --help`). Script
+/// The exit code of each run status (the guide's "Scripted runs", `docs/src/authoring.md`; `walk --help`). Script
 /// mistakes exit 2 (usage), a loop with errors 1.
 pub(super) fn exit_code(s: Status) -> u8 {
     match s {

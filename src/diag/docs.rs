@@ -4,10 +4,11 @@
 //! This registry is the one source of the explanations. [`Code::doc`] finds a code's entry
 //! (every code has one: a code without an entry, or with two, does not compile), and the
 //! entries live by family in `docs/{parse,format,valid,back,interop}.rs`.
-//! `loopconv explain CODE` prints an entry, the README's two code tables are generated from
-//! the registry ([`code_table`], [`checks_table`]; tests keep the committed copies current),
-//! SARIF rules carry the entries as their help, and [`help_uri`] is the code description
-//! link a language server can attach to a diagnostic. A test checks that every failing
+//! `loopconv explain CODE` prints an entry, the guide's code tables and its page per code
+//! are generated from the registry ([`code_table`], [`checks_table`], [`super::pages`];
+//! tests keep the committed copies current), SARIF rules carry the entries as their help,
+//! and [`help_uri`], the link of SARIF rules and of the language server's code
+//! descriptions, is the code's page. A test checks that every failing
 //! example really produces its code (and its fix does not).
 
 use std::fmt::Write as _;
@@ -16,9 +17,13 @@ use super::Code;
 use super::retired::{RETIRED, Retired};
 use crate::format::Target;
 
-/// Where the README's code tables live; [`help_uri`] appends an anchor per code. The
+/// The front door: the README, which links the guide (SARIF's `informationUri`). The
 /// repository is Cargo.toml's `repository`, the one place it is written.
 pub const README_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/README.md");
+
+/// The folder of the guide's code pages, one `CODE.md` per code ([`help_uri`]). A file in
+/// the repository, so the link works without the book being published anywhere.
+pub const CODES_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/src/codes/");
 
 /// The long form of one code, found by [`Code::doc`].
 #[derive(Debug, Clone, Copy)]
@@ -171,9 +176,14 @@ pub fn find(text: &str) -> Option<Row> {
         .or_else(|| super::retired::lookup(text).map(Row::Retired))
 }
 
-/// The explanation of a retired code, as `loopconv explain` prints it (Markdown): what
-/// it checked, when and why it was retired, and what to do now.
+/// The explanation of a retired code, as `loopconv explain` prints it (Markdown): its
+/// page's text and the link to the page.
 pub fn explain_retired(r: &Retired) -> String {
+    format!("{}\nMore: {}\n", retired_body(r), page_url(r.code))
+}
+
+/// What a retired code checked, when and why it was retired, and what to do now.
+pub fn retired_body(r: &Retired) -> String {
     format!(
         "# {} {} (retired)
 
@@ -194,32 +204,19 @@ Retired: this code is never reported; it stays reserved and is never reused. It 
 ## What to do
 
 {}
-
-More: {README_URL}#{}
 ",
-        r.code,
-        r.name,
-        r.summary,
-        r.retired,
-        r.why,
-        r.checked,
-        r.instead,
-        anchor_of(r.code)
+        r.code, r.name, r.summary, r.retired, r.why, r.checked, r.instead,
     )
 }
 
-/// The link that documents `code`: its row in the README's "What each code checks" table.
+/// The link that documents `code`: its page in the guide, `docs/src/codes/CODE.md`.
 pub fn help_uri(code: Code) -> String {
-    format!("{README_URL}#{}", anchor(code))
+    page_url(code.as_str())
 }
 
-/// The HTML anchor of `code`'s row in the README, e.g. `code-v012`.
-pub fn anchor(code: Code) -> String {
-    anchor_of(code.as_str())
-}
-
-fn anchor_of(code: &str) -> String {
-    format!("code-{}", code.to_ascii_lowercase())
+/// The page of a code string, active or retired.
+fn page_url(code: &str) -> String {
+    format!("{CODES_URL}{code}.md")
 }
 
 /// The help text of `code` as Markdown: what it checks, why, the fix (used as SARIF rule
@@ -232,15 +229,24 @@ pub fn help_markdown(code: Code) -> String {
     )
 }
 
-/// The whole explanation of `code`, as `loopconv explain` prints it (Markdown).
+/// The whole explanation of `code`, as `loopconv explain` prints it (Markdown): its page's
+/// text and the link to the page.
 pub fn explain(code: Code) -> String {
+    let mut out = explain_body(code);
+    let _ = write!(out, "\nMore: {}\n", help_uri(code));
+    out
+}
+
+/// The explanation of `code` without its link: title, summary, what it checks, why, the
+/// failing example and the fix (the guide's page of the code is this text too).
+pub fn explain_body(code: Code) -> String {
     let d = code.doc();
     let mut out = format!(
         "# {} {} ({})\n\n{}.\n",
         code,
         code.name(),
         code.severity().as_str(),
-        code.summary()
+        upper_first(code.summary())
     );
     let _ = write!(
         out,
@@ -262,12 +268,12 @@ pub fn explain(code: Code) -> String {
     if let Some(good) = d.example.and_then(|e| e.good) {
         let _ = write!(out, "\n```{}\n{}```\n", lang(good), visible(good));
     }
-    let _ = write!(out, "\nMore: {}\n", help_uri(code));
     out
 }
 
-/// The README's code table (Markdown, between `<!-- codes:start` and `<!-- codes:end -->`):
-/// one row per code with its name, severity and summary.
+/// The code table of the guide's Diagnostics chapter (`docs/src/diagnostics.md`, between
+/// `<!-- codes:start` and `<!-- codes:end -->`): one row per code with its name, severity
+/// and summary, the code linking its page.
 pub fn code_table() -> String {
     let mut out = String::from("| code | name | severity | meaning |\n|---|---|---|---|\n");
     for row in rows() {
@@ -280,16 +286,16 @@ pub fn code_table() -> String {
         };
         let _ = writeln!(
             out,
-            "| `{}` | `{}` | {severity} | {meaning} |",
-            row.code(),
-            row.name()
+            "| [`{code}`](codes/{code}.md) | `{}` | {severity} | {meaning} |",
+            row.name(),
+            code = row.code(),
         );
     }
     out
 }
 
-/// The README's "What each code checks" table (Markdown, between `<!-- explain:start` and
-/// `<!-- explain:end -->`), one row per code with an anchor that [`help_uri`] links to.
+/// The "What each code checks" table of the code reference's index page
+/// (`docs/src/codes/index.md`), one row per code, linking the code's page beside it.
 pub fn checks_table() -> String {
     let mut out = String::from("| code | what it checks | why it matters |\n|---|---|---|\n");
     for row in rows() {
@@ -302,10 +308,9 @@ pub fn checks_table() -> String {
         };
         let _ = writeln!(
             out,
-            "| <a id=\"{}\"></a>`{}` `{}` | {checks} | {why} |",
-            anchor_of(row.code()),
-            row.code(),
+            "| [`{code}`]({code}.md) `{}` | {checks} | {why} |",
             row.name(),
+            code = row.code(),
         );
     }
     out

@@ -20,7 +20,7 @@ pub struct Retired {
     pub summary: &'static str,
     /// What the rule checked.
     pub checked: &'static str,
-    /// When it was retired, in one short clause (the README tables' wording).
+    /// When it was retired, in one short clause (the code tables' wording).
     pub retired_in: &'static str,
     /// When and by what it was retired, in full.
     pub retired: &'static str,

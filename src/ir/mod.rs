@@ -1,7 +1,7 @@
 //! The intermediate representation: one loop, whatever format it came from.
 //!
 //! A [`Spec`] holds everything either format can say (see `../shared/spec/mapping.md` and the
-//! README's conversion table):
+//! guide's conversion table, `docs/src/formats.md`):
 //!
 //! * identity: name, version, description, license, readme, `$schema`, environment;
 //! * [`Pattern`]: a general phase graph (AgentPM) or the fixed REAL / VEAL loop (MAS);

@@ -15,10 +15,6 @@ use super::index::{Index, Span};
 use crate::diag::{Code, Diagnostic, Severity, Suggestion};
 use crate::tree::Document;
 
-/// Where the code table is documented: every diagnostic's code description links here.
-/// The repository is Cargo.toml's `repository`, the one place it is written.
-pub const CODE_TABLE_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "#diagnostics");
-
 /// The byte range a loopconv diagnostic points at (the start of the file when it has no
 /// position).
 pub fn span_of(d: &Diagnostic) -> Span {
@@ -56,7 +52,8 @@ pub fn to_lsp(t: &DocumentText, index: &Index, uri: &Uri, d: &Diagnostic) -> Lsp
             Severity::Note => DiagnosticSeverity::INFORMATION,
         }),
         code: Some(NumberOrString::String(d.code.as_str().to_owned())),
-        code_description: CODE_TABLE_URL
+        // The code's page in the guide, as SARIF's `helpUri`.
+        code_description: crate::diag::docs::help_uri(d.code)
             .parse()
             .ok()
             .map(|href| CodeDescription { href }),

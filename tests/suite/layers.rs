@@ -1,4 +1,4 @@
-//! The module graph has no cycle: data flows one way (README "Architecture").
+//! The module graph has no cycle: data flows one way (ARCHITECTURE.md).
 //!
 //! Every `crate::…`, `super::…` and `self::…` path in the code of `src/`, parsed with `syn`
 //! (comments, strings and `#[cfg(test)]` items left out: tests sit above every layer), and

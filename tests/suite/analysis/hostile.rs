@@ -1,5 +1,5 @@
 //! The hostile inputs (`examples/hostile/*`) through `diff` (every `--format`), `paths` and
-//! `walk` (issue 22, item 7c): no panic, the documented exit codes (README, "Exit codes":
+//! `walk` (issue 22, item 7c): no panic, the documented exit codes (the guide, `docs/src/usage.md`, "Exit codes":
 //! these are valid loops, so 0; a walk exits with its run status's code, a script that does
 //! not fit the loop 2), and output that is well formed (the
 //! JSON forms parse). The language server's side is in `lsp::protocol`.

@@ -282,7 +282,7 @@ fn paths_cli_text_and_json_and_walk_replays_every_run() {
     insta::assert_snapshot!("paths_react", String::from_utf8(text.stdout).unwrap());
 }
 
-/// The documented exit code of a run status (README "Scripted runs").
+/// The documented exit code of a run status (the guide's "Scripted runs", `docs/src/authoring.md`).
 pub(crate) fn status_code(status: &str) -> i32 {
     match status {
         "ended" => 0,

@@ -60,7 +60,7 @@ enum Rule {
     /// Dropped or changed: a `B001` must name it.
     Reported,
     /// Translated into the other format's own terms, not lost, so no `B001` is due:
-    /// `$schema` points editors at the source format's schema (README, "What converts");
+    /// `$schema` points editors at the source format's schema (the guide, `docs/src/formats.md`);
     /// the pattern is carried by the graph's shape or by MAS `type`; `max_steps` and
     /// `max_attempts` are converted into each other (`B002` when inexact); the
     /// tool-failure rule is part of the error policy.

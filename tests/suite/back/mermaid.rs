@@ -1,4 +1,5 @@
-//! The README shows real output: its Mermaid block is what `loopconv graph` draws today.
+//! The guide shows real output: the Mermaid block of its Diagrams chapter
+//! (`docs/src/graph.md`) is what `loopconv graph` draws today.
 
 use crate::support::{self, loopconv, stderr};
 use loopconv::Target;
@@ -7,9 +8,9 @@ use loopconv::diag::Diagnostics;
 use predicates::prelude::*;
 
 #[test]
-fn readme_diagram_is_current() {
+fn guide_diagram_is_current() {
     let root = support::repo();
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let readme = std::fs::read_to_string(root.join("docs/src/graph.md")).expect("graph.md");
     let start = readme
         .find("<!-- graph:start ")
         .expect("graph:start marker");
@@ -22,7 +23,7 @@ fn readme_diagram_is_current() {
         .0;
 
     let loaded = support::load_file(&root.join(file));
-    let (spec, info) = loaded.valid().expect("the README example is valid");
+    let (spec, info) = loaded.valid().expect("the guide's example is valid");
     // `loopconv graph` with its defaults.
     let mut diags = Diagnostics::new(file);
     let drawn = loopconv::write(
@@ -36,7 +37,7 @@ fn readme_diagram_is_current() {
     assert!(diags.is_empty(), "{:#?}", diags.items());
     assert_eq!(
         block, drawn,
-        "README diagram is stale: paste `loopconv graph {file}`"
+        "docs/src/graph.md: the diagram is stale: paste `loopconv graph {file}`"
     );
 }
 

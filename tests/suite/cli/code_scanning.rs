@@ -48,7 +48,12 @@ fn sarif_has_rules_and_located_results() {
             .unwrap()
             .contains("Why it matters")
     );
-    assert!(v006["helpUri"].as_str().unwrap().ends_with("#code-v006"));
+    assert!(
+        v006["helpUri"]
+            .as_str()
+            .unwrap()
+            .ends_with("/docs/src/codes/V006.md")
+    );
     let results = run["results"].as_array().expect("results");
     assert_eq!(results.len(), 1, "{results:#?}");
     let r = &results[0];

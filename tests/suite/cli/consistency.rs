@@ -442,12 +442,17 @@ fn colour_follows_the_conventions() {
     assert!(!coloured(&[]), "stderr is not a terminal");
 }
 
-// 14. README: `--locked`, no "seed 000".
+// 14. README and guide: `--locked`, no "seed 000", a way to see a diagram.
 
 #[test]
 fn readme_install_is_locked_and_speaks_plainly() {
-    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
-    assert!(readme.contains("cargo install --locked --path ."));
-    assert!(!readme.contains("seed 000"));
-    assert!(readme.contains("mermaid.live") && readme.contains("dot -Tsvg"));
+    let read = |p: &str| std::fs::read_to_string(repo().join(p)).expect(p);
+    assert!(read("README.md").contains("cargo install --locked loopconv"));
+    assert!(read("docs/src/installation.md").contains("cargo install --locked --path ."));
+    let intro = read("docs/src/introduction.md");
+    assert!(intro.contains("mermaid.live") && intro.contains("dot -Tsvg"));
+    for file in crate::support::documentation_files() {
+        let text = std::fs::read_to_string(&file).expect("a documentation file");
+        assert!(!text.contains("seed 000"), "{}", file.display());
+    }
 }

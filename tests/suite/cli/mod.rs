@@ -1,5 +1,5 @@
 //! The `loopconv` binary: exit codes and commands, consistent streams and messages, `new`,
-//! code-scanning reports, shell completions and the man page, the README's commands, CI's
+//! code-scanning reports, shell completions and the man page, the commands of the README and the guide, CI's
 //! helpers, interrupted conversions and the pre-commit hooks.
 
 mod ci;
@@ -7,6 +7,7 @@ mod code_scanning;
 mod commands;
 mod consistency;
 mod docs_pages;
+mod front_door;
 mod interrupt;
 pub(crate) mod new;
 mod packaging;

@@ -1,6 +1,6 @@
 //! One version, one repository (issue 21, items 5 and 7): Cargo.toml's `version` and
 //! `repository` are the only ones written by hand; the Python package, the pre-commit
-//! placeholder, the npm packages, the GitHub Action and the README follow them, and these
+//! placeholder, the npm packages, the GitHub Action, the README and the guide follow them, and these
 //! tests fail on any drift. The packages themselves are built and installed by
 //! `scripts/test-packages.sh`, which `.ci/run` runs after the release build.
 
@@ -153,13 +153,16 @@ fn the_action_installs_cargo_s_version_unless_told_otherwise() {
 }
 
 /// Every `rev: vX` of a pre-commit config and every `loopconv/loopconv@vX` of a workflow
-/// in the README, and every `loopconv==X`, names Cargo.toml's version.
+/// in the README and the guide, and every `loopconv==X`, names Cargo.toml's version.
 #[test]
-fn the_readme_s_pinned_versions_are_cargo_s() {
-    let readme = text("README.md");
+fn the_documented_pinned_versions_are_cargo_s() {
+    let docs: Vec<String> = crate::support::documentation_files()
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("a documentation file"))
+        .collect();
     let want = format!("v{VERSION}");
     let mut seen = 0;
-    for line in readme.lines() {
+    for line in docs.iter().flat_map(|d| d.lines()) {
         for prefix in ["rev: ", "loopconv/loopconv@", "loopconv=="] {
             if let Some((_, rest)) = line.split_once(prefix) {
                 let v = rest.split_whitespace().next().unwrap_or_default();
@@ -169,14 +172,14 @@ fn the_readme_s_pinned_versions_are_cargo_s() {
                 } else {
                     want.as_str()
                 };
-                assert_eq!(v, expected, "README: {line}");
+                assert_eq!(v, expected, "{line}");
                 seen += 1;
             }
         }
     }
     assert!(
         seen >= 3,
-        "the README pins the hooks, the Action and pip: {seen}"
+        "the README and the guide pin the hooks, the Action and pip: {seen}"
     );
 }
 
@@ -184,8 +187,8 @@ fn the_readme_s_pinned_versions_are_cargo_s() {
 fn the_code_links_come_from_cargo_s_repository() {
     assert_eq!(REPOSITORY, "https://github.com/loopconv/loopconv");
     assert_eq!(
-        loopconv::lsp::diagnostics::CODE_TABLE_URL,
-        format!("{REPOSITORY}#diagnostics")
+        loopconv::diag::docs::CODES_URL,
+        format!("{REPOSITORY}/blob/main/docs/src/codes/")
     );
     assert!(loopconv::diag::docs::README_URL.starts_with(REPOSITORY));
     for rel in [

@@ -1,7 +1,8 @@
-//! Every command example in the README runs as written (issue 8): each line of a ```sh
-//! block that starts with `loopconv ` (or pipes into it) is run with bash, in order, in a
-//! copy of the repository's `examples/` and `templates/`, with the built binary first on
-//! `PATH`. A line whose comment says "exits N" must exit N; every other line must exit 0.
+//! Every command example in the README, ARCHITECTURE.md and the guide (`docs/src/*.md`)
+//! runs as written (issue 8, issue 21): each line of a ```sh block that starts with
+//! `loopconv ` (or pipes into it) is run with bash, in order, one file at a time, each in
+//! its own copy of the repository's `examples/` and `templates/`, with the built binary
+//! first on `PATH`. A line whose comment says "exits N" must exit N; every other line must exit 0.
 //! A line that needs Graphviz's `dot` (a pipe into it, `--svg`) is skipped when Graphviz is
 //! not installed.
 
@@ -10,9 +11,9 @@ use crate::support;
 use std::path::Path;
 use std::process::Command;
 
-/// The README's runnable command lines, in order.
-fn readme_commands() -> Vec<String> {
-    let readme = std::fs::read_to_string(support::repo().join("README.md")).expect("README.md");
+/// The runnable command lines of one Markdown file, in order.
+fn commands_of(file: &Path) -> Vec<String> {
+    let readme = std::fs::read_to_string(file).expect("a documentation file");
     let mut out = Vec::new();
     let mut in_sh = false;
     for line in readme.lines() {
@@ -49,9 +50,36 @@ fn has_dot() -> bool {
 }
 
 #[test]
-fn every_readme_command_runs_as_written() {
-    let commands = readme_commands();
-    assert!(commands.len() >= 15, "found only {commands:?}");
+fn every_documented_command_runs_as_written() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for file in support::documentation_files() {
+        let commands = commands_of(&file);
+        total += commands.len();
+        failures.extend(run_in_a_copy(&commands).into_iter().map(|f| {
+            let name = file.strip_prefix(support::repo()).unwrap_or(&file);
+            format!("{}: {f}", name.display())
+        }));
+    }
+    assert!(total >= 60, "found only {total} commands");
+    assert!(
+        failures.is_empty(),
+        "documented commands failed:\n{}",
+        failures.join("\n")
+    );
+}
+
+/// The README shows commands the test runs (the quick start's and the main commands').
+#[test]
+fn the_readme_has_commands_that_run() {
+    let commands = commands_of(&support::repo().join("README.md"));
+    assert!(commands.len() >= 3, "found only {commands:?}");
+    let failures = run_in_a_copy(&commands);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Run `commands` in order in a fresh copy of `examples/` and `templates/`; the failures.
+fn run_in_a_copy(commands: &[String]) -> Vec<String> {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = support::repo();
     copy_tree(&root.join("examples"), &dir.path().join("examples"));
@@ -65,7 +93,7 @@ fn every_readme_command_runs_as_written() {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut failures = Vec::new();
-    for line in &commands {
+    for line in commands {
         let needs_dot = line.contains("| dot ") || line.contains("--svg");
         if needs_dot && support::skip_without_tool(has_dot(), "Graphviz (dot)") {
             continue;
@@ -86,9 +114,5 @@ fn every_readme_command_runs_as_written() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "README commands failed:\n{}",
-        failures.join("\n")
-    );
+    failures
 }

@@ -16,7 +16,7 @@
 //! | CRLF line endings | same loop, same lines and columns as LF |
 //!
 //! Inputs are generated in a temporary folder; none is committed. The tests assert
-//! behaviour only: the README's timings were measured by hand (`time`), never here.
+//! behaviour only: the guide's timings were measured by hand (`time`), never here.
 
 use crate::support;
 

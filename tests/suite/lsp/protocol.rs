@@ -195,7 +195,7 @@ fn diagnostics_have_code_range_link_and_related_information() {
     assert_eq!(d["range"]["start"], pos(&text, "\"$human\"", 0, 0));
     assert!(d["message"].as_str().unwrap().contains("$human"));
     let href = d["codeDescription"]["href"].as_str().unwrap();
-    assert!(href.ends_with("#diagnostics"), "{href}");
+    assert!(href.ends_with("/docs/src/codes/V009.md"), "{href}");
 
     let dup = "file:///tmp/dup.json";
     let text = example("invalid/V003-duplicate-phase-id.json");

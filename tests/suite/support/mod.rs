@@ -299,30 +299,60 @@ pub fn skip_without_tool(available: bool, tool: &str) -> bool {
     skip::without_tool(available, tool)
 }
 
-/// Check that the README text between the line holding `start` and the line starting with
+/// Check that the text of `file` (relative to the repository root, e.g.
+/// `docs/src/diagnostics.md`) between the line holding `start` and the line starting with
 /// `end` is `want` (generated text); with [`bless`], write `want` there instead. `command`
 /// is what the failure message tells the reader to run.
-pub fn readme_region_is_current(start: &str, end: &str, want: &str, command: &str) {
-    let path = repo().join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README.md");
-    let s = readme
+pub fn region_is_current(file: &str, start: &str, end: &str, want: &str, command: &str) {
+    let path = repo().join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let s = text
         .find(start)
-        .unwrap_or_else(|| panic!("README.md has no `{start}` marker"));
-    let body_start = s + readme[s..].find('\n').expect("the marker's line ends") + 1;
+        .unwrap_or_else(|| panic!("{file} has no `{start}` marker"));
+    let body_start = s + text[s..].find('\n').expect("the marker's line ends") + 1;
     let body_end = body_start
-        + readme[body_start..]
+        + text[body_start..]
             .find(end)
-            .unwrap_or_else(|| panic!("README.md has no `{end}` marker after `{start}`"));
+            .unwrap_or_else(|| panic!("{file} has no `{end}` marker after `{start}`"));
     if bless() {
-        let new = format!("{}{want}{}", &readme[..body_start], &readme[body_end..]);
-        std::fs::write(&path, new).expect("writing README.md");
+        let new = format!("{}{want}{}", &text[..body_start], &text[body_end..]);
+        std::fs::write(&path, new).unwrap_or_else(|e| panic!("writing {file}: {e}"));
         return;
     }
     assert_eq!(
-        &readme[body_start..body_end],
+        &text[body_start..body_end],
         want,
-        "README.md between `{start}` and `{end}` is out of date: run `{command}`"
+        "{file} between `{start}` and `{end}` is out of date: run `{command}`"
     );
+}
+
+/// Check that the whole of `file` (relative to the repository root) is `want`; with
+/// [`bless`], write it (and its folder) instead.
+pub fn file_is_current(file: &str, want: &str, command: &str) {
+    let path = repo().join(file);
+    if bless() {
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(&path, want).unwrap_or_else(|e| panic!("writing {file}: {e}"));
+        return;
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(have, want, "{file} is out of date: run `{command}`");
+}
+
+/// The Markdown files whose commands and facts the tests keep honest, in reading order:
+/// the README, ARCHITECTURE.md and the guide's chapters (`docs/src/*.md`, the generated
+/// code pages left out: their commands are checked by `valid::explain`).
+pub fn documentation_files() -> Vec<PathBuf> {
+    let root = repo();
+    let mut chapters: Vec<PathBuf> = std::fs::read_dir(root.join("docs/src"))
+        .expect("docs/src")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    chapters.sort();
+    let mut out = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    out.extend(chapters);
+    out
 }
 
 /// A value's content as its IR JSON: what two loops must share to be the same loop, wherever

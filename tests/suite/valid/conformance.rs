@@ -1,6 +1,6 @@
 //! Conformance with the upstream validators (issue 9): crafted edge cases and mutations,
 //! judged the way the upstream AgentPM schema and the multi-agent-spec Go SDK judge them,
-//! except where the README's "Deliberate differences" table says loopconv differs.
+//! except where the guide's "Deliberate differences" table (`docs/src/diagnostics.md`) says loopconv differs.
 //!
 //! Number boundaries: 2^53, 2^63 - 1, 2^63, 2^64 - 1, 2^64, -0, 1e308, `.inf`, `.nan`,
 //! `0x`, `0o`, leading zeros, underscores, whole numbers written as floats.

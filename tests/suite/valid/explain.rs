@@ -1,6 +1,7 @@
 //! `loopconv explain` and the documentation table behind it (`loopconv::diag::docs`): every
 //! code has an entry, every failing example really produces its code and its fix does not,
-//! and the README's "What each code checks" table is generated from the same entries.
+//! and the guide's code table is generated from the same entries (the code pages:
+//! `valid::pages`).
 
 use std::collections::BTreeSet;
 
@@ -109,17 +110,6 @@ fn every_example_produces_its_code_and_its_fix_does_not() {
     assert_eq!(checked.len() + NO_EXAMPLE.len(), Code::ALL.len());
 }
 
-/// `LOOPCONV_BLESS=1` (exactly `1`) rewrites the table between the markers.
-#[test]
-fn readme_explain_table_is_current() {
-    support::readme_region_is_current(
-        "<!-- explain:start",
-        "<!-- explain:end -->",
-        &docs::checks_table(),
-        "LOOPCONV_BLESS=1 cargo test --test suite valid::explain",
-    );
-}
-
 #[test]
 fn explain_prints_the_long_form() {
     let out = loopconv().args(["explain", "V012"]).assert().success();
@@ -180,7 +170,7 @@ fn explain_of_a_retired_code_says_when_and_why() {
         "\"Multiple approval checkpoints may target the same before_phase. Compatible runtimes evaluate matching checkpoints in the authored loop.checkpoints order before entering that phase.\"",
         "the first rejection stops the evaluation and follows its own `on_reject`",
         "## What to do",
-        "#code-v017",
+        "/docs/src/codes/V017.md",
     ] {
         assert!(text.contains(part), "missing {part:?} in:\n{text}");
     }
@@ -220,11 +210,12 @@ fn explain_shows_invisible_characters() {
     assert!(!text.contains('\0') && text.contains("\\0"), "{text}");
 }
 
-/// The code table lists every code of the registry, as `docs::code_table` renders it;
-/// `LOOPCONV_BLESS=1` (exactly `1`) rewrites it.
+/// The guide's code table (Diagnostics chapter) lists every code of the registry, as
+/// `docs::code_table` renders it; `LOOPCONV_BLESS=1` (exactly `1`) rewrites it.
 #[test]
-fn readme_code_table_is_current() {
-    support::readme_region_is_current(
+fn guide_code_table_is_current() {
+    support::region_is_current(
+        "docs/src/diagnostics.md",
         "<!-- codes:start",
         "<!-- codes:end -->",
         &docs::code_table(),

@@ -7,4 +7,5 @@ mod diagnostics;
 mod explain;
 pub(crate) mod messages;
 mod one_cause;
+mod pages;
 mod suggestions;

@@ -1,11 +1,11 @@
-//! Editor schemas: the yaml-language-server modeline form of the README
+//! Editor schemas: the yaml-language-server modeline form of the guide (`docs/src/editors.md`)
 //! (`# yaml-language-server: $schema=...`) works with the schema that `loopconv schema mas`
 //! writes.
 //!
 //! The test does what an editor does with the modeline: it finds the comment, resolves the
 //! schema path against the YAML file's folder, and validates the document with that schema
 //! (the independent `jsonschema` crate, draft 2020-12 like the schema). A loop that
-//! `loopconv check` accepts passes, a broken one fails on the field the README names, and
+//! `loopconv check` accepts passes, a broken one fails on the field the guide names, and
 //! the modeline comment does not change `loopconv check`'s verdict.
 
 use std::path::{Path, PathBuf};
