@@ -9,7 +9,7 @@ use clap::Args;
 use loopconv::back;
 use loopconv::{Format, Loaded, Target};
 
-use super::io::{emit, expand, is_stdio, map_on_readers, same_file, write_all_atomic};
+use super::io::{emit, expand, is_stdio, map_on_readers, reader_pool, same_file, write_all_atomic};
 use super::report::{eprintln, load_file, plural, report_collisions, report_loaded};
 use super::{EXIT_PROBLEMS, Global, MessageFormat, WalkArgs};
 
@@ -149,7 +149,7 @@ fn convert_each<'a>(
     opts: &back::Options,
 ) -> Result<Vec<Converted<'a>>> {
     // Converted in parallel, kept in input order; the first failure in that order stops it.
-    let converted = map_on_readers(files, |f| -> Result<Converted<'a>> {
+    let converted = map_on_readers(&reader_pool()?, files, |f| -> Result<Converted<'a>> {
         let mut l = load_file(g, f, a.from)?;
         let text = convert_loaded(&mut l, a.to, opts)?;
         if g.strict {
@@ -162,7 +162,7 @@ fn convert_each<'a>(
             _ => None,
         };
         Ok((f, l, text, dest))
-    })?;
+    });
     converted.into_iter().collect()
 }
 

@@ -11,7 +11,9 @@ use loopconv::Target;
 use loopconv::back;
 use loopconv::diag::Diagnostics;
 
-use super::io::{expand, is_stdio, map_on_readers, open_error, plain_io, write_all_atomic};
+use super::io::{
+    expand, is_stdio, map_on_readers, open_error, plain_io, reader_pool, write_all_atomic,
+};
 use super::report::{
     code, display_name, eprintln, load_file, plural, report_collisions, report_loaded,
 };
@@ -144,12 +146,14 @@ pub(super) fn docs_pages(
 ) -> Result<Option<Vec<(String, String)>>> {
     let files = docs_files(&a.paths, &a.walk)?;
     let cwd = std::env::current_dir().ok();
+    // One pool for reading and rendering: starting its threads is the cost of a pool.
+    let pool = reader_pool()?;
     let mut loaded = Vec::new();
     let mut page_sources = Vec::new();
     // Read in parallel, reported in order: the first file that cannot be read stops it.
     for (f, l) in files
         .iter()
-        .zip(map_on_readers(&files, |f| load_file(g, f, a.from))?)
+        .zip(map_on_readers(&pool, &files, |f| load_file(g, f, a.from)))
     {
         loaded.push((display_name(g, f), l?));
         page_sources.push(page_source(g, cwd.as_deref(), f));
@@ -174,25 +178,29 @@ pub(super) fn docs_pages(
     }
     let jobs: Vec<_> = loaded.iter().zip(names).zip(page_sources).collect();
     // Rendered in parallel, kept in input order.
-    let rendered = map_on_readers(&jobs, |(((source, l), (_, file_name)), page_source)| {
-        let (Some((spec, info)), Some(file_name)) = (l.valid(), file_name) else {
-            return Ok(None);
-        };
-        let page_opts = back::Options {
-            source: page_source.clone(),
-            ..opts.clone()
-        };
-        let mut diags = Diagnostics::new(source);
-        let text = loopconv::write(Target::Markdown, spec, info, &page_opts, &mut diags)
-            .map_err(|e| template_failure(a.template.as_deref(), e))?;
-        let entry = back::markdown::IndexEntry {
-            name: spec.name.clone(),
-            file_name: file_name.clone(),
-            description: spec.description.clone(),
-            source: page_source.clone(),
-        };
-        Ok(Some((entry, (file_name.clone(), text))))
-    })?;
+    let rendered = map_on_readers(
+        &pool,
+        &jobs,
+        |(((source, l), (_, file_name)), page_source)| {
+            let (Some((spec, info)), Some(file_name)) = (l.valid(), file_name) else {
+                return Ok(None);
+            };
+            let page_opts = back::Options {
+                source: page_source.clone(),
+                ..opts.clone()
+            };
+            let mut diags = Diagnostics::new(source);
+            let text = loopconv::write(Target::Markdown, spec, info, &page_opts, &mut diags)
+                .map_err(|e| template_failure(a.template.as_deref(), e))?;
+            let entry = back::markdown::IndexEntry {
+                name: spec.name.clone(),
+                file_name: file_name.clone(),
+                description: spec.description.clone(),
+                source: page_source.clone(),
+            };
+            Ok(Some((entry, (file_name.clone(), text))))
+        },
+    );
     let mut pages: Vec<(String, String)> = Vec::new();
     let mut entries = Vec::new();
     for r in rendered {

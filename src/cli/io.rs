@@ -24,11 +24,12 @@ pub(super) fn reader_pool() -> Result<rayon::ThreadPool> {
 /// the results is the same bytes however the threads ran). A folder of 10,000 loops was
 /// read and rendered on one thread, with a thread started per YAML file.
 pub(super) fn map_on_readers<'a, T: Sync, R: Send>(
+    pool: &rayon::ThreadPool,
     items: &'a [T],
     f: impl Fn(&'a T) -> R + Sync + Send,
-) -> Result<Vec<R>> {
+) -> Vec<R> {
     use rayon::prelude::*;
-    Ok(reader_pool()?.install(|| items.par_iter().map(f).collect()))
+    pool.install(|| items.par_iter().map(f).collect())
 }
 
 pub(super) fn is_stdio(p: &Path) -> bool {
