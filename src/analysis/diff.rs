@@ -302,6 +302,7 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
         );
     }
     let new_ids = ids(new);
+    let derived = derived_objectives(old, new);
     let mut seen = BTreeSet::new();
     for p in &old.graph.phases {
         let id = renamed(renames, &p.id);
@@ -315,7 +316,7 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
                 Breaking,
                 "runs and callers that reach this phase fail",
             )),
-            Some(q) => phase(p, q, derived_objectives(old, new), out),
+            Some(q) => phase(p, q, derived, out),
         }
     }
     let renamed_to: BTreeSet<&str> = renames.values().map(String::as_str).collect();
