@@ -293,6 +293,15 @@ fn text_index(text: &str) -> (Value, Value) {
     (p(to_at + 1), p(decl_at))
 }
 
+/// The names of a document-symbol answer, in order.
+fn symbol_names(syms: &Value) -> Vec<&str> {
+    syms.as_array()
+        .expect("symbols")
+        .iter()
+        .map(|s| s["name"].as_str().expect("a name"))
+        .collect()
+}
+
 /// The labels of a completion answer (a `CompletionList`), asserting it is complete.
 fn labels(list: &Value) -> Vec<&str> {
     assert_eq!(list["isIncomplete"], false, "{list}");
@@ -350,12 +359,7 @@ fn symbols_and_code_actions() {
         "textDocument/documentSymbol",
         json!({"textDocument": {"uri": URI}}),
     );
-    let names: Vec<&str> = syms
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
+    let names = symbol_names(&syms);
     assert_eq!(names, ["build", "Deploy_Staging", "smoke-test"]);
     assert_eq!(syms[2]["children"].as_array().unwrap().len(), 3);
 
@@ -413,12 +417,7 @@ fn several_checkpoints_before_one_phase_are_clean_and_indexed() {
         "textDocument/documentSymbol",
         json!({"textDocument": {"uri": uri}}),
     );
-    let names: Vec<&str> = syms
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
+    let names = symbol_names(&syms);
     assert_eq!(
         names,
         [

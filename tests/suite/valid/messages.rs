@@ -174,7 +174,18 @@ fn diagnostic_texts(path: &Path) -> Vec<String> {
     all
 }
 
-fn report(bad: &mut Vec<String>, origin: &str, text: &str, source: &str) {
+/// Fails with every text that reads badly.
+pub(crate) fn assert_reads_well(bad: &[String]) {
+    assert!(
+        bad.is_empty(),
+        "{} texts read badly:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// Record each fault of `text` (from `origin`, quoting `source`) in `bad`.
+pub(crate) fn report(bad: &mut Vec<String>, origin: &str, text: &str, source: &str) {
     for fault in faults(text, source) {
         bad.push(format!("{origin}: {fault}: {text:?}"));
     }
@@ -194,12 +205,7 @@ fn every_diagnostic_of_the_inputs_reads_well() {
         }
     }
     assert!(judged > 100, "only {judged} texts were judged");
-    assert!(
-        bad.is_empty(),
-        "{} texts read badly:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert_reads_well(&bad);
 }
 
 #[test]
@@ -240,12 +246,7 @@ fn the_documentation_table_reads_well() {
             report(&mut bad, &format!("{} {part}", r.code), text, "");
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} texts read badly:\n{}",
-        bad.len(),
-        bad.join("\n")
-    );
+    assert_reads_well(&bad);
 }
 
 /// The judge finds each fault it is meant to find, and passes good prose.
