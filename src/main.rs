@@ -65,18 +65,10 @@ static REUSE_FREED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBoo
 /// main thread, which reads a command's one input before any other thread starts (the
 /// reader threads of `check`, which read many inputs, keep the setting as it is).
 pub(crate) fn memory_for_input(len: usize) {
-    let Some(&default) = DEFAULT_PURGE_DELAY.get() else {
-        return;
-    };
     if len < LARGE_INPUT || std::thread::current().name() != Some("main") {
         return;
     }
-    if REUSE_FREED.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        return;
-    }
-    // SAFETY: a plain call into the allocator's API, from the main thread, once; it
-    // touches no Rust memory.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, default) }
+    reuse_freed_memory();
 }
 
 /// Keep freed memory for reuse in the language server, with mimalloc's own delay: the
@@ -85,12 +77,20 @@ pub(crate) fn memory_for_input(len: usize) {
 /// loop, most of an edit's time was the kernel clearing pages). Called before the server
 /// starts its threads.
 pub(crate) fn memory_for_server() {
+    reuse_freed_memory();
+}
+
+/// Restore mimalloc's own purge delay (once; nothing when [`configure_allocator`] left it
+/// as the user set it), so that freed memory is reused. Called from the main thread.
+fn reuse_freed_memory() {
     let Some(&default) = DEFAULT_PURGE_DELAY.get() else {
         return;
     };
-    REUSE_FREED.store(true, std::sync::atomic::Ordering::Relaxed);
-    // SAFETY: a plain call into the allocator's API, from the main thread before the
-    // server's threads start; it touches no Rust memory.
+    if REUSE_FREED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    // SAFETY: a plain call into the allocator's API, from the main thread, once; it
+    // touches no Rust memory.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, default) }
 }
 
