@@ -122,15 +122,18 @@ pub enum Target {
     Markdown,
     /// JSON Schema of a loop format.
     Schema,
+    /// A LangGraph program (one Python module that builds and runs the loop's graph).
+    LangGraph,
 }
 
 /// The targets that are not loop formats.
-const VIEWS: [Target; 5] = [
+const VIEWS: [Target; 6] = [
     Target::Mermaid,
     Target::Dot,
     Target::PlantUml,
     Target::Markdown,
     Target::Schema,
+    Target::LangGraph,
 ];
 
 impl Target {
@@ -149,6 +152,27 @@ impl Target {
         all
     };
 
+    /// What `convert --to` writes: every loop format, in [`Format::ALL`] order, then the
+    /// programs (LangGraph).
+    pub const CONVERTED: [Target; Format::ALL.len() + 1] = {
+        let mut all = [Target::LangGraph; Format::ALL.len() + 1];
+        let mut i = 0;
+        while i < Format::ALL.len() {
+            all[i] = Target::Loop(Format::ALL[i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// Where a converted loop named `name` goes in a folder: the format's place, or for a
+    /// LangGraph program `name.py` with `-` as `_` (an importable module name).
+    pub fn file_in_folder(self, name: &str) -> PathBuf {
+        match self {
+            Target::Loop(format) => format.file_in_folder(name),
+            other => PathBuf::from(format!("{}.{}", name.replace('-', "_"), other.extension())),
+        }
+    }
+
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -158,6 +182,7 @@ impl Target {
             Target::PlantUml => "plantuml",
             Target::Markdown => "markdown",
             Target::Schema => "schema",
+            Target::LangGraph => "langgraph",
         }
     }
 
@@ -169,7 +194,8 @@ impl Target {
             | Target::Dot
             | Target::PlantUml
             | Target::Markdown
-            | Target::Schema => None,
+            | Target::Schema
+            | Target::LangGraph => None,
         }
     }
 
@@ -177,7 +203,7 @@ impl Target {
     pub fn is_diagram(self) -> bool {
         match self {
             Target::Mermaid | Target::Dot | Target::PlantUml => true,
-            Target::Loop(_) | Target::Markdown | Target::Schema => false,
+            Target::Loop(_) | Target::Markdown | Target::Schema | Target::LangGraph => false,
         }
     }
 
@@ -190,6 +216,7 @@ impl Target {
             Target::PlantUml => "puml",
             Target::Markdown => "md",
             Target::Schema => "schema.json",
+            Target::LangGraph => "py",
         }
     }
 }

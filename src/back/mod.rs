@@ -14,6 +14,7 @@ pub mod agentpm;
 pub mod diff;
 pub mod dot;
 pub mod ir;
+pub mod langgraph;
 pub mod markdown;
 pub mod mas;
 pub mod mermaid;
@@ -121,5 +122,6 @@ pub fn render(
         Target::PlantUml => plantuml::write(spec, info, opts, diags),
         Target::Markdown => markdown::write(spec, info, opts, diags),
         Target::Schema => schema::write(spec, info, opts, diags),
+        Target::LangGraph => langgraph::write(spec, info, opts, diags),
     }
 }

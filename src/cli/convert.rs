@@ -22,9 +22,9 @@ pub(super) struct ConvertArgs {
     /// Input file or folder (`-` for standard input).
     #[arg(value_name = "INPUT")]
     input: PathBuf,
-    /// Target format.
+    /// Target: a loop format, or `langgraph` (a Python module that runs the loop).
     #[arg(long, short = 't', value_enum, value_name = "FORMAT")]
-    to: Format,
+    to: ConvertTo,
     /// Output file or folder (`-` or absent: standard output; required for a folder).
     #[arg(long, short = 'o', value_name = "PATH")]
     output: Option<PathBuf>,
@@ -57,6 +57,29 @@ pub(super) struct ConvertArgs {
     in_place: bool,
 }
 
+/// What `--to` takes: [`Target::CONVERTED`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ConvertTo(pub(super) Target);
+
+impl clap::ValueEnum for ConvertTo {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [ConvertTo; Target::CONVERTED.len()] = {
+            let mut all = [ConvertTo(Target::LangGraph); Target::CONVERTED.len()];
+            let mut i = 0;
+            while i < all.len() {
+                all[i] = ConvertTo(Target::CONVERTED[i]);
+                i += 1;
+            }
+            all
+        };
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()))
+    }
+}
+
 pub(super) fn convert_opts(a: &ConvertArgs) -> back::Options {
     back::Options {
         allow_lossy: a.allow_lossy,
@@ -71,7 +94,7 @@ pub(super) fn convert_opts(a: &ConvertArgs) -> back::Options {
 /// Convert one loaded file; `None` when it cannot be converted (diagnostics say why).
 pub(super) fn convert_loaded(
     l: &mut Loaded,
-    to: Format,
+    to: Target,
     opts: &back::Options,
 ) -> Result<Option<String>> {
     if l.valid().is_none() {
@@ -80,7 +103,7 @@ pub(super) fn convert_loaded(
     let (Some(spec), Some(info)) = (&l.spec, &l.info) else {
         return Ok(None);
     };
-    let text = loopconv::write(Target::Loop(to), spec, info, opts, &mut l.diags)?;
+    let text = loopconv::write(to, spec, info, opts, &mut l.diags)?;
     if let Some(doc) = &l.doc {
         l.diags.locate_missing(doc);
     }
@@ -89,7 +112,7 @@ pub(super) fn convert_loaded(
 }
 
 pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
-    let to = a.to;
+    let to = a.to.0;
     let opts = convert_opts(a);
     if !is_stdio(&a.input) && a.input.is_dir() {
         return convert_folder(g, a, to, &opts);
@@ -151,13 +174,13 @@ fn convert_each<'a>(
     // Converted in parallel, kept in input order; the first failure in that order stops it.
     let converted = map_on_readers(&reader_pool()?, files, |f| -> Result<Converted<'a>> {
         let mut l = load_file(g, f, a.from)?;
-        let text = convert_loaded(&mut l, a.to, opts)?;
+        let text = convert_loaded(&mut l, a.to.0, opts)?;
         if g.strict {
             l.diags.make_strict();
         }
         let dest = match (&text, &l.spec) {
             (Some(_), Some(spec)) if !l.diags.has_errors() => {
-                Some(mirrored(&a.input, f, out, a.to, &spec.name))
+                Some(mirrored(&a.input, f, out, a.to.0, &spec.name))
             }
             _ => None,
         };
@@ -167,7 +190,7 @@ fn convert_each<'a>(
 }
 
 /// Where a converted file goes in the mirrored output folder.
-pub(super) fn mirrored(root: &Path, file: &Path, out: &Path, to: Format, name: &str) -> PathBuf {
+pub(super) fn mirrored(root: &Path, file: &Path, out: &Path, to: Target, name: &str) -> PathBuf {
     let rel = file.strip_prefix(root).unwrap_or(file);
     let mut dir = rel.parent().map(Path::to_path_buf).unwrap_or_default();
     // An AgentPM package folder (`pkg/agent.json`) is replaced by the new file or folder.
@@ -185,7 +208,7 @@ pub(super) fn mirrored(root: &Path, file: &Path, out: &Path, to: Format, name: &
 pub(super) fn convert_folder(
     g: &Global,
     a: &ConvertArgs,
-    to: Format,
+    to: Target,
     opts: &back::Options,
 ) -> Result<ExitCode> {
     let Some(out) = a.output.as_deref().filter(|o| !is_stdio(o)) else {
