@@ -34,7 +34,8 @@ fn variants(target: Target, base: &back::Options) -> Vec<back::Options> {
         | Target::Loop(Format::Agentpm)
         | Target::Loop(Format::Mas)
         | Target::PlantUml
-        | Target::Markdown => {
+        | Target::Markdown
+        | Target::LangGraph => {
             vec![base.clone()]
         }
     }

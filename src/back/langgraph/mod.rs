@@ -51,9 +51,9 @@ pub fn write(
     header(spec, &mut out);
     data(spec, &mut out)?;
     limits(info, &plan, &mut out);
-    retry(spec, &mut out);
     attempts(spec, &mut out);
     out.push_str(HELPERS);
+    retry(spec, &mut out);
     stubs(spec, &plan, &mut out);
     tables(spec, &plan, &mut out);
     build(&plan, &mut out);
@@ -245,7 +245,7 @@ fn limits(info: &Info, plan: &Plan, out: &mut String) {
 fn retry(spec: &Spec, out: &mut String) {
     let policy = spec.bounds.error_policy.as_ref();
     let tool = policy.and_then(|p| p.tool_failure.as_ref());
-    out.push('\n');
+    out.push_str("\n\n");
     match tool {
         Some(t) if t.action == ToolAction::Retry => {
             let retries = t.max_retries.unwrap_or(0);
@@ -312,9 +312,8 @@ fn stubs(spec: &Spec, plan: &Plan, out: &mut String) {
         let phase = &spec.graph.phases[*i];
         let _ = write!(
             out,
-            "\n\ndef {name}(state: State) -> str:\n    {}\n    # Phase {}: one of OUTCOMES[{}].\n    return scripted(state)\n",
+            "\n\ndef {name}(state: State) -> str:\n    {}\n    return scripted(state)  # one of OUTCOMES[{}]\n",
             docstring(&phase.objective),
-            string(id),
             string(id),
         );
     }

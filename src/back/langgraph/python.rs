@@ -18,15 +18,18 @@ pub fn string(s: &str) -> String {
 }
 
 /// `s` as a triple-quoted docstring that keeps its line breaks as lines; everything else
-/// is escaped as in [`string`] (every `"` too, so the closing quotes cannot appear early).
+/// is escaped as in [`string`], except a `"` that no `"` follows and that does not end the
+/// text: no two quotes are ever adjacent unescaped, so the closing quotes cannot appear
+/// early.
 pub fn docstring(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 6);
     out.push_str("\"\"\"");
-    for c in s.chars() {
-        if c == '\n' {
-            out.push('\n');
-        } else {
-            escape_char(c, &mut out);
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => out.push('\n'),
+            '"' if chars.peek().is_some_and(|&n| n != '"') => out.push('"'),
+            c => escape_char(c, &mut out),
         }
     }
     out.push_str("\"\"\"");
@@ -143,10 +146,12 @@ mod tests {
             string("x\u{2028}y\u{85}\r\u{1F600}"),
             r#""x\u2028y\u0085\r\U0001f600""#
         );
+        // A quote stays as it is unless a quote follows it or it ends the text.
         assert_eq!(
             docstring("one\n\"\"\"two"),
-            "\"\"\"one\n\\\"\\\"\\\"two\"\"\""
+            "\"\"\"one\n\\\"\\\"\"two\"\"\""
         );
+        assert_eq!(docstring(r#"say "hi" ""#), r#""""say "hi" \"""""#);
     }
 
     #[test]

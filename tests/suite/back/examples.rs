@@ -35,6 +35,7 @@ fn snapshot_name(w: &Written) -> Option<&'static str> {
         Target::Dot => (!w.opts.legend).then_some("dot"),
         Target::PlantUml => Some("plantuml"),
         Target::Markdown => Some("markdown"),
+        Target::LangGraph => Some("langgraph"),
         // The same for every loop of a format: `back::schema` pins it to `schemas/`.
         Target::Schema => None,
     }

@@ -7,6 +7,7 @@ mod determinism;
 mod dot;
 mod examples;
 mod ir;
+mod langgraph;
 mod loss_report;
 mod markdown;
 mod mas;

@@ -217,12 +217,19 @@ fn pages_and_diagrams_show_no_hidden_character_and_the_loop_formats_keep_them() 
                 );
                 data += 1;
             }
+            // A program: user text is kept exactly, in literals that escape every
+            // character outside printable ASCII (`back::langgraph`), so none is hidden.
+            Target::LangGraph => {
+                assert!(out.is_ascii(), "{}: a character outside ASCII", w.label);
+                data += 1;
+            }
             Target::Schema => {}
         }
     }
-    // Every Mermaid style, DOT with and without a legend, PlantUML, Markdown; three formats.
+    // Every Mermaid style, DOT with and without a legend, PlantUML, Markdown; three formats
+    // and the LangGraph program.
     assert!(people >= 6, "{people} outputs for people");
-    assert_eq!(data, 3);
+    assert_eq!(data, 4);
 }
 
 #[test]

@@ -218,7 +218,8 @@ pub fn variants(base: &back::Options) -> Vec<(Target, String, back::Options)> {
             | Target::Loop(Format::Agentpm)
             | Target::Loop(Format::Mas)
             | Target::PlantUml
-            | Target::Markdown => {
+            | Target::Markdown
+            | Target::LangGraph => {
                 one(target.name().to_owned(), base.clone());
             }
         }

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Check `loopconv convert --to langgraph` with the real LangGraph library.
+
+Usage: langgraph_check.py LOOPCONV FILE...
+
+For each loop file that loopconv accepts (an invalid one is reported and skipped):
+  * the generated module holds only the top-level statements the generator writes, every
+    phase function's docstring is the exact objective, and `LOOP` is the exact IR
+    (`ast`, without running the module);
+  * the module imports, `build_graph()` compiles, and `get_graph()` has exactly the edges
+    loopconv's transitions and gates give (computed here from `loopconv convert --to ir`);
+  * every run of `loopconv paths` (the shortest run to each terminal and the covering
+    runs), driven with `invoke` and each interrupt resumed with `Command(resume=...)`,
+    runs the same phases in the same order and ends with the same status as
+    `loopconv walk` with the same script; a run whose script has checkpoint decisions is
+    also run without them, which must stop at the same checkpoint (`approval_required`).
+
+Prints one line per file and exits 1 when any check fails.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from langgraph.types import Command
+
+# The top-level names the generator writes, besides one `phase_*` function per phase.
+NAMES = {
+    "LOOP", "MAX_STEPS", "GATES", "RECURSION_LIMIT", "RETRY", "ATTEMPTS", "OUTCOMES", "ENDS",
+    "State", "StepLimitReached", "ToolFailure", "scripted", "_escalated", "_phase", "_gate",
+    "_outcome", "_decision", "build_graph", "config", "run",
+}
+IMPORTS = {
+    ("__future__", ("annotations",)),
+    ("typing", ("Any", "Callable", "TypedDict")),
+    ("langgraph.checkpoint.base", ("BaseCheckpointSaver",)),
+    ("langgraph.checkpoint.memory", ("MemorySaver",)),
+    ("langgraph.graph", ("END", "START", "StateGraph")),
+    ("langgraph.graph.state", ("CompiledStateGraph",)),
+    ("langgraph.types", ("Command", "RetryPolicy", "interrupt")),
+}
+
+
+class Failed(Exception):
+    pass
+
+
+def loopconv(bin_: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([bin_, *args], capture_output=True, text=True, check=False)
+
+
+def check_source(source: str, ir: dict) -> None:
+    """Only the generator's statements; each objective and the IR come back exactly."""
+    tree = ast.parse(source)
+    body = tree.body
+    if not (isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)):
+        raise Failed("the module does not start with its docstring")
+    phases = {p["id"]: p for p in ir["graph"]["phases"]}
+    functions = {}
+    for node in body[1:]:
+        if isinstance(node, ast.ImportFrom):
+            key = (node.module, tuple(a.name for a in node.names))
+            if key not in IMPORTS:
+                raise Failed(f"unexpected import at line {node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if len(names) != 1 or names[0] not in NAMES:
+                raise Failed(f"unexpected assignment at line {node.lineno}")
+            if names[0] == "LOOP" and ast.literal_eval(node.value) != ir:
+                raise Failed("LOOP is not the loop's IR")
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            if node.name in NAMES:
+                continue
+            if not (isinstance(node, ast.FunctionDef) and node.name.startswith("phase_")):
+                raise Failed(f"unexpected definition `{node.name}` at line {node.lineno}")
+            if len(node.body) != 2 or not isinstance(node.body[1], ast.Return):
+                raise Failed(f"`{node.name}` is not a docstring and a return")
+            functions[node.name] = ast.get_docstring(node, clean=False)
+        else:
+            raise Failed(f"unexpected statement at line {node.lineno}: {type(node).__name__}")
+    objectives = sorted(p["objective"] for p in phases.values())
+    if sorted(functions.values()) != objectives or len(functions) != len(phases):
+        raise Failed("the phase functions' docstrings are not the objectives")
+
+
+def expected_edges(ir: dict) -> set[tuple[str, str, str | None]]:
+    """(source, target, label) of every edge loopconv's graph has, gates included."""
+    g = ir["graph"]
+    declared = {p["id"] for p in g["phases"]}
+    chains: dict[str, list[str]] = {}
+    for c in g.get("checkpoints") or []:
+        if c["before_phase"] in declared:
+            chains.setdefault(c["before_phase"], []).append("gate." + c["id"])
+
+    def land(to: str) -> str:
+        if to.startswith("$"):
+            return "__end__"
+        return (chains.get(to) or [to])[0]
+
+    edges = {("__start__", land(g["entry"]), None)}
+    for t in g["transitions"]:
+        edges.add((t["from"], land(t["to"]), t["on"]))
+    for c in g.get("checkpoints") or []:
+        chain = chains.get(c["before_phase"], [])
+        gate = "gate." + c["id"]
+        if gate in chain:
+            k = chain.index(gate)
+            edges.add((gate, chain[k + 1] if k + 1 < len(chain) else c["before_phase"], "approve"))
+            edges.add((gate, land(c["on_reject"]), "reject"))
+    return edges
+
+
+def check_edges(module, ir: dict) -> None:
+    """get_graph() has every (source, target) pair, and each pair reached by one outcome
+    only is labelled with it (LangGraph draws one edge per pair, and leaves out a label
+    that is the target's name)."""
+    want = expected_edges(ir)
+    got = {(e.source, e.target): e.data for e in module.build_graph().get_graph().edges}
+    pairs = {(s, t) for s, t, _ in want}
+    if set(got) != pairs:
+        raise Failed(f"edges differ: missing {sorted(pairs - set(got))}, extra {sorted(set(got) - pairs)}")
+    for s, t in pairs:
+        labels = {None if label == t else label for s2, t2, label in want if (s2, t2) == (s, t)}
+        if len(labels) == 1 and got[(s, t)] != next(iter(labels)):
+            raise Failed(f"edge {s} -> {t} is labelled {got[(s, t)]!r}, not {labels}")
+
+
+def graph_run(module, outcomes: list[str], decisions: list[list[str]], thread: str) -> dict:
+    """Run the compiled graph, resuming each interrupt with Command(resume=decision)."""
+    graph = module.build_graph()
+    cfg = module.config(thread)
+    left: dict[str, list[str]] = {}
+    for checkpoint, decision in decisions:
+        left.setdefault(checkpoint, []).append(decision)
+    command = {"script": outcomes, "trace": []}
+    while True:
+        try:
+            graph.invoke(command, cfg)
+        except module.StepLimitReached:
+            return {**graph.get_state(cfg).values, "status": "limit_reached"}
+        snapshot = graph.get_state(cfg)
+        waiting = [i.value["checkpoint"] for t in snapshot.tasks for i in t.interrupts]
+        if not waiting:
+            return dict(snapshot.values)
+        if not left.get(waiting[0]):
+            return {**snapshot.values, "status": "approval_required", "checkpoint": waiting[0]}
+        command = Command(resume=left[waiting[0]].pop(0))
+
+
+def walk(bin_: str, file: str, outcomes: list[str], decisions: list[list[str]]) -> dict:
+    args = ["walk", file, "--format", "json"]
+    if outcomes:
+        args += ["--outcomes", ",".join(outcomes)]
+    for checkpoint, decision in decisions:
+        args += [f"--{decision}", checkpoint]
+    p = loopconv(bin_, *args)
+    if not p.stdout.strip():
+        raise Failed(f"loopconv walk {args} printed nothing: {p.stderr}")
+    return json.loads(p.stdout)
+
+
+def check_runs(bin_: str, file: str, module) -> int:
+    """Every run of `loopconv paths`, through walk and through the graph; the count."""
+    p = loopconv(bin_, "paths", file, "--format", "json")
+    paths = json.loads(p.stdout)
+    runs = [(r["outcomes"], r["decisions"]) for r in paths["shortest"] + paths["cover"]]
+    runs += [(o, []) for o, d in list(runs) if d]
+    for n, (outcomes, decisions) in enumerate(runs):
+        want = walk(bin_, file, outcomes, decisions)
+        got = graph_run(module, list(outcomes), decisions, f"run-{n}")
+        phases = [s["phase"] for s in want["steps"] if "outcome" in s]
+        if got.get("trace", []) != phases or got.get("status") != want["status"]:
+            raise Failed(
+                f"run {outcomes} {decisions}: walk ran {phases} ({want['status']}), "
+                f"the graph {got.get('trace')} ({got.get('status')})"
+            )
+        if want.get("checkpoint") != got.get("checkpoint"):
+            raise Failed(f"run {outcomes}: walk waits at {want.get('checkpoint')}, the graph at {got.get('checkpoint')}")
+    return len(runs)
+
+
+def load_module(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check_file(bin_: str, file: str, out: Path, k: int) -> str:
+    ir_run = loopconv(bin_, "convert", file, "--to", "ir")
+    if ir_run.returncode != 0:
+        return "skipped (loopconv does not accept it)"
+    ir = json.loads(ir_run.stdout)
+    path = out / f"loop_{k}.py"
+    conv = loopconv(bin_, "convert", file, "--to", "langgraph", "-o", str(path))
+    if conv.returncode != 0:
+        raise Failed(f"convert --to langgraph failed: {conv.stderr}")
+    check_source(path.read_text(encoding="utf-8"), ir)
+    module = load_module(path, f"loop_{k}")
+    check_edges(module, ir)
+    n = check_runs(bin_, file, module)
+    return f"ok ({len(ir['graph']['phases'])} phases, {n} runs)"
+
+
+def main(argv: list[str]) -> int:
+    bin_, files = argv[1], argv[2:]
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, file in enumerate(files):
+            try:
+                print(f"{file}: {check_file(bin_, file, Path(tmp), k)}")
+            except Failed as e:
+                failed += 1
+                print(f"{file}: FAILED: {e}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
