@@ -32,6 +32,13 @@ pip_tool pre-commit 4.7.0 pre-commit
 pip_tool maturin 1.16.0 maturin
 pip_tool zizmor 1.32.0 zizmor
 pip_tool uv 0.13.8 uv   # uvx runs the wheel in scripts/test-packages.sh
+# LangGraph (PyPI, pinned) runs the generated programs of `convert --to langgraph` in
+# tests/suite/back/langgraph.rs (scripts/langgraph_check.py); it has no command to ask.
+LANGGRAPH_VERSION=1.2.24
+if ! python3 -c "import importlib.metadata as m; assert m.version('langgraph') == '$LANGGRAPH_VERSION'" 2>/dev/null; then
+    python3 -m pip install --quiet "langgraph==$LANGGRAPH_VERSION" ||
+        python3 -m pip install --quiet --break-system-packages "langgraph==$LANGGRAPH_VERSION"
+fi
 # mdBook (crates.io, pinned) builds the user guide in docs/ (`mdbook build docs` in .ci/run).
 # Compiled once, a few minutes; without the development server (`serve`, `watch`), which
 # CI does not use. Skipped when the pinned version is on PATH.
