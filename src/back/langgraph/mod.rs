@@ -61,6 +61,9 @@ pub fn write(
     Ok(out)
 }
 
+/// A path map: `(key, target expression)`s, in authored order.
+type PathMap<'a> = Vec<(&'a str, String)>;
+
 /// The graph as LangGraph nodes: phases (first declaration of each id) with their function
 /// names, gates chained per phase in authored order, and each phase's path map.
 struct Plan<'a> {
@@ -72,8 +75,8 @@ struct Plan<'a> {
     chains: std::collections::BTreeMap<&'a str, Vec<String>>,
     /// `(node, key) -> status` for the edges that end the run at a terminal.
     ends: Vec<(String, &'a str, Status)>,
-    /// Conditional edges: source node, routing function, `(key, target expression)`s.
-    edges: Vec<(String, &'static str, Vec<(&'a str, String)>)>,
+    /// Conditional edges: source node, routing function, path map.
+    edges: Vec<(String, &'static str, PathMap<'a>)>,
     /// The target expression of `START`.
     start: String,
 }
