@@ -15,3 +15,4 @@ mod plantuml;
 pub(crate) mod properties;
 mod roundtrip;
 mod schema;
+mod xstate;
