@@ -43,7 +43,7 @@ const FEATURES: &[(&str, &str)] = &[
     ("invoke", "invoked actors"),
     ("after", "delayed transitions"),
     ("always", "eventless transitions"),
-    ("context", "context"),
+    ("context", "extended state"),
     ("guard", "guards"),
     ("cond", "guards"),
     ("onDone", "done events"),

@@ -64,6 +64,20 @@ pub enum UnknownKey {
     Explained,
 }
 
+/// Whether JSON Schema type `t` takes `value`.
+fn admits(t: &str, value: &Value) -> bool {
+    match (t, value) {
+        ("object", Value::Object(_))
+        | ("array", Value::Array(_))
+        | ("string", Value::String { .. })
+        | ("boolean", Value::Bool(_))
+        | ("null", Value::Null) => true,
+        ("number", Value::Number(_)) => true,
+        ("integer", Value::Number(n)) => n.is_u64() || n.is_i64() || is_whole(n),
+        _ => false,
+    }
+}
+
 /// Check `doc` against `schema`, pushing a diagnostic for each problem.
 pub fn check(
     doc: &Document,
@@ -294,7 +308,14 @@ impl ShapeCheck<'_> {
                     .filter(|s| self.node_at(**s, node, ptr, false))
                     .count();
                 let good = if any { matches >= 1 } else { matches == 1 };
-                if !good {
+                if !good
+                    && matches == 0
+                    && let Some(only) = self.only_form_of_its_type(alts, node)
+                {
+                    // One form takes a value of this type: its own diagnostics say more
+                    // than "none of the forms".
+                    ok &= self.node_at(only, node, ptr, report);
+                } else if !good {
                     ok = false;
                     let d = Diagnostic::new(
                         Code::WrongType,
@@ -319,17 +340,23 @@ impl ShapeCheck<'_> {
         ok
     }
 
-    fn type_ok(&mut self, types: &[&str], node: &Node, ptr: &Ptr<'_>, report: bool) -> bool {
-        let ok = types.iter().any(|t| match (*t, &node.value) {
-            ("object", Value::Object(_))
-            | ("array", Value::Array(_))
-            | ("string", Value::String { .. })
-            | ("boolean", Value::Bool(_))
-            | ("null", Value::Null) => true,
-            ("number", Value::Number(_)) => true,
-            ("integer", Value::Number(n)) => n.is_u64() || n.is_i64() || is_whole(n),
-            _ => false,
+    /// The one alternative whose `type` takes `node`'s type, if exactly one does.
+    fn only_form_of_its_type(&self, alts: &[Id], node: &Node) -> Option<Id> {
+        let mut of_type = alts.iter().filter(|s| {
+            self.schema
+                .get(**s)
+                .types
+                .as_ref()
+                .is_some_and(|types| types.iter().any(|t| admits(t, &node.value)))
         });
+        match (of_type.next(), of_type.next()) {
+            (Some(only), None) => Some(*only),
+            _ => None,
+        }
+    }
+
+    fn type_ok(&mut self, types: &[&str], node: &Node, ptr: &Ptr<'_>, report: bool) -> bool {
+        let ok = types.iter().any(|t| admits(t, &node.value));
         if ok || !report {
             return ok;
         }

@@ -16,3 +16,4 @@ mod plantuml;
 pub(crate) mod properties;
 mod roundtrip;
 mod schema;
+mod xstate;
