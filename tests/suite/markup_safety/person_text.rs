@@ -226,10 +226,10 @@ fn pages_and_diagrams_show_no_hidden_character_and_the_loop_formats_keep_them() 
             Target::Schema => {}
         }
     }
-    // Every Mermaid style, DOT with and without a legend, PlantUML, Markdown; three formats
-    // and the LangGraph program.
+    // Every Mermaid style, DOT with and without a legend, PlantUML, Markdown; every loop
+    // format and the LangGraph program.
     assert!(people >= 6, "{people} outputs for people");
-    assert_eq!(data, 4);
+    assert_eq!(data, loopconv::Format::ALL.len() + 1);
 }
 
 #[test]
