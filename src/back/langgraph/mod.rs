@@ -22,16 +22,18 @@
 //! escape everything outside printable ASCII: nothing can add a statement. A LangGraph
 //! program is not a loop format and is not read back.
 
+mod plan;
 mod python;
 
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::analysis::{Runtime, Status};
+use crate::analysis::Runtime;
 use crate::diag::Diagnostics;
-use crate::ir::{Destination, FixedLoop, Spec, ToolAction};
+use crate::ir::{FixedLoop, Spec, ToolAction};
 use crate::valid::Info;
 
+use plan::Plan;
 use python::{docstring, string};
 
 /// The module's fixed helpers: the state, the exceptions, the node factories.
@@ -59,127 +61,6 @@ pub fn write(
     build(&plan, &mut out);
     out.push_str(RUN);
     Ok(out)
-}
-
-/// A path map: `(key, target expression)`s, in authored order.
-type PathMap<'a> = Vec<(&'a str, String)>;
-
-/// The graph as LangGraph nodes: phases (first declaration of each id) with their function
-/// names, gates chained per phase in authored order, and each phase's path map.
-struct Plan<'a> {
-    /// Phase index, node name, function name.
-    phases: Vec<(usize, &'a str, String)>,
-    /// Gate node name, checkpoint index; in authored order.
-    gates: Vec<(String, usize)>,
-    /// The gate nodes guarding each phase id, in authored order.
-    chains: std::collections::BTreeMap<&'a str, Vec<String>>,
-    /// `(node, key) -> status` for the edges that end the run at a terminal.
-    ends: Vec<(String, &'a str, Status)>,
-    /// Conditional edges: source node, routing function, path map.
-    edges: Vec<(String, &'static str, PathMap<'a>)>,
-    /// The target expression of `START`.
-    start: String,
-}
-
-impl<'a> Plan<'a> {
-    fn of(spec: &'a Spec) -> Plan<'a> {
-        let g = &spec.graph;
-        let mut seen = std::collections::BTreeSet::new();
-        let first: Vec<usize> = (0..g.phases.len())
-            .filter(|&i| seen.insert(g.phases[i].id.as_str()))
-            .collect();
-        let names = python::identifiers("phase_", first.iter().map(|&i| g.phases[i].id.as_str()));
-        let phases: Vec<_> = first
-            .iter()
-            .zip(names)
-            .map(|(&i, name)| (i, g.phases[i].id.as_str(), name))
-            .collect();
-        let mut plan = Plan {
-            phases,
-            gates: Vec::new(),
-            chains: Default::default(),
-            ends: Vec::new(),
-            edges: Vec::new(),
-            start: String::new(),
-        };
-        plan.add_gates(spec, &seen);
-        plan.add_edges(spec);
-        plan.start = plan.land(&Destination::Phase(g.entry.clone()));
-        plan
-    }
-
-    /// A gate per checkpoint that guards a declared phase.
-    fn add_gates(&mut self, spec: &'a Spec, declared: &std::collections::BTreeSet<&str>) {
-        for (i, c) in spec.graph.checkpoints.iter().flatten().enumerate() {
-            if declared.contains(c.before_phase.as_str()) {
-                let node = format!("gate.{}", c.id);
-                self.chains
-                    .entry(c.before_phase.as_str())
-                    .or_default()
-                    .push(node.clone());
-                self.gates.push((node, i));
-            }
-        }
-    }
-
-    /// Each phase's path map (its transitions in authored order), then each gate's.
-    fn add_edges(&mut self, spec: &'a Spec) {
-        let outgoing = spec.graph.outgoing();
-        for k in 0..self.phases.len() {
-            let (i, id, _) = self.phases[k];
-            let phase = &spec.graph.phases[i];
-            let mut map = Vec::new();
-            for t in outgoing.from(id) {
-                if phase.has_outcome(&t.on) && !map.iter().any(|(on, _)| *on == t.on) {
-                    map.push((t.on.as_str(), self.land(&t.to)));
-                    self.end_at(id.to_owned(), t.on.as_str(), &t.to);
-                }
-            }
-            self.edges.push((id.to_owned(), "_outcome", map));
-        }
-        let checkpoints = spec.graph.checkpoints.as_deref().unwrap_or_default();
-        for k in 0..self.gates.len() {
-            let (node, i) = self.gates[k].clone();
-            let c = &checkpoints[i];
-            let approve = self.after_gate(&c.before_phase, &node);
-            let reject = self.land(&c.on_reject);
-            self.end_at(node.clone(), "reject", &c.on_reject);
-            let map = vec![("approve", approve), ("reject", reject)];
-            self.edges.push((node, "_decision", map));
-        }
-    }
-
-    /// Record that `key` out of `node` ends the run, when `to` is a terminal.
-    fn end_at(&mut self, node: String, key: &'a str, to: &Destination) {
-        if let Destination::Terminal(t) = to {
-            self.ends.push((node, key, Status::of_terminal(*t)));
-        }
-    }
-
-    /// Where a run lands going to `to`: `END`, the phase's first gate, or the phase.
-    fn land(&self, to: &Destination) -> String {
-        match to {
-            Destination::Terminal(_) => "END".to_owned(),
-            Destination::Phase(p) => match self.chains.get(p.as_str()).and_then(|c| c.first()) {
-                Some(gate) => string(gate),
-                None => string(p),
-            },
-        }
-    }
-
-    /// Where approving gate `node` goes: the next gate of the phase's chain, or the phase.
-    fn after_gate(&self, phase: &str, node: &str) -> String {
-        let chain = self
-            .chains
-            .get(phase)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let next = chain
-            .iter()
-            .position(|g| g == node)
-            .and_then(|k| chain.get(k + 1));
-        string(next.map_or(phase, String::as_str))
-    }
 }
 
 /// The module docstring and the imports.
