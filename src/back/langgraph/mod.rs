@@ -28,7 +28,7 @@ mod python;
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::analysis::Runtime;
+use crate::analysis::{Runtime, Status};
 use crate::diag::Diagnostics;
 use crate::ir::{FixedLoop, Spec, ToolAction};
 use crate::valid::Info;
@@ -268,6 +268,11 @@ fn build(plan: &Plan, out: &mut String) {
         );
     }
     let _ = writeln!(out, "    graph.add_edge(START, {})", plan.start);
+    let ends: std::collections::BTreeMap<(&str, &str), Status> = plan
+        .ends
+        .iter()
+        .map(|(node, key, st)| ((node.as_str(), *key), *st))
+        .collect();
     for (from, route, map) in &plan.edges {
         let _ = writeln!(
             out,
@@ -275,7 +280,15 @@ fn build(plan: &Plan, out: &mut String) {
             string(from)
         );
         for (key, to) in map {
-            let _ = writeln!(out, "        {}: {to},", string(key));
+            let _ = match ends.get(&(from.as_str(), *key)) {
+                Some(st) => writeln!(
+                    out,
+                    "        {}: {to},  # status {}",
+                    string(key),
+                    st.as_str()
+                ),
+                None => writeln!(out, "        {}: {to},", string(key)),
+            };
         }
         out.push_str("    })\n");
     }
