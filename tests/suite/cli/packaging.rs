@@ -254,7 +254,7 @@ fn ci_tests_the_packages_after_the_release_build_and_lints_the_workflows() {
         assert!(run.contains(step), ".ci/run does not run {step}");
     }
     let tools = text("scripts/install-tools.sh");
-    for tool in ["maturin", "zizmor"] {
+    for tool in ["maturin", "zizmor", "langgraph"] {
         assert!(
             tools.contains(tool),
             "install-tools.sh does not install {tool}"
