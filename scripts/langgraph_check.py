@@ -16,7 +16,9 @@ For each loop file that loopconv accepts (an invalid one is reported and skipped
     also run without them, which must stop at the same checkpoint (`approval_required`);
     and a run that never chooses a terminal, which runs out of steps the same way.
 
-Prints one line per file and exits 1 when any check fails.
+First, a self-test on the first file: a generated module with an added import, a changed
+phase function or a changed entry edge must fail the checks. Prints one line per file and
+exits 1 when any check fails.
 """
 
 from __future__ import annotations
@@ -239,10 +241,38 @@ def check_file(bin_: str, file: str, out: Path, k: int) -> str:
     return f"ok ({len(ir['graph']['phases'])} phases, {n} runs)"
 
 
+def must_fail(what: str, check) -> None:
+    try:
+        check()
+    except Failed:
+        return
+    raise Failed(f"self-test: the check missed {what}")
+
+
+def self_test(bin_: str, file: str, out: Path) -> str:
+    """The checks can fail: an added import, a changed phase function and a changed entry
+    edge in a generated module are each caught."""
+    ir = json.loads(loopconv(bin_, "convert", file, "--to", "ir").stdout)
+    path = out / "tampered.py"
+    loopconv(bin_, "convert", file, "--to", "langgraph", "-o", str(path))
+    source = path.read_text(encoding="utf-8")
+    must_fail("an added import", lambda: check_source(source + "\nimport os\n", ir))
+    changed = source.replace("    return scripted(state)", "    x = 1\n    return scripted(state)", 1)
+    must_fail("a changed phase function", lambda: check_source(changed, ir))
+    path.write_text(source.replace("graph.add_edge(START, ", "graph.add_edge(START, END)  # ", 1), encoding="utf-8")
+    must_fail("a changed entry edge", lambda: check_edges(load_module(path, "tampered"), ir))
+    return "self-test ok"
+
+
 def main(argv: list[str]) -> int:
     bin_, files = argv[1], argv[2:]
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
+        try:
+            print(f"{files[0]}: {self_test(bin_, files[0], Path(tmp))}")
+        except Failed as e:
+            failed += 1
+            print(f"{files[0]}: FAILED: {e}")
         for k, file in enumerate(files):
             try:
                 print(f"{file}: {check_file(bin_, file, Path(tmp), k)}")
