@@ -58,7 +58,7 @@ pub fn write(
     retry(spec, &mut out);
     stubs(spec, &plan, &mut out);
     tables(spec, &plan, &mut out);
-    build(&plan, &mut out);
+    build(spec, &plan, &mut out);
     out.push_str(RUN);
     Ok(out)
 }
@@ -245,7 +245,7 @@ fn tables(spec: &Spec, plan: &Plan, out: &mut String) {
 }
 
 /// `build_graph()`: the nodes, the entry edge and every path map.
-fn build(plan: &Plan, out: &mut String) {
+fn build(spec: &Spec, plan: &Plan, out: &mut String) {
     out.push_str(
         "\n\ndef build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:\n    \
          \"\"\"The compiled graph; without a checkpointer, a MemorySaver (interrupt() needs one).\"\"\"\n    \
@@ -259,12 +259,16 @@ fn build(plan: &Plan, out: &mut String) {
             string(id)
         );
     }
-    for (node, _) in &plan.gates {
+    let checkpoints = spec.graph.checkpoints.as_deref().unwrap_or_default();
+    for (node, i) in &plan.gates {
+        let c = &checkpoints[*i];
         let _ = writeln!(
             out,
-            "    graph.add_node({}, {})",
+            "    graph.add_node({}, _gate({}, {}, {}))",
             string(node),
-            gate_call(plan, node)
+            string(node),
+            string(&c.id),
+            string(&c.before_phase)
         );
     }
     let _ = writeln!(out, "    graph.add_edge(START, {})", plan.start);
@@ -293,20 +297,4 @@ fn build(plan: &Plan, out: &mut String) {
         out.push_str("    })\n");
     }
     out.push_str("    return graph.compile(checkpointer=checkpointer or MemorySaver())\n");
-}
-
-/// `_gate(node, checkpoint, phase)` for a gate node.
-fn gate_call(plan: &Plan, node: &str) -> String {
-    let phase = plan
-        .chains
-        .iter()
-        .find(|(_, c)| c.iter().any(|g| g == node))
-        .map_or("", |(p, _)| p);
-    let checkpoint = node.strip_prefix("gate.").unwrap_or(node);
-    format!(
-        "_gate({}, {}, {})",
-        string(node),
-        string(checkpoint),
-        string(phase)
-    )
 }
