@@ -237,13 +237,22 @@ impl<'a> Lowering<'a> {
             Some(
                 kind @ (m::StateType::Parallel | m::StateType::Compound | m::StateType::History),
             ) => {
-                let feature = match kind {
-                    m::StateType::Parallel => "parallel states",
-                    m::StateType::History => "history states",
-                    _ => "nested states",
+                let kind = match kind {
+                    m::StateType::Parallel => "a parallel state",
+                    m::StateType::History => "a history state",
+                    _ => "a compound state (with nested states)",
                 };
-                let d = unsupported(&at.pointer_to("type"), "type", feature);
-                self.diags.push(d);
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::XstateUnsupported,
+                        format!(
+                            "the state `{}` is {kind}, an XState feature a loop cannot hold",
+                            key.escape_debug()
+                        ),
+                    )
+                    .with_help("a loop is flat: one state per phase, one event per outcome, a final state per terminal")
+                    .at(at.pointer_to("type")),
+                );
                 Role::Phase
             }
             _ if state
@@ -509,10 +518,9 @@ impl<'a> Lowering<'a> {
             Diagnostic::new(
                 Code::XstateGate,
                 format!(
-                    "`{}` enters `{}` without its checkpoint {}: every way into a guarded phase goes through its first gate",
-                    target.escape_debug(),
-                    phase.escape_debug(),
-                    crate::text::list(&skipped, "and")
+                    "this target skips the checkpoint {} before `{}`: every way into a guarded phase goes through its first gate",
+                    crate::text::list(&skipped, "and"),
+                    phase.escape_debug()
                 ),
             )
             .with_suggestion(Suggestion::Set {

@@ -87,8 +87,8 @@ fn a_parallel_state_is_one_located_coded_error() {
     assert_eq!(got.len(), 1, "{got:#?}");
     let (code, line, column, message) = &got[0];
     assert_eq!(*code, Code::XstateUnsupported);
-    assert_eq!((*line, *column), (2, 46), "{message}");
-    assert!(message.contains("parallel states"), "{message}");
+    assert_eq!((*line, *column), (2, 54), "{message}");
+    assert!(message.contains("a parallel state"), "{message}");
 }
 
 #[test]
