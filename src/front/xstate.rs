@@ -71,7 +71,7 @@ fn feature_key(key: &str, pointer: &str, siblings: &[Member]) -> UnknownKey {
     if (key == "initial" && siblings.iter().any(|m| m.key == "states")) || nested_by_type {
         return UnknownKey::Explained;
     }
-    UnknownKey::Instead(unsupported(pointer, key, feature))
+    UnknownKey::Instead(Box::new(unsupported(pointer, key, feature)))
 }
 
 /// `F018`: `key` at `pointer` is an XState feature a loop cannot hold.
