@@ -71,7 +71,7 @@ fn feature_key(key: &str, pointer: &str, siblings: &[Member]) -> UnknownKey {
     if (key == "initial" && siblings.iter().any(|m| m.key == "states")) || nested_by_type {
         return UnknownKey::Explained;
     }
-    UnknownKey::Instead(unsupported(pointer, key, feature))
+    UnknownKey::Instead(Box::new(unsupported(pointer, key, feature)))
 }
 
 /// `F018`: `key` at `pointer` is an XState feature a loop cannot hold.
@@ -223,6 +223,7 @@ impl<'a> Lowering<'a> {
         for (key, state) in states {
             let role = l.role(key, state);
             l.roles.insert(key, role);
+            l.stray_fields(key, state, role);
         }
         l.chain_gates();
         l
@@ -237,13 +238,22 @@ impl<'a> Lowering<'a> {
             Some(
                 kind @ (m::StateType::Parallel | m::StateType::Compound | m::StateType::History),
             ) => {
-                let feature = match kind {
-                    m::StateType::Parallel => "parallel states",
-                    m::StateType::History => "history states",
-                    _ => "nested states",
+                let kind = match kind {
+                    m::StateType::Parallel => "a parallel state",
+                    m::StateType::History => "a history state",
+                    _ => "a compound state (with nested states)",
                 };
-                let d = unsupported(&at.pointer_to("type"), "type", feature);
-                self.diags.push(d);
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::XstateUnsupported,
+                        format!(
+                            "the state `{}` is {kind}, an XState feature a loop cannot hold",
+                            key.escape_debug()
+                        ),
+                    )
+                    .with_help("a loop is flat: one state per phase, one event per outcome, a final state per terminal")
+                    .at(at.pointer_to("type")),
+                );
                 Role::Phase
             }
             _ if state
@@ -255,6 +265,63 @@ impl<'a> Lowering<'a> {
                 Role::Gate
             }
             _ => Role::Phase,
+        }
+    }
+
+    /// `F001` for each field a state of its role does not hold (it would be lost).
+    fn stray_fields(&mut self, key: &str, state: &m::State, role: Role) {
+        let meta = state.meta.as_ref();
+        let (what, stray): (&str, [(&str, bool); 4]) = match role {
+            Role::Phase => (
+                "a phase state",
+                [
+                    ("output", state.output.is_some()),
+                    (
+                        "meta/checkpoint",
+                        meta.is_some_and(|m| m.checkpoint.is_some()),
+                    ),
+                    ("", false),
+                    ("", false),
+                ],
+            ),
+            Role::Gate => (
+                "a checkpoint gate",
+                [
+                    ("description", state.description.is_some()),
+                    ("output", state.output.is_some()),
+                    ("meta/access", meta.is_some_and(|m| m.access.is_some())),
+                    ("", false),
+                ],
+            ),
+            Role::Terminal(_) => (
+                "a final state",
+                [
+                    ("description", state.description.is_some()),
+                    ("meta", meta.is_some()),
+                    ("on", state.on.is_some()),
+                    ("tags", state.tags.is_some()),
+                ],
+            ),
+        };
+        for (field, present) in stray {
+            if !present {
+                continue;
+            }
+            let ptr = format!("{}/{field}", state_origin(key).pointer());
+            self.diags.push(
+                Diagnostic::new(
+                    Code::UnknownField,
+                    format!(
+                        "`{}` of the state `{}`: {what} has no such field in a loop",
+                        field.replace('/', "."),
+                        key.escape_debug()
+                    ),
+                )
+                .with_suggestion(Suggestion::RemoveKey {
+                    target: EditTarget::key(ptr.clone()),
+                })
+                .at_key(ptr),
+            );
         }
     }
 
@@ -509,10 +576,9 @@ impl<'a> Lowering<'a> {
             Diagnostic::new(
                 Code::XstateGate,
                 format!(
-                    "`{}` enters `{}` without its checkpoint {}: every way into a guarded phase goes through its first gate",
-                    target.escape_debug(),
-                    phase.escape_debug(),
-                    crate::text::list(&skipped, "and")
+                    "this target skips the checkpoint {} before `{}`: every way into a guarded phase goes through its first gate",
+                    crate::text::list(&skipped, "and"),
+                    phase.escape_debug()
                 ),
             )
             .with_suggestion(Suggestion::Set {

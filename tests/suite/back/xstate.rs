@@ -87,8 +87,8 @@ fn a_parallel_state_is_one_located_coded_error() {
     assert_eq!(got.len(), 1, "{got:#?}");
     let (code, line, column, message) = &got[0];
     assert_eq!(*code, Code::XstateUnsupported);
-    assert_eq!((*line, *column), (2, 46), "{message}");
-    assert!(message.contains("parallel states"), "{message}");
+    assert_eq!((*line, *column), (2, 54), "{message}");
+    assert!(message.contains("a parallel state"), "{message}");
 }
 
 #[test]
@@ -171,4 +171,22 @@ fn a_hand_written_machine_reads_as_a_loop() {
             "fix complete $end"
         ]
     );
+}
+
+#[test]
+fn a_field_a_state_of_its_kind_cannot_hold_is_an_error() {
+    let text = r#"{"id": "triage", "initial": "read", "states": {
+  "read": {"description": "Read the issue.", "output": {"status": "ended"}, "on": {"complete": "end"}},
+  "end": {"type": "final", "description": "Done.", "output": {"status": "ended"}}
+}}
+"#;
+    let got = located(text);
+    let codes: Vec<(Code, u32, u32)> = got.iter().map(|g| (g.0, g.1, g.2)).collect();
+    assert_eq!(
+        codes,
+        vec![(Code::UnknownField, 2, 46), (Code::UnknownField, 3, 28)],
+        "{got:#?}"
+    );
+    assert!(got[0].3.contains("a phase state"), "{}", got[0].3);
+    assert!(got[1].3.contains("a final state"), "{}", got[1].3);
 }

@@ -3,7 +3,7 @@
 //! the output: terminal diagnostics (with their source snippets), SARIF and GitHub
 //! messages, `docs` pages, diagrams in every style, `diff` in its text and Markdown forms,
 //! `walk`, `paths`, `explain`, and the language server's hover, completion and diagnostics.
-//! The loop formats (IR, AgentPM, MAS) and the JSON forms are data: they keep the text
+//! The loop formats (IR, AgentPM, MAS, XState) and the JSON forms are data: they keep the text
 //! exactly.
 
 use std::path::{Path, PathBuf};
@@ -229,7 +229,7 @@ fn pages_and_diagrams_show_no_hidden_character_and_the_loop_formats_keep_them() 
     // Every Mermaid style, DOT with and without a legend, PlantUML, Markdown; every loop
     // format and the LangGraph program.
     assert!(people >= 6, "{people} outputs for people");
-    assert_eq!(data, loopconv::Format::ALL.len() + 1);
+    assert_eq!(data, Format::ALL.len() + 1);
 }
 
 #[test]
