@@ -55,7 +55,7 @@ pub fn write(
     header(spec, &mut out);
     stubs(spec, &plan, &mut out);
     out.push('\n');
-    limits(info, &plan, &mut out);
+    limits(spec, info, &plan, &mut out);
     attempts(spec, &mut out);
     out.push_str(HELPERS);
     retry(spec, &mut out);
@@ -105,13 +105,16 @@ fn data(spec: &Spec, out: &mut String) -> Result<(), Error> {
 }
 
 /// `MAX_STEPS`, `GATES` and `RECURSION_LIMIT`.
-fn limits(info: &Info, plan: &Plan, out: &mut String) {
+fn limits(spec: &Spec, info: &Info, plan: &Plan, out: &mut String) {
     let max = Runtime::default().effective_max_steps(info);
-    let own = match info.max_steps {
-        Some(_) => {
+    let own = match (info.max_steps, FixedLoop::of(spec.pattern)) {
+        (Some(_), Some(_)) => {
+            "3 x max_attempts - 1, the bound\n# of multi-agent-spec (or the runtime ceiling of loopconv walk, if stricter)"
+        }
+        (Some(_), None) => {
             "the loop's `max_steps`\n# (or the runtime ceiling of loopconv walk, if stricter)"
         }
-        None => "the loop sets none, so\n# the runtime ceiling of loopconv walk",
+        (None, _) => "the loop sets none, so\n# the runtime ceiling of loopconv walk",
     };
     let _ = write!(
         out,
