@@ -1,5 +1,6 @@
 //! The back ends: each target's own tests (`agentpm`, `mas`, `ir`, `mermaid`, `dot`,
-//! `plantuml`, `markdown`, `schema`), and the tests that run every back end: golden outputs
+//! `plantuml`, `markdown`, `schema`; `xstate_real` runs the XState machines with the real
+//! libraries), and the tests that run every back end: golden outputs
 //! of the examples, determinism and generated loops.
 
 mod agentpm;
@@ -15,3 +16,4 @@ mod plantuml;
 pub(crate) mod properties;
 mod roundtrip;
 mod schema;
+mod xstate_real;
