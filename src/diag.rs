@@ -128,6 +128,8 @@ codes! {
     YamlPortSchema = ("F015", "yaml-port-schema", Warning, "a multi-agent-spec YAML file has a port `schema`, which the Go SDK cannot load from YAML"),
     YamlDirective = ("F016", "yaml-directive", Warning, "a `%YAML` directive, which the multi-agent-spec Go SDK's YAML reader refuses"),
     JsonFloatInteger = ("F017", "json-float-integer", Warning, "a multi-agent-spec JSON file writes an integer field as a float (`3.0`), which the Go SDK cannot decode"),
+    XstateUnsupported = ("F018", "xstate-unsupported", Error, "an XState machine uses a feature a loop cannot hold (parallel or nested states, guards, actions, delays, invoked actors)"),
+    XstateGate = ("F019", "xstate-checkpoint-gate", Error, "an XState checkpoint gate is bypassed, out of order, or lacks its `APPROVE` or `REJECT` event"),
     // ---- V: AgentPM lint rules 1-22 (formats.md 1.5) ----
     BlankArchetype = ("V001", "blank-archetype", Error, "`archetype` is empty or blank"),
     BlankObjective = ("V002", "blank-objective", Error, "a phase objective is empty or blank"),

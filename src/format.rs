@@ -39,11 +39,13 @@ pub enum Format {
     Mas,
     /// loopconv's lossless IR (JSON).
     Ir,
+    /// XState v5 machine config (JSON).
+    Xstate,
 }
 
 impl Format {
     /// Every format, in the order detection tries them.
-    pub const ALL: [Format; 3] = [Format::Agentpm, Format::Mas, Format::Ir];
+    pub const ALL: [Format; 4] = [Format::Agentpm, Format::Mas, Format::Ir, Format::Xstate];
 
     /// The name on the command line and in the IR's `source_format`.
     pub fn name(self) -> &'static str {
@@ -51,6 +53,7 @@ impl Format {
             Format::Agentpm => "agentpm",
             Format::Mas => "mas",
             Format::Ir => "ir",
+            Format::Xstate => "xstate",
         }
     }
 
@@ -60,6 +63,7 @@ impl Format {
             Format::Agentpm => "AgentPM loop manifest",
             Format::Mas => "multi-agent-spec loop",
             Format::Ir => "loopconv IR",
+            Format::Xstate => "XState machine",
         }
     }
 
@@ -69,6 +73,7 @@ impl Format {
             Format::Agentpm => "json",
             Format::Mas => "yaml",
             Format::Ir => "ir.json",
+            Format::Xstate => "xstate.json",
         }
     }
 
@@ -78,6 +83,7 @@ impl Format {
             Format::Agentpm => "agentpm.schema.json",
             Format::Mas => "mas.schema.json",
             Format::Ir => "loopconv-ir.schema.json",
+            Format::Xstate => "xstate.schema.json",
         }
     }
 
@@ -88,6 +94,7 @@ impl Format {
             Format::Agentpm => PathBuf::from(name).join("agent.json"),
             Format::Mas => PathBuf::from(format!("{name}.yaml")),
             Format::Ir => PathBuf::from(format!("{name}.ir.json")),
+            Format::Xstate => PathBuf::from(format!("{name}.xstate.json")),
         }
     }
 
@@ -96,7 +103,7 @@ impl Format {
     pub fn is_package_file(self, file_name: &str) -> bool {
         match self {
             Format::Agentpm => file_name == "agent.json",
-            Format::Mas | Format::Ir => false,
+            Format::Mas | Format::Ir | Format::Xstate => false,
         }
     }
 }

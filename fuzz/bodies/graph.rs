@@ -33,6 +33,7 @@ fn variants(target: Target, base: &back::Options) -> Vec<back::Options> {
         Target::Loop(Format::Ir)
         | Target::Loop(Format::Agentpm)
         | Target::Loop(Format::Mas)
+        | Target::Loop(Format::Xstate)
         | Target::PlantUml
         | Target::Markdown => {
             vec![base.clone()]

@@ -114,8 +114,8 @@ fn normalise(spec: &Spec, f: Format) -> Spec {
                 s.bounds.escalation = Some(s.effective_escalation());
             }
         }
-        // The IR is loopconv's lossless form: nothing is normalised.
-        Format::Ir => {}
+        // The IR and XState machines are lossless: nothing is normalised.
+        Format::Ir | Format::Xstate => {}
     }
     s
 }
@@ -135,7 +135,7 @@ fn normalise_value(v: &Value, f: Format) -> Value {
                 m.entry("escalation")
                     .or_insert_with(|| Value::String("human".to_owned()));
             }
-            Format::Ir => {}
+            Format::Ir | Format::Xstate => {}
         }
     }
     sorted(&v)

@@ -20,6 +20,7 @@ pub mod mermaid;
 pub mod plantuml;
 pub mod schema;
 pub mod support;
+pub mod xstate;
 
 use std::fmt;
 
@@ -116,6 +117,7 @@ pub fn render(
         Target::Loop(Format::Ir) => ir::write(spec, info, opts, diags),
         Target::Loop(Format::Agentpm) => agentpm::write(spec, info, opts, diags),
         Target::Loop(Format::Mas) => mas::write(spec, info, opts, diags),
+        Target::Loop(Format::Xstate) => xstate::write(spec, info, opts, diags),
         Target::Mermaid => mermaid::write(spec, info, opts, diags),
         Target::Dot => dot::write(spec, info, opts, diags),
         Target::PlantUml => plantuml::write(spec, info, opts, diags),

@@ -7,6 +7,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 
 use loopconv::back;
+use loopconv::back::xstate::ModuleLanguage;
 use loopconv::{Format, Loaded, Target};
 
 use super::io::{emit, expand, is_stdio, map_on_readers, reader_pool, same_file, write_all_atomic};
@@ -55,6 +56,10 @@ pub(super) struct ConvertArgs {
     /// Allow the output path to be the input path.
     #[arg(long)]
     in_place: bool,
+    /// With `--to xstate`: write the machine as a JavaScript or TypeScript module
+    /// (`createMachine({...})`), for Stately's "Import from code".
+    #[arg(long, value_enum, value_name = "LANGUAGE")]
+    module: Option<ModuleLanguage>,
 }
 
 pub(super) fn convert_opts(a: &ConvertArgs) -> back::Options {
@@ -73,6 +78,7 @@ pub(super) fn convert_loaded(
     l: &mut Loaded,
     to: Format,
     opts: &back::Options,
+    module: Option<ModuleLanguage>,
 ) -> Result<Option<String>> {
     if l.valid().is_none() {
         return Ok(None);
@@ -80,7 +86,10 @@ pub(super) fn convert_loaded(
     let (Some(spec), Some(info)) = (&l.spec, &l.info) else {
         return Ok(None);
     };
-    let text = loopconv::write(Target::Loop(to), spec, info, opts, &mut l.diags)?;
+    let mut text = loopconv::write(Target::Loop(to), spec, info, opts, &mut l.diags)?;
+    if let Some(language) = module {
+        text = back::xstate::module(&text, language);
+    }
     if let Some(doc) = &l.doc {
         l.diags.locate_missing(doc);
     }
@@ -91,6 +100,9 @@ pub(super) fn convert_loaded(
 pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
     let to = a.to;
     let opts = convert_opts(a);
+    if a.module.is_some() && to != Format::Xstate {
+        bail!("--module writes an XState machine as code: it needs --to xstate");
+    }
     if !is_stdio(&a.input) && a.input.is_dir() {
         return convert_folder(g, a, to, &opts);
     }
@@ -105,7 +117,7 @@ pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
         );
     }
     let mut l = load_file(g, &a.input, a.from)?;
-    let text = convert_loaded(&mut l, to, &opts)?;
+    let text = convert_loaded(&mut l, to, &opts, a.module)?;
     if g.strict {
         l.diags.make_strict();
     }
@@ -151,13 +163,17 @@ fn convert_each<'a>(
     // Converted in parallel, kept in input order; the first failure in that order stops it.
     let converted = map_on_readers(&reader_pool()?, files, |f| -> Result<Converted<'a>> {
         let mut l = load_file(g, f, a.from)?;
-        let text = convert_loaded(&mut l, a.to, opts)?;
+        let text = convert_loaded(&mut l, a.to, opts, a.module)?;
         if g.strict {
             l.diags.make_strict();
         }
         let dest = match (&text, &l.spec) {
             (Some(_), Some(spec)) if !l.diags.has_errors() => {
-                Some(mirrored(&a.input, f, out, a.to, &spec.name))
+                let dest = mirrored(&a.input, f, out, a.to, &spec.name);
+                Some(match a.module {
+                    Some(language) => dest.with_extension(language.extension()),
+                    None => dest,
+                })
             }
             _ => None,
         };

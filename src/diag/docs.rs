@@ -3,7 +3,7 @@
 //!
 //! This registry is the one source of the explanations. [`Code::doc`] finds a code's entry
 //! (every code has one: a code without an entry, or with two, does not compile), and the
-//! entries live by family in `docs/{parse,format,valid,back,interop}.rs`.
+//! entries live by family in `docs/{parse,format,valid,back,interop,xstate}.rs`.
 //! `loopconv explain CODE` prints an entry, the guide's code tables and its page per code
 //! are generated from the registry ([`code_table`], [`checks_table`], [`super::pages`];
 //! tests keep the committed copies current), SARIF rules carry the entries as their help,
@@ -463,6 +463,7 @@ mod format;
 mod interop;
 mod parse;
 mod valid;
+mod xstate;
 
 /// Every entry, at its code's discriminant (the order of [`Code::ALL`]).
 static DOCS: [CodeDoc; Code::ALL.len()] = index(&[
@@ -471,6 +472,7 @@ static DOCS: [CodeDoc; Code::ALL.len()] = index(&[
     valid::DOCS,
     back::DOCS,
     interop::DOCS,
+    xstate::DOCS,
 ]);
 
 /// The families' entries placed at their codes' discriminants. Evaluated at compile time: a

@@ -5,10 +5,10 @@
 use super::{has_key, model, phase_count_fits};
 use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion};
 use crate::format::Format;
-use crate::front::shape::Profile;
+use crate::front::shape::{Profile, UnknownKey};
 use crate::ir::{self, Destination, Field, Origin, Pattern, Provenance, Spec};
 use crate::model::agentpm as m;
-use crate::tree::{Document, Node, ReadLimits};
+use crate::tree::{Document, Member, Node, ReadLimits};
 
 /// A document with a `loop` object is an AgentPM manifest.
 pub fn claims(root: &Node) -> bool {
@@ -27,7 +27,7 @@ pub fn read(doc: &Document, limits: &ReadLimits, diags: &mut Diagnostics) -> Opt
     }
     let profile = Profile {
         optional_root_keys: if kind_optional { &["kind"] } else { &[] },
-        unknown_root_key: Some(dependency_key),
+        unknown_key: Some(dependency_key),
         ..Profile::default()
     };
     let man: m::Manifest = model(doc, Format::Agentpm, &profile, diags)?;
@@ -65,8 +65,12 @@ const DEPENDENCY_KEYS: &[&str] = &[
 ];
 
 /// An unknown top-level key that declares dependencies: a loop package cannot.
-fn dependency_key(key: &str, pointer: &str) -> Option<Diagnostic> {
-    DEPENDENCY_KEYS.contains(&key).then(|| {
+fn dependency_key(key: &str, pointer: &str, _: &[Member]) -> UnknownKey {
+    let top_level = pointer.rfind('/') == Some(0);
+    if !top_level || !DEPENDENCY_KEYS.contains(&key) {
+        return UnknownKey::Unknown;
+    }
+    UnknownKey::Instead(
         Diagnostic::new(
             Code::UnknownField,
             format!(
@@ -75,8 +79,8 @@ fn dependency_key(key: &str, pointer: &str) -> Option<Diagnostic> {
             ),
         )
         .with_help("a loop is a dependency leaf; declare dependencies in an Agent package that uses this loop")
-        .at_key(pointer)
-    })
+        .at_key(pointer),
+    )
 }
 
 /// `F012` (no `$schema`) and `F013` (blank description).

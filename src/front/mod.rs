@@ -12,6 +12,7 @@ pub mod mas;
 pub mod shape;
 pub mod to_model;
 pub mod vocabulary;
+pub mod xstate;
 
 use serde::de::DeserializeOwned;
 
@@ -70,10 +71,12 @@ fn phase_count_fits(
     diags: &mut Diagnostics,
 ) -> bool {
     let node = path.iter().try_fold(&doc.root, |n: &Node, k| n.get(k));
-    let Some(Value::Array(phases)) = node.map(|n| &n.value) else {
-        return true;
+    let count = match node.map(|n| &n.value) {
+        Some(Value::Array(items)) => items.len(),
+        Some(Value::Object(members)) => members.len(),
+        _ => return true,
     };
-    if phases.len() <= limits.max_phases {
+    if count <= limits.max_phases {
         return true;
     }
     diags.push(
@@ -81,8 +84,7 @@ fn phase_count_fits(
             Code::TooManyPhases,
             format!(
                 "the loop declares {} phases, more than the limit of {}",
-                phases.len(),
-                limits.max_phases
+                count, limits.max_phases
             ),
         )
         .with_help("split the loop into smaller loops, or raise the limit with `--max-phases`")

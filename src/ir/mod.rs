@@ -76,6 +76,38 @@ pub mod id_pattern {
     /// Semantic version as upstream accepts it.
     pub const VERSION: &str =
         r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$";
+
+    /// A stable id (formats.md 1.4): 1 to 64 characters, a lowercase letter, then lowercase
+    /// letters, digits and single hyphens, not ending in a hyphen.
+    pub fn is_stable_id(id: &str) -> bool {
+        let b = id.as_bytes();
+        b.first().is_some_and(u8::is_ascii_lowercase)
+            && b.len() <= 64
+            && b.iter()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+            && !id.contains("--")
+            && !id.ends_with('-')
+    }
+
+    /// The stable id an invalid id most likely means: lowercased, with `_`, `.` and spaces as
+    /// single hyphens, no hyphen at either end (`Approve_Merge` -> `approve-merge`); `None`
+    /// when that is not a stable id either, or is the id itself.
+    pub fn repaired_id(id: &str) -> Option<String> {
+        let mut out = String::with_capacity(id.len());
+        for c in id.chars() {
+            let c = match c {
+                '_' | '.' | ' ' | '-' => '-',
+                c => c.to_ascii_lowercase(),
+            };
+            if !(c == '-' && (out.is_empty() || out.ends_with('-'))) {
+                out.push(c);
+            }
+        }
+        while out.ends_with('-') {
+            out.pop();
+        }
+        (out != id && is_stable_id(&out)).then_some(out)
+    }
 }
 
 /// The shape of a loop.

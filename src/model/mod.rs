@@ -10,6 +10,7 @@ pub mod agentpm;
 pub mod ir;
 pub mod mas;
 pub mod schema;
+pub mod xstate;
 
 use crate::format::Format;
 
@@ -19,6 +20,7 @@ pub fn schema(format: Format) -> &'static serde_json::Value {
         Format::Agentpm => agentpm::schema(),
         Format::Mas => mas::schema(),
         Format::Ir => ir::schema(),
+        Format::Xstate => xstate::schema(),
     }
 }
 

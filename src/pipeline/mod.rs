@@ -32,6 +32,7 @@ pub fn claims(format: Format, root: &Node) -> bool {
         Format::Agentpm => front::agentpm::claims(root),
         Format::Mas => front::mas::claims(root),
         Format::Ir => front::ir::claims(root),
+        Format::Xstate => front::xstate::claims(root),
     }
 }
 
@@ -52,5 +53,6 @@ pub fn read_format(
         Format::Agentpm => front::agentpm::read(doc, limits, diags),
         Format::Mas => front::mas::read(doc, limits, diags),
         Format::Ir => front::ir::read(doc, limits, diags),
+        Format::Xstate => front::xstate::read(doc, limits, diags),
     }
 }

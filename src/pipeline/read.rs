@@ -150,7 +150,7 @@ fn detect(doc: &Document, diags: &mut Diagnostics) -> Option<Format> {
     }
     let why = match doc.root.get("type").and_then(|n| n.as_str()) {
         Some(t) => format!("`type` is `{t}`, not `REAL` or `VEAL`, and there is no `loop` object"),
-        None => "it has no `loop` object (AgentPM) and no `type: REAL|VEAL` (multi-agent-spec)"
+        None => "it has no `loop` object (AgentPM), no `type: REAL|VEAL` (multi-agent-spec) and no `states` with an `initial` state (XState)"
             .to_owned(),
     };
     let names: Vec<String> = Format::ALL

@@ -20,6 +20,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Severity, Suggestion};
+use crate::ir::id_pattern::repaired_id;
 use crate::ir::{Graph, IMPLICIT_OUTCOME, IdMap, Phase, Spec, id_map};
 
 /// Codes whose diagnostic says the value at its pointer is unusable as a name or a list.
@@ -401,42 +402,11 @@ fn written_validly(name: &str, declared: &str) -> bool {
     name.eq_ignore_ascii_case(declared) || repaired_id(declared).as_deref() == Some(name)
 }
 
-/// A stable id (formats.md 1.4): 1 to 64 characters, a lowercase letter, then lowercase
-/// letters, digits and single hyphens, not ending in a hyphen.
-pub(crate) fn is_stable_id(id: &str) -> bool {
-    let b = id.as_bytes();
-    b.first().is_some_and(u8::is_ascii_lowercase)
-        && b.len() <= 64
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-        && !id.contains("--")
-        && !id.ends_with('-')
-}
-
-/// The stable id an invalid id most likely means: lowercased, with `_`, `.` and spaces as
-/// single hyphens, no hyphen at either end (`Approve_Merge` -> `approve-merge`); `None`
-/// when that is not a stable id either, or is the id itself.
-pub(crate) fn repaired_id(id: &str) -> Option<String> {
-    let mut out = String::with_capacity(id.len());
-    for c in id.chars() {
-        let c = match c {
-            '_' | '.' | ' ' | '-' => '-',
-            c => c.to_ascii_lowercase(),
-        };
-        if !(c == '-' && (out.is_empty() || out.ends_with('-'))) {
-            out.push(c);
-        }
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    (out != id && is_stable_id(&out)).then_some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::diag::{Diagnostic, EditTarget, Suggestion};
+    use crate::ir::id_pattern::is_stable_id;
 
     #[test]
     fn closest_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {

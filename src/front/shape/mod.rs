@@ -44,12 +44,38 @@ pub struct Profile {
     /// Top-level keys that the schema requires but whose absence the front end reports
     /// itself (AgentPM's `kind`, a warning).
     pub optional_root_keys: &'static [&'static str],
-    /// A diagnostic for an unknown top-level key (its name and pointer), when the format
-    /// has a better one than "unknown field".
-    pub unknown_root_key: Option<fn(&str, &str) -> Option<Diagnostic>>,
+    /// What the format says of a key its schema does not allow (given the key, its
+    /// pointer and the members of the object holding it), when it has something better to
+    /// say than "unknown field".
+    pub unknown_key: Option<fn(&str, &str, &[Member]) -> UnknownKey>,
     /// The largest integer the format's reference runtime can hold, and who that is
     /// (multi-agent-spec: the Go SDK's `int`); `None`: the largest `u64`.
     pub max_integer: Option<(u64, &'static str)>,
+}
+
+/// What a format's front end says of a key its schema does not allow.
+#[derive(Debug)]
+pub enum UnknownKey {
+    /// Nothing special: the shape check's "unknown field".
+    Unknown,
+    /// This diagnostic instead.
+    Instead(Diagnostic),
+    /// Nothing: another key's diagnostic already explains it (one cause, one diagnostic).
+    Explained,
+}
+
+/// Whether JSON Schema type `t` takes `value`.
+fn admits(t: &str, value: &Value) -> bool {
+    match (t, value) {
+        ("object", Value::Object(_))
+        | ("array", Value::Array(_))
+        | ("string", Value::String { .. })
+        | ("boolean", Value::Bool(_))
+        | ("null", Value::Null) => true,
+        ("number", Value::Number(_)) => true,
+        ("integer", Value::Number(n)) => n.is_u64() || n.is_i64() || is_whole(n),
+        _ => false,
+    }
 }
 
 /// Check `doc` against `schema`, pushing a diagnostic for each problem.
@@ -282,7 +308,14 @@ impl ShapeCheck<'_> {
                     .filter(|s| self.node_at(**s, node, ptr, false))
                     .count();
                 let good = if any { matches >= 1 } else { matches == 1 };
-                if !good {
+                if !good
+                    && matches == 0
+                    && let Some(only) = self.only_form_of_its_type(alts, node)
+                {
+                    // One form takes a value of this type: its own diagnostics say more
+                    // than "none of the forms".
+                    ok &= self.node_at(only, node, ptr, report);
+                } else if !good {
                     ok = false;
                     let d = Diagnostic::new(
                         Code::WrongType,
@@ -307,17 +340,23 @@ impl ShapeCheck<'_> {
         ok
     }
 
-    fn type_ok(&mut self, types: &[&str], node: &Node, ptr: &Ptr<'_>, report: bool) -> bool {
-        let ok = types.iter().any(|t| match (*t, &node.value) {
-            ("object", Value::Object(_))
-            | ("array", Value::Array(_))
-            | ("string", Value::String { .. })
-            | ("boolean", Value::Bool(_))
-            | ("null", Value::Null) => true,
-            ("number", Value::Number(_)) => true,
-            ("integer", Value::Number(n)) => n.is_u64() || n.is_i64() || is_whole(n),
-            _ => false,
+    /// The one alternative whose `type` takes `node`'s type, if exactly one does.
+    fn only_form_of_its_type(&self, alts: &[Id], node: &Node) -> Option<Id> {
+        let mut of_type = alts.iter().filter(|s| {
+            self.schema
+                .get(**s)
+                .types
+                .as_ref()
+                .is_some_and(|types| types.iter().any(|t| admits(t, &node.value)))
         });
+        match (of_type.next(), of_type.next()) {
+            (Some(only), None) => Some(*only),
+            _ => None,
+        }
+    }
+
+    fn type_ok(&mut self, types: &[&str], node: &Node, ptr: &Ptr<'_>, report: bool) -> bool {
+        let ok = types.iter().any(|t| admits(t, &node.value));
         if ok || !report {
             return ok;
         }
@@ -636,7 +675,7 @@ impl ShapeCheck<'_> {
                 }
                 (None, Additional::Closed) => {
                     ok = false;
-                    self.unknown(obj, m, &child, report);
+                    self.unknown(obj, m, members, &child, report);
                 }
                 (None, Additional::Open) => {}
             }
@@ -688,14 +727,30 @@ impl ShapeCheck<'_> {
     }
 
     /// A key the closed object does not allow: left out of the model, and reported.
-    fn unknown(&mut self, obj: &Rules, m: &Member, child: &Ptr<'_>, report: bool) {
+    fn unknown(
+        &mut self,
+        obj: &Rules,
+        m: &Member,
+        siblings: &[Member],
+        child: &Ptr<'_>,
+        report: bool,
+    ) {
         if report {
             self.edits.skip(&m.value);
         }
+        let special = self.profile.unknown_key.map_or(UnknownKey::Unknown, |f| {
+            f(&m.key, &child.to_string(), siblings)
+        });
+        let mut d = match special {
+            UnknownKey::Explained => return,
+            UnknownKey::Instead(d) => d,
+            UnknownKey::Unknown => {
+                self.unknown_key(&m.key, &child.to_string(), &child.parent(), obj)
+            }
+        };
         // A YAML non-string key is already reported by the parser (P012): one mistake,
         // one diagnostic.
         let non_string = m.non_string.is_some();
-        let mut d = self.unknown_key(&m.key, &child.to_string(), &child.parent(), obj);
         // Locate through the member itself: resolving the pointer scans the object's keys,
         // which is quadratic for an object with many unknown keys.
         let (pos, end) = self.doc.span_ends(m.key_span);
@@ -740,11 +795,6 @@ impl ShapeCheck<'_> {
         } else {
             format!("in `{}`", parent.field())
         };
-        if let Some(special) = self.profile.unknown_root_key.filter(|_| parent.is_root())
-            && let Some(d) = special(key, child)
-        {
-            return d;
-        }
         if parent.is_top_key("loop") && matches!(key, "name" | "version") {
             // formats.md 1.1: `{"name": "@scope/pkg"}` is a package reference.
             return Diagnostic::new(
@@ -797,7 +847,7 @@ const TERMINALS: &[&str] = &["$end", "$abort", "$handoff"];
 /// Propose the valid id an invalid one most likely means (`Approve_Merge` ->
 /// `approve-merge`), when there is one.
 fn with_repair(d: Diagnostic, text: &str, ptr: &Ptr<'_>) -> Diagnostic {
-    match crate::valid::names::repaired_id(text) {
+    match crate::ir::id_pattern::repaired_id(text) {
         Some(to) => {
             // The help line becomes the fix's: the advice it replaces stays as a note.
             let mut d = d;

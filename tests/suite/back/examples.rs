@@ -27,6 +27,7 @@ fn snapshot_name(w: &Written) -> Option<&'static str> {
         Target::Loop(Format::Agentpm) => Some("to_agentpm"),
         Target::Loop(Format::Mas) => Some("to_mas"),
         Target::Loop(Format::Ir) => Some("to_ir"),
+        Target::Loop(Format::Xstate) => Some("to_xstate"),
         Target::Mermaid => Some(match w.opts.style {
             Style::Flowchart => "mermaid_flowchart",
             Style::State => "mermaid_state",

@@ -16,4 +16,5 @@ mod plantuml;
 pub(crate) mod properties;
 mod roundtrip;
 mod schema;
+mod xstate;
 mod xstate_real;

@@ -191,7 +191,7 @@ pub(crate) fn mas_effective(v: &Value) -> Value {
 /// The output agrees with the JSON Schema loopconv publishes for its format.
 pub(crate) fn assert_schema_valid(what: &str, text: &str, fmt: Format) {
     let value = match fmt {
-        Format::Agentpm | Format::Ir => json_value(what, text),
+        Format::Agentpm | Format::Ir | Format::Xstate => json_value(what, text),
         Format::Mas => yaml_value(what, text),
     };
     let validator = jsonschema::validator_for(loopconv::model::schema(fmt))
@@ -259,7 +259,7 @@ pub(crate) fn x_ir_x(path: &Path, fmt: Format) {
             mas_effective(&yaml_value(&name, &input)),
             "{name}: X -> IR -> X changes the MAS values\n{back}"
         ),
-        Format::Ir => unreachable!(),
+        Format::Ir | Format::Xstate => unreachable!(),
     }
 }
 

@@ -141,6 +141,7 @@ pub(crate) fn required(s: &Sample, ptr_pattern: &str) -> bool {
                 || (pat == Some(M::Str("veal".into()))
                     && matches!(ptr_pattern, "/roles/validator" | "/goal/checks"))
         }
+        Format::Xstate => matches!(ptr_pattern, "/id" | "/initial" | "/states"),
         Format::Mas => {
             mas.contains(&ptr_pattern)
                 || (real && ptr_pattern == "/mission")
@@ -177,6 +178,7 @@ pub(crate) fn reference(s: &Sample, pat: &str) -> bool {
                 | "/graph/checkpoints/*/on_reject"
         ),
         Format::Mas => matches!(pat, "/type" | "/escalation" | "/checks/*/type"),
+        Format::Xstate => pat == "/initial" || pat.starts_with("/states/"),
     }
 }
 
@@ -267,7 +269,7 @@ pub(crate) fn mutate(
             let phases_ptr = match s.format {
                 Format::Agentpm => "/loop/phases",
                 Format::Ir => "/graph/phases",
-                Format::Mas => return None,
+                Format::Mas | Format::Xstate => return None,
             };
             let transitions_ptr = phases_ptr.replace("phases", "transitions");
             let M::Arr(phases) = tree.get_mut(phases_ptr)? else {

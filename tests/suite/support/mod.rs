@@ -217,6 +217,7 @@ pub fn variants(base: &back::Options) -> Vec<(Target, String, back::Options)> {
             Target::Loop(Format::Ir)
             | Target::Loop(Format::Agentpm)
             | Target::Loop(Format::Mas)
+            | Target::Loop(Format::Xstate)
             | Target::PlantUml
             | Target::Markdown => {
                 one(target.name().to_owned(), base.clone());

@@ -73,8 +73,17 @@ fn structural(l: &Loaded) -> (bool, Vec<&'static str>) {
             // The Go SDK's rules beyond its schema (an empty `actor`, `max_attempts` beyond
             // its `int`): their messages name the Go SDK.
             let go_sdk_only = d.message.contains("multi-agent-spec Go SDK");
+            // An XState machine's loop rules are about what each state is (a phase needs a
+            // description, its key is an id; a gate is chained before its phase): the
+            // front end's, beyond what a schema of state charts says.
+            let xstate_loop_rule = l.format == Some(Format::Xstate)
+                && matches!(
+                    d.code,
+                    Code::XstateGate | Code::MissingField | Code::InvalidId
+                );
             (d.severity == Severity::Error
                 && !go_sdk_only
+                && !xstate_loop_rule
                 && (c.starts_with('P') || c.starts_with('F') || SCHEMA_V_CODES.contains(&d.code)))
                 || d.code == Code::MissingKind
         })

@@ -1,0 +1,769 @@
+//! XState machines: the read path (shape, the XState features a loop cannot hold, `F018`;
+//! the checkpoint gates, `F019`) and the lowering into the IR.
+//!
+//! A state is a phase, a checkpoint's gate (tagged `checkpoint`) or a terminal (`type:
+//! final`, its run status in `output.status`); `model::xstate` says what each holds. The
+//! machine's `meta` carries the loop-level fields, so what `back::xstate` writes is read
+//! back exactly; a hand-written machine of the same shape is read too.
+
+use super::{has_key, model, phase_count_fits};
+use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
+use crate::format::Format;
+use crate::front::shape::{Profile, UnknownKey};
+use crate::ir::id_pattern::{is_stable_id, repaired_id};
+use crate::ir::{self, Destination, Field, IdMap, Origin, Pattern, Provenance, Spec, Terminal};
+use crate::model::xstate as m;
+use crate::tree::{Document, Member, Node, ReadLimits};
+
+/// A document with `states` and `initial` is an XState machine.
+pub fn claims(root: &Node) -> bool {
+    has_key(root, "states") && has_key(root, "initial")
+}
+
+/// Read a machine: shape, the features a loop cannot hold, lowering.
+pub fn read(doc: &Document, limits: &ReadLimits, diags: &mut Diagnostics) -> Option<Spec> {
+    if !phase_count_fits(doc, &["states"], limits, diags) {
+        return None;
+    }
+    let profile = Profile {
+        unknown_key: Some(feature_key),
+        ..Profile::default()
+    };
+    let machine: m::Machine = model(doc, Format::Xstate, &profile, diags)?;
+    Some(lower(machine, diags))
+}
+
+/// The XState features a loop cannot hold, by the key that uses them.
+const FEATURES: &[(&str, &str)] = &[
+    ("states", "nested states"),
+    ("initial", "nested states"),
+    ("entry", "entry actions"),
+    ("exit", "exit actions"),
+    ("actions", "actions"),
+    ("invoke", "invoked actors"),
+    ("after", "delayed transitions"),
+    ("always", "eventless transitions"),
+    ("context", "extended state"),
+    ("guard", "guards"),
+    ("cond", "guards"),
+    ("onDone", "done events"),
+    ("history", "history states"),
+    ("reenter", "re-entering transitions"),
+    ("internal", "internal transitions"),
+    ("type", "a parallel machine"),
+    ("on", "events on the machine itself"),
+    ("output", "machine output"),
+    ("id", "state ids (`#id` targets)"),
+    ("types", "type declarations"),
+    ("schemas", "schemas"),
+];
+
+/// `F018` for a key that uses an XState feature; nothing for `initial` beside the nested
+/// `states` that explain it (one cause, one diagnostic).
+fn feature_key(key: &str, pointer: &str, siblings: &[Member]) -> UnknownKey {
+    let Some((_, feature)) = FEATURES.iter().find(|(k, _)| *k == key) else {
+        return UnknownKey::Unknown;
+    };
+    let nested_by_type = key == "states"
+        && siblings
+            .iter()
+            .any(|m| m.key == "type" && !matches!(m.value.as_str(), Some("atomic" | "final")));
+    if (key == "initial" && siblings.iter().any(|m| m.key == "states")) || nested_by_type {
+        return UnknownKey::Explained;
+    }
+    UnknownKey::Instead(unsupported(pointer, key, feature))
+}
+
+/// `F018`: `key` at `pointer` is an XState feature a loop cannot hold.
+fn unsupported(pointer: &str, key: &str, feature: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::XstateUnsupported,
+        format!(
+            "`{}` uses {feature}, an XState feature a loop cannot hold",
+            key.escape_debug()
+        ),
+    )
+    .with_help(
+        "a loop is flat: one state per phase, one event per outcome, a final state per terminal",
+    )
+    .at_key(pointer)
+}
+
+/// Where each loop-level field is in a machine.
+pub fn pointer(field: Field) -> &'static str {
+    match field {
+        Field::Name => "/id",
+        Field::Description => "/description",
+        Field::Version => "/version",
+        Field::SchemaUri => "/meta/schema_uri",
+        Field::Readme => "/meta/readme",
+        Field::License => "/meta/license",
+        Field::Environment => "/meta/environment",
+        Field::Pattern => "/meta/pattern",
+        Field::Archetype => "/meta/archetype",
+        Field::Entry => "/initial",
+        Field::Phases | Field::Transitions | Field::Checkpoints => "/states",
+        Field::MaxSteps => "/meta/max_steps",
+        Field::ErrorPolicy => "/meta/error_policy",
+        Field::ToolFailure => "/meta/error_policy/tool_failure",
+        Field::Actor => "/meta/roles/actor",
+        Field::Validator => "/meta/roles/validator",
+        Field::FallbackAgent => "/meta/roles/fallback_agent",
+        Field::Mission => "/meta/goal/mission",
+        Field::SuccessCriteria => "/meta/goal/success_criteria",
+        Field::Checks => "/meta/goal/checks",
+        Field::Inputs => "/meta/goal/inputs",
+        Field::Outputs => "/meta/goal/outputs",
+        Field::Escalation => "/meta/escalation",
+        Field::MaxAttempts => "/meta/max_attempts",
+    }
+}
+
+/// What a state is in the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Phase,
+    Gate,
+    Terminal(Terminal),
+}
+
+/// The machine being lowered: its states' roles, the phase each gate guards, and the
+/// diagnostics.
+struct Lowering<'a> {
+    states: &'a m::States,
+    roles: IdMap<&'a str, Role>,
+    /// The phase a gate guards (`None`: its `APPROVE` leads to no phase).
+    guarded: IdMap<&'a str, Option<&'a str>>,
+    /// Each guarded phase's gates, in the order they are listed.
+    gates_of: IdMap<&'a str, Vec<&'a str>>,
+    diags: &'a mut Diagnostics,
+}
+
+/// Lower a machine into the IR.
+fn lower(machine: m::Machine, diags: &mut Diagnostics) -> Spec {
+    let meta = machine.meta.unwrap_or_default();
+    let mut l = Lowering::new(&machine.states, diags);
+    let entry = l
+        .destination(&machine.initial, "/initial")
+        .as_str()
+        .to_owned();
+    let phases = l.phases();
+    let transitions = l.transitions();
+    let transitions = l.ordered(transitions, meta.transition_order.as_deref());
+    let checkpoints = l.checkpoints(meta.empty_checkpoints == Some(true));
+    let goal = meta.goal.map(with_goal_origins).unwrap_or_default();
+    Spec {
+        source_format: meta.source_format.unwrap_or(Format::Xstate),
+        name: machine.id,
+        version: machine.version,
+        description: machine.description,
+        schema_uri: meta.schema_uri,
+        readme: meta.readme,
+        license: meta.license,
+        environment: meta.environment,
+        pattern: meta.pattern.unwrap_or(Pattern::General),
+        archetype: meta.archetype,
+        roles: meta.roles.unwrap_or_default(),
+        goal,
+        graph: ir::Graph {
+            entry,
+            entry_origin: Origin::new("/initial"),
+            phases,
+            transitions,
+            checkpoints,
+        },
+        bounds: ir::Bounds {
+            max_steps: meta.max_steps,
+            max_attempts: meta.max_attempts,
+            escalation: meta.escalation,
+            error_policy: meta.error_policy,
+        },
+        provenance: Provenance::new(Format::Xstate, pointer),
+    }
+}
+
+/// The origins of the checks and ports carried in `meta.goal`.
+fn with_goal_origins(mut goal: ir::Goal) -> ir::Goal {
+    let at = Origin::new("/meta/goal");
+    for (i, c) in goal.checks.iter_mut().flatten().enumerate() {
+        c.origin = at.child("checks").item(i);
+    }
+    for (key, ports) in [("inputs", &mut goal.inputs), ("outputs", &mut goal.outputs)] {
+        for (i, p) in ports.iter_mut().flatten().enumerate() {
+            p.origin = at.child(key).item(i);
+        }
+    }
+    goal
+}
+
+/// The origin of state `key`.
+fn state_origin(key: &str) -> Origin {
+    Origin::new("/states").child(key)
+}
+
+/// The pointer of the target of event `event` of state `key` (the string, or the
+/// transition object's `target`).
+fn target_pointer(key: &str, event: &str, on: &m::On) -> String {
+    let at = state_origin(key).child("on").child(event);
+    match on {
+        m::On::Target(_) => at.pointer(),
+        m::On::Transition(_) | m::On::Candidates(_) => at.pointer_to("target"),
+    }
+}
+
+impl<'a> Lowering<'a> {
+    fn new(states: &'a m::States, diags: &'a mut Diagnostics) -> Self {
+        let mut l = Lowering {
+            states,
+            roles: ir::id_map(states.len()),
+            guarded: ir::id_map(0),
+            gates_of: ir::id_map(0),
+            diags,
+        };
+        for (key, state) in states {
+            let role = l.role(key, state);
+            l.roles.insert(key, role);
+        }
+        l.chain_gates();
+        l
+    }
+
+    /// What state `key` is; `F018` for a kind of state a loop cannot hold (read as a
+    /// phase, so that references to it resolve).
+    fn role(&mut self, key: &str, state: &m::State) -> Role {
+        let at = state_origin(key);
+        match state.kind {
+            Some(m::StateType::Final) => Role::Terminal(self.terminal(key, state)),
+            Some(
+                kind @ (m::StateType::Parallel | m::StateType::Compound | m::StateType::History),
+            ) => {
+                let kind = match kind {
+                    m::StateType::Parallel => "a parallel state",
+                    m::StateType::History => "a history state",
+                    _ => "a compound state (with nested states)",
+                };
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::XstateUnsupported,
+                        format!(
+                            "the state `{}` is {kind}, an XState feature a loop cannot hold",
+                            key.escape_debug()
+                        ),
+                    )
+                    .with_help("a loop is flat: one state per phase, one event per outcome, a final state per terminal")
+                    .at(at.pointer_to("type")),
+                );
+                Role::Phase
+            }
+            _ if state
+                .tags
+                .iter()
+                .flatten()
+                .any(|t| *t == m::Tag::Checkpoint) =>
+            {
+                Role::Gate
+            }
+            _ => Role::Phase,
+        }
+    }
+
+    /// A final state's terminal: its `output.status`, else its key (`end`, `abort`,
+    /// `handoff`); `F002` when neither says.
+    fn terminal(&mut self, key: &str, state: &m::State) -> Terminal {
+        let by_key = match key {
+            "end" => Some(Terminal::End),
+            "abort" => Some(Terminal::Abort),
+            "handoff" => Some(Terminal::Handoff),
+            _ => None,
+        };
+        match (state.output.as_ref().map(|o| o.status), by_key) {
+            (Some(m::Status::Ended), _) => Terminal::End,
+            (Some(m::Status::Aborted), _) => Terminal::Abort,
+            (Some(m::Status::HandedOff), _) => Terminal::Handoff,
+            (None, Some(t)) => t,
+            (None, None) => {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::MissingField,
+                        format!(
+                            "the final state `{}` has no `output.status`: which terminal it is cannot be told",
+                            key.escape_debug()
+                        ),
+                    )
+                    .with_help("add `\"output\": {\"status\": \"ended\"}` (or `aborted`, `handed_off`)")
+                    .at_key(state_origin(key).pointer()),
+                );
+                Terminal::End
+            }
+        }
+    }
+}
+
+impl<'a> Lowering<'a> {
+    /// The events of state `key`, in order.
+    fn events(&self, key: &str) -> impl Iterator<Item = (&'a String, &'a m::On)> + use<'a> {
+        self.states
+            .get(key)
+            .and_then(|s| s.on.as_ref())
+            .into_iter()
+            .flatten()
+    }
+
+    /// The target key of an event (the first candidate's, after `F018` for several).
+    fn target_of(&mut self, key: &str, event: &str, on: &'a m::On) -> &'a str {
+        match on {
+            m::On::Target(t) => t,
+            m::On::Transition(t) => &t.target,
+            m::On::Candidates(c) => {
+                let at = state_origin(key).pointer_to("on");
+                let d = unsupported(
+                    &Origin::new(at).pointer_to(event),
+                    event,
+                    "guarded candidate transitions",
+                );
+                self.diags.push(d);
+                c.first().map_or("", |t| t.target.as_str())
+            }
+        }
+    }
+
+    /// `F019` when gate `gate` has no event `name` (`APPROVE` or `REJECT`).
+    fn missing_gate_event(&mut self, gate: &str, name: &str) {
+        if self.events(gate).any(|(e, _)| e.as_str() == name) {
+            return;
+        }
+        self.diags.push(
+            Diagnostic::new(
+                Code::XstateGate,
+                format!(
+                    "the checkpoint gate `{}` has no `{name}` event",
+                    gate.escape_debug()
+                ),
+            )
+            .with_help("a gate has two events: `APPROVE` into the guarded phase (or the next gate) and `REJECT` to where a rejection goes")
+            .at_key(state_origin(gate).pointer()),
+        );
+    }
+
+    /// The phase each gate guards (following `APPROVE` through later gates), each guarded
+    /// phase's gates in order, `F019` for a gate approving into the wrong place and for
+    /// an event a gate does not take.
+    fn chain_gates(&mut self) {
+        let gates: Vec<&'a str> = self
+            .states
+            .keys()
+            .map(String::as_str)
+            .filter(|k| self.roles.get(k) == Some(&Role::Gate))
+            .collect();
+        for &g in &gates {
+            self.stray_gate_events(g);
+            let phase = self.guarded_phase(g);
+            self.guarded.insert(g, phase);
+            if let Some(p) = phase {
+                self.gates_of.entry(p).or_default().push(g);
+            }
+        }
+        let chains: Vec<(&'a str, Vec<&'a str>)> =
+            self.gates_of.iter().map(|(p, g)| (*p, g.clone())).collect();
+        for &g in &gates {
+            if let Some((p, chain)) = chains.iter().find(|(_, c)| c.contains(&g)) {
+                self.check_approval(g, p, chain);
+            }
+        }
+    }
+
+    /// The phase a gate's `APPROVE` leads to, through later gates; `None` (after `F019`)
+    /// when it leads to no phase.
+    fn guarded_phase(&mut self, gate: &'a str) -> Option<&'a str> {
+        let mut at = gate;
+        let mut seen = vec![gate];
+        loop {
+            let (next, _) = self.gate_event_quiet(at)?;
+            match self.roles.get(next) {
+                Some(Role::Phase) => return Some(next),
+                Some(Role::Gate) if !seen.contains(&next) => {
+                    seen.push(next);
+                    at = next;
+                }
+                _ => {
+                    if at == gate {
+                        self.approves_into_no_phase(gate, next);
+                    }
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// A gate's `APPROVE` target without reporting (the gate's own check reports).
+    fn gate_event_quiet(&self, gate: &str) -> Option<(&'a str, &'a m::On)> {
+        let (_, on) = self.events(gate).find(|(e, _)| e.as_str() == m::APPROVE)?;
+        let target = match on {
+            m::On::Target(t) => t.as_str(),
+            m::On::Transition(t) => t.target.as_str(),
+            m::On::Candidates(c) => c.first()?.target.as_str(),
+        };
+        Some((target, on))
+    }
+
+    fn approves_into_no_phase(&mut self, gate: &str, target: &str) {
+        self.diags.push(
+            Diagnostic::new(
+                Code::XstateGate,
+                format!(
+                    "the checkpoint gate `{}` approves into `{}`, which is not a phase",
+                    gate.escape_debug(),
+                    target.escape_debug()
+                ),
+            )
+            .with_help("`APPROVE` goes into the phase the checkpoint guards, or into the next gate before it")
+            .at(state_origin(gate).child("on").pointer_to(m::APPROVE)),
+        );
+    }
+
+    /// `F019` for each event of a gate but `APPROVE` and `REJECT`, and for a missing one.
+    fn stray_gate_events(&mut self, gate: &'a str) {
+        let stray: Vec<&'a String> = self
+            .events(gate)
+            .map(|(e, _)| e)
+            .filter(|e| *e != m::APPROVE && *e != m::REJECT)
+            .collect();
+        for e in stray {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::XstateGate,
+                    format!(
+                        "the checkpoint gate `{}` has an event `{}`: a gate takes only `APPROVE` and `REJECT`",
+                        gate.escape_debug(),
+                        e.escape_debug()
+                    ),
+                )
+                .with_suggestion(Suggestion::RemoveKey {
+                    target: EditTarget::key(state_origin(gate).child("on").pointer_to(e)),
+                })
+                .at_key(state_origin(gate).child("on").pointer_to(e)),
+            );
+        }
+        self.missing_gate_event(gate, m::APPROVE);
+        self.missing_gate_event(gate, m::REJECT);
+    }
+
+    /// `F019` when gate `g` of phase `p` does not approve into the next gate of `chain`
+    /// (or into `p`, for the last).
+    fn check_approval(&mut self, g: &'a str, p: &'a str, chain: &[&'a str]) {
+        let i = chain.iter().position(|x| *x == g).unwrap_or(0);
+        let expected = chain.get(i + 1).copied().unwrap_or(p);
+        let Some((actual, on)) = self.gate_event_quiet(g) else {
+            return;
+        };
+        if actual == expected {
+            return;
+        }
+        let ptr = target_pointer(g, m::APPROVE, on);
+        self.diags.push(
+            Diagnostic::new(
+                Code::XstateGate,
+                format!(
+                    "the checkpoint gate `{}` approves into `{}`, but the checkpoints before `{}` are evaluated in the order their gates are listed, so it approves into `{}`",
+                    g.escape_debug(),
+                    actual.escape_debug(),
+                    p.escape_debug(),
+                    expected.escape_debug()
+                ),
+            )
+            .with_suggestion(Suggestion::Set {
+                target: EditTarget::value(ptr.clone()),
+                to: expected.to_owned(),
+            })
+            .at(ptr),
+        );
+    }
+
+    /// Where a reference to state `key` (at `ptr`) leads in the loop: a phase (through its
+    /// gates), a terminal, or, for a key that names no state, the key itself (the
+    /// validator reports it). `F019` when it skips a gate.
+    fn destination(&mut self, key: &'a str, ptr: &str) -> Destination {
+        match self.roles.get(key).copied() {
+            Some(Role::Terminal(t)) => Destination::Terminal(t),
+            Some(Role::Phase) => {
+                self.through_first_gate(key, key, ptr);
+                Destination::Phase(key.to_owned())
+            }
+            Some(Role::Gate) => match self.guarded.get(key).copied().flatten() {
+                Some(p) => {
+                    self.through_first_gate(key, p, ptr);
+                    Destination::Phase(p.to_owned())
+                }
+                None => Destination::Phase(key.to_owned()),
+            },
+            None => Destination::Phase(key.to_owned()),
+        }
+    }
+
+    /// `F019` when a reference to `target` enters guarded phase `phase` elsewhere than
+    /// through its first gate.
+    fn through_first_gate(&mut self, target: &str, phase: &str, ptr: &str) {
+        let Some(first) = self.gates_of.get(phase).and_then(|g| g.first()).copied() else {
+            return;
+        };
+        if target == first {
+            return;
+        }
+        let skipped: Vec<String> = self.gates_of[phase]
+            .iter()
+            .take_while(|g| **g != target)
+            .map(|g| format!("`{}`", self.checkpoint_id(g).escape_debug()))
+            .collect();
+        self.diags.push(
+            Diagnostic::new(
+                Code::XstateGate,
+                format!(
+                    "this target skips the checkpoint {} before `{}`: every way into a guarded phase goes through its first gate",
+                    crate::text::list(&skipped, "and"),
+                    phase.escape_debug()
+                ),
+            )
+            .with_suggestion(Suggestion::Set {
+                target: EditTarget::value(ptr.to_owned()),
+                to: first.to_owned(),
+            })
+            .at(ptr.to_owned()),
+        );
+    }
+
+    /// A gate's checkpoint id: `meta.checkpoint`, else its key.
+    fn checkpoint_id(&self, gate: &'a str) -> &'a str {
+        self.states.get_key_value(gate).map_or(gate, |(k, s)| {
+            s.meta
+                .as_ref()
+                .and_then(|m| m.checkpoint.as_deref())
+                .unwrap_or(k)
+        })
+    }
+}
+
+impl<'a> Lowering<'a> {
+    /// The keys of the states with role `role`, in order.
+    fn keys_of(&self, role: fn(&Role) -> bool) -> Vec<&'a str> {
+        self.states
+            .keys()
+            .map(String::as_str)
+            .filter(|k| self.roles.get(k).is_some_and(role))
+            .collect()
+    }
+
+    /// The phases, in the order of their states.
+    fn phases(&mut self) -> Vec<ir::Phase> {
+        self.keys_of(|r| *r == Role::Phase)
+            .into_iter()
+            .map(|key| self.phase(key))
+            .collect()
+    }
+
+    fn phase(&mut self, key: &'a str) -> ir::Phase {
+        let state = &self.states[key];
+        let origin = state_origin(key);
+        self.stable_id(key, &origin.pointer(), "phase state");
+        let objective = state.description.clone().unwrap_or_else(|| {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::MissingField,
+                    format!(
+                        "the phase state `{}` has no `description`, which holds the phase's objective",
+                        key.escape_debug()
+                    ),
+                )
+                .with_help("say what the phase must achieve in `description`")
+                .at_key(origin.pointer()),
+            );
+            key.to_owned()
+        });
+        ir::Phase {
+            id: key.to_owned(),
+            objective,
+            access: state.meta.as_ref().and_then(|m| m.access.clone()),
+            outcomes: self.outcomes(key),
+            origin,
+        }
+    }
+
+    /// A phase's declared outcomes: its events, each described by its transition's
+    /// `description`; `None` (the implicit `complete`) for a single undescribed
+    /// `complete` event, or none at all.
+    fn outcomes(&mut self, key: &'a str) -> Option<Vec<ir::Outcome>> {
+        let events: Vec<(&'a String, &'a m::On)> = self.events(key).collect();
+        let described = |on: &m::On| matches!(on, m::On::Transition(t) if t.description.is_some());
+        let implicit = match events.as_slice() {
+            [] => true,
+            [(e, on)] => e.as_str() == ir::IMPLICIT_OUTCOME && !described(on),
+            _ => false,
+        };
+        if implicit {
+            return None;
+        }
+        let on_origin = state_origin(key).child("on");
+        let outcomes = events
+            .into_iter()
+            .map(|(event, on)| {
+                let origin = on_origin.child(event);
+                self.stable_id(event, &origin.pointer(), "event");
+                let description = match on {
+                    m::On::Transition(t) if t.description.is_some() => {
+                        t.description.clone().unwrap_or_default()
+                    }
+                    _ => self.undescribed(key, event, &origin),
+                };
+                ir::Outcome {
+                    id: event.clone(),
+                    description,
+                    origin,
+                }
+            })
+            .collect();
+        Some(outcomes)
+    }
+
+    /// `F002` for an event of a phase with several outcomes that has no `description`;
+    /// the event's name stands in, so the validator does not report it again.
+    fn undescribed(&mut self, key: &str, event: &str, origin: &Origin) -> String {
+        self.diags.push(
+            Diagnostic::new(
+                Code::MissingField,
+                format!(
+                    "the event `{}` of the phase state `{}` has no `description`: each outcome of a phase with several needs one",
+                    event.escape_debug(),
+                    key.escape_debug()
+                ),
+            )
+            .with_help("write the event as `{\"target\": \"...\", \"description\": \"what this outcome means\"}`")
+            .at_key(origin.pointer()),
+        );
+        event.to_owned()
+    }
+
+    /// `F005` when `id` (a phase's or an outcome's key, a checkpoint id) is not a
+    /// stable id.
+    fn stable_id(&mut self, id: &str, ptr: &str, what: &str) {
+        if is_stable_id(id) {
+            return;
+        }
+        let mut d = Diagnostic::new(
+            Code::InvalidId,
+            format!(
+                "the {what} `{}` is not a stable id: it names a loop's phase, outcome or checkpoint",
+                id.escape_debug()
+            ),
+        )
+        .with_note(
+            "a stable id matches `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$`: 1 to 64 characters, a lowercase letter, then lowercase letters, digits and single hyphens, not ending in a hyphen",
+        )
+        .at_key(ptr.to_owned());
+        if let Some(fixed) = repaired_id(id) {
+            d = d.with_suggestion(Suggestion::Replace {
+                target: EditTarget::key(ptr.to_owned()),
+                with: fixed,
+            });
+        }
+        self.diags.push(d);
+    }
+
+    /// The transitions: each phase's events, in order.
+    fn transitions(&mut self) -> Vec<ir::Transition> {
+        let mut out = Vec::new();
+        for key in self.keys_of(|r| *r == Role::Phase) {
+            let events: Vec<(&'a String, &'a m::On)> = self.events(key).collect();
+            for (event, on) in events {
+                let target = self.target_of(key, event, on);
+                let to = self.destination(target, &target_pointer(key, event, on));
+                out.push(ir::Transition {
+                    from: key.to_owned(),
+                    on: event.clone(),
+                    to,
+                    origin: state_origin(key).child("on").child(event),
+                });
+            }
+        }
+        out
+    }
+
+    /// The transitions in `order` (`meta.transition_order`), when it lists each once;
+    /// `F007` otherwise, and the states' order is kept.
+    fn ordered(
+        &mut self,
+        transitions: Vec<ir::Transition>,
+        order: Option<&[m::TransitionKey]>,
+    ) -> Vec<ir::Transition> {
+        let Some(order) = order else {
+            return transitions;
+        };
+        let mut at: IdMap<(&str, &str), usize> = ir::id_map(transitions.len());
+        for (i, t) in transitions.iter().enumerate() {
+            at.entry((t.from.as_str(), t.on.as_str())).or_insert(i);
+        }
+        let positions: Vec<Option<usize>> = order
+            .iter()
+            .map(|k| at.get(&(k.from.as_str(), k.on.as_str())).copied())
+            .collect();
+        let mut slots: Vec<Option<ir::Transition>> = transitions.into_iter().map(Some).collect();
+        let mut out = Vec::with_capacity(slots.len());
+        for i in positions {
+            match i.and_then(|i| slots[i].take()) {
+                Some(t) => out.push(t),
+                None => break,
+            }
+        }
+        if out.len() == order.len() && slots.iter().all(Option::is_none) {
+            return out;
+        }
+        self.diags.push(
+            Diagnostic::new(
+                Code::InvalidValue,
+                "`meta.transition_order` does not list each transition of the machine once",
+            )
+            .with_help("remove `transition_order` to keep the order of the states and their events")
+            .at("/meta/transition_order"),
+        );
+        out.extend(slots.into_iter().flatten());
+        out
+    }
+
+    /// The checkpoints: one per gate, in the order of the gates.
+    fn checkpoints(&mut self, declared_empty: bool) -> Option<Vec<ir::Checkpoint>> {
+        let gates = self.keys_of(|r| *r == Role::Gate);
+        if gates.is_empty() {
+            return declared_empty.then(Vec::new);
+        }
+        let list = gates
+            .into_iter()
+            .map(|g| {
+                let origin = state_origin(g);
+                let id = self.checkpoint_id(g);
+                self.stable_id(id, &origin.pointer(), "checkpoint");
+                let before_phase = match self.guarded.get(g).copied().flatten() {
+                    Some(p) => p.to_owned(),
+                    None => self.gate_event_quiet(g).map_or("", |(t, _)| t).to_owned(),
+                };
+                let on_reject = self.rejection(g);
+                ir::Checkpoint {
+                    id: id.to_owned(),
+                    before_phase,
+                    on_reject,
+                    origin,
+                }
+            })
+            .collect();
+        Some(list)
+    }
+
+    /// Where gate `g`'s `REJECT` leads.
+    fn rejection(&mut self, g: &'a str) -> Destination {
+        let found = self.events(g).find(|(e, _)| e.as_str() == m::REJECT);
+        match found {
+            Some((e, on)) => {
+                let target = self.target_of(g, e, on);
+                self.destination(target, &target_pointer(g, e, on))
+            }
+            None => Destination::Terminal(Terminal::Abort),
+        }
+    }
+}

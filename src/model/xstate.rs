@@ -1,0 +1,236 @@
+//! XState v5 machine configs (JSON), the subset a loop is: flat states, events with one
+//! target each, final states, and loopconv's fields in `meta`.
+//!
+//! A phase is a state (its objective the `description`, its access intent in `meta`), each
+//! outcome an event whose target is the transition's `to` (the outcome's description is the
+//! transition's `description`), each approval checkpoint a state tagged `checkpoint` with
+//! `APPROVE` and `REJECT` events, and each terminal a final state whose `output.status` is
+//! the run status. The machine's `meta` holds what a state chart has no place for (package
+//! fields, limits, error policy, the REAL/VEAL fields), so a loop goes through XState and
+//! back exactly. The features of XState a loop cannot hold (parallel and nested states,
+//! guards, actions, delays, invoked actors) are not in this model: the front end names them
+//! (`F018`).
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::format::Format;
+use crate::ir::{Access, ErrorPolicy, Escalation, Goal, License, Pattern, Roles, id_pattern};
+
+/// The event that approves a checkpoint.
+pub const APPROVE: &str = "APPROVE";
+/// The event that rejects a checkpoint.
+pub const REJECT: &str = "REJECT";
+/// The tag of a checkpoint's gate state.
+pub const CHECKPOINT_TAG: &str = "checkpoint";
+
+/// An XState machine config.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "XState machine (loopconv subset)")]
+pub struct Machine {
+    /// Machine id: the loop's name.
+    #[schemars(regex(pattern = id_pattern::NAME))]
+    pub id: String,
+    /// Package version (AgentPM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = id_pattern::VERSION))]
+    pub version: Option<String>,
+    /// The loop's description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The state a run starts in: the entry phase, or its first checkpoint's gate.
+    pub initial: String,
+    /// loopconv's loop-level fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<MachineMeta>,
+    /// Phases, then gates, then final states.
+    #[schemars(length(min = 1))]
+    pub states: States,
+}
+
+/// A machine's states by key, in the order they are written.
+pub type States = IndexMap<String, State>;
+
+/// The loop-level fields a state chart has no place for.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MachineMeta {
+    /// The format the loop was first written in (default `xstate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_format: Option<Format>,
+    /// `$schema` URI of an AgentPM manifest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema_uri: Option<String>,
+    /// README path of an AgentPM package.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub readme: Option<String>,
+    /// License metadata of an AgentPM package.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<License>,
+    /// AgentPM `environment`, passed through untouched.
+    #[serde(
+        default,
+        deserialize_with = "crate::ir::present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub environment: Option<serde_json::Value>,
+    /// `general` (default), `real` or `veal`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Pattern>,
+    /// AgentPM `loop.archetype`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1), regex(pattern = r"\S"))]
+    pub archetype: Option<String>,
+    /// The REAL/VEAL agents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roles: Option<Roles>,
+    /// The REAL/VEAL mission, success criteria, checks and ports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<Goal>,
+    /// Most phase executions in one run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_steps: Option<u64>,
+    /// REAL/VEAL `max_attempts` as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub max_attempts: Option<u64>,
+    /// REAL/VEAL escalation as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escalation: Option<Escalation>,
+    /// AgentPM error policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_policy: Option<ErrorPolicy>,
+    /// The loop declares an empty list of checkpoints (`checkpoints: []`), which no gate
+    /// state can say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty_checkpoints: Option<bool>,
+    /// The transitions in authored order, when that is not the order of the states and
+    /// their events.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transition_order: Option<Vec<TransitionKey>>,
+}
+
+/// A transition named by its phase and outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TransitionKey {
+    /// The phase it leaves.
+    pub from: String,
+    /// Its outcome.
+    pub on: String,
+}
+
+/// A state: a phase, a checkpoint's gate, or a terminal.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct State {
+    /// `final` for a terminal; loopconv refuses the other kinds but `atomic`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<StateType>,
+    /// A phase's objective.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `["checkpoint"]` on a checkpoint's gate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<Tag>>,
+    /// A phase's access intent; a gate's checkpoint id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<StateMeta>,
+    /// The events: a phase's outcomes, a gate's `APPROVE` and `REJECT`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on: Option<IndexMap<String, On>>,
+    /// A final state's run status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<Output>,
+}
+
+/// The kind of a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StateType {
+    /// A state without children (the default).
+    Atomic,
+    /// A state with child states.
+    Compound,
+    /// A state whose child states are all active at once.
+    Parallel,
+    /// A pseudo-state remembering a parent's last child.
+    History,
+    /// A state where the machine stops.
+    Final,
+}
+
+/// A state tag loopconv reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Tag {
+    /// The state is an approval checkpoint's gate.
+    Checkpoint,
+}
+
+/// A state's `meta`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StateMeta {
+    /// A phase's access intent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<Access>,
+    /// A gate's checkpoint id (default: the state's key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<String>,
+}
+
+/// What an event does: go to a state, with or without a description.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum On {
+    /// The target state's key.
+    Target(String),
+    /// A transition object.
+    Transition(Transition),
+    /// Several candidate transitions, chosen by guards: not a loop's.
+    Candidates(Vec<Transition>),
+}
+
+/// A transition object.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Transition {
+    /// The target state's key.
+    pub target: String,
+    /// The outcome's description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A final state's output.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Output {
+    /// The run status the terminal ends a run with.
+    pub status: Status,
+}
+
+/// The run status of a terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// `$end`: success.
+    Ended,
+    /// `$abort`: a deliberate unsuccessful stop.
+    Aborted,
+    /// `$handoff`: yield to an outside owner.
+    HandedOff,
+}
+
+/// The JSON Schema of the XState machines loopconv reads (generated once).
+pub fn schema() -> &'static serde_json::Value {
+    static SCHEMA: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
+        super::schema::generate::<Machine>("https://loopconv.dev/schemas/xstate.schema.json")
+    });
+    &SCHEMA
+}

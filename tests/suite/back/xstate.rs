@@ -1,0 +1,174 @@
+//! The XState back and front ends: `AgentPM -> XState -> AgentPM` and `MAS -> XState ->
+//! MAS` give the same bytes as converting directly, for every valid example (the hostile
+//! ones included) and corpus file; the machine reads back into the same IR; what a loop
+//! cannot hold is refused with a located, coded diagnostic.
+
+use super::roundtrip::*;
+
+use crate::support::{examples, loop_files, rel};
+use loopconv::diag::Code;
+use loopconv::ir::same_content;
+use loopconv::{Format, LoadOptions};
+use std::path::PathBuf;
+
+/// Every valid AgentPM and MAS input with its format: the examples (hostile included) and
+/// the corpus.
+fn inputs() -> Vec<(PathBuf, Format)> {
+    let mut v: Vec<(PathBuf, Format)> = agentpm_inputs()
+        .into_iter()
+        .map(|p| (p, Format::Agentpm))
+        .chain(mas_inputs().into_iter().map(|p| (p, Format::Mas)))
+        .collect();
+    for p in loop_files(&examples().join("hostile")) {
+        let yaml = p.extension().is_some_and(|e| e == "yaml");
+        v.push((p, if yaml { Format::Mas } else { Format::Agentpm }));
+    }
+    v
+}
+
+#[test]
+fn through_xstate_and_back_is_byte_identical() {
+    let all = inputs();
+    assert!(all.len() > 10, "too few inputs: {}", all.len());
+    for (path, fmt) in all {
+        let name = rel(&path);
+        let (spec, info, _) = read(&path, fmt);
+        let (direct, _) = convert(&name, &spec, &info, fmt, &lossy());
+        let (machine, diags) = convert(&name, &spec, &info, Format::Xstate, &strict());
+        assert!(
+            diags.is_empty(),
+            "{name} --to xstate reports: {:#?}",
+            diags.items()
+        );
+        let (x_spec, x_info) = reread(&format!("{name} (XState)"), &machine, Format::Xstate);
+        assert!(
+            same_content(&x_spec, &spec),
+            "{name}: the machine reads back into another loop\n{machine}"
+        );
+        let (back, _) = convert(&name, &x_spec, &x_info, fmt, &lossy());
+        assert_eq!(back, direct, "{name}: {fmt} -> XState -> {fmt} differs");
+    }
+}
+
+/// A machine is detected by its content, with no `--from`.
+#[test]
+fn a_machine_is_detected_by_content() {
+    let path = examples().join("agentpm/incident-response.json");
+    let (spec, info, _) = read(&path, Format::Agentpm);
+    let (machine, _) = convert("incident", &spec, &info, Format::Xstate, &strict());
+    let l = loopconv::load("machine.json", machine.as_bytes(), &LoadOptions::default());
+    assert_eq!(l.format, Some(Format::Xstate));
+    assert!(l.valid().is_some(), "{:#?}", l.diags.items());
+}
+
+/// The codes, lines and columns of a machine's diagnostics.
+fn located(text: &str) -> Vec<(Code, u32, u32, String)> {
+    let l = loopconv::load("machine.json", text.as_bytes(), &LoadOptions::default());
+    assert_eq!(l.format, Some(Format::Xstate), "{text}");
+    l.diags
+        .items()
+        .iter()
+        .map(|d| {
+            let pos = d.location.pos.expect("located");
+            (d.code, pos.line, pos.column, d.message.clone())
+        })
+        .collect()
+}
+
+#[test]
+fn a_parallel_state_is_one_located_coded_error() {
+    let text = r#"{"id": "triage", "initial": "read", "states": {
+  "read": {"description": "Read the issue.", "type": "parallel",
+           "states": {"a": {}, "b": {}}, "on": {"complete": "end"}},
+  "end": {"type": "final", "output": {"status": "ended"}}
+}}
+"#;
+    let got = located(text);
+    assert_eq!(got.len(), 1, "{got:#?}");
+    let (code, line, column, message) = &got[0];
+    assert_eq!(*code, Code::XstateUnsupported);
+    assert_eq!((*line, *column), (2, 54), "{message}");
+    assert!(message.contains("a parallel state"), "{message}");
+}
+
+#[test]
+fn each_unsupported_feature_is_named_where_it_is() {
+    let text = r#"{"id": "triage", "initial": "read", "context": {},
+ "states": {
+  "read": {"description": "Read the issue.", "entry": ["log"], "after": {"1000": "end"},
+           "on": {"complete": {"target": "end", "guard": "ok"}}},
+  "end": {"type": "final", "output": {"status": "ended"}}
+}}
+"#;
+    let got = located(text);
+    let codes: Vec<(Code, u32, u32)> = got.iter().map(|g| (g.0, g.1, g.2)).collect();
+    assert_eq!(
+        codes,
+        vec![
+            (Code::XstateUnsupported, 1, 37),
+            (Code::XstateUnsupported, 3, 46),
+            (Code::XstateUnsupported, 3, 64),
+            (Code::XstateUnsupported, 4, 49),
+        ],
+        "{got:#?}"
+    );
+    for (g, feature) in got
+        .iter()
+        .zip(["extended state", "entry actions", "delayed", "guards"])
+    {
+        assert!(g.3.contains(feature), "{}", g.3);
+    }
+}
+
+#[test]
+fn a_bypassed_checkpoint_is_one_error_with_its_fix() {
+    let text = r#"{"id": "ship", "initial": "build", "states": {
+  "build": {"description": "Build the release.", "on": {"complete": "deploy"}},
+  "deploy": {"description": "Deploy the release.", "on": {"complete": "end"}},
+  "approve-deploy": {"tags": ["checkpoint"], "on": {"APPROVE": "deploy", "REJECT": "abort"}},
+  "end": {"type": "final", "output": {"status": "ended"}},
+  "abort": {"type": "final", "output": {"status": "aborted"}}
+}}
+"#;
+    let got = located(text);
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert_eq!((got[0].0, got[0].1, got[0].2), (Code::XstateGate, 2, 69));
+    assert!(got[0].3.contains("`approve-deploy`"), "{}", got[0].3);
+    let fixed = text.replacen(
+        r#""complete": "deploy""#,
+        r#""complete": "approve-deploy""#,
+        1,
+    );
+    assert!(located(&fixed).is_empty(), "{:#?}", located(&fixed));
+}
+
+#[test]
+fn a_hand_written_machine_reads_as_a_loop() {
+    let text = r#"{"id": "triage", "initial": "read", "states": {
+  "read": {"description": "Read the issue.",
+           "on": {"known": {"target": "fix", "description": "The cause is known."},
+                  "unclear": {"target": "handoff", "description": "A person must look."}}},
+  "fix": {"description": "Fix it.", "on": {"complete": "end"}},
+  "end": {"type": "final"},
+  "handoff": {"type": "final"}
+}}
+"#;
+    assert!(located(text).is_empty(), "{:#?}", located(text));
+    let l = loopconv::load("m.json", text.as_bytes(), &LoadOptions::default());
+    let (spec, _) = l.valid().expect("valid");
+    assert_eq!(spec.source_format, Format::Xstate);
+    let t: Vec<String> = spec
+        .graph
+        .transitions
+        .iter()
+        .map(|t| format!("{} {} {}", t.from, t.on, t.to.as_str()))
+        .collect();
+    assert_eq!(
+        t,
+        [
+            "read known fix",
+            "read unclear $handoff",
+            "fix complete $end"
+        ]
+    );
+}
