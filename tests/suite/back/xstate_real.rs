@@ -46,30 +46,6 @@ fn node_with_xstate() -> Option<PathBuf> {
     Some(PathBuf::from("node"))
 }
 
-/// Whether this build writes XState. LEAD: remove after merge (this function, its two
-/// callers' `if` and `support::skip::skip_until_merged`): from then on a missing `--to
-/// xstate` must fail, not skip.
-fn binary_writes_xstate() -> bool {
-    let out = loopconv_process()
-        .args([
-            "convert",
-            "examples/agentpm/react-loop.json",
-            "--to",
-            "xstate",
-        ])
-        .output()
-        .expect("run loopconv");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if out.status.code() == Some(2) && stderr.contains("invalid value") {
-        support::skip::skip_until_merged(
-            "the XState checks",
-            "this build has no `convert --to xstate` yet, issue 20; not a tool: LOOPCONV_REQUIRE_TOOLS=1 does not fail it",
-        );
-        return false;
-    }
-    true
-}
-
 /// The valid loops of `examples/hostile`.
 fn valid_hostile() -> Vec<PathBuf> {
     let out: Vec<PathBuf> = loop_files(&examples().join("hostile"))
@@ -216,9 +192,6 @@ fn check_all(inputs: &[PathBuf]) {
 
 #[test]
 fn xstate_runs_every_example_machine_as_loopconv_does() {
-    if !binary_writes_xstate() {
-        return;
-    }
     let mut inputs: Vec<PathBuf> = [examples().join("agentpm"), examples().join("mas")]
         .iter()
         .flat_map(|d| loop_files(d))
@@ -229,9 +202,6 @@ fn xstate_runs_every_example_machine_as_loopconv_does() {
 
 #[test]
 fn xstate_runs_every_corpus_machine_as_loopconv_does() {
-    if !binary_writes_xstate() {
-        return;
-    }
     let corpus: Vec<PathBuf> = agentpm_inputs()
         .into_iter()
         .chain(mas_inputs())

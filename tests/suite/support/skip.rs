@@ -33,19 +33,6 @@ pub fn skip(what: &str, why: &str) {
         "{what} is required (LOOPCONV_REQUIRE_TOOLS=1) but {why}: run scripts/install-tools.sh \
          and check out the shared folder beside the repository"
     );
-    record(what, why);
-}
-
-/// Record that the running test skipped `what` because this build lacks a feature another
-/// branch brings (`why` names it); unlike [`skip`], `LOOPCONV_REQUIRE_TOOLS=1` does not make
-/// it a failure: no tool installation can supply it.
-// LEAD: remove after merge (with its one caller, tests/suite/back/xstate_real.rs).
-pub fn skip_until_merged(what: &str, why: &str) {
-    record(what, why);
-}
-
-/// Add the skip to the summary written at exit.
-fn record(what: &str, why: &str) {
     static AT_EXIT: Once = Once::new();
     AT_EXIT.call_once(|| {
         // SAFETY: `atexit` is the C library's; `print_summary` is a plain `extern "C" fn`
