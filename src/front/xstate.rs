@@ -223,6 +223,7 @@ impl<'a> Lowering<'a> {
         for (key, state) in states {
             let role = l.role(key, state);
             l.roles.insert(key, role);
+            l.stray_fields(key, state, role);
         }
         l.chain_gates();
         l
@@ -264,6 +265,63 @@ impl<'a> Lowering<'a> {
                 Role::Gate
             }
             _ => Role::Phase,
+        }
+    }
+
+    /// `F001` for each field a state of its role does not hold (it would be lost).
+    fn stray_fields(&mut self, key: &str, state: &m::State, role: Role) {
+        let meta = state.meta.as_ref();
+        let (what, stray): (&str, [(&str, bool); 4]) = match role {
+            Role::Phase => (
+                "a phase state",
+                [
+                    ("output", state.output.is_some()),
+                    (
+                        "meta/checkpoint",
+                        meta.is_some_and(|m| m.checkpoint.is_some()),
+                    ),
+                    ("", false),
+                    ("", false),
+                ],
+            ),
+            Role::Gate => (
+                "a checkpoint gate",
+                [
+                    ("description", state.description.is_some()),
+                    ("output", state.output.is_some()),
+                    ("meta/access", meta.is_some_and(|m| m.access.is_some())),
+                    ("", false),
+                ],
+            ),
+            Role::Terminal(_) => (
+                "a final state",
+                [
+                    ("description", state.description.is_some()),
+                    ("meta", meta.is_some()),
+                    ("on", state.on.is_some()),
+                    ("tags", state.tags.is_some()),
+                ],
+            ),
+        };
+        for (field, present) in stray {
+            if !present {
+                continue;
+            }
+            let ptr = format!("{}/{field}", state_origin(key).pointer());
+            self.diags.push(
+                Diagnostic::new(
+                    Code::UnknownField,
+                    format!(
+                        "`{}` of the state `{}`: {what} has no such field in a loop",
+                        field.replace('/', "."),
+                        key.escape_debug()
+                    ),
+                )
+                .with_suggestion(Suggestion::RemoveKey {
+                    target: EditTarget::key(ptr.clone()),
+                })
+                .at_key(ptr),
+            );
         }
     }
 

@@ -172,3 +172,21 @@ fn a_hand_written_machine_reads_as_a_loop() {
         ]
     );
 }
+
+#[test]
+fn a_field_a_state_of_its_kind_cannot_hold_is_an_error() {
+    let text = r#"{"id": "triage", "initial": "read", "states": {
+  "read": {"description": "Read the issue.", "output": {"status": "ended"}, "on": {"complete": "end"}},
+  "end": {"type": "final", "description": "Done.", "output": {"status": "ended"}}
+}}
+"#;
+    let got = located(text);
+    let codes: Vec<(Code, u32, u32)> = got.iter().map(|g| (g.0, g.1, g.2)).collect();
+    assert_eq!(
+        codes,
+        vec![(Code::UnknownField, 2, 46), (Code::UnknownField, 3, 28)],
+        "{got:#?}"
+    );
+    assert!(got[0].3.contains("a phase state"), "{}", got[0].3);
+    assert!(got[1].3.contains("a final state"), "{}", got[1].3);
+}

@@ -731,3 +731,27 @@ fn completion_is_filtered_ranked_and_bounded() {
     assert_eq!(labels(&fuzzy), ["p999"]);
     c.shutdown();
 }
+
+/// An XState machine gets its diagnostics like a loop of the other formats: the gate it
+/// bypasses, at the target, with the code's page; the fixed machine is clean.
+#[test]
+fn xstate_machines_get_diagnostics() {
+    let mut c = Client::start();
+    let uri = "file:///tmp/ship.xstate.json";
+    let text = example("invalid/F019-xstate-checkpoint-gate.json");
+    c.open(uri, &text);
+    let ds = c.diagnostics(uri, 1);
+    assert_eq!(ds.len(), 1, "{ds:#?}");
+    assert_eq!(ds[0]["code"], "F019");
+    assert_eq!(ds[0]["range"]["start"], pos(&text, "\"deploy\"", 0, 0));
+    let href = ds[0]["codeDescription"]["href"].as_str().unwrap();
+    assert!(href.ends_with("/docs/src/codes/F019.md"), "{href}");
+    let fixed = text.replacen(
+        r#""complete": "deploy""#,
+        r#""complete": "approve-deploy""#,
+        1,
+    );
+    c.change(uri, 2, &fixed);
+    assert_eq!(c.diagnostics(uri, 2), Vec::<Value>::new());
+    c.shutdown();
+}

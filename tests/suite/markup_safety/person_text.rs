@@ -3,7 +3,7 @@
 //! the output: terminal diagnostics (with their source snippets), SARIF and GitHub
 //! messages, `docs` pages, diagrams in every style, `diff` in its text and Markdown forms,
 //! `walk`, `paths`, `explain`, and the language server's hover, completion and diagnostics.
-//! The loop formats (IR, AgentPM, MAS) and the JSON forms are data: they keep the text
+//! The loop formats (IR, AgentPM, MAS, XState) and the JSON forms are data: they keep the text
 //! exactly.
 
 use std::path::{Path, PathBuf};
@@ -220,9 +220,9 @@ fn pages_and_diagrams_show_no_hidden_character_and_the_loop_formats_keep_them() 
             Target::Schema => {}
         }
     }
-    // Every Mermaid style, DOT with and without a legend, PlantUML, Markdown; three formats.
+    // Every Mermaid style, DOT with and without a legend, PlantUML, Markdown; every format.
     assert!(people >= 6, "{people} outputs for people");
-    assert_eq!(data, 3);
+    assert_eq!(data, Format::ALL.len());
 }
 
 #[test]
