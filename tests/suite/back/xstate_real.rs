@@ -115,9 +115,14 @@ fn scripts(paths: &Value) -> Vec<Script> {
             out.push((outcomes, decisions, limit));
         }
     }
-    out.dedup();
-    out.truncate(MAX_WALKS);
-    out
+    let mut unique: Vec<Script> = Vec::new();
+    for s in out {
+        if !unique.contains(&s) {
+            unique.push(s);
+        }
+    }
+    unique.truncate(MAX_WALKS);
+    unique
 }
 
 /// `{outcomes, decisions, walk}` of one script: `walk`'s JSON as loopconv reports it.
