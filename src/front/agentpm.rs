@@ -70,7 +70,7 @@ fn dependency_key(key: &str, pointer: &str, _: &[Member]) -> UnknownKey {
     if !top_level || !DEPENDENCY_KEYS.contains(&key) {
         return UnknownKey::Unknown;
     }
-    UnknownKey::Instead(
+    UnknownKey::Instead(Box::new(
         Diagnostic::new(
             Code::UnknownField,
             format!(
@@ -80,7 +80,7 @@ fn dependency_key(key: &str, pointer: &str, _: &[Member]) -> UnknownKey {
         )
         .with_help("a loop is a dependency leaf; declare dependencies in an Agent package that uses this loop")
         .at_key(pointer),
-    )
+    ))
 }
 
 /// `F012` (no `$schema`) and `F013` (blank description).

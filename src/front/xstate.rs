@@ -71,7 +71,7 @@ fn feature_key(key: &str, pointer: &str, siblings: &[Member]) -> UnknownKey {
     if (key == "initial" && siblings.iter().any(|m| m.key == "states")) || nested_by_type {
         return UnknownKey::Explained;
     }
-    UnknownKey::Instead(unsupported(pointer, key, feature))
+    UnknownKey::Instead(Box::new(unsupported(pointer, key, feature)))
 }
 
 /// `F018`: `key` at `pointer` is an XState feature a loop cannot hold.
@@ -681,14 +681,14 @@ impl<'a> Lowering<'a> {
         Some(outcomes)
     }
 
-    /// `F002` for an event of a phase with several outcomes that has no `description`;
+    /// `F002` for an event of a phase with declared outcomes that has no `description`;
     /// the event's name stands in, so the validator does not report it again.
     fn undescribed(&mut self, key: &str, event: &str, origin: &Origin) -> String {
         self.diags.push(
             Diagnostic::new(
                 Code::MissingField,
                 format!(
-                    "the event `{}` of the phase state `{}` has no `description`: each outcome of a phase with several needs one",
+                    "the event `{}` of the phase state `{}` has no `description`, which an outcome needs (only a lone `complete` event, the implicit outcome, goes without)",
                     event.escape_debug(),
                     key.escape_debug()
                 ),

@@ -47,11 +47,15 @@ pub struct Profile {
     /// What the format says of a key its schema does not allow (given the key, its
     /// pointer and the members of the object holding it), when it has something better to
     /// say than "unknown field".
-    pub unknown_key: Option<fn(&str, &str, &[Member]) -> UnknownKey>,
+    pub unknown_key: Option<UnknownKeyRule>,
     /// The largest integer the format's reference runtime can hold, and who that is
     /// (multi-agent-spec: the Go SDK's `int`); `None`: the largest `u64`.
     pub max_integer: Option<(u64, &'static str)>,
 }
+
+/// A format's rule for a key its schema does not allow: given the key, its pointer and the
+/// members of the object holding it.
+pub type UnknownKeyRule = fn(&str, &str, &[Member]) -> UnknownKey;
 
 /// What a format's front end says of a key its schema does not allow.
 #[derive(Debug)]
@@ -59,7 +63,7 @@ pub enum UnknownKey {
     /// Nothing special: the shape check's "unknown field".
     Unknown,
     /// This diagnostic instead.
-    Instead(Diagnostic),
+    Instead(Box<Diagnostic>),
     /// Nothing: another key's diagnostic already explains it (one cause, one diagnostic).
     Explained,
 }
@@ -743,7 +747,7 @@ impl ShapeCheck<'_> {
         });
         let mut d = match special {
             UnknownKey::Explained => return,
-            UnknownKey::Instead(d) => d,
+            UnknownKey::Instead(d) => *d,
             UnknownKey::Unknown => {
                 self.unknown_key(&m.key, &child.to_string(), &child.parent(), obj)
             }
