@@ -218,3 +218,46 @@ fn xstate_runs_every_corpus_machine_as_loopconv_does() {
     }
     check_all(&corpus);
 }
+
+/// `--module js` is a module XState imports: its `machine.config` is the JSON machine,
+/// for every example (the hostile ones too: U+2028 and quotes stay text).
+#[test]
+fn xstate_imports_every_example_module() {
+    let Some(node) = node_with_xstate() else {
+        return;
+    };
+    let mut inputs: Vec<PathBuf> = [examples().join("agentpm"), examples().join("mas")]
+        .iter()
+        .flat_map(|d| loop_files(d))
+        .collect();
+    inputs.extend(valid_hostile());
+    // Inside tools/, so that the module's `import ... from "xstate"` finds tools/node_modules.
+    let dir = tempfile::Builder::new()
+        .prefix(".module-check-")
+        .tempdir_in(repo().join("tools"))
+        .expect("tempdir in tools/");
+    const CHECK: &str = r#"
+const [module, json] = process.argv.slice(1);
+const { machine } = await import(module);
+const expected = JSON.parse((await import("node:fs")).readFileSync(json, "utf8"));
+(await import("node:assert")).deepStrictEqual(machine.config, expected);
+"#;
+    for input in &inputs {
+        let file = rel(input);
+        let module = dir.path().join("machine.mjs");
+        let json = dir.path().join("machine.json");
+        let code = run(
+            &["convert", &file, "--to", "xstate", "--module", "js"],
+            &[0],
+        );
+        std::fs::write(&module, code).expect("write the module");
+        std::fs::write(&json, run(&["convert", &file, "--to", "xstate"], &[0])).expect("write");
+        let out = Command::new(&node)
+            .args(["--input-type=module", "-e", CHECK])
+            .arg(&module)
+            .arg(&json)
+            .output()
+            .expect("run node");
+        assert!(out.status.success(), "{file}: {}", support::stderr(&out));
+    }
+}
