@@ -172,7 +172,8 @@ pub(crate) fn child_mut<'a>(node: &'a mut M, seg: &str) -> Option<&'a mut M> {
     let key = seg.replace("~1", "/").replace("~0", "~");
     match node {
         M::Arr(a) => a.get_mut(seg.parse::<usize>().ok()?),
-        M::Obj(o) => o.iter_mut().find(|(k, _)| *k == key).map(|(_, v)| v),
+        // A repeated key: its last value is the one read (`P014`), so the one to change.
+        M::Obj(o) => o.iter_mut().rev().find(|(k, _)| *k == key).map(|(_, v)| v),
         _ => None,
     }
 }
