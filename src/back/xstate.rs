@@ -85,7 +85,7 @@ impl<'a> Keys<'a> {
                 free_key(&mut taken, &c.id, "gate")
             })
             .collect();
-        let terminal = Terminal::ALL.map(|t| free_key(&mut taken, terminal_name(t), "terminal"));
+        let terminal = Terminal::ALL.map(|t| free_key(&mut taken, m::terminal_key(t), "terminal"));
         Keys {
             gate,
             first_gate,
@@ -122,27 +122,11 @@ fn free_key(taken: &mut IdSet<String>, base: &str, suffix: &str) -> String {
     key
 }
 
-fn terminal_name(t: Terminal) -> &'static str {
-    match t {
-        Terminal::End => "end",
-        Terminal::Abort => "abort",
-        Terminal::Handoff => "handoff",
-    }
-}
-
 fn terminal_index(t: Terminal) -> usize {
     match t {
         Terminal::End => 0,
         Terminal::Abort => 1,
         Terminal::Handoff => 2,
-    }
-}
-
-fn status(t: Terminal) -> m::Status {
-    match t {
-        Terminal::End => m::Status::Ended,
-        Terminal::Abort => m::Status::Aborted,
-        Terminal::Handoff => m::Status::HandedOff,
     }
 }
 
@@ -158,7 +142,9 @@ pub fn to_model(spec: &Spec) -> m::Machine {
     for t in used_terminals(spec) {
         let state = m::State {
             kind: Some(m::StateType::Final),
-            output: Some(m::Output { status: status(t) }),
+            output: Some(m::Output {
+                status: m::Status::of(t),
+            }),
             ..m::State::default()
         };
         states.insert(keys.terminal[terminal_index(t)].clone(), state);

@@ -224,6 +224,9 @@ impl<'a> Lowering<'a> {
             let role = l.role(key, state);
             l.roles.insert(key, role);
             l.stray_fields(key, state, role);
+            if !matches!(role, Role::Terminal(_)) {
+                l.candidate_lists(key, state);
+            }
         }
         l.chain_gates();
         l
@@ -268,34 +271,48 @@ impl<'a> Lowering<'a> {
         }
     }
 
+    /// `F018` for each event of a phase or a gate with several candidate transitions (the
+    /// first one's target is read, so that references resolve). A final state's events are
+    /// `F001` already.
+    fn candidate_lists(&mut self, key: &str, state: &m::State) {
+        let on = state_origin(key).child("on");
+        for (event, o) in state.on.iter().flatten() {
+            if matches!(o, m::On::Candidates(_)) {
+                let d = unsupported(
+                    &on.pointer_to(event),
+                    event,
+                    "guarded candidate transitions",
+                );
+                self.diags.push(d);
+            }
+        }
+    }
+
     /// `F001` for each field a state of its role does not hold (it would be lost).
     fn stray_fields(&mut self, key: &str, state: &m::State, role: Role) {
         let meta = state.meta.as_ref();
-        let (what, stray): (&str, [(&str, bool); 4]) = match role {
+        let (what, stray): (&str, &[(&str, bool)]) = match role {
             Role::Phase => (
                 "a phase state",
-                [
+                &[
                     ("output", state.output.is_some()),
                     (
                         "meta/checkpoint",
                         meta.is_some_and(|m| m.checkpoint.is_some()),
                     ),
-                    ("", false),
-                    ("", false),
                 ],
             ),
             Role::Gate => (
                 "a checkpoint gate",
-                [
+                &[
                     ("description", state.description.is_some()),
                     ("output", state.output.is_some()),
                     ("meta/access", meta.is_some_and(|m| m.access.is_some())),
-                    ("", false),
                 ],
             ),
             Role::Terminal(_) => (
                 "a final state",
-                [
+                &[
                     ("description", state.description.is_some()),
                     ("meta", meta.is_some()),
                     ("on", state.on.is_some()),
@@ -303,7 +320,7 @@ impl<'a> Lowering<'a> {
                 ],
             ),
         };
-        for (field, present) in stray {
+        for &(field, present) in stray {
             if !present {
                 continue;
             }
@@ -328,16 +345,11 @@ impl<'a> Lowering<'a> {
     /// A final state's terminal: its `output.status`, else its key (`end`, `abort`,
     /// `handoff`); `F002` when neither says.
     fn terminal(&mut self, key: &str, state: &m::State) -> Terminal {
-        let by_key = match key {
-            "end" => Some(Terminal::End),
-            "abort" => Some(Terminal::Abort),
-            "handoff" => Some(Terminal::Handoff),
-            _ => None,
-        };
-        match (state.output.as_ref().map(|o| o.status), by_key) {
-            (Some(m::Status::Ended), _) => Terminal::End,
-            (Some(m::Status::Aborted), _) => Terminal::Abort,
-            (Some(m::Status::HandedOff), _) => Terminal::Handoff,
+        let by_key = Terminal::ALL
+            .into_iter()
+            .find(|t| m::terminal_key(*t) == key);
+        match (state.output.as_ref().map(|o| o.status.terminal()), by_key) {
+            (Some(t), _) => t,
             (None, Some(t)) => t,
             (None, None) => {
                 self.diags.push(
@@ -365,24 +377,6 @@ impl<'a> Lowering<'a> {
             .and_then(|s| s.on.as_ref())
             .into_iter()
             .flatten()
-    }
-
-    /// The target key of an event (the first candidate's, after `F018` for several).
-    fn target_of(&mut self, key: &str, event: &str, on: &'a m::On) -> &'a str {
-        match on {
-            m::On::Target(t) => t,
-            m::On::Transition(t) => &t.target,
-            m::On::Candidates(c) => {
-                let at = state_origin(key).pointer_to("on");
-                let d = unsupported(
-                    &Origin::new(at).pointer_to(event),
-                    event,
-                    "guarded candidate transitions",
-                );
-                self.diags.push(d);
-                c.first().map_or("", |t| t.target.as_str())
-            }
-        }
     }
 
     /// `F019` when gate `gate` has no event `name` (`APPROVE` or `REJECT`).
@@ -436,7 +430,7 @@ impl<'a> Lowering<'a> {
         let mut at = gate;
         let mut seen = vec![gate];
         loop {
-            let (next, _) = self.gate_event_quiet(at)?;
+            let (next, _) = self.approval(at)?;
             match self.roles.get(next) {
                 Some(Role::Phase) => return Some(next),
                 Some(Role::Gate) if !seen.contains(&next) => {
@@ -453,15 +447,10 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    /// A gate's `APPROVE` target without reporting (the gate's own check reports).
-    fn gate_event_quiet(&self, gate: &str) -> Option<(&'a str, &'a m::On)> {
+    /// A gate's `APPROVE` event and its target.
+    fn approval(&self, gate: &str) -> Option<(&'a str, &'a m::On)> {
         let (_, on) = self.events(gate).find(|(e, _)| e.as_str() == m::APPROVE)?;
-        let target = match on {
-            m::On::Target(t) => t.as_str(),
-            m::On::Transition(t) => t.target.as_str(),
-            m::On::Candidates(c) => c.first()?.target.as_str(),
-        };
-        Some((target, on))
+        Some((on.target()?, on))
     }
 
     fn approves_into_no_phase(&mut self, gate: &str, target: &str) {
@@ -511,7 +500,7 @@ impl<'a> Lowering<'a> {
     fn check_approval(&mut self, g: &'a str, p: &'a str, chain: &[&'a str]) {
         let i = chain.iter().position(|x| *x == g).unwrap_or(0);
         let expected = chain.get(i + 1).copied().unwrap_or(p);
-        let Some((actual, on)) = self.gate_event_quiet(g) else {
+        let Some((actual, on)) = self.approval(g) else {
             return;
         };
         if actual == expected {
@@ -731,7 +720,7 @@ impl<'a> Lowering<'a> {
         for key in self.keys_of(|r| *r == Role::Phase) {
             let events: Vec<(&'a String, &'a m::On)> = self.events(key).collect();
             for (event, on) in events {
-                let target = self.target_of(key, event, on);
+                let target = on.target().unwrap_or_default();
                 let to = self.destination(target, &target_pointer(key, event, on));
                 out.push(ir::Transition {
                     from: key.to_owned(),
@@ -799,7 +788,7 @@ impl<'a> Lowering<'a> {
                 self.stable_id(id, &origin.pointer(), "checkpoint");
                 let before_phase = match self.guarded.get(g).copied().flatten() {
                     Some(p) => p.to_owned(),
-                    None => self.gate_event_quiet(g).map_or("", |(t, _)| t).to_owned(),
+                    None => self.approval(g).map_or("", |(t, _)| t).to_owned(),
                 };
                 let on_reject = self.rejection(g);
                 ir::Checkpoint {
@@ -818,7 +807,7 @@ impl<'a> Lowering<'a> {
         let found = self.events(g).find(|(e, _)| e.as_str() == m::REJECT);
         match found {
             Some((e, on)) => {
-                let target = self.target_of(g, e, on);
+                let target = on.target().unwrap_or_default();
                 self.destination(target, &target_pointer(g, e, on))
             }
             None => Destination::Terminal(Terminal::Abort),

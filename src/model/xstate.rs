@@ -16,7 +16,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::format::Format;
-use crate::ir::{Access, ErrorPolicy, Escalation, Goal, License, Pattern, Roles, id_pattern};
+use crate::ir::{
+    Access, ErrorPolicy, Escalation, Goal, License, Pattern, Roles, Terminal, id_pattern,
+};
 
 /// The event that approves a checkpoint.
 pub const APPROVE: &str = "APPROVE";
@@ -196,6 +198,17 @@ pub enum On {
     Candidates(Vec<Transition>),
 }
 
+impl On {
+    /// The target state's key (the first candidate's, for several).
+    pub fn target(&self) -> Option<&str> {
+        match self {
+            On::Target(t) => Some(t),
+            On::Transition(t) => Some(&t.target),
+            On::Candidates(c) => c.first().map(|t| t.target.as_str()),
+        }
+    }
+}
+
 /// A transition object.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -225,6 +238,35 @@ pub enum Status {
     Aborted,
     /// `$handoff`: yield to an outside owner.
     HandedOff,
+}
+
+impl Status {
+    /// The run status a terminal ends a run with.
+    pub fn of(t: Terminal) -> Status {
+        match t {
+            Terminal::End => Status::Ended,
+            Terminal::Abort => Status::Aborted,
+            Terminal::Handoff => Status::HandedOff,
+        }
+    }
+
+    /// The terminal that ends a run with this status.
+    pub fn terminal(self) -> Terminal {
+        match self {
+            Status::Ended => Terminal::End,
+            Status::Aborted => Terminal::Abort,
+            Status::HandedOff => Terminal::Handoff,
+        }
+    }
+}
+
+/// The key of a terminal's final state (`end`, `abort`, `handoff`) when no phase has it.
+pub fn terminal_key(t: Terminal) -> &'static str {
+    match t {
+        Terminal::End => "end",
+        Terminal::Abort => "abort",
+        Terminal::Handoff => "handoff",
+    }
 }
 
 /// The JSON Schema of the XState machines loopconv reads (generated once).

@@ -232,3 +232,20 @@ fn the_module_is_the_machine_as_code() {
     let (code, _) = run(&["--to", "agentpm", "--module", "js"]);
     assert_eq!(code, Some(2));
 }
+
+/// Candidate transitions are refused wherever they stand: on a gate's `APPROVE` as on a
+/// phase's event.
+#[test]
+fn candidate_transitions_on_a_gate_are_refused_too() {
+    let text = r#"{"id": "ship", "initial": "approve-deploy", "states": {
+  "deploy": {"description": "Deploy the release.", "on": {"complete": "end"}},
+  "approve-deploy": {"tags": ["checkpoint"],
+                     "on": {"APPROVE": [{"target": "deploy"}, {"target": "end"}], "REJECT": "end"}},
+  "end": {"type": "final", "output": {"status": "ended"}}
+}}
+"#;
+    let got = located(text);
+    let codes: Vec<(Code, u32)> = got.iter().map(|g| (g.0, g.1)).collect();
+    assert_eq!(codes, vec![(Code::XstateUnsupported, 4)], "{got:#?}");
+    assert!(got[0].3.contains("guarded candidate"), "{}", got[0].3);
+}
