@@ -23,7 +23,13 @@
 //!   (`../shared/corpus`, when present), except `invalid/`, hostile files included;
 //! * `agentpm_1000`, `agentpm_10000`: one generated AgentPM loop of 1,000 and 10,000 phases
 //!   (`benches/workload`, seed 42);
-//! * `corpus_1000`: 1,000 files of the generated mixed corpus (AgentPM and MAS, 1-6 KB).
+//! * `corpus_1000`: 1,000 files of the generated mixed corpus (AgentPM and MAS, 1-6 KB);
+//! * `diagnostics_10000`: the 10,000-phase loop without `$schema` (one `F012` warning) and
+//!   the one with errors in 1 % of its phases (100 errors; `5_write` writes only the
+//!   other, the one valid loop);
+//! * `shapes_10000`: loops shaped unlike the others (`benches/workload/shapes.rs`): one-word
+//!   texts minified with sorted keys, self-loops in tabs, and a MAS VEAL loop of 10,000
+//!   checks (YAML).
 //!
 //! and in each, one iteration runs a stage over every file of the workload:
 //!
@@ -157,6 +163,38 @@ fn agentpm_loop(phases: usize) -> Vec<File> {
         bytes: workload::agentpm_loop(&name, phases, 42).into_bytes(),
         name: format!("{name}/agent.json"),
     }]
+}
+
+/// The 10,000-phase loops with diagnostics: one warning, and errors in 1 % of the phases.
+fn diagnostics_loops() -> Vec<File> {
+    let faults = |no_schema, error_every| workload::Faults {
+        no_schema,
+        error_every,
+    };
+    [("warn", faults(true, 0)), ("errors", faults(false, 100))]
+        .into_iter()
+        .map(|(name, faults)| File {
+            bytes: workload::agentpm_loop_with(name, 10_000, 42, faults).into_bytes(),
+            name: format!("{name}-10000/agent.json"),
+        })
+        .collect()
+}
+
+/// Loops of 10,000 phases (or checks) shaped unlike [`workload::agentpm_loop`].
+fn odd_shapes() -> Vec<File> {
+    use workload::shapes::{Shape, mas_checks, shaped_loop};
+    let mut files: Vec<File> = [("short", Shape::SHORT), ("self-loops", Shape::SELF_LOOPS)]
+        .into_iter()
+        .map(|(name, shape)| File {
+            bytes: shaped_loop(name, 10_000, 7, &shape).into_bytes(),
+            name: format!("{name}-10000/agent.json"),
+        })
+        .collect();
+    files.push(File {
+        bytes: mas_checks("mas-10000", 10_000, 11).to_yaml().into_bytes(),
+        name: "mas-10000.yaml".to_owned(),
+    });
+    files
 }
 
 /// The first `n` files of the generated mixed corpus.
@@ -337,4 +375,12 @@ workload!(
 workload!(
     /// 1,000 files of the mixed corpus (AgentPM and MAS).
     corpus_1000 = corpus(1000), sample_count = 30, max_time = 3.0
+);
+workload!(
+    /// The 10,000-phase loop with one warning, and with 100 errors (about 16 MB).
+    diagnostics_10000 = diagnostics_loops(), sample_count = 10, max_time = 2.0
+);
+workload!(
+    /// One-word texts minified, self-loops in tabs, a MAS loop of 10,000 checks (19 MB).
+    shapes_10000 = odd_shapes(), sample_count = 10, max_time = 2.0
 );

@@ -5,8 +5,13 @@
 //!   escalate), an approval checkpoint every 25 phases, long objectives, `max_steps`;
 //! * [`corpus`]: `n` files of 1-6 KB, about 60 % AgentPM and 40 % MAS (VEAL and REAL), some
 //!   with warnings; with `broken`, every tenth file has an error (a dangling transition, an
-//!   unknown field, a missing check, a bad id).
+//!   unknown field, a missing check, a bad id);
+//! * [`agentpm_loop_with`]: the same loop with [`Faults`] (no `$schema`, errors in 1 % of
+//!   the phases), and [`changed_loop`], the 10,000-phase loop with a few changes;
+//! * [`shapes`]: loops laid out and shaped unlike [`agentpm_loop`], and a large MAS loop.
 #![allow(dead_code)]
+
+pub mod shapes;
 
 use std::fmt::Write as _;
 
@@ -88,13 +93,68 @@ fn words(rng: &mut Rng, n: usize) -> String {
 
 /// One AgentPM loop of `phases` phases (at least 2) as pretty-enough JSON.
 pub fn agentpm_loop(name: &str, phases: usize, seed: u64) -> String {
+    agentpm_loop_with(name, phases, seed, Faults::NONE)
+}
+
+/// What is wrong with a loop of [`agentpm_loop_with`]: everything else is the bytes of
+/// [`agentpm_loop`].
+#[derive(Clone, Copy, Debug)]
+pub struct Faults {
+    /// Leave out `$schema` (one `F012` warning).
+    pub no_schema: bool,
+    /// Every `error_every`-th phase (phases 50, 150, 250, ... for 100) has one error, of
+    /// two kinds in turn: its `escalate` transition goes to an undeclared phase (`V`), its
+    /// `retry` outcome has no transition (`V011`). Neither cuts the chain of `advance`
+    /// transitions, so each error has one cause and no follow-on errors. (A shape error,
+    /// such as a missing `objective`, stops `check` before validation: it would hide the
+    /// others, so it is not one of them.)
+    pub error_every: usize,
+}
+
+impl Faults {
+    /// No fault: the bytes of [`agentpm_loop`].
+    pub const NONE: Faults = Faults {
+        no_schema: false,
+        error_every: 0,
+    };
+}
+
+/// The kind of error phase `i` has under `faults`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Fault {
+    UndeclaredTarget,
+    NoTransition,
+}
+
+impl Faults {
+    /// The error of phase `i`, if it has one.
+    pub fn of(&self, i: usize) -> Option<Fault> {
+        let k = self.error_every;
+        if k == 0 || i % k != k / 2 {
+            return None;
+        }
+        Some(match (i / k) % 2 {
+            0 => Fault::UndeclaredTarget,
+            _ => Fault::NoTransition,
+        })
+    }
+}
+
+const SCHEMA: &str = "https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json";
+
+/// [`agentpm_loop`] with `faults`.
+pub fn agentpm_loop_with(name: &str, phases: usize, seed: u64, faults: Faults) -> String {
     let mut rng = Rng::new(seed);
     let phases = phases.max(2);
     let id = |i: usize| format!("p{i:06}");
     let mut out = String::with_capacity(phases * 700);
+    out.push_str("{\n");
+    if !faults.no_schema {
+        let _ = writeln!(out, "  \"$schema\": \"{SCHEMA}\",");
+    }
     let _ = write!(
         out,
-        "{{\n  \"$schema\": \"https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json\",\n  \"kind\": \"loop\",\n  \"name\": \"{name}\",\n  \"version\": \"1.0.0\",\n  \"description\": \"Generated loop of {phases} phases.\",\n  \"loop\": {{\n    \"archetype\": \"generated\",\n    \"entry_phase\": \"{}\",\n    \"limits\": {{ \"max_steps\": {} }},\n    \"phases\": [\n",
+        "  \"kind\": \"loop\",\n  \"name\": \"{name}\",\n  \"version\": \"1.0.0\",\n  \"description\": \"Generated loop of {phases} phases.\",\n  \"loop\": {{\n    \"archetype\": \"generated\",\n    \"entry_phase\": \"{}\",\n    \"limits\": {{ \"max_steps\": {} }},\n    \"phases\": [\n",
         id(0),
         phases * 3
     );
@@ -121,9 +181,20 @@ pub fn agentpm_loop(name: &str, phases: usize, seed: u64) -> String {
         };
         let back = id(i.saturating_sub(1));
         let last = i + 1 == phases;
+        let retry = match faults.of(i) {
+            Some(Fault::NoTransition) => String::new(),
+            _ => format!(
+                "      {{ \"from\": \"{}\", \"on\": \"retry\", \"to\": \"{back}\" }},\n",
+                id(i)
+            ),
+        };
+        let escalate = match faults.of(i) {
+            Some(Fault::UndeclaredTarget) => format!("missing-{i:06}"),
+            _ => "$handoff".to_owned(),
+        };
         let _ = writeln!(
             out,
-            "      {{ \"from\": \"{0}\", \"on\": \"advance\", \"to\": \"{next}\" }},\n      {{ \"from\": \"{0}\", \"on\": \"retry\", \"to\": \"{back}\" }},\n      {{ \"from\": \"{0}\", \"on\": \"escalate\", \"to\": \"$handoff\" }}{1}",
+            "      {{ \"from\": \"{0}\", \"on\": \"advance\", \"to\": \"{next}\" }},\n{retry}      {{ \"from\": \"{0}\", \"on\": \"escalate\", \"to\": \"{escalate}\" }}{1}",
             id(i),
             if last { "" } else { "," }
         );
@@ -140,6 +211,55 @@ pub fn agentpm_loop(name: &str, phases: usize, seed: u64) -> String {
     }
     out.push_str("    ]\n  }\n}\n");
     out
+}
+
+/// The [`agentpm_loop`] of 10,000 phases with a few changes, for `diff`: one objective
+/// reworded, one `retry` retargeted, one outcome (and its transition) removed, one
+/// checkpoint removed, and a larger `max_steps`.
+pub fn changed_loop(name: &str, seed: u64) -> String {
+    let phases = 10_000;
+    let mut text = agentpm_loop(name, phases, seed);
+    let p = |i: usize| format!("p{i:06}");
+    let objective = format!("{{ \"id\": \"{}\", \"objective\": \"", p(1234));
+    edit(&mut text, &objective, &format!("{objective}Reworded: "));
+    let retry = |to: usize| {
+        format!(
+            "{{ \"from\": \"{}\", \"on\": \"retry\", \"to\": \"{}\" }}",
+            p(4000),
+            p(to)
+        )
+    };
+    edit(&mut text, &retry(3999), &retry(3000));
+    let escalate = format!(
+        "{{ \"from\": \"{}\", \"on\": \"escalate\", \"to\": \"$handoff\" }},\n      ",
+        p(7000)
+    );
+    edit(&mut text, &escalate, "");
+    let phase = text
+        .find(&format!("{{ \"id\": \"{}\", ", p(7000)))
+        .expect("the phase");
+    let outcome = phase
+        + text[phase..]
+            .find("},\n        { \"id\": \"escalate\"")
+            .expect("its outcome");
+    let end = outcome + text[outcome..].find(" }\n").expect("its end");
+    text.replace_range(outcome + 1..end + 2, "");
+    let gate = format!(
+        "      {{ \"id\": \"gate-100\", \"type\": \"approval\", \"before_phase\": \"{}\", \"on_reject\": \"$abort\" }},\n",
+        p(2501)
+    );
+    edit(&mut text, &gate, "");
+    let steps = |n: usize| format!("\"max_steps\": {n} }}");
+    edit(&mut text, &steps(phases * 3), &steps(phases * 4));
+    text
+}
+
+/// Replace the first `from` in `text` (which must be there) with `to`.
+fn edit(text: &mut String, from: &str, to: &str) {
+    let at = text
+        .find(from)
+        .unwrap_or_else(|| panic!("no {from} in the loop"));
+    text.replace_range(at..at + from.len(), to);
 }
 
 /// A MAS loop (VEAL or REAL) of a few KB.

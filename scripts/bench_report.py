@@ -1,0 +1,175 @@
+"""The table of scripts/bench.sh: target/bench/results.md, from the hyperfine JSON files,
+the peak memory files and divan's output of benches/lsp.rs in OUT.
+
+Usage: python3 scripts/bench_report.py OUT WORKLOAD
+
+A row is left out (and named on stderr) when its measurement is missing; a missed goal
+is reported in the `met` column, never an error.
+"""
+
+import json
+import os
+import re
+import sys
+
+OUT, W = sys.argv[1], sys.argv[2]
+S = os.path.join(W, "shapes")
+rows = []
+missing = []
+
+
+def results(name):
+    """(mean, median) of each command of one hyperfine run, in order."""
+    path = os.path.join(OUT, name + ".json")
+    if not os.path.exists(path):
+        return []
+    return [(r["mean"], r["median"]) for r in json.load(open(path))["results"]]
+
+
+def met(ratio_mean, ratio_median, goal):
+    """`yes`, `median` (only the median is within the goal) or `no`; empty without goal."""
+    m = re.match(r"<= ([\d.]+)", goal)
+    if not m:
+        return ""
+    bound = float(m.group(1))
+    if ratio_mean <= bound and ratio_median <= bound:
+        return "yes"
+    return "median" if ratio_median <= bound else "**no**"
+
+
+def secs(t):
+    return f"{t * 1000:.1f} ms" if t < 0.01 else f"{t:.3f} s"
+
+
+def ratio(label, name, num, den, goal=""):
+    """A row: command `num` against command `den` of the hyperfine run `name`."""
+    r = results(name)
+    if len(r) <= max(num, den):
+        missing.append(label)
+        return
+    (a, am), (b, bm) = r[num], r[den]
+    rm, rmed = a / b, am / bm
+    rows.append((label, secs(a), secs(b), f"{rm:.2f}", f"{rmed:.2f}", goal, met(rm, rmed, goal)))
+
+
+def peak_mb(name):
+    path = os.path.join(OUT, "peak-" + name)
+    try:
+        return int(open(path).read().strip()) / 1024
+    except (OSError, ValueError):
+        return None
+
+
+def size_mb(path):
+    return os.path.getsize(path) / 2**20
+
+
+def memory(label, name, path, goal="<= 10"):
+    """A row: peak memory of `name` against the size of `path`."""
+    mb = peak_mb(name)
+    if mb is None:
+        missing.append(label)
+        return
+    r = mb / size_mb(path)
+    rows.append((label, f"{mb:.0f} MB", f"{size_mb(path):.1f} MB", f"{r:.1f}", "", goal, met(r, r, goal)))
+
+
+L10K = os.path.join(W, "loop-10000.json")
+ratio("check 10,000-file corpus / cat", "corpus", 1, 0, "<= 3")
+ratio("check 10,000-file corpus, 10 % broken / cat", "broken", 1, 0, "<= 3")
+for i, what in [(2, "check"), (3, "graph --mermaid"), (4, "graph --dot")]:
+    ratio(f"{what} 10,000 phases / python json.load", "loop10k", i, 0, "<= 0.5")
+for what in ["check", "mermaid", "dot"]:
+    memory(f"peak memory, {what} 10,000 phases / file size", f"loop-{what}", L10K)
+
+SHAPES = [
+    ("warn", "warn-10000.json", "no `$schema` (one F012 warning)"),
+    ("errors", "errors-10000.json", "errors in 1 % of the phases (100: V009, V011)"),
+    ("short", "short-10000.json", "one-word texts, half without outcomes, minified, keys sorted"),
+    ("long", "long-10000.json", "120-200-word objectives, 2 checkpoints a phase, 4 spaces, keys reversed"),
+    ("self-loops", "self-loops-10000.json", "every retry a self-loop, tabs"),
+    ("xstate", "xstate-10000.json", "XState machine of the 10,000-phase loop (--max-phases 20000)"),
+    ("mas-yaml", "mas-10000.yaml", "MAS VEAL loop of 10,000 checks, YAML (reference: json.load of it as JSON)"),
+]
+for shape, file, what in SHAPES:
+    for i, cmd in [(1, "check"), (2, "graph --mermaid"), (3, "graph --dot")]:
+        ratio(f"{cmd}, {what} / json.load", f"shape-{shape}", i, 0, "<= 0.5")
+    path = os.path.join(S, file)
+    for cmd in ["check", "mermaid", "dot"]:
+        memory(f"peak memory, {cmd}, {shape} / file size", f"{shape}-{cmd}", path)
+
+ratio("warning's cost: check without `$schema` / with", "warning", 1, 0, "<= 1.10")
+without, with_ = peak_mb("warn-check"), peak_mb("loop-check")
+if without is not None and with_ is not None:
+    delta = without - with_
+    rows.append(("warning's cost: peak memory without `$schema` - with", f"{without:.1f} MB",
+                 f"{with_:.1f} MB", f"{delta:+.1f} MB", "", "<= +1 MB", "yes" if delta <= 1 else "**no**"))
+else:
+    missing.append("warning's memory")
+
+ratio("paths 10,000 phases (default bound) / json.load", "paths", 1, 0, "<= 2")
+ratio("paths 10,000 phases, --max-steps-listed 2000000 / json.load", "paths", 2, 0, "<= 2")
+memory("peak memory, paths (default bound) / file size", "paths", L10K)
+memory("peak memory, paths --max-steps-listed 2000000 / file size", "paths-raised", L10K)
+ratio("diff of two 10,000-phase loops / json.load of one", "diff", 1, 0, "<= 1")
+memory("peak memory, diff / file size", "diff", L10K)
+ratio("schema --outcomes 10,000 phases / json.load", "schema-outcomes", 1, 0)
+memory("peak memory, schema --outcomes / file size", "schema-outcomes", L10K, "")
+ratio("walk 10,000 phases to $end / json.load", "walk", 1, 0)
+memory("peak memory, walk / file size", "walk", L10K, "")
+ratio("docs of the 10,000-file corpus / cp -r", "folder", 1, 0, "<= 3")
+ratio("convert --to ir of the 10,000-file corpus / cp -r", "folder", 2, 0, "<= 3")
+
+for i, what in [(0, "check"), (3, "graph --mermaid"), (6, "graph --dot")]:
+    ratio(f"growth 1,000 -> 10,000 phases, {what}", "growth", i + 1, i, "<= 12")
+    ratio(f"growth 10,000 -> 100,000 phases, {what}", "growth", i + 2, i + 1, "<= 12")
+if os.path.exists(os.path.join(OUT, "packages.json")):
+    ratio("check 1,000 packages / AgentPM SDK load_loop", "packages", 1, 0, "<= 0.15")
+ratio("graph --mermaid small file / cat", "small", 1, 0, "<= 2.5")
+
+UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+TIME = r"([\d.]+) (ns|µs|us|ms|s)\s*│"
+
+
+def divan(path):
+    """{bench name: (median, mean)} of divan's table (leaf names; the first of a name wins)."""
+    out = {}
+    try:
+        lines = open(path, encoding="utf-8").read().splitlines()
+    except OSError:
+        return out
+    pattern = re.compile(r"^[│├╰─ ]*([\w:.-]+)\s+" + TIME + r"\s*" + TIME + r"\s*" + TIME + r"\s*" + TIME)
+    for line in lines:
+        m = pattern.match(line)
+        if m:
+            t = [float(m.group(k)) * UNITS[m.group(k + 1)] for k in (2, 4, 6, 8)]
+            out.setdefault(m.group(1), (t[2], t[3]))
+    return out
+
+
+lsp = divan(os.path.join(OUT, "lsp.txt"))
+base = lsp.get("check_from_scratch")
+if base and "analyse" in lsp:
+    parts = ["analyse"] + (["diagnostics"] if "diagnostics" in lsp else [])
+    med = sum(lsp[p][0] for p in parts)
+    mean = sum(lsp[p][1] for p in parts)
+    rows.append((f"language server, 10,000 phases: an edit ({' + '.join(parts)}) / check_from_scratch",
+                 secs(mean), secs(base[1]), f"{mean / base[1]:.2f}", f"{med / base[0]:.2f}", "<= 1.5",
+                 met(mean / base[1], med / base[0], "<= 1.5")))
+else:
+    missing.append("language server edit")
+if base and "completion" in lsp:
+    med, mean = lsp["completion"]
+    rows.append(("language server, 10,000 phases: completion / check_from_scratch", secs(mean), secs(base[1]),
+                 f"{mean / base[1]:.2f}", f"{med / base[0]:.2f}", "<= 0.5", met(mean / base[1], med / base[0], "<= 0.5")))
+else:
+    missing.append("language server completion")
+
+with open(os.path.join(OUT, "results.md"), "w") as f:
+    f.write("| workload | loopconv (mean) | reference (mean) | ratio of means | ratio of medians | goal | met |\n")
+    f.write("|---|---|---|---|---|---|---|\n")
+    for row in rows:
+        f.write("| " + " | ".join(row) + " |\n")
+print(open(os.path.join(OUT, "results.md")).read())
+if missing:
+    print("bench_report.py: not measured: " + "; ".join(missing), file=sys.stderr)
