@@ -67,14 +67,18 @@ if [ "$(cat "$W/VERSION" 2>/dev/null)" != 2 ]; then
     cargo run --release --quiet --example gen-workload -- "$W"
 fi
 
-# 1,000 AgentPM packages laid out as AgentPM installs them.
+# 1,000 AgentPM packages laid out as AgentPM installs them (staged, then renamed: a run
+# stopped half-way leaves no partial set). `sed` reads all of its input: `head` would
+# stop `sort` with SIGPIPE, which pipefail turns into the script's exit.
 PKG="$W/packages"
 if [ ! -d "$PKG/.agentpm/loops" ]; then
-    find "$W/corpus" -name agent.json | sort | head -1000 | while read -r f; do
+    rm -rf "$PKG" "$PKG.tmp"
+    find "$W/corpus" -name agent.json | sort | sed -n 1,1000p | while read -r f; do
         name=$(basename "$(dirname "$f")")
-        mkdir -p "$PKG/.agentpm/loops/$name/1.0.0"
-        cp "$f" "$PKG/.agentpm/loops/$name/1.0.0/agent.json"
+        mkdir -p "$PKG.tmp/.agentpm/loops/$name/1.0.0"
+        cp "$f" "$PKG.tmp/.agentpm/loops/$name/1.0.0/agent.json"
     done
+    mv "$PKG.tmp" "$PKG"
 fi
 cat >"$OUT/sdk_load.py" <<'PY'
 import os, sys
@@ -156,7 +160,9 @@ bench growth "${growth[@]}"
 if python3 -c 'import agentpm' 2>/dev/null; then
     bench packages "python3 '$OUT/sdk_load.py' '$PKG'" "'$L' check '$PKG/.agentpm/loops'"
 fi
-bench small "cat '$SMALL'" "'$L' graph --mermaid '$SMALL'"
+# Without a shell (-N): hyperfine's correction for the shell's start-up is as large as
+# these commands and, on a busy machine, made `cat` take 0 s.
+bench small -N "cat '$SMALL'" "'$L' graph --mermaid '$SMALL'"
 for cmd in check mermaid dot; do
     case $cmd in check) args=(check) ;; *) args=(graph "--$cmd") ;; esac
     peak "loop-$cmd" "$L" "${args[@]}" "$L10K"
