@@ -1,8 +1,8 @@
 //! Throughput of the read pipeline, stage by stage, and of every back end, with divan's
 //! statistics (fastest, slowest, median and mean of the samples, and MB/s of input).
 //!
-//! `cargo bench --bench throughput` runs every benchmark: about a minute on a 2-core
-//! machine, since each benchmark stops at its group's sample count or time ceiling,
+//! `cargo bench --bench throughput` runs every benchmark: about a minute and a half on a
+//! 2-core machine, since each benchmark stops at its group's sample count or time ceiling,
 //! whichever comes first. A filter (a regular expression on the path, such as
 //! `corpus_1000::4_load` or `5_write::mermaid flowchart`) picks some; divan's environment
 //! variables (or flags) change the sampling. `DIVAN_MAX_TIME` is the ceiling per benchmark
