@@ -20,7 +20,9 @@
 #   * `graph --mermaid` of one small file vs `cat` of it
 #   * the language server on a 10,000-phase loop: benches/lsp.rs (divan), an edit
 #     (`analyse`, plus `diagnostics` when the bench has it) and `completion` vs
-#     `check_from_scratch`
+#     `check_from_scratch`; and `loopconv lsp` driven over JSON-RPC (scripts/lsp_probe.py):
+#     an edit until its diagnostics (less the pause) and a completion (with its number of
+#     items) vs `check` of the file as a process
 #   * peak memory (GNU time, the median of 3 runs) against the file's size
 #
 # Usage: scripts/bench.sh [--install] [--runs N]
@@ -172,5 +174,16 @@ echo "bench.sh: lsp" >&2
 LOOPCONV_BENCH_PHASES=10000 DIVAN_SAMPLE_COUNT=$((RUNS < 10 ? 10 : RUNS)) \
     cargo bench --quiet --bench lsp >"$OUT/lsp.txt" 2>"$OUT/lsp.err" ||
     { cat "$OUT/lsp.err" >&2; echo "bench.sh: cargo bench --bench lsp failed" >&2; exit 2; }
+
+# The same as an editor sees it: `loopconv lsp` over JSON-RPC on the generator's
+# 10,000-phase loop (scripts/lsp_probe.py): an edit until its diagnostics, less the
+# server's pause after edits (DEBOUNCE in src/lsp), and a completion, with its items.
+echo "bench.sh: lsp_probe" >&2
+PAUSE_MS=$(sed -n 's/.*DEBOUNCE: Duration = Duration::from_millis(\([0-9]*\)).*/\1/p' src/lsp/*.rs | sed -n 1p)
+if [ -z "$PAUSE_MS" ]; then
+    echo "bench.sh: no DEBOUNCE found in src/lsp: the edit's time includes the pause" >&2
+    PAUSE_MS=0
+fi
+python3 "$ROOT/scripts/lsp_probe.py" "$L" "$L10K" "$((RUNS < 5 ? 5 : RUNS))" "$PAUSE_MS" >"$OUT/lsp-probe.json"
 
 python3 "$ROOT/scripts/bench_report.py" "$OUT" "$W"
