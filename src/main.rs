@@ -71,6 +71,14 @@ pub(crate) fn memory_for_input(len: usize) {
     reuse_freed_memory();
 }
 
+/// Keep freed memory for reuse while a folder is read: its files are small and many, and
+/// returning what each one freed at once was one `madvise` call per few files (40,000 for
+/// the docs of a 10,000-file corpus: 1.4 of its 3.7 s of system time), while the memory
+/// freed by one file is what the next one needs. Called before the reader threads start.
+pub(crate) fn memory_for_folder() {
+    reuse_freed_memory();
+}
+
 /// Keep freed memory for reuse in the language server, with mimalloc's own delay: the
 /// server analyses the whole document again on every edit, and returning what the last
 /// analysis freed at once made each edit fault in its working set anew (on a 10,000-phase

@@ -20,6 +20,13 @@ pub(super) fn reader_pool() -> Result<rayon::ThreadPool> {
         .context("starting the reader threads")
 }
 
+/// The reader threads for the files of folders, with freed memory kept for reuse from
+/// file to file ([`crate::memory_for_folder`]).
+pub(super) fn folder_pool() -> Result<rayon::ThreadPool> {
+    crate::memory_for_folder();
+    reader_pool()
+}
+
 /// `f` of every item, on the reader threads, in the items' order (so output built from
 /// the results is the same bytes however the threads ran). A folder of 10,000 loops was
 /// read and rendered on one thread, with a thread started per YAML file.
