@@ -45,9 +45,12 @@ pub(super) struct PathsArgs {
 const MAX_STEPS_LISTED: usize = 2_000;
 
 pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
-    let Some(l) = load_valid(g, &a.input, a.from)? else {
+    let Some(mut l) = load_valid(g, &a.input, a.from)? else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
+    // The diagnostics are reported: the source and its located tree are not read again,
+    // and their memory serves the runs.
+    l.doc = None;
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
