@@ -8,7 +8,7 @@
 //! the way out of `v`; edges that an earlier run already took are skipped. No simple paths
 //! are enumerated.
 //!
-//! The runs are planned first ([`plan`]: O(V + E) for all of them, whatever their length)
+//! The runs are planned first ([`plan()`]: O(V + E) for all of them, whatever their length)
 //! and built one at a time as they are read ([`Listing::cover`]), so a caller can write
 //! each as it comes and hold none. A run whose way in (or out) begins (or ends) as an
 //! earlier run's does, over at least [`SHARED_MIN_STEPS`] steps, shares them
