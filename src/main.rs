@@ -119,6 +119,9 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => code,
+        // The reader of standard output went away (`loopconv paths big.json | head`): what
+        // it read is what it wanted, as for any tool in a pipeline.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             // The message quotes user input (a path, a code, a value): shown without the
             // characters a terminal must not be sent (loopconv::text).
@@ -127,6 +130,18 @@ fn main() -> ExitCode {
             ExitCode::from(cli::EXIT_USAGE)
         }
     }
+}
+
+/// Whether an error comes from writing to a closed pipe.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
+    err.chain().any(|e| {
+        let io = e.downcast_ref::<std::io::Error>().map(std::io::Error::kind);
+        let json = e
+            .downcast_ref::<serde_json::Error>()
+            .and_then(serde_json::Error::io_error_kind);
+        io.or(json) == Some(BrokenPipe)
+    })
 }
 
 #[cfg(test)]

@@ -69,7 +69,7 @@ pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
             serde_json::to_writer_pretty(&mut *w, &found)?;
             w.write_all(b"\n")?;
         } else {
-            write_text(w, &found)?;
+            write_text(w, &found, a.max_steps_listed)?;
         }
         Ok(())
     })?;
@@ -86,8 +86,35 @@ fn run_line(r: &Run) -> String {
     if let Some(shared) = &r.shared_prefix {
         s.push_str(&format!("(as run {}) ", shared.run));
     }
-    let mut prev: Option<&Step> = None;
-    for step in &r.steps {
+    s.push_str(&steps_text(&r.steps, None));
+    run_end(&mut s, r);
+    s
+}
+
+/// A shortest run, whose steps are not bounded by the covering runs' listing: one longer
+/// than `bound` steps shows its first and last `bound / 2` with the count between (a run
+/// through a 10,000-phase chain was one line of 200 KB).
+fn shortest_line(r: &Run, bound: usize) -> String {
+    let n = r.steps.len();
+    let keep = (bound / 2).max(1);
+    if n <= bound.max(2) {
+        return run_line(r);
+    }
+    let (head, tail) = (&r.steps[..keep], &r.steps[n - keep..]);
+    let mut s = steps_text(head, None);
+    s.push_str(&format!(
+        "… {} not shown (pass `--max-steps-listed {n}` to spell it out) … ",
+        count(n - 2 * keep, "step", "steps")
+    ));
+    s.push_str(&steps_text(tail, head.last()));
+    run_end(&mut s, r);
+    s
+}
+
+/// The steps of a run as text, `prev` the step before the first (for a failure group).
+fn steps_text<'a>(steps: &'a [Step], mut prev: Option<&'a Step>) -> String {
+    let mut s = String::new();
+    for step in steps {
         let text = match step {
             Step::Phase { outcome, .. } if matches!(prev, Some(Step::Failure { .. })) => {
                 format!(" --{outcome}--> ")
@@ -125,6 +152,11 @@ fn run_line(r: &Run) -> String {
     if matches!(prev, Some(Step::Failure { .. })) {
         s.push(' ');
     }
+    s
+}
+
+/// How a run ends: the terminal, the run it ends as, or its status.
+fn run_end(s: &mut String, r: &Run) {
     match (&r.shared_suffix, &r.terminal) {
         (Some(shared), _) => {
             let at = match &shared.at {
@@ -136,7 +168,6 @@ fn run_line(r: &Run) -> String {
         (None, Some(t)) => s.push_str(t),
         (None, None) => s.push_str(&format!("(run {})", r.status.as_str())),
     }
-    s
 }
 
 /// Write a line read by people: without the characters `text::lines` drops.
@@ -144,7 +175,7 @@ fn line(w: &mut dyn Write, text: &str) -> std::io::Result<()> {
     w.write_all(loopconv::text::lines(text).as_bytes())
 }
 
-fn write_text(w: &mut dyn Write, found: &p::Listing) -> std::io::Result<()> {
+fn write_text(w: &mut dyn Write, found: &p::Listing, bound: usize) -> std::io::Result<()> {
     line(w, "shortest runs:\n")?;
     for r in &found.shortest {
         line(
@@ -153,7 +184,7 @@ fn write_text(w: &mut dyn Write, found: &p::Listing) -> std::io::Result<()> {
                 "  {:<9} {}: {}\n",
                 r.terminal.as_deref().unwrap_or_default(),
                 count(r.phase_steps, "step", "steps"),
-                run_line(r)
+                shortest_line(r, bound)
             ),
         )?;
     }

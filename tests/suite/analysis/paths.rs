@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::support::generators::chain;
 use crate::support::*;
 use loopconv::analysis::paths::{Options, paths, plan};
 use loopconv::analysis::walk::{Script, walk};
@@ -495,42 +496,6 @@ fn mas_paths_escalate_only_after_max_attempts() {
     assert!(found.cover.iter().all(|r| r.phase_steps < 10));
 }
 
-/// An AgentPM loop of `n` phases in a chain, as the benchmark's: each phase advances to the
-/// next (the last to `$end`), retries the one before and escalates to `$handoff`; a
-/// checkpoint before every 25th phase rejects to `$abort`.
-fn chain(n: usize) -> String {
-    let id = |i: usize| format!("p{i:04}");
-    let phases: Vec<Value> = (0..n)
-        .map(|i| {
-            let outcomes: Vec<Value> = ["advance", "retry", "escalate"]
-                .iter()
-                .map(|o| json!({"id": o, "description": "d"}))
-                .collect();
-            json!({"id": id(i), "objective": "o", "outcomes": outcomes})
-        })
-        .collect();
-    let mut transitions = Vec::new();
-    for i in 0..n {
-        let next = if i + 1 < n {
-            id(i + 1)
-        } else {
-            "$end".to_owned()
-        };
-        transitions.push(json!({"from": id(i), "on": "advance", "to": next}));
-        transitions.push(json!({"from": id(i), "on": "retry", "to": id(i.saturating_sub(1))}));
-        transitions.push(json!({"from": id(i), "on": "escalate", "to": "$handoff"}));
-    }
-    let checkpoints: Vec<Value> = (1..n)
-        .step_by(25)
-        .enumerate()
-        .map(|(k, i)| json!({"id": format!("gate-{k}"), "type": "approval", "before_phase": id(i), "on_reject": "$abort"}))
-        .collect();
-    let doc = json!({"kind": "loop", "name": "chain", "version": "1.0.0", "description": "d",
-        "loop": {"entry_phase": id(0), "limits": {"max_steps": 3 * n}, "phases": phases,
-            "transitions": transitions, "checkpoints": checkpoints}});
-    serde_json::to_string_pretty(&doc).unwrap()
-}
-
 /// A chain of 1,000 phases: its covering runs hold about 10^6 steps, but each spells out
 /// only the few a run before it does not (`(as run N)` in the text, `shared_prefix` in JSON),
 /// so the listing is linear in the loop; read back, the runs are the ones spelled out in
@@ -634,4 +599,37 @@ fn paths_cli_streams_every_run_with_shared_steps() {
         assert!(run40.starts_with("  40. (as run "), "{run40}");
         assert!(run40.len() < 200, "{run40}");
     }
+}
+
+/// A shortest run longer than `--max-steps-listed` shows its first and last steps and how
+/// many are left out, with the bound that spells it out; raised, the run is whole.
+#[test]
+fn a_long_shortest_run_is_shown_by_its_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("chain.json");
+    std::fs::write(&file, chain(1_000)).unwrap();
+    let text = |bound: &str| {
+        let out = loopconv()
+            .args(["paths", "--max-steps-listed", bound])
+            .arg(&file)
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let end_line = |t: &str| t.lines().find(|l| l.contains("$end ")).unwrap().to_owned();
+    let short = end_line(&text("10"));
+    assert!(
+        short.starts_with("  $end      1000 steps: p0000 --advance--> "),
+        "{short}"
+    );
+    assert!(short.ends_with("p0999 --advance--> $end"), "{short}");
+    assert!(
+        short.contains("… 1030 steps not shown (pass `--max-steps-listed 1040` to spell it out) …"),
+        "{short}"
+    );
+    let steps = |l: &str| l.matches("-->").count() + l.matches("[approve ").count();
+    assert_eq!(steps(&short), 10, "{short}");
+    let whole = end_line(&text("1040"));
+    assert!(!whole.contains("not shown"), "{whole}");
+    assert_eq!(steps(&whole), 1040, "{whole}");
 }
