@@ -77,13 +77,18 @@ impl DocumentAnalysis {
         }
     }
 
-    /// The text and its line index, given up (for the next edit).
-    fn into_source(self) -> Source {
-        let text = self.loaded.into_text().unwrap_or(self.rejected);
-        Source {
-            text,
-            lines: self.lines,
-        }
+    /// The text and its line index, given up (for the next edit). The rest (the tree, the
+    /// loop, the index) is freed on another thread: on a 10,000-phase loop that takes a few
+    /// milliseconds the edit need not wait for.
+    fn into_source(mut self) -> Source {
+        let text = self
+            .loaded
+            .take_text()
+            .unwrap_or_else(|| std::mem::take(&mut self.rejected));
+        let lines = std::mem::replace(&mut self.lines, LineIndex::new(""));
+        // When no thread can be started, the closure (and the rest) is dropped here.
+        let _ = std::thread::Builder::new().spawn(move || drop(self));
+        Source { text, lines }
     }
 
     /// The LSP diagnostics.

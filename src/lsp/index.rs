@@ -23,8 +23,8 @@ pub struct PhaseDecl {
     pub span: Span,
     /// The objective, when it is a string.
     pub objective: Option<String>,
-    /// The access block as compact JSON, when present.
-    pub access: Option<String>,
+    /// The range of the access block, when present (hover shows it, read from the tree).
+    pub access: Option<Span>,
     /// The declared outcomes (none: the implicit outcome `complete`).
     pub outcomes: Vec<OutcomeDecl>,
 }
@@ -341,7 +341,7 @@ fn phase_decl(node: &Node) -> Option<PhaseDecl> {
             .get("objective")
             .and_then(Node::as_str)
             .map(str::to_owned),
-        access: node.get("access").map(|a| a.to_json().to_string()),
+        access: node.get("access").map(|a| a.span.into()),
         outcomes,
     })
 }

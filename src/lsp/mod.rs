@@ -17,6 +17,7 @@ pub mod index;
 mod requests;
 mod server;
 pub mod text;
+pub mod transport;
 
 pub use documents::DocumentAnalysis;
 pub use server::{DEBOUNCE, capabilities, serve};

@@ -83,6 +83,7 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
             json(features::hover(
                 &a.text(),
                 &a.index,
+                a.loaded.doc.as_ref(),
                 a.loaded.info.as_ref(),
                 off,
             ))

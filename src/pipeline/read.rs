@@ -49,11 +49,12 @@ impl Loaded {
         Some((self.spec.as_ref()?, self.info.as_ref()?))
     }
 
-    /// The decoded source text, given up (when the bytes were readable).
-    pub fn into_text(self) -> Option<String> {
-        match self.doc {
-            Some(doc) => Some(doc.text),
-            None => self.text,
+    /// The decoded source text, taken out (when the bytes were readable): what remains no
+    /// longer holds it.
+    pub fn take_text(&mut self) -> Option<String> {
+        match &mut self.doc {
+            Some(doc) => Some(std::mem::take(&mut doc.text)),
+            None => self.text.take(),
         }
     }
 
