@@ -16,7 +16,9 @@ use lsp_types::{TextDocumentContentChangeEvent, Uri};
 use super::diagnostics;
 use super::features::DocumentText;
 use super::index::Index;
+use super::index_xstate;
 use super::text::{LineIndex, Source};
+use crate::format::Format;
 use crate::pipeline::{LoadOptions, Loaded, load_string};
 use crate::tree::Syntax;
 
@@ -53,7 +55,13 @@ impl DocumentAnalysis {
             lines = LineIndex::new(&text);
         }
         let (loaded, rejected) = load_string(path, text, &LoadOptions::default());
-        let index = Arc::new(loaded.doc.as_ref().map(Index::build).unwrap_or_default());
+        let index = Arc::new(loaded.doc.as_ref().map_or_else(
+            Index::default,
+            |d| match loaded.format {
+                Some(Format::Xstate) => index_xstate::build(d),
+                _ => Index::build(d),
+            },
+        ));
         let syntax = loaded.doc.as_ref().map_or(Syntax::Json, |d| d.syntax);
         DocumentAnalysis {
             lines,

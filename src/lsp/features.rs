@@ -237,7 +237,6 @@ pub fn location(t: &DocumentText, uri: &Uri, span: Span) -> Location {
     Location::new(uri.clone(), t.range(span))
 }
 
-/// Completion candidates for a reference being typed at `offset`: phase ids (and
 /// The most completion items one answer holds: an editor shows a few dozen, and a loop of
 /// 10,000 phases would otherwise send them all on every keystroke. When more match, the
 /// list is marked incomplete and the editor asks again as the user types.

@@ -5,7 +5,8 @@
 //! The index is built from the tree alone, so it also exists for a loop whose shape is
 //! wrong (and the server keeps the last one of a buffer that does not parse, for
 //! completion while typing). It recognises the keys of AgentPM manifests and of
-//! loopconv's IR (multi-agent-spec loops have fixed phases and no references).
+//! loopconv's IR (multi-agent-spec loops have fixed phases and no references), and the
+//! states of XState machines ([`super::index_xstate`]).
 
 use crate::tree::{Document, Member, Node, Value};
 

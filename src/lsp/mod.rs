@@ -14,6 +14,7 @@ mod documents;
 pub mod features;
 pub mod fixes;
 pub mod index;
+pub mod index_xstate;
 mod requests;
 mod server;
 pub mod text;

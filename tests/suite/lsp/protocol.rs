@@ -737,7 +737,8 @@ fn completion_is_filtered_ranked_and_bounded() {
 }
 
 /// An XState machine gets its diagnostics like a loop of the other formats: the gate it
-/// bypasses, at the target, with the code's page; the fixed machine is clean.
+/// bypasses, at the target, with the code's page; the fixed machine is clean. Its targets
+/// lead to their states.
 #[test]
 fn xstate_machines_get_diagnostics() {
     let mut c = Client::start();
@@ -750,6 +751,10 @@ fn xstate_machines_get_diagnostics() {
     assert_eq!(ds[0]["range"]["start"], pos(&text, "\"deploy\"", 0, 0));
     let href = ds[0]["codeDescription"]["href"].as_str().unwrap();
     assert!(href.ends_with("/docs/src/codes/F019.md"), "{href}");
+    // A target jumps to the state's key.
+    let target = pos(&text, "\"deploy\"", 0, 1);
+    let def = c.request("textDocument/definition", at(uri, target));
+    assert_eq!(def["range"]["start"], pos(&text, "\"deploy\": {", 0, 0));
     let fixed = text.replacen(
         r#""complete": "deploy""#,
         r#""complete": "approve-deploy""#,
