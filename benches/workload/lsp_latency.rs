@@ -2,15 +2,15 @@
 //! same file (used by the benchmarks; not a user-facing command):
 //! `cargo run --release --example lsp-latency -- target/release/loopconv FILE [ROUNDS]`.
 //!
-//! Starts `loopconv lsp`, opens FILE, then each round: one character typed (an incremental
-//! change) and the time until its diagnostics arrive, less the server's pause
-//! (`loopconv::lsp::DEBOUNCE`); the same with the whole text sent (full synchronisation);
-//! a completion request right after a keystroke. Then `loopconv check FILE` as a new
+//! Starts `loopconv lsp`, opens FILE, then each round: one character typed (a change of a
+//! range, or the whole text when the server asks for it) and the time until its
+//! diagnostics arrive, less the server's pause (`loopconv::lsp::DEBOUNCE`); a completion
+//! request right after a keystroke; the whole text sent again. Then `loopconv check FILE` as a new
 //! process, ROUNDS times. Prints the median and the fastest of each, and the ratios of the
 //! medians to `check`'s.
 
 use std::io::BufReader;
-use std::process::{ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,9 @@ use lsp_server::{Message, Notification, Request, RequestId};
 use serde_json::{Value, json};
 
 struct Server {
+    /// Whether the server takes incremental changes (else each change is the whole text).
+    incremental: bool,
+    child: Child,
     stdin: ChildStdin,
     inbox: Receiver<(Instant, Message)>,
     id: i32,
@@ -58,10 +61,11 @@ impl Server {
     /// When the diagnostics of `version` arrived.
     fn diagnostics(&mut self, version: i32) -> Instant {
         loop {
-            if let (at, Message::Notification(n)) = self.inbox.recv().expect("diagnostics") {
-                if n.method == "textDocument/publishDiagnostics" && n.params["version"] == version {
-                    return at;
-                }
+            if let (at, Message::Notification(n)) = self.inbox.recv().expect("diagnostics")
+                && n.method == "textDocument/publishDiagnostics"
+                && n.params["version"] == version
+            {
+                return at;
             }
         }
     }
@@ -94,11 +98,14 @@ fn start(binary: &str) -> Server {
     });
     let stdin = child.stdin.take().expect("stdin");
     let mut s = Server {
+        incremental: false,
+        child,
         stdin,
         inbox,
         id: 0,
     };
-    s.request("initialize", json!({"capabilities": {}}));
+    let (_, init) = s.request("initialize", json!({"capabilities": {}}));
+    s.incremental = init["capabilities"]["textDocumentSync"] == 2;
     s.notify("initialized", json!({}));
     s
 }
@@ -123,41 +130,51 @@ fn main() {
         json!({"textDocument": {"uri": URI, "languageId": "json", "version": 1, "text": text}});
     s.notify("textDocument/didOpen", open);
     s.diagnostics(1);
-    // A character of the last reference typed (`"to": "p…` gets an `x` and loses it).
+    // A character typed in the last reference (`"to": "p…` gets another `p`, then loses it).
     let at = text.rfind("\"to\": \"").map_or(0, |i| i + 7);
     let line = text[..at].matches('\n').count();
     let col = text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at]
         .encode_utf16()
         .count();
     let pos = |c: usize| json!({"line": line, "character": c});
+    let typed = format!("{}p{}", &text[..at], &text[at..]);
+    // A keystroke: `p` typed (or deleted again), as a range or as the whole text.
+    let keystroke = |incremental: bool, insert: bool| match (incremental, insert) {
+        (true, true) => json!({"range": {"start": pos(col), "end": pos(col)}, "text": "p"}),
+        (true, false) => json!({"range": {"start": pos(col), "end": pos(col + 1)}, "text": ""}),
+        (false, true) => json!({ "text": typed }),
+        (false, false) => json!({ "text": text }),
+    };
     let (mut incremental, mut full, mut completion) = (Vec::new(), Vec::new(), Vec::new());
     let mut items = Value::Null;
     for r in 0..rounds {
-        let v = 2 + 3 * r;
+        let v = 2 + 5 * r;
+        // A keystroke and its diagnostics, and the keystroke undone.
         let start = Instant::now();
-        s.change(
-            v,
-            json!({"range": {"start": pos(col), "end": pos(col)}, "text": "x"}),
-        );
+        s.change(v, keystroke(s.incremental, true));
+        incremental.push(s.diagnostics(v) - start - loopconv::lsp::DEBOUNCE);
+        s.change(v + 1, keystroke(s.incremental, false));
+        s.diagnostics(v + 1);
+        // A keystroke and a completion right after it (a prefix every phase id has).
+        s.change(v + 2, keystroke(s.incremental, true));
         let took;
         (took, items) = s.request(
             "textDocument/completion",
             json!({"textDocument": {"uri": URI}, "position": pos(col + 1)}),
         );
         completion.push(took);
-        incremental.push(s.diagnostics(v) - start - loopconv::lsp::DEBOUNCE);
-        s.change(
-            v + 1,
-            json!({"range": {"start": pos(col), "end": pos(col + 1)}, "text": ""}),
-        );
-        s.diagnostics(v + 1);
+        s.diagnostics(v + 2);
+        s.change(v + 3, keystroke(s.incremental, false));
+        s.diagnostics(v + 3);
         // The same text again, whole.
         let start = Instant::now();
-        s.change(v + 2, json!({"text": text}));
-        full.push(s.diagnostics(v + 2) - start - loopconv::lsp::DEBOUNCE);
+        s.change(v + 4, keystroke(false, false));
+        full.push(s.diagnostics(v + 4) - start - loopconv::lsp::DEBOUNCE);
     }
     s.request("shutdown", Value::Null);
     s.notify("exit", Value::Null);
+    let status = s.child.wait().expect("the server exits");
+    assert!(status.success(), "the server exited with {status}");
     let mut check: Vec<Duration> = (0..rounds)
         .map(|_| {
             let start = Instant::now();
@@ -171,6 +188,12 @@ fn main() {
         })
         .collect();
     let (check_ms, check_min) = summary(&mut check);
+    let sync = if s.incremental {
+        "incremental"
+    } else {
+        "whole text"
+    };
+    println!("the server's synchronisation: {sync}");
     let count = items["items"].as_array().map_or(0, Vec::len);
     println!(
         "completion: {count} items, incomplete: {}",
@@ -178,7 +201,7 @@ fn main() {
     );
     println!("check, a new process:         median {check_ms:7.1} ms, fastest {check_min:7.1} ms");
     for (name, times) in [
-        ("edit (incremental), beyond the pause", &mut incremental),
+        ("edit (a keystroke), beyond the pause", &mut incremental),
         ("edit (full text), beyond the pause", &mut full),
         ("completion after a keystroke", &mut completion),
     ] {

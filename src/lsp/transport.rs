@@ -21,10 +21,11 @@ pub struct IoThreads {
 }
 
 impl IoThreads {
-    /// Wait for both threads; the first I/O error, if any.
+    /// Wait for both threads; the first I/O error, if any (a thread that panicked is one).
     pub fn join(self) -> io::Result<()> {
-        let reader = self.reader.join().unwrap_or_else(|_| Ok(()));
-        let writer = self.writer.join().unwrap_or_else(|_| Ok(()));
+        let panicked = |_| Err(io::Error::other("a language server I/O thread panicked"));
+        let reader = self.reader.join().unwrap_or_else(panicked);
+        let writer = self.writer.join().unwrap_or_else(panicked);
         reader.and(writer)
     }
 }
