@@ -5,11 +5,11 @@
 //! the same transitions in and out (up to the new name) are one rename. Everything else is
 //! compared after renames are applied.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde::Serialize;
 
-use crate::ir::{Access, Check, Phase, Port, Spec, same_content};
+use crate::ir::{Access, Check, IdMap, IdSet, Phase, Port, Spec, id_map, same_content};
 
 mod subject;
 
@@ -167,52 +167,79 @@ fn ids(spec: &Spec) -> BTreeSet<&str> {
     spec.graph.phases.iter().map(|p| p.id.as_str()).collect()
 }
 
-type Pairs = BTreeSet<(String, String)>;
-
-/// Outgoing `(outcome, target)` and incoming `(source, outcome)` edges of a phase, with
-/// `rename` applied to the phase itself.
-fn edges_of(spec: &Spec, id: &str, rename: &str) -> (Pairs, Pairs) {
-    let map = |s: &str| {
-        if s == id {
-            rename.to_owned()
-        } else {
-            s.to_owned()
-        }
-    };
-    let outgoing = spec.graph.transitions.iter().filter(|t| t.from == id);
-    let incoming = spec
-        .graph
-        .transitions
-        .iter()
-        .filter(|t| t.to.as_str() == id);
-    (
-        outgoing
-            .map(|t| (t.on.clone(), map(t.to.as_str())))
-            .collect(),
-        incoming.map(|t| (map(&t.from), t.on.clone())).collect(),
-    )
+/// What makes a removed phase and an added one the same phase under a new name: its
+/// outcomes, in order, and its transitions out (`(outcome, target)`) and in (`(source,
+/// outcome)`), with the phase itself written as [`Signature::ITSELF`].
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct Signature<'a> {
+    outcomes: Vec<&'a str>,
+    outgoing: BTreeSet<(&'a str, &'a str)>,
+    incoming: BTreeSet<(&'a str, &'a str)>,
 }
 
-/// Removed phases that reappear under a new id with the same outcomes and edges.
+impl<'a> Signature<'a> {
+    /// Stands for the phase itself among its edges: never an id nor a terminal.
+    const ITSELF: &'static str = "";
+
+    /// The signatures of the phases of `spec` named in `ids` (their first declarations),
+    /// from one pass over the transitions.
+    fn of(spec: &'a Spec, ids: &BTreeSet<&'a str>) -> IdMap<&'a str, Signature<'a>> {
+        let first = spec.graph.first_phases();
+        let mut sigs: IdMap<&str, Signature> = id_map(ids.len());
+        for id in ids {
+            if let Some(p) = first.get(id) {
+                let sig = Signature {
+                    outcomes: p.outcome_ids(),
+                    outgoing: BTreeSet::new(),
+                    incoming: BTreeSet::new(),
+                };
+                sigs.insert(id, sig);
+            }
+        }
+        for t in &spec.graph.transitions {
+            let (from, to) = (t.from.as_str(), t.to.as_str());
+            let itself = |s: &'a str, id: &str| if s == id { Self::ITSELF } else { s };
+            if let Some(sig) = sigs.get_mut(from) {
+                sig.outgoing.insert((t.on.as_str(), itself(to, from)));
+            }
+            if let Some(sig) = sigs.get_mut(to) {
+                sig.incoming.insert((itself(from, to), t.on.as_str()));
+            }
+        }
+        sigs
+    }
+}
+
+/// Removed phases that reappear under a new id with the same outcomes and edges: each
+/// removed id, in order, takes the first added id of its signature not taken yet.
 fn renames(old: &Spec, new: &Spec) -> BTreeMap<String, String> {
     let (o, n) = (ids(old), ids(new));
-    let mut taken = BTreeSet::new();
+    let removed: BTreeSet<&str> = o.difference(&n).copied().collect();
+    let added: BTreeSet<&str> = n.difference(&o).copied().collect();
+    if removed.is_empty() || added.is_empty() {
+        return BTreeMap::new();
+    }
+    let mut by_signature: IdMap<Signature, VecDeque<&str>> = id_map(added.len());
+    let mut added_sigs = Signature::of(new, &added);
+    for a in &added {
+        if let Some(sig) = added_sigs.remove(a) {
+            by_signature.entry(sig).or_default().push_back(a);
+        }
+    }
     let mut out = BTreeMap::new();
-    for r in o.difference(&n) {
-        let Some(rp) = old.phase(r) else { continue };
-        for a in n.difference(&o) {
-            let Some(ap) = new.phase(a) else { continue };
-            if taken.contains(a) || rp.outcome_ids() != ap.outcome_ids() {
-                continue;
-            }
-            if edges_of(old, r, a) == edges_of(new, a, a) {
-                taken.insert(*a);
-                out.insert((*r).to_owned(), (*a).to_owned());
-                break;
-            }
+    for (r, sig) in sorted(Signature::of(old, &removed)) {
+        if let Some(a) = by_signature.get_mut(&sig).and_then(VecDeque::pop_front) {
+            out.insert(r.to_owned(), a.to_owned());
         }
     }
     out
+}
+
+/// A map's entries in key order.
+fn sorted<V>(map: IdMap<&str, V>) -> Vec<(&str, V)> {
+    let mut entries: Vec<_> = map.into_iter().collect();
+    entries.sort_unstable_by_key(|(k, _)| *k);
+    entries
 }
 
 fn renamed<'a>(renames: &'a BTreeMap<String, String>, id: &'a str) -> &'a str {
@@ -303,13 +330,14 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
     }
     let new_ids = ids(new);
     let derived = derived_objectives(old, new);
+    let new_phases = new.graph.first_phases();
     let mut seen = BTreeSet::new();
     for p in &old.graph.phases {
         let id = renamed(renames, &p.id);
         if !seen.insert(id) {
             continue;
         }
-        match new.phase(id) {
+        match new_phases.get(id) {
             None => out.push(Change::new(
                 ChangeKind::Removed,
                 Subject::Phase(id.to_owned()),
@@ -376,6 +404,15 @@ fn phase(p: &Phase, q: &Phase, derived_objectives: bool, out: &mut Out) {
     outcomes(p, q, out);
 }
 
+/// The description of each outcome id's first declaration on a phase.
+fn descriptions(p: &Phase) -> IdMap<&str, &String> {
+    let mut ds: IdMap<&str, &String> = id_map(p.outcomes.as_ref().map_or(0, Vec::len));
+    for o in p.outcomes.iter().flatten() {
+        ds.entry(o.id.as_str()).or_insert(&o.description);
+    }
+    ds
+}
+
 /// Whether some access that was granted (or unstated) is now denied.
 fn tighter(o: Option<&Access>, n: Option<&Access>) -> bool {
     let flags = |a: Option<&Access>| {
@@ -391,27 +428,24 @@ fn tighter(o: Option<&Access>, n: Option<&Access>) -> bool {
 
 fn outcomes(p: &Phase, q: &Phase, out: &mut Out) {
     use Impact::*;
-    let desc = |ph: &Phase, id: &str| {
-        ph.outcomes
-            .iter()
-            .flatten()
-            .find(|o| o.id == id)
-            .map(|o| o.description.clone())
-    };
+    let (pd, qd) = (descriptions(p), descriptions(q));
+    let desc = |ds: &IdMap<&str, &String>, id: &str| ds.get(id).map(|d| (*d).clone());
     let (po, qo) = (p.outcome_ids(), q.outcome_ids());
+    let (ps, qs): (IdSet<&str>, IdSet<&str>) =
+        (po.iter().copied().collect(), qo.iter().copied().collect());
     for o in &po {
         let subject = Subject::Outcome {
             phase: q.id.clone(),
             outcome: (*o).to_owned(),
         };
-        if !qo.contains(o) {
+        if !qs.contains(o) {
             out.push(Change::new(
                 ChangeKind::Removed,
                 subject,
                 Breaking,
                 "runtimes that emit it would be refused",
             ));
-        } else if desc(p, o) != desc(q, o) {
+        } else if pd.get(o) != qd.get(o) {
             out.push(
                 Change::new(
                     ChangeKind::Changed,
@@ -419,11 +453,11 @@ fn outcomes(p: &Phase, q: &Phase, out: &mut Out) {
                     Compatible,
                     "reworded description",
                 )
-                .values(desc(p, o), desc(q, o)),
+                .values(desc(&pd, o), desc(&qd, o)),
             );
         }
     }
-    for o in qo.iter().filter(|o| !po.contains(o)) {
+    for o in qo.iter().filter(|o| !ps.contains(*o)) {
         let subject = Subject::Outcome {
             phase: q.id.clone(),
             outcome: (*o).to_owned(),
@@ -435,76 +469,74 @@ fn outcomes(p: &Phase, q: &Phase, out: &mut Out) {
                 Compatible,
                 "a new outcome; the old ones still work",
             )
-            .values(None, desc(q, o)),
+            .values(None, desc(&qd, o)),
         );
     }
 }
 
 fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut Out) {
-    let map = |s: &str| renamed(renames, s).to_owned();
-    let before: BTreeMap<(String, String), String> = old
+    let before: BTreeMap<(&str, &str), &str> = old
         .graph
         .transitions
         .iter()
-        .map(|t| ((map(&t.from), t.on.clone()), map(t.to.as_str())))
+        .map(|t| {
+            let (from, to) = (renamed(renames, &t.from), renamed(renames, t.to.as_str()));
+            ((from, t.on.as_str()), to)
+        })
         .collect();
-    let after: BTreeMap<(String, String), String> = new
+    let after: BTreeMap<(&str, &str), &str> = new
         .graph
         .transitions
         .iter()
-        .map(|t| ((t.from.clone(), t.on.clone()), t.to.as_str().to_owned()))
+        .map(|t| ((t.from.as_str(), t.on.as_str()), t.to.as_str()))
         .collect();
     // The outcomes of each id's first declaration (what `Spec::phase` finds).
-    let mut declared = BTreeSet::new();
-    let new_pairs: BTreeSet<(&str, &str)> = new
+    let new_pairs: IdSet<(&str, &str)> = new
         .graph
-        .phases
-        .iter()
-        .filter(|p| declared.insert(p.id.as_str()))
+        .first_phases()
+        .values()
         .flat_map(|p| p.outcome_ids().into_iter().map(|o| (p.id.as_str(), o)))
         .collect();
-    let has = |(from, on): &(String, String)| new_pairs.contains(&(from.as_str(), on.as_str()));
-    for (k, to) in &before {
-        let subject = Subject::Transition {
-            from: k.0.clone(),
-            on: k.1.clone(),
+    for (&(from, on), &to) in &before {
+        let subject = || Subject::Transition {
+            from: from.to_owned(),
+            on: on.to_owned(),
         };
-        match after.get(k) {
-            Some(t) if t != to => out.push(
-                Change::new(
-                    ChangeKind::Changed,
-                    subject,
-                    Impact::Breaking,
-                    "re-pointed: the same outcome now leads elsewhere",
-                )
-                .values(Some(to.clone()), Some(t.clone())),
-            ),
-            None if has(k) => out.push(
-                Change::new(
-                    ChangeKind::Removed,
-                    subject,
-                    Impact::Breaking,
-                    "the outcome leads nowhere now",
-                )
-                .values(Some(to.clone()), None),
-            ),
-            _ => {}
-        }
+        let change = match after.get(&(from, on)) {
+            Some(&t) if t != to => Change::new(
+                ChangeKind::Changed,
+                subject(),
+                Impact::Breaking,
+                "re-pointed: the same outcome now leads elsewhere",
+            )
+            .values(Some(to.to_owned()), Some(t.to_owned())),
+            None if new_pairs.contains(&(from, on)) => Change::new(
+                ChangeKind::Removed,
+                subject(),
+                Impact::Breaking,
+                "the outcome leads nowhere now",
+            )
+            .values(Some(to.to_owned()), None),
+            _ => continue,
+        };
+        out.push(change);
     }
     // The (phase, outcome) pairs of the old loop, under the new ids: one pass, not a scan
     // of the old phases per new transition.
-    let old_pairs: BTreeSet<(String, &str)> = old
+    let old_pairs: IdSet<(&str, &str)> = old
         .graph
         .phases
         .iter()
-        .flat_map(|p| p.outcome_ids().into_iter().map(|o| (map(&p.id), o)))
+        .flat_map(|p| {
+            let id = renamed(renames, &p.id);
+            p.outcome_ids().into_iter().map(move |o| (id, o))
+        })
         .collect();
-    for (k, to) in &after {
-        let existed = || old_pairs.contains(&(k.0.clone(), k.1.as_str()));
-        if !before.contains_key(k) && existed() {
+    for (&(from, on), &to) in &after {
+        if !before.contains_key(&(from, on)) && old_pairs.contains(&(from, on)) {
             let subject = Subject::Transition {
-                from: k.0.clone(),
-                on: k.1.clone(),
+                from: from.to_owned(),
+                on: on.to_owned(),
             };
             out.push(
                 Change::new(
@@ -513,41 +545,35 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
                     Impact::Compatible,
                     "a transition for an outcome that had none",
                 )
-                .values(None, Some(to.clone())),
+                .values(None, Some(to.to_owned())),
             );
         }
     }
 }
 
 fn checkpoints(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut Out) {
-    let key = |s: &Spec, c: &crate::ir::Checkpoint, map: bool| {
-        let f = |x: &str| {
-            if map {
-                renamed(renames, x).to_owned()
-            } else {
-                x.to_owned()
-            }
+    let key = |c: &crate::ir::Checkpoint, map: bool| {
+        let (before, reject) = (c.before_phase.as_str(), c.on_reject.as_str());
+        let (before, reject) = if map {
+            (renamed(renames, before), renamed(renames, reject))
+        } else {
+            (before, reject)
         };
-        let _ = s;
-        format!(
-            "before {} · on_reject {}",
-            f(&c.before_phase),
-            f(c.on_reject.as_str())
-        )
+        format!("before {before} · on_reject {reject}")
     };
     let before: BTreeMap<String, String> = old
         .graph
         .checkpoints
         .iter()
         .flatten()
-        .map(|c| (c.id.clone(), key(old, c, true)))
+        .map(|c| (c.id.clone(), key(c, true)))
         .collect();
     let after: BTreeMap<String, String> = new
         .graph
         .checkpoints
         .iter()
         .flatten()
-        .map(|c| (c.id.clone(), key(new, c, false)))
+        .map(|c| (c.id.clone(), key(c, false)))
         .collect();
     for (id, o) in &before {
         match after.get(id) {

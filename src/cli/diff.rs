@@ -10,7 +10,7 @@ use loopconv::analysis::diff as d;
 use loopconv::back::diff as r;
 
 use super::io::emit;
-use super::report::{code, load_valid};
+use super::report::{code, load_valid_pair};
 use super::{EXIT_PROBLEMS, Global, MessageFormat};
 
 #[derive(Debug, Args)]
@@ -36,8 +36,7 @@ enum FailOn {
 }
 
 pub(super) fn run(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
-    let old = load_valid(g, &a.old, None)?;
-    let new = load_valid(g, &a.new, None)?;
+    let [old, new] = load_valid_pair(g, [&a.old, &a.new])?;
     let (Some(old), Some(new)) = (old, new) else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };

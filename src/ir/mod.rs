@@ -389,6 +389,16 @@ impl Graph {
         }
         Outgoing { by_from }
     }
+
+    /// Each phase id's first declaration (what [`Spec::phase`] finds), indexed once, for
+    /// callers that look many phases up: a scan per lookup was quadratic.
+    pub fn first_phases(&self) -> IdMap<&str, &Phase> {
+        let mut first: IdMap<&str, &Phase> = id_map(self.phases.len());
+        for p in &self.phases {
+            first.entry(p.id.as_str()).or_insert(p);
+        }
+        first
+    }
 }
 
 /// The transitions of a [`Graph`] by the phase they leave, each list in authored order.

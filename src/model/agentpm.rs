@@ -247,10 +247,11 @@ pub enum CheckpointType {
     Approval,
 }
 
-/// The JSON Schema of AgentPM loop manifests (generated once).
-pub fn schema() -> &'static serde_json::Value {
-    static SCHEMA: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
-        super::schema::generate::<Manifest>("https://loopconv.dev/schemas/agentpm.schema.json")
-    });
-    &SCHEMA
+/// The JSON Schema of AgentPM loop manifests, generated from the types (the source of
+/// `schemas/agentpm.schema.json`, which a test keeps equal to it).
+pub fn generated_schema() -> serde_json::Value {
+    super::schema::generate::<Manifest>("https://loopconv.dev/schemas/agentpm.schema.json")
 }
+
+/// `schemas/agentpm.schema.json`, embedded.
+pub(super) const COMMITTED_SCHEMA: &str = include_str!("../../schemas/agentpm.schema.json");

@@ -171,10 +171,11 @@ impl Loop {
     }
 }
 
-/// The JSON Schema of multi-agent-spec loops (generated once).
-pub fn schema() -> &'static serde_json::Value {
-    static SCHEMA: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
-        super::schema::generate::<Loop>("https://loopconv.dev/schemas/mas.schema.json")
-    });
-    &SCHEMA
+/// The JSON Schema of multi-agent-spec loops, generated from the types (the source of
+/// `schemas/mas.schema.json`, which a test keeps equal to it).
+pub fn generated_schema() -> serde_json::Value {
+    super::schema::generate::<Loop>("https://loopconv.dev/schemas/mas.schema.json")
 }
+
+/// `schemas/mas.schema.json`, embedded.
+pub(super) const COMMITTED_SCHEMA: &str = include_str!("../../schemas/mas.schema.json");

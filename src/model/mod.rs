@@ -15,12 +15,43 @@ pub mod xstate;
 use crate::format::Format;
 
 /// The JSON Schema of a format's model: what its shape check and `loopconv schema` use.
+/// It is the committed file of `schemas/`, embedded and parsed once, rather than generated
+/// from the types at every start: schemars took a quarter of the instructions of `graph`
+/// on a small file. [`generated_schema`] is its source; a test keeps the two equal (and
+/// a file that does not parse, which that test reports, falls back to the generated one).
 pub fn schema(format: Format) -> &'static serde_json::Value {
+    use std::sync::LazyLock;
+    type Cached = LazyLock<serde_json::Value>;
+    static AGENTPM: Cached = LazyLock::new(|| committed(Format::Agentpm));
+    static MAS: Cached = LazyLock::new(|| committed(Format::Mas));
+    static IR: Cached = LazyLock::new(|| committed(Format::Ir));
+    static XSTATE: Cached = LazyLock::new(|| committed(Format::Xstate));
     match format {
-        Format::Agentpm => agentpm::schema(),
-        Format::Mas => mas::schema(),
-        Format::Ir => ir::schema(),
-        Format::Xstate => xstate::schema(),
+        Format::Agentpm => &AGENTPM,
+        Format::Mas => &MAS,
+        Format::Ir => &IR,
+        Format::Xstate => &XSTATE,
+    }
+}
+
+fn committed(format: Format) -> serde_json::Value {
+    let text = match format {
+        Format::Agentpm => agentpm::COMMITTED_SCHEMA,
+        Format::Mas => mas::COMMITTED_SCHEMA,
+        Format::Ir => ir::COMMITTED_SCHEMA,
+        Format::Xstate => xstate::COMMITTED_SCHEMA,
+    };
+    serde_json::from_str(text).unwrap_or_else(|_| generated_schema(format))
+}
+
+/// The JSON Schema of a format's model, generated from its types (schemars): the source
+/// of `schemas/` and so of [`schema`].
+pub fn generated_schema(format: Format) -> serde_json::Value {
+    match format {
+        Format::Agentpm => agentpm::generated_schema(),
+        Format::Mas => mas::generated_schema(),
+        Format::Ir => ir::generated_schema(),
+        Format::Xstate => xstate::generated_schema(),
     }
 }
 

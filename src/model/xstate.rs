@@ -269,10 +269,11 @@ pub fn terminal_key(t: Terminal) -> &'static str {
     }
 }
 
-/// The JSON Schema of the XState machines loopconv reads (generated once).
-pub fn schema() -> &'static serde_json::Value {
-    static SCHEMA: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
-        super::schema::generate::<Machine>("https://loopconv.dev/schemas/xstate.schema.json")
-    });
-    &SCHEMA
+/// The JSON Schema of the XState machines loopconv reads, generated from the types (the source of
+/// `schemas/xstate.schema.json`, which a test keeps equal to it).
+pub fn generated_schema() -> serde_json::Value {
+    super::schema::generate::<Machine>("https://loopconv.dev/schemas/xstate.schema.json")
 }
+
+/// `schemas/xstate.schema.json`, embedded.
+pub(super) const COMMITTED_SCHEMA: &str = include_str!("../../schemas/xstate.schema.json");

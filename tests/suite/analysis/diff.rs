@@ -119,6 +119,80 @@ fn diff_detects_a_rename() {
     );
 }
 
+fn react_example() -> Value {
+    serde_json::from_slice(&read(&examples().join("agentpm/react-loop.json"))).unwrap()
+}
+
+/// The loop with phases renamed: their ids and every id-valued reference (entry,
+/// transitions, checkpoints), not outcome ids or text.
+fn rename_phases(v: &Value, renames: &[(&str, &str)]) -> Value {
+    let mut v = v.clone();
+    let lp = &mut v["loop"];
+    for &(from, to) in renames {
+        let re = |x: &mut Value| {
+            if *x == from {
+                *x = json!(to);
+            }
+        };
+        re(&mut lp["entry_phase"]);
+        for p in lp["phases"].as_array_mut().unwrap() {
+            re(&mut p["id"]);
+        }
+        for t in lp["transitions"].as_array_mut().unwrap() {
+            re(&mut t["from"]);
+            re(&mut t["to"]);
+        }
+        for c in lp["checkpoints"].as_array_mut().into_iter().flatten() {
+            re(&mut c["before_phase"]);
+            re(&mut c["on_reject"]);
+        }
+    }
+    v
+}
+
+/// A phase with a transition to itself is renamed with it: the self-loop is the same edge
+/// under the new name.
+#[test]
+fn diff_detects_a_rename_of_a_phase_with_a_self_loop() {
+    let old = react_example();
+    let has_self_loop = old["loop"]["transitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["from"] == "reason" && t["to"] == "reason");
+    assert!(has_self_loop, "the example must keep its self-loop");
+    let new = rename_phases(&old, &[("reason", "think")]);
+    let (code, out) = diff_json(&old, &new, &["--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["renames"], json!({"reason": "think"}), "{out}");
+    assert_eq!(v["changes"].as_array().unwrap().len(), 1, "{out}");
+}
+
+/// Two phases renamed at once, each paired with the added id that has its edges; the
+/// checkpoints that name them follow the renames, so they are no change.
+#[test]
+fn diff_pairs_several_renames_by_their_edges() {
+    let old: Value =
+        serde_json::from_slice(&read(&examples().join("agentpm/incident-response.json"))).unwrap();
+    let new = rename_phases(&old, &[("mitigate", "fix"), ("close", "resolve")]);
+    let (code, out) = diff_json(&old, &new, &["--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["renames"],
+        json!({"close": "resolve", "mitigate": "fix"}),
+        "{out}"
+    );
+    let kinds: Vec<&Value> = v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["kind"])
+        .collect();
+    assert_eq!(kinds, ["renamed", "renamed"], "{out}");
+}
+
 #[test]
 fn diff_mas_checks_ports_and_roles() {
     let old = veal();
