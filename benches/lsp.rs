@@ -1,15 +1,22 @@
-//! Latency of the language server's work on one edit of a large loop: a generated AgentPM
-//! manifest with `LOOPCONV_BENCH_PHASES` phases (default 400), each with two outcomes.
-//! Run with `cargo bench --bench lsp` (divan; the same filters and `DIVAN_*` settings as
-//! `benches/throughput.rs`); the issue's budget is 50 ms per answer on loops of a few
-//! hundred phases.
+//! Latency of the language server's work on one edit of a large loop: the file named by
+//! `LOOPCONV_BENCH_FILE` (e.g. a workload of `cargo run --release --example gen-workload`),
+//! else a generated AgentPM manifest with `LOOPCONV_BENCH_PHASES` phases (default 400),
+//! each with two outcomes. Run with `cargo bench --bench lsp` (divan; the same filters and
+//! `DIVAN_*` settings as `benches/throughput.rs`).
+//!
+//! The budget of an edit is `check_from_scratch`: an edit costs `apply_change` (the
+//! client's change patched into the text) then `analyse` then `diagnostics`, and
+//! completion while typing costs `completion` alone (no analysis). Issue 19's targets:
+//! an edit at most 1.5x `check`, completion at most 0.5x.
 
 use std::sync::LazyLock;
 
 use divan::Bencher;
 use loopconv::lsp::DocumentAnalysis;
 use loopconv::lsp::features;
-use lsp_types::Uri;
+use loopconv::lsp::index::Index;
+use loopconv::lsp::text::Source;
+use lsp_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
 
 fn manifest(n: usize) -> String {
     let phases: Vec<_> = (0..n)
@@ -53,12 +60,20 @@ struct Big {
     uri: Uri,
 }
 
-static BIG: LazyLock<Big> = LazyLock::new(|| {
+/// The text benchmarked: `LOOPCONV_BENCH_FILE`, else the generated manifest.
+fn text() -> String {
+    if let Ok(path) = std::env::var("LOOPCONV_BENCH_FILE") {
+        return std::fs::read_to_string(&path).expect("LOOPCONV_BENCH_FILE is readable text");
+    }
     let n = std::env::var("LOOPCONV_BENCH_PHASES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(400);
-    let text = manifest(n);
+    manifest(n)
+}
+
+static BIG: LazyLock<Big> = LazyLock::new(|| {
+    let text = text();
     let at = text.rfind("\"to\": \"p").expect("a reference") + 8;
     Big {
         analysis: DocumentAnalysis::new("big.json", &text),
@@ -97,6 +112,33 @@ fn check_from_scratch(bencher: Bencher) {
     });
 }
 
+/// The index alone (part of `analyse`): what the document declares and references.
+#[divan::bench(sample_count = 50, max_time = 2.0)]
+fn index(bencher: Bencher) {
+    let doc = BIG.analysis.loaded.doc.as_ref().expect("the loop parses");
+    bencher.bench(|| Index::build(doc));
+}
+
+/// One keystroke of incremental synchronisation: a character inserted into the text (the
+/// text and its line index patched), then removed again.
+#[divan::bench(sample_count = 50, max_time = 2.0)]
+fn apply_change(bencher: Bencher) {
+    let mut source = Source::new(BIG.text.clone());
+    // Near the start of the text: the most of it moves.
+    let first = BIG.text.find("\"id\": \"").map_or(0, |i| i + 7);
+    let at = source.lines.position(&source.text, first);
+    let change = |end: Position, text: &str| TextDocumentContentChangeEvent {
+        range: Some(Range::new(at, end)),
+        range_length: None,
+        text: text.to_owned(),
+    };
+    let after = Position::new(at.line, at.character + 1);
+    bencher.bench_local(|| {
+        source.apply(change(at, "x"));
+        source.apply(change(after, ""));
+    });
+}
+
 /// The diagnostics, converted to LSP's.
 #[divan::bench(sample_count = 50, max_time = 2.0)]
 fn diagnostics(bencher: Bencher) {
@@ -121,7 +163,15 @@ fn completion(bencher: Bencher) {
 fn hover(bencher: Bencher) {
     let a = &BIG.analysis;
     let t = a.text();
-    bencher.bench(|| features::hover(&t, &a.index, a.loaded.info.as_ref(), BIG.at));
+    bencher.bench(|| {
+        features::hover(
+            &t,
+            &a.index,
+            a.loaded.doc.as_ref(),
+            a.loaded.info.as_ref(),
+            BIG.at,
+        )
+    });
 }
 
 #[divan::bench(sample_count = 50, max_time = 2.0)]

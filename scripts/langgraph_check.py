@@ -189,11 +189,32 @@ def endless_run(ir: dict) -> tuple[list[str], list[list[str]]] | None:
     return outcomes, decisions
 
 
+def whole_cover(paths: dict) -> list[dict]:
+    """The covering runs in full (docs/src/authoring.md, "Shared steps"): a run's
+    `shared_prefix` {run, steps} stands for the first `steps` steps of run `run` (from 1),
+    its `shared_suffix` for that run's last `steps` steps; outcomes and decisions follow."""
+    whole: list[list[dict]] = []
+    runs = []
+    for r in paths["cover"]:
+        steps = []
+        if "shared_prefix" in r:
+            steps += whole[r["shared_prefix"]["run"] - 1][: r["shared_prefix"]["steps"]]
+        steps += r["steps"]
+        if "shared_suffix" in r:
+            earlier = whole[r["shared_suffix"]["run"] - 1]
+            steps += earlier[len(earlier) - r["shared_suffix"]["steps"] :]
+        whole.append(steps)
+        outcomes = [s["outcome"] for s in steps if "outcome" in s]
+        decisions = [[s["checkpoint"], s["decision"]] for s in steps if "checkpoint" in s]
+        runs.append({**r, "steps": steps, "outcomes": outcomes, "decisions": decisions})
+    return runs
+
+
 def check_runs(bin_: str, file: str, module, ir: dict) -> int:
     """Every run of `loopconv paths`, through walk and through the graph; the count."""
     p = loopconv(bin_, "paths", file, "--format", "json")
     paths = json.loads(p.stdout)
-    runs = [(r["outcomes"], r["decisions"]) for r in paths["shortest"] + paths["cover"]]
+    runs = [(r["outcomes"], r["decisions"]) for r in paths["shortest"] + whole_cover(paths)]
     runs += [(o, []) for o, d in list(runs) if d]
     endless = endless_run(ir)
     if endless is not None:

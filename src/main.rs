@@ -71,6 +71,14 @@ pub(crate) fn memory_for_input(len: usize) {
     reuse_freed_memory();
 }
 
+/// Keep freed memory for reuse while a folder is read: its files are small and many, and
+/// returning what each one freed at once was one `madvise` call per few files (40,000 for
+/// the docs of a 10,000-file corpus: 1.4 of its 3.7 s of system time), while the memory
+/// freed by one file is what the next one needs. Called before the reader threads start.
+pub(crate) fn memory_for_folder() {
+    reuse_freed_memory();
+}
+
 /// Keep freed memory for reuse in the language server, with mimalloc's own delay: the
 /// server analyses the whole document again on every edit, and returning what the last
 /// analysis freed at once made each edit fault in its working set anew (on a 10,000-phase
@@ -111,6 +119,9 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => code,
+        // The reader of standard output went away (`loopconv paths big.json | head`): what
+        // it read is what it wanted, as for any tool in a pipeline.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             // The message quotes user input (a path, a code, a value): shown without the
             // characters a terminal must not be sent (loopconv::text).
@@ -119,6 +130,18 @@ fn main() -> ExitCode {
             ExitCode::from(cli::EXIT_USAGE)
         }
     }
+}
+
+/// Whether an error comes from writing to a closed pipe.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
+    err.chain().any(|e| {
+        let io = e.downcast_ref::<std::io::Error>().map(std::io::Error::kind);
+        let json = e
+            .downcast_ref::<serde_json::Error>()
+            .and_then(serde_json::Error::io_error_kind);
+        io.or(json) == Some(BrokenPipe)
+    })
 }
 
 #[cfg(test)]

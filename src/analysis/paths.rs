@@ -5,8 +5,15 @@
 //! Two breadth-first searches over `Info`'s graph do the work: one from the start (a
 //! shortest way *to* every node) and one backwards from the terminals (a shortest way
 //! *out of* every node). A covering run for edge `u → v` is the way to `u`, the edge, and
-//! the way out of `v`; edges that an earlier run already took are skipped. Building the
-//! runs costs O(V + E) plus their total length; no simple paths are enumerated.
+//! the way out of `v`; edges that an earlier run already took are skipped. No simple paths
+//! are enumerated.
+//!
+//! The runs are planned first ([`plan()`]: O(V + E) for all of them, whatever their length)
+//! and built one at a time as they are read ([`Listing::cover`]), so a caller can write
+//! each as it comes and hold none. A run whose way in (or out) begins (or ends) as an
+//! earlier run's does, over at least [`SHARED_MIN_STEPS`] steps, shares them
+//! ([`Path::shared_prefix`], [`Path::shared_suffix`]) and spells out only its own: on a
+//! chain of 10,000 phases the runs hold about 10^8 steps, and their own steps about 10^5.
 //!
 //! The runs follow the runtime's rules, as `walk` does (and `walk` replays every one):
 //!
@@ -23,13 +30,15 @@
 //! * `fits_max_steps` compares a run with the effective limit: the stricter of the loop's
 //!   `max_steps` and the runtime's ceiling.
 
-use std::collections::VecDeque;
+mod plan;
 
 use petgraph::Direction;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef as _;
 use serde::Serialize;
+use serde::ser::{SerializeStruct as _, Serializer};
 
+use self::plan::{Claims, Planned, Tree, Trees, way_in, way_out};
 use super::walk::{Script, walk};
 use super::{Decision, PHASE_FAILURE, Runtime, Status, Step, TOOL_FAILURE, step_of};
 use crate::ir::fixed::FixedLoop;
@@ -45,6 +54,10 @@ pub const MAX_RUN_STEPS: u64 = 10_000;
 /// listed.
 pub const MAX_LISTED_RETRIES: u64 = 1_000;
 
+/// The fewest steps a covering run shares with an earlier one ([`Path::shared_prefix`]):
+/// fewer are spelled out, so the runs of a small loop read in full.
+pub const SHARED_MIN_STEPS: usize = 10;
+
 /// One run from the entry to a terminal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Path {
@@ -54,20 +67,55 @@ pub struct Path {
     /// harness default ends).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub terminal: Option<String>,
-    /// Phase executions (the steps `max_steps` counts).
+    /// Phase executions (the steps `max_steps` counts), of the whole run.
     pub phase_steps: usize,
     /// Whether the run fits in the effective `max_steps` (the stricter of the loop's and
     /// the runtime's). A covering run that does not fit shows a transition that only a
     /// longer budget reaches.
     pub fits_max_steps: bool,
-    /// The run, step by step.
+    /// A covering run only: its first steps are an earlier covering run's first steps,
+    /// not repeated in `steps`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_prefix: Option<Shared>,
+    /// A covering run only: its last steps are an earlier covering run's last steps, not
+    /// repeated in `steps`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_suffix: Option<Shared>,
+    /// The run, step by step (without the shared steps).
     pub steps: Vec<Step>,
-    /// The outcomes in order: `walk --outcomes` replays them.
+    /// The outcomes in order: `walk --outcomes` replays them (those of `steps`).
     pub outcomes: Vec<String>,
-    /// The checkpoint decisions in order.
+    /// The checkpoint decisions in order (those of `steps`).
     pub decisions: Vec<(String, Decision)>,
-    /// The arguments that make `loopconv walk FILE` replay this run.
+    /// The arguments that make `loopconv walk FILE` replay this run (none when it shares
+    /// steps: they are the shared runs' and its own, in order).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub walk_args: Vec<String>,
+}
+
+/// Steps a covering run shares with an earlier covering run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Shared {
+    /// The earlier run, numbered from 1 in listing order (`cover[run - 1]`).
+    pub run: usize,
+    /// How many steps: the first ones of both runs (a shared prefix) or the last ones (a
+    /// shared suffix).
+    pub steps: usize,
+    /// Where the shared steps meet the run's own: the phase or checkpoint its first own
+    /// step leaves (a prefix), or the one its last own step reaches (a suffix). It is
+    /// among the steps the earlier run spells out: the first such (a prefix) or the last
+    /// (a suffix).
+    #[serde(skip)]
+    pub at: Junction,
+}
+
+/// A node of the loop's graph where a run can meet another: a phase or a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Junction {
+    /// A phase, by id.
+    Phase(String),
+    /// A checkpoint, by id.
+    Checkpoint(String),
 }
 
 /// Something no run from the entry to a terminal can take.
@@ -79,19 +127,19 @@ pub struct Uncovered {
     pub reason: String,
 }
 
-/// Covering runs computed but not listed, because listing them would pass the bound on
-/// the steps listed ([`paths_within`]).
+/// Covering runs planned but not listed, because listing them would pass the bound on the
+/// steps listed ([`Options::max_steps_listed`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Omitted {
     /// Runs left out (always the last ones found).
     pub runs: usize,
-    /// Their steps.
+    /// The steps they would spell out.
     pub steps: usize,
     /// The bound that lists every covering run.
     pub bound_for_all: usize,
 }
 
-/// The answer of `loopconv paths`.
+/// The answer of `loopconv paths`, every listed run built.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Paths {
     /// The shortest run to each reachable terminal (`$end`, `$abort`, `$handoff` order).
@@ -111,110 +159,200 @@ pub struct Paths {
     pub omitted: Omitted,
 }
 
+/// How `paths` lists the covering runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// List covering runs only while the steps they spell out add up to at most this; the
+    /// runs after that are still planned (every transition they take counts as covered)
+    /// but only counted, in [`Omitted`].
+    pub max_steps_listed: usize,
+    /// Share a run's first or last steps with an earlier run's only when they are at
+    /// least this many ([`SHARED_MIN_STEPS`]; `usize::MAX` spells every run out).
+    pub shared_min_steps: usize,
+}
+
+impl Default for Options {
+    /// Every run listed, sharing from [`SHARED_MIN_STEPS`].
+    fn default() -> Self {
+        Options {
+            max_steps_listed: usize::MAX,
+            shared_min_steps: SHARED_MIN_STEPS,
+        }
+    }
+}
+
 /// Compute the shortest, covering and failure runs of a valid loop, under the runtime's
 /// limits, listing every covering run.
 pub fn paths(spec: &Spec, info: &Info, rt: Runtime) -> Paths {
-    paths_within(spec, info, rt, usize::MAX)
+    plan(spec, info, rt, Options::default()).into_paths()
 }
 
-/// [`paths`], listing covering runs only while their steps add up to at most
-/// `max_steps_listed`; the runs after that are still computed (every transition they take
-/// counts as covered) but only counted, in [`Paths::omitted`]. Memory is then bounded by
-/// the steps listed: on a loop of 10,000 phases the covering runs hold about 10^8 steps.
+/// [`paths`], listing covering runs only while the steps they spell out add up to at most
+/// `max_steps_listed` (the rest are counted in [`Paths::omitted`]).
 pub fn paths_within(spec: &Spec, info: &Info, rt: Runtime, max_steps_listed: usize) -> Paths {
-    let g = &info.graph;
-    let Some(start) = info.start else {
-        return Paths {
-            shortest: Vec::new(),
-            cover: Vec::new(),
-            uncovered: Vec::new(),
-            failures: Vec::new(),
-            covered: 0,
-            total: g.edge_count(),
-            omitted: Omitted::default(),
-        };
+    let options = Options {
+        max_steps_listed,
+        ..Options::default()
     };
+    plan(spec, info, rt, options).into_paths()
+}
+
+/// The answer of `loopconv paths` with the covering runs planned, each built only when
+/// [`Listing::cover`] reaches it. It serialises as [`Paths`] does, building and writing
+/// one covering run at a time.
+pub struct Listing<'a> {
+    ctx: Ctx<'a>,
+    trees: Trees,
+    /// Every covering run, listed or not.
+    runs: Vec<Planned>,
+    /// How many of `runs` are listed.
+    listed: usize,
+    /// The shortest run to each reachable terminal (`$end`, `$abort`, `$handoff` order).
+    pub shortest: Vec<Path>,
+    /// Transitions and decisions no run can take (unreachable, or no terminal after them).
+    pub uncovered: Vec<Uncovered>,
+    /// Failure runs, as in [`Paths::failures`].
+    pub failures: Vec<Path>,
+    /// How many transitions and decisions the covering runs take.
+    pub covered: usize,
+    /// Transitions and decisions in the loop's graph.
+    pub total: usize,
+    /// Covering runs left out by [`Options::max_steps_listed`].
+    pub omitted: Omitted,
+}
+
+/// Plan the shortest, covering and failure runs of a valid loop, under the runtime's
+/// limits: time and memory O(V + E) plus the shortest and failure runs' length, whatever
+/// the covering runs' length.
+pub fn plan<'a>(spec: &'a Spec, info: &'a Info, rt: Runtime, options: Options) -> Listing<'a> {
+    let g = &info.graph;
     let ctx = Ctx {
         spec,
         info,
         rt,
         attempts: Attempts::of(spec, info, rt),
     };
-    let into = bfs(info, &[start], Direction::Outgoing);
     let terminals: Vec<NodeIndex> = g
         .node_indices()
         .filter(|n| matches!(g[*n], Vertex::Terminal(_)))
         .collect();
-    let out = bfs(info, &terminals, Direction::Incoming);
+    let sources: Vec<NodeIndex> = info.start.into_iter().collect();
+    let trees = Trees {
+        into: Tree::search(info, &sources, Direction::Outgoing),
+        out: Tree::search(info, &terminals, Direction::Incoming),
+    };
+    let mut listing = Listing {
+        shortest: Vec::new(),
+        uncovered: Vec::new(),
+        failures: Vec::new(),
+        covered: 0,
+        total: g.edge_count(),
+        omitted: Omitted::default(),
+        runs: Vec::new(),
+        listed: 0,
+        ctx,
+        trees,
+    };
+    if let Some(start) = info.start {
+        listing.plan_cover(start, options);
+        listing.shortest = shortest_paths(&listing.ctx, &listing.trees.into, &terminals);
+        listing.failures = failure_runs(&listing.ctx, &listing.trees.into, &listing.shortest);
+    }
+    listing
+}
 
-    let shortest = shortest_paths(&ctx, &into, &terminals);
-    let mut taken = vec![false; g.edge_count()];
-    let mut cover = Vec::new();
-    let mut listed = 0usize;
-    let mut omitted = Omitted::default();
-    let mut uncovered = Vec::new();
-    for e in g.edge_indices() {
-        if taken[e.index()] {
-            continue;
-        }
-        let Some((u, v)) = g.edge_endpoints(e) else {
-            continue;
-        };
-        let reason = if u != start && into[u.index()].is_none() {
-            Some("its source cannot be reached from the entry")
-        } else if !matches!(g[v], Vertex::Terminal(_)) && out[v.index()].is_none() {
-            Some("no terminal can be reached after it")
-        } else {
-            None
-        };
-        let reason = reason
-            .map(str::to_owned)
-            .or_else(|| ctx.attempts.as_ref().and_then(|a| a.never(e)));
-        let mut edges = way_in(info, &into, u);
-        edges.push(e);
-        edges.extend(way_out(info, &out, v));
-        let expanded = ctx.expand(edges);
-        let (reason, edges) = match (reason, expanded) {
-            (None, Some(edges)) => (None, edges),
-            (reason, _) => (
-                reason.or_else(|| ctx.attempts.as_ref().map(Attempts::too_long)),
-                Vec::new(),
-            ),
-        };
-        if let Some(reason) = reason {
-            if let Some(step) = step_of(spec, info, e) {
-                uncovered.push(Uncovered { step, reason });
+impl Listing<'_> {
+    /// Plan a covering run for each edge no earlier run took, or say why none can take it;
+    /// then list runs while their own steps fit in the bound.
+    fn plan_cover(&mut self, start: NodeIndex, options: Options) {
+        let (ctx, trees) = (&self.ctx, &self.trees);
+        let g = &ctx.info.graph;
+        let mut claims = Claims::new(ctx.info, trees, options.shared_min_steps);
+        for e in g.edge_indices() {
+            if claims.taken[e.index()] {
+                continue;
             }
-            continue;
+            let planned = match ctx.why_not(trees, start, e) {
+                Some(reason) => Err(reason),
+                None => ctx.plan_run(&mut claims, trees, self.runs.len(), e),
+            };
+            match planned {
+                Ok(p) => self.runs.push(p),
+                Err(reason) => {
+                    if let Some(step) = step_of(ctx.spec, ctx.info, e) {
+                        self.uncovered.push(Uncovered { step, reason });
+                    }
+                }
+            }
         }
-        for x in &edges {
-            taken[x.index()] = true;
+        self.covered = claims.taken.iter().filter(|t| **t).count();
+        self.list(options.max_steps_listed);
+    }
+
+    /// List runs in order while their own steps add up to at most `bound`; count the rest.
+    fn list(&mut self, bound: usize) {
+        let mut listed_steps = 0usize;
+        for p in &self.runs {
+            if self.omitted.runs == 0 && listed_steps.saturating_add(p.written) <= bound {
+                listed_steps += p.written;
+                self.listed += 1;
+            } else {
+                self.omitted.runs += 1;
+                self.omitted.steps = self.omitted.steps.saturating_add(p.written);
+            }
         }
-        if omitted.runs == 0 && listed.saturating_add(edges.len()) <= max_steps_listed {
-            listed += edges.len();
-            cover.push(path_of(&ctx, &edges));
-        } else {
-            omitted.runs += 1;
-            omitted.steps = omitted.steps.saturating_add(edges.len());
+        if self.omitted.runs > 0 {
+            self.omitted.bound_for_all = listed_steps.saturating_add(self.omitted.steps);
         }
     }
-    let covered = taken.iter().filter(|t| **t).count();
-    let failures = failure_runs(&ctx, &into, &shortest);
-    Paths {
-        shortest,
-        cover,
-        uncovered,
-        failures,
-        covered,
-        total: g.edge_count(),
-        omitted: Omitted {
-            bound_for_all: if omitted.runs == 0 {
-                0
-            } else {
-                listed.saturating_add(omitted.steps)
-            },
-            ..omitted
-        },
+
+    /// How many covering runs there are, listed or not.
+    pub fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// The listed covering runs, each built when it is reached.
+    pub fn cover(&self) -> impl ExactSizeIterator<Item = Path> + '_ {
+        self.runs[..self.listed]
+            .iter()
+            .map(|p| self.ctx.build_run(&self.trees, p))
+    }
+
+    /// Every listed run built.
+    pub fn into_paths(self) -> Paths {
+        Paths {
+            cover: self.cover().collect(),
+            shortest: self.shortest,
+            uncovered: self.uncovered,
+            failures: self.failures,
+            covered: self.covered,
+            total: self.total,
+            omitted: self.omitted,
+        }
+    }
+}
+
+/// The listed covering runs as a JSON array, built one at a time as it is written.
+struct CoverSeq<'l, 'a>(&'l Listing<'a>);
+
+impl Serialize for CoverSeq<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.cover())
+    }
+}
+
+impl Serialize for Listing<'_> {
+    /// As [`Paths`] (the same fields in the same order).
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Paths", 7)?;
+        st.serialize_field("shortest", &self.shortest)?;
+        st.serialize_field("cover", &CoverSeq(self))?;
+        st.serialize_field("uncovered", &self.uncovered)?;
+        st.serialize_field("failures", &self.failures)?;
+        st.serialize_field("covered", &self.covered)?;
+        st.serialize_field("total", &self.total)?;
+        st.serialize_field("omitted", &self.omitted)?;
+        st.end()
     }
 }
 
@@ -322,13 +460,115 @@ impl Ctx<'_> {
     }
 }
 
+impl Ctx<'_> {
+    /// Why no run can take edge `e` (`None` when one can).
+    fn why_not(&self, trees: &Trees, start: NodeIndex, e: EdgeIndex) -> Option<String> {
+        let g = &self.info.graph;
+        let (u, v) = g.edge_endpoints(e)?;
+        let reason = if u != start && trees.into.via[u.index()].is_none() {
+            Some("its source cannot be reached from the entry")
+        } else if !matches!(g[v], Vertex::Terminal(_)) && trees.out.via[v.index()].is_none() {
+            Some("no terminal can be reached after it")
+        } else {
+            None
+        };
+        reason
+            .map(str::to_owned)
+            .or_else(|| self.attempts.as_ref().and_then(|a| a.never(e)))
+    }
+
+    /// Plan run number `run` for edge `e`: from the trees, sharing steps with earlier
+    /// runs; REAL/VEAL runs (a few short ones) built in full, with the failed attempts an
+    /// escalation needs, or the reason they do not fit.
+    fn plan_run(
+        &self,
+        claims: &mut Claims,
+        trees: &Trees,
+        run: usize,
+        e: EdgeIndex,
+    ) -> Result<Planned, String> {
+        let Some(a) = &self.attempts else {
+            return claims
+                .plan(run, e)
+                .ok_or_else(|| "internal: an edge without endpoints".to_owned());
+        };
+        let edges = self
+            .expand(self.tree_run(trees, e))
+            .ok_or_else(|| a.too_long())?;
+        claims.take_all(&edges);
+        Ok(Planned {
+            edge: e,
+            prefix: None,
+            suffix: None,
+            written: edges.len(),
+        })
+    }
+
+    /// The whole tree run for edge `u → v`: the way in to `u`, the edge, the way out of `v`.
+    fn tree_run(&self, trees: &Trees, e: EdgeIndex) -> Vec<EdgeIndex> {
+        let Some((u, v)) = self.info.graph.edge_endpoints(e) else {
+            return Vec::new();
+        };
+        let mut edges = way_in(self.info, &trees.into, u, None);
+        edges.push(e);
+        edges.extend(way_out(self.info, &trees.out, v, None));
+        edges
+    }
+
+    /// Build a planned covering run: its own steps, and the whole run's status, terminal
+    /// and phase steps.
+    fn build_run(&self, trees: &Trees, p: &Planned) -> Path {
+        let g = &self.info.graph;
+        let Some((u, v)) = g.edge_endpoints(p.edge) else {
+            return path_of(self, &[]);
+        };
+        if p.prefix.is_none() && p.suffix.is_none() {
+            let edges = self.tree_run(trees, p.edge);
+            return path_of(self, &self.expand(edges).unwrap_or_default());
+        }
+        let mut edges = way_in(self.info, &trees.into, u, p.prefix.map(|l| l.node));
+        edges.push(p.edge);
+        edges.extend(way_out(self.info, &trees.out, v, p.suffix.map(|l| l.node)));
+        let mut run = path_of(self, &edges);
+        let end = &g[trees.out.root[v.index()]];
+        (run.status, run.terminal) = end_of(Some(end));
+        run.phase_steps = trees.into.phase_steps[u.index()]
+            + usize::from(matches!(g[u], Vertex::Phase(_)))
+            + trees.out.phase_steps[v.index()];
+        run.fits_max_steps = self.fits(run.phase_steps);
+        run.walk_args.clear();
+        let shared = |l: plan::Link, steps: &[usize]| Shared {
+            run: l.run + 1,
+            steps: steps[l.node.index()],
+            at: self.junction(l.node),
+        };
+        run.shared_prefix = p.prefix.map(|l| shared(l, &trees.into.steps));
+        run.shared_suffix = p.suffix.map(|l| shared(l, &trees.out.steps));
+        run
+    }
+
+    /// The phase or checkpoint at node `n`.
+    fn junction(&self, n: NodeIndex) -> Junction {
+        let name = super::node_name(self.spec, self.info, n);
+        match self.info.graph[n] {
+            Vertex::Gate(_) => Junction::Checkpoint(name),
+            _ => Junction::Phase(name),
+        }
+    }
+
+    /// Whether `phase_steps` fit in the effective step limit.
+    fn fits(&self, phase_steps: usize) -> bool {
+        u64::try_from(phase_steps).is_ok_and(|n| n <= self.rt.effective_max_steps(self.info))
+    }
+}
+
 /// The failure runs (module documentation), each computed by `walk` itself.
-fn failure_runs(ctx: &Ctx, into: &[Option<EdgeIndex>], shortest: &[Path]) -> Vec<Path> {
+fn failure_runs(ctx: &Ctx, into: &Tree, shortest: &[Path]) -> Vec<Path> {
     let spec = ctx.spec;
     let Some(&entry) = ctx.info.phase_nodes.get(&spec.graph.entry) else {
         return Vec::new();
     };
-    let way_in = path_of(ctx, &way_in(ctx.info, into, entry));
+    let way_in = path_of(ctx, &way_in(ctx.info, into, entry, None));
     let tool = spec
         .bounds
         .error_policy
@@ -384,12 +624,13 @@ fn scripts_to_runs(
 
 /// A failure run from the script `walk` ran and its result.
 fn path_of_run(ctx: &Ctx, script: Script, run: super::walk::Run) -> Path {
-    let effective = ctx.rt.effective_max_steps(ctx.info);
     Path {
         status: run.status,
         terminal: run.terminal,
         phase_steps: run.phase_steps,
-        fits_max_steps: u64::try_from(run.phase_steps).is_ok_and(|n| n <= effective),
+        fits_max_steps: ctx.fits(run.phase_steps),
+        shared_prefix: None,
+        shared_suffix: None,
         steps: run.steps,
         walk_args: walk_args(&script.outcomes, &script.decisions),
         outcomes: script.outcomes,
@@ -407,72 +648,11 @@ fn walk_args(outcomes: &[String], decisions: &[(String, Decision)]) -> Vec<Strin
     args
 }
 
-/// Breadth-first search from `sources` along `dir`: for each node, the edge by which the
-/// search first reached it (`None` for sources and unreached nodes).
-fn bfs(info: &Info, sources: &[NodeIndex], dir: Direction) -> Vec<Option<EdgeIndex>> {
-    let g = &info.graph;
-    let mut via: Vec<Option<EdgeIndex>> = vec![None; g.node_count()];
-    let mut seen = vec![false; g.node_count()];
-    let mut queue = VecDeque::new();
-    for s in sources {
-        seen[s.index()] = true;
-        queue.push_back(*s);
-    }
-    while let Some(n) = queue.pop_front() {
-        // Edges in index order (petgraph lists them newest first), so paths follow the
-        // authored order of transitions.
-        let mut edges: Vec<_> = g.edges_directed(n, dir).collect();
-        edges.sort_by_key(|e| e.id());
-        for e in edges {
-            let m = if dir == Direction::Outgoing {
-                e.target()
-            } else {
-                e.source()
-            };
-            if !seen[m.index()] {
-                seen[m.index()] = true;
-                via[m.index()] = Some(e.id());
-                queue.push_back(m);
-            }
-        }
-    }
-    via
-}
-
-/// The edges from the start to `n`, following the forward search tree.
-fn way_in(info: &Info, into: &[Option<EdgeIndex>], n: NodeIndex) -> Vec<EdgeIndex> {
-    let mut edges = Vec::new();
-    let mut cur = n;
-    while let Some(e) = into[cur.index()] {
-        edges.push(e);
-        match info.graph.edge_endpoints(e) {
-            Some((from, _)) => cur = from,
-            None => break,
-        }
-    }
-    edges.reverse();
-    edges
-}
-
-/// The edges from `n` to the nearest terminal, following the backward search tree.
-fn way_out(info: &Info, out: &[Option<EdgeIndex>], n: NodeIndex) -> Vec<EdgeIndex> {
-    let mut edges = Vec::new();
-    let mut cur = n;
-    while let Some(e) = out[cur.index()] {
-        edges.push(e);
-        match info.graph.edge_endpoints(e) {
-            Some((_, to)) => cur = to,
-            None => break,
-        }
-    }
-    edges
-}
-
-fn shortest_paths(ctx: &Ctx, into: &[Option<EdgeIndex>], terminals: &[NodeIndex]) -> Vec<Path> {
+fn shortest_paths(ctx: &Ctx, into: &Tree, terminals: &[NodeIndex]) -> Vec<Path> {
     terminals
         .iter()
-        .filter(|t| into[t.index()].is_some())
-        .filter_map(|t| ctx.expand(way_in(ctx.info, into, *t)))
+        .filter(|t| into.via[t.index()].is_some())
+        .filter_map(|t| ctx.expand(way_in(ctx.info, into, *t, None)))
         .map(|edges| path_of(ctx, &edges))
         .collect()
 }
@@ -501,20 +681,26 @@ fn path_of(ctx: &Ctx, edges: &[EdgeIndex]) -> Path {
         .last()
         .and_then(|e| info.graph.edge_endpoints(*e))
         .map(|(_, to)| &info.graph[to]);
-    let (status, terminal) = match end {
-        Some(Vertex::Terminal(t)) => (Status::of_terminal(*t), Some(t.as_str().to_owned())),
-        // An empty run (no edge): only for a way into a phase, never returned as a run.
-        _ => (Status::Ended, None),
-    };
-    let effective = ctx.rt.effective_max_steps(info);
+    let (status, terminal) = end_of(end);
     Path {
         status,
         terminal,
-        fits_max_steps: u64::try_from(outcomes.len()).is_ok_and(|n| n <= effective),
+        fits_max_steps: ctx.fits(outcomes.len()),
         phase_steps: outcomes.len(),
+        shared_prefix: None,
+        shared_suffix: None,
         walk_args: walk_args(&outcomes, &decisions),
         steps,
         outcomes,
         decisions,
+    }
+}
+
+/// The status and terminal of a run that ends at node `end`.
+fn end_of(end: Option<&Vertex>) -> (Status, Option<String>) {
+    match end {
+        Some(Vertex::Terminal(t)) => (Status::of_terminal(*t), Some(t.as_str().to_owned())),
+        // An empty run (no edge): only for a way into a phase, never returned as a run.
+        _ => (Status::Ended, None),
     }
 }

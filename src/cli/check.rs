@@ -10,7 +10,7 @@ use rayon::iter::{IntoParallelRefIterator as _, ParallelBridge as _, ParallelIte
 use loopconv::Format;
 use loopconv::diag::{self, Severity};
 
-use super::io::{is_stdio, no_loop_files, no_such_path, reader_pool, walk_each};
+use super::io::{folder_pool, is_stdio, no_loop_files, no_such_path, walk_each};
 use super::report::{code, eprint, eprintln, free_at_exit, load_file, plural, print, use_color};
 use super::{Global, MessageFormat, WalkArgs};
 
@@ -86,7 +86,7 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
         }
         return Ok(vec![FileReport::of(g, one, a.from, color, true)]);
     }
-    let pool = reader_pool()?;
+    let pool = folder_pool()?;
     // The files named on the command line (a pre-commit hook names many), in parallel;
     // standard input later, on this thread, once every folder has been found to hold
     // loop files.

@@ -10,7 +10,7 @@ use loopconv::back;
 use loopconv::back::xstate::ModuleLanguage;
 use loopconv::{Format, Loaded, Target};
 
-use super::io::{emit, expand, is_stdio, map_on_readers, reader_pool, same_file, write_all_atomic};
+use super::io::{emit, expand, folder_pool, is_stdio, map_on_readers, same_file, write_all_atomic};
 use super::report::{eprintln, load_file, plural, report_collisions, report_loaded};
 use super::{EXIT_PROBLEMS, Global, MessageFormat, WalkArgs};
 
@@ -184,7 +184,7 @@ fn convert_each<'a>(
     opts: &back::Options,
 ) -> Result<Vec<Converted<'a>>> {
     // Converted in parallel, kept in input order; the first failure in that order stops it.
-    let converted = map_on_readers(&reader_pool()?, files, |f| -> Result<Converted<'a>> {
+    let converted = map_on_readers(&folder_pool()?, files, |f| -> Result<Converted<'a>> {
         let mut l = load_file(g, f, a.from)?;
         let text = convert_loaded(&mut l, a.to.0, opts, a.module)?;
         if g.strict {

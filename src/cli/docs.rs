@@ -12,7 +12,7 @@ use loopconv::back;
 use loopconv::diag::Diagnostics;
 
 use super::io::{
-    expand, is_stdio, map_on_readers, open_error, plain_io, reader_pool, write_all_atomic,
+    expand, folder_pool, is_stdio, map_on_readers, open_error, plain_io, write_all_atomic,
 };
 use super::report::{
     code, display_name, eprintln, load_file, plural, report_collisions, report_loaded,
@@ -147,7 +147,7 @@ pub(super) fn docs_pages(
     let files = docs_files(&a.paths, &a.walk)?;
     let cwd = std::env::current_dir().ok();
     // One pool for reading and rendering: starting its threads is the cost of a pool.
-    let pool = reader_pool()?;
+    let pool = folder_pool()?;
     let mut loaded = Vec::new();
     let mut page_sources = Vec::new();
     // Read in parallel, reported in order: the first file that cannot be read stops it.

@@ -20,6 +20,13 @@ pub(super) fn reader_pool() -> Result<rayon::ThreadPool> {
         .context("starting the reader threads")
 }
 
+/// The reader threads for the files of folders, with freed memory kept for reuse from
+/// file to file ([`crate::memory_for_folder`]).
+pub(super) fn folder_pool() -> Result<rayon::ThreadPool> {
+    crate::memory_for_folder();
+    reader_pool()
+}
+
 /// `f` of every item, on the reader threads, in the items' order (so output built from
 /// the results is the same bytes however the threads ran). A folder of 10,000 loops was
 /// read and rendered on one thread, with a thread started per YAML file.
@@ -552,6 +559,53 @@ pub(super) fn emit(output: Option<&Path>, text: &str) -> Result<()> {
             out.flush().context("writing standard output")
         }
     }
+}
+
+/// Write to a file, or to stdout for `-` / no path, as `write` produces the text: nothing
+/// is held whole. A file is written as by [`write_atomic`] (staged beside it, renamed into
+/// place when complete).
+pub(super) fn emit_streamed(
+    output: Option<&Path>,
+    write: impl FnOnce(&mut dyn std::io::Write) -> Result<()>,
+) -> Result<()> {
+    match output {
+        Some(p) if !is_stdio(p) => write_atomic_streamed(p, write),
+        _ => {
+            let mut out =
+                std::io::BufWriter::with_capacity(STREAM_BUFFER, std::io::stdout().lock());
+            write(&mut out).context("writing standard output")?;
+            out.flush().context("writing standard output")
+        }
+    }
+}
+
+/// The buffer between a streamed output and the file or pipe it goes to.
+const STREAM_BUFFER: usize = 1 << 16;
+
+/// [`write_atomic`] of the text `write` produces, written to the staged file as it comes.
+fn write_atomic_streamed(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> Result<()>,
+) -> Result<()> {
+    let files = [(path.to_path_buf(), String::new())];
+    let plan = plan_writes(&files)?;
+    let staged = stage(&plan, false)?;
+    let in_new_folder = plan.new_folders.first().and_then(|(_, f)| f.first());
+    let staged_file = match (staged.folders.first(), staged.files.first(), in_new_folder) {
+        (Some((staging, _)), None, Some((rel, _))) => staging.join(rel),
+        (None, Some((tmp, _)), None) => tmp.to_path_buf(),
+        _ => bail!("writing {}: internal: no staged file", path.display()),
+    };
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(&staged_file)
+        .map_err(|e| write_error(path, &e))?;
+    let mut out = std::io::BufWriter::with_capacity(STREAM_BUFFER, file);
+    write(&mut out).with_context(|| format!("writing {}", path.display()))?;
+    let file = out.into_inner().map_err(|e| write_error(path, e.error()))?;
+    file.sync_all().map_err(|e| write_error(path, &e))?;
+    staged.commit()
 }
 
 pub(super) fn same_file(a: &Path, b: &Path) -> bool {

@@ -15,7 +15,7 @@ pub(super) struct LspArgs {
 
 pub(super) fn run(_a: &LspArgs) -> Result<ExitCode> {
     crate::memory_for_server();
-    let (conn, threads) = lsp_server::Connection::stdio();
+    let (conn, threads) = loopconv::lsp::transport::stdio();
     loopconv::lsp::serve(&conn).context("language server protocol error")?;
     drop(conn);
     threads.join().context("language server I/O")?;

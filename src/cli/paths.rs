@@ -1,5 +1,6 @@
 //! `loopconv paths`: test paths through a loop.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -8,12 +9,12 @@ use clap::Args;
 
 use loopconv::Format;
 
-use super::io::emit;
+use super::io::emit_streamed;
 use super::report::load_valid;
 use super::{EXIT_PROBLEMS, Global, MessageFormat};
 use loopconv::text::count;
 
-use loopconv::analysis::paths::{self as p, Path as Run};
+use loopconv::analysis::paths::{self as p, Junction, Path as Run};
 use loopconv::analysis::{RUNTIME_MAX_STEPS, Runtime, Step};
 
 #[derive(Debug, Args)]
@@ -33,9 +34,9 @@ pub(super) struct PathsArgs {
     #[arg(long, value_name = "N", default_value_t = RUNTIME_MAX_STEPS,
           value_parser = clap::value_parser!(u64).range(1..))]
     runtime_max_steps: u64,
-    /// List covering runs only while their steps add up to at most N; the rest are counted
-    /// in a closing line (JSON: `omitted`). On a large loop the covering runs can hold
-    /// millions of steps.
+    /// List covering runs only while the steps they spell out add up to at most N (steps
+    /// shared with an earlier run are not spelled out again); the rest are counted in a
+    /// closing line (JSON: `omitted`).
     #[arg(long, value_name = "N", default_value_t = MAX_STEPS_LISTED)]
     max_steps_listed: usize,
 }
@@ -44,36 +45,76 @@ pub(super) struct PathsArgs {
 const MAX_STEPS_LISTED: usize = 2_000;
 
 pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
-    let Some(l) = load_valid(g, &a.input, a.from)? else {
+    let Some(mut l) = load_valid(g, &a.input, a.from)? else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
+    // The diagnostics are reported: the source and its located tree are not read again,
+    // and their memory serves the runs.
+    l.doc = None;
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
     let rt = Runtime {
         max_steps: a.runtime_max_steps,
     };
-    let found = p::paths_within(spec, info, rt, a.max_steps_listed);
-    let text = match g.format {
-        MessageFormat::Json => {
-            let mut t = serde_json::to_string_pretty(&found)?;
-            t.push('\n');
-            t
-        }
-        // Read by people: without the characters `text::lines` drops.
-        _ => loopconv::text::lines(&paths_text(&found)).into_owned(),
+    let options = p::Options {
+        max_steps_listed: a.max_steps_listed,
+        ..p::Options::default()
     };
-    emit(a.output.as_deref(), &text)?;
+    let found = p::plan(spec, info, rt, options);
+    let json = matches!(g.format, MessageFormat::Json);
+    // Each covering run is built and written as it comes: none is held.
+    emit_streamed(a.output.as_deref(), |w| {
+        if json {
+            serde_json::to_writer_pretty(&mut *w, &found)?;
+            w.write_all(b"\n")?;
+        } else {
+            write_text(w, &found, a.max_steps_listed)?;
+        }
+        Ok(())
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// A run on one line: `a --x--> [approve c] b --y--> $end`; the failures of one phase
 /// execution as one group: `a !! tool failure: retry 1 of 2, fail_phase !! phase failure:
-/// abort`.
+/// abort`. Steps shared with an earlier run: `(as run 3) b --y--> …` begins as run 3 does
+/// up to the first `b` it spells out; `… --y--> c (then as run 2)` ends as run 2 does
+/// after the last `c` it spells out (a checkpoint: `[c]`).
 fn run_line(r: &Run) -> String {
     let mut s = String::new();
-    let mut prev: Option<&Step> = None;
-    for step in &r.steps {
+    if let Some(shared) = &r.shared_prefix {
+        s.push_str(&format!("(as run {}) ", shared.run));
+    }
+    s.push_str(&steps_text(&r.steps, None));
+    run_end(&mut s, r);
+    s
+}
+
+/// A shortest run, whose steps are not bounded by the covering runs' listing: one longer
+/// than `bound` steps shows its first and last `bound / 2` with the count between (a run
+/// through a 10,000-phase chain was one line of 200 KB).
+fn shortest_line(r: &Run, bound: usize) -> String {
+    let n = r.steps.len();
+    let keep = (bound / 2).max(1);
+    if n <= bound.max(2) {
+        return run_line(r);
+    }
+    let (head, tail) = (&r.steps[..keep], &r.steps[n - keep..]);
+    let mut s = steps_text(head, None);
+    s.push_str(&format!(
+        "… {} not shown (pass `--max-steps-listed {n}` to spell it out) … ",
+        count(n - 2 * keep, "step", "steps")
+    ));
+    s.push_str(&steps_text(tail, head.last()));
+    run_end(&mut s, r);
+    s
+}
+
+/// The steps of a run as text, `prev` the step before the first (for a failure group).
+fn steps_text<'a>(steps: &'a [Step], mut prev: Option<&'a Step>) -> String {
+    let mut s = String::new();
+    for step in steps {
         let text = match step {
             Step::Phase { outcome, .. } if matches!(prev, Some(Step::Failure { .. })) => {
                 format!(" --{outcome}--> ")
@@ -111,55 +152,86 @@ fn run_line(r: &Run) -> String {
     if matches!(prev, Some(Step::Failure { .. })) {
         s.push(' ');
     }
-    match &r.terminal {
-        Some(t) => s.push_str(t),
-        None => s.push_str(&format!("(run {})", r.status.as_str())),
-    }
     s
 }
 
-fn paths_text(found: &p::Paths) -> String {
-    let mut s = String::from("shortest runs:\n");
-    for r in &found.shortest {
-        s.push_str(&format!(
-            "  {:<9} {}: {}\n",
-            r.terminal.as_deref().unwrap_or_default(),
-            count(r.phase_steps, "step", "steps"),
-            run_line(r)
-        ));
+/// How a run ends: the terminal, the run it ends as, or its status.
+fn run_end(s: &mut String, r: &Run) {
+    match (&r.shared_suffix, &r.terminal) {
+        (Some(shared), _) => {
+            let at = match &shared.at {
+                Junction::Phase(id) => id.clone(),
+                Junction::Checkpoint(id) => format!("[{id}]"),
+            };
+            s.push_str(&format!("{at} (then as run {})", shared.run));
+        }
+        (None, Some(t)) => s.push_str(t),
+        (None, None) => s.push_str(&format!("(run {})", r.status.as_str())),
     }
-    s.push_str(&format!(
-        "covering runs ({}, {} of {} transitions and decisions):\n",
-        count(found.cover.len() + found.omitted.runs, "run", "runs"),
-        found.covered,
-        found.total
-    ));
-    for (i, r) in found.cover.iter().enumerate() {
-        s.push_str(&format!("  {:>2}. {}\n", i + 1, run_line(r)));
+}
+
+/// Write a line read by people: without the characters `text::lines` drops.
+fn line(w: &mut dyn Write, text: &str) -> std::io::Result<()> {
+    w.write_all(loopconv::text::lines(text).as_bytes())
+}
+
+fn write_text(w: &mut dyn Write, found: &p::Listing, bound: usize) -> std::io::Result<()> {
+    line(w, "shortest runs:\n")?;
+    for r in &found.shortest {
+        line(
+            w,
+            &format!(
+                "  {:<9} {}: {}\n",
+                r.terminal.as_deref().unwrap_or_default(),
+                count(r.phase_steps, "step", "steps"),
+                shortest_line(r, bound)
+            ),
+        )?;
+    }
+    line(
+        w,
+        &format!(
+            "covering runs ({}, {} of {} transitions and decisions):\n",
+            count(found.runs(), "run", "runs"),
+            found.covered,
+            found.total
+        ),
+    )?;
+    for (i, r) in found.cover().enumerate() {
+        line(w, &format!("  {:>2}. {}\n", i + 1, run_line(&r)))?;
     }
     if found.omitted.runs > 0 {
-        s.push_str(&format!(
-            "  … {} ({}) not listed: pass `--max-steps-listed {}` to list them all\n",
-            count(found.omitted.runs, "more run", "more runs"),
-            count(found.omitted.steps, "step", "steps"),
-            found.omitted.bound_for_all
-        ));
+        line(
+            w,
+            &format!(
+                "  … {} ({}) not listed: pass `--max-steps-listed {}` to list them all\n",
+                count(found.omitted.runs, "more run", "more runs"),
+                count(found.omitted.steps, "step", "steps"),
+                found.omitted.bound_for_all
+            ),
+        )?;
     }
     if !found.failures.is_empty() {
-        s.push_str("failure runs (as the error policy, or the harness default, ends them):\n");
+        line(
+            w,
+            "failure runs (as the error policy, or the harness default, ends them):\n",
+        )?;
         for (i, r) in found.failures.iter().enumerate() {
-            s.push_str(&format!("  {:>2}. {}\n", i + 1, run_line(r)));
+            line(w, &format!("  {:>2}. {}\n", i + 1, run_line(r)))?;
         }
     }
     if !found.uncovered.is_empty() {
-        s.push_str("not coverable:\n");
+        line(w, "not coverable:\n")?;
         for u in &found.uncovered {
-            s.push_str(&format!(
-                "  {}: {}\n",
-                serde_json::to_string(&u.step).unwrap_or_default(),
-                u.reason
-            ));
+            line(
+                w,
+                &format!(
+                    "  {}: {}\n",
+                    serde_json::to_string(&u.step).unwrap_or_default(),
+                    u.reason
+                ),
+            )?;
         }
     }
-    s
+    Ok(())
 }

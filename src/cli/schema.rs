@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum as _};
 use loopconv::Format;
 use loopconv::back;
 
-use super::io::emit;
+use super::io::{emit, emit_streamed};
 use super::report::load_valid;
 use super::{EXIT_PROBLEMS, Global};
 
@@ -36,9 +36,11 @@ pub(super) fn run(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
         return outcome_schema(g, a);
     }
     let Ok(format) = Format::from_str(&a.of, false) else {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
         bail!(
-            "`{}` is not a format (agentpm, mas, ir); to get the outcome schema of a loop file, pass `--outcomes`",
-            a.of
+            "`{}` is not a format ({}); to get the outcome schema of a loop file, pass `--outcomes`",
+            a.of,
+            names.join(", ")
         );
     };
     emit(a.output.as_deref(), &back::schema::schema_text(format)?)?;
@@ -52,9 +54,14 @@ fn outcome_schema(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
     let Some(spec) = l.spec.as_ref() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
-    let schema = loopconv::analysis::outcome_schema::outcome_schema(spec);
-    let mut text = serde_json::to_string_pretty(&schema)?;
-    text.push('\n');
-    emit(a.output.as_deref(), &text)?;
+    use loopconv::analysis::outcome_schema::{first_declarations, outcome_schema};
+    let phases = first_declarations(spec);
+    let schema = outcome_schema(spec, &phases);
+    // Written as it is serialised: the schema borrows the loop's text.
+    emit_streamed(a.output.as_deref(), |w| {
+        serde_json::to_writer_pretty(&mut *w, &schema)?;
+        w.write_all(b"\n")?;
+        Ok(())
+    })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,6 @@
 //! `loopconv walk`.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -8,7 +9,7 @@ use clap::Args;
 
 use loopconv::Format;
 
-use super::io::emit;
+use super::io::emit_streamed;
 use super::report::load_valid;
 use super::{EXIT_PROBLEMS, EXIT_USAGE, Global, MessageFormat};
 
@@ -103,9 +104,12 @@ pub(super) fn exit_code(s: Status) -> u8 {
 }
 
 pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
-    let Some(l) = load_valid(g, &a.input, a.from)? else {
+    let Some(mut l) = load_valid(g, &a.input, a.from)? else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
+    // The diagnostics are reported: the source and its located tree are not read again,
+    // and their memory serves the runs.
+    l.doc = None;
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
@@ -118,28 +122,24 @@ pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
     };
     let result = w::walk(spec, info, &script, rt);
     let json = matches!(g.format, MessageFormat::Json);
-    let (text, code) = match &result {
-        Ok(r) if json => (serde_json::to_string_pretty(r)?, exit_code(r.status)),
-        Ok(r) => (trace_text(&r.steps, &run_end(r)), exit_code(r.status)),
-        Err(e) if json => (
-            serde_json::to_string_pretty(
+    let code = match &result {
+        Ok(r) => exit_code(r.status),
+        Err(_) => EXIT_USAGE,
+    };
+    // Written as it is rendered, step by step (the trace is as long as the script).
+    emit_streamed(None, |w| {
+        match &result {
+            Ok(r) if json => serde_json::to_writer_pretty(&mut *w, r)?,
+            Ok(r) => write_trace(w, &r.steps, &run_end(r))?,
+            Err(e) if json => serde_json::to_writer_pretty(
+                &mut *w,
                 &serde_json::json!({"error": e.message, "steps": e.steps}),
             )?,
-            EXIT_USAGE,
-        ),
-        Err(e) => (
-            trace_text(&e.steps, &format!("error: {}", e.message)),
-            EXIT_USAGE,
-        ),
-    };
-    // The trace is read by people: without the characters `text::lines` drops (the JSON
-    // form is data, kept exact).
-    let text = if json {
-        text
-    } else {
-        loopconv::text::lines(&text).into_owned()
-    };
-    emit(None, &format!("{}\n", text.trim_end()))?;
+            Err(e) => write_trace(w, &e.steps, &format!("error: {}", e.message))?,
+        }
+        w.write_all(b"\n")?;
+        Ok(())
+    })?;
     Ok(ExitCode::from(code))
 }
 
@@ -172,8 +172,9 @@ fn continues(prev: Option<&Step>) -> bool {
     matches!(prev, Some(Step::Failure { .. }))
 }
 
-fn trace_text(steps: &[Step], last: &str) -> String {
-    let mut s = String::new();
+/// Write the trace: one line per step, then `last`. Read by people: without the characters
+/// `text::lines` drops (the JSON form is data, kept exact).
+fn write_trace(w: &mut dyn Write, steps: &[Step], last: &str) -> std::io::Result<()> {
     let mut n = 0;
     let mut prev = None;
     for step in steps {
@@ -185,21 +186,19 @@ fn trace_text(steps: &[Step], last: &str) -> String {
                 format!("{n:>3}. ")
             }
         };
-        match step {
+        let line = match step {
             Step::Phase { phase, outcome, to } => {
                 let k = number(&mut n);
-                s.push_str(&format!("{k}{phase} → {outcome} → {to}\n"));
+                format!("{k}{phase} → {outcome} → {to}\n")
             }
             Step::Checkpoint {
                 checkpoint,
                 decision,
                 to,
-            } => {
-                s.push_str(&format!(
-                    "     checkpoint {checkpoint}: {} → {to}\n",
-                    decision.as_str()
-                ));
-            }
+            } => format!(
+                "     checkpoint {checkpoint}: {} → {to}\n",
+                decision.as_str()
+            ),
             Step::Failure {
                 phase,
                 failure,
@@ -211,14 +210,14 @@ fn trace_text(steps: &[Step], last: &str) -> String {
                 let retry = retry
                     .map(|(i, m)| format!(" {i} of {m}"))
                     .unwrap_or_default();
-                s.push_str(&format!(
+                format!(
                     "{k}{phase} ✗ {} → {action}{retry} ({rule})\n",
                     failure.text()
-                ));
+                )
             }
-        }
+        };
+        w.write_all(loopconv::text::lines(&line).as_bytes())?;
         prev = Some(step);
     }
-    s.push_str(last);
-    s
+    w.write_all(loopconv::text::lines(last).trim_end().as_bytes())
 }

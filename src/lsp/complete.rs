@@ -91,31 +91,34 @@ fn from_near(text: &str, offset: usize) -> Option<String> {
     FROM.captures(window).map(|c| c[1].to_owned())
 }
 
-/// The byte range of the YAML block sequence item holding `offset`.
+/// The byte range of the YAML block sequence item holding `offset`: read line by line
+/// from the cursor's (back to the item's `- `, on to the next line indented as little),
+/// not from a list of every line of the text.
 fn yaml_item(text: &str, offset: usize) -> (usize, usize) {
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for l in text.split_inclusive('\n') {
-        lines.push((at, l));
-        at += l.len();
-    }
-    let here = lines.iter().rposition(|(s, _)| *s <= offset).unwrap_or(0);
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    let item = (0..=here).rev().find(|&i| {
-        lines
-            .get(i)
-            .is_some_and(|(_, l)| l.trim_start().starts_with("- "))
-    });
-    let Some(item) = item else {
-        return (0, text.len());
+    let line_at = |start: usize| {
+        let end = text[start..]
+            .find('\n')
+            .map_or(text.len(), |i| start + i + 1);
+        &text[start..end]
     };
-    let dash = indent(lines[item].1);
-    let end = lines
-        .iter()
-        .skip(item + 1)
-        .find(|(_, l)| !l.trim().is_empty() && indent(l) <= dash)
-        .map_or(text.len(), |(s, _)| *s);
-    (lines[item].0, end)
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut item = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    while !line_at(item).trim_start().starts_with("- ") {
+        if item == 0 {
+            return (0, text.len());
+        }
+        item = text[..item - 1].rfind('\n').map_or(0, |i| i + 1);
+    }
+    let dash = indent(line_at(item));
+    let mut next = item + line_at(item).len();
+    while next < text.len() {
+        let l = line_at(next);
+        if !l.trim().is_empty() && indent(l) <= dash {
+            return (item, next);
+        }
+        next += l.len();
+    }
+    (item, text.len())
 }
 
 #[cfg(test)]
@@ -143,6 +146,11 @@ mod tests {
         assert_eq!(c.replace, (10, 12));
         let c = at("transitions:\n  - from: plan\n    on: |\n").unwrap();
         assert_eq!((c.kind, c.from.as_deref()), (RefKind::On, Some("plan")));
+        // The `from` of the item around the cursor, not of its neighbours.
+        let items = "transitions:\n  - from: a\n    on: x\n  - to: b\n\n    on: |\n  - from: c\n";
+        assert_eq!(at(items).unwrap().from, None);
+        let items = items.replace("- to: b", "- from: b");
+        assert_eq!(at(&items).unwrap().from.as_deref(), Some("b"));
         assert!(at("{\"name\": \"|\"}").is_none());
         assert!(at("|").is_none());
     }

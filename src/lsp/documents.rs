@@ -1,30 +1,35 @@
 //! The open documents and the analysis of each version: the server's state, which the
 //! request handlers ([`super::requests`]) read and the server loop ([`super::server`])
 //! updates.
+//!
+//! A document's text is held once: by its [`Source`] while it waits to be analysed (after
+//! an edit), then by the located tree of its analysis (the read pipeline takes the text
+//! without copying it, and gives it back for the next edit).
 
 use std::collections::BTreeMap;
-use std::panic::catch_unwind;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::time::Instant;
 
-use lsp_types::Uri;
+use lsp_types::{TextDocumentContentChangeEvent, Uri};
 
 use super::diagnostics;
 use super::features::DocumentText;
-use std::sync::Arc;
-
 use super::index::Index;
-use super::text::LineIndex;
-use crate::pipeline::{LoadOptions, Loaded, load};
+use super::index_xstate;
+use super::text::{LineIndex, Source};
+use crate::format::Format;
+use crate::pipeline::{LoadOptions, Loaded, load_string};
 use crate::tree::Syntax;
 
 /// One version of a document, read and indexed.
 pub struct DocumentAnalysis {
-    /// The text analysed (a leading byte-order mark removed).
-    pub text: String,
-    /// Its line index.
+    /// The line index of the text analysed.
     pub lines: LineIndex,
-    /// What the read pipeline found.
+    /// What the read pipeline found (its tree holds the text).
     pub loaded: Loaded,
+    /// The text when the read pipeline rejected it before parsing (empty otherwise).
+    rejected: String,
     /// What the document declares and references (empty when it does not parse).
     /// Shared with [`Doc`]'s last index that parsed, so keeping it costs no copy.
     pub index: Arc<Index>,
@@ -35,25 +40,63 @@ pub struct DocumentAnalysis {
 impl DocumentAnalysis {
     /// Read and index `text`, named `path` (its extension decides JSON or YAML).
     pub fn new(path: &str, text: &str) -> DocumentAnalysis {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text).to_owned();
-        let loaded = load(path, text.as_bytes(), &LoadOptions::default());
-        let index = Arc::new(loaded.doc.as_ref().map(Index::build).unwrap_or_default());
+        DocumentAnalysis::of(path, Source::new(text.to_owned()))
+    }
+
+    /// Read and index a document's text, taking it over (a leading byte-order mark
+    /// removed).
+    pub fn of(path: &str, source: Source) -> DocumentAnalysis {
+        let Source {
+            mut text,
+            mut lines,
+        } = source;
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+            lines = LineIndex::new(&text);
+        }
+        let (loaded, rejected) = load_string(path, text, &LoadOptions::default());
+        let index = Arc::new(loaded.doc.as_ref().map_or_else(
+            Index::default,
+            |d| match loaded.format {
+                Some(Format::Xstate) => index_xstate::build(d),
+                _ => Index::build(d),
+            },
+        ));
         let syntax = loaded.doc.as_ref().map_or(Syntax::Json, |d| d.syntax);
         DocumentAnalysis {
-            lines: LineIndex::new(&text),
-            text,
+            lines,
             loaded,
+            rejected: rejected.unwrap_or_default(),
             index,
             syntax,
         }
     }
 
+    /// The text analysed.
+    pub fn source(&self) -> &str {
+        self.loaded.text().unwrap_or(&self.rejected)
+    }
+
     /// The text and line index, for converting ranges.
     pub fn text(&self) -> DocumentText<'_> {
         DocumentText {
-            text: &self.text,
+            text: self.source(),
             lines: &self.lines,
         }
+    }
+
+    /// The text and its line index, given up (for the next edit). The rest (the tree, the
+    /// loop, the index) is freed on another thread: on a 10,000-phase loop that takes a few
+    /// milliseconds the edit need not wait for.
+    fn into_source(mut self) -> Source {
+        let text = self
+            .loaded
+            .take_text()
+            .unwrap_or_else(|| std::mem::take(&mut self.rejected));
+        let lines = std::mem::replace(&mut self.lines, LineIndex::new(""));
+        // When no thread can be started, the closure (and the rest) is dropped here.
+        let _ = std::thread::Builder::new().spawn(move || drop(self));
+        Source { text, lines }
     }
 
     /// The LSP diagnostics.
@@ -70,9 +113,11 @@ impl DocumentAnalysis {
 
 /// An open document.
 pub(super) struct Doc {
-    pub(super) text: String,
+    /// The current text, while it waits for its analysis (after an edit).
+    edited: Option<Source>,
+    /// The analysis of the current text (which then holds it).
+    analysis: Option<DocumentAnalysis>,
     pub(super) version: i32,
-    pub(super) analysis: Option<DocumentAnalysis>,
     /// The index of the last version that parsed (completion while typing).
     pub(super) last_index: Arc<Index>,
     /// When its diagnostics are due, after an edit.
@@ -80,31 +125,73 @@ pub(super) struct Doc {
 }
 
 impl Doc {
-    /// The analysis of the current text, when computed.
-    pub(super) fn current(&self) -> Option<&DocumentAnalysis> {
-        self.analysis.as_ref()
+    /// A document opened with `text`.
+    pub(super) fn new(text: String, version: i32) -> Doc {
+        Doc {
+            edited: Some(Source::new(text)),
+            analysis: None,
+            version,
+            last_index: Arc::default(),
+            due: None,
+        }
+    }
+
+    /// The current text and its line index (analysed or not).
+    pub(super) fn text(&self) -> DocumentText<'_> {
+        match (&self.edited, &self.analysis) {
+            (Some(s), _) => DocumentText {
+                text: &s.text,
+                lines: &s.lines,
+            },
+            (None, Some(a)) => a.text(),
+            (None, None) => DocumentText {
+                text: "",
+                lines: &EMPTY_LINES,
+            },
+        }
+    }
+
+    /// Apply the changes of one `didChange`, in order (the analysis of the previous text
+    /// is dropped and its text taken back).
+    pub(super) fn edit(&mut self, changes: Vec<TextDocumentContentChangeEvent>) {
+        let mut source = match (self.edited.take(), self.analysis.take()) {
+            (Some(s), _) => s,
+            (None, Some(a)) => a.into_source(),
+            (None, None) => empty(),
+        };
+        for c in changes {
+            source.apply(c);
+        }
+        self.edited = Some(source);
     }
 
     /// The analysis of the current text, computed on first use.
     pub(super) fn analysis(&mut self, uri: &Uri) -> &DocumentAnalysis {
-        let a = match self.analysis.take() {
-            Some(a) => a,
-            None => {
-                let a = analyse(uri, &self.text);
-                if a.loaded.doc.is_some() {
-                    self.last_index = Arc::clone(&a.index);
-                }
-                a
+        if let Some(source) = self.edited.take() {
+            let a = analyse(uri, source);
+            if a.loaded.doc.is_some() {
+                self.last_index = Arc::clone(&a.index);
             }
-        };
-        self.analysis.insert(a)
+            self.analysis = Some(a);
+        }
+        self.analysis
+            .get_or_insert_with(|| DocumentAnalysis::new(uri.path().as_str(), ""))
     }
 }
 
-/// Analyse, turning a panic (a loopconv bug) into an empty analysis.
-fn analyse(uri: &Uri, text: &str) -> DocumentAnalysis {
+static EMPTY_LINES: std::sync::LazyLock<LineIndex> =
+    std::sync::LazyLock::new(|| LineIndex::new(""));
+
+fn empty() -> Source {
+    Source::new(String::new())
+}
+
+/// Analyse, turning a panic (a loopconv bug) into the analysis of an empty text (the text
+/// is lost with it: the next edits apply to the empty text, until the client sends the
+/// whole text again or reopens the document).
+fn analyse(uri: &Uri, source: Source) -> DocumentAnalysis {
     let path = uri.path().as_str();
-    catch_unwind(|| DocumentAnalysis::new(path, text))
+    catch_unwind(AssertUnwindSafe(|| DocumentAnalysis::of(path, source)))
         .unwrap_or_else(|_| DocumentAnalysis::new(path, ""))
 }
 

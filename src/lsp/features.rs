@@ -14,6 +14,7 @@ use super::index::{Index, RefKind, Span, Symbol};
 use super::text::LineIndex;
 use crate::ir::Terminal;
 use crate::text::markdown as md;
+use crate::tree::Document;
 use crate::valid::Info;
 
 /// One open document's text with its line index, for converting ranges.
@@ -81,11 +82,18 @@ pub fn rename(
     Some(WorkspaceEdit::new(HashMap::from([(uri.clone(), edits)])))
 }
 
-/// Hover on a phase, outcome or terminal: what it is and where it leads.
-pub fn hover(t: &DocumentText, index: &Index, info: Option<&Info>, offset: usize) -> Option<Hover> {
+/// Hover on a phase, outcome or terminal: what it is and where it leads (`doc`, the tree
+/// the index was built from, gives a phase's access block).
+pub fn hover(
+    t: &DocumentText,
+    index: &Index,
+    doc: Option<&Document>,
+    info: Option<&Info>,
+    offset: usize,
+) -> Option<Hover> {
     let (sym, span) = index.symbol_at(offset)?;
     let text = match &sym {
-        Symbol::Phase(id) => phase_hover(index, info, id)?,
+        Symbol::Phase(id) => phase_hover(index, doc, info, id)?,
         Symbol::Outcome { phase, id } => outcome_hover(index, phase, id),
         Symbol::Terminal(id) => match Terminal::parse(id) {
             Some(term) => format!("terminal {}: {}", md::code(id), md::inline(term.meaning())),
@@ -106,14 +114,20 @@ pub fn hover(t: &DocumentText, index: &Index, info: Option<&Info>, offset: usize
     })
 }
 
-fn phase_hover(index: &Index, info: Option<&Info>, id: &str) -> Option<String> {
+fn phase_hover(
+    index: &Index,
+    doc: Option<&Document>,
+    info: Option<&Info>,
+    id: &str,
+) -> Option<String> {
     let p = index.phase(id)?;
     let mut s = format!("**phase {}**\n\n", md::code(id));
     if let Some(o) = &p.objective {
         let _ = writeln!(s, "{}\n", md::block(o));
     }
-    if let Some(a) = &p.access {
-        let _ = writeln!(s, "access: {}\n", md::code(a));
+    let access = p.access.zip(doc).and_then(|(a, d)| d.root.find(a));
+    if let Some(a) = access {
+        let _ = writeln!(s, "access: {}\n", md::code(&a.to_json().to_string()));
     }
     let outs = index.outcome_ids(id);
     let _ = writeln!(s, "outcomes: {}\n", ticked(&outs));
@@ -223,7 +237,6 @@ pub fn location(t: &DocumentText, uri: &Uri, span: Span) -> Location {
     Location::new(uri.clone(), t.range(span))
 }
 
-/// Completion candidates for a reference being typed at `offset`: phase ids (and
 /// The most completion items one answer holds: an editor shows a few dozen, and a loop of
 /// 10,000 phases would otherwise send them all on every keystroke. When more match, the
 /// list is marked incomplete and the editor asks again as the user types.
@@ -353,5 +366,49 @@ fn completion_item(ctx: &Context, range: Range, c: &Candidate<'_>, order: usize)
             range, new_text,
         ))),
         ..CompletionItem::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::DocumentAnalysis;
+
+    fn hover_text(path: &str, text: &str, at: &str) -> String {
+        let a = DocumentAnalysis::new(path, text);
+        let offset = text.find(at).expect("in the text") + 1;
+        let h = hover(
+            &a.text(),
+            &a.index,
+            a.loaded.doc.as_ref(),
+            a.loaded.info.as_ref(),
+            offset,
+        )
+        .expect("a hover");
+        match h.contents {
+            HoverContents::Markup(m) => m.value,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The access block is read from the tree when hovered, as compact JSON, in either
+    /// syntax.
+    #[test]
+    fn a_phase_hover_shows_its_access_block() {
+        let json = r#"{"kind": "loop", "name": "x", "version": "0.1.0", "description": "d",
+  "loop": {"entry_phase": "plan",
+    "phases": [{"id": "plan", "objective": "Plan.", "access": {"tools": ["a", "b"], "network": false}}],
+    "transitions": [{"from": "plan", "on": "complete", "to": "$end"}]}}"#;
+        let shown = hover_text("x.json", json, "\"plan\", \"obj");
+        assert!(
+            shown.contains(r#"access: `{"tools":["a","b"],"network":false}`"#),
+            "{shown}"
+        );
+        let yaml = "kind: loop\nname: x\nversion: 0.1.0\ndescription: d\nloop:\n  entry_phase: plan\n  phases:\n    - id: plan\n      objective: Plan.\n      access:\n        tools: [a]\n  transitions:\n    - {from: plan, on: complete, to: $end}\n";
+        let shown = hover_text("x.yaml", yaml, " plan\n      objective");
+        assert!(shown.contains(r#"access: `{"tools":["a"]}`"#), "{shown}");
+        let none = json.replace(r#", "access": {"tools": ["a", "b"], "network": false}"#, "");
+        let shown = hover_text("x.json", &none, "\"plan\", \"obj");
+        assert!(!shown.contains("access"), "{shown}");
     }
 }

@@ -5,7 +5,8 @@
 //! The index is built from the tree alone, so it also exists for a loop whose shape is
 //! wrong (and the server keeps the last one of a buffer that does not parse, for
 //! completion while typing). It recognises the keys of AgentPM manifests and of
-//! loopconv's IR (multi-agent-spec loops have fixed phases and no references).
+//! loopconv's IR (multi-agent-spec loops have fixed phases and no references), and the
+//! states of XState machines ([`super::index_xstate`]).
 
 use crate::tree::{Document, Member, Node, Value};
 
@@ -23,8 +24,8 @@ pub struct PhaseDecl {
     pub span: Span,
     /// The objective, when it is a string.
     pub objective: Option<String>,
-    /// The access block as compact JSON, when present.
-    pub access: Option<String>,
+    /// The range of the access block, when present (hover shows it, read from the tree).
+    pub access: Option<Span>,
     /// The declared outcomes (none: the implicit outcome `complete`).
     pub outcomes: Vec<OutcomeDecl>,
 }
@@ -341,7 +342,7 @@ fn phase_decl(node: &Node) -> Option<PhaseDecl> {
             .get("objective")
             .and_then(Node::as_str)
             .map(str::to_owned),
-        access: node.get("access").map(|a| a.to_json().to_string()),
+        access: node.get("access").map(|a| a.span.into()),
         outcomes,
     })
 }

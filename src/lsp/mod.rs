@@ -5,7 +5,8 @@
 //! diagnostics of an edited document are published once the edits pause ([`DEBOUNCE`]).
 //! Each document is analysed with the library's read pipeline ([`crate::pipeline::load`]) and indexed
 //! ([`index`]); every feature is a pure function of that analysis ([`features`],
-//! [`diagnostics`]). A request handler that panics answers with an error instead of
+//! [`diagnostics`]). The client sends changes of ranges, which [`text::Source`] applies;
+//! [`transport`] reads each message once from its bytes. A request handler that panics answers with an error instead of
 //! ending the server.
 
 pub mod complete;
@@ -14,9 +15,11 @@ mod documents;
 pub mod features;
 pub mod fixes;
 pub mod index;
+pub mod index_xstate;
 mod requests;
 mod server;
 pub mod text;
+pub mod transport;
 
 pub use documents::DocumentAnalysis;
 pub use server::{DEBOUNCE, capabilities, serve};

@@ -12,9 +12,8 @@ use lsp_types::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::documents::{DocumentAnalysis, Server};
+use super::documents::{Doc, DocumentAnalysis, Server};
 use super::features;
-use super::index::Index;
 
 /// A failed request: the JSON-RPC error code and message.
 pub(super) type Failure = (ErrorCode, String);
@@ -28,26 +27,32 @@ fn json<T: serde::Serialize>(v: T) -> Result<Value, Failure> {
     serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
 }
 
-/// The analysis of a document, its last parsed index and the byte offset of `pos`.
+fn not_open() -> Failure {
+    (
+        ErrorCode::InvalidParams,
+        "the document is not open".to_owned(),
+    )
+}
+
+/// An open document, as it is (analysed or not).
+fn doc<'a>(s: &'a Server, doc: &TextDocumentIdentifier) -> Result<&'a Doc, Failure> {
+    s.docs
+        .get(doc.uri.as_str())
+        .map(|(_, d)| d)
+        .ok_or_else(not_open)
+}
+
+/// The analysis of a document and the byte offset of `pos`.
 fn at<'a>(
     s: &'a mut Server,
     doc: &TextDocumentIdentifier,
     pos: Option<Position>,
-) -> Result<(&'a DocumentAnalysis, &'a Index, usize, Uri), Failure> {
-    let Some((uri, d)) = s.docs.get_mut(doc.uri.as_str()) else {
-        return Err((
-            ErrorCode::InvalidParams,
-            "the document is not open".to_owned(),
-        ));
-    };
+) -> Result<(&'a DocumentAnalysis, usize, Uri), Failure> {
+    let (uri, d) = s.docs.get_mut(doc.uri.as_str()).ok_or_else(not_open)?;
     let uri = uri.clone();
-    d.analysis(&uri);
-    let d: &'a _ = d;
-    let a = d
-        .current()
-        .ok_or((ErrorCode::InternalError, "no analysis".to_owned()))?;
-    let offset = pos.map_or(0, |p| a.lines.offset(&a.text, p));
-    Ok((a, &d.last_index, offset, uri))
+    let a = d.analysis(&uri);
+    let offset = pos.map_or(0, |p| a.lines.offset(a.source(), p));
+    Ok((a, offset, uri))
 }
 
 /// Handle one request.
@@ -56,14 +61,14 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
         GotoDefinition::METHOD => {
             let p: lsp_types::GotoDefinitionParams = params(req)?;
             let tp = p.text_document_position_params;
-            let (a, _, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
+            let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
             let r = features::definition(&a.text(), &a.index, off);
             json(r.map(|r| GotoDefinitionResponse::Scalar(lsp_types::Location::new(uri, r))))
         }
         References::METHOD => {
             let p: lsp_types::ReferenceParams = params(req)?;
             let tp = p.text_document_position;
-            let (a, _, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
+            let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
             let rs = features::references(&a.text(), &a.index, off, p.context.include_declaration);
             let locs: Vec<_> = rs
                 .into_iter()
@@ -74,10 +79,11 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
         HoverRequest::METHOD => {
             let p: lsp_types::HoverParams = params(req)?;
             let tp = p.text_document_position_params;
-            let (a, _, off, _) = at(s, &tp.text_document, Some(tp.position))?;
+            let (a, off, _) = at(s, &tp.text_document, Some(tp.position))?;
             json(features::hover(
                 &a.text(),
                 &a.index,
+                a.loaded.doc.as_ref(),
                 a.loaded.info.as_ref(),
                 off,
             ))
@@ -85,21 +91,20 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
         Completion::METHOD => {
             let p: lsp_types::CompletionParams = params(req)?;
             let tp = p.text_document_position;
-            let (a, last, off, _) = at(s, &tp.text_document, Some(tp.position))?;
-            let index = if a.loaded.doc.is_some() {
-                &a.index
-            } else {
-                last
-            };
+            // The text as edited and the index of the last version that parsed: no
+            // analysis of an edit while the user types.
+            let d = doc(s, &tp.text_document)?;
+            let t = d.text();
+            let off = t.lines.offset(t.text, tp.position);
             json(CompletionResponse::List(features::completion(
-                &a.text(),
-                index,
+                &t,
+                &d.last_index,
                 off,
             )))
         }
         DocumentSymbolRequest::METHOD => {
             let p: lsp_types::DocumentSymbolParams = params(req)?;
-            let (a, _, _, _) = at(s, &p.text_document, None)?;
+            let (a, _, _) = at(s, &p.text_document, None)?;
             json(DocumentSymbolResponse::Nested(features::symbols(
                 &a.text(),
                 &a.index,
@@ -108,7 +113,7 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
         Rename::METHOD => {
             let p: lsp_types::RenameParams = params(req)?;
             let tp = p.text_document_position;
-            let (a, _, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
+            let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
             match features::rename(&a.text(), &a.index, &uri, off, &p.new_name) {
                 Some(edit) => json(edit),
                 None => Err((
@@ -120,7 +125,7 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
         }
         CodeActionRequest::METHOD => {
             let p: lsp_types::CodeActionParams = params(req)?;
-            let (a, _, _, uri) = at(s, &p.text_document, None)?;
+            let (a, _, uri) = at(s, &p.text_document, None)?;
             let t = a.text();
             let acts = super::diagnostics::code_actions(
                 &t,

@@ -23,7 +23,9 @@ pub const DEBOUNCE: Duration = Duration::from_millis(150);
 /// The capabilities loopconv's server offers.
 pub fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(
+            TextDocumentSyncKind::INCREMENTAL,
+        )),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
@@ -125,13 +127,7 @@ impl Server {
                     return;
                 };
                 let key = p.text_document.uri.as_str().to_owned();
-                let doc = Doc {
-                    text: p.text_document.text,
-                    version: p.text_document.version,
-                    analysis: None,
-                    last_index: std::sync::Arc::default(),
-                    due: None,
-                };
+                let doc = Doc::new(p.text_document.text, p.text_document.version);
                 self.docs.insert(key.clone(), (p.text_document.uri, doc));
                 self.publish(conn, &key);
             }
@@ -144,11 +140,11 @@ impl Server {
                 let Some((_, doc)) = self.docs.get_mut(p.text_document.uri.as_str()) else {
                     return;
                 };
-                // Full synchronisation: the last change holds the whole text.
-                if let Some(c) = p.content_changes.into_iter().last() {
-                    doc.text = c.text;
+                // Incremental synchronisation: ranges replaced, in order (a change
+                // without a range holds the whole text).
+                if !p.content_changes.is_empty() {
+                    doc.edit(p.content_changes);
                     doc.version = p.text_document.version;
-                    doc.analysis = None;
                     doc.due = Some(Instant::now() + DEBOUNCE);
                 }
             }

@@ -1,9 +1,10 @@
-//! Byte offsets to LSP positions and back (LSP counts columns in UTF-16 code units).
+//! Byte offsets to LSP positions and back (LSP counts columns in UTF-16 code units), and
+//! a document's text as the client's changes edit it.
 
-use lsp_types::{Position, Range};
+use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
 /// Line starts of one text, for converting between byte offsets and LSP positions.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineIndex {
     starts: Vec<usize>,
 }
@@ -15,6 +16,18 @@ impl LineIndex {
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
         LineIndex { starts }
+    }
+
+    /// Follow an edit of the text: the bytes `start..end` replaced by `inserted` (the line
+    /// starts after it moved, those inside it replaced; no scan of the rest of the text).
+    pub fn replace(&mut self, (start, end): (usize, usize), inserted: &str) {
+        let removed_from = self.starts.partition_point(|&s| s <= start);
+        let removed_to = self.starts.partition_point(|&s| s <= end);
+        for s in &mut self.starts[removed_to..] {
+            *s = *s - (end - start) + inserted.len();
+        }
+        let added = inserted.match_indices('\n').map(|(i, _)| start + i + 1);
+        self.starts.splice(removed_from..removed_to, added);
     }
 
     /// The LSP position of byte `offset` (clamped to the text, moved back to a character
@@ -64,6 +77,39 @@ impl LineIndex {
     }
 }
 
+/// A document's text and its line index, edited by the client's changes.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The text.
+    pub text: String,
+    /// Its line index.
+    pub lines: LineIndex,
+}
+
+impl Source {
+    /// Index `text`.
+    pub fn new(text: String) -> Source {
+        Source {
+            lines: LineIndex::new(&text),
+            text,
+        }
+    }
+
+    /// Apply one change: the whole text, or a range (in UTF-16 positions of the text as
+    /// the previous changes left it; clamped to the text) replaced.
+    pub fn apply(&mut self, change: TextDocumentContentChangeEvent) {
+        let Some(range) = change.range else {
+            *self = Source::new(change.text);
+            return;
+        };
+        let a = self.lines.offset(&self.text, range.start);
+        let b = self.lines.offset(&self.text, range.end);
+        let span = (a.min(b), a.max(b));
+        self.text.replace_range(span.0..span.1, &change.text);
+        self.lines.replace(span, &change.text);
+    }
+}
+
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -83,5 +129,61 @@ mod tests {
         assert_eq!(idx.offset(text, Position::new(9, 0)), text.len());
         // Inside a multi-byte character: moved back to its start.
         assert_eq!(idx.position(text, x - 1), Position::new(1, 1));
+    }
+
+    fn change(range: ((u32, u32), (u32, u32)), text: &str) -> TextDocumentContentChangeEvent {
+        let ((l0, c0), (l1, c1)) = range;
+        TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(l0, c0), Position::new(l1, c1))),
+            range_length: None,
+            text: text.to_owned(),
+        }
+    }
+
+    #[test]
+    fn changes_patch_the_text_in_utf16_positions() {
+        let mut s = Source::new("a\n\u{e9}\u{1f600}x\ny\n".to_owned());
+        // After the emoji (two UTF-16 units): before `x`.
+        s.apply(change(((1, 3), (1, 3)), "Z"));
+        assert_eq!(s.text, "a\n\u{e9}\u{1f600}Zx\ny\n");
+        // A range over a line break, replaced by two lines.
+        s.apply(change(((0, 1), (1, 1)), "1\n2\n"));
+        assert_eq!(s.text, "a1\n2\n\u{1f600}Zx\ny\n");
+        // Reversed and past-the-end positions are clamped, never a panic.
+        s.apply(change(((9, 0), (3, 0)), "!"));
+        assert_eq!(s.text, "a1\n2\n\u{1f600}Zx\n!");
+        assert_eq!(s.lines, LineIndex::new(&s.text));
+        // Without a range: the whole text.
+        s.apply(TextDocumentContentChangeEvent {
+            range: None,
+            range_length: None,
+            text: "new\n".to_owned(),
+        });
+        assert_eq!(
+            (s.text.as_str(), &s.lines),
+            ("new\n", &LineIndex::new("new\n"))
+        );
+    }
+
+    #[test]
+    fn the_line_index_follows_every_edit() {
+        let texts = ["", "\n", "ab\ncd\n\nef", "\u{e9}\n\u{1f600}\r\nz"];
+        let inserts = ["", "x", "\n", "a\nb\n", "\u{e9}\n"];
+        for text in texts {
+            let bounds: Vec<usize> = (0..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .collect();
+            for &a in &bounds {
+                for &b in bounds.iter().filter(|&&b| b >= a) {
+                    for ins in inserts {
+                        let mut idx = LineIndex::new(text);
+                        idx.replace((a, b), ins);
+                        let mut edited = text.to_owned();
+                        edited.replace_range(a..b, ins);
+                        assert_eq!(idx, LineIndex::new(&edited), "{text:?} {a}..{b} {ins:?}");
+                    }
+                }
+            }
+        }
     }
 }

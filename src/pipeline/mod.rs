@@ -17,7 +17,7 @@
 mod read;
 mod write;
 
-pub use read::{LoadOptions, Loaded, load, load_owned};
+pub use read::{LoadOptions, Loaded, load, load_owned, load_string};
 pub use write::write;
 
 use crate::diag::Diagnostics;

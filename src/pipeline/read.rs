@@ -49,6 +49,15 @@ impl Loaded {
         Some((self.spec.as_ref()?, self.info.as_ref()?))
     }
 
+    /// The decoded source text, taken out (when the bytes were readable): what remains no
+    /// longer holds it.
+    pub fn take_text(&mut self) -> Option<String> {
+        match &mut self.doc {
+            Some(doc) => Some(std::mem::take(&mut doc.text)),
+            None => self.text.take(),
+        }
+    }
+
     /// The decoded source text, when the bytes were readable (for source snippets).
     pub fn text(&self) -> Option<&str> {
         match &self.doc {
@@ -70,6 +79,17 @@ pub fn load_owned(path: &str, bytes: Vec<u8>, opts: &LoadOptions) -> Loaded {
     let mut diags = Diagnostics::new(path);
     let text = tree::decode_owned(bytes, &opts.limits, &mut diags);
     load_text(path, text, diags, opts)
+}
+
+/// [`load_owned`] for text that is already a string (an editor's buffer, which it may
+/// keep): the text is handed back when it is rejected before parsing (too large, a NUL
+/// byte, empty), so that its owner can still edit it.
+pub fn load_string(path: &str, text: String, opts: &LoadOptions) -> (Loaded, Option<String>) {
+    let mut diags = Diagnostics::new(path);
+    match tree::decode_text(text, &opts.limits, &mut diags) {
+        Ok(text) => (load_text(path, Some(text), diags, opts), None),
+        Err(text) => (load_text(path, None, diags, opts), Some(text)),
+    }
 }
 
 /// The stages after decoding, then every diagnostic located and sorted.

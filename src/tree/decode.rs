@@ -83,6 +83,25 @@ pub fn decode_owned(
     Some(text)
 }
 
+/// Like [`decode_owned`], for text that is already a string (an editor's buffer): the text
+/// when it can be read further, else the same diagnostics and the text handed back.
+pub fn decode_text(
+    mut text: String,
+    limits: &ReadLimits,
+    diags: &mut Diagnostics,
+) -> Result<String, String> {
+    if !size_fits(text.len(), limits, diags) {
+        return Err(text);
+    }
+    match text_fits(&text, diags) {
+        Some(bom) => {
+            text.drain(..bom);
+            Ok(text)
+        }
+        None => Err(text),
+    }
+}
+
 /// `P004` when the input is larger than the limit (never more than [`MAX_INPUT_BYTES`]).
 fn size_fits(len: usize, limits: &ReadLimits, diags: &mut Diagnostics) -> bool {
     let max_bytes = limits.max_bytes.min(MAX_INPUT_BYTES);

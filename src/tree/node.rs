@@ -186,6 +186,24 @@ impl Node {
             .map(|m| &m.value)
     }
 
+    /// The outermost node at or below this one whose range is exactly `span`: found by
+    /// following, at each level, the last child that starts at or before it (the ranges of
+    /// YAML block collections are empty, so containment cannot be used).
+    pub fn find(&self, span: (usize, usize)) -> Option<&Node> {
+        let mut node = self;
+        loop {
+            if <(usize, usize)>::from(node.span) == span {
+                return Some(node);
+            }
+            let before = |n: &&Node| n.span.start() <= span.0;
+            node = match &node.value {
+                Value::Object(ms) => ms.iter().map(|m| &m.value).rfind(before)?,
+                Value::Array(items) => items.iter().rfind(before)?,
+                _ => return None,
+            };
+        }
+    }
+
     /// Convert to `serde_json::Value` (for the first of duplicate keys, the last wins, as in
     /// serde_json; duplicates are reported as errors before this is used).
     pub fn to_json(&self) -> serde_json::Value {

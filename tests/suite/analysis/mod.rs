@@ -2,5 +2,5 @@
 
 mod diff;
 mod hostile;
-mod paths;
+pub(crate) mod paths;
 mod walk;

@@ -461,7 +461,7 @@ fn mas_loops_escalate_only_when_max_attempts_is_used_up() {
 /// script with one outcome too many, an unknown outcome and a missing decision.
 #[test]
 fn every_run_end_and_script_error_reads_well() {
-    use loopconv::analysis::paths::paths;
+    use loopconv::analysis::paths::{Options, plan};
     use loopconv::analysis::walk::{Script, walk};
     use loopconv::analysis::{Decision, Runtime};
     let dir = tempfile::tempdir().unwrap();
@@ -478,7 +478,12 @@ fn every_run_end_and_script_error_reads_well() {
             continue;
         };
         let name = rel(f);
-        let found = paths(spec, info, Runtime::default());
+        // The runs in full (none sharing steps with another), so each replays whole.
+        let whole = Options {
+            max_steps_listed: usize::MAX,
+            shared_min_steps: usize::MAX,
+        };
+        let found = plan(spec, info, Runtime::default(), whole).into_paths();
         for run in found
             .shortest
             .iter()

@@ -85,9 +85,14 @@ fn strings(v: &Value) -> Vec<String> {
 
 /// The scripts of [the module documentation] from `paths --format json`.
 fn scripts(paths: &Value) -> Vec<Script> {
-    let runs = ["shortest", "cover"]
+    // The covering runs in full (a run that shares steps with an earlier one spells out
+    // only its own).
+    let cover = crate::analysis::paths::whole_cover(paths);
+    let runs = paths["shortest"]
+        .as_array()
+        .expect("runs")
         .iter()
-        .flat_map(|k| paths[k].as_array().expect("runs").iter());
+        .chain(&cover);
     let mut out = Vec::new();
     for r in runs {
         let outcomes = strings(&r["outcomes"]);

@@ -613,3 +613,47 @@ fn max_input_bytes_above_4_gib_is_a_usage_error() {
         .assert()
         .success();
 }
+
+/// A reader that stops reading (`loopconv ... | head`) ends loopconv quietly: exit 0 and
+/// no error on standard error (the loop's own warnings aside), in text and streamed JSON.
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    use std::io::Read as _;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let chain = dir.path().join("chain.json");
+    std::fs::write(&chain, support::generators::chain(1_000)).expect("written");
+    let chain = chain.to_str().expect("UTF-8");
+    let commands: [&[&str]; 3] = [
+        &[
+            "convert",
+            "--to",
+            "ir",
+            "examples/hostile/agentpm-100kb.json",
+        ],
+        &["paths", "--max-steps-listed", "1000000", chain],
+        &[
+            "paths",
+            "--format",
+            "json",
+            "--max-steps-listed",
+            "1000000",
+            chain,
+        ],
+    ];
+    for args in commands {
+        let mut child = support::loopconv_process()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("starts");
+        let mut stdout = child.stdout.take().expect("piped");
+        let mut first = [0u8; 16];
+        stdout.read_exact(&mut first).expect("some output");
+        drop(stdout);
+        let out = child.wait_with_output().expect("ends");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("error"), "{args:?}: {stderr}");
+    }
+}

@@ -23,6 +23,8 @@ pub(crate) struct Client {
     next_id: i32,
     /// Notifications received while waiting for something else.
     seen: Vec<Notification>,
+    /// The server's answer to `initialize`.
+    init: Value,
 }
 
 impl Client {
@@ -51,10 +53,12 @@ impl Client {
             inbox,
             next_id: 0,
             seen: Vec::new(),
+            init: Value::Null,
         };
         let init = c.request("initialize", json!({"capabilities": {}}));
         assert_eq!(init["serverInfo"]["name"], "loopconv");
         assert_eq!(init["capabilities"]["definitionProvider"], true);
+        c.init = init;
         c.notify("initialized", json!({}));
         c
     }
@@ -733,7 +737,8 @@ fn completion_is_filtered_ranked_and_bounded() {
 }
 
 /// An XState machine gets its diagnostics like a loop of the other formats: the gate it
-/// bypasses, at the target, with the code's page; the fixed machine is clean.
+/// bypasses, at the target, with the code's page; the fixed machine is clean. Its targets
+/// lead to their states.
 #[test]
 fn xstate_machines_get_diagnostics() {
     let mut c = Client::start();
@@ -746,6 +751,10 @@ fn xstate_machines_get_diagnostics() {
     assert_eq!(ds[0]["range"]["start"], pos(&text, "\"deploy\"", 0, 0));
     let href = ds[0]["codeDescription"]["href"].as_str().unwrap();
     assert!(href.ends_with("/docs/src/codes/F019.md"), "{href}");
+    // A target jumps to the state's key.
+    let target = pos(&text, "\"deploy\"", 0, 1);
+    let def = c.request("textDocument/definition", at(uri, target));
+    assert_eq!(def["range"]["start"], pos(&text, "\"deploy\": {", 0, 0));
     let fixed = text.replacen(
         r#""complete": "deploy""#,
         r#""complete": "approve-deploy""#,
@@ -753,5 +762,65 @@ fn xstate_machines_get_diagnostics() {
     );
     c.change(uri, 2, &fixed);
     assert_eq!(c.diagnostics(uri, 2), Vec::<Value>::new());
+    c.shutdown();
+}
+
+/// The change of `text[from..to]` into `new`, as an editor sends it with incremental
+/// synchronisation (UTF-16 positions in the text before the change), applied to `text`.
+fn edit(text: &mut String, from: usize, to: usize, new: &str) -> Value {
+    let position = |at: usize| {
+        let line = text[..at].matches('\n').count();
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let col: usize = text[start..at].chars().map(char::len_utf16).sum();
+        json!({"line": line, "character": col})
+    };
+    let change = json!({"range": {"start": position(from), "end": position(to)}, "text": new});
+    text.replace_range(from..to, new);
+    change
+}
+
+/// The server asks for incremental changes and applies them as the client did: after
+/// changes in UTF-16 positions after an emoji, across lines and several in one
+/// notification, its diagnostics and hover are those of the whole text opened afresh.
+#[test]
+fn incremental_changes_edit_the_text_as_the_client_did() {
+    let mut text = "kind: loop\nname: x\nversion: 0.1.0\ndescription: d\nloop:\n  entry_phase: plan\n  phases:\n    - id: plan\n      objective: \"Plan \u{1f600} it.\"\n    - id: build\n      objective: Build.\n  transitions:\n    - {from: plan, on: complete, to: build}\n    - {from: build, on: complete, to: $end}\n".to_owned();
+    let mut c = Client::start();
+    // Incremental (2), not full (1).
+    assert_eq!(c.init["capabilities"]["textDocumentSync"], 2, "{}", c.init);
+    let uri = "file:///tmp/inc.yaml";
+    c.open(uri, &text);
+    let opened = c.diagnostics(uri, 1);
+    assert!(opened.iter().all(|d| d["code"] == "F012"), "{opened:#?}");
+
+    let it = text.find("it.\"").expect("it");
+    let first = edit(&mut text, it, it + 2, "that");
+    let build = text.rfind("to: build").expect("to") + 4;
+    let second = edit(&mut text, build, build + 5, "biuld");
+    let lines = text.find("    - id: build").expect("build");
+    let end = text.find("  transitions").expect("transitions");
+    let third = edit(
+        &mut text,
+        lines,
+        end,
+        "    - id: ship\n      objective: Ship.\n",
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [first, second, third]}),
+    );
+    let edited = c.diagnostics(uri, 2);
+    let codes: Vec<&str> = edited.iter().filter_map(|d| d["code"].as_str()).collect();
+    assert!(codes.contains(&"V009"), "{edited:#?}");
+
+    let fresh = "file:///tmp/fresh/inc.yaml";
+    c.open(fresh, &text);
+    let afresh = serde_json::to_string(&c.diagnostics(fresh, 1)).expect("JSON");
+    let edited = serde_json::to_string(&edited).expect("JSON");
+    assert_eq!(edited, afresh.replace(fresh, uri));
+
+    let hover = c.request("textDocument/hover", at(uri, pos(&text, "plan\n", 1, 0)));
+    let shown = hover["contents"]["value"].as_str().expect("a hover");
+    assert!(shown.contains("Plan \u{1f600} that."), "{shown}");
     c.shutdown();
 }

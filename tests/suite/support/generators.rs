@@ -14,7 +14,7 @@ use loopconv::model::mas as mm;
 use loopconv::{Format, LoadOptions, Loaded, load};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
 /// `cases` per property, or `PROPTEST_CASES` when set (for long runs by hand). Failures are
@@ -1040,4 +1040,40 @@ pub(crate) fn hand_written_mas() -> impl Strategy<Value = HandWritten> {
             HandWritten { yaml: y, expected }
         },
     )
+}
+
+/// An AgentPM loop of `n` phases in a chain, as the benchmark's: each phase advances to the
+/// next (the last to `$end`), retries the one before and escalates to `$handoff`; a
+/// checkpoint before every 25th phase rejects to `$abort`.
+pub(crate) fn chain(n: usize) -> String {
+    let id = |i: usize| format!("p{i:04}");
+    let phases: Vec<Value> = (0..n)
+        .map(|i| {
+            let outcomes: Vec<Value> = ["advance", "retry", "escalate"]
+                .iter()
+                .map(|o| json!({"id": o, "description": "d"}))
+                .collect();
+            json!({"id": id(i), "objective": "o", "outcomes": outcomes})
+        })
+        .collect();
+    let mut transitions = Vec::new();
+    for i in 0..n {
+        let next = if i + 1 < n {
+            id(i + 1)
+        } else {
+            "$end".to_owned()
+        };
+        transitions.push(json!({"from": id(i), "on": "advance", "to": next}));
+        transitions.push(json!({"from": id(i), "on": "retry", "to": id(i.saturating_sub(1))}));
+        transitions.push(json!({"from": id(i), "on": "escalate", "to": "$handoff"}));
+    }
+    let checkpoints: Vec<Value> = (1..n)
+        .step_by(25)
+        .enumerate()
+        .map(|(k, i)| json!({"id": format!("gate-{k}"), "type": "approval", "before_phase": id(i), "on_reject": "$abort"}))
+        .collect();
+    let doc = json!({"kind": "loop", "name": "chain", "version": "1.0.0", "description": "d",
+        "loop": {"entry_phase": id(0), "limits": {"max_steps": 3 * n}, "phases": phases,
+            "transitions": transitions, "checkpoints": checkpoints}});
+    serde_json::to_string_pretty(&doc).unwrap()
 }
