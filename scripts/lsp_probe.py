@@ -61,19 +61,26 @@ def position(offset):
     return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
 
 
-request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+init = request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+sync = init["result"]["capabilities"].get("textDocumentSync")
+incremental = (sync.get("change") if isinstance(sync, dict) else sync) == 2
 send({"method": "initialized", "params": {}})
 send({"method": "textDocument/didOpen",
       "params": {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}})
 diagnostics()
 edits, completions, items = [], [], []
-# An edit: a changed character in the last objective (full-text sync, as the server asks).
+# An edit: the first character of the last objective replaced (a range when the server
+# takes incremental changes, else the whole text).
 at = text.rfind('"objective": "') + len('"objective": "')
 for k in range(runs):
-    edited = text[:at] + "xy"[k % 2] + text[at + 1:]
+    typed = "xy"[k % 2]
+    if incremental:
+        change = {"range": {"start": position(at), "end": position(at + 1)}, "text": typed}
+    else:
+        change = {"text": text[:at] + typed + text[at + 1:]}
     start = time.perf_counter()
     send({"method": "textDocument/didChange",
-          "params": {"textDocument": {"uri": uri, "version": k + 2}, "contentChanges": [{"text": edited}]}})
+          "params": {"textDocument": {"uri": uri, "version": k + 2}, "contentChanges": [change]}})
     diagnostics()
     edits.append(time.perf_counter() - start)
 # A completion inside the last transition's `to` value (its first character typed).
@@ -91,5 +98,5 @@ print(json.dumps({
     "pause": pause_ms / 1000,
     "edit_median": statistics.median(edits), "edit_mean": statistics.mean(edits),
     "completion_median": statistics.median(completions), "completion_mean": statistics.mean(completions),
-    "completion_items": max(items),
+    "completion_items": max(items), "incremental": incremental,
 }))
