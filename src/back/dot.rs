@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use super::{Error, Options};
 use crate::back::support::chunks;
 use crate::back::support::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID,
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, Tooltips,
 };
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
@@ -38,7 +38,7 @@ pub fn write(
 
 /// The graph, with or without a legend.
 pub fn draw(spec: &Spec, info: &Info, legend: bool) -> String {
-    let d = Diagram::new(spec, info);
+    let d = Diagram::new(spec, info, Tooltips::Built);
     let mut out = String::with_capacity(d.text_size_hint());
     graph(&d, legend, &mut out);
     out

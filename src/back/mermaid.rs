@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use super::{Error, Options};
 use crate::back::support::chunks;
 use crate::back::support::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeId, NodeKind, START_ID, Text,
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeId, NodeKind, START_ID, Text, Tooltips,
 };
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
@@ -56,7 +56,7 @@ pub fn write(
 
 /// The diagram in a style.
 pub fn draw(spec: &Spec, info: &Info, style: Style) -> String {
-    let d = Diagram::new(spec, info);
+    let d = Diagram::new(spec, info, Tooltips::Omitted);
     let mut out = String::with_capacity(d.text_size_hint());
     match style {
         Style::Flowchart => flowchart(&d, &mut out),

@@ -28,7 +28,9 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::back::support::diagram::{Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeKind};
+use crate::back::support::diagram::{
+    Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeKind, Tooltips,
+};
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
 use crate::valid::Info;
@@ -45,7 +47,7 @@ pub fn write(
 
 /// The diagram.
 pub fn draw(spec: &Spec, info: &Info) -> String {
-    let d = Diagram::new(spec, info);
+    let d = Diagram::new(spec, info, Tooltips::Omitted);
     let mut out = String::with_capacity(d.text_size_hint());
     diagram(&d, &mut out);
     out

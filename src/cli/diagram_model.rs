@@ -36,7 +36,8 @@ pub(super) fn run(g: &Global, a: &DiagramModelArgs) -> Result<ExitCode> {
     let Some((spec, info)) = l.valid() else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
-    let model = back::support::diagram::Diagram::new(spec, info);
+    let model =
+        back::support::diagram::Diagram::new(spec, info, back::support::diagram::Tooltips::Built);
     let mut text = serde_json::to_string_pretty(&model)?;
     text.push('\n');
     emit(None, &text)?;

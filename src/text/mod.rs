@@ -100,57 +100,192 @@ fn is_printable_ascii(s: &str) -> bool {
 /// Fold whitespace runs (including newlines and tabs) into one space, trim both ends and
 /// drop the [`is_dropped`] characters. Borrowed when nothing changes.
 pub fn clean(s: &str) -> Cow<'_, str> {
-    if is_clean(s) {
-        Cow::Borrowed(s)
-    } else {
-        Cow::Owned(fold(s))
-    }
+    clean_upto(s, usize::MAX).0
 }
 
-/// [`clean`]'s work, done: the folded, trimmed text without the dropped characters.
-fn fold(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut space = false;
-    for c in s.chars() {
-        if is_dropped(c) {
-            continue;
-        }
-        if c.is_whitespace() {
-            space = !out.is_empty();
-            continue;
-        }
-        if space {
-            out.push(' ');
-            space = false;
-        }
-        out.push(c);
+/// [`clean`] as far as its first `max_chars` characters: a prefix of `clean(s)` that holds
+/// them (all of it when it is shorter), and `true` when it is all of `clean(s)` (`false`:
+/// it may go on). Text shown cut (a tooltip, the first lines of a label) costs its shown
+/// part, not the whole text.
+pub fn clean_upto(s: &str, max_chars: usize) -> (Cow<'_, str>, bool) {
+    if is_plain_ascii(s) {
+        return match s.get(..max_chars) {
+            Some(head) if head.len() < s.len() => (Cow::Borrowed(head), false),
+            _ => (Cow::Borrowed(s), true),
+        };
     }
-    out
+    let mut fold = Fold::new(s, max_chars);
+    let whole = fold.run();
+    (fold.into_text(whole), whole)
 }
 
-/// Whether [`clean`] would return `s` unchanged: no dropped character, no whitespace but
-/// single spaces between words (for ASCII text, in passes the compiler vectorises).
-fn is_clean(s: &str) -> bool {
+/// How many bytes at the start of `b` are printable ASCII: 16 at a time in a loop the
+/// compiler vectorises, then one at a time (a byte at a time was most of the time of
+/// cleaning long texts).
+fn printable_ascii_run(b: &[u8]) -> usize {
+    let printable = |c: &u8| (0x20..0x7F).contains(c);
+    let whole = b
+        .chunks_exact(16)
+        .take_while(|chunk| chunk.iter().fold(true, |all, c| all & printable(c)))
+        .count()
+        * 16;
+    whole + b[whole..].iter().take_while(|c| printable(c)).count()
+}
+
+/// Printable ASCII with single spaces between words: [`clean`] leaves it as it is. Passes
+/// the compiler vectorises.
+fn is_plain_ascii(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.first() == Some(&b' ') || b.last() == Some(&b' ') || s.contains("  ") {
-        return false;
-    }
-    if is_printable_ascii(s) {
-        return true;
-    }
-    is_clean_text(s)
+    is_printable_ascii(s)
+        && b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && !s.contains("  ")
 }
 
-/// [`is_clean`] a character at a time.
-fn is_clean_text(s: &str) -> bool {
-    let mut space = false;
-    for c in s.chars() {
-        if is_dropped(c) || (c.is_whitespace() && (c != ' ' || space)) {
+/// [`clean`]'s one pass over its text. The output is a slice of the text while nothing
+/// has changed (most text), copied only from the first change on; runs of kept
+/// characters (words) are copied whole.
+struct Fold<'s> {
+    text: &'s str,
+    max_chars: usize,
+    /// The output, once it differs from `text[..same]`.
+    out: Option<String>,
+    /// While `out` is `None`, the output is `text[..same]`.
+    same: usize,
+    /// Characters written.
+    count: usize,
+    /// Whitespace seen since the last kept character, after one.
+    space: bool,
+}
+
+impl<'s> Fold<'s> {
+    fn new(text: &'s str, max_chars: usize) -> Self {
+        Fold {
+            text,
+            max_chars,
+            out: None,
+            same: 0,
+            count: 0,
+            space: false,
+        }
+    }
+
+    /// Fold until the text ends (true) or `max_chars` characters are written with more
+    /// to come (false).
+    fn run(&mut self) -> bool {
+        let b = self.text.as_bytes();
+        let mut at = 0;
+        while at < b.len() {
+            let end = at + printable_ascii_run(&b[at..]);
+            if !self.ascii(at, end) {
+                return false;
+            }
+            at = end;
+            let Some(c) = self.text[at..].chars().next() else {
+                break;
+            };
+            if is_dropped(c) {
+            } else if c.is_whitespace() {
+                self.space = self.count > 0;
+            } else if !self.word(at, c.len_utf8(), 1) {
+                return false;
+            }
+            at += c.len_utf8();
+        }
+        true
+    }
+
+    /// Fold the printable ASCII `text[from..to]`: its words between single spaces are one
+    /// piece, unless two spaces follow each other somewhere (rare: then a word at a time).
+    /// False when `max_chars` was reached with more to come.
+    fn ascii(&mut self, from: usize, to: usize) -> bool {
+        let part = &self.text[from..to];
+        if part.starts_with(' ') {
+            self.space = self.count > 0;
+        }
+        let words = part.trim_matches(' ');
+        if words.is_empty() {
+            return true;
+        }
+        let mut at = from + (part.len() - part.trim_start_matches(' ').len());
+        if !words.contains("  ") {
+            if !self.word(at, words.len(), words.len()) {
+                return false;
+            }
+        } else {
+            for w in words.split(' ') {
+                if !w.is_empty() && !self.word(at, w.len(), w.len()) {
+                    return false;
+                }
+                self.space = true;
+                at += w.len() + 1;
+            }
+        }
+        self.space = part.ends_with(' ');
+        true
+    }
+
+    /// Write the kept text `text[at..at + len]` of `chars` characters, after the pending
+    /// space; false when `max_chars` was reached with more to come.
+    fn word(&mut self, at: usize, len: usize, chars: usize) -> bool {
+        if self.space {
+            if self.count == self.max_chars {
+                return false;
+            }
+            self.write_space(at);
+        }
+        let room = self.max_chars - self.count;
+        if chars > room {
+            let cut = self.text[at..]
+                .char_indices()
+                .nth(room)
+                .map_or(len, |(i, _)| i);
+            self.write(at, cut, room);
             return false;
         }
-        space = c == ' ';
+        self.write(at, len, chars);
+        true
     }
-    true
+
+    /// Write the single space between two words; the next word starts at `next`.
+    fn write_space(&mut self, next: usize) {
+        self.space = false;
+        self.count += 1;
+        match &mut self.out {
+            None if next == self.same + 1 && self.text.as_bytes()[self.same] == b' ' => {
+                self.same += 1;
+            }
+            None => self.out = Some(format!("{} ", &self.text[..self.same])),
+            Some(out) => out.push(' '),
+        }
+    }
+
+    /// Write the `chars` characters of `text[at..at + len]`.
+    fn write(&mut self, at: usize, len: usize, chars: usize) {
+        self.count += chars;
+        let piece = &self.text[at..at + len];
+        match &mut self.out {
+            None if at == self.same => self.same += len,
+            None => {
+                let mut out = String::with_capacity(self.text.len().min(self.max_chars));
+                out.push_str(&self.text[..self.same]);
+                out.push_str(piece);
+                self.out = Some(out);
+            }
+            Some(out) => out.push_str(piece),
+        }
+    }
+
+    /// The output: borrowed while it is the text unchanged (or, when cut, its start).
+    fn into_text(self, whole: bool) -> Cow<'s, str> {
+        match self.out {
+            Some(out) => Cow::Owned(out),
+            None if !whole || self.same == self.text.len() => {
+                Cow::Borrowed(&self.text[..self.same])
+            }
+            None => Cow::Owned(self.text[..self.same].to_owned()),
+        }
+    }
 }
 
 /// One line: every control character (newlines and tabs included) and line separator
@@ -378,8 +513,12 @@ mod tests {
             let s: String = (0..n)
                 .map(|k| pieces[((seed >> (4 * k % 56)) as usize) % pieces.len()])
                 .collect();
-            assert_eq!(is_clean(&s), fold(&s) == s, "{s:?}");
-            assert_eq!(clean(&s), fold(&s), "{s:?}");
+            assert_eq!(
+                matches!(clean(&s), Cow::Borrowed(_)),
+                fold_by_char(&s) == s,
+                "{s:?}"
+            );
+            assert_eq!(clean(&s), fold_by_char(&s), "{s:?}");
             for out in [
                 one_line(&s),
                 lines(&s),
@@ -426,5 +565,82 @@ mod tests {
             },
         );
         assert_eq!(out, "a&lt;|b&gt;|é");
+    }
+    /// The fold as first written, a character at a time: the oracle for the run-based one.
+    fn fold_by_char(s: &str) -> String {
+        let mut out = String::new();
+        let mut space = false;
+        for c in s.chars() {
+            if is_dropped(c) {
+                continue;
+            }
+            if c.is_whitespace() {
+                space = !out.is_empty();
+                continue;
+            }
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// Text over an alphabet with every class of character `clean` treats apart.
+    fn mixed_text() -> impl proptest::strategy::Strategy<Value = String> {
+        const PIECES: &[&str] = &[
+            "a",
+            "Zz",
+            "word",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\u{1B}",
+            "\u{7F}",
+            "\u{85}",
+            "\u{A0}",
+            "é",
+            "日本",
+            "\u{200B}",
+            "\u{200D}",
+            "\u{202E}",
+            "\u{2028}",
+            "\u{3000}",
+            "\u{FEFF}",
+            "\u{FFFF}",
+            "\u{1F600}",
+            "\u{E0001}",
+            "\u{0301}",
+        ];
+        proptest::collection::vec(proptest::sample::select(PIECES), 0..40).prop_map(|p| p.concat())
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn clean_is_the_fold_a_character_at_a_time(s in mixed_text()) {
+            let cleaned = clean(&s);
+            prop_assert_eq!(matches!(cleaned, Cow::Borrowed(_)), cleaned == s);
+            prop_assert_eq!(cleaned.into_owned(), fold_by_char(&s));
+        }
+
+        #[test]
+        fn clean_upto_is_a_prefix_of_clean_and_says_whether_it_is_all(
+            s in mixed_text(),
+            max in 0usize..30,
+        ) {
+            let full = clean(&s);
+            let (part, whole) = clean_upto(&s, max);
+            prop_assert!(full.starts_with(&*part));
+            if whole {
+                prop_assert_eq!(&*part, &*full);
+            } else {
+                prop_assert_eq!(part.chars().count(), max);
+            }
+        }
     }
 }

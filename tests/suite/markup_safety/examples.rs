@@ -4,7 +4,7 @@ use super::*;
 
 use crate::support;
 use loopconv::LoadOptions;
-use loopconv::back::support::diagram::Diagram;
+use loopconv::back::support::diagram::{Diagram, Tooltips};
 use loopconv::model::agentpm as am;
 use loopconv::model::mas as mm;
 use serde_json::{Value, json};
@@ -389,7 +389,7 @@ fn hostile_examples_stay_literal_text() {
         };
         let case = Case::new(format!("examples/hostile/{name}"), "", &name, source);
         let (spec, info) = case.valid();
-        let d = Diagram::new(spec, info);
+        let d = Diagram::new(spec, info, Tooltips::Built);
         check_mermaid_both(&case, spec, info, &d);
         dots.push((name.clone(), check_dot(&case, spec, info, &d)));
         pumls.push(check_plantuml(&case, spec, info, &d));

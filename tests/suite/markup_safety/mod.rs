@@ -51,7 +51,7 @@ use self::{
 };
 
 use loopconv::back;
-use loopconv::back::support::diagram::Diagram;
+use loopconv::back::support::diagram::{Diagram, Tooltips};
 // ---------------------------------------------------------------------------------------
 // What "literal text" means, written independently of the back ends.
 
@@ -144,7 +144,7 @@ pub(crate) fn run_case(
         case.label,
         case.loaded.diags.items()
     );
-    let d = Diagram::new(spec, info);
+    let d = Diagram::new(spec, info, Tooltips::Built);
     check_diagram_text(case, spec, &d);
     check_mermaid_both(case, spec, info, &d);
     dots.push((case.label.clone(), check_dot(case, spec, info, &d)));

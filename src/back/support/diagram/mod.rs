@@ -37,7 +37,11 @@ pub const ELLIPSIS: char = '…';
 /// `s` cleaned (see [`clean`]) and cut to at most `max_chars` characters, ending with `…`
 /// when something was cut. The cut prefers a word boundary in the last third.
 pub fn shorten(s: &str, max_chars: usize) -> Text<'_> {
-    shorten_clean(clean(s), max_chars)
+    // One character more than is kept says whether to cut.
+    shorten_clean(
+        crate::text::clean_upto(s, max_chars.saturating_add(1)).0,
+        max_chars,
+    )
 }
 
 /// [`shorten`] of text already cleaned.
@@ -73,21 +77,37 @@ pub fn wrap(s: &str, width: usize, max_lines: usize) -> Vec<Text<'_>> {
 
 /// [`wrap`] of text already cleaned: its lines borrow what `text` borrows.
 fn wrap_clean<'t>(text: &Text<'t>, width: usize, max_lines: usize) -> Vec<Text<'t>> {
+    wrap_part(text, true, width, max_lines).unwrap_or_default()
+}
+
+/// [`wrap`] of a prefix of cleaned text (see [`crate::text::clean_upto`]; `whole` when it
+/// is all of it): `None` when the prefix ends before the lines are known.
+fn wrap_part<'t>(
+    text: &Text<'t>,
+    whole: bool,
+    width: usize,
+    max_lines: usize,
+) -> Option<Vec<Text<'t>>> {
     let width = width.max(2);
     match text {
-        Cow::Borrowed(text) => wrapped(text, width, max_lines, Cow::Borrowed),
-        Cow::Owned(text) => wrapped(text, width, max_lines, |l| Cow::Owned(l.to_owned())),
+        Cow::Borrowed(text) => wrapped(text, whole, width, max_lines, Cow::Borrowed),
+        Cow::Owned(text) => wrapped(text, whole, width, max_lines, |l| Cow::Owned(l.to_owned())),
     }
 }
 
-/// The lines of cleaned `text` (see [`wrap`]), each made a [`Text`] by `line`.
+/// The lines of cleaned `text` (see [`wrap_part`]), each made a [`Text`] by `line`.
 fn wrapped<'t, 'o>(
     text: &'t str,
+    whole: bool,
     width: usize,
     max_lines: usize,
     line: impl Fn(&'t str) -> Text<'o>,
-) -> Vec<Text<'o>> {
-    let all = first_fit(text, width, max_lines);
+) -> Option<Vec<Text<'o>>> {
+    let (all, stop) = first_fit(text, width, max_lines);
+    // A stop at a word followed by more of the prefix saw only whole words.
+    if !whole && stop.is_none_or(|end| end >= text.len()) {
+        return None;
+    }
     let truncated = all.len() > max_lines;
     let mut lines: Vec<Text<'o>> = all
         .into_iter()
@@ -98,7 +118,7 @@ fn wrapped<'t, 'o>(
     if truncated && let Some(last) = lines.last_mut() {
         end_with_ellipsis(last.to_mut(), width);
     }
-    lines
+    Some(lines)
 }
 
 /// The display width of a character (two columns for CJK and most emoji).
@@ -116,8 +136,9 @@ fn display_width(s: &str) -> usize {
 /// words go on a line while they fit, a word wider than a line is split into pieces that
 /// fit. Stops after `max_lines + 1` lines, which is enough to know that text was left out
 /// (wrapping all of a long objective with textwrap was a tenth of the time of drawing a
-/// large loop).
-fn first_fit(text: &str, width: usize, max_lines: usize) -> Vec<&str> {
+/// large loop). Also returns where the word it stopped at ends (`None` when it placed
+/// every word).
+fn first_fit(text: &str, width: usize, max_lines: usize) -> (Vec<&str>, Option<usize>) {
     let mut fit = FirstFit {
         text,
         width,
@@ -132,13 +153,13 @@ fn first_fit(text: &str, width: usize, max_lines: usize) -> Vec<&str> {
         offset += word.len() + 1;
         let space = usize::from(start + word.len() < text.len());
         if !fit.word(word, start, space) {
-            return fit.lines;
+            return (fit.lines, Some(start + word.len()));
         }
     }
     if let Some((from, to)) = fit.line {
         fit.lines.push(&text[from..to]);
     }
-    fit.lines
+    (fit.lines, None)
 }
 
 /// The lines of [`first_fit`] under construction.
@@ -353,7 +374,7 @@ pub struct DiagramNode<'a> {
     pub access: Option<String>,
     /// MAS role shown on the phase (`validator: qa`, `actor: code-fixer`).
     pub role: Option<String>,
-    /// Full text for tooltips (cleaned, bounded).
+    /// Full text for tooltips (cleaned, bounded; empty when [`Tooltips::Omitted`]).
     pub tooltip: Text<'a>,
     /// The entry phase.
     pub entry: bool,
@@ -408,7 +429,8 @@ pub struct DiagramEdge<'a> {
     pub label: Text<'a>,
     /// A second label line (`escalation: human` on a MAS escalate edge).
     pub note: Option<String>,
-    /// Full text for tooltips (the outcome description).
+    /// Full text for tooltips (the outcome description; `None` when
+    /// [`Tooltips::Omitted`]).
     pub tooltip: Option<Text<'a>>,
     /// On the shortest successful run ([`Info::shortest_success`]).
     pub success_path: bool,
@@ -442,10 +464,21 @@ pub struct Diagram<'a> {
     pub edges: Vec<DiagramEdge<'a>>,
 }
 
+/// Whether a [`Diagram`] carries the tooltips of its nodes and edges (the full texts an
+/// SVG shows on hover). Cleaning and shortening them was most of the text work of drawing
+/// a loop with long texts, wasted on the back ends that draw none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tooltips {
+    /// Built (DOT, the diagram model).
+    Built,
+    /// Left empty (Mermaid, PlantUML).
+    Omitted,
+}
+
 impl<'a> Diagram<'a> {
     /// Build the drawing of a loop from its IR and analysis.
-    pub fn new(spec: &'a Spec, info: &'a Info) -> Diagram<'a> {
-        build(spec, info)
+    pub fn new(spec: &'a Spec, info: &'a Info, tooltips: Tooltips) -> Diagram<'a> {
+        build(spec, info, tooltips)
     }
 
     /// About how many bytes a drawing of this diagram takes, to size the output once
@@ -541,8 +574,8 @@ fn subtitle(spec: &Spec) -> Option<String> {
     }
 }
 
-fn build<'a>(spec: &'a Spec, info: &'a Info) -> Diagram<'a> {
-    let ctx = DrawingTables::new(spec, info);
+fn build<'a>(spec: &'a Spec, info: &'a Info, tooltips: Tooltips) -> Diagram<'a> {
+    let ctx = DrawingTables::new(spec, info, tooltips);
     let nodes = ctx.nodes();
     let start = info
         .start
@@ -600,10 +633,11 @@ struct DrawingTables<'a> {
     /// The drawn gates of each phase id, in checkpoint order.
     gates_of: IdMap<&'a str, Vec<usize>>,
     drawn: Drawn<'a>,
+    tooltips: Tooltips,
 }
 
 impl<'a> DrawingTables<'a> {
-    fn new(spec: &'a Spec, info: &'a Info) -> Self {
+    fn new(spec: &'a Spec, info: &'a Info, tooltips: Tooltips) -> Self {
         let path: &[String] = info.shortest_success.as_deref().unwrap_or(&[]);
         let mut first_phase = crate::ir::id_map(spec.graph.phases.len());
         for p in &spec.graph.phases {
@@ -627,6 +661,7 @@ impl<'a> DrawingTables<'a> {
             first_phase,
             gates_of,
             drawn,
+            tooltips,
         }
     }
 
@@ -653,12 +688,18 @@ impl<'a> DrawingTables<'a> {
 
     fn gate_node(&self, k: usize, p: &crate::ir::Phase, reachable: bool) -> DiagramNode<'a> {
         let c = &self.checkpoints[k];
-        let tooltip = format!(
-            "approval checkpoint {} before {}; rejection goes to {}",
-            c.id,
-            p.id,
-            c.on_reject.as_str()
-        );
+        let tooltip = match self.tooltips {
+            Tooltips::Built => {
+                let text = format!(
+                    "approval checkpoint {} before {}; rejection goes to {}",
+                    c.id,
+                    p.id,
+                    c.on_reject.as_str()
+                );
+                Cow::Owned(shorten(&text, TOOLTIP_CHARS).into_owned())
+            }
+            Tooltips::Omitted => Cow::Borrowed(""),
+        };
         DiagramNode {
             id: NodeId::Gate(k),
             kind: NodeKind::Gate,
@@ -666,7 +707,7 @@ impl<'a> DrawingTables<'a> {
             lines: vec![shorten(&c.id, 64)],
             access: None,
             role: None,
-            tooltip: Cow::Owned(shorten(&tooltip, TOOLTIP_CHARS).into_owned()),
+            tooltip,
             entry: false,
             reachable,
             trap: false,
@@ -674,16 +715,26 @@ impl<'a> DrawingTables<'a> {
     }
 
     fn phase_node(&self, i: usize, p: &'a crate::ir::Phase, reachable: bool) -> DiagramNode<'a> {
-        // Cleaned once for both the lines and the tooltip.
-        let objective = clean(&p.objective);
+        // Cleaned once for both the lines and the tooltip, as far as they show it.
+        let shown = match self.tooltips {
+            Tooltips::Built => TOOLTIP_CHARS + 1,
+            Tooltips::Omitted => (LINE_WIDTH + 1) * (OBJECTIVE_LINES + 1),
+        };
+        let (objective, whole) = crate::text::clean_upto(&p.objective, shown);
+        let lines = wrap_part(&objective, whole, LINE_WIDTH, OBJECTIVE_LINES)
+            .unwrap_or_else(|| wrap(&p.objective, LINE_WIDTH, OBJECTIVE_LINES));
+        let tooltip = match self.tooltips {
+            Tooltips::Built => shorten_clean(objective, TOOLTIP_CHARS),
+            Tooltips::Omitted => Cow::Borrowed(""),
+        };
         DiagramNode {
             id: NodeId::Phase(i),
             kind: NodeKind::Phase,
             title: shorten(&p.id, 64),
-            lines: wrap_clean(&objective, LINE_WIDTH, OBJECTIVE_LINES),
+            lines,
             access: access_summary(p.access.as_ref()),
             role: role_of(self.spec, &p.id),
-            tooltip: shorten_clean(objective, TOOLTIP_CHARS),
+            tooltip,
             entry: p.id == self.spec.graph.entry,
             reachable,
             trap: self.traps.contains(p.id.as_str()),
@@ -752,23 +803,31 @@ impl<'a> DrawingTables<'a> {
         })
     }
 
-    fn transition_edge(
-        &self,
-        t: &'a crate::ir::Transition,
-        from: NodeId,
-        to: NodeId,
-    ) -> DiagramEdge<'a> {
+    /// The description of the outcome a transition takes (when tooltips are built).
+    fn transition_tooltip(&self, t: &'a crate::ir::Transition) -> Option<Text<'a>> {
+        if self.tooltips == Tooltips::Omitted {
+            return None;
+        }
         let described = self
             .first_phase
             .get(t.from.as_str())
             .and_then(|p| p.outcomes.as_ref())
             .and_then(|os| os.iter().find(|o| o.id == t.on))
             .map(|o| shorten(&o.description, TOOLTIP_CHARS));
-        let tooltip = described.or_else(|| {
+        described.or_else(|| {
             (t.on == crate::ir::IMPLICIT_OUTCOME).then_some(Cow::Borrowed(
                 "implicit outcome of a phase that declares none",
             ))
-        });
+        })
+    }
+
+    fn transition_edge(
+        &self,
+        t: &'a crate::ir::Transition,
+        from: NodeId,
+        to: NodeId,
+    ) -> DiagramEdge<'a> {
+        let tooltip = self.transition_tooltip(t);
         let note = (is_mas(self.spec) && t.on == "escalate").then(|| escalation_note(self.spec));
         let next = self
             .path_pos

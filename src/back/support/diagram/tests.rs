@@ -153,7 +153,7 @@ fn every_example_draws_without_panicking() {
             };
             let l = load(&path.to_string_lossy(), &bytes, &LoadOptions::default());
             if let (Some(spec), Some(info)) = (&l.spec, &l.info) {
-                let d = Diagram::new(spec, info);
+                let d = Diagram::new(spec, info, Tooltips::Built);
                 for e in &d.edges {
                     assert!(e.from == NodeId::Start || d.node(e.from).is_some());
                     assert!(d.node(e.to).is_some());
