@@ -76,14 +76,15 @@ def size_mb(path):
     return os.path.getsize(path) / 2**20
 
 
-def memory(label, name, path, goal="<= 10"):
-    """A row: peak memory of `name` against the size of `path`."""
+def memory(label, name, *paths, goal="<= 10"):
+    """A row: peak memory of `name` against the size of its input `paths`."""
     mb = peak_mb(name)
     if mb is None:
         missing.append(label)
         return
-    r = mb / size_mb(path)
-    rows.append((label, f"{mb:.0f} MB", f"{size_mb(path):.1f} MB", f"{r:.1f}", "", "", goal, met(r, r, goal)))
+    size = sum(size_mb(p) for p in paths)
+    r = mb / size
+    rows.append((label, f"{mb:.0f} MB", f"{size:.1f} MB", f"{r:.1f}", "", "", goal, met(r, r, goal)))
 
 
 L10K = os.path.join(W, "loop-10000.json")
@@ -104,8 +105,11 @@ SHAPES = [
     ("mas-yaml", "mas-10000.yaml", "MAS VEAL loop of 10,000 checks, YAML (reference: json.load of it as JSON)"),
 ]
 for shape, file, what in SHAPES:
+    # A MAS loop is not a 10,000-phase loop (the issue's goal) and its reference is JSON's
+    # reader on another text: the row is shown without a goal.
+    goal = "" if shape == "mas-yaml" else "<= 0.5"
     for i, cmd in [(1, "check"), (2, "graph --mermaid"), (3, "graph --dot")]:
-        ratio(f"{cmd}, {what} / json.load", f"shape-{shape}", i, 0, "<= 0.5")
+        ratio(f"{cmd}, {what} / json.load", f"shape-{shape}", i, 0, goal)
     path = os.path.join(S, file)
     for cmd in ["check", "mermaid", "dot"]:
         memory(f"peak memory, {cmd}, {shape} / file size", f"{shape}-{cmd}", path)
@@ -124,11 +128,11 @@ ratio("paths 10,000 phases, --max-steps-listed 2000000 / json.load", "paths", 2,
 memory("peak memory, paths (default bound) / file size", "paths", L10K)
 memory("peak memory, paths --max-steps-listed 2000000 / file size", "paths-raised", L10K)
 ratio("diff of two 10,000-phase loops / json.load of one", "diff", 1, 0, "<= 1")
-memory("peak memory, diff / file size", "diff", L10K)
+memory("peak memory, diff / size of both files", "diff", L10K, os.path.join(W, "loop-10000-changed.json"))
 ratio("schema --outcomes 10,000 phases / json.load", "schema-outcomes", 1, 0)
-memory("peak memory, schema --outcomes / file size", "schema-outcomes", L10K, "")
+memory("peak memory, schema --outcomes / file size", "schema-outcomes", L10K, goal="")
 ratio("walk 10,000 phases to $end / json.load", "walk", 1, 0)
-memory("peak memory, walk / file size", "walk", L10K, "")
+memory("peak memory, walk / file size", "walk", L10K, goal="")
 ratio("docs of the 10,000-file corpus / cp -r", "folder", 1, 0, "<= 3")
 ratio("convert --to ir of the 10,000-file corpus / cp -r", "folder", 2, 0, "<= 3")
 

@@ -4,7 +4,6 @@
 //! Interpreting the `serde_json::Value` schema directly looked every keyword up in a hash
 //! map at every value of the document (a third of the time of checking a large loop).
 
-use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 
 use regex::Regex;
@@ -316,7 +315,7 @@ pub(super) fn compiled(schema: &'static J) -> &'static Schema {
 struct Compiler {
     root: &'static J,
     rules: Vec<Rules>,
-    done: HashMap<usize, Id>,
+    done: crate::ir::IdMap<usize, Id>,
 }
 
 impl Compiler {
@@ -324,7 +323,7 @@ impl Compiler {
         let mut c = Compiler {
             root,
             rules: Vec::new(),
-            done: HashMap::new(),
+            done: crate::ir::id_map(64),
         };
         c.compile(root);
         Schema { rules: c.rules }
@@ -355,65 +354,82 @@ impl Compiler {
         self.rules.len() - 1
     }
 
+    /// The rules of one schema object, its keywords read in one pass (looking each keyword
+    /// up in the object's hash map was most of the time of compiling the schemas, which a
+    /// command on a small file pays at every start).
     fn rules_of(&mut self, schema: &'static J) -> Rules {
         let Some(obj) = schema.as_object() else {
             return Rules::boolean(schema.as_bool().unwrap_or(true));
         };
-        let u64_of = |k: &str| obj.get(k).and_then(J::as_u64);
-        let types: Option<Vec<&'static str>> = match obj.get("type") {
-            Some(J::String(s)) => Some(vec![s.as_str()]),
-            Some(J::Array(a)) => Some(a.iter().filter_map(J::as_str).collect()),
-            _ => None,
-        };
-        let mut r = Rules {
-            wants_integer: types.as_ref().is_some_and(|t| t.contains(&"integer")),
-            types,
-            constant: obj.get("const"),
-            enumeration: obj.get("enum").and_then(J::as_array).map(Vec::as_slice),
-            min_length: u64_of("minLength"),
-            max_length: u64_of("maxLength"),
-            pattern: obj.get("pattern").and_then(J::as_str).map(LazyRegex::new),
-            minimum: obj.get("minimum").and_then(J::as_f64),
-            min_items: u64_of("minItems"),
-            required: obj
-                .get("required")
-                .and_then(J::as_array)
-                .map(|r| r.iter().filter_map(J::as_str).collect())
-                .unwrap_or_default(),
-            property_names: obj
-                .get("propertyNames")
-                .and_then(|p| p.get("pattern"))
-                .and_then(J::as_str)
-                .map(LazyRegex::new),
-            min_properties: u64_of("minProperties"),
-            ..Rules::empty()
-        };
-        self.children(obj, &mut r);
+        let mut r = Rules::empty();
+        for (key, value) in obj {
+            self.keyword(&mut r, key, value);
+        }
+        r.wants_integer = r.types.as_ref().is_some_and(|t| t.contains(&"integer"));
         r
     }
 
-    /// The keywords that hold schemas.
-    fn children(&mut self, obj: &'static serde_json::Map<String, J>, r: &mut Rules) {
-        r.items = obj.get("items").map(|s| self.compile(s));
-        r.properties = obj.get("properties").and_then(J::as_object).map(|p| {
-            p.iter()
-                .map(|(k, s)| (k.as_str(), self.compile(s)))
-                .collect()
-        });
-        r.additional = match obj.get("additionalProperties") {
-            Some(J::Bool(false)) => Additional::Closed,
-            Some(s) if s.is_object() => Additional::Schema(self.compile(s)),
-            _ => Additional::Open,
-        };
-        let mut list = |k: &str| -> Vec<Id> {
-            match obj.get(k) {
-                Some(J::Array(all)) => all.iter().map(|s| self.compile(s)).collect(),
+    /// One keyword of a schema object into its rules; the keywords the check does not use
+    /// are ignored.
+    fn keyword(&mut self, r: &mut Rules, key: &str, value: &'static J) {
+        match key {
+            "type" => {
+                r.types = match value {
+                    J::String(s) => Some(vec![s.as_str()]),
+                    J::Array(a) => Some(a.iter().filter_map(J::as_str).collect()),
+                    _ => None,
+                };
+            }
+            "const" => r.constant = Some(value),
+            "enum" => r.enumeration = value.as_array().map(Vec::as_slice),
+            "minLength" => r.min_length = value.as_u64(),
+            "maxLength" => r.max_length = value.as_u64(),
+            "pattern" => r.pattern = value.as_str().map(LazyRegex::new),
+            "minimum" => r.minimum = value.as_f64(),
+            "minItems" => r.min_items = value.as_u64(),
+            "minProperties" => r.min_properties = value.as_u64(),
+            "required" => {
+                r.required = value
+                    .as_array()
+                    .map(|all| all.iter().filter_map(J::as_str).collect())
+                    .unwrap_or_default();
+            }
+            "propertyNames" => {
+                r.property_names = value.get("pattern").and_then(J::as_str).map(LazyRegex::new);
+            }
+            _ => self.subschema_keyword(r, key, value),
+        }
+    }
+
+    /// A keyword that holds schemas, compiled in turn.
+    fn subschema_keyword(&mut self, r: &mut Rules, key: &str, value: &'static J) {
+        let list = |c: &mut Compiler| -> Vec<Id> {
+            match value {
+                J::Array(all) => all.iter().map(|s| c.compile(s)).collect(),
                 _ => Vec::new(),
             }
         };
-        r.all_of = list("allOf");
-        r.any_of = list("anyOf");
-        r.one_of = list("oneOf");
-        r.not = obj.get("not").map(|s| self.compile(s));
+        match key {
+            "items" => r.items = Some(self.compile(value)),
+            "properties" => {
+                r.properties = value.as_object().map(|p| {
+                    p.iter()
+                        .map(|(k, s)| (k.as_str(), self.compile(s)))
+                        .collect()
+                });
+            }
+            "additionalProperties" => {
+                r.additional = match value {
+                    J::Bool(false) => Additional::Closed,
+                    s if s.is_object() => Additional::Schema(self.compile(s)),
+                    _ => Additional::Open,
+                };
+            }
+            "allOf" => r.all_of = list(self),
+            "anyOf" => r.any_of = list(self),
+            "oneOf" => r.one_of = list(self),
+            "not" => r.not = Some(self.compile(value)),
+            _ => {}
+        }
     }
 }
