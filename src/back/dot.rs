@@ -180,7 +180,9 @@ impl Html {
         self
     }
     fn small(mut self, s: &str, color: &'static str) -> Self {
-        let _ = write!(self.0, "<FONT POINT-SIZE=\"9\" COLOR=\"{color}\">");
+        self.0.push_str("<FONT POINT-SIZE=\"9\" COLOR=\"");
+        self.0.push_str(color);
+        self.0.push_str("\">");
         html_text_into(&mut self.0, s);
         self.0.push_str("</FONT>");
         self
@@ -280,16 +282,17 @@ fn write_attrs<'v>(
         if i > 0 {
             out.push_str(", ");
         }
-        let _ = match v {
-            AttrValue::Bare(s) => write!(out, "{k}={s}"),
-            AttrValue::Quoted(s) => {
-                out.push_str(k);
-                out.push('=');
-                quote_into(out, s);
-                Ok(())
+        out.push_str(k);
+        out.push('=');
+        match v {
+            AttrValue::Bare(s) => out.push_str(s),
+            AttrValue::Quoted(s) => quote_into(out, s),
+            AttrValue::Html(h) => {
+                out.push('<');
+                out.push_str(&h.0);
+                out.push('>');
             }
-            AttrValue::Html(h) => write!(out, "{k}=<{}>", h.0),
-        };
+        }
     }
     out.push(']');
 }

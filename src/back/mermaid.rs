@@ -147,7 +147,9 @@ fn escape_char(out: &mut String, c: char) {
     } else if !coded {
         out.push(c);
     } else {
-        let _ = write!(out, "#{};", u32::from(c));
+        out.push('#');
+        crate::text::push_decimal(out, u32::from(c) as usize);
+        out.push(';');
     }
 }
 

@@ -394,6 +394,24 @@ fn any_byte(s: &str, special: impl Fn(u8) -> bool) -> bool {
     s.bytes().fold(false, |found, b| found | special(b))
 }
 
+/// Append the decimal digits of `n` (without `write!`, whose formatting machinery was a
+/// tenth of the time of writing a large drawing).
+pub fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
 /// `1 step`, `3 steps`: a count with its noun.
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

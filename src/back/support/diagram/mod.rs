@@ -290,24 +290,7 @@ impl NodeId {
             NodeId::Gate(i) => ('g', i),
         };
         out.push(prefix);
-        push_number(out, n);
-    }
-}
-
-/// Append the decimal digits of `n`.
-fn push_number(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
+        crate::text::push_decimal(out, n);
     }
 }
 
@@ -718,7 +701,9 @@ impl<'a> DrawingTables<'a> {
         // Cleaned once for both the lines and the tooltip, as far as they show it.
         let shown = match self.tooltips {
             Tooltips::Built => TOOLTIP_CHARS + 1,
-            Tooltips::Omitted => (LINE_WIDTH + 1) * (OBJECTIVE_LINES + 1),
+            // The lines, the word that overflows them and the next: a word wider than
+            // a line or zero-width characters fall back to the whole text.
+            Tooltips::Omitted => (LINE_WIDTH + 1) * (OBJECTIVE_LINES + 2),
         };
         let (objective, whole) = crate::text::clean_upto(&p.objective, shown);
         let lines = wrap_part(&objective, whole, LINE_WIDTH, OBJECTIVE_LINES)
