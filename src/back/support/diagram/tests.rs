@@ -50,11 +50,15 @@ fn wrapping_a_prefix_gives_the_lines_of_the_whole_text() {
             }
         }
         for (width, lines) in [(2, 1), (5, 2), (34, 2), (40, 3)] {
-            assert_eq!(
-                wrap(&text, width, lines),
-                wrap_whole(&text, width, lines),
-                "{text:?} {width} {lines}"
-            );
+            let whole = wrap_whole(&text, width, lines);
+            assert_eq!(wrap(&text, width, lines), whole, "{text:?} {width} {lines}");
+            // The lines of a cleaned prefix, when it holds enough to know them.
+            for shown in [0, 3, 20, 70, 140] {
+                let (part, all) = crate::text::clean_upto(&text, shown);
+                if let Some(got) = wrap_part(&part, all, width, lines) {
+                    assert_eq!(got, whole, "{text:?} {width} {lines} from {shown}");
+                }
+            }
         }
     }
 }
