@@ -29,7 +29,8 @@
 //!
 //! # Who uses what
 //!
-//! * [`clean`]: one line, whitespace folded (diagram labels, diff text);
+//! * [`clean`]: one line, whitespace folded (diagram labels, diff text); [`clean_upto`]
+//!   the same as far as a label or tooltip shows it;
 //! * [`one_line`]: one line, each control character a space (Markdown);
 //! * [`lines`]: lines kept (SARIF and GitHub messages, language-server hover);
 //! * [`terminal`]: each such character shown as `?`, byte offsets kept (terminal
