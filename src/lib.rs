@@ -22,7 +22,7 @@
 //!   ([`back::diff`]) and what the diagram writers share ([`back::support`]);
 //! * [`pipeline`], on top, dispatches on the tags: [`load`] reads a file through the
 //!   stages, [`write`] runs a back end and reads a loop-format output back (`B004`);
-//! * [`lsp`] and [`scaffold`] use the pipeline; [`diag`] and [`pointer`] are used by all;
+//! * [`lsp`] and [`scaffold`] use the pipeline; [`diag`] and [`pointer`](mod@pointer) are used by all;
 //! * [`text`], a leaf, is used by every output meant for a person (diagrams, Markdown pages, diff
 //!   comments, terminal diagnostics, SARIF and GitHub messages, language-server text): one
 //!   definition of the characters a reader must not be shown, and the escapers they share.
