@@ -93,9 +93,9 @@ fn is_other_line_break(c: char) -> bool {
 }
 
 /// Whether every byte of `s` is printable ASCII (space to `~`): nothing to drop or
-/// replace. One pass the compiler vectorises.
+/// replace.
 fn is_printable_ascii(s: &str) -> bool {
-    s.bytes().all(|c| (0x20..0x7F).contains(&c))
+    printable_ascii_run(s.as_bytes()) == s.len()
 }
 
 /// Fold whitespace runs (including newlines and tabs) into one space, trim both ends and
@@ -186,6 +186,7 @@ impl<'s> Fold<'s> {
                 break;
             };
             if is_dropped(c) {
+                // Nothing written, and no space either.
             } else if c.is_whitespace() {
                 self.space = self.count > 0;
             } else if !self.word(at, c.len_utf8(), 1) {
