@@ -283,7 +283,7 @@ impl Index {
     }
 
     fn transition(&mut self, node: &Node) {
-        let from = node.get("from").and_then(Node::as_str).map(str::to_owned);
+        let from = text_at(node, "from");
         if let Some(n) = node.get("from") {
             self.reference(RefKind::From, n, None);
         }
@@ -295,8 +295,8 @@ impl Index {
         }
         self.transitions.push(TransitionDecl {
             from,
-            on: node.get("on").and_then(Node::as_str).map(str::to_owned),
-            to: node.get("to").and_then(Node::as_str).map(str::to_owned),
+            on: text_at(node, "on"),
+            to: text_at(node, "to"),
             span: node.span.into(),
         });
     }
@@ -328,6 +328,11 @@ impl Index {
     }
 }
 
+/// The string at `key` of an object node, owned (`None` when absent or not a string).
+pub(super) fn text_at(node: &Node, key: &str) -> Option<String> {
+    node.get(key).and_then(Node::as_str).map(str::to_owned)
+}
+
 fn phase_decl(node: &Node) -> Option<PhaseDecl> {
     let id = node.get("id")?;
     let outcomes = match node.get("outcomes").map(|n| &n.value) {
@@ -338,10 +343,7 @@ fn phase_decl(node: &Node) -> Option<PhaseDecl> {
         id: id.as_str()?.to_owned(),
         id_span: id.span.into(),
         span: node.span.into(),
-        objective: node
-            .get("objective")
-            .and_then(Node::as_str)
-            .map(str::to_owned),
+        objective: text_at(node, "objective"),
         access: node.get("access").map(|a| a.span.into()),
         outcomes,
     })
@@ -353,10 +355,7 @@ fn outcome_decl(node: &Node) -> Option<OutcomeDecl> {
         id: id.as_str()?.to_owned(),
         id_span: id.span.into(),
         span: node.span.into(),
-        description: node
-            .get("description")
-            .and_then(Node::as_str)
-            .map(str::to_owned),
+        description: text_at(node, "description"),
     })
 }
 

@@ -3,7 +3,7 @@
 //! reaches every target), each event of its `on` is an outcome and a transition, and
 //! `initial` and every event's target refer to a state.
 
-use super::index::{Index, OutcomeDecl, PhaseDecl, RefKind, Reference, TransitionDecl};
+use super::index::{Index, OutcomeDecl, PhaseDecl, RefKind, Reference, TransitionDecl, text_at};
 use crate::tree::{Document, Member, Node, Value};
 
 /// Index a machine's states.
@@ -45,22 +45,14 @@ fn add_state(index: &mut Index, state: &Member) {
             id: event.key.as_str().to_owned(),
             id_span: event.key_span.into(),
             span: event.value.span.into(),
-            description: event
-                .value
-                .get("description")
-                .and_then(Node::as_str)
-                .map(str::to_owned),
+            description: text_at(&event.value, "description"),
         });
     }
     index.phases.push(PhaseDecl {
         id,
         id_span: state.key_span.into(),
         span: state.value.span.into(),
-        objective: state
-            .value
-            .get("description")
-            .and_then(Node::as_str)
-            .map(str::to_owned),
+        objective: text_at(&state.value, "description"),
         access: None,
         outcomes,
     });
