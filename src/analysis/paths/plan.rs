@@ -192,18 +192,7 @@ pub(super) fn way_in(
     n: NodeIndex,
     from: Option<NodeIndex>,
 ) -> Vec<EdgeIndex> {
-    let mut edges = Vec::new();
-    let mut cur = n;
-    while Some(cur) != from {
-        let Some(e) = into.via[cur.index()] else {
-            break;
-        };
-        edges.push(e);
-        match info.graph.edge_endpoints(e) {
-            Some((prev, _)) => cur = prev,
-            None => break,
-        }
-    }
+    let mut edges = tree_path(info, into, n, from, |(prev, _)| prev);
     edges.reverse();
     edges
 }
@@ -215,15 +204,28 @@ pub(super) fn way_out(
     n: NodeIndex,
     to: Option<NodeIndex>,
 ) -> Vec<EdgeIndex> {
+    tree_path(info, out, n, to, |(_, next)| next)
+}
+
+/// The edges `tree` follows from `n` until `stop` (or the tree's end), each step going to
+/// the end of the edge that `step` picks: backwards for [`way_in`], forwards for
+/// [`way_out`].
+fn tree_path(
+    info: &Info,
+    tree: &Tree,
+    n: NodeIndex,
+    stop: Option<NodeIndex>,
+    step: impl Fn((NodeIndex, NodeIndex)) -> NodeIndex,
+) -> Vec<EdgeIndex> {
     let mut edges = Vec::new();
     let mut cur = n;
-    while Some(cur) != to {
-        let Some(e) = out.via[cur.index()] else {
+    while Some(cur) != stop {
+        let Some(e) = tree.via[cur.index()] else {
             break;
         };
         edges.push(e);
         match info.graph.edge_endpoints(e) {
-            Some((_, next)) => cur = next,
+            Some(ends) => cur = step(ends),
             None => break,
         }
     }
