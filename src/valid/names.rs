@@ -141,7 +141,7 @@ impl<'a> Names<'a> {
             return;
         }
         for (i, p) in self.graph.phases.iter().enumerate() {
-            let is_flagged = self.is_flagged(&p.origin.pointer_to("id"));
+            let is_flagged = self.is_flagged(|| p.origin.pointer_to("id"));
             if self.first[p.id.as_str()] == i {
                 if is_flagged {
                     self.invalid_ids.push(&p.id);
@@ -161,11 +161,11 @@ impl<'a> Names<'a> {
                     self.valid_ids.push(&p.id);
                 }
             }
-            if self.is_flagged(&p.origin.pointer_to("outcomes")) {
+            if self.is_flagged(|| p.origin.pointer_to("outcomes")) {
                 self.outcomes_flagged.insert(&p.id);
             }
             for o in p.outcomes.iter().flatten() {
-                if self.is_flagged(&o.origin.pointer_to("id")) {
+                if self.is_flagged(|| o.origin.pointer_to("id")) {
                     self.invalid_outcomes.insert((&p.id, &o.id));
                 }
             }
@@ -173,8 +173,9 @@ impl<'a> Names<'a> {
     }
 
     /// Whether the value at `pointer` was reported as unusable.
-    pub(super) fn is_flagged(&self, pointer: &str) -> bool {
-        !self.flagged.is_empty() && self.flagged.contains(pointer)
+    /// (`pointer` is written out only when something was flagged.)
+    pub(super) fn is_flagged(&self, pointer: impl FnOnce() -> String) -> bool {
+        !self.flagged.is_empty() && self.flagged.contains(&pointer())
     }
 
     /// Whether `id` is a declared phase.
@@ -231,8 +232,10 @@ impl<'a> Names<'a> {
         self.invalid_outcomes.contains(&(id, on))
     }
 
-    /// Resolve a reference to a phase, the value `name` at `pointer`.
-    pub(super) fn phase(&self, name: &'a str, pointer: &str) -> Resolved<'a> {
+    /// Resolve a reference to a phase, the value `name` at `pointer` (written out only
+    /// when `name` is not declared: most references are, and a large loop has tens of
+    /// thousands of them).
+    pub(super) fn phase(&self, name: &'a str, pointer: impl FnOnce() -> String) -> Resolved<'a> {
         if let Some((&id, _)) = self.first.get_key_value(name) {
             return Resolved::Declared(id);
         }
@@ -272,7 +275,12 @@ impl<'a> Names<'a> {
     }
 
     /// Resolve a transition's `on`, the value at `pointer`, against phase `id`'s outcomes.
-    pub(super) fn outcome(&self, id: &'a str, on: &'a str, pointer: &str) -> Resolved<'a> {
+    pub(super) fn outcome(
+        &self,
+        id: &'a str,
+        on: &'a str,
+        pointer: impl FnOnce() -> String,
+    ) -> Resolved<'a> {
         if let Some(p) = self.get(id)
             && let Some(o) = declared_outcome(p, on)
         {

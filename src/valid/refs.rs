@@ -179,14 +179,15 @@ fn transition_outcomes_exist(g: &Graph, phases: &Names, sink: &mut Diagnostics) 
     type Group<'a> = ((&'a str, &'a str), Option<&'a str>, Vec<String>);
     let mut groups: Vec<Group> = Vec::new();
     for t in &g.transitions {
-        let from = match phases.phase(&t.from, &t.origin.pointer_to("from")) {
+        let from = match phases.phase(&t.from, || t.origin.pointer_to("from")) {
             Resolved::Declared(p) | Resolved::Excused(Some(p)) => p,
             Resolved::Excused(None) | Resolved::Unknown { .. } => continue,
         };
-        let at = t.origin.pointer_to("on");
-        let Resolved::Unknown { near } = phases.outcome(from, &t.on, &at) else {
+        let at = || t.origin.pointer_to("on");
+        let Resolved::Unknown { near } = phases.outcome(from, &t.on, at) else {
             continue;
         };
+        let at = at();
         let key = (from, t.on.as_str());
         match groups.iter_mut().find(|(k, _, _)| *k == key) {
             Some((_, _, places)) => places.push(at),
@@ -267,12 +268,12 @@ fn covered_pairs<'a>(g: &'a Graph, phases: &Names<'a>) -> BTreeSet<(&'a str, &'a
     let mut covered = BTreeSet::new();
     for t in &g.transitions {
         let Some(from) = phases
-            .phase(&t.from, &t.origin.pointer_to("from"))
+            .phase(&t.from, || t.origin.pointer_to("from"))
             .counts_for()
         else {
             continue;
         };
-        let on = phases.outcome(from, &t.on, &t.origin.pointer_to("on"));
+        let on = phases.outcome(from, &t.on, || t.origin.pointer_to("on"));
         if let Some(on) = on.counts_for() {
             covered.insert((from, on));
         }

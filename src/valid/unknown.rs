@@ -8,7 +8,7 @@
 use super::Sink as _;
 use super::names::{Names, Resolved, unknown_id_help};
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
-use crate::ir::{Destination, Field, Spec, Terminal};
+use crate::ir::{Destination, Field, Origin, Spec, Terminal};
 
 const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` (success), `$abort` (failure), `$handoff` (hand-off)";
 
@@ -28,6 +28,18 @@ enum Role<'a> {
 }
 
 impl Role<'_> {
+    /// The key of the element's member that holds the reference (the entry's is the
+    /// loop's own field, located by its provenance).
+    fn key(self) -> &'static str {
+        match self {
+            Role::Entry => "entry_phase",
+            Role::From => "from",
+            Role::To => "to",
+            Role::Guard(_) => "before_phase",
+            Role::Reject(_) => "on_reject",
+        }
+    }
+
     /// Whether a terminal is allowed here.
     fn is_target(self) -> bool {
         matches!(self, Role::To | Role::Reject(_))
@@ -86,13 +98,17 @@ struct Use<'a> {
 /// Report the undeclared phases, one diagnostic per name, in order of first reference.
 pub(super) fn phase_references_exist(spec: &Spec, names: &Names, sink: &mut Diagnostics) {
     let mut groups: Vec<(&str, Vec<Use>)> = Vec::new();
-    for (name, role, pointer) in phase_references(spec) {
-        let Resolved::Unknown { near } = names.phase(name, &pointer) else {
+    for (name, role, origin) in phase_references(spec) {
+        let pointer = || match origin {
+            Some(o) => o.pointer_to(role.key()),
+            None => spec.provenance.pointer(Field::Entry),
+        };
+        let Resolved::Unknown { near } = names.phase(name, pointer) else {
             continue;
         };
         let u = Use {
             role,
-            pointer,
+            pointer: pointer(),
             near,
         };
         match groups.iter_mut().find(|(n, _)| *n == name) {
@@ -107,30 +123,23 @@ pub(super) fn phase_references_exist(spec: &Spec, names: &Names, sink: &mut Diag
 
 /// Every reference to a phase, in authored order: the entry, each transition's `from` and
 /// `to`, each checkpoint's `before_phase` and `on_reject` (targets that are terminals left
-/// out).
-fn phase_references(spec: &Spec) -> Vec<(&str, Role<'_>, String)> {
+/// out); with the origin of the element that holds it (`None`: the loop's entry field).
+/// Pointers are written out only for the references that resolve to nothing.
+fn phase_references(spec: &Spec) -> Vec<(&str, Role<'_>, Option<&Origin>)> {
     let g = &spec.graph;
-    let mut out = vec![(
-        g.entry.as_str(),
-        Role::Entry,
-        spec.provenance.pointer(Field::Entry),
-    )];
+    let mut out = vec![(g.entry.as_str(), Role::Entry, None)];
     for t in &g.transitions {
-        out.push((t.from.as_str(), Role::From, t.origin.pointer_to("from")));
+        out.push((t.from.as_str(), Role::From, Some(&t.origin)));
         if let Destination::Phase(to) = &t.to {
-            out.push((to.as_str(), Role::To, t.origin.pointer_to("to")));
+            out.push((to.as_str(), Role::To, Some(&t.origin)));
         }
     }
     for c in g.checkpoints.iter().flatten() {
         let guard = Role::Guard(c.id.as_str());
-        out.push((
-            c.before_phase.as_str(),
-            guard,
-            c.origin.pointer_to("before_phase"),
-        ));
+        out.push((c.before_phase.as_str(), guard, Some(&c.origin)));
         if let Destination::Phase(r) = &c.on_reject {
             let reject = Role::Reject(c.id.as_str());
-            out.push((r.as_str(), reject, c.origin.pointer_to("on_reject")));
+            out.push((r.as_str(), reject, Some(&c.origin)));
         }
     }
     out
