@@ -119,6 +119,9 @@ pub fn pointer(field: Field) -> &'static str {
     }
 }
 
+/// An event of a state: its name, its transition, and its origin.
+type Event<'a> = (&'a String, &'a m::On, Origin);
+
 /// What a state is in the loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -144,11 +147,10 @@ fn lower(machine: m::Machine, diags: &mut Diagnostics) -> Spec {
     let meta = machine.meta.unwrap_or_default();
     let mut l = Lowering::new(&machine.states, diags);
     let entry = l
-        .destination(&machine.initial, "/initial")
+        .destination(&machine.initial, || "/initial".to_owned())
         .as_str()
         .to_owned();
-    let phases = l.phases();
-    let transitions = l.transitions();
+    let (phases, transitions) = l.phases_and_transitions();
     let transitions = l.ordered(transitions, meta.transition_order.as_deref());
     let checkpoints = l.checkpoints(meta.empty_checkpoints == Some(true));
     let goal = meta.goal.map(with_goal_origins).unwrap_or_default();
@@ -526,10 +528,10 @@ impl<'a> Lowering<'a> {
         );
     }
 
-    /// Where a reference to state `key` (at `ptr`) leads in the loop: a phase (through its
-    /// gates), a terminal, or, for a key that names no state, the key itself (the
-    /// validator reports it). `F019` when it skips a gate.
-    fn destination(&mut self, key: &'a str, ptr: &str) -> Destination {
+    /// Where a reference to state `key` (at `ptr`, written out only for a diagnostic) leads
+    /// in the loop: a phase (through its gates), a terminal, or, for a key that names no
+    /// state, the key itself (the validator reports it). `F019` when it skips a gate.
+    fn destination(&mut self, key: &'a str, ptr: impl FnOnce() -> String) -> Destination {
         match self.roles.get(key).copied() {
             Some(Role::Terminal(t)) => Destination::Terminal(t),
             Some(Role::Phase) => {
@@ -549,13 +551,14 @@ impl<'a> Lowering<'a> {
 
     /// `F019` when a reference to `target` enters guarded phase `phase` elsewhere than
     /// through its first gate.
-    fn through_first_gate(&mut self, target: &str, phase: &str, ptr: &str) {
+    fn through_first_gate(&mut self, target: &str, phase: &str, ptr: impl FnOnce() -> String) {
         let Some(first) = self.gates_of.get(phase).and_then(|g| g.first()).copied() else {
             return;
         };
         if target == first {
             return;
         }
+        let ptr = ptr();
         let skipped: Vec<String> = self.gates_of[phase]
             .iter()
             .take_while(|g| **g != target)
@@ -571,10 +574,10 @@ impl<'a> Lowering<'a> {
                 ),
             )
             .with_suggestion(Suggestion::Set {
-                target: EditTarget::value(ptr.to_owned()),
+                target: EditTarget::value(ptr.clone()),
                 to: first.to_owned(),
             })
-            .at(ptr.to_owned()),
+            .at(ptr),
         );
     }
 
@@ -599,18 +602,37 @@ impl<'a> Lowering<'a> {
             .collect()
     }
 
-    /// The phases, in the order of their states.
-    fn phases(&mut self) -> Vec<ir::Phase> {
-        self.keys_of(|r| *r == Role::Phase)
-            .into_iter()
-            .map(|key| self.phase(key))
-            .collect()
+    /// The phases, in the order of their states, and the transitions: each phase's events,
+    /// in order. An event's origin is made once, for its outcome and its transition.
+    fn phases_and_transitions(&mut self) -> (Vec<ir::Phase>, Vec<ir::Transition>) {
+        let keys = self.keys_of(|r| *r == Role::Phase);
+        let mut phases = Vec::with_capacity(keys.len());
+        let mut transitions = Vec::with_capacity(keys.len());
+        for key in keys {
+            let on = state_origin(key).child("on");
+            let events: Vec<Event<'a>> = self
+                .events(key)
+                .map(|(name, on_event)| (name, on_event, on.child(name)))
+                .collect();
+            phases.push(self.phase(key, &events));
+            for (event, on, origin) in events {
+                let target = on.target().unwrap_or_default();
+                let to = self.destination(target, || target_pointer(key, event, on));
+                transitions.push(ir::Transition {
+                    from: key.to_owned(),
+                    on: event.clone(),
+                    to,
+                    origin,
+                });
+            }
+        }
+        (phases, transitions)
     }
 
-    fn phase(&mut self, key: &'a str) -> ir::Phase {
+    fn phase(&mut self, key: &'a str, events: &[Event<'a>]) -> ir::Phase {
         let state = &self.states[key];
         let origin = state_origin(key);
-        self.stable_id(key, &origin.pointer(), "phase state");
+        self.stable_id(key, &origin, "phase state");
         let objective = state.description.clone().unwrap_or_else(|| {
             self.diags.push(
                 Diagnostic::new(
@@ -629,7 +651,7 @@ impl<'a> Lowering<'a> {
             id: key.to_owned(),
             objective,
             access: state.meta.as_ref().and_then(|m| m.access.clone()),
-            outcomes: self.outcomes(key),
+            outcomes: self.outcomes(key, events),
             origin,
         }
     }
@@ -637,33 +659,30 @@ impl<'a> Lowering<'a> {
     /// A phase's declared outcomes: its events, each described by its transition's
     /// `description`; `None` (the implicit `complete`) for a single undescribed
     /// `complete` event, or none at all.
-    fn outcomes(&mut self, key: &'a str) -> Option<Vec<ir::Outcome>> {
-        let events: Vec<(&'a String, &'a m::On)> = self.events(key).collect();
+    fn outcomes(&mut self, key: &'a str, events: &[Event<'a>]) -> Option<Vec<ir::Outcome>> {
         let described = |on: &m::On| matches!(on, m::On::Transition(t) if t.description.is_some());
-        let implicit = match events.as_slice() {
+        let implicit = match events {
             [] => true,
-            [(e, on)] => e.as_str() == ir::IMPLICIT_OUTCOME && !described(on),
+            [(e, on, _)] => e.as_str() == ir::IMPLICIT_OUTCOME && !described(on),
             _ => false,
         };
         if implicit {
             return None;
         }
-        let on_origin = state_origin(key).child("on");
         let outcomes = events
-            .into_iter()
-            .map(|(event, on)| {
-                let origin = on_origin.child(event);
-                self.stable_id(event, &origin.pointer(), "event");
+            .iter()
+            .map(|(event, on, origin)| {
+                self.stable_id(event, origin, "event");
                 let description = match on {
                     m::On::Transition(t) if t.description.is_some() => {
                         t.description.clone().unwrap_or_default()
                     }
-                    _ => self.undescribed(key, event, &origin),
+                    _ => self.undescribed(key, event, origin),
                 };
                 ir::Outcome {
-                    id: event.clone(),
+                    id: (*event).clone(),
                     description,
-                    origin,
+                    origin: origin.clone(),
                 }
             })
             .collect();
@@ -688,12 +707,13 @@ impl<'a> Lowering<'a> {
         event.to_owned()
     }
 
-    /// `F005` when `id` (a phase's or an outcome's key, a checkpoint id) is not a
-    /// stable id.
-    fn stable_id(&mut self, id: &str, ptr: &str, what: &str) {
+    /// `F005` when `id` (a phase's or an outcome's key, a checkpoint id) at `origin` is
+    /// not a stable id.
+    fn stable_id(&mut self, id: &str, origin: &Origin, what: &str) {
         if is_stable_id(id) {
             return;
         }
+        let ptr = origin.pointer();
         let mut d = Diagnostic::new(
             Code::InvalidId,
             format!(
@@ -704,33 +724,14 @@ impl<'a> Lowering<'a> {
         .with_note(
             "a stable id matches `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$`: 1 to 64 characters, a lowercase letter, then lowercase letters, digits and single hyphens, not ending in a hyphen",
         )
-        .at_key(ptr.to_owned());
+        .at_key(ptr.clone());
         if let Some(fixed) = repaired_id(id) {
             d = d.with_suggestion(Suggestion::Replace {
-                target: EditTarget::key(ptr.to_owned()),
+                target: EditTarget::key(ptr),
                 with: fixed,
             });
         }
         self.diags.push(d);
-    }
-
-    /// The transitions: each phase's events, in order.
-    fn transitions(&mut self) -> Vec<ir::Transition> {
-        let mut out = Vec::new();
-        for key in self.keys_of(|r| *r == Role::Phase) {
-            let events: Vec<(&'a String, &'a m::On)> = self.events(key).collect();
-            for (event, on) in events {
-                let target = on.target().unwrap_or_default();
-                let to = self.destination(target, &target_pointer(key, event, on));
-                out.push(ir::Transition {
-                    from: key.to_owned(),
-                    on: event.clone(),
-                    to,
-                    origin: state_origin(key).child("on").child(event),
-                });
-            }
-        }
-        out
     }
 
     /// The transitions in `order` (`meta.transition_order`), when it lists each once;
@@ -785,7 +786,7 @@ impl<'a> Lowering<'a> {
             .map(|g| {
                 let origin = state_origin(g);
                 let id = self.checkpoint_id(g);
-                self.stable_id(id, &origin.pointer(), "checkpoint");
+                self.stable_id(id, &origin, "checkpoint");
                 let before_phase = match self.guarded.get(g).copied().flatten() {
                     Some(p) => p.to_owned(),
                     None => self.approval(g).map_or("", |(t, _)| t).to_owned(),
@@ -808,7 +809,7 @@ impl<'a> Lowering<'a> {
         match found {
             Some((e, on)) => {
                 let target = on.target().unwrap_or_default();
-                self.destination(target, &target_pointer(g, e, on))
+                self.destination(target, || target_pointer(g, e, on))
             }
             None => Destination::Terminal(Terminal::Abort),
         }
