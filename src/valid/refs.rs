@@ -5,14 +5,12 @@
 //! the rules resting on it stay silent; a transition whose `from` is undeclared is reported
 //! once (V007) and not checked for its outcome; a phase whose id repeats is checked once.
 
-use std::collections::BTreeSet;
-
 use super::Sink as _;
 use super::names::{Names, Resolved, unknown_id_help};
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
 use crate::ir::{Destination, Field, Graph, Pattern, Spec, Transition};
-use crate::ir::{Escalation, Exhausted, IdMap, ToolAction, id_map};
+use crate::ir::{Escalation, Exhausted, IdMap, IdSet, ToolAction, id_map};
 
 fn blank(s: &str) -> bool {
     s.trim().is_empty()
@@ -155,8 +153,9 @@ fn outcome_descriptions_not_blank(g: &Graph, sink: &mut Diagnostics) {
 
 /// Rule 5 (`V005`): a phase declares each outcome id once.
 fn unique_outcome_ids(g: &Graph, sink: &mut Diagnostics) {
+    let mut seen = IdSet::default();
     for p in &g.phases {
-        let mut seen = BTreeSet::new();
+        seen.clear();
         for o in p.outcomes.iter().flatten() {
             if !seen.insert(o.id.as_str()) {
                 sink.value(
@@ -264,8 +263,8 @@ fn at_most_one_transition_per_outcome(g: &Graph, phases: &Names, sink: &mut Diag
 
 /// The (phase, outcome) pairs some transition counts for: by name, or through recovery
 /// (a `from` or `on` one edit from a declared name, an invalid id written validly).
-fn covered_pairs<'a>(g: &'a Graph, phases: &Names<'a>) -> BTreeSet<(&'a str, &'a str)> {
-    let mut covered = BTreeSet::new();
+fn covered_pairs<'a>(g: &'a Graph, phases: &Names<'a>) -> IdSet<(&'a str, &'a str)> {
+    let mut covered = IdSet::with_capacity_and_hasher(g.transitions.len(), Default::default());
     for t in &g.transitions {
         let Some(from) = phases
             .phase(&t.from, || t.origin.pointer_to("from"))
@@ -290,6 +289,7 @@ fn every_outcome_has_a_transition(g: &Graph, phases: &Names, sink: &mut Diagnost
         return;
     }
     let covered = covered_pairs(g, phases);
+    let mut seen = IdSet::default();
     for p in phases.unique().filter(|p| !phases.coverage_excused(&p.id)) {
         let Some(os) = &p.outcomes else {
             if !covered.contains(&(p.id.as_str(), crate::ir::IMPLICIT_OUTCOME)) {
@@ -310,7 +310,7 @@ fn every_outcome_has_a_transition(g: &Graph, phases: &Names, sink: &mut Diagnost
             }
             continue;
         };
-        let mut seen = BTreeSet::new();
+        seen.clear();
         for o in os {
             if seen.insert(o.id.as_str())
                 && !phases.outcome_flagged(&p.id, &o.id)
@@ -334,7 +334,7 @@ fn every_outcome_has_a_transition(g: &Graph, phases: &Names, sink: &mut Diagnost
 
 /// Rule 14 (`V014`): checkpoint ids are unique.
 fn unique_checkpoint_ids(g: &Graph, sink: &mut Diagnostics) {
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut seen: IdSet<&str> = IdSet::default();
     for c in g.checkpoints.iter().flatten() {
         if !seen.insert(&c.id) {
             sink.value(
@@ -548,7 +548,7 @@ fn actor_not_empty(spec: &Spec, sink: &mut Diagnostics) {
 
 /// MAS rule `V105`: check ids are unique.
 fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
-    let mut seen = BTreeSet::new();
+    let mut seen = IdSet::default();
     for c in spec.goal.checks.iter().flatten() {
         if !seen.insert(c.id.as_str()) {
             sink.value(
