@@ -133,7 +133,8 @@ fn terminal_index(t: Terminal) -> usize {
 /// Build the machine.
 pub fn to_model(spec: &Spec) -> m::Machine {
     let keys = Keys::new(spec);
-    let mut states = m::States::with_capacity(spec.graph.phases.len() + keys.gate.len() + 3);
+    let n = spec.graph.phases.len() + keys.gate.len() + 3;
+    let mut states = m::States::with_capacity_and_hasher(n, Default::default());
     let outgoing = spec.graph.outgoing();
     for p in &spec.graph.phases {
         states.insert(p.id.clone(), phase_state(p, &outgoing, &keys));
@@ -162,7 +163,7 @@ pub fn to_model(spec: &Spec) -> m::Machine {
 /// A phase's state: its objective, access, and one event per outcome (described when the
 /// outcome is declared), in the outcomes' order.
 fn phase_state(p: &ir::Phase, outgoing: &ir::Outgoing<'_>, keys: &Keys<'_>) -> m::State {
-    let mut on = indexmap::IndexMap::new();
+    let mut on = m::Events::default();
     let target = |o: &str| outgoing.on(&p.id, o).map(|t| keys.target(&t.to));
     match &p.outcomes {
         None => {
@@ -202,7 +203,7 @@ fn gate_states(spec: &Spec, keys: &Keys<'_>, states: &mut m::States) {
             .iter()
             .position(|later| later.before_phase == c.before_phase)
             .map_or_else(|| c.before_phase.clone(), |j| keys.gate[i + 1 + j].clone());
-        let mut on = indexmap::IndexMap::new();
+        let mut on = m::Events::default();
         on.insert(m::APPROVE.to_owned(), m::On::Target(next));
         on.insert(
             m::REJECT.to_owned(),
