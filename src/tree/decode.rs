@@ -155,7 +155,8 @@ fn text_fits(text: &str, diags: &mut Diagnostics) -> Option<usize> {
         }
         None => (text, 0),
     };
-    if let Some(off) = text.find('\0') {
+    // memchr (SIMD): `str::find` of a char was 1 % of reading a large file.
+    if let Some(off) = memchr::memchr(0, text.as_bytes()) {
         let starts = line_starts(text);
         let mut d = Diagnostic::new(Code::NulByte, "the input contains a NUL byte")
             .with_help("loop files are text; remove the NUL byte (is this a binary file?)");

@@ -374,13 +374,16 @@ impl<'a> JsonParser<'a> {
         }
     }
 
-    /// The string at the cursor when it has no escapes (the cursor then moves past it).
+    /// The string at the cursor when it has no escapes and no control characters (the
+    /// cursor then moves past it). The closing quote is found with `memchr2` (SIMD) and the
+    /// run is then checked for control characters in one branch-free pass: a byte-at-a-time
+    /// search for all three was a tenth of checking a large loop.
     fn plain_run(&mut self) -> Option<&'a str> {
         let start = self.i + 1;
-        let n = self.s[start..]
-            .iter()
-            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
-        if self.s[start + n] != b'"' {
+        let rest = self.s.get(start..)?;
+        let n = memchr::memchr2(b'"', b'\\', rest)?;
+        let controls = rest[..n].iter().fold(false, |any, &c| any | (c < 0x20));
+        if rest[n] != b'"' || controls {
             return None;
         }
         self.i = start + n + 1;

@@ -148,9 +148,12 @@ fn first_fit(text: &str, width: usize, max_lines: usize) -> (Vec<&str>, Option<u
         used: 0,
     };
     let mut offset = 0;
-    for word in text.split(' ') {
+    // Split as bytes: `str::split(' ')` set up a searcher per word, a tenth of drawing.
+    for word in text.as_bytes().split(|&b| b == b' ') {
         let start = offset;
         offset += word.len() + 1;
+        // A space is one byte of its own, so each piece is whole characters.
+        let word = &text[start..start + word.len()];
         let space = usize::from(start + word.len() < text.len());
         if !fit.word(word, start, space) {
             return (fit.lines, Some(start + word.len()));
