@@ -22,20 +22,25 @@ impl LineIndex {
         }
     }
 
-    /// Position of a byte range of `text` (the text this index is of).
+    /// Position of a byte range of `text` (the text this index is of). The character
+    /// marks are built only for a column far into a long line (they cost a pass over the
+    /// whole text, which a warning on line 1 of a large file must not pay).
     pub(super) fn pos(&self, text: &str, span: (usize, usize)) -> Pos {
+        let marks = || self.char_marks.get_or_init(|| char_marks(text)).as_slice();
         pos_in(
             text,
             self.line_starts.get_or_init(|| line_starts(text)),
-            Some(self.char_marks.get_or_init(|| char_marks(text))),
+            Some(&marks),
             span,
         )
     }
 }
 
+/// Where each line starts (memchr: `match_indices` of a newline was a third of the cost
+/// of a first diagnostic's position in a large file).
 pub(super) fn line_starts(text: &str) -> Vec<usize> {
     std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
         .collect()
 }
 
@@ -67,7 +72,12 @@ pub(super) fn pos_of(text: &str, starts: &[usize], span: (usize, usize)) -> Pos 
     pos_in(text, starts, None, span)
 }
 
-fn pos_in(text: &str, starts: &[usize], marks: Option<&[usize]>, span: (usize, usize)) -> Pos {
+fn pos_in<'m>(
+    text: &str,
+    starts: &[usize],
+    marks: Option<&dyn Fn() -> &'m [usize]>,
+    span: (usize, usize),
+) -> Pos {
     let start = span.0.min(text.len());
     let line_idx = match starts.binary_search(&start) {
         Ok(i) => i,
@@ -76,6 +86,7 @@ fn pos_in(text: &str, starts: &[usize], marks: Option<&[usize]>, span: (usize, u
     let line_start = starts.get(line_idx).copied().unwrap_or(0);
     let column = match marks {
         Some(m) if start - line_start > CHAR_MARK_BLOCK && text.is_char_boundary(start) => {
+            let m = m();
             chars_before(text, m, start) - chars_before(text, m, line_start)
         }
         _ => text.get(line_start..start).unwrap_or("").chars().count(),
