@@ -28,18 +28,6 @@ enum Role<'a> {
 }
 
 impl Role<'_> {
-    /// The key of the element's member that holds the reference (the entry's is the
-    /// loop's own field, located by its provenance).
-    fn key(self) -> &'static str {
-        match self {
-            Role::Entry => "entry_phase",
-            Role::From => "from",
-            Role::To => "to",
-            Role::Guard(_) => "before_phase",
-            Role::Reject(_) => "on_reject",
-        }
-    }
-
     /// Whether a terminal is allowed here.
     fn is_target(self) -> bool {
         matches!(self, Role::To | Role::Reject(_))
@@ -98,9 +86,9 @@ struct Use<'a> {
 /// Report the undeclared phases, one diagnostic per name, in order of first reference.
 pub(super) fn phase_references_exist(spec: &Spec, names: &Names, sink: &mut Diagnostics) {
     let mut groups: Vec<(&str, Vec<Use>)> = Vec::new();
-    for (name, role, origin) in phase_references(spec) {
-        let pointer = || match origin {
-            Some(o) => o.pointer_to(role.key()),
+    for (name, role, member) in phase_references(spec) {
+        let pointer = || match member {
+            Some((origin, key)) => origin.pointer_to(key),
             None => spec.provenance.pointer(Field::Entry),
         };
         let Resolved::Unknown { near } = names.phase(name, pointer) else {
@@ -121,25 +109,30 @@ pub(super) fn phase_references_exist(spec: &Spec, names: &Names, sink: &mut Diag
     }
 }
 
+/// Where a reference is: the element holding it and the member's key.
+type Member<'a> = (&'a Origin, &'static str);
+
 /// Every reference to a phase, in authored order: the entry, each transition's `from` and
 /// `to`, each checkpoint's `before_phase` and `on_reject` (targets that are terminals left
-/// out); with the origin of the element that holds it (`None`: the loop's entry field).
-/// Pointers are written out only for the references that resolve to nothing.
-fn phase_references(spec: &Spec) -> Vec<(&str, Role<'_>, Option<&Origin>)> {
+/// out); with the origin of the element that holds it and the member's key (`None`: the
+/// loop's entry field). Pointers are written out only for the references that resolve to
+/// nothing.
+fn phase_references(spec: &Spec) -> Vec<(&str, Role<'_>, Option<Member<'_>>)> {
     let g = &spec.graph;
     let mut out = vec![(g.entry.as_str(), Role::Entry, None)];
     for t in &g.transitions {
-        out.push((t.from.as_str(), Role::From, Some(&t.origin)));
+        out.push((t.from.as_str(), Role::From, Some((&t.origin, "from"))));
         if let Destination::Phase(to) = &t.to {
-            out.push((to.as_str(), Role::To, Some(&t.origin)));
+            out.push((to.as_str(), Role::To, Some((&t.origin, "to"))));
         }
     }
     for c in g.checkpoints.iter().flatten() {
         let guard = Role::Guard(c.id.as_str());
-        out.push((c.before_phase.as_str(), guard, Some(&c.origin)));
+        let at = Some((&c.origin, "before_phase"));
+        out.push((c.before_phase.as_str(), guard, at));
         if let Destination::Phase(r) = &c.on_reject {
             let reject = Role::Reject(c.id.as_str());
-            out.push((r.as_str(), reject, Some(&c.origin)));
+            out.push((r.as_str(), reject, Some((&c.origin, "on_reject"))));
         }
     }
     out
