@@ -206,7 +206,11 @@ fn state_origin(key: &str) -> Origin {
 /// The pointer of the target of event `event` of state `key` (the string, or the
 /// transition object's `target`).
 fn target_pointer(key: &str, event: &str, on: &m::On) -> String {
-    let at = state_origin(key).child("on").child(event);
+    target_pointer_at(&state_origin(key).child("on").child(event), on)
+}
+
+/// [`target_pointer`] of the event at `at`.
+fn target_pointer_at(at: &Origin, on: &m::On) -> String {
     match on {
         m::On::Target(_) => at.pointer(),
         m::On::Transition(_) | m::On::Candidates(_) => at.pointer_to("target"),
@@ -609,15 +613,16 @@ impl<'a> Lowering<'a> {
         let mut phases = Vec::with_capacity(keys.len());
         let mut transitions = Vec::with_capacity(keys.len());
         for key in keys {
-            let on = state_origin(key).child("on");
+            let origin = state_origin(key);
+            let events_at = origin.child("on");
             let events: Vec<Event<'a>> = self
                 .events(key)
-                .map(|(name, on_event)| (name, on_event, on.child(name)))
+                .map(|(name, on)| (name, on, events_at.child(name)))
                 .collect();
-            phases.push(self.phase(key, &events));
+            phases.push(self.phase(key, origin, &events));
             for (event, on, origin) in events {
                 let target = on.target().unwrap_or_default();
-                let to = self.destination(target, || target_pointer(key, event, on));
+                let to = self.destination(target, || target_pointer_at(&origin, on));
                 transitions.push(ir::Transition {
                     from: key.to_owned(),
                     on: event.clone(),
@@ -629,9 +634,8 @@ impl<'a> Lowering<'a> {
         (phases, transitions)
     }
 
-    fn phase(&mut self, key: &'a str, events: &[Event<'a>]) -> ir::Phase {
+    fn phase(&mut self, key: &'a str, origin: Origin, events: &[Event<'a>]) -> ir::Phase {
         let state = &self.states[key];
-        let origin = state_origin(key);
         self.stable_id(key, &origin, "phase state");
         let objective = state.description.clone().unwrap_or_else(|| {
             self.diags.push(
