@@ -11,8 +11,8 @@ use clap::Parser as _;
 /// 10,000-phase loop consolidating and freeing them (measured with perf). With transparent
 /// huge pages where the system allows them (`madvise` or `always`): one 2 MiB page fault
 /// instead of 512 small ones took a quarter off the time of reading a large loop, whose
-/// small page faults were 25 ms of system time. [`configure_allocator`] keeps the
-/// resident memory that costs in check.
+/// small page faults were 25 ms of system time. [`memory_for_input`] keeps the resident
+/// memory that costs in check.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -32,43 +32,54 @@ fn purge_delay_is_set() -> bool {
     })
 }
 
-/// mimalloc's own purge delay, kept for [`memory_for_input`] when it was changed.
-static DEFAULT_PURGE_DELAY: std::sync::OnceLock<std::ffi::c_long> = std::sync::OnceLock::new();
+/// Inputs from this size on, and below [`LARGE_INPUT`], return freed memory at once.
+/// Below it, the process's fixed cost (about 12 MB resident) dwarfs what a stage frees,
+/// and returning it cost more than the read: a 2.6 KB file made 25 `madvise` calls, each
+/// splitting a huge page that the next allocation faulted in again (`graph --mermaid` of
+/// a small file 4.3 ms instead of 3.6; a 1,000-phase loop peaks at 33 MB instead of 28).
+const MEDIUM_INPUT: usize = 1 << 20;
 
-/// Return freed memory to the system at once instead of after mimalloc's delay: with huge
-/// pages, memory freed by one stage of reading a large loop was otherwise still resident
-/// when the next stage allocated (a 10,000-phase loop peaked at 10.3x its size; at once,
-/// 8.6x). A delay the user set (`MIMALLOC_PURGE_DELAY`) is left as it is.
-fn configure_allocator() {
-    if purge_delay_is_set() {
-        return;
-    }
-    // SAFETY: plain calls into the allocator's API, made on the main thread before any
-    // other thread starts; they touch no Rust memory.
-    unsafe {
-        let _ = DEFAULT_PURGE_DELAY.set(libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY));
-        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
-    }
-}
-
-/// Inputs from this size on are read with mimalloc's own purge delay.
+/// Inputs from this size on keep mimalloc's own purge delay, so that freed memory is
+/// reused: there the fixed cost of a process and the slack of huge pages are small beside
+/// the input (a 100,000-phase loop peaks at 7x its size either way), while returning and
+/// faulting in again every freed page made reading it a tenth slower.
 const LARGE_INPUT: usize = 32 << 20;
 
-/// Freed memory is kept for reuse (an input of [`LARGE_INPUT`] or more is being read).
-static REUSE_FREED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// How freed memory is handled, decided once by the first caller of [`memory_for_input`],
+/// [`memory_for_folder`] or [`memory_for_server`]: still [`UNDECIDED`], or one of the two.
+static FREED_MEMORY: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(UNDECIDED);
+const UNDECIDED: u8 = 0;
+/// mimalloc's own delay: freed memory is reused.
+const REUSED: u8 = 1;
+/// A purge delay of 0: freed memory is returned to the system at once.
+const RETURNED: u8 = 2;
 
-/// Choose how freed memory is returned for an input of `len` bytes, before reading it.
-/// From [`LARGE_INPUT`] on, the fixed cost of a process (about 12 MB resident) and the
-/// slack of huge pages are small beside the input (a 100,000-phase loop peaks at 7x its
-/// size either way), while returning and faulting in again every freed page made reading
-/// it a tenth slower: mimalloc's delay is restored, so freed memory is reused. Only on the
-/// main thread, which reads a command's one input before any other thread starts (the
-/// reader threads of `check`, which read many inputs, keep the setting as it is).
-pub(crate) fn memory_for_input(len: usize) {
-    if len < LARGE_INPUT || std::thread::current().name() != Some("main") {
+/// Decide how freed memory is handled, once (the first decision stands).
+fn decide_freed_memory(how: u8) {
+    use std::sync::atomic::Ordering::Relaxed;
+    if FREED_MEMORY.compare_exchange(UNDECIDED, how, Relaxed, Relaxed).is_err() || how != RETURNED
+    {
         return;
     }
-    reuse_freed_memory();
+    // SAFETY: a plain call into the allocator's API, made on the main thread before any
+    // other thread starts; it touches no Rust memory.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+}
+
+/// Choose how freed memory is handled for an input of `len` bytes, before reading it: an
+/// input from [`MEDIUM_INPUT`] to [`LARGE_INPUT`] returns freed memory to the system at
+/// once instead of after mimalloc's delay. With huge pages, memory freed by one stage of
+/// reading a 10,000-phase loop was otherwise still resident when the next stage allocated
+/// (a peak of 10.3x its size; at once, 8.6x). A delay the user set (`MIMALLOC_PURGE_DELAY`)
+/// is left as it is. Only on the main thread, which reads a command's one input before any
+/// other thread starts (the reader threads of `check`, which read many inputs, keep the
+/// setting as it is).
+pub(crate) fn memory_for_input(len: usize) {
+    if std::thread::current().name() != Some("main") {
+        return;
+    }
+    let medium = (MEDIUM_INPUT..LARGE_INPUT).contains(&len);
+    decide_freed_memory(if medium && !purge_delay_is_set() { RETURNED } else { REUSED });
 }
 
 /// Keep freed memory for reuse while a folder is read: its files are small and many, and
@@ -76,7 +87,7 @@ pub(crate) fn memory_for_input(len: usize) {
 /// the docs of a 10,000-file corpus: 1.4 of its 3.7 s of system time), while the memory
 /// freed by one file is what the next one needs. Called before the reader threads start.
 pub(crate) fn memory_for_folder() {
-    reuse_freed_memory();
+    decide_freed_memory(REUSED);
 }
 
 /// Keep freed memory for reuse in the language server, with mimalloc's own delay: the
@@ -85,29 +96,15 @@ pub(crate) fn memory_for_folder() {
 /// loop, most of an edit's time was the kernel clearing pages). Called before the server
 /// starts its threads.
 pub(crate) fn memory_for_server() {
-    reuse_freed_memory();
+    decide_freed_memory(REUSED);
 }
 
-/// Restore mimalloc's own purge delay (once; nothing when [`configure_allocator`] left it
-/// as the user set it), so that freed memory is reused. Called from the main thread.
-fn reuse_freed_memory() {
-    let Some(&default) = DEFAULT_PURGE_DELAY.get() else {
-        return;
-    };
-    if REUSE_FREED.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        return;
-    }
-    // SAFETY: a plain call into the allocator's API, from the main thread, once; it
-    // touches no Rust memory.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, default) }
-}
-
-/// Hand memory freed so far back to the system now: `graph` frees the tree of a loop
-/// before drawing it, so that the two are never resident together. Not for an input of
-/// [`LARGE_INPUT`] or more, whose freed tree the drawing reuses instead (a 100,000-phase
-/// loop drew in 520 ms instead of 610, at 6.9x its size instead of 6.5x).
+/// Hand memory freed so far back to the system now, when freed memory is returned at
+/// once: `graph` frees the tree of a loop before drawing it, so that the two are never
+/// resident together. Not otherwise: the drawing of a large input reuses its freed tree (a
+/// 100,000-phase loop drew in 520 ms instead of 610, at 6.9x its size instead of 6.5x).
 pub(crate) fn return_freed_memory() {
-    if REUSE_FREED.load(std::sync::atomic::Ordering::Relaxed) {
+    if FREED_MEMORY.load(std::sync::atomic::Ordering::Relaxed) != RETURNED {
         return;
     }
     // SAFETY: a plain call into the allocator's API; it touches no Rust memory.
@@ -115,9 +112,8 @@ pub(crate) fn return_freed_memory() {
 }
 
 fn main() -> ExitCode {
-    configure_allocator();
     let args = cli::Cli::parse();
-    match cli::run(args) {
+    let code = match cli::run(args) {
         Ok(code) => code,
         // The reader of standard output went away (`loopconv paths big.json | head`): what
         // it read is what it wanted, as for any tool in a pipeline.
@@ -129,7 +125,36 @@ fn main() -> ExitCode {
             eprintln!("error: {}", loopconv::text::terminal(&message, true));
             ExitCode::from(cli::EXIT_USAGE)
         }
+    };
+    exit_at_once(code)
+}
+
+/// End the process with `code` once standard output is flushed, without the allocator's
+/// clean-up at exit: linked statically, mimalloc returns every freed page to the system
+/// from its exit handler (`mi_collect(true)`), one `madvise` per segment (667 calls after
+/// drawing a 100,000-phase loop, 12 after a small file) for memory the kernel takes back
+/// anyway as the process ends. Every command has finished its work and dropped what it
+/// owns (temporary files, staged folders, threads' results) when [`cli::run`] returns, so
+/// no other exit handler has anything to do. A failure to flush standard output (a full
+/// disk behind a redirection) is reported, where the runtime's own exit ignores it.
+#[cfg(unix)]
+fn exit_at_once(code: ExitCode) -> ExitCode {
+    use std::io::Write as _;
+    if let Err(err) = std::io::stdout().flush()
+        && err.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: writing standard output: {err}");
+        return ExitCode::from(cli::EXIT_USAGE);
     }
+    let status = (0..=u8::MAX).find(|&k| ExitCode::from(k) == code);
+    // SAFETY: `_exit` ends the process; nothing of Rust's is used after it.
+    unsafe { libc::_exit(status.map_or(1, i32::from)) }
+}
+
+/// Elsewhere the runtime's own exit.
+#[cfg(not(unix))]
+fn exit_at_once(code: ExitCode) -> ExitCode {
+    code
 }
 
 /// Whether an error comes from writing to a closed pipe.

@@ -657,3 +657,33 @@ fn a_closed_pipe_ends_the_command_quietly() {
         assert!(!stderr.contains("error"), "{args:?}: {stderr}");
     }
 }
+
+/// Output that cannot be written (standard output on a full disk) is an error, exit 2,
+/// for output written at once and for output still buffered when the command ends (the
+/// runtime's own exit drops a failed final flush silently).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_full_standard_output_is_an_error() {
+    let commands: [&[&str]; 3] = [
+        &["graph", "--mermaid", "examples/agentpm/react-loop.json"],
+        &["graph", "--dot", "examples/agentpm/react-loop.json"],
+        &["convert", "--to", "ir", "examples/hostile/agentpm-100kb.json"],
+    ];
+    for args in commands {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let out = support::loopconv_process()
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("No space left on device"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
