@@ -57,7 +57,10 @@ const RETURNED: u8 = 2;
 /// Decide how freed memory is handled, once (the first decision stands).
 fn decide_freed_memory(how: u8) {
     use std::sync::atomic::Ordering::Relaxed;
-    if FREED_MEMORY.compare_exchange(UNDECIDED, how, Relaxed, Relaxed).is_err() || how != RETURNED
+    if FREED_MEMORY
+        .compare_exchange(UNDECIDED, how, Relaxed, Relaxed)
+        .is_err()
+        || how != RETURNED
     {
         return;
     }
@@ -79,7 +82,11 @@ pub(crate) fn memory_for_input(len: usize) {
         return;
     }
     let medium = (MEDIUM_INPUT..LARGE_INPUT).contains(&len);
-    decide_freed_memory(if medium && !purge_delay_is_set() { RETURNED } else { REUSED });
+    decide_freed_memory(if medium && !purge_delay_is_set() {
+        RETURNED
+    } else {
+        REUSED
+    });
 }
 
 /// Keep freed memory for reuse while a folder is read: its files are small and many, and

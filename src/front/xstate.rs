@@ -140,12 +140,47 @@ struct Lowering<'a> {
     /// Each guarded phase's gates, in the order they are listed.
     gates_of: IdMap<&'a str, Vec<&'a str>>,
     diags: &'a mut Diagnostics,
+    /// The states' texts, by the state's index, moved into the IR as the phases are made.
+    texts: Vec<StateTexts>,
+}
+
+/// The texts a state's phase carries, moved out of the machine before it is lowered (the
+/// lowering borrows the states for their keys): copying them, and then freeing the
+/// machine's, were a third of the memory the lowering touched.
+struct StateTexts {
+    /// The state's `description`.
+    description: Option<String>,
+    /// Each event's transition's `description`, in the events' order.
+    events: Vec<Option<String>>,
+}
+
+/// Move the texts of `states` out ([`StateTexts`]), leaving empty strings where they were,
+/// so that whether a state or a transition has a description still reads the same.
+fn take_texts(states: &mut m::States) -> Vec<StateTexts> {
+    let take = |text: &mut Option<String>| text.as_mut().map(std::mem::take);
+    let event_text = |on: &mut m::On| match on {
+        m::On::Transition(t) => take(&mut t.description),
+        _ => None,
+    };
+    states
+        .values_mut()
+        .map(|state| StateTexts {
+            description: take(&mut state.description),
+            events: state
+                .on
+                .iter_mut()
+                .flatten()
+                .map(|(_, on)| event_text(on))
+                .collect(),
+        })
+        .collect()
 }
 
 /// Lower a machine into the IR.
-fn lower(machine: m::Machine, diags: &mut Diagnostics) -> Spec {
-    let meta = machine.meta.unwrap_or_default();
-    let mut l = Lowering::new(&machine.states, diags);
+fn lower(mut machine: m::Machine, diags: &mut Diagnostics) -> Spec {
+    let meta = machine.meta.take().unwrap_or_default();
+    let texts = take_texts(&mut machine.states);
+    let mut l = Lowering::new(&machine.states, diags, texts);
     let entry = l
         .destination(&machine.initial, || "/initial".to_owned())
         .as_str()
@@ -218,13 +253,14 @@ fn target_pointer_at(at: &Origin, on: &m::On) -> String {
 }
 
 impl<'a> Lowering<'a> {
-    fn new(states: &'a m::States, diags: &'a mut Diagnostics) -> Self {
+    fn new(states: &'a m::States, diags: &'a mut Diagnostics, texts: Vec<StateTexts>) -> Self {
         let mut l = Lowering {
             states,
             roles: ir::id_map(states.len()),
             guarded: ir::id_map(0),
             gates_of: ir::id_map(0),
             diags,
+            texts,
         };
         for (key, state) in states {
             let role = l.role(key, state);
@@ -241,7 +277,6 @@ impl<'a> Lowering<'a> {
     /// What state `key` is; `F018` for a kind of state a loop cannot hold (read as a
     /// phase, so that references to it resolve).
     fn role(&mut self, key: &str, state: &m::State) -> Role {
-        let at = state_origin(key);
         match state.kind {
             Some(m::StateType::Final) => Role::Terminal(self.terminal(key, state)),
             Some(
@@ -261,7 +296,7 @@ impl<'a> Lowering<'a> {
                         ),
                     )
                     .with_help("a loop is flat: one state per phase, one event per outcome, a final state per terminal")
-                    .at(at.pointer_to("type")),
+                    .at(state_origin(key).pointer_to("type")),
                 );
                 Role::Phase
             }
@@ -281,11 +316,10 @@ impl<'a> Lowering<'a> {
     /// first one's target is read, so that references resolve). A final state's events are
     /// `F001` already.
     fn candidate_lists(&mut self, key: &str, state: &m::State) {
-        let on = state_origin(key).child("on");
         for (event, o) in state.on.iter().flatten() {
             if matches!(o, m::On::Candidates(_)) {
                 let d = unsupported(
-                    &on.pointer_to(event),
+                    &state_origin(key).child("on").pointer_to(event),
                     event,
                     "guarded candidate transitions",
                 );
@@ -421,12 +455,22 @@ impl<'a> Lowering<'a> {
                 self.gates_of.entry(p).or_default().push(g);
             }
         }
-        let chains: Vec<(&'a str, Vec<&'a str>)> =
-            self.gates_of.iter().map(|(p, g)| (*p, g.clone())).collect();
+        // Each phase's gates were listed in the order of `gates`: the gate's place in its
+        // chain is how many of the phase's gates came before it (a search of the chains
+        // for each gate was quadratic in the number of gates).
+        let mut place: IdMap<&'a str, usize> = ir::id_map(self.gates_of.len());
         for &g in &gates {
-            if let Some((p, chain)) = chains.iter().find(|(_, c)| c.contains(&g)) {
-                self.check_approval(g, p, chain);
-            }
+            let Some(p) = self.guarded.get(g).copied().flatten() else {
+                continue;
+            };
+            let i = place.entry(p).or_default();
+            let next = self
+                .gates_of
+                .get(p)
+                .and_then(|chain| chain.get(*i + 1))
+                .copied();
+            *i += 1;
+            self.check_approval(g, p, next.unwrap_or(p));
         }
     }
 
@@ -501,11 +545,9 @@ impl<'a> Lowering<'a> {
         self.missing_gate_event(gate, m::REJECT);
     }
 
-    /// `F019` when gate `g` of phase `p` does not approve into the next gate of `chain`
-    /// (or into `p`, for the last).
-    fn check_approval(&mut self, g: &'a str, p: &'a str, chain: &[&'a str]) {
-        let i = chain.iter().position(|x| *x == g).unwrap_or(0);
-        let expected = chain.get(i + 1).copied().unwrap_or(p);
+    /// `F019` when gate `g` of phase `p` does not approve into `expected`, the next gate of
+    /// the phase's chain (or `p`, for the last).
+    fn check_approval(&mut self, g: &'a str, p: &'a str, expected: &'a str) {
         let Some((actual, on)) = self.approval(g) else {
             return;
         };
@@ -609,17 +651,20 @@ impl<'a> Lowering<'a> {
     /// The phases, in the order of their states, and the transitions: each phase's events,
     /// in order. An event's origin is made once, for its outcome and its transition.
     fn phases_and_transitions(&mut self) -> (Vec<ir::Phase>, Vec<ir::Transition>) {
-        let keys = self.keys_of(|r| *r == Role::Phase);
+        let states = self.states;
+        let keys: Vec<(usize, &'a str)> = (states.keys().map(String::as_str).enumerate())
+            .filter(|(_, k)| self.roles.get(k) == Some(&Role::Phase))
+            .collect();
         let mut phases = Vec::with_capacity(keys.len());
         let mut transitions = Vec::with_capacity(keys.len());
-        for key in keys {
+        for (index, key) in keys {
             let origin = state_origin(key);
             let events_at = origin.child("on");
             let events: Vec<Event<'a>> = self
                 .events(key)
                 .map(|(name, on)| (name, on, events_at.child(name)))
                 .collect();
-            phases.push(self.phase(key, origin, &events));
+            phases.push(self.phase(key, index, origin, &events));
             for (event, on, origin) in events {
                 let target = on.target().unwrap_or_default();
                 let to = self.destination(target, || target_pointer_at(&origin, on));
@@ -634,10 +679,17 @@ impl<'a> Lowering<'a> {
         (phases, transitions)
     }
 
-    fn phase(&mut self, key: &'a str, origin: Origin, events: &[Event<'a>]) -> ir::Phase {
-        let state = &self.states[key];
+    /// The phase of state `key`, the state at `index`.
+    fn phase(
+        &mut self,
+        key: &'a str,
+        index: usize,
+        origin: Origin,
+        events: &[Event<'a>],
+    ) -> ir::Phase {
+        let state = &self.states[index];
         self.stable_id(key, &origin, "phase state");
-        let objective = state.description.clone().unwrap_or_else(|| {
+        let objective = self.texts[index].description.take().unwrap_or_else(|| {
             self.diags.push(
                 Diagnostic::new(
                     Code::MissingField,
@@ -655,7 +707,7 @@ impl<'a> Lowering<'a> {
             id: key.to_owned(),
             objective,
             access: state.meta.as_ref().and_then(|m| m.access.clone()),
-            outcomes: self.outcomes(key, events),
+            outcomes: self.outcomes(key, index, events),
             origin,
         }
     }
@@ -663,7 +715,12 @@ impl<'a> Lowering<'a> {
     /// A phase's declared outcomes: its events, each described by its transition's
     /// `description`; `None` (the implicit `complete`) for a single undescribed
     /// `complete` event, or none at all.
-    fn outcomes(&mut self, key: &'a str, events: &[Event<'a>]) -> Option<Vec<ir::Outcome>> {
+    fn outcomes(
+        &mut self,
+        key: &'a str,
+        index: usize,
+        events: &[Event<'a>],
+    ) -> Option<Vec<ir::Outcome>> {
         let described = |on: &m::On| matches!(on, m::On::Transition(t) if t.description.is_some());
         let implicit = match events {
             [] => true,
@@ -675,12 +732,12 @@ impl<'a> Lowering<'a> {
         }
         let outcomes = events
             .iter()
-            .map(|(event, on, origin)| {
+            .enumerate()
+            .map(|(i, (event, on, origin))| {
                 self.stable_id(event, origin, "event");
+                let text = self.texts[index].events.get_mut(i).and_then(Option::take);
                 let description = match on {
-                    m::On::Transition(t) if t.description.is_some() => {
-                        t.description.clone().unwrap_or_default()
-                    }
+                    m::On::Transition(t) if t.description.is_some() => text.unwrap_or_default(),
                     _ => self.undescribed(key, event, origin),
                 };
                 ir::Outcome {

@@ -78,8 +78,11 @@ const SCAN_MEMBERS: usize = 16;
 /// Where each key of an object under construction first appears.
 #[derive(Default)]
 struct KeyIndex {
-    /// Built once the object has more than [`SCAN_MEMBERS`] members.
-    index: Option<std::collections::HashMap<String, usize>>,
+    /// Built once the object has more than [`SCAN_MEMBERS`] members. Hashed by foldhash
+    /// with a seed of the process (the keys are the file's, so a fixed seed would let a
+    /// file make them collide; std's SipHash was 1 % of reading an XState machine, whose
+    /// `states` object has a key per phase). Only looked up: no order reaches an output.
+    index: Option<std::collections::HashMap<String, usize, foldhash::fast::RandomState>>,
 }
 
 impl KeyIndex {
@@ -96,7 +99,10 @@ impl KeyIndex {
         if let Some(index) = &mut self.index {
             index.entry(key.to_owned()).or_insert(members.len());
         } else if members.len() >= SCAN_MEMBERS {
-            let mut index = std::collections::HashMap::with_capacity(members.len() * 2);
+            let mut index = std::collections::HashMap::with_capacity_and_hasher(
+                members.len() * 2,
+                foldhash::fast::RandomState::default(),
+            );
             for (i, m) in members.iter().enumerate() {
                 index.entry(m.key.to_string()).or_insert(i);
             }
