@@ -155,6 +155,12 @@ pub(super) fn load_valid_pair(g: &Global, paths: [&Path; 2]) -> Result<[Option<L
     let [a, b] = if paths.iter().any(|p| is_stdio(p)) {
         [load_file(g, paths[0], None), load_file(g, paths[1], None)]
     } else {
+        // The reader threads do not choose how freed memory is handled: chosen here, on
+        // the main thread, for the larger file.
+        let len = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+        crate::memory_for_input(
+            usize::try_from(len(paths[0]).max(len(paths[1]))).unwrap_or(usize::MAX),
+        );
         let pool = super::io::reader_pool()?;
         let load = |p: &Path| load_file(g, p, None);
         let (a, b) = pool.install(|| rayon::join(|| load(paths[0]), || load(paths[1])));
