@@ -667,7 +667,12 @@ fn a_full_standard_output_is_an_error() {
     let commands: [&[&str]; 3] = [
         &["graph", "--mermaid", "examples/agentpm/react-loop.json"],
         &["graph", "--dot", "examples/agentpm/react-loop.json"],
-        &["convert", "--to", "ir", "examples/hostile/agentpm-100kb.json"],
+        &[
+            "convert",
+            "--to",
+            "ir",
+            "examples/hostile/agentpm-100kb.json",
+        ],
     ];
     for args in commands {
         let full = std::fs::OpenOptions::new()
