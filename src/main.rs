@@ -4,6 +4,7 @@ mod cli;
 
 use std::process::ExitCode;
 
+use anyhow::Context as _;
 use clap::Parser as _;
 
 /// mimalloc instead of the system allocator: reading a large loop makes many small
@@ -120,7 +121,17 @@ pub(crate) fn return_freed_memory() {
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
-    let code = match cli::run(args) {
+    // Standard output is flushed here, so that a failure to write its last bytes (a full
+    // disk behind a redirection) is reported like any other error: the runtime's own exit
+    // ignores it.
+    let flushed = |code| {
+        use std::io::Write as _;
+        std::io::stdout()
+            .flush()
+            .context("writing standard output")
+            .map(|()| code)
+    };
+    let code = match cli::run(args).and_then(flushed) {
         Ok(code) => code,
         // The reader of standard output went away (`loopconv paths big.json | head`): what
         // it read is what it wanted, as for any tool in a pipeline.
@@ -136,23 +147,15 @@ fn main() -> ExitCode {
     exit_at_once(code)
 }
 
-/// End the process with `code` once standard output is flushed, without the allocator's
+/// End the process with `code` (standard output flushed), without the allocator's
 /// clean-up at exit: linked statically, mimalloc returns every freed page to the system
 /// from its exit handler (`mi_collect(true)`), one `madvise` per segment (667 calls after
 /// drawing a 100,000-phase loop, 12 after a small file) for memory the kernel takes back
 /// anyway as the process ends. Every command has finished its work and dropped what it
 /// owns (temporary files, staged folders, threads' results) when [`cli::run`] returns, so
-/// no other exit handler has anything to do. A failure to flush standard output (a full
-/// disk behind a redirection) is reported, where the runtime's own exit ignores it.
+/// no other exit handler has anything to do.
 #[cfg(unix)]
 fn exit_at_once(code: ExitCode) -> ExitCode {
-    use std::io::Write as _;
-    if let Err(err) = std::io::stdout().flush()
-        && err.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        eprintln!("error: writing standard output: {err}");
-        return ExitCode::from(cli::EXIT_USAGE);
-    }
     let status = (0..=u8::MAX).find(|&k| ExitCode::from(k) == code);
     // SAFETY: `_exit` ends the process; nothing of Rust's is used after it.
     unsafe { libc::_exit(status.map_or(1, i32::from)) }

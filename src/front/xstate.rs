@@ -441,13 +441,8 @@ impl<'a> Lowering<'a> {
     /// phase's gates in order, `F019` for a gate approving into the wrong place and for
     /// an event a gate does not take.
     fn chain_gates(&mut self) {
-        let gates: Vec<&'a str> = self
-            .states
-            .keys()
-            .map(String::as_str)
-            .filter(|k| self.roles.get(k) == Some(&Role::Gate))
-            .collect();
-        for &g in &gates {
+        let gates = self.keys_of(|r| *r == Role::Gate);
+        for &(_, g) in &gates {
             self.stray_gate_events(g);
             let phase = self.guarded_phase(g);
             self.guarded.insert(g, phase);
@@ -459,7 +454,7 @@ impl<'a> Lowering<'a> {
         // chain is how many of the phase's gates came before it (a search of the chains
         // for each gate was quadratic in the number of gates).
         let mut place: IdMap<&'a str, usize> = ir::id_map(self.gates_of.len());
-        for &g in &gates {
+        for &(_, g) in &gates {
             let Some(p) = self.guarded.get(g).copied().flatten() else {
                 continue;
             };
@@ -639,22 +634,18 @@ impl<'a> Lowering<'a> {
 }
 
 impl<'a> Lowering<'a> {
-    /// The keys of the states with role `role`, in order.
-    fn keys_of(&self, role: fn(&Role) -> bool) -> Vec<&'a str> {
-        self.states
-            .keys()
-            .map(String::as_str)
-            .filter(|k| self.roles.get(k).is_some_and(role))
+    /// The indices and keys of the states with role `role`, in order.
+    fn keys_of(&self, role: fn(&Role) -> bool) -> Vec<(usize, &'a str)> {
+        let states = self.states;
+        (states.keys().map(String::as_str).enumerate())
+            .filter(|(_, k)| self.roles.get(k).is_some_and(role))
             .collect()
     }
 
     /// The phases, in the order of their states, and the transitions: each phase's events,
     /// in order. An event's origin is made once, for its outcome and its transition.
     fn phases_and_transitions(&mut self) -> (Vec<ir::Phase>, Vec<ir::Transition>) {
-        let states = self.states;
-        let keys: Vec<(usize, &'a str)> = (states.keys().map(String::as_str).enumerate())
-            .filter(|(_, k)| self.roles.get(k) == Some(&Role::Phase))
-            .collect();
+        let keys = self.keys_of(|r| *r == Role::Phase);
         let mut phases = Vec::with_capacity(keys.len());
         let mut transitions = Vec::with_capacity(keys.len());
         for (index, key) in keys {
@@ -733,12 +724,12 @@ impl<'a> Lowering<'a> {
         let outcomes = events
             .iter()
             .enumerate()
-            .map(|(i, (event, on, origin))| {
+            .map(|(i, (event, _, origin))| {
                 self.stable_id(event, origin, "event");
-                let text = self.texts[index].events.get_mut(i).and_then(Option::take);
-                let description = match on {
-                    m::On::Transition(t) if t.description.is_some() => text.unwrap_or_default(),
-                    _ => self.undescribed(key, event, origin),
+                // The text of a transition with a `description` (`take_texts`).
+                let description = match self.texts[index].events.get_mut(i).and_then(Option::take) {
+                    Some(text) => text,
+                    None => self.undescribed(key, event, origin),
                 };
                 ir::Outcome {
                     id: (*event).clone(),
@@ -844,7 +835,7 @@ impl<'a> Lowering<'a> {
         }
         let list = gates
             .into_iter()
-            .map(|g| {
+            .map(|(_, g)| {
                 let origin = state_origin(g);
                 let id = self.checkpoint_id(g);
                 self.stable_id(id, &origin, "checkpoint");
