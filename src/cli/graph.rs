@@ -112,6 +112,8 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
 pub(super) fn dot_to_svg(dot: &str) -> Result<String> {
     use std::process::{Command, Stdio};
     let bin = std::env::var_os("LOOPCONV_DOT").unwrap_or_else(|| "dot".into());
+    // A child inherits the process's huge-page switch: it gets the system's setting.
+    crate::allow_huge_pages();
     let child = Command::new(&bin)
         .arg("-Tsvg")
         .stdin(Stdio::piped())

@@ -54,6 +54,7 @@ pub(super) fn read_input(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>> {
             .take(cap)
             .read_to_end(&mut buf)
             .context("reading standard input")?;
+        crate::memory_for_input(buf.len());
     } else {
         if path.is_dir() {
             bail!(
@@ -65,6 +66,9 @@ pub(super) fn read_input(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>> {
         // Sized from the file's length: growing the buffer by doubling copied a large
         // loop several times and touched twice its memory.
         let len = f.metadata().map_or(0, |m| m.len()).min(cap);
+        // Decided before the buffer is allocated: a large input's buffer is then read
+        // into huge pages.
+        crate::memory_for_input(usize::try_from(len).unwrap_or(usize::MAX));
         buf.reserve_exact(usize::try_from(len).unwrap_or(0).saturating_add(1));
         f.take(cap)
             .read_to_end(&mut buf)

@@ -68,7 +68,6 @@ pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result
         ..ReadLimits::default()
     };
     let bytes = read_input(path, &limits)?;
-    crate::memory_for_input(bytes.len());
     let name = display_name(g, path);
     let mut loaded = loopconv::load_owned(&name, bytes, &LoadOptions { from, limits });
     if g.strict {
