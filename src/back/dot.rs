@@ -307,6 +307,74 @@ fn label_value<'a>(l: &'a Label<'_>) -> AttrValue<'a> {
 /// The attributes of a node or an edge in their order, `None` for one not set.
 type AttrPairs<'a, const N: usize> = [Option<(&'static str, AttrValue<'a>)>; N];
 
+/// The attributes most nodes share (a reachable phase's), written once as the graph's
+/// node defaults: a node statement writes only the attributes in which it differs, which
+/// took a sixth off the DOT of a large loop. Every node sets each of them
+/// ([`NodeAttrs::beside`]), so none inherits one by omission.
+const NODE_DEFAULTS: NodeAttrs<'static> = NodeAttrs {
+    label: None,
+    shape: Some(Shape::Box),
+    style: Some(NodeStyle::Rounded),
+    color: Some(color::SLATE),
+    fillcolor: Some(color::PHASE_FILL),
+    fontcolor: Some(color::INK),
+    penwidth: Some("1.5"),
+    width: None,
+    margin: None,
+    tooltip: None,
+};
+
+/// The edge attributes most edges share (a transition's colour), written once as the
+/// graph's edge defaults.
+const EDGE_DEFAULTS: EdgeAttrs<'static> = EdgeAttrs {
+    label: None,
+    style: None,
+    color: Some(color::SLATE),
+    fontcolor: None,
+    penwidth: None,
+    tooltip: None,
+};
+
+/// `value`, or `None` when it is the default's: a value the defaults hold is left out.
+fn unless_default<T: PartialEq>(value: Option<T>, default: Option<T>) -> Option<T> {
+    if default.is_some() && value == default {
+        None
+    } else {
+        value
+    }
+}
+
+impl<'a> NodeAttrs<'a> {
+    /// These attributes as a statement writes them beside [`NODE_DEFAULTS`]: the ones equal
+    /// to a default left out.
+    fn beside(self, d: &NodeAttrs<'static>) -> NodeAttrs<'a> {
+        NodeAttrs {
+            shape: unless_default(self.shape, d.shape),
+            style: unless_default(self.style, d.style),
+            color: unless_default(self.color, d.color),
+            fillcolor: unless_default(self.fillcolor, d.fillcolor),
+            fontcolor: unless_default(self.fontcolor, d.fontcolor),
+            penwidth: unless_default(self.penwidth, d.penwidth),
+            width: unless_default(self.width, d.width),
+            margin: unless_default(self.margin, d.margin),
+            ..self
+        }
+    }
+}
+
+impl<'a> EdgeAttrs<'a> {
+    /// These attributes as a statement writes them beside [`EDGE_DEFAULTS`].
+    fn beside(self, d: &EdgeAttrs<'static>) -> EdgeAttrs<'a> {
+        EdgeAttrs {
+            style: unless_default(self.style, d.style),
+            color: unless_default(self.color, d.color),
+            fontcolor: unless_default(self.fontcolor, d.fontcolor),
+            penwidth: unless_default(self.penwidth, d.penwidth),
+            ..self
+        }
+    }
+}
+
 impl NodeAttrs<'_> {
     fn pairs(&self) -> AttrPairs<'_, 10> {
         let quoted = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Quoted(v)));
@@ -499,36 +567,42 @@ fn graph(d: &Diagram, with_legend: bool, out: &mut String) {
     }
     write_attrs(out, &gattrs);
     out.push_str(";\n  node");
+    let node_font = [
+        ("fontname", AttrValue::Quoted(FONT)),
+        ("fontsize", AttrValue::Bare("11")),
+        ("margin", AttrValue::Quoted("0.18,0.08")),
+    ];
     write_attrs(
         out,
-        &[
-            ("fontname", AttrValue::Quoted(FONT)),
-            ("fontsize", AttrValue::Bare("11")),
-            ("margin", AttrValue::Quoted("0.18,0.08")),
-        ],
+        node_font
+            .iter()
+            .chain(NODE_DEFAULTS.pairs().iter().flatten()),
     );
     out.push_str(";\n  edge");
+    let edge_font = [
+        ("fontname", AttrValue::Quoted(FONT)),
+        ("fontsize", AttrValue::Bare("10")),
+        ("fontcolor", AttrValue::Quoted(color::SLATE)),
+        ("arrowsize", AttrValue::Bare("0.8")),
+    ];
     write_attrs(
         out,
-        &[
-            ("fontname", AttrValue::Quoted(FONT)),
-            ("fontsize", AttrValue::Bare("10")),
-            ("fontcolor", AttrValue::Quoted(color::SLATE)),
-            ("arrowsize", AttrValue::Bare("0.8")),
-        ],
+        edge_font
+            .iter()
+            .chain(EDGE_DEFAULTS.pairs().iter().flatten()),
     );
     out.push_str(";\n");
 
     if d.start.is_some() {
-        let start = NodeAttrs {
-            shape: Some(Shape::Point),
-            color: Some(color::INK),
-            width: Some("0.18"),
-            tooltip: Some("start"),
-            ..NodeAttrs::default()
-        };
         let _ = write!(out, "  {START_ID}");
-        write_attrs(out, start.pairs().iter().flatten());
+        write_attrs(
+            out,
+            start_attrs()
+                .beside(&NODE_DEFAULTS)
+                .pairs()
+                .iter()
+                .flatten(),
+        );
         out.push_str(";\n");
     }
     chunks::write(&d.nodes, out, |n| 2 * n.text_len() + 300, node_statement);
@@ -539,11 +613,28 @@ fn graph(d: &Diagram, with_legend: bool, out: &mut String) {
     out.push_str("}\n");
 }
 
+/// The start marker: a dot in the ink colour (what Graphviz draws for a point by itself,
+/// written out because the node defaults are a phase's).
+fn start_attrs() -> NodeAttrs<'static> {
+    NodeAttrs {
+        shape: Some(Shape::Point),
+        style: Some(NodeStyle::Filled),
+        color: Some(color::INK),
+        fillcolor: Some(color::INK),
+        fontcolor: Some(color::INK),
+        penwidth: Some("1"),
+        width: Some("0.18"),
+        tooltip: Some("start"),
+        ..NodeAttrs::default()
+    }
+}
+
 /// `  p0 [label=<...>, ...];`
 fn node_statement(n: &DiagramNode, out: &mut String) {
     out.push_str("  ");
     n.id.push_to(out);
-    write_attrs(out, node_attrs(n).pairs().iter().flatten());
+    let attrs = node_attrs(n).beside(&NODE_DEFAULTS);
+    write_attrs(out, attrs.pairs().iter().flatten());
     out.push_str(";\n");
 }
 
@@ -553,7 +644,8 @@ fn edge_statement(e: &DiagramEdge, out: &mut String) {
     e.from.push_to(out);
     out.push_str(" -> ");
     e.to.push_to(out);
-    write_attrs(out, edge_attrs(e).pairs().iter().flatten());
+    let attrs = edge_attrs(e).beside(&EDGE_DEFAULTS);
+    write_attrs(out, attrs.pairs().iter().flatten());
     out.push_str(";\n");
 }
 
@@ -588,7 +680,7 @@ fn legend(out: &mut String) {
         ),
     ];
     for (id, n) in &samples {
-        let mut a = node_attrs(n);
+        let mut a = node_attrs(n).beside(&NODE_DEFAULTS);
         a.tooltip = None;
         let _ = write!(out, "    {id}");
         write_attrs(out, a.pairs().iter().flatten());
