@@ -167,7 +167,14 @@ fn build_graph(spec: &Spec) -> Built<'_> {
 /// One node per phase id (its first declaration), per terminal, and per checkpoint that
 /// guards a declared phase.
 fn add_nodes(g: &Graph) -> Built<'_> {
-    let mut graph: DiGraph<Vertex, Edge> = DiGraph::new();
+    // Sized once: every phase, terminal and gate is a node, and each transition, approval
+    // and rejection at most one edge (growing by doubling copied a large loop's edges
+    // several times).
+    let gates = g.checkpoints.iter().flatten().count();
+    let mut graph: DiGraph<Vertex, Edge> = DiGraph::with_capacity(
+        g.phases.len() + Terminal::ALL.len() + gates,
+        g.transitions.len() + 2 * gates,
+    );
     let mut phase_nodes: IdMap<String, NodeIndex> = id_map(g.phases.len());
     for (i, p) in g.phases.iter().enumerate() {
         if !phase_nodes.contains_key(&p.id) {
@@ -180,7 +187,7 @@ fn add_nodes(g: &Graph) -> Built<'_> {
         .map(|t| (*t, graph.add_node(Vertex::Terminal(*t))))
         .collect();
     let mut chains: BTreeMap<&str, Vec<NodeIndex>> = BTreeMap::new();
-    let mut gates: Vec<Option<NodeIndex>> = Vec::new();
+    let mut gates: Vec<Option<NodeIndex>> = Vec::with_capacity(gates);
     for (i, c) in g.checkpoints.iter().flatten().enumerate() {
         let gate = phase_nodes.contains_key(&c.before_phase).then(|| {
             let n = graph.add_node(Vertex::Gate(i));
@@ -272,6 +279,8 @@ fn shortest_runs(graph: &DiGraph<Vertex, Edge>, start: Option<NodeIndex>) -> Run
     let mut prev: Vec<Option<NodeIndex>> = vec![None; graph.node_count()];
     if let Some(s) = start {
         let mut dq = VecDeque::new();
+        // The successors of the node at hand, in index order; one buffer for every node.
+        let mut succ: Vec<NodeIndex> = Vec::new();
         dist[s.index()] = Some(cost(s));
         dq.push_back(s);
         while let Some(n) = dq.pop_front() {
@@ -280,9 +289,10 @@ fn shortest_runs(graph: &DiGraph<Vertex, Edge>, start: Option<NodeIndex>) -> Run
             if matches!(graph[n], Vertex::Terminal(_)) {
                 continue;
             }
-            let mut succ: Vec<_> = graph.edges(n).map(|e| e.target()).collect();
+            succ.clear();
+            succ.extend(graph.edges(n).map(|e| e.target()));
             succ.sort();
-            for m in succ {
+            for &m in &succ {
                 let c = cost(m);
                 if dist[m.index()].is_none_or(|old| d + c < old) {
                     dist[m.index()] = Some(d + c);
