@@ -163,8 +163,10 @@ if python3 -c 'import agentpm' 2>/dev/null; then
     bench packages "python3 '$OUT/sdk_load.py' '$PKG'" "'$L' check '$PKG/.agentpm/loops'"
 fi
 # Without a shell (-N): hyperfine's correction for the shell's start-up is as large as
-# these commands and, on a busy machine, made `cat` take 0 s.
-bench small -N "cat '$SMALL'" "'$L' graph --mermaid '$SMALL'"
+# these commands and, on a busy machine, made `cat` take 0 s. A few milliseconds each: 60
+# times the runs of the other rows (300 for --runs 5), after 20 warm-up runs, since five
+# samples of a process's start-up on a shared machine moved the ratio by a third.
+WARMUP=20 RUNS=$((RUNS * 60)) bench small -N "cat '$SMALL'" "'$L' graph --mermaid '$SMALL'"
 for cmd in check mermaid dot; do
     case $cmd in check) args=(check) ;; *) args=(graph "--$cmd") ;; esac
     peak "loop-$cmd" "$L" "${args[@]}" "$L10K"

@@ -848,6 +848,55 @@ checks:
         assert!(with.ends_with("  }\n}\n"), "{with}");
     }
 
+    /// Every node, of every kind and state, names each attribute the node defaults set, so
+    /// that none is drawn with a phase's shape or colours by omission (a new kind that
+    /// forgets one fails here).
+    #[test]
+    fn every_node_names_each_defaulted_attribute() {
+        let defaulted = |a: &NodeAttrs| {
+            [
+                a.shape.is_some(),
+                a.style.is_some(),
+                a.color.is_some(),
+                a.fillcolor.is_some(),
+                a.fontcolor.is_some(),
+                a.penwidth.is_some(),
+            ]
+        };
+        let kinds = [NodeKind::Phase, NodeKind::Gate]
+            .into_iter()
+            .chain(Terminal::ALL.map(NodeKind::Terminal));
+        assert_eq!(defaulted(&NODE_DEFAULTS), [true; 6]);
+        assert_eq!(defaulted(&start_attrs()), [true; 6]);
+        let states = [
+            (true, false, false),
+            (false, false, false),
+            (true, true, false),
+            (true, false, true),
+        ];
+        for kind in kinds {
+            for (reachable, trap, entry) in states {
+                let n = DiagramNode {
+                    reachable,
+                    trap,
+                    entry,
+                    ..sample(kind, "t", "l")
+                };
+                let a = node_attrs(&n);
+                assert_eq!(defaulted(&a), [true; 6], "{a:?}");
+            }
+        }
+        // An unreachable phase differs from the defaults, so its statement says so.
+        let unreachable = DiagramNode {
+            reachable: false,
+            ..sample(NodeKind::Phase, "t", "l")
+        };
+        let grey = node_attrs(&unreachable).beside(&NODE_DEFAULTS);
+        assert_eq!(grey.fillcolor, Some(color::GREY_FILL));
+        assert_eq!(grey.style, Some(NodeStyle::RoundedDashed));
+        assert_eq!(grey.shape, None);
+    }
+
     #[test]
     fn deterministic_with_generated_ids() {
         let a = render(HOSTILE_MAS);
