@@ -430,7 +430,11 @@ pub fn list(items: &[String], conjunction: &str) -> String {
 
 /// Whether two texts are equal (`==` is not available in a `const fn`).
 pub const fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
+    same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// Whether two byte strings are equal, byte by byte (usable in a `const fn`).
+pub const fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }

@@ -22,7 +22,7 @@ use crate::front::to_model::Edits;
 use crate::text::count;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
-use rules::{Additional, Id, LazyRegex, Rules, Schema};
+use rules::{Additional, Id, LazyRegex, Rules, Schema, Types};
 
 /// The outcome of a shape check.
 #[derive(Debug, Default)]
@@ -66,20 +66,6 @@ pub enum UnknownKey {
     Instead(Box<Diagnostic>),
     /// Nothing: another key's diagnostic already explains it (one cause, one diagnostic).
     Explained,
-}
-
-/// Whether JSON Schema type `t` takes `value`.
-fn admits(t: &str, value: &Value) -> bool {
-    match (t, value) {
-        ("object", Value::Object(_))
-        | ("array", Value::Array(_))
-        | ("string", Value::String { .. })
-        | ("boolean", Value::Bool(_))
-        | ("null", Value::Null) => true,
-        ("number", Value::Number(_)) => true,
-        ("integer", Value::Number(n)) => n.is_u64() || n.is_i64() || is_whole(n),
-        _ => false,
-    }
 }
 
 /// Check `doc` against `schema`, pushing a diagnostic for each problem.
@@ -207,7 +193,7 @@ impl ShapeCheck<'_> {
         report: bool,
     ) -> bool {
         if let Some(t) = &obj.types
-            && !self.type_ok(t, node, ptr, report)
+            && !self.type_ok(t, obj.type_set, node, ptr, report)
         {
             return false;
         }
@@ -347,11 +333,8 @@ impl ShapeCheck<'_> {
     /// The one alternative whose `type` takes `node`'s type, if exactly one does.
     fn only_form_of_its_type(&self, alts: &[Id], node: &Node) -> Option<Id> {
         let mut of_type = alts.iter().filter(|s| {
-            self.schema
-                .get(**s)
-                .types
-                .as_ref()
-                .is_some_and(|types| types.iter().any(|t| admits(t, &node.value)))
+            let rules = self.schema.get(**s);
+            rules.types.is_some() && rules.type_set.admits(&node.value)
         });
         match (of_type.next(), of_type.next()) {
             (Some(only), None) => Some(*only),
@@ -359,8 +342,15 @@ impl ShapeCheck<'_> {
         }
     }
 
-    fn type_ok(&mut self, types: &[&str], node: &Node, ptr: &Ptr<'_>, report: bool) -> bool {
-        let ok = types.iter().any(|t| admits(t, &node.value));
+    fn type_ok(
+        &mut self,
+        types: &[&str],
+        set: Types,
+        node: &Node,
+        ptr: &Ptr<'_>,
+        report: bool,
+    ) -> bool {
+        let ok = set.admits(&node.value);
         if ok || !report {
             return ok;
         }
@@ -708,10 +698,11 @@ impl ShapeCheck<'_> {
     fn required(&mut self, obj: &Rules, members: &[Member], ptr: &Ptr<'_>, report: bool) -> bool {
         let mut ok = true;
         for r in &obj.required {
-            if members.iter().any(|m| m.key == *r) {
+            if members.iter().any(|m| r.is(&m.key)) {
                 continue;
             }
-            if ptr.is_root() && self.profile.optional_root_keys.contains(r) {
+            let r = r.text;
+            if ptr.is_root() && self.profile.optional_root_keys.contains(&r) {
                 continue;
             }
             ok = false;
@@ -810,7 +801,12 @@ impl ShapeCheck<'_> {
             )
             .at(child);
         }
-        let names: Vec<&str> = obj.properties.iter().flatten().map(|(k, _)| *k).collect();
+        let names: Vec<&str> = obj
+            .properties
+            .iter()
+            .flatten()
+            .map(|(k, _)| k.text)
+            .collect();
         // Ties go to the first name in byte order.
         let mut sorted = names.clone();
         sorted.sort_unstable();

@@ -9,6 +9,10 @@ use std::sync::{LazyLock, Mutex};
 use regex::Regex;
 use serde_json::Value as J;
 
+use super::is_whole;
+use crate::front::vocabulary::KEYS;
+use crate::tree::{Key, Value};
+
 /// The index of a [`Rules`] in its [`Schema`].
 pub(super) type Id = usize;
 
@@ -32,10 +36,11 @@ impl Schema {
 
 /// A schema `pattern` regex, compiled when first used (`None` when it does not compile):
 /// compiling every pattern of a schema up front was half the start-up time of drawing a
-/// small loop.
+/// small loop. The formats' own patterns are recognised once, here, and matched by hand.
 #[derive(Debug)]
 pub(super) struct LazyRegex {
     pub(super) source: &'static str,
+    known: Option<KnownPattern>,
     regex: std::sync::OnceLock<Option<Regex>>,
 }
 
@@ -43,14 +48,15 @@ impl LazyRegex {
     fn new(source: &'static str) -> LazyRegex {
         LazyRegex {
             source,
+            known: KnownPattern::of(source),
             regex: std::sync::OnceLock::new(),
         }
     }
 
     /// Whether `text` matches (`None` when the pattern does not compile).
     pub(super) fn matches(&self, text: &str) -> Option<bool> {
-        if let Some(m) = known_pattern(self.source, text) {
-            return Some(m);
+        if let Some(k) = self.known {
+            return Some(k.matches(text));
         }
         self.regex
             .get_or_init(|| Regex::new(self.source).ok())
@@ -60,32 +66,67 @@ impl LazyRegex {
 }
 
 /// The formats' own patterns, matched by hand: compiling them with `regex` was most of the
-/// start-up time of a command on a small file. `None` for any other pattern. A test
-/// compares each with `regex` on generated strings.
+/// start-up time of a command on a small file, and naming the pattern at every value
+/// compared its source with each of these. A test compares each with `regex` on
+/// generated strings.
+#[derive(Debug, Clone, Copy)]
+enum KnownPattern {
+    /// `\S`.
+    NotBlank,
+    /// `^[a-z][a-z0-9-]*$`.
+    Kebab,
+    /// `^[a-z][a-z0-9-]{0,63}$`.
+    Kebab64,
+    /// `^[a-z](?:-?[a-z0-9])*$`: single hyphens between letters and digits.
+    KebabSingleHyphens,
+    /// `^[A-Z][A-Z0-9_]*$`.
+    UpperSnake,
+    /// [`crate::ir::id_pattern::VERSION`].
+    SemVer,
+}
+
+impl KnownPattern {
+    /// The known pattern whose source is `pattern`, if it is one.
+    fn of(pattern: &str) -> Option<KnownPattern> {
+        Some(match pattern {
+            r"\S" => KnownPattern::NotBlank,
+            "^[a-z][a-z0-9-]*$" => KnownPattern::Kebab,
+            "^[a-z][a-z0-9-]{0,63}$" => KnownPattern::Kebab64,
+            "^[a-z](?:-?[a-z0-9])*$" => KnownPattern::KebabSingleHyphens,
+            "^[A-Z][A-Z0-9_]*$" => KnownPattern::UpperSnake,
+            crate::ir::id_pattern::VERSION => KnownPattern::SemVer,
+            _ => return None,
+        })
+    }
+
+    fn matches(self, text: &str) -> bool {
+        let b = text.as_bytes();
+        let lower_digit = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+        let kebab = || kebab_head(b) && b.iter().all(|c| lower_digit(c) || *c == b'-');
+        match self {
+            KnownPattern::NotBlank => text.chars().any(|c| !c.is_whitespace()),
+            KnownPattern::Kebab => kebab(),
+            KnownPattern::Kebab64 => kebab() && b.len() <= 64,
+            KnownPattern::KebabSingleHyphens => {
+                // No `--`, looked for by bytes (a substring search set up a searcher for
+                // every id).
+                kebab() && !b.windows(2).any(|w| w == b"--") && b.last() != Some(&b'-')
+            }
+            KnownPattern::UpperSnake => {
+                b.first().is_some_and(u8::is_ascii_uppercase)
+                    && b.iter()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
+            }
+            KnownPattern::SemVer => is_semver(text),
+        }
+    }
+}
+
+/// Whether `text` matches `pattern` when it is one of the [`KnownPattern`]s, `None` for
+/// any other pattern.
+#[cfg(test)]
 fn known_pattern(pattern: &str, text: &str) -> Option<bool> {
-    let b = text.as_bytes();
-    let lower_digit = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    Some(match pattern {
-        r"\S" => text.chars().any(|c| !c.is_whitespace()),
-        "^[a-z][a-z0-9-]*$" => kebab_head(b) && b.iter().all(|c| lower_digit(c) || *c == b'-'),
-        "^[a-z][a-z0-9-]{0,63}$" => {
-            kebab_head(b) && b.len() <= 64 && b.iter().all(|c| lower_digit(c) || *c == b'-')
-        }
-        // A lowercase letter, then letters and digits with single hyphens between them.
-        "^[a-z](?:-?[a-z0-9])*$" => {
-            kebab_head(b)
-                && b.iter().all(|c| lower_digit(c) || *c == b'-')
-                && !text.contains("--")
-                && b.last() != Some(&b'-')
-        }
-        "^[A-Z][A-Z0-9_]*$" => {
-            b.first().is_some_and(u8::is_ascii_uppercase)
-                && b.iter()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
-        }
-        crate::ir::id_pattern::VERSION => is_semver(text),
-        _ => return None,
-    })
+    KnownPattern::of(pattern).map(|k| k.matches(text))
 }
 
 /// Starts with a lowercase ASCII letter.
@@ -210,6 +251,87 @@ mod tests {
     }
 }
 
+/// A JSON Schema `type` as the set of the types it names, tested by bit instead of by
+/// name: comparing the names at every value of a document was a tenth of the shape check.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Types(u8);
+
+impl Types {
+    const OBJECT: u8 = 1;
+    const ARRAY: u8 = 1 << 1;
+    const STRING: u8 = 1 << 2;
+    const BOOLEAN: u8 = 1 << 3;
+    const NULL: u8 = 1 << 4;
+    const NUMBER: u8 = 1 << 5;
+    const INTEGER: u8 = 1 << 6;
+
+    /// The set of the types named (a name JSON Schema does not define adds nothing).
+    fn of(names: &[&str]) -> Types {
+        Types(names.iter().fold(0, |set, name| {
+            set | match *name {
+                "object" => Types::OBJECT,
+                "array" => Types::ARRAY,
+                "string" => Types::STRING,
+                "boolean" => Types::BOOLEAN,
+                "null" => Types::NULL,
+                "number" => Types::NUMBER,
+                "integer" => Types::INTEGER,
+                _ => 0,
+            }
+        }))
+    }
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    /// Whether one of the types takes `value` (a whole number written as a float is an
+    /// integer; a YAML float no JSON number holds is none).
+    pub(super) fn admits(self, value: &Value) -> bool {
+        match value {
+            Value::Object(_) => self.has(Types::OBJECT),
+            Value::Array(_) => self.has(Types::ARRAY),
+            Value::String { .. } => self.has(Types::STRING),
+            Value::Bool(_) => self.has(Types::BOOLEAN),
+            Value::Null => self.has(Types::NULL),
+            Value::Number(n) => {
+                self.has(Types::NUMBER)
+                    || (self.has(Types::INTEGER) && (n.is_u64() || n.is_i64() || is_whole(n)))
+            }
+            Value::NonFinite(_) => false,
+        }
+    }
+}
+
+/// A name of a schema (a property, a required field), with its word of the formats'
+/// vocabulary when it is one: a key of the document, which the parser shared from that
+/// vocabulary, then matches it by the address of the word, not by its text.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Name {
+    pub(super) text: &'static str,
+    word: Option<&'static &'static str>,
+}
+
+impl Name {
+    fn new(text: &'static str) -> Name {
+        Name {
+            text,
+            word: KEYS.word(text),
+        }
+    }
+
+    /// Whether `key` is this name.
+    pub(super) fn is(&self, key: &Key) -> bool {
+        match (self.word, KEYS.word_of(key)) {
+            (Some(name), Some(key)) => std::ptr::eq(name, key),
+            // A key that is a word of the vocabulary has another text than a name that
+            // is none.
+            (None, Some(_)) => false,
+            _ => key.as_str() == self.text,
+        }
+    }
+}
+
 /// What an object allows beyond its `properties`.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Additional {
@@ -228,6 +350,8 @@ pub(super) struct Rules {
     pub(super) boolean: Option<bool>,
     /// `type`, as written (`None`: no `type`, or one that is neither a string nor a list).
     pub(super) types: Option<Vec<&'static str>>,
+    /// The types of `types`, as a set.
+    pub(super) type_set: Types,
     /// `type` admits integers.
     pub(super) wants_integer: bool,
     pub(super) constant: Option<&'static J>,
@@ -238,9 +362,9 @@ pub(super) struct Rules {
     pub(super) minimum: Option<f64>,
     pub(super) min_items: Option<u64>,
     pub(super) items: Option<Id>,
-    pub(super) required: Vec<&'static str>,
+    pub(super) required: Vec<Name>,
     /// `properties`, in the schema's order (`None`: no `properties`).
-    pub(super) properties: Option<Vec<(&'static str, Id)>>,
+    pub(super) properties: Option<Vec<(Name, Id)>>,
     pub(super) additional: Additional,
     /// `propertyNames: {pattern}`.
     pub(super) property_names: Option<LazyRegex>,
@@ -263,6 +387,7 @@ impl Rules {
         Rules {
             boolean: None,
             types: None,
+            type_set: Types::default(),
             wants_integer: false,
             constant: None,
             enumeration: None,
@@ -285,11 +410,11 @@ impl Rules {
     }
 
     /// The schema of the property `key`.
-    pub(super) fn property(&self, key: &str) -> Option<Id> {
+    pub(super) fn property(&self, key: &Key) -> Option<Id> {
         self.properties
             .as_ref()?
             .iter()
-            .find(|(k, _)| *k == key)
+            .find(|(name, _)| name.is(key))
             .map(|(_, id)| *id)
     }
 }
@@ -365,7 +490,8 @@ impl Compiler {
         for (key, value) in obj {
             self.keyword(&mut r, key, value);
         }
-        r.wants_integer = r.types.as_ref().is_some_and(|t| t.contains(&"integer"));
+        r.type_set = Types::of(r.types.as_deref().unwrap_or_default());
+        r.wants_integer = r.type_set.has(Types::INTEGER);
         r
     }
 
@@ -391,7 +517,7 @@ impl Compiler {
             "required" => {
                 r.required = value
                     .as_array()
-                    .map(|all| all.iter().filter_map(J::as_str).collect())
+                    .map(|all| all.iter().filter_map(J::as_str).map(Name::new).collect())
                     .unwrap_or_default();
             }
             "propertyNames" => {
@@ -414,7 +540,7 @@ impl Compiler {
             "properties" => {
                 r.properties = value.as_object().map(|p| {
                     p.iter()
-                        .map(|(k, s)| (k.as_str(), self.compile(s)))
+                        .map(|(k, s)| (Name::new(k), self.compile(s)))
                         .collect()
                 });
             }
