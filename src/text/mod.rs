@@ -428,13 +428,10 @@ pub fn list(items: &[String], conjunction: &str) -> String {
     }
 }
 
-/// Whether two texts are equal (`==` is not available in a `const fn`).
+/// Whether two texts are equal, byte by byte: usable in a `const fn` (where `==` is not),
+/// and for a few bytes cheaper than `==`, which calls libc's `memcmp`.
 pub const fn same_text(a: &str, b: &str) -> bool {
-    same_bytes(a.as_bytes(), b.as_bytes())
-}
-
-/// Whether two byte strings are equal, byte by byte (usable in a `const fn`).
-pub const fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
     }

@@ -69,8 +69,8 @@ impl Vocabulary {
         while let Some(k) = self.slots[i] {
             let word = words.get(usize::from(k))?;
             // Compared in place: a key is a few bytes, for which a call into libc's
-            // `memcmp` (what `==` makes of two slices) cost more than the comparison (it
-            // was 7 % of reading a large loop, with the shape check's comparisons).
+            // `memcmp` (what `==` makes of two slices) costs more than the comparison
+            // (such calls, this one among them, were 7 % of checking a large loop).
             if crate::text::same_text(word, text) {
                 return Some(word);
             }

@@ -201,6 +201,22 @@ mod tests {
         out
     }
 
+    /// A name matches a key exactly when their texts are equal, however the key is stored:
+    /// shared from the formats' vocabulary, on the heap, or shared from another vocabulary.
+    #[test]
+    fn a_name_matches_a_key_by_its_text() {
+        static OTHER: crate::tree::Vocabulary = crate::tree::Vocabulary::new(&["id", "zzz"]);
+        let texts = ["id", "phases", "objective", "zzz", "ids", "", "to", "on"];
+        for name in texts {
+            let n = Name::new(name);
+            for text in texts {
+                for key in [KEYS.key(text), Key::new(text), OTHER.key(text)] {
+                    assert_eq!(n.is(&key), text == name, "{name} against {key:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn hand_matched_patterns_agree_with_regex() {
         let patterns = [
