@@ -34,7 +34,7 @@ fn purge_delay_is_set() -> bool {
 }
 
 /// Inputs from this size on, and below [`LARGE_INPUT`], return freed memory at once.
-/// Below it, the process's fixed cost (about 12 MB resident) dwarfs what a stage frees,
+/// Below it, the process's fixed cost (about 8 MB resident) dwarfs what a stage frees,
 /// and returning it cost more than the read: a 2.6 KB file made 25 `madvise` calls, each
 /// splitting a huge page that the next allocation faulted in again (`graph --mermaid` of
 /// a small file 4.3 ms instead of 3.6; a 1,000-phase loop peaks at 33 MB instead of 28).
