@@ -58,9 +58,9 @@ const RETURNED: u8 = 2;
 /// Transparent huge pages are off from before `main` until the input is known to be
 /// large enough to pay for them ([`allow_huge_pages`]): the allocator reserves its first
 /// arena with `MADV_HUGEPAGE` before `main` runs, and the first touch of each 2 MiB of it
-/// then cleared a whole huge page. For a small file that was three of them, 12 MB resident
-/// and about a sixth of the process's time (`graph --mermaid` of a 2.6 KB file: 2.9 ms with
-/// huge pages, 2.5 ms without; 7.6 MB resident). Registered at constructor priority 100,
+/// then cleared a whole huge page. For a small file that was three of them: 13.2 MB
+/// resident instead of 7.6, and up to 0.4 ms of the 2-3 ms of `graph --mermaid` of a
+/// 2.6 KB file (how much depends on the host's load). Registered at constructor priority 100,
 /// before the allocator's own constructor (priority 101), so that no page of the arena is
 /// touched first. Linux only: elsewhere the allocator's default stands.
 #[cfg(target_os = "linux")]

@@ -62,8 +62,9 @@ impl Vocabulary {
         self.words
     }
 
-    /// The word equal to `text`, if there is one.
-    fn find(&self, text: &str) -> Option<&'static &'static str> {
+    /// The word equal to `text`, if there is one: its address names it (see
+    /// [`Self::word_of`]).
+    pub fn word(&self, text: &str) -> Option<&'static &'static str> {
         let words = self.words;
         let mut i = slot(text);
         while let Some(k) = self.slots[i] {
@@ -77,11 +78,6 @@ impl Vocabulary {
             i = (i + 1) % SLOTS;
         }
         None
-    }
-
-    /// The word equal to `text`, if there is one: its address names it (see [`Self::word_of`]).
-    pub fn word(&self, text: &str) -> Option<&'static &'static str> {
-        self.find(text)
     }
 
     /// The word of this vocabulary that `key` is stored as, if it is one (a key equal to a
@@ -104,7 +100,7 @@ impl Vocabulary {
 
     /// The key for `text`: the shared word when there is one, else a copy of the text.
     pub fn key(&self, text: &str) -> Key {
-        match self.find(text) {
+        match self.word(text) {
             Some(word) => Key(KeyText::Known(word)),
             None => Key::new(text),
         }
@@ -112,7 +108,7 @@ impl Vocabulary {
 
     /// The key for `text`, which is kept (not copied) when it is no word.
     pub fn key_from(&self, text: String) -> Key {
-        match self.find(&text) {
+        match self.word(&text) {
             Some(word) => Key(KeyText::Known(word)),
             None => Key::from(text),
         }

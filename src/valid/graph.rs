@@ -170,10 +170,10 @@ fn add_nodes(g: &Graph) -> Built<'_> {
     // Sized once: every phase, terminal and gate is a node, and each transition, approval
     // and rejection at most one edge (growing by doubling copied a large loop's edges
     // several times).
-    let gates = g.checkpoints.iter().flatten().count();
+    let gate_count = g.checkpoints.iter().flatten().count();
     let mut graph: DiGraph<Vertex, Edge> = DiGraph::with_capacity(
-        g.phases.len() + Terminal::ALL.len() + gates,
-        g.transitions.len() + 2 * gates,
+        g.phases.len() + Terminal::ALL.len() + gate_count,
+        g.transitions.len() + 2 * gate_count,
     );
     let mut phase_nodes: IdMap<String, NodeIndex> = id_map(g.phases.len());
     for (i, p) in g.phases.iter().enumerate() {
@@ -187,7 +187,7 @@ fn add_nodes(g: &Graph) -> Built<'_> {
         .map(|t| (*t, graph.add_node(Vertex::Terminal(*t))))
         .collect();
     let mut chains: BTreeMap<&str, Vec<NodeIndex>> = BTreeMap::new();
-    let mut gates: Vec<Option<NodeIndex>> = Vec::with_capacity(gates);
+    let mut gates: Vec<Option<NodeIndex>> = Vec::with_capacity(gate_count);
     for (i, c) in g.checkpoints.iter().flatten().enumerate() {
         let gate = phase_nodes.contains_key(&c.before_phase).then(|| {
             let n = graph.add_node(Vertex::Gate(i));

@@ -212,7 +212,7 @@ impl ShapeCheck<'_> {
             return false;
         }
         match &node.value {
-            Value::Number(n) if obj.wants_integer => self.integer(node, n, ptr, report),
+            Value::Number(n) if obj.wants_integer() => self.integer(node, n, ptr, report),
             _ => true,
         }
     }

@@ -368,8 +368,6 @@ pub(super) struct Rules {
     pub(super) types: Option<Vec<&'static str>>,
     /// The types of `types`, as a set.
     pub(super) type_set: Types,
-    /// `type` admits integers.
-    pub(super) wants_integer: bool,
     pub(super) constant: Option<&'static J>,
     pub(super) enumeration: Option<&'static [J]>,
     pub(super) min_length: Option<u64>,
@@ -404,7 +402,6 @@ impl Rules {
             boolean: None,
             types: None,
             type_set: Types::default(),
-            wants_integer: false,
             constant: None,
             enumeration: None,
             min_length: None,
@@ -423,6 +420,12 @@ impl Rules {
             one_of: Vec::new(),
             not: None,
         }
+    }
+
+    /// Whether `type` admits integers (a whole number written as a float is then read as
+    /// one).
+    pub(super) fn wants_integer(&self) -> bool {
+        self.type_set.has(Types::INTEGER)
     }
 
     /// The schema of the property `key`.
@@ -507,7 +510,6 @@ impl Compiler {
             self.keyword(&mut r, key, value);
         }
         r.type_set = Types::of(r.types.as_deref().unwrap_or_default());
-        r.wants_integer = r.type_set.has(Types::INTEGER);
         r
     }
 
