@@ -133,8 +133,10 @@ struct Built<'a> {
     phase_nodes: IdMap<String, NodeIndex>,
     /// Vertex of each terminal.
     terminal_nodes: BTreeMap<Terminal, NodeIndex>,
-    /// Gate chains: the gates guarding each phase, in authored order.
-    chains: BTreeMap<&'a str, Vec<NodeIndex>>,
+    /// Gate chains: the gates guarding each phase, in authored order. Hashed: a
+    /// `BTreeMap` of phase ids compared ids a dozen times a lookup, a tenth of validating
+    /// a loop with a checkpoint before every phase.
+    chains: IdMap<&'a str, Vec<NodeIndex>>,
     /// The gate of each checkpoint; `None` when it guards an undeclared phase.
     gates: Vec<Option<NodeIndex>>,
 }
@@ -186,7 +188,7 @@ fn add_nodes(g: &Graph) -> Built<'_> {
         .iter()
         .map(|t| (*t, graph.add_node(Vertex::Terminal(*t))))
         .collect();
-    let mut chains: BTreeMap<&str, Vec<NodeIndex>> = BTreeMap::new();
+    let mut chains: IdMap<&str, Vec<NodeIndex>> = id_map(gate_count.min(g.phases.len()));
     let mut gates: Vec<Option<NodeIndex>> = Vec::with_capacity(gate_count);
     for (i, c) in g.checkpoints.iter().flatten().enumerate() {
         let gate = phase_nodes.contains_key(&c.before_phase).then(|| {
@@ -226,12 +228,18 @@ fn add_transitions(g: &Graph, built: &mut Built) {
 
 /// An approval edge from each gate to the next gate of its chain, or to its phase.
 fn add_approvals(built: &mut Built) {
-    for (phase, chain) in &built.chains {
+    // In phase-id order, so that the edges are added in the same order on every run.
+    let mut phases: Vec<&str> = built.chains.keys().copied().collect();
+    phases.sort_unstable();
+    for phase in phases {
+        let Some(chain) = built.chains.get(phase) else {
+            continue;
+        };
         for (k, &gate) in chain.iter().enumerate() {
             let next = chain
                 .get(k + 1)
                 .copied()
-                .or_else(|| built.phase_nodes.get(*phase).copied());
+                .or_else(|| built.phase_nodes.get(phase).copied());
             if let Some(next) = next {
                 built.graph.add_edge(gate, next, Edge::Approve);
             }
