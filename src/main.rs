@@ -40,6 +40,15 @@ fn purge_delay_is_set() -> bool {
 /// a small file 4.3 ms instead of 3.6; a 1,000-phase loop peaks at 33 MB instead of 28).
 const MEDIUM_INPUT: usize = 1 << 20;
 
+/// Inputs from this size on are read with transparent huge pages. A huge page is filled
+/// only in part by what a stage allocates, and that slack (10-15 MB) is a large share of
+/// a mid-sized input: `check` of a 3.4 MB loop peaked at 12x its size with huge pages and
+/// 6.9x without, of a 5.6 MB loop at 9.2x (`graph --dot` 10.3x) and 6.0x, of the 1.6 MB
+/// `short` loop at 25x and 15.6x. Without them, small page faults cost time (`graph --dot`
+/// of the 5.6 MB loop 62 -> 81 ms, of an 8.4 MB loop 100 -> 112 ms, against 185 and
+/// 201 ms for Python's `json.load`), so they pay from about this size on.
+const HUGE_PAGE_INPUT: usize = 6 << 20;
+
 /// Inputs from this size on keep mimalloc's own purge delay, so that freed memory is
 /// reused: there the fixed cost of a process and the slack of huge pages are small beside
 /// the input (a 100,000-phase loop peaks at 7x its size either way), while returning and
@@ -126,7 +135,8 @@ fn decide_freed_memory(how: u8, huge_pages: bool) {
 /// once instead of after mimalloc's delay. With huge pages, memory freed by one stage of
 /// reading a 10,000-phase loop was otherwise still resident when the next stage allocated
 /// (a peak of 10.3x its size; at once, 8.6x). A delay the user set (`MIMALLOC_PURGE_DELAY`)
-/// is left as it is. Only on the main thread, which reads a command's one input before any
+/// is left as it is. Huge pages are turned back on from [`HUGE_PAGE_INPUT`] on. Only on
+/// the main thread, which reads a command's one input before any
 /// other thread starts (the reader threads of `check`, which read many inputs, keep the
 /// setting as it is).
 pub(crate) fn memory_for_input(len: usize) {
@@ -139,7 +149,7 @@ pub(crate) fn memory_for_input(len: usize) {
     } else {
         REUSED
     };
-    decide_freed_memory(how, len >= MEDIUM_INPUT);
+    decide_freed_memory(how, len >= HUGE_PAGE_INPUT);
 }
 
 /// Keep freed memory for reuse while a folder is read: its files are small and many, and
