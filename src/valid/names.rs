@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Severity, Suggestion};
 use crate::ir::id_pattern::repaired_id;
-use crate::ir::{Graph, IMPLICIT_OUTCOME, IdMap, Phase, Spec, id_map};
+use crate::ir::{Destination, Graph, IMPLICIT_OUTCOME, IdMap, Phase, Spec, Transition, id_map};
 
 /// Codes whose diagnostic says the value at its pointer is unusable as a name or a list.
 fn invalidates(code: Code) -> bool {
@@ -96,6 +96,24 @@ pub(super) struct Names<'a> {
     /// The transition list is flagged (empty): coverage cannot be judged.
     pub(super) transitions_flagged: bool,
     flagged: BTreeSet<String>,
+    /// How each transition's names resolve, in transition order.
+    transitions: Vec<TransitionNames<'a>>,
+}
+
+/// How one transition's names resolve, found once by [`Names::new`]: every rule on
+/// transitions reads them here (each looked them up again, a dozen hash lookups a
+/// transition, a tenth of validating a loop of 30,000 transitions).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TransitionNames<'a> {
+    /// Its `from`.
+    pub(super) from: Resolved<'a>,
+    /// The first declaration of `from`, when `from` names a declared phase exactly.
+    pub(super) from_index: Option<usize>,
+    /// Its `on`, against the outcomes of the phase `from` counts for (`None` when `from`
+    /// counts for none).
+    pub(super) on: Option<Resolved<'a>>,
+    /// Its `to`, when `to` is a phase (`None` for a terminal).
+    pub(super) to: Option<Resolved<'a>>,
 }
 
 impl<'a> Names<'a> {
@@ -128,9 +146,34 @@ impl<'a> Names<'a> {
             phases_flagged: flagged.contains(&spec.provenance.pointer(Field::Phases)),
             transitions_flagged: flagged.contains(&spec.provenance.pointer(Field::Transitions)),
             flagged,
+            transitions: Vec::new(),
         };
         names.sort_declarations();
+        names.transitions = graph.transitions.iter().map(|t| names.resolve(t)).collect();
         names
+    }
+
+    /// How the names of transition `t` resolve.
+    fn resolve(&self, t: &'a Transition) -> TransitionNames<'a> {
+        let from = self.phase(&t.from, || t.origin.pointer_to("from"));
+        let on = from
+            .counts_for()
+            .map(|p| self.outcome(p, &t.on, || t.origin.pointer_to("on")));
+        let to = match &t.to {
+            Destination::Phase(to) => Some(self.phase(to, || t.origin.pointer_to("to"))),
+            Destination::Terminal(_) => None,
+        };
+        TransitionNames {
+            from,
+            from_index: self.first_index(&t.from),
+            on,
+            to,
+        }
+    }
+
+    /// How the names of each transition resolve, in transition order.
+    pub(super) fn transitions(&self) -> &[TransitionNames<'a>] {
+        &self.transitions
     }
 
     /// Sort the declared ids into valid and flagged, and find the flagged outcome lists and

@@ -6,7 +6,7 @@
 //! once (V007) and not checked for its outcome; a phase whose id repeats is checked once.
 
 use super::Sink as _;
-use super::names::{Names, Resolved, unknown_id_help};
+use super::names::{Names, Resolved, TransitionNames, unknown_id_help};
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
 use crate::ir::{Destination, Field, Graph, Pattern, Spec, Transition};
@@ -54,8 +54,10 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
 
 /// Whether a transition's `from` is a declared phase and its `on` an outcome of its first
 /// declaration (the one the graph is built from).
-fn outcome_known(phases: &Names, t: &Transition) -> bool {
-    phases.get(&t.from).is_some_and(|p| p.has_outcome(&t.on))
+fn outcome_known(phases: &Names, t: &Transition, names: &TransitionNames) -> bool {
+    names
+        .from_index
+        .is_some_and(|i| phases.graph.phases[i].has_outcome(&t.on))
 }
 
 /// Whether a target is a declared phase or a terminal.
@@ -66,6 +68,11 @@ fn resolves(phases: &Names, to: &Destination) -> bool {
     }
 }
 
+/// Whether a transition's target, resolved as `to`, is a declared phase or a terminal.
+fn target_resolves(to: Option<Resolved>) -> bool {
+    matches!(to, None | Some(Resolved::Declared(_)))
+}
+
 /// Whether every edge resolves: each transition leaves on a declared outcome of a declared
 /// phase for a declared phase or a terminal, and each checkpoint guards a declared phase and
 /// rejects to a declared phase or a terminal.
@@ -73,7 +80,8 @@ fn edges_resolve(g: &Graph, phases: &Names) -> bool {
     let transitions = g
         .transitions
         .iter()
-        .all(|t| outcome_known(phases, t) && resolves(phases, &t.to));
+        .zip(phases.transitions())
+        .all(|(t, n)| outcome_known(phases, t, n) && target_resolves(n.to));
     let checkpoints = g
         .checkpoints
         .iter()
@@ -177,16 +185,15 @@ fn transition_outcomes_exist(g: &Graph, phases: &Names, sink: &mut Diagnostics) 
     // The transitions on one unknown outcome of one phase are one diagnostic.
     type Group<'a> = ((&'a str, &'a str), Option<&'a str>, Vec<String>);
     let mut groups: Vec<Group> = Vec::new();
-    for t in &g.transitions {
-        let from = match phases.phase(&t.from, || t.origin.pointer_to("from")) {
+    for (t, names) in g.transitions.iter().zip(phases.transitions()) {
+        let from = match names.from {
             Resolved::Declared(p) | Resolved::Excused(Some(p)) => p,
             Resolved::Excused(None) | Resolved::Unknown { .. } => continue,
         };
-        let at = || t.origin.pointer_to("on");
-        let Resolved::Unknown { near } = phases.outcome(from, &t.on, at) else {
+        let Some(Resolved::Unknown { near }) = names.on else {
             continue;
         };
-        let at = at();
+        let at = t.origin.pointer_to("on");
         let key = (from, t.on.as_str());
         match groups.iter_mut().find(|(k, _, _)| *k == key) {
             Some((_, _, places)) => places.push(at),
@@ -237,8 +244,8 @@ fn outcome_help(
 /// transitions cannot be told apart).
 fn at_most_one_transition_per_outcome(g: &Graph, phases: &Names, sink: &mut Diagnostics) {
     let mut pairs: IdMap<(&str, &str), usize> = id_map(g.transitions.len());
-    for (i, t) in g.transitions.iter().enumerate() {
-        if !outcome_known(phases, t) || phases.is_duplicated(&t.from) {
+    for (i, (t, names)) in g.transitions.iter().zip(phases.transitions()).enumerate() {
+        if !outcome_known(phases, t, names) || phases.is_duplicated(&t.from) {
             continue;
         }
         match pairs.entry((t.from.as_str(), t.on.as_str())) {
@@ -265,15 +272,9 @@ fn at_most_one_transition_per_outcome(g: &Graph, phases: &Names, sink: &mut Diag
 /// (a `from` or `on` one edit from a declared name, an invalid id written validly).
 fn covered_pairs<'a>(g: &'a Graph, phases: &Names<'a>) -> IdSet<(&'a str, &'a str)> {
     let mut covered = IdSet::with_capacity_and_hasher(g.transitions.len(), Default::default());
-    for t in &g.transitions {
-        let Some(from) = phases
-            .phase(&t.from, || t.origin.pointer_to("from"))
-            .counts_for()
-        else {
-            continue;
-        };
-        let on = phases.outcome(from, &t.on, || t.origin.pointer_to("on"));
-        if let Some(on) = on.counts_for() {
+    for names in phases.transitions() {
+        let on = names.on.and_then(Resolved::counts_for);
+        if let (Some(from), Some(on)) = (names.from.counts_for(), on) {
             covered.insert((from, on));
         }
     }

@@ -86,12 +86,13 @@ struct Use<'a> {
 /// Report the undeclared phases, one diagnostic per name, in order of first reference.
 pub(super) fn phase_references_exist(spec: &Spec, names: &Names, sink: &mut Diagnostics) {
     let mut groups: Vec<(&str, Vec<Use>)> = Vec::new();
-    for (name, role, member) in phase_references(spec) {
+    for (name, role, member, resolved) in phase_references(spec, names) {
         let pointer = || match member {
             Some((origin, key)) => origin.pointer_to(key),
             None => spec.provenance.pointer(Field::Entry),
         };
-        let Resolved::Unknown { near } = names.phase(name, pointer) else {
+        let resolved = resolved.unwrap_or_else(|| names.phase(name, pointer));
+        let Resolved::Unknown { near } = resolved else {
             continue;
         };
         let u = Use {
@@ -115,28 +116,33 @@ type Member<'a> = (&'a Origin, &'static str);
 /// Every reference to a phase, in authored order: the entry, each transition's `from` and
 /// `to`, each checkpoint's `before_phase` and `on_reject` (targets that are terminals left
 /// out); with the origin of the element that holds it and the member's key (`None`: the
-/// loop's entry field). Pointers are written out only for the references that resolve to
-/// nothing.
-fn phase_references(spec: &Spec) -> Vec<(&str, Role<'_>, Option<Member<'_>>)> {
+/// loop's entry field), and how it resolves when [`Names`] knows already (a transition's).
+/// Pointers are written out only for the references that resolve to nothing.
+fn phase_references<'a>(spec: &'a Spec, names: &Names<'a>) -> Vec<Reference<'a>> {
     let g = &spec.graph;
-    let mut out = vec![(g.entry.as_str(), Role::Entry, None)];
-    for t in &g.transitions {
-        out.push((t.from.as_str(), Role::From, Some((&t.origin, "from"))));
+    let mut out = vec![(g.entry.as_str(), Role::Entry, None, None)];
+    for (t, resolved) in g.transitions.iter().zip(names.transitions()) {
+        let from = Some(resolved.from);
+        out.push((t.from.as_str(), Role::From, Some((&t.origin, "from")), from));
         if let Destination::Phase(to) = &t.to {
-            out.push((to.as_str(), Role::To, Some((&t.origin, "to"))));
+            out.push((to.as_str(), Role::To, Some((&t.origin, "to")), resolved.to));
         }
     }
     for c in g.checkpoints.iter().flatten() {
         let guard = Role::Guard(c.id.as_str());
         let at = Some((&c.origin, "before_phase"));
-        out.push((c.before_phase.as_str(), guard, at));
+        out.push((c.before_phase.as_str(), guard, at, None));
         if let Destination::Phase(r) = &c.on_reject {
             let reject = Role::Reject(c.id.as_str());
-            out.push((r.as_str(), reject, Some((&c.origin, "on_reject"))));
+            out.push((r.as_str(), reject, Some((&c.origin, "on_reject")), None));
         }
     }
     out
 }
+
+/// A reference to a phase: the name, where it is named, the element holding it, and how
+/// it resolves when that is known already.
+type Reference<'a> = (&'a str, Role<'a>, Option<Member<'a>>, Option<Resolved<'a>>);
 
 /// The diagnostic of an undeclared name used at `uses` (at least one).
 fn one_diagnostic(names: &Names, name: &str, uses: &[Use]) -> Diagnostic {
