@@ -96,13 +96,21 @@ pub(super) struct Names<'a> {
     /// The transition list is flagged (empty): coverage cannot be judged.
     pub(super) transitions_flagged: bool,
     flagged: BTreeSet<String>,
-    /// How each transition's names resolve, in transition order.
-    transitions: Vec<TransitionNames<'a>>,
+    /// How each transition's names resolve, in transition order, packed
+    /// ([`Names::transitions`] unpacks them): the first declaration of its `from`, or
+    /// [`UNUSUAL`] when one of its names is not a declared name written exactly (then they
+    /// are resolved again when read: few are). Four bytes a transition, not the 88 of a
+    /// [`TransitionNames`].
+    transitions: Vec<u32>,
 }
 
+/// In [`Names::transitions`]: a transition one of whose names is not a declared name
+/// written exactly.
+const UNUSUAL: u32 = u32::MAX;
+
 /// How one transition's names resolve, found once by [`Names::new`]: every rule on
-/// transitions reads them here (each looked them up again, a dozen hash lookups a
-/// transition, a tenth of validating a loop of 30,000 transitions).
+/// transitions reads them from [`Names::transitions`] (each looked them up again, a dozen
+/// hash lookups a transition, a tenth of validating a loop of 30,000 transitions).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct TransitionNames<'a> {
     /// Its `from`.
@@ -149,8 +157,35 @@ impl<'a> Names<'a> {
             transitions: Vec::new(),
         };
         names.sort_declarations();
-        names.transitions = graph.transitions.iter().map(|t| names.resolve(t)).collect();
+        names.transitions = graph.transitions.iter().map(|t| names.pack(t)).collect();
         names
+    }
+
+    /// A transition's entry in [`Self::transitions`].
+    fn pack(&self, t: &'a Transition) -> u32 {
+        let names = self.resolve(t);
+        let declared = |r: Option<Resolved>| matches!(r, None | Some(Resolved::Declared(_)));
+        match names.from_index.map(u32::try_from) {
+            Some(Ok(i)) if i != UNUSUAL && declared(names.on) && declared(names.to) => i,
+            _ => UNUSUAL,
+        }
+    }
+
+    /// How the names of transition `t`, whose entry in [`Self::transitions`] is `packed`,
+    /// resolve.
+    fn unpack(&self, t: &'a Transition, packed: u32) -> TransitionNames<'a> {
+        if packed == UNUSUAL {
+            return self.resolve(t);
+        }
+        TransitionNames {
+            from: Resolved::Declared(&t.from),
+            from_index: Some(packed as usize),
+            on: Some(Resolved::Declared(&t.on)),
+            to: match &t.to {
+                Destination::Phase(to) => Some(Resolved::Declared(to)),
+                Destination::Terminal(_) => None,
+            },
+        }
     }
 
     /// How the names of transition `t` resolve.
@@ -171,9 +206,16 @@ impl<'a> Names<'a> {
         }
     }
 
-    /// How the names of each transition resolve, in transition order.
-    pub(super) fn transitions(&self) -> &[TransitionNames<'a>] {
-        &self.transitions
+    /// Each transition and how its names resolve, in transition order.
+    pub(super) fn transitions(
+        &self,
+    ) -> impl Iterator<Item = (&'a Transition, TransitionNames<'a>)> + '_ {
+        let graph = self.graph;
+        graph
+            .transitions
+            .iter()
+            .zip(&self.transitions)
+            .map(|(t, &packed)| (t, self.unpack(t, packed)))
     }
 
     /// Sort the declared ids into valid and flagged, and find the flagged outcome lists and

@@ -34,7 +34,7 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     // Rules 6, 7, 9, 15, 16: every phase named is declared (one diagnostic per name).
     super::unknown::phase_references_exist(spec, &phases, sink);
     // Rules 8, 10, 11: outcomes and transitions.
-    transition_outcomes_exist(g, &phases, sink);
+    transition_outcomes_exist(&phases, sink);
     at_most_one_transition_per_outcome(g, &phases, sink);
     every_outcome_has_a_transition(g, &phases, sink);
     // Rules 14-16: checkpoints (rule 17, one checkpoint per phase, is retired: several
@@ -77,11 +77,9 @@ fn target_resolves(to: Option<Resolved>) -> bool {
 /// phase for a declared phase or a terminal, and each checkpoint guards a declared phase and
 /// rejects to a declared phase or a terminal.
 fn edges_resolve(g: &Graph, phases: &Names) -> bool {
-    let transitions = g
-        .transitions
-        .iter()
-        .zip(phases.transitions())
-        .all(|(t, n)| outcome_known(phases, t, n) && target_resolves(n.to));
+    let transitions = phases
+        .transitions()
+        .all(|(t, n)| outcome_known(phases, t, &n) && target_resolves(n.to));
     let checkpoints = g
         .checkpoints
         .iter()
@@ -181,11 +179,11 @@ fn unique_outcome_ids(g: &Graph, sink: &mut Diagnostics) {
 /// Rule 8 (`V008`): every transition's `on` is an outcome of its `from` phase (of any of
 /// its declarations, when the id repeats). Not checked when `from` is undeclared (`V007`
 /// says so) or when the cause is reported already (a flagged outcome list or outcome id).
-fn transition_outcomes_exist(g: &Graph, phases: &Names, sink: &mut Diagnostics) {
+fn transition_outcomes_exist(phases: &Names, sink: &mut Diagnostics) {
     // The transitions on one unknown outcome of one phase are one diagnostic.
     type Group<'a> = ((&'a str, &'a str), Option<&'a str>, Vec<String>);
     let mut groups: Vec<Group> = Vec::new();
-    for (t, names) in g.transitions.iter().zip(phases.transitions()) {
+    for (t, names) in phases.transitions() {
         let from = match names.from {
             Resolved::Declared(p) | Resolved::Excused(Some(p)) => p,
             Resolved::Excused(None) | Resolved::Unknown { .. } => continue,
@@ -244,8 +242,8 @@ fn outcome_help(
 /// transitions cannot be told apart).
 fn at_most_one_transition_per_outcome(g: &Graph, phases: &Names, sink: &mut Diagnostics) {
     let mut pairs: IdMap<(&str, &str), usize> = id_map(g.transitions.len());
-    for (i, (t, names)) in g.transitions.iter().zip(phases.transitions()).enumerate() {
-        if !outcome_known(phases, t, names) || phases.is_duplicated(&t.from) {
+    for (i, (t, names)) in phases.transitions().enumerate() {
+        if !outcome_known(phases, t, &names) || phases.is_duplicated(&t.from) {
             continue;
         }
         match pairs.entry((t.from.as_str(), t.on.as_str())) {
@@ -272,7 +270,7 @@ fn at_most_one_transition_per_outcome(g: &Graph, phases: &Names, sink: &mut Diag
 /// (a `from` or `on` one edit from a declared name, an invalid id written validly).
 fn covered_pairs<'a>(g: &'a Graph, phases: &Names<'a>) -> IdSet<(&'a str, &'a str)> {
     let mut covered = IdSet::with_capacity_and_hasher(g.transitions.len(), Default::default());
-    for names in phases.transitions() {
+    for (_, names) in phases.transitions() {
         let on = names.on.and_then(Resolved::counts_for);
         if let (Some(from), Some(on)) = (names.from.counts_for(), on) {
             covered.insert((from, on));

@@ -117,27 +117,40 @@ type Member<'a> = (&'a Origin, &'static str);
 /// `to`, each checkpoint's `before_phase` and `on_reject` (targets that are terminals left
 /// out); with the origin of the element that holds it and the member's key (`None`: the
 /// loop's entry field), and how it resolves when [`Names`] knows already (a transition's).
-/// Pointers are written out only for the references that resolve to nothing.
-fn phase_references<'a>(spec: &'a Spec, names: &Names<'a>) -> Vec<Reference<'a>> {
+/// Pointers are written out only for the references that resolve to nothing. An
+/// iterator: a vector of them was 60,000 entries for a loop of 30,000 transitions, 4 MB
+/// alive beside the loop.
+fn phase_references<'a>(spec: &'a Spec, names: &Names<'a>) -> impl Iterator<Item = Reference<'a>> {
     let g = &spec.graph;
-    let mut out = vec![(g.entry.as_str(), Role::Entry, None, None)];
-    for (t, resolved) in g.transitions.iter().zip(names.transitions()) {
-        let from = Some(resolved.from);
-        out.push((t.from.as_str(), Role::From, Some((&t.origin, "from")), from));
-        if let Destination::Phase(to) = &t.to {
-            out.push((to.as_str(), Role::To, Some((&t.origin, "to")), resolved.to));
-        }
-    }
-    for c in g.checkpoints.iter().flatten() {
-        let guard = Role::Guard(c.id.as_str());
+    let entry = std::iter::once((g.entry.as_str(), Role::Entry, None, None));
+    let transitions = names.transitions().flat_map(|(t, resolved)| {
+        let from = Some((&t.origin, "from"));
+        let to = match &t.to {
+            Destination::Phase(to) => {
+                Some((to.as_str(), Role::To, Some((&t.origin, "to")), resolved.to))
+            }
+            Destination::Terminal(_) => None,
+        };
+        std::iter::once((t.from.as_str(), Role::From, from, Some(resolved.from))).chain(to)
+    });
+    let checkpoints = g.checkpoints.iter().flatten().flat_map(|c| {
         let at = Some((&c.origin, "before_phase"));
-        out.push((c.before_phase.as_str(), guard, at, None));
-        if let Destination::Phase(r) = &c.on_reject {
-            let reject = Role::Reject(c.id.as_str());
-            out.push((r.as_str(), reject, Some((&c.origin, "on_reject")), None));
-        }
-    }
-    out
+        let guard = (
+            c.before_phase.as_str(),
+            Role::Guard(c.id.as_str()),
+            at,
+            None,
+        );
+        let reject = match &c.on_reject {
+            Destination::Phase(r) => {
+                let at = Some((&c.origin, "on_reject"));
+                Some((r.as_str(), Role::Reject(c.id.as_str()), at, None))
+            }
+            Destination::Terminal(_) => None,
+        };
+        std::iter::once(guard).chain(reject)
+    });
+    entry.chain(transitions).chain(checkpoints)
 }
 
 /// A reference to a phase: the name, where it is named, the element holding it, and how
