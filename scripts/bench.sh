@@ -49,6 +49,8 @@ while [ $# -gt 0 ]; do
         *) echo "usage: scripts/bench.sh [--install] [--runs N]" >&2; exit 2 ;;
     esac
 done
+# One run of each command a round (see bench below).
+ROUNDS=$RUNS
 for tool in hyperfine jq python3 /usr/bin/time cargo cp cat find; do
     command -v "$tool" >/dev/null || { echo "bench.sh: $tool is missing (run with --install)" >&2; exit 2; }
 done
@@ -99,11 +101,43 @@ BIG="--max-input-bytes 256MiB --max-values 20000000 --max-phases 200000"
 JSONLOAD="python3 -c 'import json,sys; json.load(open(sys.argv[1]))'"
 RAISED=2000000 # --max-steps-listed for `paths`: 1,000 times the default
 
+# A row's commands run in rounds, one run of each command a round (the first round after
+# the warm-up runs), so that the commands compared take turns: a single hyperfine run
+# times all runs of one command, then all of the next, and on a shared virtual machine
+# the host's load moved by 20-40 % within a minute, which moved a ratio as much. The
+# rounds' samples are then pooled into one hyperfine result per command
+# (scripts/bench_report.py reads its mean, median and CPU time).
 bench() { # name, then commands (WARMUP=n: warm-up runs, default 1)
     local name=$1; shift
     echo "bench.sh: $name" >&2
-    hyperfine --style basic --warmup "${WARMUP:-1}" --runs "$RUNS" --ignore-failure \
-        --export-json "$OUT/$name.json" "$@" >"$OUT/$name.txt"
+    local per=$((RUNS / ROUNDS > 0 ? RUNS / ROUNDS : 1)) warmup=${WARMUP:-1} round
+    : >"$OUT/$name.txt"
+    for round in $(seq 1 "$ROUNDS"); do
+        hyperfine --style basic --warmup "$warmup" --runs "$per" --ignore-failure \
+            --export-json "$OUT/$name.round-$round.json" "$@" >>"$OUT/$name.txt"
+        warmup=0
+    done
+    python3 - "$OUT/$name" "$ROUNDS" <<'PY'
+import json, statistics, sys
+base, rounds = sys.argv[1], int(sys.argv[2])
+parts = [json.load(open(f"{base}.round-{r}.json"))["results"] for r in range(1, rounds + 1)]
+results = []
+for per_command in zip(*parts):
+    times = [t for r in per_command for t in r["times"]]
+    weight = lambda key: sum(r[key] * len(r["times"]) for r in per_command) / len(times)
+    results.append({
+        "command": per_command[0]["command"],
+        "mean": statistics.fmean(times),
+        "median": statistics.median(times),
+        "user": weight("user"),
+        "system": weight("system"),
+        "min": min(times),
+        "max": max(times),
+        "times": times,
+    })
+json.dump({"results": results}, open(f"{base}.json", "w"), indent=1)
+PY
+    rm -f "$OUT/$name".round-*.json
 }
 peak() { # name, then a command: the median of 3 peak resident sizes (KB) in peak-NAME
     local name=$1; shift
