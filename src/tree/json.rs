@@ -364,9 +364,9 @@ impl<'a> JsonParser<'a> {
     /// An object key: without escapes, looked up in place (no allocation for a known key).
     fn key(&mut self) -> Result<Key, JErr> {
         match self.plain_run() {
-            Some(text) => Ok(self.keys.key(text)),
-            None => {
-                let text = self.string()?;
+            Ok(text) => Ok(self.keys.key(text)),
+            Err(first_run) => {
+                let text = self.string(first_run)?;
                 Ok(self.keys.key_from(text))
             }
         }
@@ -375,33 +375,36 @@ impl<'a> JsonParser<'a> {
     /// A string value: without escapes, copied once at its exact length.
     fn string_value(&mut self) -> Result<Box<str>, JErr> {
         match self.plain_run() {
-            Some(text) => Ok(text.into()),
-            None => self.string().map(String::into_boxed_str),
+            Ok(text) => Ok(text.into()),
+            Err(first_run) => self.string(first_run).map(String::into_boxed_str),
         }
     }
 
     /// The string at the cursor when it has no escapes and no control characters (the
     /// cursor then moves past it), found by [`special_run`]: a byte-at-a-time search was a
-    /// tenth of checking a large loop.
-    fn plain_run(&mut self) -> Option<&'a str> {
+    /// tenth of checking a large loop. Otherwise the length of its first run, for
+    /// [`Self::string`], and the cursor stays.
+    fn plain_run(&mut self) -> Result<&'a str, usize> {
         let start = self.i + 1;
-        let rest = self.s.get(start..)?;
+        let rest = self.s.get(start..).unwrap_or_default();
         let n = special_run(rest);
         if rest.get(n) != Some(&b'"') {
-            return None;
+            return Err(n);
         }
         self.i = start + n + 1;
-        self.t.get(start..start + n)
+        Ok(self.t.get(start..start + n).unwrap_or_default())
     }
 
-    /// The string at the cursor, its escapes decoded: the runs between escapes are found
-    /// as in [`Self::plain_run`] and copied whole.
-    fn string(&mut self) -> Result<String, JErr> {
+    /// The string at the cursor, its escapes decoded, whose first run of bytes copied as
+    /// they are is `first_run` long ([`Self::plain_run`] found it): the runs between
+    /// escapes are found by [`special_run`] and copied whole.
+    fn string(&mut self, first_run: usize) -> Result<String, JErr> {
         self.i += 1; // opening quote
-        let mut out = String::new();
+        let mut out = String::with_capacity(first_run);
+        let mut run_len = first_run;
         loop {
             let run = self.i;
-            self.i += special_run(self.s.get(run..).unwrap_or_default());
+            self.i += run_len;
             // The input is valid UTF-8 and we only stop at ASCII bytes.
             out.push_str(self.t.get(run..self.i).unwrap_or(""));
             match self.s.get(self.i) {
@@ -413,6 +416,7 @@ impl<'a> JsonParser<'a> {
                 Some(b'\\') => {
                     self.i += 1;
                     self.escape(&mut out)?;
+                    run_len = special_run(self.s.get(self.i..).unwrap_or_default());
                 }
                 Some(_) => {
                     return Err((
