@@ -229,12 +229,10 @@ fn add_transitions(g: &Graph, built: &mut Built) {
 /// An approval edge from each gate to the next gate of its chain, or to its phase.
 fn add_approvals(built: &mut Built) {
     // In phase-id order, so that the edges are added in the same order on every run.
-    let mut phases: Vec<&str> = built.chains.keys().copied().collect();
-    phases.sort_unstable();
-    for phase in phases {
-        let Some(chain) = built.chains.get(phase) else {
-            continue;
-        };
+    let mut chains: Vec<(&str, &Vec<NodeIndex>)> =
+        built.chains.iter().map(|(&p, c)| (p, c)).collect();
+    chains.sort_unstable_by_key(|&(phase, _)| phase);
+    for (phase, chain) in chains {
         for (k, &gate) in chain.iter().enumerate() {
             let next = chain
                 .get(k + 1)

@@ -108,6 +108,12 @@ pub(super) struct Names<'a> {
 /// written exactly.
 const UNUSUAL: u32 = u32::MAX;
 
+/// Whether a transition's target, resolved as `to` (`None`: a terminal), is a terminal or
+/// a declared phase written exactly.
+pub(super) fn target_declared(to: Option<Resolved>) -> bool {
+    matches!(to, None | Some(Resolved::Declared(_)))
+}
+
 /// How one transition's names resolve, found once by [`Names::new`]: every rule on
 /// transitions reads them from [`Names::transitions`] (each looked them up again, a dozen
 /// hash lookups a transition, a tenth of validating a loop of 30,000 transitions).
@@ -164,9 +170,9 @@ impl<'a> Names<'a> {
     /// A transition's entry in [`Self::transitions`].
     fn pack(&self, t: &'a Transition) -> u32 {
         let names = self.resolve(t);
-        let declared = |r: Option<Resolved>| matches!(r, None | Some(Resolved::Declared(_)));
+        let on_declared = matches!(names.on, Some(Resolved::Declared(_)));
         match names.from_index.map(u32::try_from) {
-            Some(Ok(i)) if i != UNUSUAL && declared(names.on) && declared(names.to) => i,
+            Some(Ok(i)) if i != UNUSUAL && on_declared && target_declared(names.to) => i,
             _ => UNUSUAL,
         }
     }

@@ -6,7 +6,7 @@
 //! once (V007) and not checked for its outcome; a phase whose id repeats is checked once.
 
 use super::Sink as _;
-use super::names::{Names, Resolved, TransitionNames, unknown_id_help};
+use super::names::{Names, Resolved, TransitionNames, target_declared, unknown_id_help};
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
 use crate::ir::{Destination, Field, Graph, Pattern, Spec, Transition};
@@ -68,18 +68,13 @@ fn resolves(phases: &Names, to: &Destination) -> bool {
     }
 }
 
-/// Whether a transition's target, resolved as `to`, is a declared phase or a terminal.
-fn target_resolves(to: Option<Resolved>) -> bool {
-    matches!(to, None | Some(Resolved::Declared(_)))
-}
-
 /// Whether every edge resolves: each transition leaves on a declared outcome of a declared
 /// phase for a declared phase or a terminal, and each checkpoint guards a declared phase and
 /// rejects to a declared phase or a terminal.
 fn edges_resolve(g: &Graph, phases: &Names) -> bool {
     let transitions = phases
         .transitions()
-        .all(|(t, n)| outcome_known(phases, t, &n) && target_resolves(n.to));
+        .all(|(t, n)| outcome_known(phases, t, &n) && target_declared(n.to));
     let checkpoints = g
         .checkpoints
         .iter()
