@@ -29,7 +29,7 @@ fn model<M: DeserializeOwned>(
     profile: &Profile,
     diags: &mut Diagnostics,
 ) -> Option<M> {
-    let verdict = shape::check(doc, crate::model::schema(format), profile, diags);
+    let verdict = shape::check(doc, format, profile, diags);
     if !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code)) {
         return None;
     }

@@ -6,7 +6,12 @@ use crate::tree::Vocabulary;
 
 /// The keys of the loop formats (every property name of their schemas; a test keeps the
 /// list equal to them), sorted.
-pub static KEYS: Vocabulary = Vocabulary::new(&[
+pub static KEYS: Vocabulary = Vocabulary::new(&WORDS);
+
+/// The words of [`KEYS`], by index: the compiled schemas (`front::shape::tables`) name
+/// their properties by index into this list, so that matching a key to a property
+/// compares two addresses.
+pub(crate) static WORDS: [&str; 74] = [
     "$schema",
     "access",
     "action",
@@ -81,7 +86,7 @@ pub static KEYS: Vocabulary = Vocabulary::new(&[
     "vars",
     "version",
     "write",
-]);
+];
 
 #[cfg(test)]
 mod tests {

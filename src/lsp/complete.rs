@@ -1,10 +1,6 @@
 //! Where a completion is asked for, read from the text around the cursor (not from the
 //! tree: while an id is being typed the buffer often does not parse).
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::index::{RefKind, Span};
 
 /// What is being typed at the cursor.
@@ -73,10 +69,6 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
     })
 }
 
-static FROM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:"from"|'from'|\bfrom)\s*:\s*["']?([^"',}\s]+)"#).expect("valid regex")
-});
-
 /// The `from` of the transition around `offset`: in JSON the enclosing `{...}`, in YAML
 /// the list item around the cursor line.
 fn from_near(text: &str, offset: usize) -> Option<String> {
@@ -88,7 +80,43 @@ fn from_near(text: &str, offset: usize) -> Option<String> {
         yaml_item(text, offset)
     };
     let window = text.get(start..end)?;
-    FROM.captures(window).map(|c| c[1].to_owned())
+    from_value(window).map(str::to_owned)
+}
+
+/// The value of the first `from` key in `window` (`"from": "x"`, `'from': x`, `from: x`),
+/// read as far as a quote, comma, brace or space: what the regex
+/// `(?:"from"|'from'|\bfrom)\s*:\s*["']?([^"',}\s]+)` captures, which a test checks, without
+/// linking a regex engine into the binary for it.
+fn from_value(window: &str) -> Option<&str> {
+    let b = window.as_bytes();
+    let mut search = 0;
+    while let Some(i) = window[search..].find("from") {
+        let at = search + i;
+        search = at + 4;
+        let quote = at.checked_sub(1).map(|q| b[q]);
+        let after = match quote {
+            Some(q @ (b'"' | b'\'')) if b.get(at + 4) == Some(&q) => at + 5,
+            _ if window[..at].chars().next_back().is_some_and(is_word_char) => continue,
+            _ => at + 4,
+        };
+        let Some(rest) = window[after..].trim_start().strip_prefix(':') else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+        let end = rest
+            .find(|c: char| matches!(c, '"' | '\'' | ',' | '}') || c.is_whitespace())
+            .unwrap_or(rest.len());
+        if end > 0 {
+            return Some(&rest[..end]);
+        }
+    }
+    None
+}
+
+/// A character of a word, as a regex's `\b` sees it.
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
 /// The byte range of the YAML block sequence item holding `offset`: read line by line
@@ -124,6 +152,35 @@ fn yaml_item(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `from_value` captures what the regex it replaced captured.
+    #[test]
+    fn from_value_agrees_with_the_regex() {
+        let re = regex::Regex::new(r#"(?:"from"|'from'|\bfrom)\s*:\s*["']?([^"',}\s]+)"#)
+            .expect("valid regex");
+        let parts = [
+            "from", "\"from\"", "'from'", "\"from'", ":", " ", "\u{a0}", "\"", "'", "a", "x-1",
+            ",", "}", "{", "_", "é", "\n", "to", "fromage",
+        ];
+        let mut seed = 7u64;
+        let mut found = 0;
+        for _ in 0..50_000 {
+            let mut s = String::new();
+            for _ in 0..(seed >> 60) + 1 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                s.push_str(parts[(seed >> 33) as usize % parts.len()]);
+            }
+            let want = re.captures(&s).map(|c| c.get(1).map_or("", |m| m.as_str()));
+            assert_eq!(from_value(&s), want, "{s:?}");
+            found += usize::from(want.is_some());
+        }
+        assert!(
+            found > 1_000,
+            "the strings find a `from` value {found} times"
+        );
+    }
 
     fn at(text: &str) -> Option<Context> {
         let off = text.find('|').unwrap();

@@ -14,11 +14,11 @@ pub mod xstate;
 
 use crate::format::Format;
 
-/// The JSON Schema of a format's model: what its shape check and `loopconv schema` use.
-/// It is the committed file of `schemas/`, embedded and parsed once, rather than generated
-/// from the types at every start: schemars took a quarter of the instructions of `graph`
-/// on a small file. [`generated_schema`] is its source; a test keeps the two equal (and
-/// a file that does not parse, which that test reports, falls back to the generated one).
+/// The JSON Schema of a format's model, parsed from the committed file of `schemas/` (a
+/// file that does not parse, which a test reports, falls back to the generated one). No
+/// command needs it: the shape check reads the schema compiled into Rust
+/// (`front::shape::tables`) and `loopconv schema` prints [`committed_schema_text`]; it
+/// is here for the tests and for library users who validate with another tool.
 pub fn schema(format: Format) -> &'static serde_json::Value {
     use std::sync::LazyLock;
     type Cached = LazyLock<serde_json::Value>;
@@ -35,13 +35,18 @@ pub fn schema(format: Format) -> &'static serde_json::Value {
 }
 
 fn committed(format: Format) -> serde_json::Value {
-    let text = match format {
+    serde_json::from_str(committed_schema_text(format)).unwrap_or_else(|_| generated_schema(format))
+}
+
+/// The committed file of `schemas/` for a format, as `loopconv schema` prints it: a test
+/// keeps it equal to [`generated_schema`], pretty-printed, with a final newline.
+pub fn committed_schema_text(format: Format) -> &'static str {
+    match format {
         Format::Agentpm => agentpm::COMMITTED_SCHEMA,
         Format::Mas => mas::COMMITTED_SCHEMA,
         Format::Ir => ir::COMMITTED_SCHEMA,
         Format::Xstate => xstate::COMMITTED_SCHEMA,
-    };
-    serde_json::from_str(text).unwrap_or_else(|_| generated_schema(format))
+    }
 }
 
 /// The JSON Schema of a format's model, generated from its types (schemars): the source

@@ -12,17 +12,19 @@
 //! one mistake gives one diagnostic. A test checks that an independent validator (the
 //! `jsonschema` crate) reaches the same verdict on every example.
 
+#[cfg(test)]
+mod compile;
 mod ptr;
 mod rules;
-
-use serde_json::Value as J;
+#[rustfmt::skip]
+mod tables;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::front::to_model::Edits;
 use crate::text::count;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
-use rules::{Additional, Id, LazyRegex, Rules, Schema, Types};
+use rules::{Additional, Id, Rules, Schema, Types};
 
 /// The outcome of a shape check.
 #[derive(Debug, Default)]
@@ -68,14 +70,15 @@ pub enum UnknownKey {
     Explained,
 }
 
-/// Check `doc` against `schema`, pushing a diagnostic for each problem.
+/// Check `doc` against the schema of `format`'s model (`loopconv schema`), pushing a
+/// diagnostic for each problem.
 pub fn check(
     doc: &Document,
-    schema: &'static J,
+    format: crate::format::Format,
     profile: &Profile,
     diags: &mut Diagnostics,
 ) -> Verdict {
-    let schema = rules::compiled(schema);
+    let schema = compiled(format);
     let mut s = ShapeCheck {
         schema,
         doc,
@@ -85,6 +88,17 @@ pub fn check(
     };
     let ok = s.node(schema.root(), &doc.root, &Ptr::Root, true);
     Verdict { ok, edits: s.edits }
+}
+
+/// The compiled schema of `format`'s model.
+fn compiled(format: crate::format::Format) -> &'static Schema {
+    use crate::format::Format;
+    match format {
+        Format::Agentpm => &tables::AGENTPM,
+        Format::Mas => &tables::MAS,
+        Format::Ir => &tables::IR,
+        Format::Xstate => &tables::XSTATE,
+    }
 }
 
 /// One run of the shape check over a document: what it reads and what it collects.
@@ -134,17 +148,10 @@ fn non_finite(f: f64) -> &'static str {
     }
 }
 
-/// Whether `node` equals the schema value `v` as JSON values compare (`const`, `enum`),
-/// without converting the node: the schemas' values are strings.
-fn same(node: &Node, v: &J) -> bool {
-    match (&node.value, v) {
-        (Value::String { text, .. }, J::String(s)) => **text == **s,
-        (Value::Bool(a), J::Bool(b)) => a == b,
-        (Value::Number(a), J::Number(b)) => a == b,
-        (Value::Null | Value::NonFinite(_), J::Null) => true,
-        (Value::Array(_) | Value::Object(_), J::Array(_) | J::Object(_)) => node.to_json() == *v,
-        _ => false,
-    }
+/// Whether `node` equals the schema value `v` (`const`, `enum`): the schemas' values are
+/// strings.
+fn same(node: &Node, v: &str) -> bool {
+    matches!(&node.value, Value::String { text, .. } if **text == *v)
 }
 
 const YAML11_BOOLS: &[&str] = &[
@@ -192,7 +199,7 @@ impl ShapeCheck<'_> {
         ptr: &Ptr<'_>,
         report: bool,
     ) -> bool {
-        if let Some(t) = &obj.types
+        if let Some(t) = obj.types
             && !self.type_ok(t, obj.type_set, node, ptr, report)
         {
             return false;
@@ -224,7 +231,7 @@ impl ShapeCheck<'_> {
             && !same(node, c)
         {
             ok = false;
-            let d = self.enum_diag(node, ptr, std::slice::from_ref(c));
+            let d = self.enum_diag(node, ptr, &[c]);
             self.emit(d, false, report);
         }
         if let Some(vals) = obj.enumeration
@@ -296,10 +303,10 @@ impl ShapeCheck<'_> {
             return true;
         }
         let mut ok = true;
-        for s in &obj.all_of {
+        for s in obj.all_of {
             ok &= self.node_at(*s, node, ptr, report);
         }
-        for (any, alts) in [(true, &obj.any_of), (false, &obj.one_of)] {
+        for (any, alts) in [(true, obj.any_of), (false, obj.one_of)] {
             if !alts.is_empty() {
                 let matches = alts
                     .iter()
@@ -479,13 +486,10 @@ impl ShapeCheck<'_> {
         }
     }
 
-    fn enum_diag(&self, node: &Node, ptr: &Ptr<'_>, allowed: &[J]) -> Diagnostic {
+    fn enum_diag(&self, node: &Node, ptr: &Ptr<'_>, allowed: &[&str]) -> Diagnostic {
         let list = allowed
             .iter()
-            .map(|v| match v {
-                J::String(s) => format!("`{s}`"),
-                other => format!("`{other}`"),
-            })
+            .map(|v| format!("`{v}`"))
             .collect::<Vec<_>>()
             .join(", ");
         let found = match &node.value {
@@ -503,10 +507,7 @@ impl ShapeCheck<'_> {
         )
         .at(ptr.to_string());
         if let Value::String { text, .. } = &node.value
-            && allowed
-                .iter()
-                .filter_map(J::as_str)
-                .any(|a| a.eq_ignore_ascii_case(text))
+            && allowed.iter().any(|a| a.eq_ignore_ascii_case(text))
         {
             d = d.with_help("values are case-sensitive");
         }
@@ -525,8 +526,7 @@ impl ShapeCheck<'_> {
             return true;
         }
         let len = text.chars().count() as u64;
-        if is_id && obj.pattern.as_ref().map(|p| p.source) == Some(crate::ir::id_pattern::STABLE_ID)
-        {
+        if is_id && obj.pattern == Some(rules::Pattern::KebabSingleHyphens) {
             return self.stable_id(obj, text, ptr, report);
         }
         if let Some(min) = obj.min_length
@@ -559,11 +559,11 @@ impl ShapeCheck<'_> {
             .at(ptr.to_string());
             self.emit(d, false, report);
         }
-        if let Some(LazyRegex { source: pat, .. }) = &obj.pattern
-            && obj.pattern.as_ref().and_then(|p| p.matches(text)) == Some(false)
+        if let Some(pat) = obj.pattern
+            && !pat.matches(text)
         {
             ok = false;
-            let (code, help) = if *pat == crate::ir::id_pattern::VERSION {
+            let (code, help) = if pat == rules::Pattern::SemVer {
                 (
                     Code::InvalidVersion,
                     "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
@@ -582,9 +582,10 @@ impl ShapeCheck<'_> {
             let mut d = Diagnostic::new(
                 code,
                 format!(
-                    "`{}` {} does not match the pattern `{pat}`",
+                    "`{}` {} does not match the pattern `{}`",
                     ptr.field(),
-                    quote(text)
+                    quote(text),
+                    pat.source()
                 ),
             )
             .with_help(help)
@@ -606,7 +607,7 @@ impl ShapeCheck<'_> {
     fn stable_id(&mut self, obj: &Rules, text: &str, ptr: &Ptr<'_>, report: bool) -> bool {
         let max = obj.max_length.unwrap_or(64);
         let len = text.chars().count() as u64;
-        let matches = obj.pattern.as_ref().and_then(|p| p.matches(text)) != Some(false);
+        let matches = obj.pattern.is_none_or(|p| p.matches(text));
         if matches && len <= max {
             return true;
         }
@@ -705,7 +706,7 @@ impl ShapeCheck<'_> {
     /// `required`: a missing field is reported on the object's key.
     fn required(&mut self, obj: &Rules, members: &[Member], ptr: &Ptr<'_>, report: bool) -> bool {
         let mut ok = true;
-        for r in &obj.required {
+        for r in obj.required {
             if members.iter().any(|m| r.is(&m.key)) {
                 continue;
             }
@@ -766,10 +767,10 @@ impl ShapeCheck<'_> {
 
     /// `propertyNames: {pattern}` (the environment's variable names): `F004` on the key.
     fn property_name(&mut self, obj: &Rules, m: &Member, child: &Ptr<'_>, report: bool) -> bool {
-        let Some(pat) = &obj.property_names else {
+        let Some(pat) = obj.property_names else {
             return true;
         };
-        if pat.matches(&m.key) != Some(false) {
+        if pat.matches(&m.key) {
             return true;
         }
         let mut d = Diagnostic::new(
@@ -778,7 +779,7 @@ impl ShapeCheck<'_> {
                 "the name {} in `{}` does not match the pattern `{}`",
                 quote(&m.key),
                 child.parent().field(),
-                pat.source
+                pat.source()
             ),
         )
         .with_help(
@@ -811,8 +812,8 @@ impl ShapeCheck<'_> {
         }
         let names: Vec<&str> = obj
             .properties
+            .unwrap_or_default()
             .iter()
-            .flatten()
             .map(|(k, _)| k.text)
             .collect();
         // Ties go to the first name in byte order.
