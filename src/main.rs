@@ -5,7 +5,6 @@ mod cli;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use clap::Parser as _;
 
 /// mimalloc instead of the system allocator: reading a large loop makes many small
 /// allocations, and glibc's malloc spent a third of the time of `check` on a
@@ -182,7 +181,7 @@ pub(crate) fn return_freed_memory() {
 }
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    let args = cli::Cli::from_env();
     // Standard output is flushed here, so that a failure to write its last bytes (a full
     // disk behind a redirection) is reported like any other error: the runtime's own exit
     // ignores it.
