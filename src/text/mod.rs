@@ -397,7 +397,7 @@ pub fn escape_runs(
     }
     let mut rest = s;
     while !rest.is_empty() {
-        let run = first_stop(rest.as_bytes(), &stop);
+        let run = rest.bytes().position(&stop).unwrap_or(rest.len());
         out.push_str(&rest[..run]);
         let mut chars = rest[run..].chars();
         let Some(c) = chars.next() else {
@@ -406,22 +406,6 @@ pub fn escape_runs(
         rest = chars.as_str();
         code(out, c, rest.chars().next());
     }
-}
-
-/// Where the first byte of `b` that `stop` selects is (`b.len()` when none is): 16 bytes
-/// at a time in a loop the compiler vectorises, then one at a time (a byte at a time was
-/// a sixth of drawing a loop with long texts as DOT, whose tooltips are quoted whole).
-fn first_stop(b: &[u8], stop: &impl Fn(u8) -> bool) -> usize {
-    let clear = b
-        .chunks_exact(16)
-        .take_while(|chunk| !chunk.iter().fold(false, |found, c| found | stop(*c)))
-        .count()
-        * 16;
-    clear
-        + b[clear..]
-            .iter()
-            .position(|c| stop(*c))
-            .unwrap_or(b.len() - clear)
 }
 
 /// Whether a byte of `s` is one that `special` selects. Every byte is looked at, without
