@@ -21,17 +21,56 @@ use crate::format::Format;
 use crate::tree::{Document, Node, ReadLimits, Value};
 use shape::Profile;
 
+/// Inputs from this size on are deserialised while their shape is checked, on another
+/// core ([`model`]): the two read the same tree, and the deserialisation was a third of
+/// the time of the check (53 M and 105 M instructions for a 10,000-phase loop). Smaller
+/// inputs stay on one thread, so that a small file never starts the thread pool.
+const DESERIALISE_ALONGSIDE: usize = 1 << 20;
+
 /// Shape-check `doc` against `format`'s schema and deserialise its model. `None` when a
 /// problem leaves no model to build without guessing (wrong types, missing fields).
-fn model<M: DeserializeOwned>(
+///
+/// A large input is deserialised as it is written while the shape check runs; that model
+/// is kept when the check asks for no edit (no unknown key to leave out, no whole float
+/// to read as an integer): it is then the model the check's edits would have given. Any
+/// other input is deserialised again, with the edits.
+fn model<M: DeserializeOwned + Send>(
     doc: &Document,
     format: Format,
     profile: &Profile,
     diags: &mut Diagnostics,
 ) -> Option<M> {
-    let verdict = shape::check(doc, format, profile, diags);
+    let alongside = doc.text.len() >= DESERIALISE_ALONGSIDE;
+    model_in(doc, format, profile, diags, alongside)
+}
+
+/// [`model`], deserialising alongside the shape check or not.
+fn model_in<M: DeserializeOwned + Send>(
+    doc: &Document,
+    format: Format,
+    profile: &Profile,
+    diags: &mut Diagnostics,
+    alongside: bool,
+) -> Option<M> {
+    let (verdict, as_written) = if alongside {
+        // The model is built on this thread, which keeps it: memory another thread
+        // allocates stays in that thread's part of the allocator, and the peak grew by a
+        // sixth when the model was built there.
+        let (as_written, verdict) = rayon::join(
+            || to_model::from_node::<M>(&doc.root, to_model::Edits::default()).ok(),
+            || shape::check(doc, format, profile, diags),
+        );
+        (verdict, as_written)
+    } else {
+        (shape::check(doc, format, profile, diags), None)
+    };
     if !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code)) {
         return None;
+    }
+    match as_written {
+        Some(m) if verdict.edits.is_empty() => return Some(m),
+        // Not the model the edits give: freed before that one is built.
+        other => drop(other),
     }
     match to_model::from_node::<M>(&doc.root, verdict.edits) {
         Ok(m) => Some(m),
@@ -96,4 +135,73 @@ fn phase_count_fits(
 /// Whether a document has a top-level key.
 fn has_key(root: &Node, key: &str) -> bool {
     root.get(key).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An AgentPM loop of `n` phases in a chain, with `extra` spliced into its first phase.
+    fn chain(n: usize, extra: &str) -> String {
+        let phases: Vec<String> = (0..n)
+            .map(|i| {
+                let more = if i == 0 { extra } else { "" };
+                format!(
+                    r#"{{"id":"p{i}","objective":"step {i}","outcomes":[{{"id":"next","description":"on"}}]{more}}}"#
+                )
+            })
+            .collect();
+        let transitions: Vec<String> = (0..n)
+            .map(|i| {
+                let to = if i + 1 == n {
+                    "$end".to_owned()
+                } else {
+                    format!("p{}", i + 1)
+                };
+                format!(r#"{{"from":"p{i}","on":"next","to":"{to}"}}"#)
+            })
+            .collect();
+        format!(
+            r#"{{"$schema":"https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json","kind":"loop","name":"chain","version":"0.1.0","description":"d","loop":{{"entry_phase":"p0","limits":{{"max_steps":{n}.0}},"phases":[{}],"transitions":[{}]}}}}"#,
+            phases.join(","),
+            transitions.join(",")
+        )
+    }
+
+    /// Deserialising alongside the shape check gives the model and the diagnostics of
+    /// doing it after: as written, with a whole float read as an integer, with an unknown
+    /// key left out, and with a value of the wrong type.
+    #[test]
+    fn the_model_read_alongside_the_shape_check_is_the_model_read_after_it() {
+        let cases = [
+            chain(3000, "").replace(r#""max_steps":3000.0"#, r#""max_steps":3000"#),
+            chain(3000, ""),
+            chain(3000, r#","colour":"red""#),
+            chain(3000, r#","objective2":1"#)
+                .replace(r#""max_steps":3000.0"#, r#""max_steps":3000"#),
+            chain(3000, "").replace(r#""objective":"step 7""#, r#""objective":7"#),
+        ];
+        let mut seen_edits = 0;
+        for text in cases {
+            let read = |alongside: bool| {
+                let mut diags = Diagnostics::new("big.json");
+                let keys = &vocabulary::KEYS;
+                let doc =
+                    crate::tree::parse_json(text.clone(), keys, &ReadLimits::default(), &mut diags)
+                        .expect("parses");
+                let m: Option<crate::model::agentpm::Manifest> = model_in(
+                    &doc,
+                    Format::Agentpm,
+                    &Profile::default(),
+                    &mut diags,
+                    alongside,
+                );
+                (format!("{m:?}"), format!("{:?}", diags.items()))
+            };
+            let (one, two) = (read(false), read(true));
+            assert_eq!(one, two);
+            seen_edits += usize::from(one.1 != "[]");
+        }
+        assert_eq!(seen_edits, 3, "three of the cases have diagnostics");
+    }
 }

@@ -32,6 +32,11 @@ pub struct Edits {
 }
 
 impl Edits {
+    /// No edit: the document is read as it is written.
+    pub fn is_empty(&self) -> bool {
+        self.skip.is_empty() && self.numbers.is_empty()
+    }
+
     /// Leave out the member whose value is `value`.
     pub fn skip(&mut self, value: &Node) {
         self.skip.push(node_addr(value));
