@@ -78,7 +78,7 @@ pub fn check(
     profile: &Profile,
     diags: &mut Diagnostics,
 ) -> Verdict {
-    let schema = compiled(format);
+    let schema = tables::compiled(format);
     let mut s = ShapeCheck {
         schema,
         doc,
@@ -88,17 +88,6 @@ pub fn check(
     };
     let ok = s.node(schema.root(), &doc.root, &Ptr::Root, true);
     Verdict { ok, edits: s.edits }
-}
-
-/// The compiled schema of `format`'s model.
-fn compiled(format: crate::format::Format) -> &'static Schema {
-    use crate::format::Format;
-    match format {
-        Format::Agentpm => &tables::AGENTPM,
-        Format::Mas => &tables::MAS,
-        Format::Ir => &tables::IR,
-        Format::Xstate => &tables::XSTATE,
-    }
 }
 
 /// One run of the shape check over a document: what it reads and what it collects.
