@@ -56,14 +56,9 @@ fn tables() -> String {
     out
 }
 
-/// The name of a format's static in `tables.rs`.
-fn static_name(f: Format) -> &'static str {
-    match f {
-        Format::Agentpm => "AGENTPM",
-        Format::Mas => "MAS",
-        Format::Ir => "IR",
-        Format::Xstate => "XSTATE",
-    }
+/// The name of a format's static in `tables.rs`: its variant's, in capitals.
+fn static_name(f: Format) -> String {
+    format!("{f:?}").to_uppercase()
 }
 
 /// One schema object's rules, as Rust.
@@ -324,8 +319,7 @@ fn pattern(source: Option<&str>, at: &str) -> String {
 
 /// A property or required name, with its index in the vocabulary when it is a word.
 fn name(text: &str) -> String {
-    let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
-    match Name::of_text(leaked).word_index() {
+    match Name::index_of(text) {
         Some(i) => format!("Name::word({text:?}, {i})"),
         None => format!("Name::other({text:?})"),
     }

@@ -217,10 +217,16 @@ impl Name {
     /// The name `text`, with its word of the vocabulary if it is one.
     #[cfg(test)]
     pub(super) fn of_text(text: &'static str) -> Name {
-        match WORDS.iter().position(|w| *w == text) {
+        match Name::index_of(text) {
             Some(index) => Name::word(text, index),
             None => Name::other(text),
         }
+    }
+
+    /// The vocabulary's index of the word `text`, if it is one.
+    #[cfg(test)]
+    pub(super) fn index_of(text: &str) -> Option<usize> {
+        WORDS.iter().position(|w| *w == text)
     }
 
     /// The vocabulary's index of this name's word.
