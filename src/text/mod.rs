@@ -665,6 +665,20 @@ mod tests {
 
     use proptest::prelude::*;
 
+    /// `clean_upto(s, max)` is a prefix of `clean(s)`: all of it when it says so, else
+    /// `max` characters of it.
+    fn clean_upto_is_a_prefix_of_clean(s: &str, max: usize) -> Result<(), TestCaseError> {
+        let full = clean(s);
+        let (part, whole) = clean_upto(s, max);
+        prop_assert!(full.starts_with(&*part), "{:?} of {:?}", part, full);
+        if whole {
+            prop_assert_eq!(&*part, &*full);
+        } else {
+            prop_assert_eq!(part.chars().count(), max);
+        }
+        Ok(())
+    }
+
     proptest! {
         /// `escape_runs` codes exactly the characters its `stop` selects, wherever they are
         /// in the 16-byte blocks it scans.
@@ -694,14 +708,7 @@ mod tests {
             s in ascii_text(),
             max in 0usize..60,
         ) {
-            let full = clean(&s);
-            let (part, whole) = clean_upto(&s, max);
-            prop_assert!(full.starts_with(&*part), "{:?} of {:?}", part, full);
-            if whole {
-                prop_assert_eq!(&*part, &*full);
-            } else {
-                prop_assert_eq!(part.chars().count(), max);
-            }
+            clean_upto_is_a_prefix_of_clean(&s, max)?;
         }
 
         #[test]
@@ -716,14 +723,7 @@ mod tests {
             s in mixed_text(),
             max in 0usize..30,
         ) {
-            let full = clean(&s);
-            let (part, whole) = clean_upto(&s, max);
-            prop_assert!(full.starts_with(&*part));
-            if whole {
-                prop_assert_eq!(&*part, &*full);
-            } else {
-                prop_assert_eq!(part.chars().count(), max);
-            }
+            clean_upto_is_a_prefix_of_clean(&s, max)?;
         }
     }
 }
