@@ -43,7 +43,7 @@ pub(super) fn run(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
             names.join(", ")
         );
     };
-    emit(a.output.as_deref(), &back::schema::schema_text(format)?)?;
+    emit(a.output.as_deref(), back::schema::schema_text(format))?;
     Ok(ExitCode::SUCCESS)
 }
 
