@@ -65,7 +65,7 @@ use loopconv::front::vocabulary::KEYS;
 use loopconv::ir::Spec;
 use loopconv::tree::{self, Document, ReadLimits};
 use loopconv::valid::{self, Info};
-use loopconv::{Format, LoadOptions, Loaded};
+use loopconv::{Format, LoadOptions, Loaded, TreeUse};
 
 /// The binary's allocator, so that the numbers are the ones `loopconv` gets.
 #[global_allocator]
@@ -86,7 +86,8 @@ struct File {
 struct Workload {
     files: Vec<File>,
     /// Every file that parsed, with its detected format and its size.
-    docs: Vec<(Format, Document, usize)>,
+    /// Each file's tree (behind a lock: the front end takes it mutably, and keeps it).
+    docs: Vec<(Format, std::sync::Mutex<Document>, usize)>,
     /// Every loop that was built, with its file's size.
     specs: Vec<(Spec, usize)>,
     /// Every valid loop (no errors), read by `load`.
@@ -96,28 +97,32 @@ struct Workload {
 impl Workload {
     fn new(files: Vec<File>) -> Workload {
         let limits = ReadLimits::default();
-        let docs: Vec<_> = files
+        let mut docs: Vec<_> = files
             .iter()
             .filter_map(|f| {
                 let doc = read(f, &limits, &mut Diagnostics::new(&f.name))?;
                 Some((
-                    loopconv::pipeline::claimed_format(&doc.root)?,
+                    loopconv::pipeline::claimed_format(doc.root())?,
                     doc,
                     f.bytes.len(),
                 ))
             })
             .collect();
         let specs = docs
-            .iter()
+            .iter_mut()
             .filter_map(|(format, doc, size)| {
                 let spec = loopconv::pipeline::read_format(
                     *format,
                     doc,
                     &limits,
+                    TreeUse::Keep,
                     &mut Diagnostics::new("bench"),
                 )?;
                 Some((spec, *size))
             })
+            .collect();
+        let docs = (docs.into_iter())
+            .map(|(format, doc, size)| (format, std::sync::Mutex::new(doc), size))
             .collect();
         let opts = LoadOptions::default();
         let valid = files
@@ -272,8 +277,15 @@ mod stage {
             .bench(|| {
                 for (format, doc, _) in &w.docs {
                     let mut diags = Diagnostics::new("bench");
+                    let mut doc = doc
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
                     black_box(loopconv::pipeline::read_format(
-                        *format, doc, &limits, &mut diags,
+                        *format,
+                        &mut doc,
+                        &limits,
+                        TreeUse::Keep,
+                        &mut diags,
                     ));
                     black_box(diags);
                 }

@@ -83,4 +83,5 @@ pub mod tree;
 pub mod valid;
 
 pub use format::{Format, Target};
+pub use front::TreeUse;
 pub use pipeline::{LoadOptions, Loaded, load, load_owned, write};

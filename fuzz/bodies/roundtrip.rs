@@ -280,8 +280,8 @@ fn round_trip(name: &str, f: Format, l: &Loaded) {
     {
         assert_same_value(
             &format!("{what} -> {} -> read", f.name()),
-            &normalise_value(&input.root.to_json(), f),
-            &normalise_value(&output.root.to_json(), f),
+            &normalise_value(&input.root().to_json(), f),
+            &normalise_value(&output.root().to_json(), f),
         );
     }
 

@@ -8,7 +8,6 @@ use clap::Args;
 
 use loopconv::back;
 use loopconv::diag::Diagnostics;
-use loopconv::tree::ReadLimits;
 use loopconv::{Format, LoadOptions, Target};
 
 use super::io::{emit, is_stdio};
@@ -60,7 +59,7 @@ pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
         text.as_bytes(),
         &LoadOptions {
             from: Some(native),
-            limits: ReadLimits::default(),
+            ..LoadOptions::default()
         },
     );
     let Some((spec, info)) = l.valid() else {

@@ -69,7 +69,15 @@ pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result
     };
     let bytes = read_input(path, &limits)?;
     let name = display_name(g, path);
-    let mut loaded = loopconv::load_owned(&name, bytes, &LoadOptions { from, limits });
+    let mut loaded = loopconv::load_owned(
+        &name,
+        bytes,
+        &LoadOptions {
+            from,
+            limits,
+            ..LoadOptions::default()
+        },
+    );
     if g.strict {
         loaded.diags.make_strict();
     }

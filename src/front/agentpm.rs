@@ -2,7 +2,7 @@
 //! dependency-key hint) and the lowering into the IR. Every field has a place in the IR,
 //! so the lowering is lossless.
 
-use super::{has_key, model, phase_count_fits};
+use super::{TreeUse, done_with_tree, has_key, model, phase_count_fits};
 use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion};
 use crate::format::Format;
 use crate::front::shape::{Profile, UnknownKey};
@@ -16,13 +16,18 @@ pub fn claims(root: &Node) -> bool {
 }
 
 /// Read a manifest: shape, format warnings, lowering.
-pub fn read(doc: &Document, limits: &ReadLimits, diags: &mut Diagnostics) -> Option<Spec> {
+pub fn read(
+    doc: &mut Document,
+    limits: &ReadLimits,
+    tree: TreeUse,
+    diags: &mut Diagnostics,
+) -> Option<Spec> {
     if !phase_count_fits(doc, &["loop", "phases"], limits, diags) {
         return None;
     }
     // formats.md 1.6: a manifest without `kind` is read as a loop, with a warning.
-    let kind_optional = has_key(&doc.root, "loop");
-    if kind_optional && !has_key(&doc.root, "kind") {
+    let kind_optional = has_key(doc.root(), "loop");
+    if kind_optional && !has_key(doc.root(), "kind") {
         warn_missing_kind(diags);
     }
     let profile = Profile {
@@ -32,6 +37,7 @@ pub fn read(doc: &Document, limits: &ReadLimits, diags: &mut Diagnostics) -> Opt
     };
     let man: m::Manifest = model(doc, Format::Agentpm, &profile, diags)?;
     warn_package_fields(&man, diags);
+    done_with_tree(doc, tree, diags);
     Some(lower(man))
 }
 

@@ -30,7 +30,7 @@ pub fn warn_read(doc: &Document, l: &m::Loop, diags: &mut Diagnostics) {
 /// `F017`: an integer field written as a float in JSON.
 fn warn_json_floats(doc: &Document, diags: &mut Diagnostics) {
     for field in INTEGER_FIELDS {
-        let Some(Value::Number(n)) = doc.root.get(field).map(|node| &node.value) else {
+        let Some(Value::Number(n)) = doc.root().get(field).map(|node| &node.value) else {
             continue;
         };
         if n.is_u64() || n.is_i64() {

@@ -1,7 +1,7 @@
 //! loopconv's IR JSON: the read path. The document is the IR's own serde form, so reading
 //! it is deserialising it and recording the origins of its elements.
 
-use super::{has_key, model, phase_count_fits};
+use super::{TreeUse, done_with_tree, has_key, model, phase_count_fits};
 use crate::diag::Diagnostics;
 use crate::format::Format;
 use crate::front::shape::Profile;
@@ -14,11 +14,17 @@ pub fn claims(root: &Node) -> bool {
 }
 
 /// Read IR JSON: shape, deserialisation, origins.
-pub fn read(doc: &Document, limits: &ReadLimits, diags: &mut Diagnostics) -> Option<Spec> {
+pub fn read(
+    doc: &mut Document,
+    limits: &ReadLimits,
+    tree: TreeUse,
+    diags: &mut Diagnostics,
+) -> Option<Spec> {
     if !phase_count_fits(doc, &["graph", "phases"], limits, diags) {
         return None;
     }
     let spec: Spec = model(doc, Format::Ir, &Profile::default(), diags)?;
+    done_with_tree(doc, tree, diags);
     Some(with_origins(spec))
 }
 

@@ -15,7 +15,7 @@
 //! One attempt is one pass through the three phases and the last failed attempt escalates
 //! from `eval`, so `max_steps = 3 * max_attempts - 1`.
 
-use super::{has_key, model};
+use super::{TreeUse, done_with_tree, has_key, model};
 use crate::diag::Diagnostics;
 use crate::format::Format;
 use crate::front::shape::Profile;
@@ -41,7 +41,12 @@ pub fn claims(root: &Node) -> bool {
 }
 
 /// Read a MAS loop: shape, lowering.
-pub fn read(doc: &Document, _limits: &ReadLimits, diags: &mut Diagnostics) -> Option<Spec> {
+pub fn read(
+    doc: &mut Document,
+    _limits: &ReadLimits,
+    tree: TreeUse,
+    diags: &mut Diagnostics,
+) -> Option<Spec> {
     let profile = Profile {
         max_integer: Some((
             i64::MAX.unsigned_abs(),
@@ -51,6 +56,7 @@ pub fn read(doc: &Document, _limits: &ReadLimits, diags: &mut Diagnostics) -> Op
     };
     let l: m::Loop = model(doc, Format::Mas, &profile, diags)?;
     super::interop::warn_read(doc, &l, diags);
+    done_with_tree(doc, tree, diags);
     Some(lower(&l))
 }
 

@@ -21,6 +21,27 @@ use crate::format::Format;
 use crate::tree::{Document, Node, ReadLimits, Value};
 use shape::Profile;
 
+/// What a front end does with the located tree once its model is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TreeUse {
+    /// Free it ([`Document::release_tree`]): the model holds what the IR needs, and a
+    /// diagnostic found later reads the text again for its position.
+    #[default]
+    Release,
+    /// Keep it, for a caller that reads it afterwards (the language server's index).
+    Keep,
+}
+
+/// The front end is done with the tree: the diagnostics found so far are given their
+/// positions while it is there, then it is freed unless it is kept.
+fn done_with_tree(doc: &mut Document, tree: TreeUse, diags: &mut Diagnostics) {
+    if tree == TreeUse::Keep {
+        return;
+    }
+    diags.locate_missing(doc);
+    doc.release_tree();
+}
+
 /// Inputs from this size on are deserialised while their shape is checked, on another
 /// core ([`model`]): the two read the same tree, and each was an eighth to a fifth of
 /// checking a 10,000-phase loop (60 M and 105 M of its 490 M instructions). Smaller
@@ -56,7 +77,7 @@ fn model_in<M: DeserializeOwned + Send>(
         // The model, which is kept, is built on this thread; the shape check, which keeps
         // little, runs on the other.
         let (as_written, verdict) = rayon::join(
-            || to_model::from_node::<M>(&doc.root, to_model::Edits::default()).ok(),
+            || to_model::from_node::<M>(doc.root(), to_model::Edits::default()).ok(),
             || shape::check(doc, format, profile, diags),
         );
         (verdict, as_written)
@@ -71,7 +92,7 @@ fn model_in<M: DeserializeOwned + Send>(
         // Not the model the edits give: freed before that one is built.
         other => drop(other),
     }
-    match to_model::from_node::<M>(&doc.root, verdict.edits) {
+    match to_model::from_node::<M>(doc.root(), verdict.edits) {
         Ok(m) => Some(m),
         Err(e) => {
             // The shape check accepted something serde did not: report, never panic.
@@ -108,7 +129,7 @@ fn phase_count_fits(
     limits: &ReadLimits,
     diags: &mut Diagnostics,
 ) -> bool {
-    let node = path.iter().try_fold(&doc.root, |n: &Node, k| n.get(k));
+    let node = path.iter().try_fold(doc.root(), |n: &Node, k| n.get(k));
     let count = match node.map(|n| &n.value) {
         Some(Value::Array(items)) => items.len(),
         Some(Value::Object(members)) => members.len(),

@@ -6,7 +6,7 @@
 //! machine's `meta` carries the loop-level fields, so what `back::xstate` writes is read
 //! back exactly; a hand-written machine of the same shape is read too.
 
-use super::{has_key, model, phase_count_fits};
+use super::{TreeUse, done_with_tree, has_key, model, phase_count_fits};
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::format::Format;
 use crate::front::shape::{Profile, UnknownKey};
@@ -21,7 +21,12 @@ pub fn claims(root: &Node) -> bool {
 }
 
 /// Read a machine: shape, the features a loop cannot hold, lowering.
-pub fn read(doc: &Document, limits: &ReadLimits, diags: &mut Diagnostics) -> Option<Spec> {
+pub fn read(
+    doc: &mut Document,
+    limits: &ReadLimits,
+    tree: TreeUse,
+    diags: &mut Diagnostics,
+) -> Option<Spec> {
     if !phase_count_fits(doc, &["states"], limits, diags) {
         return None;
     }
@@ -30,6 +35,7 @@ pub fn read(doc: &Document, limits: &ReadLimits, diags: &mut Diagnostics) -> Opt
         ..Profile::default()
     };
     let machine: m::Machine = model(doc, Format::Xstate, &profile, diags)?;
+    done_with_tree(doc, tree, diags);
     Some(lower(machine, diags))
 }
 

@@ -19,6 +19,7 @@ use super::index::Index;
 use super::index_xstate;
 use super::text::{LineIndex, Source};
 use crate::format::Format;
+use crate::front::TreeUse;
 use crate::pipeline::{LoadOptions, Loaded, load_string};
 use crate::tree::Syntax;
 
@@ -54,7 +55,11 @@ impl DocumentAnalysis {
             text.drain(..'\u{feff}'.len_utf8());
             lines = LineIndex::new(&text);
         }
-        let (loaded, rejected) = load_string(path, text, &LoadOptions::default());
+        let opts = LoadOptions {
+            tree: TreeUse::Keep,
+            ..LoadOptions::default()
+        };
+        let (loaded, rejected) = load_string(path, text, &opts);
         let index = Arc::new(loaded.doc.as_ref().map_or_else(
             Index::default,
             |d| match loaded.format {

@@ -125,7 +125,7 @@ fn phase_hover(
     if let Some(o) = &p.objective {
         let _ = writeln!(s, "{}\n", md::block(o));
     }
-    let access = p.access.zip(doc).and_then(|(a, d)| d.root.find(a));
+    let access = p.access.zip(doc).and_then(|(a, d)| d.root().find(a));
     if let Some(a) = access {
         let _ = writeln!(s, "access: {}\n", md::code(&a.to_json().to_string()));
     }

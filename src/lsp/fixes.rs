@@ -76,7 +76,7 @@ fn member_at<'a>(doc: &'a Document, pointer: &str) -> Option<(&'a [Member], usiz
 
 /// The node at a JSON Pointer, exactly.
 fn node_at<'a>(doc: &'a Document, pointer: &str) -> Option<&'a Node> {
-    let mut node = &doc.root;
+    let mut node = doc.root();
     for raw in pointer.split('/').skip(1) {
         let seg = unescape(raw);
         node = match &node.value {

@@ -151,7 +151,7 @@ impl Index {
     /// Index a document.
     pub fn build(doc: &Document) -> Index {
         let mut index = Index::default();
-        index.walk(&doc.root);
+        index.walk(doc.root());
         index
     }
 

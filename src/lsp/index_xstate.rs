@@ -9,11 +9,11 @@ use crate::tree::{Document, Member, Node, Value};
 /// Index a machine's states.
 pub fn build(doc: &Document) -> Index {
     let mut index = Index::default();
-    if let Some(n) = doc.root.get("initial") {
+    if let Some(n) = doc.root().get("initial") {
         reference(&mut index, RefKind::Entry, n, None);
     }
     let states = doc
-        .root
+        .root()
         .get("states")
         .and_then(Node::members)
         .unwrap_or(&[]);

@@ -22,7 +22,7 @@ pub use write::write;
 
 use crate::diag::Diagnostics;
 use crate::format::Format;
-use crate::front;
+use crate::front::{self, TreeUse};
 use crate::ir::Spec;
 use crate::tree::{Document, Node, ReadLimits};
 
@@ -42,17 +42,19 @@ pub fn claimed_format(root: &Node) -> Option<Format> {
 }
 
 /// Read a located document as `format`: shape check, format warnings, lowering into the
-/// IR. `None` when the loop could not be built (the reasons are in `diags`).
+/// IR. `None` when the loop could not be built (the reasons are in `diags`). The tree is
+/// freed once the model is built unless `tree` keeps it.
 pub fn read_format(
     format: Format,
-    doc: &Document,
+    doc: &mut Document,
     limits: &ReadLimits,
+    tree: TreeUse,
     diags: &mut Diagnostics,
 ) -> Option<Spec> {
     match format {
-        Format::Agentpm => front::agentpm::read(doc, limits, diags),
-        Format::Mas => front::mas::read(doc, limits, diags),
-        Format::Ir => front::ir::read(doc, limits, diags),
-        Format::Xstate => front::xstate::read(doc, limits, diags),
+        Format::Agentpm => front::agentpm::read(doc, limits, tree, diags),
+        Format::Mas => front::mas::read(doc, limits, tree, diags),
+        Format::Ir => front::ir::read(doc, limits, tree, diags),
+        Format::Xstate => front::xstate::read(doc, limits, tree, diags),
     }
 }

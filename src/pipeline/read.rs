@@ -7,7 +7,7 @@
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::format::Format;
-use crate::front::vocabulary;
+use crate::front::{TreeUse, vocabulary};
 use crate::ir::Spec;
 use crate::tree::{self, Document, ReadLimits, Syntax};
 use crate::valid::{self, Info};
@@ -21,6 +21,10 @@ pub struct LoadOptions {
     pub from: Option<Format>,
     /// Size, depth and count limits.
     pub limits: ReadLimits,
+    /// Whether the located tree is kept once the front end has built its model: by default
+    /// it is freed, and [`Document::root`] reads it again if asked for (the language server
+    /// keeps it, since it indexes every document it analyses).
+    pub tree: TreeUse,
 }
 
 /// The result of reading one file: whatever could be built, and every diagnostic.
@@ -131,7 +135,7 @@ fn read_into(path: &str, text: String, opts: &LoadOptions, out: &mut Loaded) -> 
         None => detect(doc, &mut out.diags)?,
     };
     out.format = Some(format);
-    let spec = read_format(format, doc, &opts.limits, &mut out.diags)?;
+    let spec = read_format(format, doc, &opts.limits, opts.tree, &mut out.diags)?;
     out.info = Some(valid::validate(&spec, &mut out.diags));
     out.spec = Some(spec);
     Some(())
@@ -151,13 +155,13 @@ fn syntax_for(path: &str, text: &str) -> Syntax {
 
 /// Decide the format from the content, or say why it cannot be decided (`F003`, `P011`).
 fn detect(doc: &Document, diags: &mut Diagnostics) -> Option<Format> {
-    if doc.root.members().is_none() {
+    if doc.root().members().is_none() {
         diags.push(
             Diagnostic::new(
                 Code::WrongType,
                 format!(
                     "the document must be an object, found {}",
-                    doc.root.value.type_name()
+                    doc.root().value.type_name()
                 ),
             )
             .with_help("a loop file holds one JSON object or one YAML mapping")
@@ -165,10 +169,10 @@ fn detect(doc: &Document, diags: &mut Diagnostics) -> Option<Format> {
         );
         return None;
     }
-    if let Some(f) = claimed_format(&doc.root) {
+    if let Some(f) = claimed_format(doc.root()) {
         return Some(f);
     }
-    let why = match doc.root.get("type").and_then(|n| n.as_str()) {
+    let why = match doc.root().get("type").and_then(|n| n.as_str()) {
         Some(t) => format!("`type` is `{t}`, not `REAL` or `VEAL`, and there is no `loop` object"),
         None => "it has no `loop` object (AgentPM), no `type: REAL|VEAL` (multi-agent-spec) and no `states` with an `initial` state (XState)"
             .to_owned(),

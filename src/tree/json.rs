@@ -6,7 +6,7 @@ use super::decode::{MAX_VALUES_HELP, ReadLimits};
 use super::duplicates::{Dup, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
-use super::node::{Document, Member, Node, Span, Syntax, Value};
+use super::node::{Document, Member, Node, Reread, Span, Syntax, Value};
 
 /// Parse JSON text into a [`Document`]. Duplicate keys are reported and kept; keys that are
 /// words of `keys` share them.
@@ -20,24 +20,18 @@ use super::node::{Document, Member, Node, Span, Syntax, Value};
 /// loop; the extra time is the position and duplicate bookkeeping.
 pub fn parse_json(
     text: String,
-    keys: &Vocabulary,
+    keys: &'static Vocabulary,
     limits: &ReadLimits,
     diags: &mut Diagnostics,
 ) -> Option<Document> {
     parse_json_or_text(text, keys, limits, diags).ok()
 }
 
-/// [`parse_json`], handing the text back when it is not a document (for source snippets,
-/// without a copy of the input).
-pub fn parse_json_or_text(
-    text: String,
-    keys: &Vocabulary,
-    limits: &ReadLimits,
-    diags: &mut Diagnostics,
-) -> Result<Document, String> {
+/// The root of a JSON text, or where it stopped being JSON, and the duplicate keys.
+fn read_root(text: &str, keys: &Vocabulary, limits: &ReadLimits) -> (Result<Node, JErr>, Vec<Dup>) {
     let mut p = JsonParser {
         keys,
-        t: &text,
+        t: text,
         s: text.as_bytes(),
         i: 0,
         depth: 0,
@@ -49,10 +43,32 @@ pub fn parse_json_or_text(
         items: Vec::new(),
     };
     let result = p.document();
-    let dups = std::mem::take(&mut p.dups);
+    (result, p.dups)
+}
+
+/// The root of a JSON text read before ([`Document::release_tree`]); `None` if it is
+/// no longer JSON.
+fn reread_root(text: &str, keys: &'static Vocabulary, limits: &ReadLimits) -> Option<Node> {
+    read_root(text, keys, limits).0.ok()
+}
+
+/// [`parse_json`], handing the text back when it is not a document (for source snippets,
+/// without a copy of the input).
+pub fn parse_json_or_text(
+    text: String,
+    keys: &'static Vocabulary,
+    limits: &ReadLimits,
+    diags: &mut Diagnostics,
+) -> Result<Document, String> {
+    let (result, dups) = read_root(&text, keys, limits);
+    let reread = Reread {
+        root: reread_root,
+        keys,
+        limits: *limits,
+    };
     match result {
         Ok(root) => {
-            let doc = Document::new(text, Syntax::Json, root, None);
+            let doc = Document::new(text, Syntax::Json, root, None, reread);
             report_duplicates(&doc, dups, diags);
             Ok(doc)
         }
@@ -581,7 +597,7 @@ mod tests {
         let k = doc.locate("/b", true).unwrap();
         assert_eq!((k.line, k.column), (3, 3));
         assert_eq!(
-            doc.root.get("b").unwrap().to_json(),
+            doc.root().get("b").unwrap().to_json(),
             serde_json::json!([true, "xé"])
         );
     }
@@ -623,7 +639,7 @@ mod tests {
             let (doc, d) = json(text);
             assert!(d.items().is_empty(), "{text}: {:?}", d.items());
             let expected: serde_json::Value = serde_json::from_str(text).unwrap();
-            assert_eq!(doc.unwrap().root.to_json(), expected, "{text}");
+            assert_eq!(doc.unwrap().root().to_json(), expected, "{text}");
         }
     }
 

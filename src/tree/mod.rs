@@ -25,3 +25,58 @@ pub use json::{parse_json, parse_json_or_text};
 pub use key::{Key, Vocabulary};
 pub use node::{Document, KeyType, Member, Node, Span, Syntax, Value, escape_ptr};
 pub use yaml::{READER_STACK, declare_reader_stack, parse_yaml, parse_yaml_or_text};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{Diagnostics, Locate};
+
+    static WORDS: Vocabulary = Vocabulary::new(&["a", "b"]);
+
+    /// Pointers into both texts below: members, items, keys, a missing one.
+    const POINTERS: &[&str] = &["", "/a", "/b", "/b/1", "/b/1/c~1d", "/b/9", "/zz", "/b/0"];
+
+    /// A freed tree, read again from the text, is the tree the parser built, and every
+    /// position found through it is the same.
+    fn released_tree_reads_back_the_same(doc: Option<Document>) {
+        let mut doc = doc.expect("the text parses");
+        let before = doc.root().clone();
+        let located: Vec<_> = (POINTERS.iter())
+            .flat_map(|p| [(doc.locate(p, false), doc.locate_exact(p, true))])
+            .collect();
+        doc.release_tree();
+        assert!(!doc.holds_tree());
+        assert_eq!(doc.root(), &before);
+        assert!(doc.holds_tree());
+        doc.release_tree();
+        let again: Vec<_> = (POINTERS.iter())
+            .flat_map(|p| [(doc.locate(p, false), doc.locate_exact(p, true))])
+            .collect();
+        assert_eq!(again, located);
+    }
+
+    #[test]
+    fn a_released_json_tree_reads_back_the_same() {
+        let text =
+            "{\"a\": 1.5e3,\n \"b\": [null, {\"c/d\": \"\\u00e9\\n\", \"a\": true}],\n \"a\": -2}";
+        let mut d = Diagnostics::new("t.json");
+        released_tree_reads_back_the_same(parse_json(
+            text.to_owned(),
+            &WORDS,
+            &ReadLimits::default(),
+            &mut d,
+        ));
+    }
+
+    #[test]
+    fn a_released_yaml_tree_reads_back_the_same() {
+        let text = "a: &x 1\nb:\n  - ~\n  - c/d: \"é\\n\"\n    a: *x\n    1: yes\na: .inf\n";
+        let mut d = Diagnostics::new("t.yaml");
+        released_tree_reads_back_the_same(parse_yaml(
+            text.to_owned(),
+            &WORDS,
+            &ReadLimits::default(),
+            &mut d,
+        ));
+    }
+}

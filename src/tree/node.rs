@@ -2,7 +2,10 @@
 
 use crate::diag::{Locate, Pos};
 
-use super::key::Key;
+use std::sync::OnceLock;
+
+use super::decode::ReadLimits;
+use super::key::{Key, Vocabulary};
 use super::lines::LineIndex;
 
 /// A byte range in the source, in 8 bytes instead of 16: every value and key of a
@@ -238,10 +241,33 @@ pub struct Document {
     pub text: String,
     /// The syntax it was read with.
     pub syntax: Syntax,
-    /// The root node.
-    pub root: Node,
+    /// The root node, or how to read it again once freed.
+    tree: Tree,
+    /// How the text was read, to read it again.
+    reread: Reread,
     /// Where each line starts and the character marks.
     lines: LineIndex,
+}
+
+/// How a document's text was read: the parser (given by the parser itself, so that the
+/// document names none), its vocabulary and its limits, with which [`Document::root`]
+/// reads a freed tree again.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Reread {
+    /// The parser's reading of a text's root.
+    pub(super) root: fn(&str, &'static Vocabulary, &ReadLimits) -> Option<Node>,
+    /// The vocabulary of the keys.
+    pub(super) keys: &'static Vocabulary,
+    /// The limits the text was read within.
+    pub(super) limits: ReadLimits,
+}
+
+/// A document's tree: held, or freed ([`Document::release_tree`]) and read again from the
+/// text when asked for.
+#[derive(Debug, Clone)]
+enum Tree {
+    Held(Node),
+    Released(OnceLock<Node>),
 }
 
 impl Document {
@@ -250,13 +276,50 @@ impl Document {
         syntax: Syntax,
         root: Node,
         line_starts: Option<Vec<usize>>,
+        reread: Reread,
     ) -> Self {
         Document {
             text,
             syntax,
-            root,
+            tree: Tree::Held(root),
+            reread,
             lines: LineIndex::new(line_starts),
         }
+    }
+
+    /// The root node. Once the tree is freed ([`Self::release_tree`]), the first call
+    /// reads the text again (the same parser, vocabulary and limits give the same tree).
+    pub fn root(&self) -> &Node {
+        match &self.tree {
+            Tree::Held(root) => root,
+            Tree::Released(again) => again.get_or_init(|| self.read_again()),
+        }
+    }
+
+    /// Free the tree, keeping the text: a front end that has built its model no longer
+    /// needs it, and a large loop's tree is the biggest thing it holds (two thirds of the
+    /// memory of reading a 10,000-phase loop). Only a diagnostic found later that needs a
+    /// position, or a caller of [`Self::root`], reads the text again.
+    pub fn release_tree(&mut self) {
+        self.tree = Tree::Released(OnceLock::new());
+    }
+
+    /// Whether the tree is held (never freed, or read again since).
+    pub fn holds_tree(&self) -> bool {
+        match &self.tree {
+            Tree::Held(_) => true,
+            Tree::Released(again) => again.get().is_some(),
+        }
+    }
+
+    /// The tree read again from the text; a null root if the text no longer reads (it
+    /// cannot change, so this does not happen).
+    fn read_again(&self) -> Node {
+        let Reread { root, keys, limits } = self.reread;
+        root(&self.text, keys, &limits).unwrap_or(Node {
+            value: Value::Null,
+            span: Span::default(),
+        })
     }
 
     /// Position of a byte range.
@@ -271,7 +334,7 @@ impl Document {
 
     /// The node at a JSON Pointer, and the member (when the last step is an object key).
     pub(super) fn walk(&self, pointer: &str) -> (Option<&Node>, Option<&Member>, &Node) {
-        let mut node = &self.root;
+        let mut node = self.root();
         let mut member = None;
         if pointer.is_empty() {
             return (Some(node), None, node);

@@ -10,7 +10,7 @@ use super::decode::{MAX_VALUES_HELP, ReadLimits};
 use super::duplicates::{Dup, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
-use super::node::{Document, KeyType, Member, Node, Span, Syntax, Value, escape_ptr};
+use super::node::{Document, KeyType, Member, Node, Reread, Span, Syntax, Value, escape_ptr};
 
 struct YNode(Value);
 
@@ -143,9 +143,14 @@ pub fn parse_yaml_or_text(
             let Some(root) = one_root(docs, &text, &starts, diags) else {
                 return Err(text);
             };
-            let doc = Document::new(text, Syntax::Yaml, root, Some(starts));
+            let reread = Reread {
+                root: reread_root,
+                keys,
+                limits: *limits,
+            };
+            let doc = Document::new(text, Syntax::Yaml, root, Some(starts), reread);
             let mut dups = Vec::new();
-            collect_yaml_issues(&doc.root, "", &mut dups, &doc, diags);
+            collect_yaml_issues(doc.root(), "", &mut dups, &doc, diags);
             report_duplicates(&doc, dups, diags);
             Ok(doc)
         }
@@ -177,6 +182,13 @@ fn yaml_key(text: String) -> Key {
         Some(keys) => keys.key_from(text),
         None => Key::from(text),
     }
+}
+
+/// The root of a YAML text read before ([`Document::release_tree`]); `None` if it no
+/// longer holds one document.
+fn reread_root(text: &str, keys: &'static Vocabulary, limits: &ReadLimits) -> Option<Node> {
+    let docs = read_documents(text, keys, limits).ok()?;
+    one_root(docs, text, &line_starts(text), &mut Diagnostics::new(""))
 }
 
 /// serde-saphyr's documents of `text`, read with loopconv's options on a big stack.
@@ -595,7 +607,7 @@ mod tests {
         let p = doc.locate("/b/1", false).unwrap();
         assert_eq!((p.line, p.column), (4, 5));
         assert_eq!(
-            doc.root.get("b").unwrap().to_json(),
+            doc.root().get("b").unwrap().to_json(),
             serde_json::json!(["x", "yes"])
         );
     }

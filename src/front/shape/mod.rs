@@ -86,7 +86,7 @@ pub fn check(
         diags,
         edits: Edits::default(),
     };
-    let ok = s.node(schema.root(), &doc.root, &Ptr::Root, true);
+    let ok = s.node(schema.root(), doc.root(), &Ptr::Root, true);
     Verdict { ok, edits: s.edits }
 }
 

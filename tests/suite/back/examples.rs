@@ -183,7 +183,7 @@ fn variant_examples_are_consistent() {
         let kind = loaded
             .doc
             .as_ref()
-            .and_then(|d| d.root.get("kind"))
+            .and_then(|d| d.root().get("kind"))
             .and_then(|k| k.as_str());
         assert!(
             kind == Some("loop") && spec.schema_uri.is_some(),

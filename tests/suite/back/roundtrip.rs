@@ -131,7 +131,7 @@ pub(crate) fn yaml_value(what: &str, text: &str) -> Value {
     let doc = tree::parse_yaml(text.to_owned(), &KEYS, &ReadLimits::default(), &mut d)
         .unwrap_or_else(|| panic!("{what}: {:#?}", d.items()));
     assert!(d.is_empty(), "{what}: {:#?}", d.items());
-    doc.root.to_json()
+    doc.root().to_json()
 }
 
 pub(crate) fn json_value(what: &str, text: &str) -> Value {

@@ -6,3 +6,4 @@ mod generated;
 mod limits;
 mod mutations;
 mod regressions;
+mod released_tree;

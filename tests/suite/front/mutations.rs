@@ -36,7 +36,7 @@ pub(crate) static SAMPLES: LazyLock<Vec<Sample>> = LazyLock::new(|| {
         let yaml = doc.syntax == loopconv::tree::Syntax::Yaml;
         out.push(Sample {
             name: name.clone(),
-            tree: M::from_node(&doc.root),
+            tree: M::from_node(doc.root()),
             text,
             format,
             yaml,
@@ -46,7 +46,7 @@ pub(crate) static SAMPLES: LazyLock<Vec<Sample>> = LazyLock::new(|| {
         let doc = l.doc.expect("the IR reads back");
         out.push(Sample {
             name: format!("{name} (as IR)"),
-            tree: M::from_node(&doc.root),
+            tree: M::from_node(doc.root()),
             text: ir,
             format: Format::Ir,
             yaml: false,

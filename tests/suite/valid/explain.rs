@@ -39,7 +39,10 @@ fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
         How::Check | How::Latin1 | How::Convert { .. } => {}
     }
     let name = docs::example_file_name(text);
-    let opts = LoadOptions { from: None, limits };
+    let opts = LoadOptions {
+        limits,
+        ..LoadOptions::default()
+    };
     let mut loaded = load(name, &bytes(text, how), &opts);
     if let How::Convert { to, actor } = how {
         let (spec, info) = loaded

@@ -234,7 +234,7 @@ fn agree_on(
     let Some(doc) = l.doc.as_ref().filter(|_| parsed(l)) else {
         return false;
     };
-    let json = doc.root.to_json();
+    let json = doc.root().to_json();
     let Some(fmt) = l.format else {
         // loopconv cannot tell the format: then no schema may accept the file (every schema
         // requires the keys that detection looks for).
@@ -358,7 +358,7 @@ fn converted_outputs_pass_their_schema() {
                 continue;
             };
             written += 1;
-            let (ok, errors) = schema_verdict(&validators[&to], &doc.root.to_json());
+            let (ok, errors) = schema_verdict(&validators[&to], &doc.root().to_json());
             if !ok {
                 problems.push(format!(
                     "{} -> {}: {}",
