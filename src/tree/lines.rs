@@ -1,16 +1,29 @@
 //! Lines and columns: where a byte range of the source is, for diagnostics.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use crate::diag::Pos;
 
 /// Where each line of a text starts and the character marks, built when a position is first
 /// asked for: a file without diagnostics never needs them (they were a twentieth of the time
 /// of reading a large loop).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(super) struct LineIndex {
     line_starts: OnceLock<Vec<usize>>,
     char_marks: OnceLock<Vec<usize>>,
+    /// Bytes read so far to find positions without the line starts.
+    scanned: AtomicUsize,
+}
+
+impl Clone for LineIndex {
+    fn clone(&self) -> LineIndex {
+        LineIndex {
+            line_starts: self.line_starts.clone(),
+            char_marks: self.char_marks.clone(),
+            scanned: AtomicUsize::new(self.scanned.load(Relaxed)),
+        }
+    }
 }
 
 impl LineIndex {
@@ -19,6 +32,7 @@ impl LineIndex {
         LineIndex {
             line_starts: line_starts.map_or_else(OnceLock::new, OnceLock::from),
             char_marks: OnceLock::new(),
+            scanned: AtomicUsize::new(0),
         }
     }
 
@@ -27,21 +41,76 @@ impl LineIndex {
     /// whole text, which a warning on line 1 of a large file must not pay).
     pub(super) fn pos(&self, text: &str, span: (usize, usize)) -> Pos {
         let marks = || self.char_marks.get_or_init(|| char_marks(text)).as_slice();
-        pos_in(
-            text,
-            self.line_starts.get_or_init(|| line_starts(text)),
-            Some(&marks),
-            span,
-        )
+        let start = span.0.min(text.len());
+        let line = match self.line_starts.get() {
+            Some(starts) => Line::of(starts, start, text.len()),
+            None if self.scan_is_cheaper(start, text.len()) => Line::scanned(text, start),
+            None => Line::of(
+                self.line_starts.get_or_init(|| line_starts(text)),
+                start,
+                text.len(),
+            ),
+        };
+        pos_on(text, line, Some(&marks), span)
+    }
+
+    /// Whether the line of byte `start` is found by reading the text up to it instead of
+    /// building the line starts: while the positions found so far have read less than the
+    /// text in all. The first diagnostics of a file (a warning on its first line) then
+    /// cost what they read, and many cost one pass and the list (which for a 10,000-phase
+    /// loop is 0.6 MB: more than a warning may add).
+    fn scan_is_cheaper(&self, start: usize, len: usize) -> bool {
+        let before = self.scanned.fetch_add(start, Relaxed);
+        before.saturating_add(start) <= len
+    }
+}
+
+/// The line a byte is on: its 0-based number, the byte it starts at and the byte that ends
+/// it (its newline, or the end of the text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Line {
+    number: usize,
+    start: usize,
+    end: usize,
+}
+
+impl Line {
+    /// The line of byte `at`, from the line starts of a text of `len` bytes.
+    fn of(starts: &[usize], at: usize, len: usize) -> Line {
+        let number = match starts.binary_search(&at) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        Line {
+            number,
+            start: starts.get(number).copied().unwrap_or(0),
+            end: (starts.get(number + 1)).map_or(len, |e| e.saturating_sub(1)),
+        }
+    }
+
+    /// The line of byte `at` of `text`, read from the text.
+    fn scanned(text: &str, at: usize) -> Line {
+        let (before, after) = text.as_bytes().split_at(at.min(text.len()));
+        Line {
+            number: memchr::memchr_iter(b'\n', before).count(),
+            start: memchr::memrchr(b'\n', before).map_or(0, |i| i + 1),
+            end: memchr::memchr(b'\n', after).map_or(text.len(), |i| before.len() + i),
+        }
     }
 }
 
 /// Where each line starts (memchr: `match_indices` of a newline was a third of the cost
 /// of a first diagnostic's position in a large file).
+///
+/// Counted first and allocated once: grown by doubling, each larger copy of the list took
+/// fresh memory (with huge pages, a fresh 2 MiB page each), and the first position in a
+/// 10,000-phase loop made the process 9.7 MB larger, for a list of 0.6 MB.
 pub(super) fn line_starts(text: &str) -> Vec<usize> {
-    std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
-        .collect()
+    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let mut starts = Vec::with_capacity(newlines + 1);
+    starts.push(0);
+    starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+    starts
 }
 
 /// Bytes per entry of [`char_marks`].
@@ -69,36 +138,29 @@ fn chars_before(text: &str, marks: &[usize], at: usize) -> usize {
 }
 
 pub(super) fn pos_of(text: &str, starts: &[usize], span: (usize, usize)) -> Pos {
-    pos_in(text, starts, None, span)
+    let line = Line::of(starts, span.0.min(text.len()), text.len());
+    pos_on(text, line, None, span)
 }
 
-fn pos_in<'m>(
+/// Position of a byte range that starts on `line`.
+fn pos_on<'m>(
     text: &str,
-    starts: &[usize],
+    line: Line,
     marks: Option<&dyn Fn() -> &'m [usize]>,
     span: (usize, usize),
 ) -> Pos {
     let start = span.0.min(text.len());
-    let line_idx = match starts.binary_search(&start) {
-        Ok(i) => i,
-        Err(i) => i.saturating_sub(1),
-    };
-    let line_start = starts.get(line_idx).copied().unwrap_or(0);
     let column = match marks {
-        Some(m) if start - line_start > CHAR_MARK_BLOCK && text.is_char_boundary(start) => {
+        Some(m) if start - line.start > CHAR_MARK_BLOCK && text.is_char_boundary(start) => {
             let m = m();
-            chars_before(text, m, start) - chars_before(text, m, line_start)
+            chars_before(text, m, start) - chars_before(text, m, line.start)
         }
-        _ => text.get(line_start..start).unwrap_or("").chars().count(),
+        _ => text.get(line.start..start).unwrap_or("").chars().count(),
     } + 1;
     // Highlight at most to the end of the first line.
-    let line_end = starts
-        .get(line_idx + 1)
-        .map(|e| e.saturating_sub(1))
-        .unwrap_or(text.len());
-    let end = span.1.clamp(start, line_end.max(start));
+    let end = span.1.clamp(start, line.end.max(start));
     Pos {
-        line: u32::try_from(line_idx + 1).unwrap_or(u32::MAX),
+        line: u32::try_from(line.number + 1).unwrap_or(u32::MAX),
         column: u32::try_from(column).unwrap_or(u32::MAX),
         start,
         end: if end == start {
@@ -106,5 +168,43 @@ fn pos_in<'m>(
         } else {
             end
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Reading a line from the text finds what the line starts find, for any byte of
+        /// any text (newlines, long lines, multi-byte characters, the end).
+        #[test]
+        fn a_scanned_line_is_the_indexed_line(
+            text in "(\\PC{0,12}\n?){0,12}",
+            at in 0usize..200,
+        ) {
+            let at = at.min(text.len());
+            prop_assert_eq!(Line::scanned(&text, at), Line::of(&line_starts(&text), at, text.len()));
+        }
+
+        /// Positions are the same whichever way each is found (the first few by reading
+        /// the text, the rest through the line starts).
+        #[test]
+        fn positions_do_not_depend_on_how_lines_are_found(
+            text in "(\\PC{0,12}\n?){0,12}",
+            spans in proptest::collection::vec((0usize..200, 0usize..8), 1..6),
+        ) {
+            let lazy = LineIndex::new(None);
+            let built = LineIndex::new(Some(line_starts(&text)));
+            for (at, width) in spans {
+                let mut at = at.min(text.len());
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let span = (at, (at + width).min(text.len()));
+                prop_assert_eq!(lazy.pos(&text, span), built.pos(&text, span));
+            }
+        }
     }
 }
