@@ -358,6 +358,11 @@ impl Diagnostic {
 
 /// Resolves JSON Pointers to positions in one source file.
 pub trait Locate {
+    /// Get ready to locate `pointers` (all at once when that is cheaper than one by one).
+    fn prepare(&self, pointers: &[&str]) {
+        let _ = pointers;
+    }
+
     /// Position of the key (when `key` is true and the pointer names an object member) or of
     /// the value at `pointer`; falls back to the nearest ancestor that has a position.
     fn locate(&self, pointer: &str, key: bool) -> Option<Pos>;
@@ -401,6 +406,7 @@ impl Diagnostics {
     /// `map` (the one place where pointers become lines and columns), and to every
     /// suggestion's target.
     pub fn locate_missing(&mut self, map: &dyn Locate) {
+        map.prepare(&self.unlocated());
         for d in &mut self.items {
             if d.location.pos.is_none() {
                 d.location.pos = map.locate(&d.location.pointer, d.location.on_key);
@@ -415,6 +421,25 @@ impl Diagnostics {
                 }
             }
         }
+    }
+
+    /// The pointers [`Self::locate_missing`] has yet to resolve.
+    fn unlocated(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        for d in &self.items {
+            if d.location.pos.is_none() {
+                out.push(d.location.pointer.as_str());
+            }
+            let labels = d.labels.iter().filter(|l| l.location.pos.is_none());
+            out.extend(labels.map(|l| l.location.pointer.as_str()));
+            let targets = d.suggestions.iter().flat_map(Suggestion::targets);
+            out.extend(
+                targets
+                    .filter(|t| t.pos.is_none())
+                    .map(|t| t.pointer.as_str()),
+            );
+        }
+        out
     }
 
     /// True when any diagnostic is an error.

@@ -18,6 +18,7 @@ mod json;
 mod key;
 mod lines;
 mod node;
+mod scan;
 mod yaml;
 
 pub use decode::{MAX_INPUT_BYTES, ReadLimits, decode, decode_owned, decode_text};
@@ -78,5 +79,68 @@ mod tests {
             &ReadLimits::default(),
             &mut d,
         ));
+    }
+}
+
+#[cfg(test)]
+mod scan_tests {
+    use super::*;
+    use crate::diag::Diagnostics;
+    use proptest::prelude::*;
+
+    static WORDS: Vocabulary = Vocabulary::new(&["a", "b"]);
+
+    /// Keys as written: plain, escaped (`\/`, `\u0061`), repeated.
+    const KEYS: &[&str] = &["a", "b", "a/b", "~", "\\u0061", "a\\/b", "c", ""];
+    /// Pointer steps: the keys (escaped for a pointer) and indices.
+    const STEPS: &[&str] = &[
+        "a", "b", "a~1b", "~0", "c", "", "0", "1", "01", "+1", "9", "x",
+    ];
+
+    /// JSON text: objects (keys from [`KEYS`], duplicates included), arrays and scalars,
+    /// with whitespace anywhere.
+    fn json_text() -> impl Strategy<Value = String> {
+        let ws = prop::sample::select(vec!["", " ", "\n  ", "\t"]);
+        let leaf = prop_oneof![
+            Just("null".to_owned()),
+            Just("true".to_owned()),
+            Just("-1.5e3".to_owned()),
+            Just("\"x\\\"]}\"".to_owned()),
+            Just("\"{[\"".to_owned()),
+        ];
+        leaf.prop_recursive(4, 40, 5, move |inner| {
+            let member = (prop::sample::select(KEYS), ws.clone(), inner.clone())
+                .prop_map(|(k, w, v)| format!("{w}\"{k}\"{w}:{w}{v}{w}"));
+            prop_oneof![
+                prop::collection::vec(member, 0..5).prop_map(|ms| format!("{{{}}}", ms.join(","))),
+                prop::collection::vec(inner, 0..5).prop_map(|vs| format!("[{}]", vs.join(", "))),
+            ]
+        })
+    }
+
+    fn pointer() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(STEPS), 0..4)
+            .prop_map(|steps| steps.iter().map(|s| format!("/{s}")).collect())
+    }
+
+    proptest! {
+        /// One pass over the text finds what walking the tree finds, for every pointer.
+        #[test]
+        fn scanning_the_text_finds_what_walking_the_tree_finds(
+            text in json_text(),
+            pointers in prop::collection::vec(pointer(), 1..8),
+        ) {
+            let mut d = Diagnostics::new("t.json");
+            let doc = parse_json(text.clone(), &WORDS, &ReadLimits::default(), &mut d)
+                .expect("the generated text is JSON");
+            let refs: Vec<&str> = pointers.iter().map(String::as_str).collect();
+            let scanned = scan::find_all(&text, &refs);
+            let range = |s: Span| (s.start(), s.end());
+            for (p, f) in refs.iter().zip(scanned) {
+                let (value, nearest) = doc.find(p);
+                let walked = (value.map(|(v, k)| (range(v), k.map(range))), range(nearest));
+                prop_assert_eq!((f.value, f.nearest), walked, "{} in {}", p, text);
+            }
+        }
     }
 }

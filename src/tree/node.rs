@@ -2,11 +2,13 @@
 
 use crate::diag::{Locate, Pos};
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use super::decode::ReadLimits;
 use super::key::{Key, Vocabulary};
 use super::lines::LineIndex;
+use super::scan::Found;
 
 /// A byte range in the source, in 8 bytes instead of 16: every value and key of a
 /// document has one, and the tree was two thirds of the memory of reading a large loop.
@@ -245,6 +247,8 @@ pub struct Document {
     tree: Tree,
     /// How the text was read, to read it again.
     reread: Reread,
+    /// The pointers found in the text once the tree is freed.
+    scanned: Scanned,
     /// Where each line starts and the character marks.
     lines: LineIndex,
 }
@@ -283,6 +287,7 @@ impl Document {
             syntax,
             tree: Tree::Held(root),
             reread,
+            scanned: Scanned::default(),
             lines: LineIndex::new(line_starts),
         }
     }
@@ -368,22 +373,86 @@ pub fn escape_ptr(seg: &str) -> String {
 }
 
 impl Locate for Document {
-    fn locate(&self, pointer: &str, key: bool) -> Option<Pos> {
-        let (found, member, nearest) = self.walk(pointer);
-        match (found, member) {
-            (Some(_), Some(m)) if key => Some(self.pos(m.key_span)),
-            (Some(n), _) => Some(self.pos(n.span)),
-            (None, _) => Some(self.pos(nearest.span)),
+    /// Once the tree of a JSON document is freed, the pointers are found in one pass over
+    /// the text ([`super::scan`]) instead of reading the tree again.
+    fn prepare(&self, pointers: &[&str]) {
+        if self.syntax != Syntax::Json || self.holds_tree() {
+            return;
         }
+        self.scanned.find_in(&self.text, pointers);
+    }
+
+    fn locate(&self, pointer: &str, key: bool) -> Option<Pos> {
+        let (value, nearest) = self.find(pointer);
+        Some(self.pos(match value {
+            Some((_, Some(k))) if key => k,
+            Some((v, _)) => v,
+            None => nearest,
+        }))
     }
 
     fn locate_exact(&self, pointer: &str, key: bool) -> Option<(Pos, Pos)> {
-        let span = match self.walk(pointer) {
-            (Some(_), Some(m), _) if key => m.key_span,
-            (Some(_), None, _) if key => return None,
-            (Some(n), _, _) => n.span,
-            (None, _, _) => return None,
+        let span = match self.find(pointer).0 {
+            Some((_, Some(k))) if key => k,
+            Some((_, None)) if key => return None,
+            Some((v, _)) => v,
+            None => return None,
         };
         Some(self.span_ends(span))
+    }
+}
+
+impl Document {
+    /// What `pointer` names: the value's range and, when its last step is an object
+    /// member, the key's; and the range of the deepest value on its way.
+    pub(super) fn find(&self, pointer: &str) -> (Option<(Span, Option<Span>)>, Span) {
+        if !self.holds_tree()
+            && let Some(found) = self.scanned.get(pointer)
+        {
+            let span = |(start, end)| Span::new(start, end);
+            let value = found.value.map(|(v, k)| (span(v), k.map(span)));
+            return (value, span(found.nearest));
+        }
+        let (found, member, nearest) = self.walk(pointer);
+        let value = found.map(|n| (n.span, member.map(|m| m.key_span)));
+        (value, nearest.span)
+    }
+}
+
+/// The pointers found by scanning the text of a document whose tree is freed.
+#[derive(Debug, Default)]
+struct Scanned(Mutex<HashMap<Box<str>, Found>>);
+
+impl Clone for Scanned {
+    fn clone(&self) -> Scanned {
+        Scanned(Mutex::new(self.lock().clone()))
+    }
+}
+
+impl Scanned {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Box<str>, Found>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Find the pointers not found yet, in one pass over `text`.
+    fn find_in(&self, text: &str, pointers: &[&str]) {
+        let mut found = self.lock();
+        let mut new: Vec<&str> = (pointers.iter().copied())
+            .filter(|p| !found.contains_key(*p))
+            .collect();
+        new.sort_unstable();
+        new.dedup();
+        if new.is_empty() {
+            return;
+        }
+        for (p, f) in new.iter().zip(super::scan::find_all(text, &new)) {
+            found.insert((*p).into(), f);
+        }
+    }
+
+    fn get(&self, pointer: &str) -> Option<Found> {
+        self.lock().get(pointer).copied()
     }
 }
