@@ -25,7 +25,7 @@ use shape::Profile;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TreeUse {
     /// Free it ([`Document::release_tree`]): the model holds what the IR needs, and a
-    /// diagnostic found later reads the text again for its position.
+    /// diagnostic found later is located from the text.
     #[default]
     Release,
     /// Keep it, for a caller that reads it afterwards (the language server's index).
