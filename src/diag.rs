@@ -501,7 +501,7 @@ impl Diagnostics {
 
 /// Render diagnostics for people: `error[V012]: ...` with a source snippet when the source
 /// text is available. Each snippet reads and sanitises only the lines it shows
-/// ([`snippet::Window`]), so a diagnostic costs its lines, not its file.
+/// (`snippet::Window`), so a diagnostic costs its lines, not its file.
 pub fn render_human(diags: &[Diagnostic], source: Option<&str>, color: bool) -> String {
     use codespan_reporting::term::{self, termcolor};
 

@@ -9,7 +9,7 @@
 //!                           back::render(Target) (B) ◀───┴────────────────────────┘
 //! ```
 //!
-//! * [`format`] holds the tags: [`Format`] (the loop formats) and [`Target`] (every
+//! * [`format`](mod@format) holds the tags: [`Format`] (the loop formats) and [`Target`] (every
 //!   output: `Target::Loop(Format)` or a view), with the facts that need only the tag;
 //! * [`tree`] parses JSON and YAML into a located tree (every key and value has a position);
 //! * [`model`]: the serde types of each format, and the JSON Schemas generated from them;
@@ -21,7 +21,7 @@
 //! * [`back`]: one writer per [`Target`] ([`back::render`]), the diff renderers
 //!   ([`back::diff`]) and what the diagram writers share ([`back::support`]);
 //! * [`pipeline`], on top, dispatches on the tags: [`load`] reads a file through the
-//!   stages, [`write`] runs a back end and reads a loop-format output back (`B004`);
+//!   stages, [`write`](fn@write) runs a back end and reads a loop-format output back (`B004`);
 //! * [`lsp`] and [`scaffold`] use the pipeline; [`diag`] and [`pointer`](mod@pointer) are used by all;
 //! * [`text`], a leaf, is used by every output meant for a person (diagrams, Markdown pages, diff
 //!   comments, terminal diagnostics, SARIF and GitHub messages, language-server text): one

@@ -66,7 +66,7 @@ pub fn draw(spec: &Spec, info: &Info, style: Style) -> String {
 }
 
 /// WORD JOINER (U+2060): invisible, and written between two characters of user text that
-/// Mermaid would otherwise read as one of its text-level syntaxes ([`joined`]).
+/// Mermaid would otherwise read as one of its text-level syntaxes (`joined`).
 pub const JOINER: char = '\u{2060}';
 
 /// Whether `c` followed by `next` starts a sequence that Mermaid rewrites in the *decoded*

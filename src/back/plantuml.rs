@@ -54,7 +54,7 @@ pub fn draw(spec: &Spec, info: &Info) -> String {
 }
 
 /// WORD JOINER (U+2060) in Unicode notation: invisible, and written between two characters
-/// of user text that PlantUML rewrites after decoding ([`joined`]).
+/// of user text that PlantUML rewrites after decoding (`joined`).
 pub const JOINER: &str = "<U+2060>";
 
 /// Whether `c` followed by `next` starts a sequence that PlantUML rewrites in the decoded

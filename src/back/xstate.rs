@@ -45,7 +45,7 @@ impl ModuleLanguage {
     }
 }
 
-/// The machine JSON `json` (as [`write`] gives it) as a module exporting
+/// The machine JSON `json` (as [`write`](fn@write) gives it) as a module exporting
 /// `createMachine({...})`. JSON is a JavaScript expression; U+2028 and U+2029, which
 /// older JavaScript readers refuse in a string, are escaped. TypeScript gets `as const` on
 /// each `type: "final"`, which its checker needs to accept the literal.

@@ -66,7 +66,7 @@ pub fn same_content<T: Serialize>(a: &T, b: &T) -> bool {
 }
 
 /// The regex patterns (JSON Schema `pattern`) of ids, names and versions, shared by the
-/// IR's schema and the shape check. Not [`Pattern`](crate::ir::Pattern), the shape of a loop.
+/// IR's schema and the shape check. Not [`Pattern`], the shape of a loop.
 pub mod id_pattern {
     /// A stable id (phase, outcome, checkpoint): upstream's
     /// `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$` without the look-ahead, plus `maxLength: 64`.

@@ -32,7 +32,7 @@ pub struct DocumentAnalysis {
     /// The text when the read pipeline rejected it before parsing (empty otherwise).
     rejected: String,
     /// What the document declares and references (empty when it does not parse).
-    /// Shared with [`Doc`]'s last index that parsed, so keeping it costs no copy.
+    /// Shared with `Doc`'s last index that parsed, so keeping it costs no copy.
     pub index: Arc<Index>,
     /// The syntax.
     pub syntax: Syntax,

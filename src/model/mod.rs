@@ -4,7 +4,7 @@
 //! so JSON and YAML are always produced through serde, never through templates. Every
 //! constraint of the format is written here as a schemars attribute, and the JSON Schemas
 //! that loopconv publishes (`loopconv schema`) and checks input against are generated from
-//! these types ([`schema`]): one source of truth.
+//! these types ([`schema`](fn@schema)): one source of truth.
 
 pub mod agentpm;
 pub mod ir;
@@ -50,7 +50,7 @@ pub fn committed_schema_text(format: Format) -> &'static str {
 }
 
 /// The JSON Schema of a format's model, generated from its types (schemars): the source
-/// of `schemas/` and so of [`schema`].
+/// of `schemas/` and so of [`schema`](fn@schema).
 pub fn generated_schema(format: Format) -> serde_json::Value {
     match format {
         Format::Agentpm => agentpm::generated_schema(),

@@ -9,8 +9,8 @@
 //!               loop formats: read back ─ ┘ (B004)
 //! ```
 //!
-//! [`load`] reads a file ([`read`]: decode, syntax, detection, the format's front end,
-//! validation); [`write`] runs a back end and reads a loop-format output back through
+//! [`load`] reads a file (`read`: decode, syntax, detection, the format's front end,
+//! validation); [`write`](fn@write) runs a back end and reads a loop-format output back through
 //! [`load`], so a conversion never hands out a file that loopconv itself would reject.
 //! Nothing below this module imports it.
 

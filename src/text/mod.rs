@@ -382,7 +382,7 @@ pub fn terminal(s: &str, keep_lines: bool) -> Cow<'_, str> {
 /// Append `s` to `out` escaped: runs of bytes that `stop` does not select are copied
 /// whole, and each character starting at a byte that `stop` selects is written by
 /// `code`, which is also given the character after it. Text without such a byte (most
-/// text) is found in one pass ([`any_byte`]) and copied at once. `stop` selects either
+/// text) is found in one pass (`any_byte`) and copied at once. `stop` selects either
 /// every byte from 0x80 on or none of them, so that a run always ends on a character
 /// boundary.
 pub fn escape_runs(

@@ -5,7 +5,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
 use super::lines::{line_starts, pos_of};
 
 /// The largest input any limit allows: 4 GiB (positions are kept in 32 bits, see
-/// [`Span`]).
+/// `Span`).
 pub const MAX_INPUT_BYTES: usize = match 1usize.checked_shl(32) {
     Some(n) => n,
     None => usize::MAX,

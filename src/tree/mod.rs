@@ -2,7 +2,7 @@
 //!
 //! Every node keeps its byte range, and every object member the byte range of its key, so that
 //! any later stage can point a diagnostic at the exact key or value through a JSON Pointer
-//! ([`Document::locate`]). JSON is read by a small recursive-descent parser with a depth
+//! (`Document::locate`). JSON is read by a small recursive-descent parser with a depth
 //! limit; YAML by `serde-saphyr` (through its `Spanned` wrapper), with duplicate keys passed
 //! through so that all of them are reported, YAML 1.2 booleans only, and budgets against
 //! alias bombs.

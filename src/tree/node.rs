@@ -374,7 +374,7 @@ pub fn escape_ptr(seg: &str) -> String {
 
 impl Locate for Document {
     /// Once the tree of a JSON document is freed, the pointers are found in one pass over
-    /// the text ([`super::scan`]) instead of reading the tree again.
+    /// the text (`tree::scan`) instead of reading the tree again.
     fn prepare(&self, pointers: &[&str]) {
         if self.syntax != Syntax::Json || self.holds_tree() {
             return;

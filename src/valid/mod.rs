@@ -1,7 +1,7 @@
 //! Validation: the loop's meaning, after the shape (`shape`) is known to be right.
 //!
 //! [`validate`] runs in passes, like naga's validator: first reference integrity
-//! ([`refs`]: ids exist and are unique, outcomes have exactly one transition, the policy
+//! (`refs`: ids exist and are unique, outcomes have exactly one transition, the policy
 //! rules), then the graph ([`graph`]: reachability, trap cycles, shortest success path
 //! against `max_steps`). It returns [`Info`], the analysis every back end reuses.
 //! Diagnostics point at the elements' origins (JSON Pointers); the read pipeline turns

@@ -18,7 +18,7 @@
 //! * the whole loop as data (`LOOP`, the IR), so nothing a LangGraph program has no place
 //!   for is lost (MAS roles, goal, checks, ports; access intent) and no `B001` is needed.
 //!
-//! User text only ever appears inside Python string literals written by [`python`], which
+//! User text only ever appears inside Python string literals written by `python`, which
 //! escape everything outside printable ASCII: nothing can add a statement. A LangGraph
 //! program is not a loop format and is not read back.
 

@@ -1,6 +1,6 @@
 //! Markdown documentation pages: one page per loop, and an index (pandoc pattern).
 //!
-//! [`write`] builds a serialisable view context ([`Page`]) from the IR and the analysis
+//! [`write`](fn@write) builds a serialisable view context ([`Page`]) from the IR and the analysis
 //! ([`Info`]); [`index`] builds [`IndexPage`] from the pages written. Each is rendered with
 //! minijinja from a template embedded in the binary (`templates/loop.md.j2`,
 //! `templates/index.md.j2`), which [`Options::template`] can replace.

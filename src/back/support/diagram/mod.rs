@@ -15,7 +15,7 @@
 //!
 //! Strings in a [`Diagram`] are plain text (cleaned, not escaped): each back end escapes
 //! them for its own target. A large loop's drawing is built and written in parallel chunks
-//! ([`chunks`](super::chunks)), in the same order as on one thread.
+//! ([`super::chunks`]), in the same order as on one thread.
 
 use std::borrow::Cow;
 use std::fmt;
