@@ -655,9 +655,7 @@ impl<'a> Lowering<'a> {
         let mut phases = Vec::with_capacity(keys.len());
         // Sized once: grown by doubling, the list was copied into ever larger blocks, and
         // those copies were an eighth of the page faults of reading a 10,000-phase machine.
-        let events: usize = (keys.iter())
-            .map(|&(index, _)| self.states[index].on.as_ref().map_or(0, |on| on.len()))
-            .sum();
+        let events = keys.iter().map(|&(_, key)| self.events(key).count()).sum();
         let mut transitions = Vec::with_capacity(events);
         for (index, key) in keys {
             let origin = state_origin(key);
