@@ -8,6 +8,7 @@
 //! one read, an array step is a `usize` (`str::parse`), and a pointer that names nothing
 //! gives the deepest value it reached.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// A byte range, `start..end` (the scan names no tree type: the tree's document uses it).
@@ -123,7 +124,7 @@ impl Scan<'_> {
                 return i;
             }
             i = self.ws(i + 1);
-            i = match by_key.get(text.as_str()).copied() {
+            i = match by_key.get(&*text).copied() {
                 Some(k) => {
                     seen[k] = true;
                     self.visit(steps[k].1, i, Some(key))
@@ -185,15 +186,15 @@ impl Scan<'_> {
         }
     }
 
-    /// A key's text, its escapes decoded.
-    fn key_text(&self, key: Range) -> String {
+    /// A key's text, its escapes decoded (borrowed from the text when it has none: the
+    /// keys of a large object on a pointer's way are compared, not kept).
+    fn key_text(&self, key: Range) -> Cow<'_, str> {
         let raw = self.s.get(key.0..key.1).unwrap_or_default();
         match raw.contains(&b'\\') {
             false => {
                 String::from_utf8_lossy(raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default())
-                    .into_owned()
             }
-            true => serde_json::from_slice(raw).unwrap_or_default(),
+            true => Cow::Owned(serde_json::from_slice(raw).unwrap_or_default()),
         }
     }
 
