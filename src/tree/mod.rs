@@ -31,6 +31,7 @@ pub use yaml::{READER_STACK, declare_reader_stack, parse_yaml, parse_yaml_or_tex
 mod tests {
     use super::*;
     use crate::diag::{Diagnostics, Locate};
+    use proptest::prelude::*;
 
     static WORDS: Vocabulary = Vocabulary::new(&["a", "b"]);
 
@@ -80,15 +81,6 @@ mod tests {
             &mut d,
         ));
     }
-}
-
-#[cfg(test)]
-mod scan_tests {
-    use super::*;
-    use crate::diag::Diagnostics;
-    use proptest::prelude::*;
-
-    static WORDS: Vocabulary = Vocabulary::new(&["a", "b"]);
 
     /// Keys as written: plain, escaped (`\/`, `\u0061`), repeated.
     const KEYS: &[&str] = &["a", "b", "a/b", "~", "\\u0061", "a\\/b", "c", ""];
