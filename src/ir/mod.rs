@@ -85,7 +85,9 @@ pub mod id_pattern {
             && b.len() <= 64
             && b.iter()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-            && !id.contains("--")
+            // Bytes, not `contains("--")`, which set up a substring searcher for every id:
+            // a tenth of lowering a 10,000-phase XState machine.
+            && !b.windows(2).any(|pair| pair == b"--")
             && !id.ends_with('-')
     }
 

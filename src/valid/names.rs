@@ -546,6 +546,21 @@ mod tests {
         assert!(is_stable_id("a-1") && !is_stable_id("a-") && !is_stable_id("A"));
     }
 
+    proptest::proptest! {
+        /// `is_stable_id` is the pattern of formats.md, written as words of lowercase
+        /// letters and digits joined by single hyphens.
+        #[test]
+        fn stable_ids_are_the_pattern(id in "[a-z0-9-]{0,70}|[a-zA-Z_. -]{0,6}") {
+            let pattern = id.len() <= 64
+                && id.starts_with(|c: char| c.is_ascii_lowercase())
+                && id.split('-').all(|word| {
+                    !word.is_empty()
+                        && word.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                });
+            proptest::prop_assert_eq!(is_stable_id(&id), pattern);
+        }
+    }
+
     #[test]
     fn one_edit_or_case_only() {
         assert!(one_edit("fond", "found"));
