@@ -163,12 +163,12 @@ pub fn to_model(spec: &Spec) -> m::Machine {
 /// A phase's state: its objective, access, and one event per outcome (described when the
 /// outcome is declared), in the outcomes' order.
 fn phase_state(p: &ir::Phase, outgoing: &ir::Outgoing<'_>, keys: &Keys<'_>) -> m::State {
-    let mut on = m::Events::default();
+    let mut on = Vec::new();
     let target = |o: &str| outgoing.on(&p.id, o).map(|t| keys.target(&t.to));
     match &p.outcomes {
         None => {
             if let Some(t) = target(ir::IMPLICIT_OUTCOME) {
-                on.insert(ir::IMPLICIT_OUTCOME.to_owned(), m::On::Target(t));
+                on.push((ir::IMPLICIT_OUTCOME.to_owned(), m::On::Target(t)));
             }
         }
         Some(outcomes) => {
@@ -178,7 +178,7 @@ fn phase_state(p: &ir::Phase, outgoing: &ir::Outgoing<'_>, keys: &Keys<'_>) -> m
                         target: t,
                         description: Some(o.description.clone()),
                     };
-                    on.insert(o.id.clone(), m::On::Transition(transition));
+                    on.push((o.id.clone(), m::On::Transition(transition)));
                 }
             }
         }
@@ -189,7 +189,7 @@ fn phase_state(p: &ir::Phase, outgoing: &ir::Outgoing<'_>, keys: &Keys<'_>) -> m
             access: Some(a.clone()),
             checkpoint: None,
         }),
-        on: (!on.is_empty()).then_some(on),
+        on: (!on.is_empty()).then(|| m::Events::from_pairs(on)),
         ..m::State::default()
     }
 }
@@ -203,12 +203,13 @@ fn gate_states(spec: &Spec, keys: &Keys<'_>, states: &mut m::States) {
             .iter()
             .position(|later| later.before_phase == c.before_phase)
             .map_or_else(|| c.before_phase.clone(), |j| keys.gate[i + 1 + j].clone());
-        let mut on = m::Events::default();
-        on.insert(m::APPROVE.to_owned(), m::On::Target(next));
-        on.insert(
-            m::REJECT.to_owned(),
-            m::On::Target(keys.target(&c.on_reject)),
-        );
+        let on = m::Events::from_pairs(vec![
+            (m::APPROVE.to_owned(), m::On::Target(next)),
+            (
+                m::REJECT.to_owned(),
+                m::On::Target(keys.target(&c.on_reject)),
+            ),
+        ]);
         let state = m::State {
             tags: Some(vec![m::Tag::Checkpoint]),
             meta: Some(m::StateMeta {
