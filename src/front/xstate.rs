@@ -652,17 +652,22 @@ impl<'a> Lowering<'a> {
     /// in order. An event's origin is made once, for its outcome and its transition.
     fn phases_and_transitions(&mut self) -> (Vec<ir::Phase>, Vec<ir::Transition>) {
         let keys = self.keys_of(|r| *r == Role::Phase);
+        let (shared, mut places) = self.pointers(&keys);
         let mut phases = Vec::with_capacity(keys.len());
         // Sized once: grown by doubling, the list was copied into ever larger blocks, and
         // those copies were an eighth of the page faults of reading a 10,000-phase machine.
-        let events = keys.iter().map(|&(_, key)| self.events(key).count()).sum();
-        let mut transitions = Vec::with_capacity(events);
+        let mut transitions = Vec::with_capacity(places.len().saturating_sub(keys.len()));
+        let mut origin_of_next = || {
+            places
+                .next()
+                .map(|at| shared.origin(at))
+                .unwrap_or_default()
+        };
         for (index, key) in keys {
-            let origin = state_origin(key);
-            let events_at = origin.child("on");
+            let origin = origin_of_next();
             let events: Vec<Event<'a>> = self
                 .events(key)
-                .map(|(name, on)| (name, on, events_at.child(name)))
+                .map(|(name, on)| (name, on, origin_of_next()))
                 .collect();
             phases.push(self.phase(key, index, origin, &events));
             for (event, on, origin) in events {
@@ -677,6 +682,27 @@ impl<'a> Lowering<'a> {
             }
         }
         (phases, transitions)
+    }
+
+    /// The pointers of the phase states `keys` and of their events, in one shared text:
+    /// for each state, its own, then its events' in order.
+    fn pointers(
+        &self,
+        keys: &[(usize, &'a str)],
+    ) -> (
+        ir::SharedPointers,
+        impl ExactSizeIterator<Item = ir::PointerAt> + use<'a>,
+    ) {
+        let mut pointers = ir::Pointers::default();
+        let events: usize = keys.iter().map(|&(_, key)| self.events(key).count()).sum();
+        let mut places = Vec::with_capacity(keys.len() + events);
+        for &(_, key) in keys {
+            places.push(pointers.add("/states", &[key]));
+            for (event, _) in self.events(key) {
+                places.push(pointers.add("/states", &[key, "on", event]));
+            }
+        }
+        (pointers.share(), places.into_iter())
     }
 
     /// The phase of state `key`, the state at `index`.
