@@ -25,9 +25,15 @@ fn in_place_share(n: usize) -> usize {
 }
 
 /// `add(i, out)` for each item `i` of `0..n`, in order, each pushing what item `i` gives
-/// (nothing, one value or several): every value in one vector, in item order.
-pub fn collect<T: Send>(n: usize, add: impl Fn(usize, &mut Vec<T>) + Sync) -> Vec<T> {
-    let mut out = Vec::with_capacity(n);
+/// (nothing, one value or several): every value in one vector, in item order. `values`
+/// is about how many values there are in all, to size the vectors once (a list of
+/// drawing nodes grown past its size was copied whole into a block twice as large).
+pub fn collect<T: Send>(
+    n: usize,
+    values: usize,
+    add: impl Fn(usize, &mut Vec<T>) + Sync,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(values);
     if n < PARALLEL_MIN {
         (0..n).for_each(|i| add(i, &mut out));
         return out;
@@ -39,7 +45,8 @@ pub fn collect<T: Send>(n: usize, add: impl Fn(usize, &mut Vec<T>) + Sync) -> Ve
             ranges(n - first)
                 .into_par_iter()
                 .map(|r| {
-                    let mut part = Vec::with_capacity(r.len());
+                    let share = r.len().saturating_mul(values).div_ceil(n);
+                    let mut part = Vec::with_capacity(share);
                     r.for_each(|i| add(first + i, &mut part));
                     part
                 })
@@ -89,7 +96,7 @@ mod tests {
     #[test]
     fn chunks_cover_every_item_once_in_order() {
         for n in [0, 1, 7, PARALLEL_MIN - 1, PARALLEL_MIN, 10_007] {
-            let got = collect(n, |i, out| {
+            let got = collect(n, n, |i, out| {
                 if i % 3 != 0 {
                     out.push(i);
                     out.push(i);

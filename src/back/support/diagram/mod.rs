@@ -654,7 +654,9 @@ impl<'a> DrawingTables<'a> {
     /// Each drawn phase preceded by its gates, then the terminals used.
     fn nodes(&self) -> Vec<DiagramNode<'a>> {
         let phases = &self.spec.graph.phases;
-        let mut nodes = chunks::collect(phases.len(), |i, out| {
+        // Every phase and gate, and the terminals added after.
+        let nodes_at_most = phases.len() + self.checkpoints.len() + self.drawn.terminals.len();
+        let mut nodes = chunks::collect(phases.len(), nodes_at_most, |i, out| {
             if !self.drawn.phases[i] {
                 return;
             }
@@ -764,7 +766,7 @@ impl<'a> DrawingTables<'a> {
     fn edges(&self, start: Option<NodeId>) -> Vec<DiagramEdge<'a>> {
         let graph = &self.info.graph;
         let edges = graph.raw_edges();
-        chunks::collect(edges.len() + 1, |i, out| {
+        chunks::collect(edges.len() + 1, edges.len() + 1, |i, out| {
             let Some(e) = i.checked_sub(1).map(|i| &edges[i]) else {
                 out.extend(start.map(|s| self.start_edge(s)));
                 return;
