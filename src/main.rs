@@ -32,7 +32,7 @@ fn purge_delay_is_set() -> bool {
     })
 }
 
-/// Inputs from this size on, and below [`LARGE_INPUT`], return freed memory at once.
+/// Inputs from this size on, and below [`HUGE_PAGE_INPUT`], return freed memory at once.
 /// Below it, the process's fixed cost (about 8 MB resident) dwarfs what a stage frees,
 /// and returning it cost more than the read: a 2.6 KB file made 25 `madvise` calls, each
 /// splitting a huge page that the next allocation faulted in again (`graph --mermaid` of
@@ -55,13 +55,21 @@ const HUGE_PAGE_INPUT: usize = 6 << 20;
 const LARGE_INPUT: usize = 32 << 20;
 
 /// How freed memory is handled, decided once by the first caller of [`memory_for_input`],
-/// [`memory_for_folder`] or [`memory_for_server`]: still [`UNDECIDED`], or one of the two.
+/// [`memory_for_folder`] or [`memory_for_server`]: still [`UNDECIDED`], or one of three.
 static FREED_MEMORY: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(UNDECIDED);
 const UNDECIDED: u8 = 0;
 /// mimalloc's own delay: freed memory is reused.
 const REUSED: u8 = 1;
 /// A purge delay of 0: freed memory is returned to the system at once.
 const RETURNED: u8 = 2;
+/// mimalloc's own delay within a stage, and what a stage freed returned when it ends
+/// ([`return_freed_memory`]: once the tree is freed, and before drawing). With huge pages,
+/// memory returned at once was faulted in again by the same stage a moment later, and
+/// each such fault cleared a whole 2 MiB page: a third of the time of drawing a
+/// 10,000-phase loop was the kernel clearing pages. Returned by stage, `graph --dot` of
+/// that loop took a third less system time and peaked at 8.3x its size instead of 7.1x
+/// (every stage's memory reused: 11x).
+const RETURNED_BY_STAGE: u8 = 3;
 
 /// Transparent huge pages are off from before `main` until the input is known to be
 /// large enough to pay for them ([`allow_huge_pages`]): the allocator reserves its first
@@ -130,23 +138,23 @@ fn decide_freed_memory(how: u8, huge_pages: bool) {
 }
 
 /// Choose how freed memory is handled for an input of `len` bytes, before reading it: an
-/// input from [`MEDIUM_INPUT`] to [`LARGE_INPUT`] returns freed memory to the system at
-/// once instead of after mimalloc's delay. With huge pages, memory freed by one stage of
-/// reading a 10,000-phase loop was otherwise still resident when the next stage allocated
-/// (a peak of 10.3x its size; at once, 8.6x). A delay the user set (`MIMALLOC_PURGE_DELAY`)
-/// is left as it is. Huge pages are turned back on from [`HUGE_PAGE_INPUT`] on. Only on
-/// the main thread, which reads a command's one input before any
-/// other thread starts (the reader threads of `check`, which read many inputs, keep the
-/// setting as it is).
+/// input from [`MEDIUM_INPUT`] to [`HUGE_PAGE_INPUT`] returns freed memory to the system
+/// at once instead of after mimalloc's delay, and one from there to [`LARGE_INPUT`] when
+/// each stage ends ([`RETURNED_BY_STAGE`]). Memory freed by one stage of reading a
+/// 10,000-phase loop was otherwise still resident when the next stage allocated (a peak
+/// of 10.3x its size). A delay the user set (`MIMALLOC_PURGE_DELAY`) is left as it is.
+/// Huge pages are turned back on from [`HUGE_PAGE_INPUT`] on. Only on the main thread,
+/// which reads a command's one input before any other thread starts (the reader threads
+/// of `check`, which read many inputs, keep the setting as it is).
 pub(crate) fn memory_for_input(len: usize) {
     if std::thread::current().name() != Some("main") {
         return;
     }
-    let medium = (MEDIUM_INPUT..LARGE_INPUT).contains(&len);
-    let how = if medium && !purge_delay_is_set() {
-        RETURNED
-    } else {
-        REUSED
+    let how = match len {
+        _ if purge_delay_is_set() => REUSED,
+        n if (MEDIUM_INPUT..HUGE_PAGE_INPUT).contains(&n) => RETURNED,
+        n if (HUGE_PAGE_INPUT..LARGE_INPUT).contains(&n) => RETURNED_BY_STAGE,
+        _ => REUSED,
     };
     decide_freed_memory(how, len >= HUGE_PAGE_INPUT);
 }
@@ -169,11 +177,13 @@ pub(crate) fn memory_for_server() {
 }
 
 /// Hand memory freed so far back to the system now, when freed memory is returned at
-/// once: `graph` frees the tree of a loop before drawing it, so that the two are never
+/// once or by stage: once a front end has freed the located tree, and when `graph` has
+/// freed the source before drawing, so that the tree, the IR and the drawing are never
 /// resident together. Not otherwise: the drawing of a large input reuses its freed tree (a
 /// 100,000-phase loop drew in 520 ms instead of 610, at 6.9x its size instead of 6.5x).
 pub(crate) fn return_freed_memory() {
-    if FREED_MEMORY.load(std::sync::atomic::Ordering::Relaxed) != RETURNED {
+    let how = FREED_MEMORY.load(std::sync::atomic::Ordering::Relaxed);
+    if how != RETURNED && how != RETURNED_BY_STAGE {
         return;
     }
     // SAFETY: a plain call into the allocator's API; it touches no Rust memory.

@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use loopconv::diag::{self, Diagnostics};
 use loopconv::tree::ReadLimits;
-use loopconv::{Format, LoadOptions, Loaded};
+use loopconv::{Format, LoadOptions, Loaded, TreeUse};
 
 use super::io::{is_stdio, read_input};
 use super::{Color, EXIT_PROBLEMS, Global, MessageFormat};
@@ -75,7 +75,7 @@ pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result
         &LoadOptions {
             from,
             limits,
-            ..LoadOptions::default()
+            tree: TreeUse::ReleaseThen(crate::return_freed_memory),
         },
     );
     if g.strict {

@@ -22,12 +22,15 @@ use crate::tree::{Document, Node, ReadLimits, Value};
 use shape::Profile;
 
 /// What a front end does with the located tree once its model is built.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 pub enum TreeUse {
     /// Free it ([`Document::release_tree`]): the model holds what the IR needs, and a
     /// diagnostic found later is located from the text.
     #[default]
     Release,
+    /// Free it, then call the function: the binary hands the freed memory back to the
+    /// system there (the library knows no allocator), the largest block a read frees.
+    ReleaseThen(fn()),
     /// Keep it, for a caller that reads it afterwards (the language server's index).
     Keep,
 }
@@ -35,11 +38,14 @@ pub enum TreeUse {
 /// The front end is done with the tree: the diagnostics found so far are given their
 /// positions while it is there, then it is freed unless it is kept.
 fn done_with_tree(doc: &mut Document, tree: TreeUse, diags: &mut Diagnostics) {
-    if tree == TreeUse::Keep {
+    if matches!(tree, TreeUse::Keep) {
         return;
     }
     diags.locate_missing(doc);
     doc.release_tree();
+    if let TreeUse::ReleaseThen(then) = tree {
+        then();
+    }
 }
 
 /// Inputs from this size on are deserialised while their shape is checked, on another

@@ -50,3 +50,67 @@ fn freeing_the_tree_changes_nothing_a_reader_sees() {
     assert!(read_again > 0, "no input read its tree again");
     assert!(still_freed > 0, "no input freed its tree");
 }
+
+/// How many times [`count_release`] was called.
+static RELEASES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn count_release() {
+    RELEASES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// `TreeUse::ReleaseThen` calls its function once the tree is freed: once for a loop of
+/// each format, never when the tree is kept. (One test, so that no other test of this
+/// binary calls the function while it counts.)
+#[test]
+fn the_function_after_release_is_called_once_the_tree_is_freed() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let agentpm = read(&crate::support::examples().join("agentpm/react-loop.json"));
+    let mas = read(&crate::support::examples().join("mas/veal-release-gate.yaml"));
+    let xstate = xstate_of(&agentpm);
+    let inputs = [
+        ("react-loop.json", agentpm),
+        ("veal-release-gate.yaml", mas),
+        ("react-loop.xstate.json", xstate),
+    ];
+    let load_text = |name: &str, text: &[u8], tree| {
+        let opts = LoadOptions {
+            tree,
+            ..LoadOptions::default()
+        };
+        load(name, text, &opts)
+    };
+    for (name, text) in &inputs {
+        let before = RELEASES.load(SeqCst);
+        let kept = load_text(name, text, TreeUse::Keep);
+        assert!(kept.spec.is_some(), "{name}: no loop");
+        assert_eq!(
+            RELEASES.load(SeqCst),
+            before,
+            "{name}: called with the tree kept"
+        );
+        let freed = load_text(name, text, TreeUse::ReleaseThen(count_release));
+        assert!(freed.spec.is_some(), "{name}: no loop");
+        assert_eq!(RELEASES.load(SeqCst), before + 1, "{name}: not called once");
+        assert!(
+            freed.doc.as_ref().is_some_and(|d| !d.holds_tree()),
+            "{name}: the tree is held"
+        );
+    }
+}
+
+/// The XState machine of a manifest.
+fn xstate_of(manifest: &[u8]) -> Vec<u8> {
+    let loaded = load("loop.json", manifest, &LoadOptions::default());
+    let (spec, info) = loaded.valid().expect("a valid loop");
+    let mut diags = loopconv::diag::Diagnostics::new("loop.json");
+    let opts = loopconv::back::Options::default();
+    loopconv::write(
+        loopconv::Target::Loop(loopconv::Format::Xstate),
+        spec,
+        info,
+        &opts,
+        &mut diags,
+    )
+    .expect("an XState machine")
+    .into_bytes()
+}
