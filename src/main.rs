@@ -67,7 +67,7 @@ const RETURNED: u8 = 2;
 /// memory returned at once was faulted in again by the same stage a moment later, and
 /// each such fault cleared a whole 2 MiB page: a third of the time of drawing a
 /// 10,000-phase loop was the kernel clearing pages. Returned by stage, `graph --dot` of
-/// that loop took a third less system time and peaked at 8.3x its size instead of 7.1x
+/// that loop took a third less system time and peaked at 7.6x its size instead of 7.1x
 /// (every stage's memory reused: 11x).
 const RETURNED_BY_STAGE: u8 = 3;
 

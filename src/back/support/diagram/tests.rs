@@ -177,3 +177,40 @@ fn every_example_draws_without_panicking() {
     }
     assert!(drawn > 10, "only {drawn} examples drawn");
 }
+
+/// [`shorten_clean`] as first written, counting the characters and then decoding up to
+/// the cut: the oracle for the one pass over character starts.
+fn shorten_by_counting(s: &str, max_chars: usize) -> String {
+    if s.chars().count() <= max_chars {
+        return s.to_owned();
+    }
+    if max_chars == 0 {
+        return String::new();
+    }
+    let keep_end = s
+        .char_indices()
+        .nth(max_chars - 1)
+        .map_or(s.len(), |(i, _)| i);
+    let keep = &s[..keep_end];
+    let min = keep.len() * 2 / 3;
+    let cut = match keep.rfind(' ') {
+        Some(i) if i >= min && i > 0 => &keep[..i],
+        _ => keep,
+    };
+    let mut out = cut.trim_end().to_owned();
+    out.push(ELLIPSIS);
+    out
+}
+
+proptest::proptest! {
+    #[test]
+    fn shortening_finds_the_cut_as_counting_does(
+        s in "([a-z]{1,6}|é|日本|🚀|ß)( ([a-z]{1,6}|é|日本|🚀|ß)){0,30}",
+        max_chars in 0usize..40,
+    ) {
+        proptest::prop_assert_eq!(
+            shorten_clean(Cow::Borrowed(&s), max_chars).into_owned(),
+            shorten_by_counting(&s, max_chars)
+        );
+    }
+}
