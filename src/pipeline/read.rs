@@ -23,7 +23,8 @@ pub struct LoadOptions {
     pub limits: ReadLimits,
     /// Whether the located tree is kept once the front end has built its model: by default
     /// it is freed, and [`Document::root`] reads it again if asked for (the language server
-    /// keeps it, since it indexes every document it analyses).
+    /// keeps it, since it indexes every document it analyses); `TreeUse::ReleaseThen` also
+    /// calls a function once it is freed (the binary returns the memory to the system).
     pub tree: TreeUse,
 }
 

@@ -383,9 +383,9 @@ pub fn terminal(s: &str, keep_lines: bool) -> Cow<'_, str> {
 /// whole, and each character starting at a byte that `stop` selects is written by
 /// `code`, which is also given the character after it. Runs are found by `first_byte`,
 /// many bytes at a time, so text with an escape every few words costs little more than
-/// text without one. Whenever `stop` selects a later byte of a character it also selects
-/// its first byte (every byte from 0x80 on, or only some first bytes, such as 0xC2), so
-/// that a run always ends on a character boundary.
+/// text without one. `stop` should select a character's first byte whenever it selects a
+/// later one (every byte from 0x80 on, or only some first bytes, such as 0xC2); a
+/// character of which it selects only a later byte is coded whole.
 pub fn escape_runs(
     out: &mut String,
     s: &str,
@@ -394,6 +394,11 @@ pub fn escape_runs(
 ) {
     let mut rest = s;
     while let Some(run) = first_byte(rest.as_bytes(), &stop) {
+        // A `stop` that selects a later byte of a character alone codes the character.
+        let run = (0..=run)
+            .rev()
+            .find(|&i| rest.is_char_boundary(i))
+            .unwrap_or(0);
         let (copied, coded) = rest.split_at(run);
         out.push_str(copied);
         rest = coded;
@@ -414,6 +419,10 @@ pub fn escape_runs(
 /// objectives hold a non-ASCII letter every few words.)
 fn first_byte(b: &[u8], special: impl Fn(u8) -> bool) -> Option<usize> {
     const BLOCK: usize = 64;
+    // A text where every character is coded (CJK in Mermaid) stops at its first byte.
+    if b.first().is_some_and(|&x| special(x)) {
+        return Some(0);
+    }
     let clean_blocks = b
         .chunks_exact(BLOCK)
         .take_while(|block| !block.iter().fold(false, |found, &x| found | special(x)))
@@ -597,6 +606,23 @@ mod tests {
         assert_eq!(lines("a\r\nb\u{2028}c\u{200B}\td\u{1B}"), "a\nb\nc\td");
         assert_eq!(terminal("a\u{202E}\n\u{1B}[31m", true), "a?  \n?[31m");
         assert_eq!(terminal("a\nb", false), "a?b");
+    }
+
+    #[test]
+    fn escape_runs_codes_a_character_whose_later_byte_alone_stops() {
+        let mut out = String::new();
+        // `é` is C3 A9; the stop selects only its second byte.
+        escape_runs(
+            &mut out,
+            "aé日b",
+            |b| b == 0xA9,
+            |o, c, _| {
+                o.push('[');
+                o.push(c);
+                o.push(']');
+            },
+        );
+        assert_eq!(out, "a[é]日b");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use crate::support::{all_inputs, ir_json, read, rel};
 use loopconv::diag::render_json;
-use loopconv::{LoadOptions, Loaded, TreeUse, load};
+use loopconv::{Format, LoadOptions, Loaded, TreeUse, load};
 
 fn load_with(path: &std::path::Path, tree: TreeUse) -> Loaded {
     let opts = LoadOptions {
@@ -66,11 +66,13 @@ fn the_function_after_release_is_called_once_the_tree_is_freed() {
     use std::sync::atomic::Ordering::SeqCst;
     let agentpm = read(&crate::support::examples().join("agentpm/react-loop.json"));
     let mas = read(&crate::support::examples().join("mas/veal-release-gate.yaml"));
-    let xstate = xstate_of(&agentpm);
+    let xstate = written_as(Format::Xstate, &agentpm);
+    let ir = written_as(Format::Ir, &agentpm);
     let inputs = [
         ("react-loop.json", agentpm),
         ("veal-release-gate.yaml", mas),
         ("react-loop.xstate.json", xstate),
+        ("react-loop.ir.json", ir),
     ];
     let load_text = |name: &str, text: &[u8], tree| {
         let opts = LoadOptions {
@@ -98,19 +100,19 @@ fn the_function_after_release_is_called_once_the_tree_is_freed() {
     }
 }
 
-/// The XState machine of a manifest.
-fn xstate_of(manifest: &[u8]) -> Vec<u8> {
+/// A manifest written in `format`.
+fn written_as(format: Format, manifest: &[u8]) -> Vec<u8> {
     let loaded = load("loop.json", manifest, &LoadOptions::default());
     let (spec, info) = loaded.valid().expect("a valid loop");
     let mut diags = loopconv::diag::Diagnostics::new("loop.json");
     let opts = loopconv::back::Options::default();
     loopconv::write(
-        loopconv::Target::Loop(loopconv::Format::Xstate),
+        loopconv::Target::Loop(format),
         spec,
         info,
         &opts,
         &mut diags,
     )
-    .expect("an XState machine")
+    .expect("the loop in the format")
     .into_bytes()
 }
