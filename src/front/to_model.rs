@@ -191,10 +191,6 @@ impl<'de> SeqAccess<'de> for Items<'de, '_> {
     }
 }
 
-/// Objects up to this size find duplicate keys by comparing keys pairwise; larger ones
-/// (a fuzzed object had 200,000 keys) through a hash map.
-const SMALL_OBJECT: usize = 16;
-
 /// An object's members as serde_json would hold them: each key once, at its first
 /// position, with the value of its last occurrence; skipped members left out.
 struct Members<'de, 'e> {
@@ -205,50 +201,15 @@ struct Members<'de, 'e> {
 
 impl<'de, 'e> Members<'de, 'e> {
     fn new(members: &'de [Member], de: NodeDe<'de, 'e>) -> Self {
-        let kept = members.iter().filter(|m| !de.edits.skips(&m.value));
-        let entries = if members.len() <= SMALL_OBJECT {
-            last_values_by_scan(kept)
-        } else {
-            last_values_by_index(kept, members.len())
-        };
+        let kept = (members.iter())
+            .filter(|m| !de.edits.skips(&m.value))
+            .map(|m| (m.key.as_str(), &m.value));
         Members {
-            entries: entries.into_iter(),
+            entries: crate::model::last_values(kept, members.len()).into_iter(),
             value: None,
             de,
         }
     }
-}
-
-/// Each key once, at its first position, with its last value: by comparing keys.
-fn last_values_by_scan<'de>(kept: impl Iterator<Item = &'de Member>) -> Vec<(&'de str, &'de Node)> {
-    let mut out: Vec<(&str, &Node)> = Vec::with_capacity(kept.size_hint().1.unwrap_or(0));
-    for m in kept {
-        match out.iter_mut().find(|(k, _)| m.key == **k) {
-            Some(entry) => entry.1 = &m.value,
-            None => out.push((&m.key, &m.value)),
-        }
-    }
-    out
-}
-
-/// The same through a hash index of the keys seen, for large objects.
-fn last_values_by_index<'de>(
-    kept: impl Iterator<Item = &'de Member>,
-    n: usize,
-) -> Vec<(&'de str, &'de Node)> {
-    let mut out: Vec<(&str, &Node)> = Vec::with_capacity(n);
-    let mut at: std::collections::HashMap<&str, usize> =
-        std::collections::HashMap::with_capacity(n);
-    for m in kept {
-        match at.entry(m.key.as_str()) {
-            std::collections::hash_map::Entry::Occupied(e) => out[*e.get()].1 = &m.value,
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(out.len());
-                out.push((&m.key, &m.value));
-            }
-        }
-    }
-    out
 }
 
 impl<'de> MapAccess<'de> for Members<'de, '_> {

@@ -85,3 +85,36 @@ where
     }
     d.deserialize_seq(Sized(std::marker::PhantomData))
 }
+
+/// Objects with up to this many pairs find a repeated key by comparing keys; larger ones
+/// (a fuzzed object had 200,000 keys) through a hash index.
+const FEW_KEYS: usize = 16;
+
+/// An object's pairs as serde_json holds them: each key once, at its first place, with the
+/// value of its last occurrence. `n` is how many pairs there are at most: it chooses how
+/// repeated keys are found and sizes the list once.
+pub(crate) fn last_values<K, V>(pairs: impl IntoIterator<Item = (K, V)>, n: usize) -> Vec<(K, V)>
+where
+    K: Eq + std::hash::Hash + Clone,
+{
+    use std::collections::hash_map::Entry;
+    let mut out: Vec<(K, V)> = Vec::with_capacity(n);
+    let mut index = (n > FEW_KEYS).then(|| std::collections::HashMap::with_capacity(n));
+    for (key, value) in pairs {
+        let at = match &mut index {
+            None => out.iter().position(|(k, _)| *k == key),
+            Some(index) => match index.entry(key.clone()) {
+                Entry::Occupied(e) => Some(*e.get()),
+                Entry::Vacant(e) => {
+                    e.insert(out.len());
+                    None
+                }
+            },
+        };
+        match at {
+            Some(at) => out[at].1 = value,
+            None => out.push((key, value)),
+        }
+    }
+    out
+}

@@ -67,7 +67,8 @@ impl Events {
     /// The events of `pairs`, in order; a name given twice keeps its first place and its
     /// last value (as a JSON object read by serde_json, or an `IndexMap`).
     pub fn from_pairs(pairs: Vec<(String, On)>) -> Events {
-        Events(last_values(pairs))
+        let n = pairs.len();
+        Events(super::last_values(pairs, n))
     }
 
     /// Whether there is no event.
@@ -106,29 +107,6 @@ impl<'a> IntoIterator for &'a mut Events {
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter_mut().map(|(name, on)| (&*name, on))
     }
-}
-
-/// Each name once, at its first place, with its last value: by comparing names for a few
-/// pairs, through a hash index for many (an object can have any number of keys).
-fn last_values(pairs: Vec<(String, On)>) -> Vec<(String, On)> {
-    const FEW: usize = 16;
-    let mut out: Vec<(String, On)> = Vec::with_capacity(pairs.len());
-    let mut index: Option<std::collections::HashMap<String, usize>> =
-        (pairs.len() > FEW).then(std::collections::HashMap::new);
-    for (name, on) in pairs {
-        let at = match &mut index {
-            None => out.iter().position(|(n, _)| *n == name),
-            Some(index) => index.get(&name).copied().or_else(|| {
-                index.insert(name.clone(), out.len());
-                None
-            }),
-        };
-        match at {
-            Some(at) => out[at].1 = on,
-            None => out.push((name, on)),
-        }
-    }
-    out
 }
 
 impl Serialize for Events {
