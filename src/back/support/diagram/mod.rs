@@ -64,7 +64,12 @@ fn shorten_clean(s: Text<'_>, max_chars: usize) -> Text<'_> {
     if starts.next().is_none() {
         return s;
     }
-    let keep = &s[..keep_end];
+    Cow::Owned(cut_before(&s[..keep_end]))
+}
+
+/// `keep`, the characters a shortened text may keep, cut at a word boundary in its last
+/// third when there is one, ending with `…`.
+fn cut_before(keep: &str) -> String {
     let min = keep.len() * 2 / 3;
     let cut = match keep.rfind(' ') {
         Some(i) if i >= min && i > 0 => &keep[..i],
@@ -72,7 +77,7 @@ fn shorten_clean(s: Text<'_>, max_chars: usize) -> Text<'_> {
     };
     let mut out = cut.trim_end().to_owned();
     out.push(ELLIPSIS);
-    Cow::Owned(out)
+    out
 }
 
 /// Whether a byte of UTF-8 continues a character (`10xxxxxx`) rather than starting one.

@@ -179,7 +179,7 @@ fn every_example_draws_without_panicking() {
 }
 
 /// [`shorten_clean`] as first written, counting the characters and then decoding up to
-/// the cut: the oracle for the one pass over character starts.
+/// the cut: the oracle for the one pass over character starts (the cut itself is shared).
 fn shorten_by_counting(s: &str, max_chars: usize) -> String {
     if s.chars().count() <= max_chars {
         return s.to_owned();
@@ -191,15 +191,7 @@ fn shorten_by_counting(s: &str, max_chars: usize) -> String {
         .char_indices()
         .nth(max_chars - 1)
         .map_or(s.len(), |(i, _)| i);
-    let keep = &s[..keep_end];
-    let min = keep.len() * 2 / 3;
-    let cut = match keep.rfind(' ') {
-        Some(i) if i >= min && i > 0 => &keep[..i],
-        _ => keep,
-    };
-    let mut out = cut.trim_end().to_owned();
-    out.push(ELLIPSIS);
-    out
+    cut_before(&s[..keep_end])
 }
 
 proptest::proptest! {
