@@ -1,6 +1,6 @@
 //! Graphviz DOT.
 //!
-//! Draws the same [`Diagram`] as the Mermaid back end, top to bottom (`rankdir=TB`):
+//! Draws the same [`Drawing`] as the Mermaid back end, top to bottom (`rankdir=TB`):
 //! phases as rounded boxes (entry with a thick blue border), approval gates as violet
 //! hexagons, terminals as `$end` green double circle, `$abort` red octagon, `$handoff`
 //! amber `cds` (a sign pointing away), a small dot marking the start. Every transition is
@@ -17,9 +17,8 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::back::support::chunks;
 use crate::back::support::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, NodeId, NodeKind, START_ID, Tooltips,
+    DiagramEdge, DiagramNode, Drawing, EdgeKind, NodeId, NodeKind, START_ID, Tooltips,
 };
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
@@ -38,8 +37,8 @@ pub fn write(
 
 /// The graph, with or without a legend.
 pub fn draw(spec: &Spec, info: &Info, legend: bool) -> String {
-    let d = Diagram::new(spec, info, Tooltips::Built);
-    let mut out = String::with_capacity(d.text_size_hint());
+    let d = Drawing::new(spec, info, Tooltips::Built);
+    let mut out = String::with_capacity(d.text_size_hint(NODE_SYNTAX, EDGE_SYNTAX));
     graph(&d, legend, &mut out);
     out
 }
@@ -548,7 +547,11 @@ fn edge_attrs<'a>(e: &'a DiagramEdge) -> EdgeAttrs<'a> {
     }
 }
 
-fn graph(d: &Diagram, with_legend: bool, out: &mut String) {
+/// About how many bytes a node's and an edge's statement take beside their text.
+const NODE_SYNTAX: usize = 300;
+const EDGE_SYNTAX: usize = 100;
+
+fn graph(d: &Drawing, with_legend: bool, out: &mut String) {
     out.push_str("digraph loop {\n");
     let mut title = Html::default().bold(&d.title);
     if let Some(s) = &d.subtitle {
@@ -610,8 +613,8 @@ fn graph(d: &Diagram, with_legend: bool, out: &mut String) {
         );
         out.push_str(";\n");
     }
-    chunks::write(&d.nodes, out, |n| 2 * n.text_len() + 300, node_statement);
-    chunks::write(&d.edges, out, |e| 2 * e.text_len() + 100, edge_statement);
+    d.write_nodes(out, NODE_SYNTAX, node_statement);
+    d.write_edges(out, EDGE_SYNTAX, edge_statement);
     if with_legend {
         legend(out);
     }

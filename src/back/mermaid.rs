@@ -1,6 +1,6 @@
 //! Mermaid diagrams: `flowchart TD` (the default) or `stateDiagram-v2`.
 //!
-//! Both styles draw the [`Diagram`] built from the IR and [`Info`]:
+//! Both styles draw the [`Drawing`](crate::back::support::diagram::Drawing) made from the IR and [`Info`]:
 //!
 //! * a start marker pointing at the entry (its first gate when it is guarded);
 //! * each phase with its id, its objective (shortened and wrapped), its access intent and,
@@ -25,9 +25,9 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::back::support::chunks;
 use crate::back::support::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeId, NodeKind, START_ID, Text, Tooltips,
+    DiagramEdge, DiagramNode, Drawing, EdgeKind, Gates, NodeId, NodeKind, NodeMark, START_ID, Text,
+    Tooltips,
 };
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
@@ -56,8 +56,8 @@ pub fn write(
 
 /// The diagram in a style.
 pub fn draw(spec: &Spec, info: &Info, style: Style) -> String {
-    let d = Diagram::new(spec, info, Tooltips::Omitted);
-    let mut out = String::with_capacity(d.text_size_hint());
+    let d = Drawing::new(spec, info, Tooltips::Omitted);
+    let mut out = String::with_capacity(d.text_size_hint(NODE_SYNTAX, EDGE_SYNTAX));
     match style {
         Style::Flowchart => flowchart(&d, &mut out),
         Style::State => state(&d, &mut out),
@@ -225,7 +225,7 @@ const CLASS_DEFS: &[(&str, &str)] = &[
 
 /// The [`CLASS_DEFS`] of a node, most general first (later class definitions win), as
 /// bits: bit `k` for `CLASS_DEFS[k]`.
-fn class_bits(n: &DiagramNode) -> u16 {
+fn class_bits(n: &NodeMark) -> u16 {
     let kind = match n.kind {
         NodeKind::Phase => "phase",
         NodeKind::Gate => "gate",
@@ -254,7 +254,7 @@ fn class_bit(name: &str) -> u16 {
         .map_or(0, |k| 1 << k)
 }
 
-fn header(d: &Diagram, kind: &str, out: &mut String) {
+fn header(d: &Drawing, kind: &str, out: &mut String) {
     let title = match &d.subtitle {
         Some(s) => format!("{} · {}", d.title, s),
         None => d.title.to_string(),
@@ -281,13 +281,13 @@ fn header(d: &Diagram, kind: &str, out: &mut String) {
 /// `class a,b name` lines, one per class used, in [`CLASS_DEFS`] order, for the nodes that
 /// `styled` selects (and the start marker when `with_start`).
 fn class_lines(
-    d: &Diagram,
+    d: &Drawing,
     with_start: bool,
-    styled: impl Fn(&DiagramNode) -> bool,
+    styled: impl Fn(&NodeMark) -> bool,
     out: &mut String,
 ) {
     let bits: Vec<(NodeId, u16)> = d
-        .nodes
+        .marks()
         .iter()
         .filter(|n| styled(n))
         .map(|n| (n.id, class_bits(n)))
@@ -337,13 +337,17 @@ fn push_node_label(out: &mut String, n: &DiagramNode) {
     }
 }
 
-fn flowchart(d: &Diagram, out: &mut String) {
+/// About how many bytes a node's and an edge's syntax take, beside their text.
+const NODE_SYNTAX: usize = 64;
+const EDGE_SYNTAX: usize = 32;
+
+fn flowchart(d: &Drawing, out: &mut String) {
     header(d, "flowchart TD", out);
     if d.start.is_some() {
         let _ = writeln!(out, "  {START_ID}((\"start\"))");
     }
-    chunks::write(&d.nodes, out, |n| 2 * n.text_len() + 64, flowchart_node);
-    chunks::write(&d.edges, out, |e| 2 * e.text_len() + 32, flowchart_edge);
+    d.write_nodes(out, NODE_SYNTAX, flowchart_node);
+    d.write_edges(out, EDGE_SYNTAX, flowchart_edge);
     class_lines(d, true, |_| true, out);
 }
 
@@ -389,17 +393,12 @@ fn flowchart_edge(e: &DiagramEdge, out: &mut String) {
     out.push('\n');
 }
 
-fn state(d: &Diagram, out: &mut String) {
+fn state(d: &Drawing, out: &mut String) {
     header(d, "stateDiagram-v2", out);
     let _ = writeln!(out, "  direction TB");
-    chunks::write(&d.nodes, out, |n| 2 * n.text_len() + 64, state_node);
+    d.write_nodes(out, NODE_SYNTAX, state_node);
     let gates = d.gates();
-    chunks::write(
-        &d.edges,
-        out,
-        |e| 2 * e.text_len() + 32,
-        |e, out| state_edge(e, &gates, out),
-    );
+    d.write_edges(out, EDGE_SYNTAX, |e, out| state_edge(e, &gates, out));
     // Choice states take no classes; give the others theirs.
     class_lines(d, false, |n| n.kind != NodeKind::Gate, out);
 }

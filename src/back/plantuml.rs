@@ -1,6 +1,6 @@
 //! PlantUML state diagrams.
 //!
-//! Draws the same [`Diagram`] as the Mermaid and DOT back ends, with the same conventions:
+//! Draws the same [`Drawing`] as the Mermaid and DOT back ends, with the same conventions:
 //! the start `[*]` pointing at the entry (its first gate when it is guarded); each phase a
 //! state with its id as title and its objective (shortened and wrapped), access intent and,
 //! in REAL/VEAL loops, role as description lines; the entry with a thick blue border;
@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 
 use super::{Error, Options};
 use crate::back::support::diagram::{
-    Diagram, DiagramEdge, DiagramNode, EdgeKind, Gates, NodeKind, Tooltips,
+    DiagramEdge, DiagramNode, Drawing, EdgeKind, Gates, NodeKind, Tooltips,
 };
 use crate::diag::Diagnostics;
 use crate::ir::{Spec, Terminal};
@@ -47,8 +47,8 @@ pub fn write(
 
 /// The diagram.
 pub fn draw(spec: &Spec, info: &Info) -> String {
-    let d = Diagram::new(spec, info, Tooltips::Omitted);
-    let mut out = String::with_capacity(d.text_size_hint());
+    let d = Drawing::new(spec, info, Tooltips::Omitted);
+    let mut out = String::with_capacity(d.text_size_hint(128, 64));
     diagram(&d, &mut out);
     out
 }
@@ -150,7 +150,7 @@ fn small(s: &str, size: u8) -> String {
 }
 
 /// `@startuml`, the skin and the title: the loop name in bold, its kind and bound below.
-fn header(d: &Diagram, out: &mut String) {
+fn header(d: &Drawing, out: &mut String) {
     out.push_str("@startuml\n");
     out.push_str(SKIN);
     let _ = write!(out, "title <b>{}</b>", escape(&d.title));
@@ -202,13 +202,11 @@ fn edge_label(e: &DiagramEdge, gates: &Gates) -> String {
     s
 }
 
-fn diagram(d: &Diagram, out: &mut String) {
+fn diagram(d: &Drawing, out: &mut String) {
     header(d, out);
-    for n in &d.nodes {
-        node(n, out);
-    }
+    d.for_each_node(|n| node(n, out));
     let gates = d.gates();
-    for e in &d.edges {
+    d.for_each_edge(|e| {
         match e.kind {
             EdgeKind::Start => out.push_str("[*]"),
             _ => e.from.push_to(out),
@@ -218,7 +216,7 @@ fn diagram(d: &Diagram, out: &mut String) {
             let _ = write!(out, " : {}", edge_label(e, &gates));
         }
         out.push('\n');
-    }
+    });
     out.push_str("@enduml\n");
 }
 

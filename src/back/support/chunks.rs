@@ -58,28 +58,27 @@ pub fn collect<T: Send>(
     out
 }
 
-/// `write(item, out)` for each of `items`, in order, appended to `out`. `size(item)` is
-/// about how many bytes an item writes, to size each chunk's text once.
-pub fn write<T: Sync>(
-    items: &[T],
+/// `write(i, out)` for each item `i` of `0..n`, in order, appended to `out`. `item_size`
+/// is about how many bytes an item writes, to size each chunk's text once.
+pub fn write_items(
+    n: usize,
     out: &mut String,
-    size: impl Fn(&T) -> usize + Sync,
-    write: impl Fn(&T, &mut String) + Sync,
+    item_size: usize,
+    write: impl Fn(usize, &mut String) + Sync,
 ) {
-    if items.len() < PARALLEL_MIN {
-        items.iter().for_each(|t| write(t, out));
+    if n < PARALLEL_MIN {
+        (0..n).for_each(|i| write(i, out));
         return;
     }
-    let (first, rest) = items.split_at(in_place_share(items.len()));
+    let first = in_place_share(n);
     let ((), parts) = rayon::join(
-        || first.iter().for_each(|t| write(t, out)),
+        || (0..first).for_each(|i| write(i, out)),
         || {
-            ranges(rest.len())
+            ranges(n - first)
                 .into_par_iter()
                 .map(|r| {
-                    let items = &rest[r];
-                    let mut part = String::with_capacity(items.iter().map(&size).sum());
-                    items.iter().for_each(|t| write(t, &mut part));
+                    let mut part = String::with_capacity(r.len().saturating_mul(item_size));
+                    r.for_each(|i| write(first + i, &mut part));
                     part
                 })
                 .collect::<Vec<String>>()
@@ -104,14 +103,8 @@ mod tests {
             });
             let want: Vec<usize> = (0..n).filter(|i| i % 3 != 0).flat_map(|i| [i, i]).collect();
             assert_eq!(got, want, "{n}");
-            let items: Vec<usize> = (0..n).collect();
             let mut text = String::from(">");
-            write(
-                &items,
-                &mut text,
-                |_| 4,
-                |i, out| out.push_str(&format!("{i},")),
-            );
+            write_items(n, &mut text, 4, |i, out| out.push_str(&format!("{i},")));
             let want: String = std::iter::once(">".to_owned())
                 .chain((0..n).map(|i| format!("{i},")))
                 .collect();

@@ -480,48 +480,279 @@ pub enum Tooltips {
 }
 
 impl<'a> Diagram<'a> {
-    /// Build the drawing of a loop from its IR and analysis.
+    /// Build the drawing of a loop from its IR and analysis, every node and edge held
+    /// (the diagram model; the back ends write a [`Drawing`] instead).
     pub fn new(spec: &'a Spec, info: &'a Info, tooltips: Tooltips) -> Diagram<'a> {
-        build(spec, info, tooltips)
-    }
-
-    /// About how many bytes a drawing of this diagram takes, to size the output once
-    /// instead of growing it by doubling (which copied a large drawing several times).
-    /// Generous: capacity that is never written is never touched.
-    pub fn text_size_hint(&self) -> usize {
-        let node_text: usize = self.nodes.iter().map(DiagramNode::text_len).sum();
-        let edge_text: usize = self.edges.iter().map(DiagramEdge::text_len).sum();
-        4096 + 2 * (node_text + edge_text) + 400 * self.nodes.len() + 200 * self.edges.len()
+        Drawing::new(spec, info, tooltips).diagram()
     }
 
     /// The node with this id.
     pub fn node(&self, id: NodeId) -> Option<&DiagramNode<'a>> {
         self.nodes.iter().find(|n| n.id == id)
     }
+}
+
+/// What a node's styles are made from: what it is and where it stands in the graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeMark {
+    /// Its id.
+    pub id: NodeId,
+    /// What it is.
+    pub kind: NodeKind,
+    /// The entry phase.
+    pub entry: bool,
+    /// Reachable from the entry.
+    pub reachable: bool,
+    /// A reachable phase from which no terminal can be reached.
+    pub trap: bool,
+}
+
+/// A loop ready to draw: its heading, and the tables its nodes and edges are made from.
+/// The nodes and edges are made one at a time as a back end writes them ([`Self::write_nodes`],
+/// [`Self::for_each_node`], ...), never all held: held, those of a 10,000-phase loop with
+/// one-word texts were 4 to 6 MB, more than its IR, and the largest part of the peak memory
+/// of drawing it.
+pub struct Drawing<'a> {
+    /// The loop name.
+    pub title: Text<'a>,
+    /// What kind of loop, its roles and bounds (`VEAL loop · max 3 attempts`).
+    pub subtitle: Option<String>,
+    /// The loop description (cleaned, bounded), for accessibility text and tooltips.
+    pub description: Option<Text<'a>>,
+    /// Id of the node a run starts on, when the entry exists.
+    pub start: Option<NodeId>,
+    tables: DrawingTables<'a>,
+    /// About how many bytes of text a node item and an edge item hold (to size output).
+    text_per_item: (usize, usize),
+}
+
+impl<'a> Drawing<'a> {
+    /// The drawing of a loop from its IR and analysis.
+    pub fn new(spec: &'a Spec, info: &'a Info, tooltips: Tooltips) -> Drawing<'a> {
+        let tables = DrawingTables::new(spec, info, tooltips);
+        let start = info
+            .start
+            .and_then(|s| info.graph.node_weight(s))
+            .map(NodeId::of)
+            .filter(|id| tables.drawn.contains(*id));
+        Drawing {
+            title: shorten(&spec.name, 80),
+            subtitle: subtitle(spec),
+            description: spec
+                .description
+                .as_deref()
+                .map(|d| shorten(d, TOOLTIP_CHARS))
+                .filter(|d| !d.is_empty()),
+            start,
+            text_per_item: text_per_item(spec, tooltips),
+            tables,
+        }
+    }
+
+    /// Node items: each phase (with its gates, drawn before it), then each terminal used.
+    fn node_items(&self) -> usize {
+        self.tables.spec.graph.phases.len() + self.tables.drawn.terminals.len()
+    }
+
+    /// Edge items: the start edge, then each edge of the analysed graph.
+    fn edge_items(&self) -> usize {
+        self.tables.info.graph.raw_edges().len() + 1
+    }
+
+    /// About how many bytes the drawing takes when a back end writes `node_syntax` bytes
+    /// around each node's text and `edge_syntax` around each edge's, to size the output
+    /// once instead of growing it by doubling (which copied a large drawing several
+    /// times). Generous: capacity that is never written is never touched.
+    pub fn text_size_hint(&self, node_syntax: usize, edge_syntax: usize) -> usize {
+        let (node_text, edge_text) = self.text_per_item;
+        let nodes = self.node_items() + self.tables.checkpoints.len();
+        4096 + nodes.saturating_mul(2 * node_text + node_syntax)
+            + self
+                .edge_items()
+                .saturating_mul(2 * edge_text + edge_syntax)
+    }
+
+    /// Every node in order, made one at a time.
+    pub fn for_each_node(&self, mut each: impl FnMut(&DiagramNode<'a>)) {
+        (0..self.node_items()).for_each(|i| self.nodes_of(i, &mut each));
+    }
+
+    /// Every edge in order, made one at a time.
+    pub fn for_each_edge(&self, mut each: impl FnMut(&DiagramEdge<'a>)) {
+        (0..self.edge_items()).for_each(|i| self.edge_of(i).iter().for_each(&mut each));
+    }
+
+    /// `write(node, out)` for every node in order, in parallel chunks for a large loop
+    /// (`syntax`: about how many bytes `write` adds around a node's text).
+    pub fn write_nodes(
+        &self,
+        out: &mut String,
+        syntax: usize,
+        write: impl Fn(&DiagramNode<'a>, &mut String) + Sync,
+    ) {
+        let size = 2 * self.text_per_item.0 + syntax;
+        chunks::write_items(self.node_items(), out, size, |i, out| {
+            self.nodes_of(i, &mut |n: &DiagramNode<'a>| write(n, out));
+        });
+    }
+
+    /// `write(edge, out)` for every edge in order, as [`Self::write_nodes`].
+    pub fn write_edges(
+        &self,
+        out: &mut String,
+        syntax: usize,
+        write: impl Fn(&DiagramEdge<'a>, &mut String) + Sync,
+    ) {
+        let size = 2 * self.text_per_item.1 + syntax;
+        chunks::write_items(self.edge_items(), out, size, |i, out| {
+            if let Some(e) = self.edge_of(i) {
+                write(&e, out);
+            }
+        });
+    }
+
+    /// The marks of every node, in order (no text is made).
+    pub fn marks(&self) -> Vec<NodeMark> {
+        let mut marks = Vec::with_capacity(self.node_items() + self.tables.checkpoints.len());
+        (0..self.node_items()).for_each(|i| self.marks_of(i, |m| marks.push(m)));
+        marks
+    }
 
     /// The gates, for the labels of their edges in a state diagram.
-    pub fn gates(&self) -> Gates<'_, 'a> {
+    pub fn gates(&self) -> Gates<'a> {
+        let t = &self.tables;
         Gates(
-            self.nodes
-                .iter()
-                .filter(|n| n.kind == NodeKind::Gate)
-                .map(|n| (n.id, n))
+            (t.checkpoints.iter().enumerate())
+                .filter(|(k, _)| t.drawn.gates[*k])
+                .map(|(k, c)| (NodeId::Gate(k), gate_line(c)))
                 .collect(),
         )
     }
+
+    /// The drawing with every node and edge held.
+    pub fn diagram(self) -> Diagram<'a> {
+        let items = self.node_items();
+        let nodes = chunks::collect(items, items + self.tables.checkpoints.len(), |i, out| {
+            self.nodes_of(i, &mut |n: &DiagramNode<'a>| out.push(n.clone()));
+        });
+        let items = self.edge_items();
+        let edges = chunks::collect(items, items, |i, out| out.extend(self.edge_of(i)));
+        Diagram {
+            title: self.title,
+            subtitle: self.subtitle,
+            description: self.description,
+            start: self.start,
+            nodes,
+            edges,
+        }
+    }
+
+    /// The marks of the nodes of node item `i` (see [`Self::node_items`]).
+    fn marks_of(&self, i: usize, mut each: impl FnMut(NodeMark)) {
+        let t = &self.tables;
+        let phases = &t.spec.graph.phases;
+        let Some(p) = phases.get(i) else {
+            if let Some(&term) = t.drawn.terminals.get(i - phases.len()) {
+                each(t.terminal_mark(term));
+            }
+            return;
+        };
+        if !t.drawn.phases[i] {
+            return;
+        }
+        // Every way into a phase passes its gates, so they share reachability.
+        let reachable = t.reachable.contains(p.id.as_str());
+        let gates = t.gates_of.get(p.id.as_str()).map_or(&[][..], Vec::as_slice);
+        for &k in gates {
+            each(NodeMark {
+                id: NodeId::Gate(k),
+                kind: NodeKind::Gate,
+                entry: false,
+                reachable,
+                trap: false,
+            });
+        }
+        each(NodeMark {
+            id: NodeId::Phase(i),
+            kind: NodeKind::Phase,
+            entry: p.id == t.spec.graph.entry,
+            reachable,
+            trap: t.traps.contains(p.id.as_str()),
+        });
+    }
+
+    /// The nodes of node item `i`, made one at a time.
+    fn nodes_of(&self, i: usize, each: &mut impl FnMut(&DiagramNode<'a>)) {
+        self.marks_of(i, |m| each(&self.tables.node(m)));
+    }
+
+    /// The edge of edge item `i` (see [`Self::edge_items`]), unless it is not drawn.
+    fn edge_of(&self, i: usize) -> Option<DiagramEdge<'a>> {
+        let t = &self.tables;
+        let graph = &t.info.graph;
+        let Some(e) = i.checked_sub(1).and_then(|i| graph.raw_edges().get(i)) else {
+            return self.start.map(|s| t.start_edge(s));
+        };
+        let (na, nb) = (
+            graph.node_weight(e.source())?,
+            graph.node_weight(e.target())?,
+        );
+        let (from, to) = (NodeId::of(na), NodeId::of(nb));
+        if !t.drawn.contains(from) || !t.drawn.contains(to) {
+            return None;
+        }
+        match &e.weight {
+            Edge::Transition(i) => {
+                (t.spec.graph.transitions.get(*i)).map(|tr| t.transition_edge(tr, from, to))
+            }
+            Edge::Approve => Some(t.approve_edge(nb, from, to)),
+            Edge::Reject => Some(gate_edge(EdgeKind::Reject, "reject", from, to, false)),
+        }
+    }
 }
 
-/// The gates of a [`Diagram`] by id.
-pub struct Gates<'d, 'a>(IdMap<NodeId, &'d DiagramNode<'a>>);
+/// About how many bytes of text a node item and an edge item of a drawing hold: the
+/// phases' ids and objectives, and the transitions' outcomes with their descriptions when
+/// tooltips are built, as far as a drawing shows them.
+fn text_per_item(spec: &Spec, tooltips: Tooltips) -> (usize, usize) {
+    let shown = match tooltips {
+        Tooltips::Built => TOOLTIP_CHARS + LINE_WIDTH * OBJECTIVE_LINES,
+        Tooltips::Omitted => LINE_WIDTH * OBJECTIVE_LINES,
+    };
+    let phases = &spec.graph.phases;
+    let node_text: usize = (phases.iter())
+        .map(|p| p.id.len() + p.objective.len().min(shown))
+        .sum();
+    let descriptions: usize = match tooltips {
+        Tooltips::Built => (phases.iter().flat_map(|p| p.outcomes.iter().flatten()))
+            .map(|o| o.description.len().min(TOOLTIP_CHARS))
+            .sum(),
+        Tooltips::Omitted => 0,
+    };
+    let transitions = &spec.graph.transitions;
+    let edge_text = descriptions + transitions.iter().map(|t| t.on.len()).sum::<usize>();
+    (
+        node_text / phases.len().max(1),
+        edge_text / transitions.len().max(1),
+    )
+}
 
-impl Gates<'_, '_> {
+/// The line of a gate: its checkpoint id.
+fn gate_line(c: &crate::ir::Checkpoint) -> Text<'_> {
+    shorten(&c.id, 64)
+}
+
+/// The gates of a drawing by id, with their lines.
+pub struct Gates<'a>(IdMap<NodeId, Text<'a>>);
+
+impl Gates<'_> {
     /// The label of an edge out of a gate in a state diagram, where the gate is a choice
     /// state, which has no label of its own: the edge carries the checkpoint id
     /// (`approve · review`). `None` for any other edge.
     pub fn edge_label(&self, e: &DiagramEdge) -> Option<String> {
         match (e.kind, self.0.get(&e.from)) {
-            (EdgeKind::Approve | EdgeKind::Reject, Some(g)) => {
-                Some(format!("{} · {}", e.label, g.lines.join(" ")))
+            (EdgeKind::Approve | EdgeKind::Reject, Some(line)) => {
+                Some(format!("{} · {}", e.label, line))
             }
             _ => None,
         }
@@ -575,29 +806,6 @@ fn subtitle(spec: &Spec) -> Option<String> {
         None
     } else {
         Some(parts.join(" · "))
-    }
-}
-
-fn build<'a>(spec: &'a Spec, info: &'a Info, tooltips: Tooltips) -> Diagram<'a> {
-    let ctx = DrawingTables::new(spec, info, tooltips);
-    let nodes = ctx.nodes();
-    let start = info
-        .start
-        .and_then(|s| info.graph.node_weight(s))
-        .map(NodeId::of)
-        .filter(|id| ctx.drawn.contains(*id));
-    let edges = ctx.edges(start);
-    Diagram {
-        title: shorten(&spec.name, 80),
-        subtitle: subtitle(spec),
-        description: spec
-            .description
-            .as_deref()
-            .map(|d| shorten(d, TOOLTIP_CHARS))
-            .filter(|d| !d.is_empty()),
-        start,
-        nodes,
-        edges,
     }
 }
 
@@ -669,58 +877,41 @@ impl<'a> DrawingTables<'a> {
         }
     }
 
-    /// Each drawn phase preceded by its gates, then the terminals used.
-    fn nodes(&self) -> Vec<DiagramNode<'a>> {
-        let phases = &self.spec.graph.phases;
-        // Every phase and gate, and the terminals added after.
-        let nodes_at_most = phases.len() + self.checkpoints.len() + self.drawn.terminals.len();
-        let mut nodes = chunks::collect(phases.len(), nodes_at_most, |i, out| {
-            if !self.drawn.phases[i] {
-                return;
-            }
-            let p = &phases[i];
-            // Every way into a phase passes its gates, so they share reachability.
-            let reachable = self.reachable.contains(p.id.as_str());
-            let gates = self
-                .gates_of
-                .get(p.id.as_str())
-                .map_or(&[][..], Vec::as_slice);
-            out.extend(gates.iter().map(|&k| self.gate_node(k, p, reachable)));
-            out.push(self.phase_node(i, p, reachable));
-        });
-        nodes.extend(self.drawn.terminals.iter().map(|t| self.terminal_node(*t)));
-        nodes
+    /// The node of a mark.
+    fn node(&self, m: NodeMark) -> DiagramNode<'a> {
+        match m.id {
+            NodeId::Gate(k) => self.gate_node(k, m),
+            NodeId::Phase(i) => self.phase_node(i, m),
+            NodeId::Terminal(t) => self.terminal_node(t, m),
+            NodeId::Start => empty_node(m),
+        }
     }
 
-    fn gate_node(&self, k: usize, p: &crate::ir::Phase, reachable: bool) -> DiagramNode<'a> {
+    fn gate_node(&self, k: usize, m: NodeMark) -> DiagramNode<'a> {
         let c = &self.checkpoints[k];
         let tooltip = match self.tooltips {
             Tooltips::Built => {
                 let text = format!(
                     "approval checkpoint {} before {}; rejection goes to {}",
                     c.id,
-                    p.id,
+                    c.before_phase,
                     c.on_reject.as_str()
                 );
                 Cow::Owned(shorten(&text, TOOLTIP_CHARS).into_owned())
             }
             Tooltips::Omitted => Cow::Borrowed(""),
         };
-        DiagramNode {
-            id: NodeId::Gate(k),
-            kind: NodeKind::Gate,
-            title: Cow::Borrowed("approval"),
-            lines: vec![shorten(&c.id, 64)],
-            access: None,
-            role: None,
+        marked(
+            m,
+            Cow::Borrowed("approval"),
+            vec![gate_line(c)],
+            (None, None),
             tooltip,
-            entry: false,
-            reachable,
-            trap: false,
-        }
+        )
     }
 
-    fn phase_node(&self, i: usize, p: &'a crate::ir::Phase, reachable: bool) -> DiagramNode<'a> {
+    fn phase_node(&self, i: usize, m: NodeMark) -> DiagramNode<'a> {
+        let p = &self.spec.graph.phases[i];
         // Cleaned once for both the lines and the tooltip, as far as they show it.
         let shown = match self.tooltips {
             Tooltips::Built => TOOLTIP_CHARS + 1,
@@ -735,33 +926,24 @@ impl<'a> DrawingTables<'a> {
             Tooltips::Built => shorten_clean(objective, TOOLTIP_CHARS),
             Tooltips::Omitted => Cow::Borrowed(""),
         };
-        DiagramNode {
-            id: NodeId::Phase(i),
-            kind: NodeKind::Phase,
-            title: shorten(&p.id, 64),
-            lines,
-            access: access_summary(p.access.as_ref()),
-            role: role_of(self.spec, &p.id),
-            tooltip,
-            entry: p.id == self.spec.graph.entry,
-            reachable,
-            trap: self.traps.contains(p.id.as_str()),
-        }
+        let extras = (access_summary(p.access.as_ref()), role_of(self.spec, &p.id));
+        marked(m, shorten(&p.id, 64), lines, extras, tooltip)
     }
 
-    fn terminal_node(&self, t: Terminal) -> DiagramNode<'a> {
-        DiagramNode {
+    fn terminal_mark(&self, t: Terminal) -> NodeMark {
+        NodeMark {
             id: NodeId::Terminal(t),
             kind: NodeKind::Terminal(t),
-            title: Cow::Borrowed(t.as_str()),
-            lines: vec![Cow::Borrowed(t.meaning())],
-            access: None,
-            role: None,
-            tooltip: Cow::Owned(format!("{}: {}", t.as_str(), t.meaning())),
             entry: false,
             reachable: self.info.reachable_terminals.contains(&t),
             trap: false,
         }
+    }
+
+    fn terminal_node(&self, t: Terminal, m: NodeMark) -> DiagramNode<'a> {
+        let tooltip = Cow::Owned(format!("{}: {}", t.as_str(), t.meaning()));
+        let lines = vec![Cow::Borrowed(t.meaning())];
+        marked(m, Cow::Borrowed(t.as_str()), lines, (None, None), tooltip)
     }
 
     fn start_edge(&self, to: NodeId) -> DiagramEdge<'a> {
@@ -777,38 +959,6 @@ impl<'a> DrawingTables<'a> {
             ))),
             success_path: !self.path.is_empty(),
         }
-    }
-
-    /// The start edge (to `start`, when the entry is drawn), then the analysed graph's
-    /// edges between drawn nodes, in its order.
-    fn edges(&self, start: Option<NodeId>) -> Vec<DiagramEdge<'a>> {
-        let graph = &self.info.graph;
-        let edges = graph.raw_edges();
-        chunks::collect(edges.len() + 1, edges.len() + 1, |i, out| {
-            let Some(e) = i.checked_sub(1).map(|i| &edges[i]) else {
-                out.extend(start.map(|s| self.start_edge(s)));
-                return;
-            };
-            let (Some(na), Some(nb)) =
-                (graph.node_weight(e.source()), graph.node_weight(e.target()))
-            else {
-                return;
-            };
-            let (from, to) = (NodeId::of(na), NodeId::of(nb));
-            if !self.drawn.contains(from) || !self.drawn.contains(to) {
-                return;
-            }
-            out.extend(match &e.weight {
-                Edge::Transition(i) => self
-                    .spec
-                    .graph
-                    .transitions
-                    .get(*i)
-                    .map(|t| self.transition_edge(t, from, to)),
-                Edge::Approve => Some(self.approve_edge(nb, from, to)),
-                Edge::Reject => Some(gate_edge(EdgeKind::Reject, "reject", from, to, false)),
-            });
-        })
     }
 
     /// The description of the outcome a transition takes (when tooltips are built).
@@ -904,6 +1054,40 @@ fn drawn_nodes<'a>(
         }
     }
     (drawn, gates_of)
+}
+
+/// A node with its mark, title, lines, extra lines (access, role) and tooltip.
+fn marked<'a>(
+    m: NodeMark,
+    title: Text<'a>,
+    lines: Vec<Text<'a>>,
+    (access, role): (Option<String>, Option<String>),
+    tooltip: Text<'a>,
+) -> DiagramNode<'a> {
+    DiagramNode {
+        id: m.id,
+        kind: m.kind,
+        title,
+        lines,
+        access,
+        role,
+        tooltip,
+        entry: m.entry,
+        reachable: m.reachable,
+        trap: m.trap,
+    }
+}
+
+/// The start marker is drawn by each back end, never among the nodes, which no mark of it
+/// comes from: one would be an empty node.
+fn empty_node<'a>(m: NodeMark) -> DiagramNode<'a> {
+    marked(
+        m,
+        Cow::Borrowed(""),
+        Vec::new(),
+        (None, None),
+        Cow::Borrowed(""),
+    )
 }
 
 fn gate_edge<'a>(
