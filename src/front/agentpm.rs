@@ -2,7 +2,7 @@
 //! dependency-key hint) and the lowering into the IR. Every field has a place in the IR,
 //! so the lowering is lossless.
 
-use super::{TreeUse, done_with_tree, has_key, model, phase_count_fits};
+use super::{TreeUse, done_with_tree, has_key, model_from_tree, phase_count_fits};
 use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion};
 use crate::format::Format;
 use crate::front::shape::{Profile, UnknownKey};
@@ -35,7 +35,7 @@ pub fn read(
         unknown_key: Some(dependency_key),
         ..Profile::default()
     };
-    let man: m::Manifest = model(doc, Format::Agentpm, &profile, diags)?;
+    let man: m::Manifest = model_from_tree(doc, Format::Agentpm, &profile, tree, diags)?;
     warn_package_fields(&man, diags);
     done_with_tree(doc, tree, diags);
     Some(lower(man))

@@ -1,7 +1,7 @@
 //! loopconv's IR JSON: the read path. The document is the IR's own serde form, so reading
 //! it is deserialising it and recording the origins of its elements.
 
-use super::{TreeUse, done_with_tree, has_key, model, phase_count_fits};
+use super::{TreeUse, done_with_tree, has_key, model_from_tree, phase_count_fits};
 use crate::diag::Diagnostics;
 use crate::format::Format;
 use crate::front::shape::Profile;
@@ -23,7 +23,7 @@ pub fn read(
     if !phase_count_fits(doc, &["graph", "phases"], limits, diags) {
         return None;
     }
-    let spec: Spec = model(doc, Format::Ir, &Profile::default(), diags)?;
+    let spec: Spec = model_from_tree(doc, Format::Ir, &Profile::default(), tree, diags)?;
     done_with_tree(doc, tree, diags);
     Some(with_origins(spec))
 }

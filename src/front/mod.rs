@@ -50,9 +50,13 @@ fn done_with_tree(doc: &mut Document, tree: TreeUse, diags: &mut Diagnostics) {
 
 /// Inputs from this size on are deserialised while their shape is checked, on another
 /// core ([`model`]): the two read the same tree, and each was an eighth to a fifth of
-/// checking a 10,000-phase loop (60 M and 105 M of its 490 M instructions). Smaller
-/// inputs stay on one thread, so that a small file never starts the thread pool.
-const DESERIALISE_ALONGSIDE: usize = 1 << 20;
+/// checking a 10,000-phase loop (60 M and 105 M of its 490 M instructions), while the
+/// tree and the model held together stay within 8x the size of such an input. Smaller
+/// inputs stay on one thread, so that a small file never starts the thread pool, and
+/// most front ends read their model by consuming the tree ([`model_from_tree`]): there the
+/// fixed cost of a process is a larger part of the memory, and the tree and model of the
+/// 1.6 MB `short` loop, held together, took its `check` to 12x its size.
+const DESERIALISE_ALONGSIDE: usize = 4 << 20;
 
 /// Shape-check `doc` against `format`'s schema and deserialise its model. `None` when a
 /// problem leaves no model to build without guessing (wrong types, missing fields).
@@ -69,6 +73,42 @@ fn model<M: DeserializeOwned + Send>(
 ) -> Option<M> {
     let alongside = doc.text.len() >= DESERIALISE_ALONGSIDE;
     model_in(doc, format, profile, diags, alongside)
+}
+
+/// [`model`] for a front end that needs no more of the tree than its model: then, unless
+/// `tree` keeps it or the input is deserialised alongside the shape check, the model is
+/// read from the tree by consuming it ([`to_model::from_tree`]), so that the two are never
+/// both held whole (for a 10,000-phase loop of one-word texts, a tree of 7.5 MB and a model
+/// of 2.9 MB, most of it strings, which are moved instead of copied). The diagnostics
+/// found so far are located first; later ones are located from the text. The front end
+/// still calls [`done_with_tree`], which then frees nothing.
+fn model_from_tree<M: DeserializeOwned + Send>(
+    doc: &mut Document,
+    format: Format,
+    profile: &Profile,
+    tree: TreeUse,
+    diags: &mut Diagnostics,
+) -> Option<M> {
+    let alongside = doc.text.len() >= DESERIALISE_ALONGSIDE;
+    if alongside || matches!(tree, TreeUse::Keep) {
+        return model_in(doc, format, profile, diags, alongside);
+    }
+    let verdict = shape::check(doc, format, profile, diags);
+    if !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code)) {
+        return None;
+    }
+    diags.locate_missing(doc);
+    let read = to_model::from_tree::<M>(doc, verdict.edits);
+    read.map_err(|e| diags.push(not_read(format, &e))).ok()
+}
+
+/// The shape check accepted something serde did not: reported, never a panic.
+fn not_read(format: Format, e: &to_model::Error) -> Diagnostic {
+    Diagnostic::new(
+        Code::WrongType,
+        format!("the document does not have the {format} shape: {e}"),
+    )
+    .with_help("this is probably a loopconv bug; please report it with the file")
 }
 
 /// [`model`], deserialising alongside the shape check or not.
@@ -98,20 +138,8 @@ fn model_in<M: DeserializeOwned + Send>(
         // Not the model the edits give: freed before that one is built.
         other => drop(other),
     }
-    match to_model::from_node::<M>(doc.root(), verdict.edits) {
-        Ok(m) => Some(m),
-        Err(e) => {
-            // The shape check accepted something serde did not: report, never panic.
-            diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    format!("the document does not have the {format} shape: {e}"),
-                )
-                .with_help("this is probably a loopconv bug; please report it with the file"),
-            );
-            None
-        }
-    }
+    let read = to_model::from_node::<M>(doc.root(), verdict.edits);
+    read.map_err(|e| diags.push(not_read(format, &e))).ok()
 }
 
 /// Problems after which the model cannot be built.

@@ -6,7 +6,7 @@
 //! machine's `meta` carries the loop-level fields, so what `back::xstate` writes is read
 //! back exactly; a hand-written machine of the same shape is read too.
 
-use super::{TreeUse, done_with_tree, has_key, model, phase_count_fits};
+use super::{TreeUse, done_with_tree, has_key, model_from_tree, phase_count_fits};
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::format::Format;
 use crate::front::shape::{Profile, UnknownKey};
@@ -34,7 +34,7 @@ pub fn read(
         unknown_key: Some(feature_key),
         ..Profile::default()
     };
-    let machine: m::Machine = model(doc, Format::Xstate, &profile, diags)?;
+    let machine: m::Machine = model_from_tree(doc, Format::Xstate, &profile, tree, diags)?;
     done_with_tree(doc, tree, diags);
     Some(lower(machine, diags))
 }

@@ -309,6 +309,15 @@ impl Document {
         self.tree = Tree::Released(OnceLock::new());
     }
 
+    /// Take the tree out, leaving it freed as [`Self::release_tree`] does: for a reader
+    /// that consumes it (the front ends' `to_model::from_tree`).
+    pub fn take_tree(&mut self) -> Node {
+        match std::mem::replace(&mut self.tree, Tree::Released(OnceLock::new())) {
+            Tree::Held(root) => root,
+            Tree::Released(again) => again.into_inner().unwrap_or_else(|| self.read_again()),
+        }
+    }
+
     /// Whether the tree is held (never freed, or read again since).
     pub fn holds_tree(&self) -> bool {
         match &self.tree {
