@@ -21,7 +21,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use super::chunks;
-use crate::ir::{Access, Destination, FixedLoop, IdMap, IdSet, Pattern, Role, Spec, Terminal};
+use crate::ir::{Access, Destination, FixedLoop, IdMap, Pattern, Role, Spec, Terminal};
 /// Re-exported: the drawings clean their text with it.
 pub use crate::text::clean;
 use crate::valid::Info;
@@ -661,14 +661,14 @@ impl<'a> Drawing<'a> {
             return;
         }
         // Every way into a phase passes its gates, so they share reachability.
-        let reachable = t.reachable.contains(p.id.as_str());
-        let gates = t.gates_of.get(p.id.as_str()).map_or(&[][..], Vec::as_slice);
+        let facts = t.facts[i];
+        let gates = t.gates_of.get(&i).map_or(&[][..], Vec::as_slice);
         for &k in gates {
             each(NodeMark {
                 id: NodeId::Gate(k),
                 kind: NodeKind::Gate,
                 entry: false,
-                reachable,
+                reachable: facts.reachable,
                 trap: false,
             });
         }
@@ -676,8 +676,8 @@ impl<'a> Drawing<'a> {
             id: NodeId::Phase(i),
             kind: NodeKind::Phase,
             entry: p.id == t.spec.graph.entry,
-            reachable,
-            trap: t.traps.contains(p.id.as_str()),
+            reachable: facts.reachable,
+            trap: facts.trap,
         });
     }
 
@@ -828,33 +828,68 @@ impl Drawn<'_> {
     }
 }
 
-/// What drawing needs to look up, indexed by id so that drawing stays linear in the size
-/// of the loop.
+/// What drawing needs to look up, indexed by phase so that drawing stays linear in the
+/// size of the loop. A phase id is found through the analysis's own index of the drawn
+/// phases ([`Info::phase_nodes`]): tables of their own, by id, were 1.7 MB of drawing the
+/// 10,000-phase `short` loop.
 struct DrawingTables<'a> {
     spec: &'a Spec,
     info: &'a Info,
     checkpoints: &'a [crate::ir::Checkpoint],
     /// The shortest successful run.
     path: &'a [String],
-    /// Position of each phase on it (first occurrence).
-    path_pos: IdMap<&'a str, usize>,
-    reachable: IdSet<&'a str>,
-    traps: IdSet<&'a str>,
-    /// The first declaration of each phase id.
-    first_phase: IdMap<&'a str, &'a crate::ir::Phase>,
-    /// The drawn gates of each phase id, in checkpoint order.
-    gates_of: IdMap<&'a str, Vec<usize>>,
+    /// What the analysis says of each phase (of the drawn ones: first declarations).
+    facts: Vec<PhaseFacts>,
+    /// The drawn gates of each phase, by its index, in checkpoint order.
+    gates_of: IdMap<usize, Vec<usize>>,
     drawn: Drawn<'a>,
     tooltips: Tooltips,
+}
+
+/// What the analysis says of a phase.
+#[derive(Debug, Clone, Copy, Default)]
+struct PhaseFacts {
+    reachable: bool,
+    trap: bool,
+    /// Its first position on the shortest successful run.
+    on_path: Option<u32>,
+}
+
+/// The index of the drawn phase with this id (its first declaration).
+fn phase_index(info: &Info, id: &str) -> Option<usize> {
+    let n = *info.phase_nodes.get(id)?;
+    match info.graph.node_weight(n)? {
+        Vertex::Phase(i) => Some(*i),
+        _ => None,
+    }
+}
+
+/// [`PhaseFacts`] of every phase.
+fn phase_facts(spec: &Spec, info: &Info, path: &[String]) -> Vec<PhaseFacts> {
+    let mut facts = vec![PhaseFacts::default(); spec.graph.phases.len()];
+    let mut fact = |id: &str, set: &mut dyn FnMut(&mut PhaseFacts)| {
+        if let Some(f) = phase_index(info, id).and_then(|i| facts.get_mut(i)) {
+            set(f);
+        }
+    };
+    info.reachable_phases
+        .iter()
+        .for_each(|id| fact(id, &mut |f| f.reachable = true));
+    info.trap_phases
+        .iter()
+        .for_each(|id| fact(id, &mut |f| f.trap = true));
+    for (k, id) in path.iter().enumerate() {
+        let k = u32::try_from(k).unwrap_or(u32::MAX);
+        fact(id, &mut |f| {
+            f.on_path.get_or_insert(k);
+        });
+    }
+    facts
 }
 
 impl<'a> DrawingTables<'a> {
     fn new(spec: &'a Spec, info: &'a Info, tooltips: Tooltips) -> Self {
         let path: &[String] = info.shortest_success.as_deref().unwrap_or(&[]);
-        let mut first_phase = crate::ir::id_map(spec.graph.phases.len());
-        for p in &spec.graph.phases {
-            first_phase.entry(p.id.as_str()).or_insert(p);
-        }
         let checkpoints = spec.graph.checkpoints.as_deref().unwrap_or(&[]);
         let (drawn, gates_of) = drawn_nodes(spec, info, checkpoints);
         DrawingTables {
@@ -862,19 +897,16 @@ impl<'a> DrawingTables<'a> {
             info,
             checkpoints,
             path,
-            path_pos: path
-                .iter()
-                .enumerate()
-                .rev()
-                .map(|(k, p)| (p.as_str(), k))
-                .collect(),
-            reachable: info.reachable_phases.iter().map(String::as_str).collect(),
-            traps: info.trap_phases.iter().map(String::as_str).collect(),
-            first_phase,
+            facts: phase_facts(spec, info, path),
             gates_of,
             drawn,
             tooltips,
         }
+    }
+
+    /// What the analysis says of the drawn phase with this id.
+    fn facts_of(&self, id: &str) -> Option<PhaseFacts> {
+        phase_index(self.info, id).and_then(|i| self.facts.get(i).copied())
     }
 
     /// The node of a mark.
@@ -966,9 +998,8 @@ impl<'a> DrawingTables<'a> {
         if self.tooltips == Tooltips::Omitted {
             return None;
         }
-        let described = self
-            .first_phase
-            .get(t.from.as_str())
+        let described = phase_index(self.info, &t.from)
+            .and_then(|i| self.spec.graph.phases.get(i))
             .and_then(|p| p.outcomes.as_ref())
             .and_then(|os| os.iter().find(|o| o.id == t.on))
             .map(|o| shorten(&o.description, TOOLTIP_CHARS));
@@ -987,10 +1018,9 @@ impl<'a> DrawingTables<'a> {
     ) -> DiagramEdge<'a> {
         let tooltip = self.transition_tooltip(t);
         let note = (is_mas(self.spec) && t.on == "escalate").then(|| escalation_note(self.spec));
-        let next = self
-            .path_pos
-            .get(t.from.as_str())
-            .map(|k| self.path.get(k + 1));
+        let next = (self.facts_of(&t.from))
+            .and_then(|f| f.on_path)
+            .map(|k| self.path.get(k as usize + 1));
         let success_path = match (next, &t.to) {
             (Some(Some(n)), Destination::Phase(p)) => n == p,
             (Some(None), Destination::Terminal(Terminal::End)) => true,
@@ -1014,17 +1044,18 @@ impl<'a> DrawingTables<'a> {
             Vertex::Gate(k) => self.checkpoints.get(*k).map(|c| c.before_phase.as_str()),
             Vertex::Terminal(_) => None,
         };
-        let on_path = guarded.is_some_and(|p| self.path_pos.contains_key(p));
+        let on_path =
+            guarded.is_some_and(|p| self.facts_of(p).is_some_and(|f| f.on_path.is_some()));
         gate_edge(EdgeKind::Approve, "approve", from, to, on_path)
     }
 }
 
-/// Which analysed nodes are drawn, and the drawn gates of each phase id.
+/// Which analysed nodes are drawn, and the drawn gates of each phase, by its index.
 fn drawn_nodes<'a>(
     spec: &'a Spec,
     info: &'a Info,
     checkpoints: &'a [crate::ir::Checkpoint],
-) -> (Drawn<'a>, IdMap<&'a str, Vec<usize>>) {
+) -> (Drawn<'a>, IdMap<usize, Vec<usize>>) {
     let mut drawn = Drawn {
         phases: vec![false; spec.graph.phases.len()],
         gates: vec![false; checkpoints.len()],
@@ -1038,18 +1069,12 @@ fn drawn_nodes<'a>(
             _ => {}
         }
     }
-    let drawn_ids: IdSet<&str> = spec
-        .graph
-        .phases
-        .iter()
-        .zip(&drawn.phases)
-        .filter(|(_, d)| **d)
-        .map(|(p, _)| p.id.as_str())
-        .collect();
-    let mut gates_of: IdMap<&str, Vec<usize>> = IdMap::default();
+    let mut gates_of: IdMap<usize, Vec<usize>> = IdMap::default();
     for (k, c) in checkpoints.iter().enumerate() {
-        if gate_present[k] && drawn_ids.contains(c.before_phase.as_str()) {
-            gates_of.entry(c.before_phase.as_str()).or_default().push(k);
+        let phase =
+            phase_index(info, &c.before_phase).filter(|i| drawn.phases.get(*i) == Some(&true));
+        if let Some(i) = phase.filter(|_| gate_present[k]) {
+            gates_of.entry(i).or_default().push(k);
             drawn.gates[k] = true;
         }
     }
