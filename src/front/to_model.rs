@@ -128,7 +128,7 @@ impl<'de> de::Deserializer<'de> for NodeDe<'de, '_> {
                 let n = self.edits.number(self.node).unwrap_or(n);
                 n.deserialize_any(visitor).map_err(de::Error::custom)
             }
-            Value::String { text, .. } => visitor.visit_borrowed_str(text),
+            Value::String(text) => visitor.visit_borrowed_str(text.as_str()),
             Value::Array(items) => visitor.visit_seq(Items {
                 items: items.iter(),
                 de: self,
@@ -160,8 +160,8 @@ impl<'de> de::Deserializer<'de> for NodeDe<'de, '_> {
     ) -> Result<V::Value, Error> {
         match &self.node.value {
             // The models' enums are unit variants written as strings.
-            Value::String { text, .. } => {
-                visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(&**text))
+            Value::String(text) => {
+                visitor.visit_enum(IntoDeserializer::<Error>::into_deserializer(text.as_str()))
             }
             other => Err(de::Error::invalid_type(unexpected(other), &"a string")),
         }
@@ -182,7 +182,7 @@ fn unexpected(v: &Value) -> de::Unexpected<'_> {
         Value::Null | Value::NonFinite(_) => de::Unexpected::Unit,
         Value::Bool(b) => de::Unexpected::Bool(*b),
         Value::Number(_) => de::Unexpected::Other("a number"),
-        Value::String { text, .. } => de::Unexpected::Str(text),
+        Value::String(text) => de::Unexpected::Str(text.as_str()),
         Value::Array(_) => de::Unexpected::Seq,
         Value::Object(_) => de::Unexpected::Map,
     }
@@ -287,7 +287,7 @@ impl<'de> de::Deserializer<'de> for OwnedDe<'_> {
                 let n = self.edits.number_at(self.addr).unwrap_or(&n);
                 n.deserialize_any(visitor).map_err(de::Error::custom)
             }
-            Value::String { text, .. } => visitor.visit_string(text.into_string()),
+            Value::String(text) => visitor.visit_string(text.into_string()),
             Value::Array(items) => visitor.visit_seq(OwnedItems {
                 items: items.into_vec(),
                 next: 0,
@@ -320,7 +320,7 @@ impl<'de> de::Deserializer<'de> for OwnedDe<'_> {
     ) -> Result<V::Value, Error> {
         match self.node.value {
             // The models' enums are unit variants written as strings.
-            Value::String { text, .. } => visitor.visit_enum(
+            Value::String(text) => visitor.visit_enum(
                 IntoDeserializer::<Error>::into_deserializer(text.into_string()),
             ),
             other => Err(de::Error::invalid_type(unexpected(&other), &"a string")),

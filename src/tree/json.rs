@@ -7,6 +7,7 @@ use super::duplicates::{Dup, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
 use super::node::{Document, Member, Node, Reread, Span, Syntax, Value};
+use super::string::Str;
 
 /// Parse JSON text into a [`Document`]. Duplicate keys are reported and kept; keys that are
 /// words of `keys` share them.
@@ -205,10 +206,7 @@ impl<'a> JsonParser<'a> {
             None => return self.err("expected a JSON value, found end of input"),
             Some(b'{') => self.object()?,
             Some(b'[') => self.array()?,
-            Some(b'"') => Value::String {
-                text: self.string_value()?,
-                plain: false,
-            },
+            Some(b'"') => Value::String(self.string_value()?),
             Some(b't') => self.word("true", Value::Bool(true))?,
             Some(b'f') => self.word("false", Value::Bool(false))?,
             Some(b'n') => self.word("null", Value::Null)?,
@@ -389,10 +387,10 @@ impl<'a> JsonParser<'a> {
     }
 
     /// A string value: without escapes, copied once at its exact length.
-    fn string_value(&mut self) -> Result<Box<str>, JErr> {
+    fn string_value(&mut self) -> Result<Str, JErr> {
         match self.plain_run() {
-            Ok(text) => Ok(text.into()),
-            Err(first_run) => self.string(first_run).map(String::into_boxed_str),
+            Ok(text) => Ok(Str::new(text, false)),
+            Err(first_run) => (self.string(first_run)).map(|text| Str::from_string(text, false)),
         }
     }
 

@@ -19,12 +19,14 @@ mod key;
 mod lines;
 mod node;
 mod scan;
+mod string;
 mod yaml;
 
 pub use decode::{MAX_INPUT_BYTES, ReadLimits, decode, decode_owned, decode_text};
 pub use json::{parse_json, parse_json_or_text};
 pub use key::{Key, Vocabulary};
 pub use node::{Document, KeyType, Member, Node, Span, Syntax, Value, escape_ptr};
+pub use string::Str;
 pub use yaml::{READER_STACK, declare_reader_stack, parse_yaml, parse_yaml_or_text};
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use super::decode::ReadLimits;
 use super::key::{Key, Vocabulary};
 use super::lines::LineIndex;
 use super::scan::Found;
+use super::string::Str;
 
 /// A byte range in the source, in 8 bytes instead of 16: every value and key of a
 /// document has one, and the tree was two thirds of the memory of reading a large loop.
@@ -79,7 +80,7 @@ impl KeyType {
     /// What a key is, `None` for a string.
     pub(super) fn of(v: &Value) -> Option<KeyType> {
         Some(match v {
-            Value::String { .. } => return None,
+            Value::String(_) => return None,
             Value::Null => KeyType::Null,
             Value::Bool(_) => KeyType::Boolean,
             Value::Number(_) | Value::NonFinite(_) => KeyType::Number,
@@ -123,13 +124,8 @@ pub enum Value {
     Bool(bool),
     /// A number, kept as serde_json keeps it.
     Number(serde_json::Number),
-    /// A string. `plain` is true for an unquoted YAML scalar.
-    String {
-        /// The text (boxed: a value is 24 bytes, not 32).
-        text: Box<str>,
-        /// An unquoted YAML scalar (used to recognise YAML 1.1 booleans).
-        plain: bool,
-    },
+    /// A string (a short one held in place; see [`Str`]).
+    String(Str),
     /// An array (boxed slices, not vectors: a value is 24 bytes, not 32).
     Array(Box<[Node]>),
     /// An object.
@@ -157,7 +153,7 @@ impl Value {
             Value::Null => "null",
             Value::Bool(_) => "a boolean",
             Value::Number(_) => "a number",
-            Value::String { .. } => "a string",
+            Value::String(_) => "a string",
             Value::Array(_) => "an array",
             Value::Object(_) => "an object",
             Value::NonFinite(_) => "a number",
@@ -169,7 +165,7 @@ impl Node {
     /// The string, if this is one.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
-            Value::String { text, .. } => Some(text),
+            Value::String(text) => Some(text),
             _ => None,
         }
     }
@@ -216,7 +212,7 @@ impl Node {
             Value::Null | Value::NonFinite(_) => serde_json::Value::Null,
             Value::Bool(b) => serde_json::Value::Bool(*b),
             Value::Number(n) => serde_json::Value::Number(n.clone()),
-            Value::String { text, .. } => serde_json::Value::String(text.to_string()),
+            Value::String(text) => serde_json::Value::String(text.to_string()),
             Value::Array(a) => serde_json::Value::Array(a.iter().map(Node::to_json).collect()),
             Value::Object(m) => serde_json::Value::Object(
                 m.iter()

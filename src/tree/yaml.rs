@@ -11,6 +11,7 @@ use super::duplicates::{Dup, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
 use super::node::{Document, KeyType, Member, Node, Reread, Span, Syntax, Value, escape_ptr};
+use super::string::Str;
 
 struct YNode(Value);
 
@@ -62,16 +63,10 @@ impl<'de> Visitor<'de> for YVisitor {
             .unwrap_or(Value::NonFinite(v)))
     }
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String {
-            text: v.into(),
-            plain: true,
-        })
+        Ok(Value::String(Str::new(v, true)))
     }
     fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String {
-            text: v.into_boxed_str(),
-            plain: true,
-        })
+        Ok(Value::String(Str::from_string(v, true)))
     }
     fn visit_unit<E>(self) -> Result<Value, E> {
         Ok(Value::Null)
@@ -99,7 +94,7 @@ impl<'de> Visitor<'de> for YVisitor {
             let key_span = span_of(&k);
             // Keep going on a non-string key: it is reported later (P012).
             let (key, non_string) = match k.value.0 {
-                Value::String { text, .. } => (yaml_key(String::from(text)), None),
+                Value::String(text) => (yaml_key(text.into_string()), None),
                 other => (yaml_key(other.to_json_text()), KeyType::of(&other)),
             };
             let v = map.next_value::<Spanned<YNode>>()?;

@@ -140,7 +140,7 @@ fn non_finite(f: f64) -> &'static str {
 /// Whether `node` equals the schema value `v` (`const`, `enum`): the schemas' values are
 /// strings.
 fn same(node: &Node, v: &str) -> bool {
-    matches!(&node.value, Value::String { text, .. } if **text == *v)
+    matches!(&node.value, Value::String(text) if text.as_str() == v)
 }
 
 const YAML11_BOOLS: &[&str] = &[
@@ -230,7 +230,7 @@ impl ShapeCheck<'_> {
             let d = self.enum_diag(node, ptr, vals);
             self.emit(d, false, report);
         }
-        if let Value::String { text, .. } = &node.value {
+        if let Value::String(text) = &node.value {
             ok &= self.string(obj, text, ptr, report);
         }
         if let Value::Number(n) = &node.value
@@ -375,13 +375,14 @@ impl ShapeCheck<'_> {
         let found = match &node.value {
             Value::Number(n) => format!("the number {n}"),
             Value::NonFinite(f) => format!("{} (not a finite number)", non_finite(*f)),
-            Value::String { text, .. } => format!("the string {}", quote(text)),
+            Value::String(text) => format!("the string {}", quote(text)),
             other => other.type_name().to_owned(),
         };
         let name = ptr.field();
-        if let Value::String { text, plain: true } = &node.value
+        if let Value::String(text) = &node.value
+            && text.plain()
             && types.contains(&"boolean")
-            && YAML11_BOOLS.contains(&&**text)
+            && YAML11_BOOLS.contains(&text.as_str())
         {
             let lower = text.to_lowercase();
             let b = matches!(lower.as_str(), "y" | "yes" | "on");
@@ -412,7 +413,7 @@ impl ShapeCheck<'_> {
             },
         )
         .at(ptr.to_string());
-        if ptr.is_top_key("loop") && matches!(node.value, Value::String { .. }) {
+        if ptr.is_top_key("loop") && matches!(node.value, Value::String(_)) {
             d = d.with_help(
                 "in a loop manifest `loop` is the loop object itself; a string package reference belongs in an Agent manifest",
             );
@@ -482,7 +483,7 @@ impl ShapeCheck<'_> {
             .collect::<Vec<_>>()
             .join(", ");
         let found = match &node.value {
-            Value::String { text, .. } => quote(text),
+            Value::String(text) => quote(text),
             _ => format!("`{}`", node.to_json()),
         };
         let expected = if allowed.len() == 1 {
@@ -495,7 +496,7 @@ impl ShapeCheck<'_> {
             format!("`{}` must be {expected}, found {found}", ptr.field()),
         )
         .at(ptr.to_string());
-        if let Value::String { text, .. } = &node.value
+        if let Value::String(text) = &node.value
             && allowed.iter().any(|a| a.eq_ignore_ascii_case(text))
         {
             d = d.with_help("values are case-sensitive");

@@ -174,7 +174,7 @@ impl Types {
         match value {
             Value::Object(_) => self.has(Types::OBJECT),
             Value::Array(_) => self.has(Types::ARRAY),
-            Value::String { .. } => self.has(Types::STRING),
+            Value::String(_) => self.has(Types::STRING),
             Value::Bool(_) => self.has(Types::BOOLEAN),
             Value::Null => self.has(Types::NULL),
             Value::Number(n) => {

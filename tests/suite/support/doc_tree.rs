@@ -23,7 +23,7 @@ impl M {
             TV::Bool(b) => M::Bool(*b),
             TV::Number(x) => M::Num(x.to_string()),
             TV::NonFinite(f) => M::Num(f.to_string()),
-            TV::String { text, .. } => M::Str(text.to_string()),
+            TV::String(text) => M::Str(text.to_string()),
             TV::Array(a) => M::Arr(a.iter().map(M::from_node).collect()),
             TV::Object(ms) => M::Obj(
                 ms.iter()
