@@ -17,6 +17,7 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
+use crate::back::support::chunks::Output;
 use crate::back::support::diagram::{
     DiagramEdge, DiagramNode, Drawing, EdgeKind, NodeId, NodeKind, START_ID, Tooltips,
 };
@@ -38,9 +39,22 @@ pub fn write(
 /// The graph, with or without a legend.
 pub fn draw(spec: &Spec, info: &Info, legend: bool) -> String {
     let d = Drawing::new(spec, info, Tooltips::Built);
-    let mut out = String::with_capacity(d.text_size_hint(NODE_SYNTAX, EDGE_SYNTAX));
+    let mut out = Output::held(d.text_size_hint(NODE_SYNTAX, EDGE_SYNTAX));
     graph(&d, legend, &mut out);
-    out
+    out.into_text()
+}
+
+/// The graph, handed to `sink` as it is written (never held whole).
+pub fn draw_to(
+    spec: &Spec,
+    info: &Info,
+    legend: bool,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let d = Drawing::new(spec, info, Tooltips::Built);
+    let mut out = Output::streamed(sink);
+    graph(&d, legend, &mut out);
+    out.finish()
 }
 
 /// The font stack used for every label.
@@ -551,7 +565,7 @@ fn edge_attrs<'a>(e: &'a DiagramEdge) -> EdgeAttrs<'a> {
 const NODE_SYNTAX: usize = 300;
 const EDGE_SYNTAX: usize = 100;
 
-fn graph(d: &Drawing, with_legend: bool, out: &mut String) {
+fn graph(d: &Drawing, with_legend: bool, out: &mut Output) {
     out.push_str("digraph loop {\n");
     let mut title = Html::default().bold(&d.title);
     if let Some(s) = &d.subtitle {

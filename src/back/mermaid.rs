@@ -25,6 +25,7 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
+use crate::back::support::chunks::Output;
 use crate::back::support::diagram::{
     DiagramEdge, DiagramNode, Drawing, EdgeKind, Gates, NodeId, NodeKind, NodeMark, START_ID, Text,
     Tooltips,
@@ -57,12 +58,29 @@ pub fn write(
 /// The diagram in a style.
 pub fn draw(spec: &Spec, info: &Info, style: Style) -> String {
     let d = Drawing::new(spec, info, Tooltips::Omitted);
-    let mut out = String::with_capacity(d.text_size_hint(NODE_SYNTAX, EDGE_SYNTAX));
+    let mut out = Output::held(d.text_size_hint(NODE_SYNTAX, EDGE_SYNTAX));
+    draw_into(&d, style, &mut out);
+    out.into_text()
+}
+
+/// The diagram in a style, handed to `sink` as it is written (never held whole).
+pub fn draw_to(
+    spec: &Spec,
+    info: &Info,
+    style: Style,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let d = Drawing::new(spec, info, Tooltips::Omitted);
+    let mut out = Output::streamed(sink);
+    draw_into(&d, style, &mut out);
+    out.finish()
+}
+
+fn draw_into(d: &Drawing, style: Style, out: &mut Output) {
     match style {
-        Style::Flowchart => flowchart(&d, &mut out),
-        Style::State => state(&d, &mut out),
+        Style::Flowchart => flowchart(d, out),
+        Style::State => state(d, out),
     }
-    out
 }
 
 /// WORD JOINER (U+2060): invisible, and written between two characters of user text that
@@ -341,7 +359,7 @@ fn push_node_label(out: &mut String, n: &DiagramNode) {
 const NODE_SYNTAX: usize = 64;
 const EDGE_SYNTAX: usize = 32;
 
-fn flowchart(d: &Drawing, out: &mut String) {
+fn flowchart(d: &Drawing, out: &mut Output) {
     header(d, "flowchart TD", out);
     if d.start.is_some() {
         let _ = writeln!(out, "  {START_ID}((\"start\"))");
@@ -393,7 +411,7 @@ fn flowchart_edge(e: &DiagramEdge, out: &mut String) {
     out.push('\n');
 }
 
-fn state(d: &Drawing, out: &mut String) {
+fn state(d: &Drawing, out: &mut Output) {
     header(d, "stateDiagram-v2", out);
     let _ = writeln!(out, "  direction TB");
     d.write_nodes(out, NODE_SYNTAX, state_node);

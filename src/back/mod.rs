@@ -105,6 +105,23 @@ impl std::error::Error for Error {
     }
 }
 
+/// Draw `spec` (a target that [`Target::is_diagram`]) into `sink` as the drawing is made,
+/// never holding its whole text; `None` for a target that is no drawing.
+pub fn draw_to(
+    target: Target,
+    spec: &Spec,
+    info: &Info,
+    opts: &Options,
+    sink: &mut dyn std::io::Write,
+) -> Option<std::io::Result<()>> {
+    match target {
+        Target::Mermaid => Some(mermaid::draw_to(spec, info, opts.style, sink)),
+        Target::Dot => Some(dot::draw_to(spec, info, opts.legend, sink)),
+        Target::PlantUml => Some(plantuml::draw_to(spec, info, sink)),
+        Target::Loop(_) | Target::Markdown | Target::Schema | Target::LangGraph => None,
+    }
+}
+
 /// Write `spec` with a back end. This is the back ends' dispatch only: a loop-format
 /// output is read back and validated by [`crate::pipeline::write`], which callers use.
 pub fn render(

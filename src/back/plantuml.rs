@@ -28,6 +28,7 @@
 use std::fmt::Write as _;
 
 use super::{Error, Options};
+use crate::back::support::chunks::Output;
 use crate::back::support::diagram::{
     DiagramEdge, DiagramNode, Drawing, EdgeKind, Gates, NodeKind, Tooltips,
 };
@@ -48,9 +49,17 @@ pub fn write(
 /// The diagram.
 pub fn draw(spec: &Spec, info: &Info) -> String {
     let d = Drawing::new(spec, info, Tooltips::Omitted);
-    let mut out = String::with_capacity(d.text_size_hint(128, 64));
+    let mut out = Output::held(d.text_size_hint(NODE_SYNTAX, EDGE_SYNTAX));
     diagram(&d, &mut out);
-    out
+    out.into_text()
+}
+
+/// The diagram, handed to `sink` as it is written (never held whole).
+pub fn draw_to(spec: &Spec, info: &Info, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let d = Drawing::new(spec, info, Tooltips::Omitted);
+    let mut out = Output::streamed(sink);
+    diagram(&d, &mut out);
+    out.finish()
 }
 
 /// WORD JOINER (U+2060) in Unicode notation: invisible, and written between two characters
@@ -150,6 +159,10 @@ fn small(s: &str, size: u8) -> String {
 }
 
 /// `@startuml`, the skin and the title: the loop name in bold, its kind and bound below.
+/// About how many bytes a state's and a transition's syntax take beside their text.
+const NODE_SYNTAX: usize = 128;
+const EDGE_SYNTAX: usize = 64;
+
 fn header(d: &Drawing, out: &mut String) {
     out.push_str("@startuml\n");
     out.push_str(SKIN);
@@ -202,9 +215,12 @@ fn edge_label(e: &DiagramEdge, gates: &Gates) -> String {
     s
 }
 
-fn diagram(d: &Drawing, out: &mut String) {
+fn diagram(d: &Drawing, out: &mut Output) {
     header(d, out);
-    d.for_each_node(|n| node(n, out));
+    d.for_each_node(|n| {
+        node(n, out);
+        out.item_written();
+    });
     let gates = d.gates();
     d.for_each_edge(|e| {
         match e.kind {
@@ -216,6 +232,7 @@ fn diagram(d: &Drawing, out: &mut String) {
             let _ = write!(out, " : {}", edge_label(e, &gates));
         }
         out.push('\n');
+        out.item_written();
     });
     out.push_str("@enduml\n");
 }

@@ -12,7 +12,7 @@ use loopconv::Target;
 use loopconv::back::{self, mermaid::Style};
 use loopconv::diag::Diagnostics;
 
-use super::io::{emit, plain_io};
+use super::io::{emit, emit_streamed, plain_io};
 use super::report::{free_at_exit, load_file, report_loaded};
 use super::{EXIT_PROBLEMS, Global};
 
@@ -98,13 +98,21 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
         style: a.style.unwrap_or(Style::Flowchart),
         ..back::Options::default()
     };
-    let mut diags = Diagnostics::new(l.diags.file());
-    let mut text = loopconv::write(target, spec, info, &opts, &mut diags)?;
     if a.svg {
-        text = dot_to_svg(&text)?;
+        let mut diags = Diagnostics::new(l.diags.file());
+        let text = dot_to_svg(&loopconv::write(target, spec, info, &opts, &mut diags)?)?;
+        emit(a.output.as_deref(), &text)?;
+        free_at_exit((l, text));
+        return Ok(ExitCode::SUCCESS);
     }
-    emit(a.output.as_deref(), &text)?;
-    free_at_exit((l, text));
+    // Written as it is drawn: the drawing is never held whole.
+    emit_streamed(a.output.as_deref(), |w| {
+        match back::draw_to(target, spec, info, &opts, w) {
+            Some(written) => Ok(written?),
+            None => bail!("internal: {} is not a drawing", target.name()),
+        }
+    })?;
+    free_at_exit(l);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -41,7 +41,11 @@ fn done_with_tree(doc: &mut Document, tree: TreeUse, diags: &mut Diagnostics) {
     if matches!(tree, TreeUse::Keep) {
         return;
     }
-    diags.locate_missing(doc);
+    // A tree already consumed ([`model_from_tree`]) would be read again to locate them (a
+    // YAML tree: there is no scan of its text); the reader locates them all at its end.
+    if doc.holds_tree() {
+        diags.locate_missing(doc);
+    }
     doc.release_tree();
     if let TreeUse::ReleaseThen(then) = tree {
         then();
@@ -50,13 +54,16 @@ fn done_with_tree(doc: &mut Document, tree: TreeUse, diags: &mut Diagnostics) {
 
 /// Inputs from this size on are deserialised while their shape is checked, on another
 /// core ([`model`]): the two read the same tree, and each was an eighth to a fifth of
-/// checking a 10,000-phase loop (60 M and 105 M of its 490 M instructions), while the
-/// tree and the model held together stay within 8x the size of such an input. Smaller
-/// inputs stay on one thread, so that a small file never starts the thread pool, and
-/// most front ends read their model by consuming the tree ([`model_from_tree`]): there the
-/// fixed cost of a process is a larger part of the memory, and the tree and model of the
-/// 1.6 MB `short` loop, held together, took its `check` to 12x its size.
-const DESERIALISE_ALONGSIDE: usize = 4 << 20;
+/// checking a 10,000-phase loop (60 M and 105 M of its 490 M instructions). Smaller
+/// inputs stay on one thread, so that a small file never starts the thread pool.
+const DESERIALISE_ALONGSIDE: usize = 1 << 20;
+
+/// Inputs below this size have their model read by consuming the tree, after the shape
+/// check, by the front ends that need the tree no more ([`model_from_tree`]): there the
+/// fixed cost of a process is a larger part of the memory, and the tree and the model of
+/// the 1.6 MB `short` loop, held together, took its `check` to 12x its size. Larger inputs
+/// are deserialised alongside the check, where tree and model together stay within 8x.
+const CONSUME_TREE_BELOW: usize = 4 << 20;
 
 /// Shape-check `doc` against `format`'s schema and deserialise its model. `None` when a
 /// problem leaves no model to build without guessing (wrong types, missing fields).
@@ -76,12 +83,12 @@ fn model<M: DeserializeOwned + Send>(
 }
 
 /// [`model`] for a front end that needs no more of the tree than its model: then, unless
-/// `tree` keeps it or the input is deserialised alongside the shape check, the model is
+/// `tree` keeps it or the input is large ([`CONSUME_TREE_BELOW`]), the model is
 /// read from the tree by consuming it ([`to_model::from_tree`]), so that the two are never
 /// both held whole (for a 10,000-phase loop of one-word texts, a tree of 7.5 MB and a model
 /// of 2.9 MB, most of it strings, which are moved instead of copied). The diagnostics
-/// found so far are located first; later ones are located from the text. The front end
-/// still calls [`done_with_tree`], which then frees nothing.
+/// found so far are located first; later ones are located from the text at the end of the
+/// read. The front end still calls [`done_with_tree`], which then frees nothing.
 fn model_from_tree<M: DeserializeOwned + Send>(
     doc: &mut Document,
     format: Format,
@@ -89,9 +96,8 @@ fn model_from_tree<M: DeserializeOwned + Send>(
     tree: TreeUse,
     diags: &mut Diagnostics,
 ) -> Option<M> {
-    let alongside = doc.text.len() >= DESERIALISE_ALONGSIDE;
-    if alongside || matches!(tree, TreeUse::Keep) {
-        return model_in(doc, format, profile, diags, alongside);
+    if doc.text.len() >= CONSUME_TREE_BELOW || matches!(tree, TreeUse::Keep) {
+        return model(doc, format, profile, diags);
     }
     let verdict = shape::check(doc, format, profile, diags);
     if !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code)) {

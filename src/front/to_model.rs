@@ -12,8 +12,10 @@ use serde::forward_to_deserialize_any;
 
 use crate::tree::{Document, Member, Node, Value};
 
-/// A node's identity within one document: its address. The tree is not changed while
-/// a shape check and the deserialisation of its verdict run, so addresses are stable.
+/// A node's identity within one document: its address. A node does not move while a
+/// shape check and the deserialisation of its verdict run: [`from_node`] changes nothing,
+/// and [`from_tree`] reads each node once, in place, before taking it out (only the root
+/// moves, and its address is taken first).
 pub type NodeAddr = usize;
 
 /// The address of `node`.
@@ -431,13 +433,14 @@ mod tests {
             (-5i64..5).prop_map(|n| n.to_string()),
             (-5i64..5).prop_map(|n| format!("{n}.0")),
             Just("2.5".to_owned()),
-            "[a-z\\\\\"é]{0,4}".prop_map(|s| serde_json::to_string(&s).unwrap_or_default()),
+            "[a-z\\\\\"é]{0,4}|[a-z ]{20,30}"
+                .prop_map(|s| serde_json::to_string(&s).unwrap_or_default()),
         ];
         leaf.prop_recursive(4, 40, 5, |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..5)
                     .prop_map(|v| format!("[{}]", v.join(","))),
-                prop::collection::vec((prop::sample::select(vec!["a", "b", "xa"]), inner), 0..5)
+                prop::collection::vec((prop::sample::select(KEYS_USED.to_vec()), inner), 0..24)
                     .prop_map(|ms| {
                         let ms: Vec<String> =
                             ms.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
@@ -445,6 +448,67 @@ mod tests {
                     }),
             ]
         })
+    }
+
+    /// The keys of the generated objects: a few, so that they repeat, and enough for an
+    /// object of more than 16 keys (whose repeats are found by hashing).
+    const KEYS_USED: &[&str] = &[
+        "a", "b", "xa", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "k10", "k11",
+        "k12", "k13", "k14", "k15", "k16", "k17",
+    ];
+
+    /// Everything a deserialiser hands over, in order, as text: unlike a JSON value, it
+    /// shows the order of the members and every repeated key.
+    #[derive(Debug, PartialEq)]
+    struct Trace(String);
+
+    impl<'de> de::Deserialize<'de> for Trace {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Trace, D::Error> {
+            d.deserialize_any(TraceVisitor)
+        }
+    }
+
+    struct TraceVisitor;
+
+    impl<'de> Visitor<'de> for TraceVisitor {
+        type Value = Trace;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("anything")
+        }
+        fn visit_unit<E>(self) -> Result<Trace, E> {
+            Ok(Trace("null".into()))
+        }
+        fn visit_bool<E>(self, b: bool) -> Result<Trace, E> {
+            Ok(Trace(b.to_string()))
+        }
+        fn visit_u64<E>(self, n: u64) -> Result<Trace, E> {
+            Ok(Trace(format!("u{n}")))
+        }
+        fn visit_i64<E>(self, n: i64) -> Result<Trace, E> {
+            Ok(Trace(format!("i{n}")))
+        }
+        fn visit_f64<E>(self, n: f64) -> Result<Trace, E> {
+            Ok(Trace(format!("f{n:?}")))
+        }
+        fn visit_str<E>(self, s: &str) -> Result<Trace, E> {
+            Ok(Trace(format!("{s:?}")))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Trace, A::Error> {
+            let mut out = String::from("[");
+            while let Some(Trace(t)) = seq.next_element()? {
+                out.push_str(&t);
+                out.push(',');
+            }
+            Ok(Trace(out + "]"))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Trace, A::Error> {
+            let mut out = String::from("{");
+            while let Some(k) = map.next_key::<String>()? {
+                let Trace(v) = map.next_value()?;
+                out.push_str(&format!("{k:?}:{v},"));
+            }
+            Ok(Trace(out + "}"))
+        }
     }
 
     /// Leave out every member named `xa`; read every whole float as an integer.
@@ -479,12 +543,48 @@ mod tests {
             let Some(mut doc) = parsed(&text) else { return Ok(()) };
             let mut borrowed_edits = Edits::default();
             edits(doc.root(), &mut borrowed_edits);
-            let borrowed = from_node::<serde_json::Value>(doc.root(), borrowed_edits);
+            let borrowed = from_node::<Trace>(doc.root(), borrowed_edits);
             let mut owned_edits = Edits::default();
             edits(doc.root(), &mut owned_edits);
-            let owned = from_tree::<serde_json::Value>(&mut doc, owned_edits);
+            let owned = from_tree::<Trace>(&mut doc, owned_edits);
             prop_assert_eq!(borrowed.map_err(|e| e.to_string()), owned.map_err(|e| e.to_string()));
         }
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Probe {
+        a: Option<u64>,
+        kind: Kind,
+        name: Option<String>,
+        list: Vec<String>,
+        #[serde(default)]
+        gone: Option<bool>,
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Kind {
+        One,
+        Two,
+    }
+
+    #[test]
+    fn a_model_reads_the_same_from_the_tree_consumed() {
+        let text = r#"{"a":3.0,"kind":"two","xa":{"deep":[1]},"name":"more than twenty-one bytes",
+            "list":["x","a text of more than twenty-one bytes"],"gone":null,"a":4.0}"#;
+        let mut doc = parsed(text).unwrap();
+        let mut e = Edits::default();
+        edits(doc.root(), &mut e);
+        let borrowed: Probe = from_node(doc.root(), e).unwrap();
+        let mut e = Edits::default();
+        edits(doc.root(), &mut e);
+        let owned: Probe = from_tree(&mut doc, e).unwrap();
+        assert_eq!(borrowed, owned);
+        assert_eq!(owned.a, Some(4));
+        assert_eq!(owned.kind, Kind::Two);
+        assert_eq!(owned.list[1], "a text of more than twenty-one bytes");
+        assert_eq!(owned.gone, None);
     }
 
     #[test]

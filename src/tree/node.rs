@@ -306,7 +306,8 @@ impl Document {
     }
 
     /// Take the tree out, leaving it freed as [`Self::release_tree`] does: for a reader
-    /// that consumes it (the front ends' `to_model::from_tree`).
+    /// that consumes it (the front ends' `to_model::from_tree`). A tree freed before is read
+    /// again: its nodes are then not at the addresses a shape check saw.
     pub fn take_tree(&mut self) -> Node {
         match std::mem::replace(&mut self.tree, Tree::Released(OnceLock::new())) {
             Tree::Held(root) => root,

@@ -59,6 +59,7 @@ impl Str {
         match &self.0 {
             Repr::Inline { len, bytes, .. } => {
                 let text = &bytes[..usize::from(*len)];
+                debug_assert!(std::str::from_utf8(text).is_ok());
                 // SAFETY: `bytes[..len]` is only ever written by `Str::inline`, which copies
                 // a whole `&str` there, and never changed: it is valid UTF-8. (Checking it
                 // again on every read, with `str::from_utf8`, was 31 M of the 547 M
@@ -132,20 +133,20 @@ mod tests {
         }
     }
 
+    fn inline(s: &Str) -> bool {
+        matches!(s.0, Repr::Inline { .. })
+    }
+
     #[test]
-    fn short_texts_are_held_in_place() {
-        assert!(matches!(
-            Str::new(&"a".repeat(21), false).0,
-            Repr::Inline { .. }
-        ));
-        assert!(matches!(
-            Str::new(&"a".repeat(22), false).0,
-            Repr::Heap { .. }
-        ));
-        // Twenty-one bytes of two-byte characters and one more byte.
-        assert!(matches!(
-            Str::new(&"é".repeat(11), false).0,
-            Repr::Heap { .. }
-        ));
+    fn texts_of_up_to_21_bytes_are_held_in_place() {
+        for text in ["", "a", &"a".repeat(21), &format!("{}a", "é".repeat(10))] {
+            assert!(inline(&Str::new(text, false)), "{text:?}");
+            assert!(inline(&Str::from_string(text.to_owned(), true)), "{text:?}");
+        }
+        // 22 bytes: 22 letters, and 11 two-byte characters.
+        for text in ["a".repeat(22), "é".repeat(11)] {
+            assert!(!inline(&Str::new(&text, false)), "{text:?}");
+            assert!(!inline(&Str::from_string(text.clone(), false)), "{text:?}");
+        }
     }
 }

@@ -94,7 +94,7 @@ impl<'de> Visitor<'de> for YVisitor {
             let key_span = span_of(&k);
             // Keep going on a non-string key: it is reported later (P012).
             let (key, non_string) = match k.value.0 {
-                Value::String(text) => (yaml_key(text.into_string()), None),
+                Value::String(text) => (yaml_key_of(&text), None),
                 other => (yaml_key(other.to_json_text()), KeyType::of(&other)),
             };
             let v = map.next_value::<Spanned<YNode>>()?;
@@ -176,6 +176,14 @@ fn yaml_key(text: String) -> Key {
     match YAML_KEYS.get() {
         Some(keys) => keys.key_from(text),
         None => Key::from(text),
+    }
+}
+
+/// The key for a string key's text: a known key is looked up before anything is copied.
+fn yaml_key_of(text: &str) -> Key {
+    match YAML_KEYS.get() {
+        Some(keys) => keys.key(text),
+        None => Key::new(text),
     }
 }
 

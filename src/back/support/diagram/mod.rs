@@ -7,15 +7,17 @@
 //!   included) into one space. Each borrows its input when it has nothing to change (most
 //!   labels), so a drawing copies almost no text;
 //! * [`access_summary`]: the compact access-intent line (`tools · knowledge · mem r/w`);
-//! * [`Diagram`]: the format-neutral drawing that `mermaid`, `dot` and `plantuml` write, built
-//!   once from the IR and [`Info`] (never recomputing graph facts), borrowing its text from
-//!   the IR. Node ids are typed ([`NodeId`]) and written from positions (`p0`, `g0`,
-//!   `t_end`), never from user text, so they are always valid identifiers in every target
-//!   and stable for the same input.
+//! * [`Drawing`]: the format-neutral drawing that `mermaid`, `dot` and `plantuml` write,
+//!   made from the IR and [`Info`] (never recomputing graph facts): its heading and lookup
+//!   tables, from which each node and edge is made as a back end writes it (never all held;
+//!   [`Diagram`] holds them all, for the diagram model), borrowing its text from the IR.
+//!   Node ids are typed ([`NodeId`]) and written from positions (`p0`, `g0`, `t_end`), never
+//!   from user text, so they are always valid identifiers in every target and stable for
+//!   the same input.
 //!
-//! Strings in a [`Diagram`] are plain text (cleaned, not escaped): each back end escapes
-//! them for its own target. A large loop's drawing is built and written in parallel chunks
-//! ([`super::chunks`]), in the same order as on one thread.
+//! The strings of a drawing's nodes and edges are plain text (cleaned, not escaped): each
+//! back end escapes them for its own target. A large loop's drawing is made and written in
+//! parallel chunks ([`super::chunks`]), in the same order as on one thread.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -483,7 +485,7 @@ impl<'a> Diagram<'a> {
     /// Build the drawing of a loop from its IR and analysis, every node and edge held
     /// (the diagram model; the back ends write a [`Drawing`] instead).
     pub fn new(spec: &'a Spec, info: &'a Info, tooltips: Tooltips) -> Diagram<'a> {
-        Drawing::new(spec, info, tooltips).diagram()
+        Drawing::new(spec, info, tooltips).into_diagram()
     }
 
     /// The node with this id.
@@ -550,12 +552,12 @@ impl<'a> Drawing<'a> {
     }
 
     /// Node items: each phase (with its gates, drawn before it), then each terminal used.
-    fn node_items(&self) -> usize {
+    fn node_item_count(&self) -> usize {
         self.tables.spec.graph.phases.len() + self.tables.drawn.terminals.len()
     }
 
     /// Edge items: the start edge, then each edge of the analysed graph.
-    fn edge_items(&self) -> usize {
+    fn edge_item_count(&self) -> usize {
         self.tables.info.graph.raw_edges().len() + 1
     }
 
@@ -565,33 +567,32 @@ impl<'a> Drawing<'a> {
     /// times). Generous: capacity that is never written is never touched.
     pub fn text_size_hint(&self, node_syntax: usize, edge_syntax: usize) -> usize {
         let (node_text, edge_text) = self.text_per_item;
-        let nodes = self.node_items() + self.tables.checkpoints.len();
-        4096 + nodes.saturating_mul(2 * node_text + node_syntax)
-            + self
-                .edge_items()
-                .saturating_mul(2 * edge_text + edge_syntax)
+        let nodes = self.node_item_count() + self.tables.checkpoints.len();
+        let node_bytes = nodes.saturating_mul(2 * node_text + node_syntax);
+        let edge_bytes = (self.edge_item_count()).saturating_mul(2 * edge_text + edge_syntax);
+        node_bytes.saturating_add(edge_bytes).saturating_add(4096)
     }
 
     /// Every node in order, made one at a time.
     pub fn for_each_node(&self, mut each: impl FnMut(&DiagramNode<'a>)) {
-        (0..self.node_items()).for_each(|i| self.nodes_of(i, &mut each));
+        (0..self.node_item_count()).for_each(|i| self.nodes_of(i, &mut each));
     }
 
     /// Every edge in order, made one at a time.
     pub fn for_each_edge(&self, mut each: impl FnMut(&DiagramEdge<'a>)) {
-        (0..self.edge_items()).for_each(|i| self.edge_of(i).iter().for_each(&mut each));
+        (0..self.edge_item_count()).for_each(|i| self.edge_of(i).iter().for_each(&mut each));
     }
 
     /// `write(node, out)` for every node in order, in parallel chunks for a large loop
     /// (`syntax`: about how many bytes `write` adds around a node's text).
     pub fn write_nodes(
         &self,
-        out: &mut String,
+        out: &mut chunks::Output,
         syntax: usize,
         write: impl Fn(&DiagramNode<'a>, &mut String) + Sync,
     ) {
         let size = 2 * self.text_per_item.0 + syntax;
-        chunks::write_items(self.node_items(), out, size, |i, out| {
+        chunks::write_items(self.node_item_count(), out, size, |i, out| {
             self.nodes_of(i, &mut |n: &DiagramNode<'a>| write(n, out));
         });
     }
@@ -599,12 +600,12 @@ impl<'a> Drawing<'a> {
     /// `write(edge, out)` for every edge in order, as [`Self::write_nodes`].
     pub fn write_edges(
         &self,
-        out: &mut String,
+        out: &mut chunks::Output,
         syntax: usize,
         write: impl Fn(&DiagramEdge<'a>, &mut String) + Sync,
     ) {
         let size = 2 * self.text_per_item.1 + syntax;
-        chunks::write_items(self.edge_items(), out, size, |i, out| {
+        chunks::write_items(self.edge_item_count(), out, size, |i, out| {
             if let Some(e) = self.edge_of(i) {
                 write(&e, out);
             }
@@ -613,8 +614,8 @@ impl<'a> Drawing<'a> {
 
     /// The marks of every node, in order (no text is made).
     pub fn marks(&self) -> Vec<NodeMark> {
-        let mut marks = Vec::with_capacity(self.node_items() + self.tables.checkpoints.len());
-        (0..self.node_items()).for_each(|i| self.marks_of(i, |m| marks.push(m)));
+        let mut marks = Vec::with_capacity(self.node_item_count() + self.tables.checkpoints.len());
+        (0..self.node_item_count()).for_each(|i| self.marks_of(i, |m| marks.push(m)));
         marks
     }
 
@@ -630,12 +631,12 @@ impl<'a> Drawing<'a> {
     }
 
     /// The drawing with every node and edge held.
-    pub fn diagram(self) -> Diagram<'a> {
-        let items = self.node_items();
+    pub fn into_diagram(self) -> Diagram<'a> {
+        let items = self.node_item_count();
         let nodes = chunks::collect(items, items + self.tables.checkpoints.len(), |i, out| {
             self.nodes_of(i, &mut |n: &DiagramNode<'a>| out.push(n.clone()));
         });
-        let items = self.edge_items();
+        let items = self.edge_item_count();
         let edges = chunks::collect(items, items, |i, out| out.extend(self.edge_of(i)));
         Diagram {
             title: self.title,
@@ -647,7 +648,7 @@ impl<'a> Drawing<'a> {
         }
     }
 
-    /// The marks of the nodes of node item `i` (see [`Self::node_items`]).
+    /// The marks of the nodes of node item `i` (see [`Self::node_item_count`]).
     fn marks_of(&self, i: usize, mut each: impl FnMut(NodeMark)) {
         let t = &self.tables;
         let phases = &t.spec.graph.phases;
@@ -686,7 +687,7 @@ impl<'a> Drawing<'a> {
         self.marks_of(i, |m| each(&self.tables.node(m)));
     }
 
-    /// The edge of edge item `i` (see [`Self::edge_items`]), unless it is not drawn.
+    /// The edge of edge item `i` (see [`Self::edge_item_count`]), unless it is not drawn.
     fn edge_of(&self, i: usize) -> Option<DiagramEdge<'a>> {
         let t = &self.tables;
         let graph = &t.info.graph;
@@ -720,8 +721,9 @@ fn text_per_item(spec: &Spec, tooltips: Tooltips) -> (usize, usize) {
         Tooltips::Omitted => LINE_WIDTH * OBJECTIVE_LINES,
     };
     let phases = &spec.graph.phases;
+    // A title shows at most 64 characters of an id.
     let node_text: usize = (phases.iter())
-        .map(|p| p.id.len() + p.objective.len().min(shown))
+        .map(|p| p.id.len().min(4 * 64) + p.objective.len().min(4 * shown))
         .sum();
     let descriptions: usize = match tooltips {
         Tooltips::Built => (phases.iter().flat_map(|p| p.outcomes.iter().flatten()))
@@ -746,6 +748,11 @@ fn gate_line(c: &crate::ir::Checkpoint) -> Text<'_> {
 pub struct Gates<'a>(IdMap<NodeId, Text<'a>>);
 
 impl Gates<'_> {
+    /// The ids of the gates.
+    pub fn ids(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.0.keys().copied()
+    }
+
     /// The label of an edge out of a gate in a state diagram, where the gate is a choice
     /// state, which has no label of its own: the edge carries the checkpoint id
     /// (`approve · review`). `None` for any other edge.
@@ -851,8 +858,8 @@ struct DrawingTables<'a> {
 struct PhaseFacts {
     reachable: bool,
     trap: bool,
-    /// Its first position on the shortest successful run.
-    on_path: Option<u32>,
+    /// Its first position on the shortest successful run, if it is on it.
+    path_pos: Option<u32>,
 }
 
 /// The index of the drawn phase with this id (its first declaration).
@@ -881,7 +888,7 @@ fn phase_facts(spec: &Spec, info: &Info, path: &[String]) -> Vec<PhaseFacts> {
     for (k, id) in path.iter().enumerate() {
         let k = u32::try_from(k).unwrap_or(u32::MAX);
         fact(id, &mut |f| {
-            f.on_path.get_or_insert(k);
+            f.path_pos.get_or_insert(k);
         });
     }
     facts
@@ -1019,7 +1026,7 @@ impl<'a> DrawingTables<'a> {
         let tooltip = self.transition_tooltip(t);
         let note = (is_mas(self.spec) && t.on == "escalate").then(|| escalation_note(self.spec));
         let next = (self.facts_of(&t.from))
-            .and_then(|f| f.on_path)
+            .and_then(|f| f.path_pos)
             .map(|k| self.path.get(k as usize + 1));
         let success_path = match (next, &t.to) {
             (Some(Some(n)), Destination::Phase(p)) => n == p,
@@ -1045,7 +1052,7 @@ impl<'a> DrawingTables<'a> {
             Vertex::Terminal(_) => None,
         };
         let on_path =
-            guarded.is_some_and(|p| self.facts_of(p).is_some_and(|f| f.on_path.is_some()));
+            guarded.is_some_and(|p| self.facts_of(p).is_some_and(|f| f.path_pos.is_some()));
         gate_edge(EdgeKind::Approve, "approve", from, to, on_path)
     }
 }

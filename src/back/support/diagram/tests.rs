@@ -157,11 +157,19 @@ fn every_example_draws_without_panicking() {
             };
             let l = load(&path.to_string_lossy(), &bytes, &LoadOptions::default());
             if let (Some(spec), Some(info)) = (&l.spec, &l.info) {
-                let d = Diagram::new(spec, info, Tooltips::Built);
+                let drawing = Drawing::new(spec, info, Tooltips::Built);
+                let gates: Vec<NodeId> = drawing.gates().ids().collect();
+                let d = drawing.into_diagram();
                 for e in &d.edges {
                     assert!(e.from == NodeId::Start || d.node(e.from).is_some());
                     assert!(d.node(e.to).is_some());
                 }
+                let gate_nodes = d.nodes.iter().filter(|n| n.kind == NodeKind::Gate);
+                let mut drawn_gates: Vec<NodeId> = gate_nodes.map(|n| n.id).collect();
+                drawn_gates.sort_by_key(|id| format!("{id}"));
+                let mut gates = gates;
+                gates.sort_by_key(|id| format!("{id}"));
+                assert_eq!(gates, drawn_gates, "{}", path.display());
                 for style in [
                     crate::back::mermaid::Style::Flowchart,
                     crate::back::mermaid::Style::State,
