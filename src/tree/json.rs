@@ -304,7 +304,6 @@ impl<'a> JsonParser<'a> {
             self.members.push(Member {
                 key,
                 key_span,
-                non_string: None,
                 value,
             });
             self.ws();

@@ -49,7 +49,7 @@ impl From<Span> for (usize, usize) {
 
 // The tree's sizes, which its memory is made of (one node per value, one member per key).
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
-const _: () = assert!(std::mem::size_of::<Member>() == 64);
+const _: () = assert!(std::mem::size_of::<Member>() == 56);
 
 /// A value with its byte range in the source.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,11 +104,9 @@ impl KeyType {
 /// An object member.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
-    /// The key (for a YAML key that is not a string, its text as written).
+    /// The key (for a YAML key that is not a string, its text as written, and what it is
+    /// in [`Document::non_string_key`]).
     pub key: Key,
-    /// For a YAML key that is not a string (`1:`, `true:`, `{a: b}:`), what it is;
-    /// reported as `P012`.
-    pub non_string: Option<KeyType>,
     /// Byte range of the key.
     pub key_span: Span,
     /// The value.
@@ -247,6 +245,9 @@ pub struct Document {
     scanned: Scanned,
     /// Where each line starts and the character marks.
     lines: LineIndex,
+    /// The YAML keys that are not strings, by the start of their range, in order: rare, so
+    /// kept here rather than a byte in every member (a member is 56 bytes instead of 64).
+    non_string_keys: Vec<(u32, KeyType)>,
 }
 
 /// How a document's text was read: the parser (given by the parser itself, so that the
@@ -285,7 +286,26 @@ impl Document {
             reread,
             scanned: Scanned::default(),
             lines: LineIndex::new(line_starts),
+            non_string_keys: Vec::new(),
         }
+    }
+
+    /// The document with the YAML keys that are not strings (see [`Self::non_string_key`]).
+    pub(super) fn with_non_string_keys(mut self, mut keys: Vec<(Span, KeyType)>) -> Self {
+        keys.sort_unstable_by_key(|(span, _)| span.start);
+        keys.dedup_by_key(|(span, _)| span.start);
+        self.non_string_keys = keys.into_iter().map(|(s, t)| (s.start, t)).collect();
+        self
+    }
+
+    /// For a YAML key that is not a string (`1:`, `true:`, `{a: b}:`), what it is, by the
+    /// key's range; reported as `P012`.
+    pub fn non_string_key(&self, key_span: Span) -> Option<KeyType> {
+        let keys = &self.non_string_keys;
+        let i = keys
+            .binary_search_by_key(&key_span.start, |(at, _)| *at)
+            .ok()?;
+        Some(keys[i].1)
     }
 
     /// The root node. Once the tree is freed ([`Self::release_tree`]), the first call

@@ -93,16 +93,20 @@ impl<'de> Visitor<'de> for YVisitor {
         while let Some(k) = map.next_key::<Spanned<YNode>>()? {
             let key_span = span_of(&k);
             // Keep going on a non-string key: it is reported later (P012).
-            let (key, non_string) = match k.value.0 {
-                Value::String(text) => (yaml_key_of(&text), None),
-                other => (yaml_key(other.to_json_text()), KeyType::of(&other)),
+            let key = match k.value.0 {
+                Value::String(text) => yaml_key_of(&text),
+                other => {
+                    if let Some(t) = KeyType::of(&other) {
+                        NON_STRING_KEYS.with_borrow_mut(|keys| keys.push((key_span, t)));
+                    }
+                    yaml_key(other.to_json_text())
+                }
             };
             let v = map.next_value::<Spanned<YNode>>()?;
             let span = span_of(&v);
             members.push(Member {
                 key,
                 key_span,
-                non_string,
                 value: Node {
                     value: v.value.0,
                     span,
@@ -134,7 +138,7 @@ pub fn parse_yaml_or_text(
 ) -> Result<Document, String> {
     let starts = line_starts(&text);
     match read_documents(&text, keys, limits) {
-        Ok(docs) => {
+        Ok((docs, non_string)) => {
             let Some(root) = one_root(docs, &text, &starts, diags) else {
                 return Err(text);
             };
@@ -143,7 +147,8 @@ pub fn parse_yaml_or_text(
                 keys,
                 limits: *limits,
             };
-            let doc = Document::new(text, Syntax::Yaml, root, Some(starts), reread);
+            let doc = Document::new(text, Syntax::Yaml, root, Some(starts), reread)
+                .with_non_string_keys(non_string);
             let mut dups = Vec::new();
             collect_yaml_issues(doc.root(), "", &mut dups, &doc, diags);
             report_duplicates(&doc, dups, diags);
@@ -169,6 +174,9 @@ thread_local! {
     /// which `Spanned` requires of the values it wraps, takes no parameter to pass them in.
     static YAML_KEYS: std::cell::Cell<Option<&'static Vocabulary>> =
         const { std::cell::Cell::new(None) };
+    /// The keys that are not strings, found while YAML is read on this thread.
+    static NON_STRING_KEYS: std::cell::RefCell<Vec<(Span, KeyType)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The key for `text`, sharing the word of the vocabulary being read with.
@@ -190,16 +198,19 @@ fn yaml_key_of(text: &str) -> Key {
 /// The root of a YAML text read before ([`Document::release_tree`]); `None` if it no
 /// longer holds one document.
 fn reread_root(text: &str, keys: &'static Vocabulary, limits: &ReadLimits) -> Option<Node> {
-    let docs = read_documents(text, keys, limits).ok()?;
+    let (docs, _) = read_documents(text, keys, limits).ok()?;
     one_root(docs, text, &line_starts(text), &mut Diagnostics::new(""))
 }
 
 /// serde-saphyr's documents of `text`, read with loopconv's options on a big stack.
+/// The documents of `text`, and the keys in them that are not strings.
+type Read = (Vec<Spanned<YNode>>, Vec<(Span, KeyType)>);
+
 fn read_documents(
     text: &str,
     keys: &'static Vocabulary,
     limits: &ReadLimits,
-) -> Result<Vec<Spanned<YNode>>, serde_saphyr::Error> {
+) -> Result<Read, serde_saphyr::Error> {
     let limits = *limits;
     with_big_stack(|| {
         let mut opts = serde_saphyr::Options::default();
@@ -211,10 +222,12 @@ fn read_documents(
         opts.alias_limits.max_total_replayed_events = limits.max_alias_events;
         opts.alias_limits.max_replay_stack_depth = 32;
         let outer = YAML_KEYS.replace(Some(keys));
+        NON_STRING_KEYS.take();
         let docs =
             serde_saphyr::from_str_multiple_with_options::<Spanned<YNode>, Vec<_>>(text, opts);
         YAML_KEYS.set(outer);
-        docs
+        let non_string = NON_STRING_KEYS.take();
+        docs.map(|docs| (docs, non_string))
     })
 }
 
@@ -549,7 +562,8 @@ fn collect_yaml_issues(
             // First span of each key (a hash index: scanning earlier members is quadratic).
             let mut seen: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
             for m in ms {
-                if let Some(t) = m.non_string {
+                let non_string = doc.non_string_key(m.key_span);
+                if let Some(t) = non_string {
                     let mut d = Diagnostic::new(
                         Code::NonStringKey,
                         format!("a mapping key is {}, not a string", t.name()),
@@ -562,7 +576,7 @@ fn collect_yaml_issues(
                 // Non-string keys are reported once, as P012 above: two `{}` keys are not
                 // also a duplicate (one mistake, one diagnostic).
                 match seen.entry(m.key.as_str()) {
-                    _ if m.non_string.is_some() => {}
+                    _ if non_string.is_some() => {}
                     std::collections::hash_map::Entry::Occupied(first) => {
                         dups.push((ptr.to_owned(), m.key.to_string(), m.key_span, *first.get()));
                     }

@@ -744,7 +744,7 @@ impl ShapeCheck<'_> {
         };
         // A YAML non-string key is already reported by the parser (P012): one mistake,
         // one diagnostic.
-        let non_string = m.non_string.is_some();
+        let non_string = self.doc.non_string_key(m.key_span).is_some();
         // Locate through the member itself: resolving the pointer scans the object's keys,
         // which is quadratic for an object with many unknown keys.
         let (pos, end) = self.doc.span_ends(m.key_span);
@@ -782,7 +782,7 @@ impl ShapeCheck<'_> {
     }
 
     fn unknown_key(&self, key: &str, child: &str, parent: &Ptr<'_>, obj: &Rules) -> Diagnostic {
-        // (YAML non-string keys are reported as P012 instead; see `Member::non_string`.)
+        // (YAML non-string keys are reported as P012 instead; see `Document::non_string_key`.)
         let shown = quote(key);
         let where_ = if parent.is_root() {
             "at the top level".to_owned()
