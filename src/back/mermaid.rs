@@ -304,12 +304,12 @@ fn class_lines(
     styled: impl Fn(&NodeMark) -> bool,
     out: &mut String,
 ) {
-    let bits: Vec<(NodeId, u16)> = d
-        .marks()
-        .iter()
-        .filter(|n| styled(n))
-        .map(|n| (n.id, class_bits(n)))
-        .collect();
+    let mut bits: Vec<(NodeId, u16)> = Vec::with_capacity(d.nodes_at_most());
+    d.for_each_mark(|m| {
+        if styled(&m) {
+            bits.push((m.id, class_bits(&m)));
+        }
+    });
     for (k, (name, style)) in CLASS_DEFS.iter().enumerate() {
         let mut ids = bits
             .iter()

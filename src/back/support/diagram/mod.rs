@@ -567,7 +567,7 @@ impl<'a> Drawing<'a> {
     /// times). Generous: capacity that is never written is never touched.
     pub fn text_size_hint(&self, node_syntax: usize, edge_syntax: usize) -> usize {
         let (node_text, edge_text) = self.text_per_item;
-        let nodes = self.node_item_count() + self.tables.checkpoints.len();
+        let nodes = self.nodes_at_most();
         let node_bytes = nodes.saturating_mul(2 * node_text + node_syntax);
         let edge_bytes = (self.edge_item_count()).saturating_mul(2 * edge_text + edge_syntax);
         node_bytes.saturating_add(edge_bytes).saturating_add(4096)
@@ -612,11 +612,14 @@ impl<'a> Drawing<'a> {
         });
     }
 
-    /// The marks of every node, in order (no text is made).
-    pub fn marks(&self) -> Vec<NodeMark> {
-        let mut marks = Vec::with_capacity(self.node_item_count() + self.tables.checkpoints.len());
-        (0..self.node_item_count()).for_each(|i| self.marks_of(i, |m| marks.push(m)));
-        marks
+    /// At most how many nodes the drawing has (each phase and gate, the terminals).
+    pub fn nodes_at_most(&self) -> usize {
+        self.node_item_count() + self.tables.checkpoints.len()
+    }
+
+    /// The mark of every node, in order (no text is made).
+    pub fn for_each_mark(&self, mut each: impl FnMut(NodeMark)) {
+        (0..self.node_item_count()).for_each(|i| self.marks_of(i, &mut each));
     }
 
     /// The gates, for the labels of their edges in a state diagram.
@@ -633,7 +636,7 @@ impl<'a> Drawing<'a> {
     /// The drawing with every node and edge held.
     pub fn into_diagram(self) -> Diagram<'a> {
         let items = self.node_item_count();
-        let nodes = chunks::collect(items, items + self.tables.checkpoints.len(), |i, out| {
+        let nodes = chunks::collect(items, self.nodes_at_most(), |i, out| {
             self.nodes_of(i, &mut |n: &DiagramNode<'a>| out.push(n.clone()));
         });
         let items = self.edge_item_count();
