@@ -1,6 +1,6 @@
 //! Mermaid diagrams: `flowchart TD` (the default) or `stateDiagram-v2`.
 //!
-//! Both styles draw the [`Drawing`](crate::back::support::diagram::Drawing) made from the IR and [`Info`]:
+//! Both styles draw the [`Drawing`] made from the IR and [`Info`]:
 //!
 //! * a start marker pointing at the entry (its first gate when it is guarded);
 //! * each phase with its id, its objective (shortened and wrapped), its access intent and,

@@ -147,7 +147,7 @@ impl std::ops::DerefMut for Output<'_> {
 }
 
 /// `write(i, out)` for each item `i` of `0..n`, in order, appended to `out`; a streamed
-/// output is handed over after each round of [`ROUND`] items. `item_size` is about how
+/// output is handed over after each round of a few thousand items. `item_size` is about how
 /// many bytes an item writes, to size each chunk's text once.
 pub fn write_items(
     n: usize,
