@@ -100,7 +100,7 @@ fn model_from_tree<M: DeserializeOwned + Send>(
         return model(doc, format, profile, diags);
     }
     let verdict = shape::check(doc, format, profile, diags);
-    if !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code)) {
+    if leaves_no_model(&verdict, diags) {
         return None;
     }
     diags.locate_missing(doc);
@@ -136,7 +136,7 @@ fn model_in<M: DeserializeOwned + Send>(
     } else {
         (shape::check(doc, format, profile, diags), None)
     };
-    if !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code)) {
+    if leaves_no_model(&verdict, diags) {
         return None;
     }
     match as_written {
@@ -146,6 +146,11 @@ fn model_in<M: DeserializeOwned + Send>(
     }
     let read = to_model::from_node::<M>(doc.root(), verdict.edits);
     read.map_err(|e| diags.push(not_read(format, &e))).ok()
+}
+
+/// Whether the shape check found a problem after which the model cannot be built.
+fn leaves_no_model(verdict: &shape::Verdict, diags: &Diagnostics) -> bool {
+    !verdict.ok && diags.items().iter().any(|d| is_fatal_shape(d.code))
 }
 
 /// Problems after which the model cannot be built.

@@ -221,13 +221,25 @@ struct Members<'de, 'e> {
     de: NodeDe<'de, 'e>,
 }
 
+/// The members of an object that are read, in the order they are read, as `read` gives
+/// each (with its index): each key at its first position, with the member of its last
+/// occurrence, skipped members left out (how serde_json reads an object). Both
+/// deserialisers read an object in this order.
+fn read_order<'m, V>(
+    members: &'m [Member],
+    edits: &Edits,
+    read: impl Fn(usize, &'m Member) -> V,
+) -> Vec<(&'m str, V)> {
+    let kept = (members.iter().enumerate())
+        .filter(|(_, m)| !edits.skips(&m.value))
+        .map(|(i, m)| (m.key.as_str(), read(i, m)));
+    crate::model::last_values(kept, members.len())
+}
+
 impl<'de, 'e> Members<'de, 'e> {
     fn new(members: &'de [Member], de: NodeDe<'de, 'e>) -> Self {
-        let kept = (members.iter())
-            .filter(|m| !de.edits.skips(&m.value))
-            .map(|m| (m.key.as_str(), &m.value));
         Members {
-            entries: crate::model::last_values(kept, members.len()).into_iter(),
+            entries: read_order(members, de.edits, |_, m| &m.value).into_iter(),
             value: None,
             de,
         }
@@ -368,8 +380,7 @@ impl<'de> SeqAccess<'de> for OwnedItems<'_> {
 /// An object's members as [`Members`] gives them, each value taken out as it is read.
 struct OwnedMembers<'e> {
     members: Vec<Member>,
-    /// The members read, by index: each key at its first position, with the member of
-    /// its last occurrence.
+    /// The members read, by index ([`read_order`]).
     order: std::vec::IntoIter<usize>,
     value: Option<usize>,
     edits: &'e Edits,
@@ -377,15 +388,12 @@ struct OwnedMembers<'e> {
 
 impl<'e> OwnedMembers<'e> {
     fn new(members: Box<[Member]>, edits: &'e Edits) -> Self {
-        let kept = (members.iter().enumerate())
-            .filter(|(_, m)| !edits.skips(&m.value))
-            .map(|(i, m)| (m.key.as_str(), i));
-        let order: Vec<usize> = (crate::model::last_values(kept, members.len()).into_iter())
+        let order: Vec<usize> = (read_order(&members, edits, |i, _| i).into_iter())
             .map(|(_, i)| i)
             .collect();
         OwnedMembers {
-            members: members.into_vec(),
             order: order.into_iter(),
+            members: members.into_vec(),
             value: None,
             edits,
         }
