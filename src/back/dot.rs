@@ -39,9 +39,7 @@ pub fn write(
 /// The graph, with or without a legend.
 pub fn draw(spec: &Spec, info: &Info, legend: bool) -> String {
     let d = Drawing::new(spec, info, Tooltips::Built);
-    let mut out = Output::held(d.text_size_hint(NODE_SYNTAX, EDGE_SYNTAX));
-    graph(&d, legend, &mut out);
-    out.into_text()
+    d.text(NODE_SYNTAX, EDGE_SYNTAX, |d, out| graph(d, legend, out))
 }
 
 /// The graph, handed to `sink` as it is written (never held whole).
@@ -52,9 +50,7 @@ pub fn draw_to(
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let d = Drawing::new(spec, info, Tooltips::Built);
-    let mut out = Output::streamed(sink);
-    graph(&d, legend, &mut out);
-    out.finish()
+    d.stream(sink, |d, out| graph(d, legend, out))
 }
 
 /// The font stack used for every label.

@@ -58,9 +58,7 @@ pub fn write(
 /// The diagram in a style.
 pub fn draw(spec: &Spec, info: &Info, style: Style) -> String {
     let d = Drawing::new(spec, info, Tooltips::Omitted);
-    let mut out = Output::held(d.text_size_hint(NODE_SYNTAX, EDGE_SYNTAX));
-    draw_into(&d, style, &mut out);
-    out.into_text()
+    d.text(NODE_SYNTAX, EDGE_SYNTAX, |d, out| draw_into(d, style, out))
 }
 
 /// The diagram in a style, handed to `sink` as it is written (never held whole).
@@ -71,9 +69,7 @@ pub fn draw_to(
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let d = Drawing::new(spec, info, Tooltips::Omitted);
-    let mut out = Output::streamed(sink);
-    draw_into(&d, style, &mut out);
-    out.finish()
+    d.stream(sink, |d, out| draw_into(d, style, out))
 }
 
 fn draw_into(d: &Drawing, style: Style, out: &mut Output) {

@@ -48,18 +48,12 @@ pub fn write(
 
 /// The diagram.
 pub fn draw(spec: &Spec, info: &Info) -> String {
-    let d = Drawing::new(spec, info, Tooltips::Omitted);
-    let mut out = Output::held(d.text_size_hint(NODE_SYNTAX, EDGE_SYNTAX));
-    diagram(&d, &mut out);
-    out.into_text()
+    Drawing::new(spec, info, Tooltips::Omitted).text(NODE_SYNTAX, EDGE_SYNTAX, diagram)
 }
 
 /// The diagram, handed to `sink` as it is written (never held whole).
 pub fn draw_to(spec: &Spec, info: &Info, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
-    let d = Drawing::new(spec, info, Tooltips::Omitted);
-    let mut out = Output::streamed(sink);
-    diagram(&d, &mut out);
-    out.finish()
+    Drawing::new(spec, info, Tooltips::Omitted).stream(sink, diagram)
 }
 
 /// WORD JOINER (U+2060) in Unicode notation: invisible, and written between two characters

@@ -565,12 +565,37 @@ impl<'a> Drawing<'a> {
     /// around each node's text and `edge_syntax` around each edge's, to size the output
     /// once instead of growing it by doubling (which copied a large drawing several
     /// times). Generous: capacity that is never written is never touched.
-    pub fn text_size_hint(&self, node_syntax: usize, edge_syntax: usize) -> usize {
+    fn text_size_hint(&self, node_syntax: usize, edge_syntax: usize) -> usize {
         let (node_text, edge_text) = self.text_per_item;
         let nodes = self.nodes_at_most();
         let node_bytes = nodes.saturating_mul(2 * node_text + node_syntax);
         let edge_bytes = (self.edge_item_count()).saturating_mul(2 * edge_text + edge_syntax);
         node_bytes.saturating_add(edge_bytes).saturating_add(4096)
+    }
+
+    /// The text `write` writes of this drawing, held whole and sized once (from the
+    /// drawing's text and the bytes the back end writes around a node's and an edge's).
+    pub fn text(
+        &self,
+        node_syntax: usize,
+        edge_syntax: usize,
+        write: impl FnOnce(&Self, &mut chunks::Output),
+    ) -> String {
+        let mut out = chunks::Output::held(self.text_size_hint(node_syntax, edge_syntax));
+        write(self, &mut out);
+        out.into_text()
+    }
+
+    /// The text `write` writes of this drawing, handed to `sink` as it is written (never
+    /// held whole): the sink's first error, if any.
+    pub fn stream(
+        &self,
+        sink: &mut dyn std::io::Write,
+        write: impl FnOnce(&Self, &mut chunks::Output),
+    ) -> std::io::Result<()> {
+        let mut out = chunks::Output::streamed(sink);
+        write(self, &mut out);
+        out.finish()
     }
 
     /// Every node in order, made one at a time.
