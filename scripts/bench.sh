@@ -105,22 +105,55 @@ RAISED=2000000 # --max-steps-listed for `paths`: 1,000 times the default
 # the warm-up runs), so that the commands compared take turns: a single hyperfine run
 # times all runs of one command, then all of the next, and on a shared virtual machine
 # the host's load moved by 20-40 % within a minute, which moved a ratio as much. The
-# rounds' samples are then pooled into one hyperfine result per command
+# order reverses every other round, so that no command always runs right after the same
+# one: on this project's virtual machine, the first run after Python's `json.load` of a
+# large file often found no huge page the host still backed, and with a fixed order
+# `check` of the 37 MB `long` loop, always run right after it, took 0.43-0.58 s in a third
+# of its runs instead of 0.15-0.20 s (70 % of those runs' samples in the kernel's
+# `clear_page_erms`, perf), while the commands after it never did. The rounds' samples are
+# then pooled into one hyperfine result per command, in the order given
 # (scripts/bench_report.py reads its mean, median and CPU time).
-bench() { # name, then commands (WARMUP=n: warm-up runs, default 1)
+bench() { # name, then hyperfine options (-N, --prepare CMD, -n NAME each), then commands
     local name=$1; shift
+    local options=() names=() commands=()
+    while [ $# -gt 0 ]; do
+        case $1 in
+            -N) options+=("$1"); shift ;;
+            --prepare) options+=("$1" "$2"); shift 2 ;;
+            -n) names+=("$2"); shift 2 ;;
+            *) commands+=("$1"); shift ;;
+        esac
+    done
     echo "bench.sh: $name" >&2
-    local per=$((RUNS / ROUNDS > 0 ? RUNS / ROUNDS : 1)) warmup=${WARMUP:-1} round
+    local per=$((RUNS / ROUNDS > 0 ? RUNS / ROUNDS : 1)) warmup=${WARMUP:-1} round k
+    local order=()
     : >"$OUT/$name.txt"
     for round in $(seq 1 "$ROUNDS"); do
+        order=()
+        for k in "${!commands[@]}"; do
+            if ((round % 2)); then order+=("$k"); else order=("$k" "${order[@]}"); fi
+        done
+        local args=()
+        for k in "${order[@]}"; do
+            [ ${#names[@]} -eq 0 ] || args+=(-n "${names[k]}")
+        done
+        for k in "${order[@]}"; do args+=("${commands[k]}"); done
+        echo "${order[*]}" >"$OUT/$name.round-$round.order"
         hyperfine --style basic --warmup "$warmup" --runs "$per" --ignore-failure \
-            --export-json "$OUT/$name.round-$round.json" "$@" >>"$OUT/$name.txt"
+            --export-json "$OUT/$name.round-$round.json" "${options[@]}" "${args[@]}" >>"$OUT/$name.txt"
         warmup=0
     done
     python3 - "$OUT/$name" "$ROUNDS" <<'PY'
 import json, statistics, sys
 base, rounds = sys.argv[1], int(sys.argv[2])
-parts = [json.load(open(f"{base}.round-{r}.json"))["results"] for r in range(1, rounds + 1)]
+parts = []
+for r in range(1, rounds + 1):
+    order = [int(k) for k in open(f"{base}.round-{r}.order").read().split()]
+    ran = json.load(open(f"{base}.round-{r}.json"))["results"]
+    given = [None] * len(order)
+    for position, k in enumerate(order):
+        given[k] = ran[position]
+    parts.append(given)
 results = []
 for per_command in zip(*parts):
     times = [t for r in per_command for t in r["times"]]
@@ -137,7 +170,7 @@ for per_command in zip(*parts):
     })
 json.dump({"results": results}, open(f"{base}.json", "w"), indent=1)
 PY
-    rm -f "$OUT/$name".round-*.json
+    rm -f "$OUT/$name".round-*.json "$OUT/$name".round-*.order
 }
 peak() { # name, then a command: the median of 3 peak resident sizes (KB) in peak-NAME
     local name=$1; shift
