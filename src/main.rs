@@ -150,13 +150,21 @@ pub(crate) fn memory_for_input(len: usize) {
     if std::thread::current().name() != Some("main") {
         return;
     }
+    let (how, huge_pages) = memory_policy(len, purge_delay_is_set());
+    decide_freed_memory(how, huge_pages);
+}
+
+/// How freed memory is handled for an input of `len` bytes, and whether huge pages are
+/// turned back on for it ([`memory_for_input`]): a delay the user set keeps mimalloc's
+/// reuse.
+fn memory_policy(len: usize, delay_set: bool) -> (u8, bool) {
     let how = match len {
-        _ if purge_delay_is_set() => REUSED,
+        _ if delay_set => REUSED,
         n if (MEDIUM_INPUT..HUGE_PAGE_INPUT).contains(&n) => RETURNED,
         n if (HUGE_PAGE_INPUT..LARGE_INPUT).contains(&n) => RETURNED_BY_STAGE,
         _ => REUSED,
     };
-    decide_freed_memory(how, len >= HUGE_PAGE_INPUT);
+    (how, len >= HUGE_PAGE_INPUT)
 }
 
 /// Keep freed memory for reuse while a folder is read: its files are small and many, and
@@ -266,6 +274,32 @@ mod tests {
         // SAFETY: a plain call into the allocator's API.
         let delay = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
         assert_eq!(delay, 1000);
+    }
+
+    /// Each size band of [`memory_policy`], at its edges: small inputs reuse freed memory
+    /// without huge pages, medium ones return it at once, those from 6 MiB return it by
+    /// stage with huge pages, large ones reuse it with huge pages; a delay the user set
+    /// always keeps reuse and leaves huge pages to the size.
+    #[test]
+    fn each_input_size_has_its_memory_policy() {
+        let cases = [
+            (0, REUSED, false),
+            (MEDIUM_INPUT - 1, REUSED, false),
+            (MEDIUM_INPUT, RETURNED, false),
+            (HUGE_PAGE_INPUT - 1, RETURNED, false),
+            (HUGE_PAGE_INPUT, RETURNED_BY_STAGE, true),
+            (LARGE_INPUT - 1, RETURNED_BY_STAGE, true),
+            (LARGE_INPUT, REUSED, true),
+            (usize::MAX, REUSED, true),
+        ];
+        for (len, how, huge) in cases {
+            assert_eq!(memory_policy(len, false), (how, huge), "{len} bytes");
+            assert_eq!(
+                memory_policy(len, true),
+                (REUSED, huge),
+                "{len} bytes, delay set"
+            );
+        }
     }
 
     /// The kernel's huge-page switch of this process, from `/proc/self/status` (`None` on
