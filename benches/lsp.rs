@@ -171,7 +171,7 @@ fn hover(bencher: Bencher) {
             &t,
             &a.index,
             a.loaded.doc.as_ref(),
-            a.loaded.info.as_ref(),
+            a.loaded.spec.as_ref().zip(a.loaded.info.as_ref()),
             BIG.at,
         )
     });

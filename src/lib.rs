@@ -52,7 +52,9 @@
 //! let Some((spec, info)) = loaded.valid() else {
 //!     panic!("invalid loop: {:?}", loaded.diags.items());
 //! };
-//! assert_eq!(info.reachable_phases, ["validate", "eval", "act"]);
+//! // The analysis names phases by their index in the loop's graph.
+//! let reachable: Vec<&str> = spec.graph.phase_ids(&info.reachable_phases).collect();
+//! assert_eq!(reachable, ["validate", "eval", "act"]);
 //!
 //! let mut diags = Diagnostics::new("release-gate.yaml");
 //! let mermaid = loopconv::write(Target::Mermaid, spec, info, &back::Options::default(), &mut diags)?;

@@ -381,7 +381,7 @@ impl Attempts {
     fn of(spec: &Spec, info: &Info, rt: Runtime) -> Option<Attempts> {
         let fixed = FixedLoop::of(spec.pattern)?;
         let edge = |from: &str, on: &str| {
-            let n = *info.phase_nodes.get(from)?;
+            let n = info.phase_node(&spec.graph, from)?;
             info.graph
                 .edges(n)
                 .find(|e| matches!(e.weight(), Edge::Transition(t) if spec.graph.transitions[*t].on == on))
@@ -390,7 +390,7 @@ impl Attempts {
         Some(Attempts {
             max: spec.effective_max_attempts(),
             limit: rt.effective_max_steps(info).min(MAX_RUN_STEPS),
-            eval: *info.phase_nodes.get(fixed.eval)?,
+            eval: info.phase_node(&spec.graph, fixed.eval)?,
             escalate: edge(fixed.eval, fixed.escalate)?,
             again: vec![
                 edge(fixed.eval, fixed.retry.0)?,
@@ -565,7 +565,7 @@ impl Ctx<'_> {
 /// The failure runs (module documentation), each computed by `walk` itself.
 fn failure_runs(ctx: &Ctx, into: &Tree, shortest: &[Path]) -> Vec<Path> {
     let spec = ctx.spec;
-    let Some(&entry) = ctx.info.phase_nodes.get(&spec.graph.entry) else {
+    let Some(entry) = ctx.info.phase_node(&spec.graph, &spec.graph.entry) else {
         return Vec::new();
     };
     let way_in = path_of(ctx, &way_in(ctx.info, into, entry, None));

@@ -401,6 +401,23 @@ impl Graph {
         }
         first
     }
+
+    /// The phases at `indices` (indices into [`Graph::phases`], as the analysis names
+    /// phases), in that order; an index past the end is skipped.
+    pub fn phases_at<'a, 'i>(
+        &'a self,
+        indices: &'i [usize],
+    ) -> impl Iterator<Item = &'a Phase> + use<'a, 'i> {
+        indices.iter().filter_map(|&i| self.phases.get(i))
+    }
+
+    /// The ids of the phases at `indices` ([`Graph::phases_at`]).
+    pub fn phase_ids<'a, 'i>(
+        &'a self,
+        indices: &'i [usize],
+    ) -> impl Iterator<Item = &'a str> + use<'a, 'i> {
+        self.phases_at(indices).map(|p| p.id.as_str())
+    }
 }
 
 /// The transitions of a [`Graph`] by the phase they leave, each list in authored order.

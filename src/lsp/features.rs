@@ -12,7 +12,7 @@ use lsp_types::{
 use super::complete::Context;
 use super::index::{Index, RefKind, Span, Symbol};
 use super::text::LineIndex;
-use crate::ir::Terminal;
+use crate::ir::{Spec, Terminal};
 use crate::text::markdown as md;
 use crate::tree::Document;
 use crate::valid::Info;
@@ -83,17 +83,18 @@ pub fn rename(
 }
 
 /// Hover on a phase, outcome or terminal: what it is and where it leads (`doc`, the tree
-/// the index was built from, gives a phase's access block).
+/// the index was built from, gives a phase's access block; `analysed`, the loop read from
+/// it and its analysis, whether the phase is reachable).
 pub fn hover(
     t: &DocumentText,
     index: &Index,
     doc: Option<&Document>,
-    info: Option<&Info>,
+    analysed: Option<(&Spec, &Info)>,
     offset: usize,
 ) -> Option<Hover> {
     let (sym, span) = index.symbol_at(offset)?;
     let text = match &sym {
-        Symbol::Phase(id) => phase_hover(index, doc, info, id)?,
+        Symbol::Phase(id) => phase_hover(index, doc, analysed, id)?,
         Symbol::Outcome { phase, id } => outcome_hover(index, phase, id),
         Symbol::Terminal(id) => match Terminal::parse(id) {
             Some(term) => format!("terminal {}: {}", md::code(id), md::inline(term.meaning())),
@@ -117,7 +118,7 @@ pub fn hover(
 fn phase_hover(
     index: &Index,
     doc: Option<&Document>,
-    info: Option<&Info>,
+    analysed: Option<(&Spec, &Info)>,
     id: &str,
 ) -> Option<String> {
     let p = index.phase(id)?;
@@ -137,11 +138,12 @@ fn phase_hover(
         let to = t.to.as_deref().unwrap_or("?");
         let _ = writeln!(s, "- on {} → {}", md::code(on), md::code(to));
     }
-    if let Some(info) = info {
-        if info.unreachable_phases.iter().any(|p| p == id) {
+    if let Some((spec, info)) = analysed {
+        let at = |phases: &[usize]| spec.graph.phase_ids(phases).any(|p| p == id);
+        if at(&info.unreachable_phases) {
             s.push_str("\n(unreachable from the entry phase)\n");
         }
-        if info.trap_phases.iter().any(|p| p == id) {
+        if at(&info.trap_phases) {
             s.push_str("\n(no terminal can be reached from it)\n");
         }
     }
@@ -381,7 +383,7 @@ mod tests {
             &a.text(),
             &a.index,
             a.loaded.doc.as_ref(),
-            a.loaded.info.as_ref(),
+            a.loaded.spec.as_ref().zip(a.loaded.info.as_ref()),
             offset,
         )
         .expect("a hover");

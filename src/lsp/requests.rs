@@ -84,7 +84,7 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
                 &a.text(),
                 &a.index,
                 a.loaded.doc.as_ref(),
-                a.loaded.info.as_ref(),
+                a.loaded.spec.as_ref().zip(a.loaded.info.as_ref()),
                 off,
             ))
         }

@@ -11,7 +11,6 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
-use serde::Serialize;
 
 use super::Sink as _;
 use crate::diag::Diagnostics;
@@ -40,33 +39,65 @@ pub enum Edge {
     Reject,
 }
 
-/// The analysis of a loop's graph, computed once by [`crate::valid::validate`].
-#[derive(Debug, Clone, Default, Serialize)]
+/// The analysis of a loop's graph, computed once by [`crate::valid::validate`]. Phases
+/// are named by their index in `spec.graph.phases` (their first declaration, for an id
+/// declared twice), not by a copy of their id: [`Graph::phase_ids`] gives the ids.
+#[derive(Debug, Clone, Default)]
 pub struct Info {
-    /// The graph (not serialised).
-    #[serde(skip)]
+    /// The graph.
     pub graph: DiGraph<Vertex, Edge>,
-    /// Vertex of each phase id (first declaration).
-    #[serde(skip)]
-    pub phase_nodes: IdMap<String, NodeIndex>,
+    /// The vertex of each phase id (first declaration), found by [`Info::phase_node`].
+    phase_nodes: PhaseNodes,
     /// Where a run starts (the entry phase's first gate, or the phase).
-    #[serde(skip)]
     pub start: Option<NodeIndex>,
-    /// Phase ids reachable from the entry, in declaration order.
-    pub reachable_phases: Vec<String>,
-    /// Phase ids not reachable from the entry, in declaration order.
-    pub unreachable_phases: Vec<String>,
+    /// Phases reachable from the entry, in declaration order.
+    pub reachable_phases: Vec<usize>,
+    /// Phases not reachable from the entry, in declaration order.
+    pub unreachable_phases: Vec<usize>,
     /// Terminals that some transition or checkpoint targets, in `$end`, `$abort`,
     /// `$handoff` order.
     pub terminals_used: Vec<Terminal>,
     /// Terminals reachable from the entry.
     pub reachable_terminals: Vec<Terminal>,
-    /// Reachable phases from which no terminal can be reached.
-    pub trap_phases: Vec<String>,
+    /// Reachable phases from which no terminal can be reached, in declaration order.
+    pub trap_phases: Vec<usize>,
     /// The shortest run from the entry to `$end`, as the phases executed.
-    pub shortest_success: Option<Vec<String>>,
+    pub shortest_success: Option<Vec<usize>>,
     /// `max_steps`, when set.
     pub max_steps: Option<u64>,
+}
+
+/// The vertices of the phases, found by id without a copy of the ids: a table of vertex
+/// indices hashed by their phase's id, which a lookup reads from the spec (a map owning
+/// the 10,000 ids of the `short` loop was a quarter of its analysis's memory).
+#[derive(Debug, Clone, Default)]
+struct PhaseNodes(hashbrown::HashTable<NodeIndex>);
+
+/// The hash of a phase id in [`PhaseNodes`].
+fn id_hash(id: &str) -> u64 {
+    std::hash::BuildHasher::hash_one(&foldhash::fast::FixedState::default(), id)
+}
+
+impl PhaseNodes {
+    /// The vertex of the phase `id`, among those of `graph`'s phases (of `g`).
+    fn get(&self, g: &Graph, graph: &DiGraph<Vertex, Edge>, id: &str) -> Option<NodeIndex> {
+        let same = |n: &NodeIndex| phase_id(g, graph, *n) == Some(id);
+        self.0.find(id_hash(id), same).copied()
+    }
+
+    /// Add the vertex `n` of a phase whose id has none yet.
+    fn insert_new(&mut self, g: &Graph, graph: &DiGraph<Vertex, Edge>, n: NodeIndex) {
+        let rehash = |m: &NodeIndex| phase_id(g, graph, *m).map_or(0, id_hash);
+        self.0.insert_unique(rehash(&n), n, rehash);
+    }
+}
+
+/// The id of the phase at vertex `n`, if it is a phase's.
+fn phase_id<'a>(g: &'a Graph, graph: &DiGraph<Vertex, Edge>, n: NodeIndex) -> Option<&'a str> {
+    match graph.node_weight(n)? {
+        Vertex::Phase(i) => g.phases.get(*i).map(|p| p.id.as_str()),
+        _ => None,
+    }
 }
 
 impl Info {
@@ -85,11 +116,25 @@ impl Info {
         }
     }
 
-    /// Whether a phase id is reachable from the entry.
-    pub fn is_reachable(&self, id: &str) -> bool {
-        // Every declared phase is in `phase_nodes`; the unreachable ones are usually few, so
-        // this stays cheap when a back end asks it for every phase of a large loop.
-        self.phase_nodes.contains_key(id) && !self.unreachable_phases.iter().any(|p| p == id)
+    /// The vertex of the phase `id` of `g`, the graph analysed (its first declaration).
+    pub fn phase_node(&self, g: &Graph, id: &str) -> Option<NodeIndex> {
+        self.phase_nodes.get(g, &self.graph, id)
+    }
+
+    /// The index in `g.phases` of the phase `id` (its first declaration).
+    pub fn phase_index(&self, g: &Graph, id: &str) -> Option<usize> {
+        match self.graph.node_weight(self.phase_node(g, id)?)? {
+            Vertex::Phase(i) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// Whether the phase `id` of `g` is reachable from the entry.
+    pub fn is_reachable(&self, g: &Graph, id: &str) -> bool {
+        // The unreachable phases are usually few, so this stays cheap when a back end asks
+        // it for every phase of a large loop.
+        self.phase_index(g, id)
+            .is_some_and(|i| !self.unreachable_phases.contains(&i))
     }
 }
 
@@ -101,7 +146,7 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
     let built = build_graph(spec);
     let start = built
         .land(&Destination::Phase(g.entry.clone()))
-        .filter(|_| built.phase_nodes.contains_key(&g.entry));
+        .filter(|_| built.phase_node(&g.entry).is_some());
     let runs = shortest_runs(&built.graph, start);
     let mut info = Info {
         terminals_used: terminals_used(g),
@@ -109,14 +154,14 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
         start,
         ..Info::default()
     };
-    reachability(g, &built, &runs, &mut info);
-    info.shortest_success = shortest_success(g, &built, &runs);
+    reachability(&built, &runs, &mut info);
+    info.shortest_success = shortest_success(&built, &runs);
 
     // Only judge the graph when the entry exists (otherwise V006 already says why).
     if start.is_some() && judge {
         every_phase_reachable(spec, &info, sink);
         if some_terminal_reachable(spec, &info, sink) {
-            info.trap_phases = trap_cycles(spec, &info, &built, sink);
+            info.trap_phases = trap_cycles(spec, &built, &runs, sink);
             end_reachable(spec, &info, sink);
         }
         budget_rule(spec, &info, sink);
@@ -128,9 +173,11 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
 
 /// The graph under construction, and where its edges land.
 struct Built<'a> {
+    /// The graph of the spec.
+    g: &'a Graph,
     graph: DiGraph<Vertex, Edge>,
     /// Vertex of each phase id (first declaration).
-    phase_nodes: IdMap<String, NodeIndex>,
+    phase_nodes: PhaseNodes,
     /// Vertex of each terminal.
     terminal_nodes: BTreeMap<Terminal, NodeIndex>,
     /// Gate chains: the gates guarding each phase, in authored order. Hashed: a
@@ -151,8 +198,13 @@ impl Built<'_> {
                 .chains
                 .get(p.as_str())
                 .and_then(|c| c.first().copied())
-                .or_else(|| self.phase_nodes.get(p).copied()),
+                .or_else(|| self.phase_node(p)),
         }
+    }
+
+    /// The vertex of the phase `id` (its first declaration).
+    fn phase_node(&self, id: &str) -> Option<NodeIndex> {
+        self.phase_nodes.get(self.g, &self.graph, id)
     }
 }
 
@@ -177,11 +229,11 @@ fn add_nodes(g: &Graph) -> Built<'_> {
         g.phases.len() + Terminal::ALL.len() + gate_count,
         g.transitions.len() + 2 * gate_count,
     );
-    let mut phase_nodes: IdMap<String, NodeIndex> = id_map(g.phases.len());
+    let mut phase_nodes = PhaseNodes(hashbrown::HashTable::with_capacity(g.phases.len()));
     for (i, p) in g.phases.iter().enumerate() {
-        if !phase_nodes.contains_key(&p.id) {
+        if phase_nodes.get(g, &graph, &p.id).is_none() {
             let n = graph.add_node(Vertex::Phase(i));
-            phase_nodes.insert(p.id.clone(), n);
+            phase_nodes.insert_new(g, &graph, n);
         }
     }
     let terminal_nodes: BTreeMap<Terminal, NodeIndex> = Terminal::ALL
@@ -191,14 +243,18 @@ fn add_nodes(g: &Graph) -> Built<'_> {
     let mut chains: IdMap<&str, Vec<NodeIndex>> = id_map(gate_count.min(g.phases.len()));
     let mut gates: Vec<Option<NodeIndex>> = Vec::with_capacity(gate_count);
     for (i, c) in g.checkpoints.iter().flatten().enumerate() {
-        let gate = phase_nodes.contains_key(&c.before_phase).then(|| {
-            let n = graph.add_node(Vertex::Gate(i));
-            chains.entry(c.before_phase.as_str()).or_default().push(n);
-            n
-        });
+        let gate = phase_nodes
+            .get(g, &graph, &c.before_phase)
+            .is_some()
+            .then(|| {
+                let n = graph.add_node(Vertex::Gate(i));
+                chains.entry(c.before_phase.as_str()).or_default().push(n);
+                n
+            });
         gates.push(gate);
     }
     Built {
+        g,
         graph,
         phase_nodes,
         terminal_nodes,
@@ -211,7 +267,7 @@ fn add_nodes(g: &Graph) -> Built<'_> {
 /// target that lands somewhere.
 fn add_transitions(g: &Graph, built: &mut Built) {
     for (i, t) in g.transitions.iter().enumerate() {
-        let Some(&from) = built.phase_nodes.get(&t.from) else {
+        let Some(from) = built.phase_node(&t.from) else {
             continue;
         };
         // `from` is the node of the first phase declared with this id.
@@ -237,7 +293,7 @@ fn add_approvals(built: &mut Built) {
             let next = chain
                 .get(k + 1)
                 .copied()
-                .or_else(|| built.phase_nodes.get(phase).copied());
+                .or_else(|| built.phase_node(phase));
             if let Some(next) = next {
                 built.graph.add_edge(gate, next, Edge::Approve);
             }
@@ -317,18 +373,12 @@ fn shortest_runs(graph: &DiGraph<Vertex, Edge>, start: Option<NodeIndex>) -> Run
 
 /// The reachable and unreachable phases (each id once, in declaration order) and the
 /// reachable terminals.
-fn reachability(g: &Graph, built: &Built, runs: &Runs, info: &mut Info) {
-    for (i, p) in g.phases.iter().enumerate() {
-        let Some(&n) = built.phase_nodes.get(&p.id) else {
-            continue;
-        };
-        if built.graph[n] != Vertex::Phase(i) {
-            continue;
-        }
+fn reachability(built: &Built, runs: &Runs, info: &mut Info) {
+    for (n, i) in phase_vertices(&built.graph) {
         if runs.dist[n.index()].is_some() {
-            info.reachable_phases.push(p.id.clone());
+            info.reachable_phases.push(i);
         } else {
-            info.unreachable_phases.push(p.id.clone());
+            info.unreachable_phases.push(i);
         }
     }
     for t in Terminal::ALL {
@@ -338,15 +388,24 @@ fn reachability(g: &Graph, built: &Built, runs: &Runs, info: &mut Info) {
     }
 }
 
+/// The vertex and index of each phase (its first declaration), in declaration order: the
+/// order the phases' vertices were added in.
+fn phase_vertices(graph: &DiGraph<Vertex, Edge>) -> impl Iterator<Item = (NodeIndex, usize)> {
+    graph.node_indices().filter_map(|n| match graph[n] {
+        Vertex::Phase(i) => Some((n, i)),
+        _ => None,
+    })
+}
+
 /// The phases executed by the shortest run from the entry to `$end`, if there is one.
-fn shortest_success(g: &Graph, built: &Built, runs: &Runs) -> Option<Vec<String>> {
+fn shortest_success(built: &Built, runs: &Runs) -> Option<Vec<usize>> {
     let end = built.terminal_nodes[&Terminal::End];
     runs.dist[end.index()]?;
     let mut path = Vec::new();
     let mut cur = Some(end);
     while let Some(n) = cur {
         if let Vertex::Phase(i) = built.graph[n] {
-            path.push(g.phases[i].id.clone());
+            path.push(i);
         }
         cur = runs.prev[n.index()];
     }
@@ -374,26 +433,18 @@ fn can_finish(built: &Built) -> Vec<bool> {
 
 /// Rule 12 (`V012`): every phase can be reached from the entry.
 fn every_phase_reachable(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
-    if info.unreachable_phases.is_empty() {
-        return;
-    }
-    let first = spec.graph.first_phases();
-    for id in &info.unreachable_phases {
-        if let Some(p) = first.get(id.as_str()) {
-            sink.value(
-                Diagnostic::new(
-                    Code::UnreachablePhase,
-                    format!(
-                        "phase `{id}` cannot be reached from the entry phase `{}`",
-                        spec.graph.entry
-                    ),
-                )
-                .with_help(
-                    "add a transition or a checkpoint rejection that leads to it, or remove it",
-                )
-                .at(p.origin.pointer_to("id")),
-            );
-        }
+    for p in spec.graph.phases_at(&info.unreachable_phases) {
+        sink.value(
+            Diagnostic::new(
+                Code::UnreachablePhase,
+                format!(
+                    "phase `{}` cannot be reached from the entry phase `{}`",
+                    p.id, spec.graph.entry
+                ),
+            )
+            .with_help("add a transition or a checkpoint rejection that leads to it, or remove it")
+            .at(p.origin.pointer_to("id")),
+        );
     }
 }
 
@@ -415,20 +466,14 @@ fn some_terminal_reachable(spec: &Spec, info: &Info, sink: &mut Diagnostics) -> 
 
 /// Trap cycles (`V023`): no reachable phase is one from which no terminal can be reached.
 /// Returns those phases, in declaration order.
-fn trap_cycles(spec: &Spec, info: &Info, built: &Built, sink: &mut Diagnostics) -> Vec<String> {
+fn trap_cycles(spec: &Spec, built: &Built, runs: &Runs, sink: &mut Diagnostics) -> Vec<usize> {
     let can_finish = can_finish(built);
-    let traps: Vec<&str> = info
-        .reachable_phases
-        .iter()
-        .filter(|id| {
-            built
-                .phase_nodes
-                .get(*id)
-                .is_some_and(|n| !can_finish[n.index()])
-        })
-        .map(String::as_str)
+    let trapped: Vec<usize> = phase_vertices(&built.graph)
+        .filter(|(n, _)| runs.dist[n.index()].is_some() && !can_finish[n.index()])
+        .map(|(_, i)| i)
         .collect();
-    let Some(first) = traps.first() else {
+    let traps: Vec<&str> = spec.graph.phase_ids(&trapped).collect();
+    let Some(&first) = trapped.first() else {
         return Vec::new();
     };
     sink.value(
@@ -445,12 +490,9 @@ fn trap_cycles(spec: &Spec, info: &Info, built: &Built, sink: &mut Diagnostics) 
             quoted_list(&traps, "and")
         ))
         .with_help("give one of these phases an outcome that leads to a terminal")
-        .at(spec
-            .phase(first)
-            .map(|p| p.origin.pointer_to("id"))
-            .unwrap_or_default()),
+        .at(spec.graph.phases[first].origin.pointer_to("id")),
     );
-    traps.iter().map(|s| (*s).to_owned()).collect()
+    trapped
 }
 
 /// `V025`: `$end` can be reached from the entry.
@@ -480,7 +522,10 @@ fn budget_rule(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
                     path.len()
                 ),
             )
-            .with_note(format!("shortest run: {} -> $end", path.join(" -> ")))
+            .with_note(format!(
+                "shortest run: {} -> $end",
+                spec.graph.phase_ids(path).collect::<Vec<_>>().join(" -> ")
+            ))
             .with_help(format!("raise `max_steps` to at least {}", path.len()))
             .at(spec.provenance.pointer(Field::MaxSteps)),
         );

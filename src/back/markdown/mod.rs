@@ -481,7 +481,7 @@ fn phase_row(p: &Phase, g: &Graph, info: &Info) -> PhaseRow {
         memory_read: yes_no(memory.and_then(|m| m.read)),
         memory_write: yes_no(memory.and_then(|m| m.write)),
         outcomes: outcomes.join(", "),
-        reachable: info.is_reachable(&p.id),
+        reachable: info.is_reachable(g, &p.id),
     }
 }
 
@@ -642,13 +642,13 @@ fn port_rows(ps: Option<&[Port]>) -> Vec<PortRow> {
 
 impl AnalysisSection {
     fn new(spec: &Spec, info: &Info) -> AnalysisSection {
-        let codes = |ids: &[String]| list_or_none(ids.iter().map(|p| code(p)));
+        let codes = |phases: &[usize]| list_or_none(spec.graph.phase_ids(phases).map(code));
         let reachable_terminals =
             list_or_none(info.reachable_terminals.iter().map(|t| terminal(*t)));
         let unreachable_phases = codes(&info.unreachable_phases);
         let trap_phases = codes(&info.trap_phases);
         let shortest_path = info.shortest_success.as_ref().map(|path| {
-            let mut parts: Vec<String> = path.iter().map(|p| code(p)).collect();
+            let mut parts: Vec<String> = spec.graph.phase_ids(path).map(code).collect();
             parts.push(code(Terminal::End.as_str()));
             parts.join(" → ")
         });

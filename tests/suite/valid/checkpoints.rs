@@ -82,6 +82,6 @@ fn the_graph_chains_the_gates_of_a_phase_in_authored_order() {
         matches!(target(gate(2), Edge::Reject), Vertex::Terminal(t) if t.as_str() == "$handoff")
     );
     // `draft`'s transition enters the chain at its first gate.
-    let d = info.phase_nodes[&spec.graph.phases[0].id];
+    let d = (info.phase_node(&spec.graph, &spec.graph.phases[0].id)).expect("draft's vertex");
     assert_eq!(target(d, Edge::Transition(0)), &Vertex::Gate(0));
 }

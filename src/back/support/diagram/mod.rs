@@ -865,14 +865,14 @@ impl Drawn<'_> {
 
 /// What drawing needs to look up, indexed by phase so that drawing stays linear in the
 /// size of the loop. A phase id is found through the analysis's own index of the drawn
-/// phases ([`Info::phase_nodes`]): tables of their own, by id, were 1.7 MB of drawing the
+/// phases ([`Info::phase_index`]): tables of their own, by id, were 1.7 MB of drawing the
 /// 10,000-phase `short` loop.
 struct DrawingTables<'a> {
     spec: &'a Spec,
     info: &'a Info,
     checkpoints: &'a [crate::ir::Checkpoint],
     /// The shortest successful run.
-    path: &'a [String],
+    path: &'a [usize],
     /// What the analysis says of each phase (of the drawn ones: first declarations).
     facts: Vec<PhaseFacts>,
     /// The drawn gates of each phase, by its index, in checkpoint order.
@@ -890,32 +890,23 @@ struct PhaseFacts {
     path_pos: Option<u32>,
 }
 
-/// The index of the drawn phase with this id (its first declaration).
-fn phase_index(info: &Info, id: &str) -> Option<usize> {
-    let n = *info.phase_nodes.get(id)?;
-    match info.graph.node_weight(n)? {
-        Vertex::Phase(i) => Some(*i),
-        _ => None,
-    }
-}
-
 /// [`PhaseFacts`] of every phase.
-fn phase_facts(spec: &Spec, info: &Info, path: &[String]) -> Vec<PhaseFacts> {
+fn phase_facts(spec: &Spec, info: &Info, path: &[usize]) -> Vec<PhaseFacts> {
     let mut facts = vec![PhaseFacts::default(); spec.graph.phases.len()];
-    let mut fact = |id: &str, set: &mut dyn FnMut(&mut PhaseFacts)| {
-        if let Some(f) = phase_index(info, id).and_then(|i| facts.get_mut(i)) {
+    let mut fact = |i: usize, set: &mut dyn FnMut(&mut PhaseFacts)| {
+        if let Some(f) = facts.get_mut(i) {
             set(f);
         }
     };
     info.reachable_phases
         .iter()
-        .for_each(|id| fact(id, &mut |f| f.reachable = true));
+        .for_each(|&i| fact(i, &mut |f| f.reachable = true));
     info.trap_phases
         .iter()
-        .for_each(|id| fact(id, &mut |f| f.trap = true));
-    for (k, id) in path.iter().enumerate() {
+        .for_each(|&i| fact(i, &mut |f| f.trap = true));
+    for (k, &i) in path.iter().enumerate() {
         let k = u32::try_from(k).unwrap_or(u32::MAX);
-        fact(id, &mut |f| {
+        fact(i, &mut |f| {
             f.path_pos.get_or_insert(k);
         });
     }
@@ -924,7 +915,7 @@ fn phase_facts(spec: &Spec, info: &Info, path: &[String]) -> Vec<PhaseFacts> {
 
 impl<'a> DrawingTables<'a> {
     fn new(spec: &'a Spec, info: &'a Info, tooltips: Tooltips) -> Self {
-        let path: &[String] = info.shortest_success.as_deref().unwrap_or(&[]);
+        let path: &[usize] = info.shortest_success.as_deref().unwrap_or(&[]);
         let checkpoints = spec.graph.checkpoints.as_deref().unwrap_or(&[]);
         let (drawn, gates_of) = drawn_nodes(spec, info, checkpoints);
         DrawingTables {
@@ -941,7 +932,7 @@ impl<'a> DrawingTables<'a> {
 
     /// What the analysis says of the drawn phase with this id.
     fn facts_of(&self, id: &str) -> Option<PhaseFacts> {
-        phase_index(self.info, id).and_then(|i| self.facts.get(i).copied())
+        (self.info.phase_index(&self.spec.graph, id)).and_then(|i| self.facts.get(i).copied())
     }
 
     /// The node of a mark.
@@ -1033,7 +1024,7 @@ impl<'a> DrawingTables<'a> {
         if self.tooltips == Tooltips::Omitted {
             return None;
         }
-        let described = phase_index(self.info, &t.from)
+        let described = (self.info.phase_index(&self.spec.graph, &t.from))
             .and_then(|i| self.spec.graph.phases.get(i))
             .and_then(|p| p.outcomes.as_ref())
             .and_then(|os| os.iter().find(|o| o.id == t.on))
@@ -1057,7 +1048,7 @@ impl<'a> DrawingTables<'a> {
             .and_then(|f| f.path_pos)
             .map(|k| self.path.get(k as usize + 1));
         let success_path = match (next, &t.to) {
-            (Some(Some(n)), Destination::Phase(p)) => n == p,
+            (Some(Some(&n)), Destination::Phase(p)) => self.spec.graph.phases[n].id == *p,
             (Some(None), Destination::Terminal(Terminal::End)) => true,
             _ => false,
         };
@@ -1106,8 +1097,8 @@ fn drawn_nodes<'a>(
     }
     let mut gates_of: IdMap<usize, Vec<usize>> = IdMap::default();
     for (k, c) in checkpoints.iter().enumerate() {
-        let phase =
-            phase_index(info, &c.before_phase).filter(|i| drawn.phases.get(*i) == Some(&true));
+        let phase = (info.phase_index(&spec.graph, &c.before_phase))
+            .filter(|i| drawn.phases.get(*i) == Some(&true));
         if let Some(i) = phase.filter(|_| gate_present[k]) {
             gates_of.entry(i).or_default().push(k);
             drawn.gates[k] = true;
