@@ -363,6 +363,30 @@ mod tests {
         assert!(OTHER.word_of(&OTHER.key("from")).is_some());
     }
 
+    /// A heap key keeps its text exactly, whatever its length and characters, through
+    /// clones, moves between threads and drops (each clone owns its own block).
+    #[test]
+    fn a_heap_key_keeps_its_text_through_clones_and_threads() {
+        let long = "ключ/\u{0}~".repeat(300);
+        for text in ["", "x", "é", "p000001", long.as_str(), "\0\n", "🙂 key"] {
+            let key = Key::new(text);
+            let copies: Vec<Key> = (0..3).map(|_| key.clone()).collect();
+            drop(key);
+            let back = std::thread::spawn(move || copies)
+                .join()
+                .expect("the thread ends");
+            for k in &back {
+                assert!(matches!(k.text(), KeyText::Other(t) if t == text));
+                assert_eq!(k.as_str(), text);
+            }
+            assert_eq!(Key::from(text.to_owned()), back[0]);
+        }
+        let word = WORDS.key("phases");
+        assert!(
+            matches!(word.clone().text(), KeyText::Known(w) if std::ptr::eq(w, WORDS.word("phases").expect("a word")))
+        );
+    }
+
     #[test]
     fn keys_are_equal_by_text_however_they_are_stored() {
         let shared = WORDS.key("phases");
