@@ -150,8 +150,12 @@ enum KeyText<'a> {
 /// The layout of a heap text of `len` bytes: its length, then its bytes.
 fn heap_layout(len: usize) -> Layout {
     let size = len.saturating_add(size_of::<usize>());
-    // An input of `isize::MAX` bytes cannot be read, so no key's layout fails.
-    Layout::from_size_align(size, align_of::<usize>()).unwrap_or(Layout::new::<usize>())
+    match Layout::from_size_align(size, align_of::<usize>()) {
+        Ok(layout) => layout,
+        // Unreachable (a key is part of an input of at most `MAX_INPUT_BYTES`), and never a
+        // smaller block than the text: as `Vec` does when a capacity overflows.
+        Err(_) => panic!("a key of {len} bytes does not fit in memory"),
+    }
 }
 
 impl Key {
