@@ -122,7 +122,7 @@ impl Vocabulary {
 /// An object key: a word of a [`Vocabulary`] (shared) or any other text (on the heap). Two
 /// keys are equal when their texts are, however each is stored.
 ///
-/// 8 bytes, a pointer with a tag in its low bit ([`KeyText`] is what it points to): a loop
+/// 8 bytes, a pointer with a tag in its low bit (`KeyText` is what it points to): a loop
 /// has one key per member, and a member is 48 bytes with it instead of 56 with a 16-byte
 /// key (the 10,000-phase `short` loop's tree 5.4 MB instead of 6.2).
 pub struct Key(NonNull<u8>);
