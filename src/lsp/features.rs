@@ -139,7 +139,8 @@ fn phase_hover(
         let _ = writeln!(s, "- on {} → {}", md::code(on), md::code(to));
     }
     if let Some((spec, info)) = analysed {
-        let at = |phases: &[usize]| spec.graph.phase_ids(phases).any(|p| p == id);
+        let phase = info.phase_index(&spec.graph, id);
+        let at = |phases: &[usize]| phase.is_some_and(|i| phases.contains(&i));
         if at(&info.unreachable_phases) {
             s.push_str("\n(unreachable from the entry phase)\n");
         }

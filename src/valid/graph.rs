@@ -92,12 +92,17 @@ impl PhaseNodes {
     }
 }
 
-/// The id of the phase at vertex `n`, if it is a phase's.
-fn phase_id<'a>(g: &'a Graph, graph: &DiGraph<Vertex, Edge>, n: NodeIndex) -> Option<&'a str> {
+/// The index of the phase at vertex `n`, if it is a phase's.
+fn phase_at(graph: &DiGraph<Vertex, Edge>, n: NodeIndex) -> Option<usize> {
     match graph.node_weight(n)? {
-        Vertex::Phase(i) => g.phases.get(*i).map(|p| p.id.as_str()),
+        Vertex::Phase(i) => Some(*i),
         _ => None,
     }
+}
+
+/// The id of the phase at vertex `n`, if it is a phase's.
+fn phase_id<'a>(g: &'a Graph, graph: &DiGraph<Vertex, Edge>, n: NodeIndex) -> Option<&'a str> {
+    g.phases.get(phase_at(graph, n)?).map(|p| p.id.as_str())
 }
 
 impl Info {
@@ -123,10 +128,7 @@ impl Info {
 
     /// The index in `g.phases` of the phase `id` (its first declaration).
     pub fn phase_index(&self, g: &Graph, id: &str) -> Option<usize> {
-        match self.graph.node_weight(self.phase_node(g, id)?)? {
-            Vertex::Phase(i) => Some(*i),
-            _ => None,
-        }
+        phase_at(&self.graph, self.phase_node(g, id)?)
     }
 
     /// Whether the phase `id` of `g` is reachable from the entry.
@@ -333,6 +335,13 @@ struct Runs {
     prev: Vec<Option<NodeIndex>>,
 }
 
+impl Runs {
+    /// Whether a run from the start reaches vertex `n`.
+    fn reach(&self, n: NodeIndex) -> bool {
+        self.dist[n.index()].is_some()
+    }
+}
+
 /// Shortest runs from the start (0-1 BFS: entering a phase costs one step, a gate or a
 /// terminal none). A run ends at a terminal.
 fn shortest_runs(graph: &DiGraph<Vertex, Edge>, start: Option<NodeIndex>) -> Runs {
@@ -377,22 +386,22 @@ fn reachability(built: &Built, runs: &Runs, info: &mut Info) {
     // Each list allocated once, at its size: grown by doubling, a list of the 10,000
     // phases went through a dozen blocks of as many sizes, and with huge pages those
     // blocks faulted in two more 2 MiB pages (4 MB more for the XState machine).
-    let reached = |n: NodeIndex| runs.dist[n.index()].is_some();
     let count = phase_vertices(&built.graph)
-        .filter(|&(n, _)| reached(n))
+        .filter(|&(n, _)| runs.reach(n))
         .count();
-    let phases = phase_vertices(&built.graph).count();
+    // One vertex per phase id.
+    let phases = built.phase_nodes.0.len();
     info.reachable_phases = Vec::with_capacity(count);
-    info.unreachable_phases = Vec::with_capacity(phases - count);
+    info.unreachable_phases = Vec::with_capacity(phases.saturating_sub(count));
     for (n, i) in phase_vertices(&built.graph) {
-        if reached(n) {
+        if runs.reach(n) {
             info.reachable_phases.push(i);
         } else {
             info.unreachable_phases.push(i);
         }
     }
     for t in Terminal::ALL {
-        if runs.dist[built.terminal_nodes[&t].index()].is_some() {
+        if runs.reach(built.terminal_nodes[&t]) {
             info.reachable_terminals.push(t);
         }
     }
@@ -401,10 +410,9 @@ fn reachability(built: &Built, runs: &Runs, info: &mut Info) {
 /// The vertex and index of each phase (its first declaration), in declaration order: the
 /// order the phases' vertices were added in.
 fn phase_vertices(graph: &DiGraph<Vertex, Edge>) -> impl Iterator<Item = (NodeIndex, usize)> {
-    graph.node_indices().filter_map(|n| match graph[n] {
-        Vertex::Phase(i) => Some((n, i)),
-        _ => None,
-    })
+    graph
+        .node_indices()
+        .filter_map(|n| phase_at(graph, n).map(|i| (n, i)))
 }
 
 /// The phases executed by the shortest run from the entry to `$end`, if there is one.
@@ -480,7 +488,7 @@ fn some_terminal_reachable(spec: &Spec, info: &Info, sink: &mut Diagnostics) -> 
 fn trap_cycles(spec: &Spec, built: &Built, runs: &Runs, sink: &mut Diagnostics) -> Vec<usize> {
     let can_finish = can_finish(built);
     let trapped: Vec<usize> = phase_vertices(&built.graph)
-        .filter(|(n, _)| runs.dist[n.index()].is_some() && !can_finish[n.index()])
+        .filter(|&(n, _)| runs.reach(n) && !can_finish[n.index()])
         .map(|(_, i)| i)
         .collect();
     let traps: Vec<&str> = spec.graph.phase_ids(&trapped).collect();
