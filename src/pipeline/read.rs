@@ -58,7 +58,7 @@ impl Loaded {
     /// longer holds it.
     pub fn take_text(&mut self) -> Option<String> {
         match &mut self.doc {
-            Some(doc) => Some(std::mem::take(&mut doc.text)),
+            Some(doc) => Some(doc.take_text()),
             None => self.text.take(),
         }
     }

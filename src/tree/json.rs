@@ -7,7 +7,7 @@ use super::duplicates::{Dup, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
 use super::node::{Document, Member, Node, Reread, Span, Syntax, Value};
-use super::string::Str;
+use super::string::{SourceText, Str};
 
 /// Parse JSON text into a [`Document`]. Duplicate keys are reported and kept; keys that are
 /// words of `keys` share them.
@@ -29,11 +29,16 @@ pub fn parse_json(
 }
 
 /// The root of a JSON text, or where it stopped being JSON, and the duplicate keys.
-fn read_root(text: &str, keys: &Vocabulary, limits: &ReadLimits) -> (Result<Node, JErr>, Vec<Dup>) {
+fn read_root(
+    source: &SourceText,
+    keys: &Vocabulary,
+    limits: &ReadLimits,
+) -> (Result<Node, JErr>, Vec<Dup>) {
     let mut p = JsonParser {
         keys,
-        t: text,
-        s: text.as_bytes(),
+        source,
+        t: source.as_str(),
+        s: source.as_bytes(),
         i: 0,
         depth: 0,
         max_depth: limits.max_depth,
@@ -49,8 +54,12 @@ fn read_root(text: &str, keys: &Vocabulary, limits: &ReadLimits) -> (Result<Node
 
 /// The root of a JSON text read before ([`Document::release_tree`]); `None` if it is
 /// no longer JSON.
-fn reread_root(text: &str, keys: &'static Vocabulary, limits: &ReadLimits) -> Option<Node> {
-    read_root(text, keys, limits).0.ok()
+fn reread_root(
+    source: &SourceText,
+    keys: &'static Vocabulary,
+    limits: &ReadLimits,
+) -> Option<Node> {
+    read_root(source, keys, limits).0.ok()
 }
 
 /// [`parse_json`], handing the text back when it is not a document (for source snippets,
@@ -61,6 +70,7 @@ pub fn parse_json_or_text(
     limits: &ReadLimits,
     diags: &mut Diagnostics,
 ) -> Result<Document, String> {
+    let text = SourceText::new(text);
     let (result, dups) = read_root(&text, keys, limits);
     let reread = Reread {
         root: reread_root,
@@ -80,7 +90,8 @@ pub fn parse_json_or_text(
             }
             d.location.pos = Some(pos_of(&text, &line_starts(&text), (at, at + 1)));
             diags.push(d);
-            Err(text)
+            // No string refers to the text any more: handed back without a copy.
+            Err(text.into_string())
         }
     }
 }
@@ -132,6 +143,8 @@ impl KeyIndex {
 struct JsonParser<'a> {
     /// The words that keys share.
     keys: &'a Vocabulary,
+    /// The text, which string values without escapes refer to.
+    source: &'a SourceText,
     /// The text, for slices of it (its bytes are `s`; slicing at the ASCII bytes the
     /// parser stops at needs no UTF-8 check).
     t: &'a str,
@@ -385,10 +398,15 @@ impl<'a> JsonParser<'a> {
         }
     }
 
-    /// A string value: without escapes, copied once at its exact length.
+    /// A string value: without escapes, a range of the source (held in place when short).
     fn string_value(&mut self) -> Result<Str, JErr> {
         match self.plain_run() {
-            Ok(text) => Ok(Str::new(text, false)),
+            Ok(text) => {
+                // `plain_run` moved the cursor past the closing quote.
+                let start = self.i - 1 - text.len();
+                let range = Str::in_source(self.source, start, text.len());
+                Ok(range.unwrap_or_else(|| Str::new(text, false)))
+            }
             Err(first_run) => (self.string(first_run)).map(|text| Str::from_string(text, false)),
         }
     }
@@ -580,6 +598,23 @@ mod tests {
         let mut d = Diagnostics::new("t.json");
         let doc = parse_json(s.to_owned(), &WORDS, &ReadLimits::default(), &mut d);
         (doc, d)
+    }
+
+    /// A long string without escapes is a range of the text; with an escape, a copy
+    /// with the escape decoded. Both read back as their text.
+    #[test]
+    fn a_long_string_without_escapes_refers_to_the_text() {
+        let long = "x".repeat(40);
+        let (doc, _) = json(&format!("{{\"a\": \"{long}\", \"b\": \"{long}\\n\"}}"));
+        let doc = doc.expect("JSON");
+        let text = |key| match &doc.root().get(key).expect("a member").value {
+            Value::String(s) => s.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert!(super::super::string::tests::in_source(&text("a")));
+        assert_eq!(text("a").as_str(), long);
+        assert!(!super::super::string::tests::in_source(&text("b")));
+        assert_eq!(text("b").as_str(), format!("{long}\n"));
     }
 
     #[test]

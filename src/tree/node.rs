@@ -9,7 +9,7 @@ use super::decode::ReadLimits;
 use super::key::{Key, Vocabulary};
 use super::lines::LineIndex;
 use super::scan::Found;
-use super::string::Str;
+use super::string::{SourceText, Str};
 
 /// A byte range in the source, in 8 bytes instead of 16: every value and key of a
 /// document has one, and the tree was two thirds of the memory of reading a large loop.
@@ -233,8 +233,8 @@ pub enum Syntax {
 /// A parsed document and the text it came from.
 #[derive(Debug, Clone)]
 pub struct Document {
-    /// The source text (a leading byte-order mark removed).
-    pub text: String,
+    /// The source text (a leading byte-order mark removed), which the tree's strings share.
+    pub text: SourceText,
     /// The syntax it was read with.
     pub syntax: Syntax,
     /// The root node, or how to read it again once freed.
@@ -256,7 +256,7 @@ pub struct Document {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Reread {
     /// The parser's reading of a text's root.
-    pub(super) root: fn(&str, &'static Vocabulary, &ReadLimits) -> Option<Node>,
+    pub(super) root: fn(&SourceText, &'static Vocabulary, &ReadLimits) -> Option<Node>,
     /// The vocabulary of the keys.
     pub(super) keys: &'static Vocabulary,
     /// The limits the text was read within.
@@ -273,7 +273,7 @@ enum Tree {
 
 impl Document {
     pub(super) fn new(
-        text: String,
+        text: SourceText,
         syntax: Syntax,
         root: Node,
         line_starts: Option<Vec<usize>>,
@@ -333,6 +333,13 @@ impl Document {
             Tree::Held(root) => root,
             Tree::Released(again) => again.into_inner().unwrap_or_else(|| self.read_again()),
         }
+    }
+
+    /// The source text, taken out without a copy: the tree, whose strings share it, is
+    /// freed first, and the document is left with no text.
+    pub fn take_text(&mut self) -> String {
+        self.release_tree();
+        std::mem::take(&mut self.text).into_string()
     }
 
     /// Whether the tree is held (never freed, or read again since).

@@ -11,7 +11,7 @@ use super::duplicates::{Dup, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
 use super::node::{Document, KeyType, Member, Node, Reread, Span, Syntax, Value, escape_ptr};
-use super::string::Str;
+use super::string::{SourceText, Str};
 
 struct YNode(Value);
 
@@ -147,6 +147,7 @@ pub fn parse_yaml_or_text(
                 keys,
                 limits: *limits,
             };
+            let text = SourceText::new(text);
             let doc = Document::new(text, Syntax::Yaml, root, Some(starts), reread)
                 .with_non_string_keys(non_string);
             let mut dups = Vec::new();
@@ -197,7 +198,7 @@ fn yaml_key_of(text: &str) -> Key {
 
 /// The root of a YAML text read before ([`Document::release_tree`]); `None` if it no
 /// longer holds one document.
-fn reread_root(text: &str, keys: &'static Vocabulary, limits: &ReadLimits) -> Option<Node> {
+fn reread_root(text: &SourceText, keys: &'static Vocabulary, limits: &ReadLimits) -> Option<Node> {
     let (docs, _) = read_documents(text, keys, limits).ok()?;
     one_root(docs, text, &line_starts(text), &mut Diagnostics::new(""))
 }

@@ -98,7 +98,7 @@ fn load(path: &Path) -> (Loaded, Vec<u8>) {
 /// the input did not parse) the input itself without a byte-order mark.
 fn source_text(loaded: &Loaded, bytes: &[u8]) -> String {
     match &loaded.doc {
-        Some(doc) => doc.text.clone(),
+        Some(doc) => doc.text.to_string(),
         None => {
             let text = String::from_utf8_lossy(bytes);
             text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned()
