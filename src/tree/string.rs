@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 /// A document's source text, shared by the tree's strings that are read as they are
 /// written ([`Str::in_source`]): a JSON string without escapes is a range of the text, not
-/// a copy of it. The 37 MB `long` loop's tree held 30 MB of such copies, and the
-/// 100,000-phase loop's 58 MB (each a fresh allocation the kernel cleared a page for).
+/// a copy of it. Copied, they were 400,000 allocations of reading the 100,000-phase loop,
+/// whose `check` peaked at 371 MB instead of 340 (docs/src/performance.md).
 /// Reference-counted rather than borrowed, so that a node can be cloned or moved out of
 /// its document (the editor server, the model read by consuming the tree) and stay valid.
 #[derive(Clone, Default, PartialEq, Eq)]
