@@ -228,7 +228,10 @@ impl<'a> Names<'a> {
     /// outcome ids.
     fn sort_declarations(&mut self) {
         if self.flagged.is_empty() {
-            self.valid_ids = self.unique().map(|p| p.id.as_str()).collect();
+            // Sized at once (grown by doubling, each larger copy was fresh memory).
+            let mut valid = Vec::with_capacity(self.first.len());
+            valid.extend(self.unique().map(|p| p.id.as_str()));
+            self.valid_ids = valid;
             return;
         }
         for (i, p) in self.graph.phases.iter().enumerate() {
@@ -296,13 +299,17 @@ impl<'a> Names<'a> {
 
     /// Each id's first declaration, in authored order.
     pub(super) fn unique(&self) -> impl Iterator<Item = &'a Phase> + '_ {
+        self.unique_indexed().map(|(_, p)| p)
+    }
+
+    /// Each id's first declaration and its index, in authored order.
+    pub(super) fn unique_indexed(&self) -> impl Iterator<Item = (usize, &'a Phase)> + '_ {
         let graph = self.graph;
         graph
             .phases
             .iter()
             .enumerate()
             .filter(|&(i, p)| self.first.get(p.id.as_str()) == Some(&i))
-            .map(|(_, p)| p)
     }
 
     /// Whether the transitions of phase `id` cannot be judged for coverage: its id is
