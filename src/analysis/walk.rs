@@ -117,6 +117,9 @@ pub fn walk(spec: &Spec, info: &Info, script: &Script, rt: Runtime) -> Result<Ru
             k + 1
         )));
     }
+    if let Some(message) = unknown_checkpoint(spec, script) {
+        return Err(w.fail(message));
+    }
     let Some(mut node) = info.start else {
         return Err(w.fail("the loop has no entry phase".to_owned()));
     };
@@ -138,6 +141,30 @@ pub fn walk(spec: &Spec, info: &Info, script: &Script, rt: Runtime) -> Result<Ru
             None => return Err(w.fail("internal: an edge without endpoints".to_owned())),
         }
     }
+}
+
+/// A decision the script gives for a checkpoint the loop does not declare: the script does
+/// not fit the loop (a misspelled id would otherwise leave the real checkpoint undecided,
+/// and the run waiting for an approval the script meant to give).
+fn unknown_checkpoint(spec: &Spec, script: &Script) -> Option<String> {
+    let ids: Vec<&str> = (spec.graph.checkpoints.iter().flatten())
+        .map(|c| c.id.as_str())
+        .collect();
+    let (id, _) = (script.decisions.iter()).find(|(id, _)| !ids.contains(&id.as_str()))?;
+    const LISTED: usize = 10;
+    let hint = match crate::valid::names::closest(id, ids.iter().copied(), |d, _| d <= 2) {
+        Some(near) => format!("did you mean `{near}`?"),
+        None if ids.is_empty() => "it declares none".to_owned(),
+        None if ids.len() > LISTED => format!(
+            "checkpoints: {} and {} more",
+            ids[..LISTED].join(", "),
+            ids.len() - LISTED
+        ),
+        None => format!("checkpoints: {}", ids.join(", ")),
+    };
+    Some(format!(
+        "the script decides checkpoint `{id}`, which the loop does not declare ({hint})"
+    ))
 }
 
 /// What a node does with the script: take an edge, or end the run.

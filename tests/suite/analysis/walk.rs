@@ -331,6 +331,33 @@ fn script_mistakes_are_usage_errors_and_never_list_nothing() {
     assert!(out.contains("no outcome left for phase `reason`"), "{out}");
 }
 
+/// A decision for a checkpoint the loop does not declare is a script mistake (exit 2),
+/// found before the first step: a misspelled id does not leave the real checkpoint
+/// waiting for an approval (exit 6) with the decision reported as merely unused.
+#[test]
+fn a_decision_for_an_undeclared_checkpoint_is_a_usage_error_with_the_near_id() {
+    let f = examples().join(REACT);
+    let (code, out) = walk_with(
+        &f,
+        "act,complete,complete",
+        &["--approve", "approve-next-acton"],
+    );
+    assert_eq!(code, Some(2), "{out}");
+    assert_eq!(
+        out.trim_end(),
+        "error: the script decides checkpoint `approve-next-acton`, which the loop does not \
+         declare (did you mean `approve-next-action`?)"
+    );
+    let (code, out) = walk_with(&f, "act,complete", &["--reject", "zzz"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("(checkpoints: approve-next-action)"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let spin = loop_file(&dir, "spin.json", &agentpm("", ""));
+    let (code, out) = walk_with(&spin, "done", &["--approve", "gate"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("does not declare (it declares none)"), "{out}");
+}
+
 /// A tool failure with `retry`: `max_retries` more attempts, then `on_exhausted`; the
 /// retried phase is one step. Without a policy, the harness defaults.
 #[test]
