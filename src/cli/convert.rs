@@ -221,6 +221,15 @@ pub(super) fn mirrored(root: &Path, file: &Path, out: &Path, to: Target, name: &
     out.join(dir).join(to.file_in_folder(name))
 }
 
+/// Where the folder `out` is within the folder `input`, as a path relative to it, when it
+/// is one of its subfolders and exists: the files of an earlier conversion there are not
+/// inputs (converting `dir` into `dir/out` again read them back and wrote `dir/out/out`).
+fn folder_within(input: &Path, out: &Path) -> Option<PathBuf> {
+    let (input, out) = (input.canonicalize().ok()?, out.canonicalize().ok()?);
+    let inside = out.strip_prefix(&input).ok()?;
+    (!inside.as_os_str().is_empty()).then(|| inside.to_path_buf())
+}
+
 pub(super) fn convert_folder(
     g: &Global,
     a: &ConvertArgs,
@@ -235,7 +244,13 @@ pub(super) fn convert_folder(
             "the output folder is the input folder; refusing to write into it (pass --in-place to allow)"
         );
     }
-    let files = expand(std::slice::from_ref(&a.input), &a.walk)?;
+    let mut files = expand(std::slice::from_ref(&a.input), &a.walk)?;
+    if let Some(inside) = folder_within(&a.input, out) {
+        files.retain(|f| {
+            !f.strip_prefix(&a.input)
+                .is_ok_and(|r| r.starts_with(&inside))
+        });
+    }
     let results = convert_each(g, a, &files, out, opts)?;
     let dests: Vec<(String, Option<String>)> = results
         .iter()

@@ -466,6 +466,41 @@ fn folder_conversion() {
     );
 }
 
+/// A folder converted into one of its own subfolders, twice: the second run reads the
+/// sources only, not what the first wrote (which nested `out/out` one level deeper per
+/// run), and writes the same files.
+#[test]
+fn converting_a_folder_into_its_own_subfolder_reads_only_the_sources() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = tmp.path().join("loops");
+    std::fs::create_dir(&src).expect("mkdir");
+    for f in ["agentpm/react-loop.json", "agentpm/reflexion.json"] {
+        let from = crate::support::examples().join(f);
+        std::fs::copy(&from, src.join(from.file_name().expect("name"))).expect("copy");
+    }
+    let out_dir = src.join("ir");
+    for run in 1..=2 {
+        let out = loopconv()
+            .arg("convert")
+            .arg(&src)
+            .args(["--to", "ir", "-o"])
+            .arg(&out_dir)
+            .output()
+            .expect("runs");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "run {run}: {err}");
+        assert!(err.contains("converted 2 files"), "run {run}: {err}");
+    }
+    let written: Vec<PathBuf> = files_under(&out_dir);
+    assert_eq!(written.len(), 2, "{written:?}");
+    assert!(
+        written
+            .iter()
+            .all(|f| f.parent() == Some(out_dir.as_path())),
+        "{written:?}"
+    );
+}
+
 /// P004 (input too large) needs a 64 MiB file by default; a small limit shows it.
 #[test]
 fn max_input_bytes_gives_p004() {
