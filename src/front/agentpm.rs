@@ -10,9 +10,11 @@ use crate::ir::{self, Destination, Field, Origin, Pattern, Provenance, Spec};
 use crate::model::agentpm as m;
 use crate::tree::{Document, Member, Node, ReadLimits};
 
-/// A document with a `loop` object is an AgentPM manifest.
+/// A document with a `loop` object, or with `kind: "loop"`, is an AgentPM manifest (the
+/// kind names the package type, formats.md 1.1: a manifest whose `loop` is misspelled is
+/// still one, and its reader then says what is missing).
 pub fn claims(root: &Node) -> bool {
-    has_key(root, "loop")
+    has_key(root, "loop") || root.get("kind").and_then(|n| n.as_str()) == Some("loop")
 }
 
 /// Read a manifest: shape, format warnings, lowering.
