@@ -34,9 +34,9 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::MissingField,
-        checks: "Every key the format requires is present.",
+        checks: "Every key the format requires is present. When an unknown key of the same object looks like the missing one misspelled (`objectve`), this is the one diagnostic, on that key, with the rename as its fix (not also `F001`).",
         why: "The runtime cannot run a phase without an objective, or a loop without an entry phase.",
-        fix: "Add the missing key.",
+        fix: "Add the missing key, or correct the spelling of the key meant to be it.",
         example: ex(
             apm!(
                 "  entry_phase: read

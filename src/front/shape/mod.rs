@@ -652,7 +652,7 @@ impl ShapeCheck<'_> {
         ptr: &Ptr<'_>,
         report: bool,
     ) -> bool {
-        let mut ok = self.required(obj, members, ptr, report);
+        let (mut ok, misspelled) = self.required(obj, members, ptr, report);
         let shadowed = shadowed_members(members);
         for (i, m) in members.iter().enumerate() {
             if shadowed.contains(&i) {
@@ -665,6 +665,13 @@ impl ShapeCheck<'_> {
             match (obj.property(&m.key), obj.additional) {
                 (Some(s), _) | (None, Additional::Schema(s)) => {
                     ok &= self.node_at(s, &m.value, &child, report);
+                }
+                (None, Additional::Closed) if misspelled.contains(&i) => {
+                    // Reported with the required field it misspells (`F002`).
+                    ok = false;
+                    if report {
+                        self.edits.skip(&m.value);
+                    }
                 }
                 (None, Additional::Closed) => {
                     ok = false;
@@ -693,9 +700,18 @@ impl ShapeCheck<'_> {
         ok
     }
 
-    /// `required`: a missing field is reported on the object's key.
-    fn required(&mut self, obj: &Rules, members: &[Member], ptr: &Ptr<'_>, report: bool) -> bool {
+    /// `required`: a missing field is reported on the object's key, or on the unknown key
+    /// that misspells it (one mistake, one diagnostic: not also `F001` for that key, whose
+    /// index is returned).
+    fn required(
+        &mut self,
+        obj: &Rules,
+        members: &[Member],
+        ptr: &Ptr<'_>,
+        report: bool,
+    ) -> (bool, Vec<usize>) {
         let mut ok = true;
+        let mut misspelled = Vec::new();
         for r in obj.required {
             if members.iter().any(|m| r.is(&m.key)) {
                 continue;
@@ -713,11 +729,69 @@ impl ShapeCheck<'_> {
             let d = Diagnostic::new(
                 Code::MissingField,
                 format!("{what} is missing the required field `{r}`"),
-            )
-            .at(ptr.to_string());
-            self.emit(d, true, report);
+            );
+            match self.misspelling_of(r, obj, members, ptr, &misspelled) {
+                Some(i) => {
+                    misspelled.push(i);
+                    let d = self.misspelled_required(d, r, &members[i], ptr);
+                    self.emit(d, true, report);
+                }
+                None => self.emit(d.at(ptr.to_string()), true, report),
+            }
         }
-        ok
+        (ok, misspelled)
+    }
+
+    /// The member whose unknown key is, most likely, the required field `r` misspelled: the
+    /// first whose closest allowed name is `r` (and that is not already taken for another).
+    fn misspelling_of(
+        &self,
+        r: &str,
+        obj: &Rules,
+        members: &[Member],
+        ptr: &Ptr<'_>,
+        taken: &[usize],
+    ) -> Option<usize> {
+        if !matches!(obj.additional, Additional::Closed) {
+            return None;
+        }
+        members.iter().enumerate().position(|(i, m)| {
+            !taken.contains(&i)
+                && obj.property(&m.key).is_none()
+                && self.is_plain_unknown(m, members, &ptr.key(&m.key))
+                && nearest_property(&m.key, obj) == Some(r)
+        })
+    }
+
+    /// Whether the format's own hook has nothing to say about the unknown key of `m` (a
+    /// key it explains otherwise is not a misspelling).
+    fn is_plain_unknown(&self, m: &Member, members: &[Member], child: &Ptr<'_>) -> bool {
+        let special = self.profile.unknown_key.map_or(UnknownKey::Unknown, |f| {
+            f(&m.key, &child.to_string(), members)
+        });
+        // (`name` and `version` in `loop`: a package reference, see `unknown_key`.)
+        let package_reference =
+            child.parent().is_top_key("loop") && matches!(&*m.key, "name" | "version");
+        matches!(special, UnknownKey::Unknown) && !package_reference
+    }
+
+    /// `F002` for the required field `r`, located on the key of `m` that misspells it, with
+    /// the rename as its suggestion.
+    fn misspelled_required(&self, d: Diagnostic, r: &str, m: &Member, ptr: &Ptr<'_>) -> Diagnostic {
+        let child = ptr.key(&m.key).to_string();
+        let mut d = d
+            .with_note(format!("{} looks like `{r}` misspelled", quote(&m.key)))
+            .with_suggestion(Suggestion::Replace {
+                target: EditTarget::key(child.clone()),
+                with: r.to_owned(),
+            })
+            .at(child);
+        let (pos, end) = self.doc.span_ends(m.key_span);
+        d.location.pos = Some(pos);
+        for t in d.suggestions.iter_mut().flat_map(Suggestion::targets_mut) {
+            (t.pos, t.end) = (Some(pos), Some(end));
+        }
+        d
     }
 
     /// A key the closed object does not allow: left out of the model, and reported.
@@ -806,12 +880,7 @@ impl ShapeCheck<'_> {
             .iter()
             .map(|(k, _)| k.text)
             .collect();
-        // Ties go to the first name in byte order.
-        let mut sorted = names.clone();
-        sorted.sort_unstable();
-        let best = crate::valid::names::closest(key, sorted, |d, n| {
-            d <= 2.max(n.len() / 4) && d < n.len()
-        });
+        let best = nearest_property(key, obj);
         let mut d = Diagnostic::new(
             Code::UnknownField,
             format!("unknown field {shown} {where_}"),
@@ -833,6 +902,16 @@ impl ShapeCheck<'_> {
         };
         d
     }
+}
+
+/// The allowed name of `obj` that the unknown `key` most likely misspells (the "did you
+/// mean" of `F001`). Ties go to the first name in byte order.
+fn nearest_property(key: &str, obj: &Rules) -> Option<&'static str> {
+    let mut sorted: Vec<&'static str> = (obj.properties.unwrap_or_default().iter())
+        .map(|(k, _)| k.text)
+        .collect();
+    sorted.sort_unstable();
+    crate::valid::names::closest(key, sorted, |d, n| d <= 2.max(n.len() / 4) && d < n.len())
 }
 
 /// The stable-id pattern as the formats' documents write it (formats.md 1.4); the schemas

@@ -444,3 +444,42 @@ fn mas_declarations_give_one_error_each() {
         ["F003 5:9 `checks` must be an array, found an object"]
     );
 }
+
+/// A required key misspelled (`objectve`, `entry_phse`, `loops`): one `F002`, on the
+/// misspelled key, whose fix renames it; not also `F001` for the same key. Before: `F002`
+/// on the enclosing object and `F001` on the key, two diagnostics for one typo.
+#[test]
+fn a_misspelled_required_key_is_one_error_on_that_key() {
+    let cases = [
+        (
+            edit("objective: Fix it.", "objectve: Fix it."),
+            "F002 17:7 `loop.phases[1]` is missing the required field `objective` | did you mean `objective`?",
+        ),
+        (
+            edit("entry_phase: investigate", "entry_phse: investigate"),
+            "F002 7:3 `loop` is missing the required field `entry_phase` | did you mean `entry_phase`?",
+        ),
+        (
+            edit("loop:\n", "loops:\n"),
+            "F002 6:1 the document is missing the required field `loop` | did you mean `loop`?",
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(pinned(&text), [want], "{text}");
+        let d = &diagnostics(&text)[0];
+        let Some(Suggestion::Replace { target, with }) = d.suggestions.first() else {
+            panic!("a rename: {d:?}");
+        };
+        assert!(target.key, "{d:?}");
+        assert_eq!(&d.location.pointer, &target.pointer);
+        assert!(d.notes[0].ends_with("misspelled"), "{:?}", d.notes);
+        assert!(!with.is_empty());
+    }
+    // A key that misspells nothing missing is still `F001`, and the missing key `F002`.
+    let text = edit("objective: Fix it.", "goal: Fix it.");
+    let codes: Vec<String> = diagnostics(&text)
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect();
+    assert_eq!(codes, ["F002", "F001"]);
+}
