@@ -187,11 +187,13 @@ enum MessageFormat {
     Json,
     /// `diff` only: a pull-request comment (diagnostics are printed as for `human`).
     Markdown,
-    /// One SARIF 2.1.0 log of all diagnostics, on stdout (for code scanning); for `diff`,
+    /// One SARIF 2.1.0 log of all diagnostics (for code scanning): on stdout for `check`; on
+    /// stderr for the other commands, whose stdout is their result; for `diff`, on stdout,
     /// one result per change (rules `breaking-change`, `compatible-change`).
     Sarif,
-    /// GitHub Actions workflow commands (`::error file=...::...`), on stdout, so that
-    /// problems appear inline on pull requests; for `diff`, one per change (`::error` when
+    /// GitHub Actions workflow commands (`::error file=...::...`), so that problems appear
+    /// inline on pull requests: on stdout for `check`; on stderr for the other commands,
+    /// whose stdout is their result; for `diff`, on stdout, one per change (`::error` when
     /// breaking, `::notice` when compatible).
     Github,
 }

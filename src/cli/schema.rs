@@ -16,7 +16,7 @@ use super::{EXIT_PROBLEMS, Global};
 
 #[derive(Debug, Args)]
 pub(super) struct SchemaArgs {
-    /// The format (`agentpm`, `mas`, `ir`), or with `--outcomes` a loop file.
+    /// The format (`agentpm`, `mas`, `ir`, `xstate`), or with `--outcomes` a loop file.
     #[arg(value_name = "FORMAT|FILE")]
     of: String,
     /// Write the schema of the structured result each phase of the loop FILE returns: the
