@@ -170,3 +170,26 @@ fn non_string_keys_are_not_also_duplicates() {
     );
     assert!(!codes.contains(&"P002"), "{codes:?}");
 }
+
+/// `kind: "loop"` names the AgentPM package type (formats.md 1.1): a manifest whose `loop`
+/// object is misspelled is read as one, and says what is wrong, instead of `P011` ("cannot
+/// tell which loop format this is").
+#[test]
+fn kind_loop_is_an_agentpm_manifest_even_without_its_loop_object() {
+    let text = r#"{"kind": "loop", "name": "x", "version": "0.1.0", "description": "x",
+  "loops": {"entry_phase": "a", "phases": [{"id": "a", "objective": "A."}],
+    "transitions": [{"from": "a", "on": "complete", "to": "$end"}]}}"#;
+    let l = load("k.json", text.as_bytes(), &LoadOptions::default());
+    assert_eq!(l.format, Some(Format::Agentpm));
+    let codes: Vec<&str> = l.diags.items().iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["F002"], "{:?}", l.diags.items());
+    // Another kind stays undecided.
+    let other = load("k.json", br#"{"kind": "agent"}"#, &LoadOptions::default());
+    let codes: Vec<&str> = other
+        .diags
+        .items()
+        .iter()
+        .map(|d| d.code.as_str())
+        .collect();
+    assert_eq!(codes, ["P011"]);
+}
