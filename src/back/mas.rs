@@ -130,9 +130,22 @@ fn ports(ps: Option<&[ir::Port]>) -> Option<Vec<m::Port>> {
     })
 }
 
-/// `max_attempts = (max_steps + 1) / 3`, rounded up; reports `B002` when inexact.
+/// `max_attempts = (max_steps + 1) / 3`, rounded up; reports `B002` when inexact, and when
+/// the loop has no `max_steps` (its runs are bounded by the runtime's ceiling only, and a
+/// MAS loop without `max_attempts` stops after 3).
 fn attempts_from_steps(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> Option<u64> {
-    let steps = spec.bounds.max_steps?;
+    let Some(steps) = spec.bounds.max_steps else {
+        diags.push(opts.lost(
+            Code::InexactBound,
+            &spec.provenance.pointer(Field::MaxSteps),
+            format!(
+                "the loop has no `max_steps` (the harness stops its runs at its own ceiling, {} steps by default); the MAS loop gets the default `max_attempts`, 3 ({} steps)",
+                crate::analysis::RUNTIME_MAX_STEPS,
+                ir::max_steps_for(3)
+            ),
+        ));
+        return None;
+    };
     // In u128: `max_steps` may be u64::MAX, and `steps + 1` must not overflow.
     let plus_one = u128::from(steps) + 1;
     // The Go SDK holds `max_attempts` in an `int`: at most i64::MAX (issue 9).

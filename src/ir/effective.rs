@@ -129,15 +129,20 @@ pub fn lift_shape(spec: &Spec) -> Spec {
 }
 
 /// Two loops as they are compared: each with its defaults written out, and a general
-/// graph lifted ([`lift`]) when the other loop is a MAS loop.
+/// graph lifted ([`lift`]) when the other loop is a MAS loop. A lifted graph without
+/// `max_steps` has no `max_attempts`: its runs are bounded by the runtime's ceiling only,
+/// not by the MAS default of 3 attempts, so that the two compare as different limits.
 pub fn pair(old: &Spec, new: &Spec) -> (Spec, Spec) {
     let mas = |s: &Spec| s.pattern != Pattern::General;
     let side = |s: &Spec, other: &Spec| {
-        if mas(other) {
-            with_defaults(&lift(s))
-        } else {
-            with_defaults(s)
+        if !mas(other) {
+            return with_defaults(s);
         }
+        let mut lifted = with_defaults(&lift(s));
+        if !mas(s) && s.bounds.max_steps.is_none() {
+            lifted.bounds.max_attempts = None;
+        }
+        lifted
     };
     (side(old, new), side(new, old))
 }

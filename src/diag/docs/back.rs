@@ -20,7 +20,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::InexactBound,
-        checks: "A bound (a step limit, an attempt count) converts exactly between the formats' units.",
+        checks: "A bound (a step limit, an attempt count) converts exactly between the formats' units. A graph without `max_steps` has none to convert: its runs stop at the runtime's ceiling (100 steps), and the MAS loop written from it gets the default `max_attempts` of 3 (8 steps).",
         why: "A rounded bound lets the converted loop run longer or shorter than the original.",
         fix: "Choose a bound that converts exactly, or accept the rounding with `--allow-lossy`.",
         example: convert(

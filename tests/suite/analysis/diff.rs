@@ -300,3 +300,51 @@ fn diff_of_a_loop_and_its_own_conversion_is_no_change() {
         assert!(text.ends_with(": 0 changes, 0 breaking\n"), "{text}");
     }
 }
+
+/// A loop converted from MAS, then with its `limits` removed: its runs are bounded by the
+/// runtime's ceiling (100 steps), not by the 3 attempts a MAS loop without `max_attempts`
+/// has. `diff` against the MAS loop says the limit changed (it said "0 changes"), and the
+/// conversion back to MAS reports it (`B002`) instead of writing the default silently.
+#[test]
+fn a_graph_without_max_steps_is_not_the_mas_default_of_three_attempts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mas = dir.path().join("gate.yaml");
+    std::fs::write(&mas, veal()).unwrap();
+    let json = dir.path().join("gate.json");
+    loopconv()
+        .args(["convert", "--to", "agentpm", "--allow-lossy", "-o"])
+        .arg(&json)
+        .arg(&mas)
+        .assert()
+        .success();
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    v["loop"].as_object_mut().unwrap().remove("limits");
+    std::fs::write(&json, v.to_string()).unwrap();
+    let diff = |a: &std::path::Path, b: &std::path::Path| {
+        let out = loopconv().arg("diff").arg(a).arg(b).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = diff(&json, &mas);
+    assert!(
+        text.contains("1 change, 1 breaking")
+            && text.contains("breaking   added limit `max_attempts`: 3"),
+        "{text}"
+    );
+    let text = diff(&mas, &json);
+    assert!(
+        text.contains("compatible removed limit `max_attempts`: was 3"),
+        "{text}"
+    );
+    let out = loopconv()
+        .args(["convert", "--to", "mas"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error[B002]: the loop has no `max_steps`")
+            && err.contains("the MAS loop gets the default `max_attempts`, 3 (8 steps)"),
+        "{err}"
+    );
+}
