@@ -83,7 +83,7 @@ pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
         &mut diags,
     );
     if diags.has_errors() {
-        report(g, &diags, None);
+        report(g, &without_flag_help(diags, &name), None);
         eprintln!(
             "the {} scaffold cannot be written as {} without losing data; write it as {} and convert it with `loopconv convert --allow-lossy`",
             a.archetype.name(),
@@ -94,4 +94,17 @@ pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
     }
     emit(a.output.as_deref(), &out?)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The losses of writing a scaffold in another format, without their help lines: those
+/// name `convert`'s flags (`--allow-lossy`, `--actor`), which `new` does not take; the
+/// closing line says how to go on instead.
+fn without_flag_help(diags: Diagnostics, name: &str) -> Diagnostics {
+    let mut out = Diagnostics::new(name);
+    for mut d in diags.into_items() {
+        d.help = None;
+        d.suggestions.clear();
+        out.push(d);
+    }
+    out
 }
