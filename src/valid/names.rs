@@ -13,7 +13,8 @@
 //!   validly (`investigate` for `Investigate`) counts for it without a diagnostic;
 //! * a flagged phase list, transition list or outcome list excuses every check that would
 //!   judge a reference against it;
-//! * a reference one edit from a declared name (or differing only in case) is still
+//! * a reference one edit from a declared name (an insertion, deletion, replacement or
+//!   swap of two neighbouring characters, or differing only in case) is still
 //!   reported, but counts for that name: no second "missing transition" for it;
 //! * "did you mean" offers declared ids that are valid, never a flagged one.
 
@@ -496,10 +497,12 @@ fn unique<'a>(
     found.next().is_none().then_some(first)
 }
 
-/// `name` is one edit from `declared`, or differs from it only in case.
+/// `name` is one edit from `declared` (a character inserted, deleted or replaced, or two
+/// neighbours swapped: `exeucte` for `execute`, the commonest typo), or differs from it
+/// only in case.
 fn one_edit(name: &str, declared: &str) -> bool {
     name.eq_ignore_ascii_case(declared)
-        || (name.len().abs_diff(declared.len()) <= 1 && strsim::levenshtein(name, declared) <= 1)
+        || (name.len().abs_diff(declared.len()) <= 1 && strsim::osa_distance(name, declared) <= 1)
 }
 
 /// `name` is the invalid id `declared` written validly: the same but for case, or its
@@ -573,6 +576,9 @@ mod tests {
         assert!(one_edit("fond", "found"));
         assert!(one_edit("INVESTIGATE", "investigate"));
         assert!(!one_edit("fnd", "found"));
+        // A swap of two neighbours is one edit (plain Levenshtein counted it as two).
+        assert!(one_edit("exeucte", "execute"));
+        assert!(!one_edit("exuecte", "execute"));
         assert_eq!(
             unique(["fix", "fox"].into_iter(), |d| one_edit("fax", d)),
             None

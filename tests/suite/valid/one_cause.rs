@@ -483,3 +483,19 @@ fn a_misspelled_required_key_is_one_error_on_that_key() {
         .collect();
     assert_eq!(codes, ["F002", "F001"]);
 }
+
+/// A `from` with two neighbouring letters swapped (`fxi` for `fix`) counts for the phase it
+/// misspells, as a one-letter typo does: one `V007`, not also `V011` for the outcome its
+/// transition was written for (plain Levenshtein counted the swap as two edits).
+#[test]
+fn a_swapped_pair_of_letters_counts_for_the_phase_it_misspells() {
+    let text = edit(
+        "    - from: fix\n      on: done",
+        "    - from: fxi\n      on: done",
+    );
+    let codes: Vec<String> = diagnostics(&text)
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect();
+    assert_eq!(codes, ["V007"], "{:?}", pinned(&text));
+}
