@@ -233,8 +233,12 @@ fn outcome_help(
             crate::text::list(&quoted, "and")
         ));
     }
+    let declares_none = phases.get(from).is_some_and(|p| p.outcomes.is_none());
     match near {
         Some(o) => d.with_suggestion(super::unknown::replace_at(places, o)),
+        None if declares_none => d.with_help(format!(
+            "`{from}` declares no `outcomes`, so its only outcome is the implicit `complete`: declare `{on}` in its `outcomes`"
+        )),
         None => unknown_id_help(d, on, &outs, "outcome"),
     }
 }
@@ -334,6 +338,27 @@ fn covered_slots(slots: &OutcomeSlots, phases: &Names) -> Vec<bool> {
     covered
 }
 
+/// The phases (by index of their first declaration) that some transition leaves on an
+/// outcome they do not declare (`V008`).
+fn left_on_unknown_outcomes(phases: &Names) -> Vec<bool> {
+    let mut left = vec![false; phases.graph.phases.len()];
+    for (t, names) in phases.transitions() {
+        let Some(Resolved::Unknown { .. }) = names.on else {
+            continue;
+        };
+        let from = names.from.counts_for();
+        let phase = if from == Some(t.from.as_str()) {
+            names.from_index
+        } else {
+            from.and_then(|f| phases.first_index(f))
+        };
+        if let Some(i) = phase {
+            left[i] = true;
+        }
+    }
+    left
+}
+
 /// Rule 11 (`V011`): every (phase, outcome) pair has a transition. A repeated outcome id is
 /// checked once; a phase whose id is flagged or repeated, or whose outcome list is flagged,
 /// and an outcome whose id is flagged are not checked (their own error is the one); nor is
@@ -343,13 +368,16 @@ fn every_outcome_has_a_transition(slots: &OutcomeSlots, phases: &Names, sink: &m
         return;
     }
     let covered = covered_slots(slots, phases);
+    let left_on_unknown = left_on_unknown_outcomes(phases);
     let mut seen = IdSet::default();
     let judged = phases
         .unique_indexed()
         .filter(|(_, p)| !phases.coverage_excused(&p.id));
     for (i, p) in judged {
         let Some(os) = &p.outcomes else {
-            if !covered[slots.start[i]] {
+            // Left on outcomes it does not declare (`V008`): its outcome list is what is
+            // missing, not a transition on `complete`.
+            if !covered[slots.start[i]] && !left_on_unknown[i] {
                 sink.value(
                     Diagnostic::new(
                         Code::MissingTransition,

@@ -209,7 +209,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::MissingTransition,
-        checks: "Each (phase, outcome) pair has a transition.",
+        checks: "Each (phase, outcome) pair has a transition. A phase that declares no `outcomes` but is left on outcomes it would have to declare (`V008`) is not also reported for its implicit `complete`: its outcome list is what is missing.",
         why: "A run whose phase ends with an outcome that has no transition is stuck.",
         fix: "Add the transition (`{from: PHASE, on: OUTCOME, to: ...}`), or remove the outcome.",
         example: ex(

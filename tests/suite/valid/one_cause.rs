@@ -499,3 +499,18 @@ fn a_swapped_pair_of_letters_counts_for_the_phase_it_misspells() {
         .collect();
     assert_eq!(codes, ["V007"], "{:?}", pinned(&text));
 }
+
+/// A phase whose `outcomes` were forgotten, with transitions on the outcomes it should
+/// declare: one `V008` per outcome, whose help says what is missing, and no `V011` for the
+/// implicit `complete` (before: that `V011` too, and a help listing `complete` as declared).
+#[test]
+fn a_forgotten_outcome_list_is_not_also_a_missing_transition_on_complete() {
+    let text = edit(FIX_OUTCOMES, "");
+    assert_eq!(
+        pinned(&text),
+        [
+            "V008 26:11 phase `fix` has no outcome `done` | `fix` declares no `outcomes`, so its only outcome is the implicit `complete`: declare `done` in its `outcomes`",
+            "V008 29:11 phase `fix` has no outcome `again` | `fix` declares no `outcomes`, so its only outcome is the implicit `complete`: declare `again` in its `outcomes`",
+        ]
+    );
+}
