@@ -323,19 +323,23 @@ fn covered_slots(slots: &OutcomeSlots, phases: &Names) -> Vec<bool> {
     let mut covered = vec![false; slots.len()];
     for (t, names) in phases.transitions() {
         let on = names.on.and_then(Resolved::counts_for);
-        let (Some(from), Some(on)) = (names.from.counts_for(), on) else {
+        let Some(on) = on else {
             continue;
         };
-        let phase = if from == t.from {
-            names.from_index
-        } else {
-            phases.first_index(from)
-        };
-        if let Some(slot) = phase.and_then(|p| slots.of(p, on)) {
+        if let Some(slot) = counted_phase(phases, t, &names).and_then(|p| slots.of(p, on)) {
             covered[slot] = true;
         }
     }
     covered
+}
+
+/// The index of the first declaration of the phase transition `t`'s `from` counts for
+/// (itself, or the declared name it misspells).
+fn counted_phase(phases: &Names, t: &Transition, names: &TransitionNames) -> Option<usize> {
+    match names.from.counts_for()? {
+        from if from == t.from => names.from_index,
+        from => phases.first_index(from),
+    }
 }
 
 /// The phases (by index of their first declaration) that some transition leaves on an
@@ -346,13 +350,7 @@ fn left_on_unknown_outcomes(phases: &Names) -> Vec<bool> {
         let Some(Resolved::Unknown { .. }) = names.on else {
             continue;
         };
-        let from = names.from.counts_for();
-        let phase = if from == Some(t.from.as_str()) {
-            names.from_index
-        } else {
-            from.and_then(|f| phases.first_index(f))
-        };
-        if let Some(i) = phase {
+        if let Some(i) = counted_phase(phases, t, &names) {
             left[i] = true;
         }
     }
