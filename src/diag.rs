@@ -462,6 +462,15 @@ impl Diagnostics {
         self.items
     }
 
+    /// Give the syntax error (`P001`) a help line when it has none: a reader that knows
+    /// more than the parser (which syntax the file's name chose) says what it knows.
+    pub fn help_syntax_error(&mut self, help: impl FnOnce() -> String) {
+        let syntax = self.items.iter_mut().find(|d| d.code == Code::Syntax);
+        if let Some(d) = syntax.filter(|d| d.help.is_none()) {
+            d.help = Some(help());
+        }
+    }
+
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()

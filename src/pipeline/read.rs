@@ -126,6 +126,11 @@ fn read_into(path: &str, text: String, opts: &LoadOptions, out: &mut Loaded) -> 
     let doc = match doc {
         Ok(doc) => doc,
         Err(text) => {
+            if named_json_but_yaml_like(path, &text) {
+                out.diags.help_syntax_error(|| {
+                    "the file is read as JSON because its name ends in `.json`, but it does not start with `{` or `[`: if it is YAML, name it `.yaml`".to_owned()
+                });
+            }
             out.text = Some(text);
             return None;
         }
@@ -140,6 +145,17 @@ fn read_into(path: &str, text: String, opts: &LoadOptions, out: &mut Loaded) -> 
     out.info = Some(valid::validate(&spec, &mut out.diags));
     out.spec = Some(spec);
     Some(())
+}
+
+/// Whether a file named `.json` starts like YAML (a letter, `#`, `-` or `%`), not like a
+/// JSON document or a JSON value.
+fn named_json_but_yaml_like(path: &str, text: &str) -> bool {
+    let first = text.trim_start().chars().next();
+    path.to_ascii_lowercase().ends_with(".json")
+        && first.is_some_and(|c| c.is_alphabetic() || matches!(c, '#' | '-' | '%'))
+        && !["true", "false", "null"]
+            .iter()
+            .any(|w| text.trim_start().starts_with(w))
 }
 
 /// Decide the syntax: by extension, else by the first character.

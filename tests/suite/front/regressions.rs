@@ -193,3 +193,35 @@ fn kind_loop_is_an_agentpm_manifest_even_without_its_loop_object() {
         .collect();
     assert_eq!(codes, ["P011"]);
 }
+
+/// A YAML loop saved as `.json` is read as JSON (the name decides the syntax): its `P001`
+/// says so, and what to do; a JSON file broken elsewhere keeps the parser's own help.
+#[test]
+fn yaml_in_a_json_file_says_the_name_chose_json() {
+    let yaml = "name: qa-fix\ntype: VEAL\nvalidator: qa\nactor: code-fixer\n";
+    let l = load("loop.json", yaml.as_bytes(), &LoadOptions::default());
+    let d = &l.diags.items()[0];
+    assert_eq!(d.code.as_str(), "P001");
+    assert!(
+        d.help
+            .as_deref()
+            .is_some_and(|h| h.contains("name ends in `.json`") && h.contains("name it `.yaml`")),
+        "{d:?}"
+    );
+    // The same text named `.yaml` is a loop; a JSON file with a stray `'` keeps its help.
+    assert!(
+        load("loop.yaml", yaml.as_bytes(), &LoadOptions::default())
+            .format
+            .is_some()
+    );
+    let l = load("loop.json", b"{'name': 1}", &LoadOptions::default());
+    assert!(
+        !l.diags.items()[0]
+            .help
+            .as_deref()
+            .unwrap_or("")
+            .contains(".yaml"),
+        "{:?}",
+        l.diags.items()
+    );
+}
