@@ -769,10 +769,7 @@ impl ShapeCheck<'_> {
         let special = self.profile.unknown_key.map_or(UnknownKey::Unknown, |f| {
             f(&m.key, &child.to_string(), members)
         });
-        // (`name` and `version` in `loop`: a package reference, see `unknown_key`.)
-        let package_reference =
-            child.parent().is_top_key("loop") && matches!(&*m.key, "name" | "version");
-        matches!(special, UnknownKey::Unknown) && !package_reference
+        matches!(special, UnknownKey::Unknown) && !is_package_reference(&m.key, &child.parent())
     }
 
     /// `F002` for the required field `r`, located on the key of `m` that misspells it, with
@@ -786,11 +783,7 @@ impl ShapeCheck<'_> {
                 with: r.to_owned(),
             })
             .at(child);
-        let (pos, end) = self.doc.span_ends(m.key_span);
-        d.location.pos = Some(pos);
-        for t in d.suggestions.iter_mut().flat_map(Suggestion::targets_mut) {
-            (t.pos, t.end) = (Some(pos), Some(end));
-        }
+        self.locate_on_key(&mut d, m);
         d
     }
 
@@ -819,14 +812,19 @@ impl ShapeCheck<'_> {
         // A YAML non-string key is already reported by the parser (P012): one mistake,
         // one diagnostic.
         let non_string = self.doc.non_string_key(m.key_span).is_some();
-        // Locate through the member itself: resolving the pointer scans the object's keys,
-        // which is quadratic for an object with many unknown keys.
+        self.locate_on_key(&mut d, m);
+        self.emit(d, true, report && !non_string);
+    }
+
+    /// Put `d` and its suggestions' targets on the key of `m`, located through the member
+    /// itself: resolving the pointer scans the object's keys, which is quadratic for an
+    /// object with many unknown keys.
+    fn locate_on_key(&self, d: &mut Diagnostic, m: &Member) {
         let (pos, end) = self.doc.span_ends(m.key_span);
         d.location.pos = Some(pos);
         for t in d.suggestions.iter_mut().flat_map(Suggestion::targets_mut) {
             (t.pos, t.end) = (Some(pos), Some(end));
         }
-        self.emit(d, true, report && !non_string);
     }
 
     /// `propertyNames: {pattern}` (the environment's variable names): `F004` on the key.
@@ -863,8 +861,7 @@ impl ShapeCheck<'_> {
         } else {
             format!("in `{}`", parent.field())
         };
-        if parent.is_top_key("loop") && matches!(key, "name" | "version") {
-            // formats.md 1.1: `{"name": "@scope/pkg"}` is a package reference.
+        if is_package_reference(key, parent) {
             return Diagnostic::new(
                 Code::UnknownField,
                 format!("unknown field {shown} {where_}: `loop` here is a package reference"),
@@ -902,6 +899,12 @@ impl ShapeCheck<'_> {
         };
         d
     }
+}
+
+/// Whether the unknown `key` in the object at `parent` is a package reference's (`name` and
+/// `version` in `loop`: formats.md 1.1, `{"name": "@scope/pkg"}`).
+fn is_package_reference(key: &str, parent: &Ptr<'_>) -> bool {
+    parent.is_top_key("loop") && matches!(key, "name" | "version")
 }
 
 /// The allowed name of `obj` that the unknown `key` most likely misspells (the "did you
