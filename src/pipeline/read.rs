@@ -150,12 +150,13 @@ fn read_into(path: &str, text: String, opts: &LoadOptions, out: &mut Loaded) -> 
 /// Whether a file named `.json` starts like YAML (a letter, `#`, `-` or `%`), not like a
 /// JSON document or a JSON value.
 fn named_json_but_yaml_like(path: &str, text: &str) -> bool {
-    let first = text.trim_start().chars().next();
+    let start = text.trim_start();
+    let yaml_like = start.starts_with(|c: char| c.is_alphabetic() || matches!(c, '#' | '-' | '%'));
     path.to_ascii_lowercase().ends_with(".json")
-        && first.is_some_and(|c| c.is_alphabetic() || matches!(c, '#' | '-' | '%'))
+        && yaml_like
         && !["true", "false", "null"]
             .iter()
-            .any(|w| text.trim_start().starts_with(w))
+            .any(|w| start.starts_with(w))
 }
 
 /// Decide the syntax: by extension, else by the first character.
