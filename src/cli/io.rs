@@ -308,8 +308,12 @@ fn parent_of(path: &Path) -> &Path {
 struct Plan<'a> {
     /// A folder that does not exist yet, and the files below it (paths relative to it).
     new_folders: Vec<(PathBuf, Vec<(PathBuf, &'a str)>)>,
-    /// A file in an existing folder, and the permissions of the file it replaces.
-    files: Vec<(&'a Path, &'a str, Option<std::fs::Permissions>)>,
+    /// A file in an existing folder (a link to a file resolved to the file, so the link
+    /// stays), and the permissions of the file it replaces.
+    files: Vec<(PathBuf, &'a str, Option<std::fs::Permissions>)>,
+    /// Something that is not a file and cannot be replaced (`/dev/null`, a pipe, a
+    /// terminal), written in place when everything else is.
+    devices: Vec<(&'a Path, &'a str)>,
 }
 
 /// Check every destination and group the writes; nothing is written yet.
@@ -327,15 +331,67 @@ fn plan_writes(files: &[(PathBuf, String)]) -> Result<Plan<'_>> {
             plan.new_folders[i].1.push((rel, text.as_str()));
             continue;
         }
-        let old = match std::fs::symlink_metadata(path) {
-            Ok(m) if m.is_dir() => bail!("writing {}: Is a directory", path.display()),
-            Ok(_) => std::fs::metadata(path).ok().map(|m| m.permissions()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(write_error(path, &e)),
-        };
-        plan.files.push((path, text, old));
+        match Destination::of(path)? {
+            Destination::New => plan.files.push((path.clone(), text, None)),
+            Destination::File(file, perms) => plan.files.push((file, text, Some(perms))),
+            Destination::Device => plan.devices.push((path, text)),
+        }
     }
     Ok(plan)
+}
+
+/// What an output path in an existing folder names.
+enum Destination {
+    /// Nothing (or a dangling link, which the new file replaces).
+    New,
+    /// A file, or a link to one (then the file it leads to), and its permissions.
+    File(PathBuf, std::fs::Permissions),
+    /// A device, a pipe or a socket: written in place, never replaced.
+    Device,
+}
+
+impl Destination {
+    fn of(path: &Path) -> Result<Destination> {
+        let link = match std::fs::symlink_metadata(path) {
+            Ok(m) => m.file_type().is_symlink(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Destination::New),
+            Err(e) => return Err(write_error(path, &e)),
+        };
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) if link && e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Destination::New);
+            }
+            Err(e) => return Err(write_error(path, &e)),
+        };
+        if meta.is_dir() {
+            bail!("writing {}: Is a directory", path.display());
+        }
+        if !meta.is_file() {
+            return Ok(Destination::Device);
+        }
+        let file = if link {
+            path.canonicalize().map_err(|e| write_error(path, &e))?
+        } else {
+            path.to_path_buf()
+        };
+        Ok(Destination::File(file, meta.permissions()))
+    }
+}
+
+/// Write `text` into a device or pipe that exists (nothing to stage or rename).
+fn write_device(path: &Path, text: &str) -> Result<()> {
+    let mut f = open_device(path)?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| write_error(path, &e))
+}
+
+/// Open a device or pipe that exists for writing.
+fn open_device(path: &Path) -> Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| write_error(path, &e))
 }
 
 /// Outputs written in full and waiting to be renamed into place; whatever was not renamed
@@ -346,6 +402,8 @@ struct Staged<'a> {
     folders: Vec<(PathBuf, &'a Path)>,
     /// A temporary file beside its destination, and the destination.
     files: Vec<(tempfile::TempPath, &'a Path)>,
+    /// A device or pipe, and what to write into it.
+    devices: Vec<(&'a Path, &'a str)>,
 }
 
 impl Drop for Staged<'_> {
@@ -368,11 +426,13 @@ fn stage<'a>(plan: &'a Plan<'_>, sync_each: bool) -> Result<Staged<'a>> {
         let staging = &staged.folders[staged.folders.len() - 1].0;
         fill_folder(staging, top, files, sync_each)?;
     }
-    for &(path, text, ref old) in &plan.files {
-        staged
-            .files
-            .push((stage_file(path, text, old.as_ref(), sync_each)?, path));
+    for (path, text, old) in &plan.files {
+        staged.files.push((
+            stage_file(path, text, old.as_ref(), sync_each)?,
+            path.as_path(),
+        ));
     }
+    staged.devices.clone_from(&plan.devices);
     Ok(staged)
 }
 
@@ -392,6 +452,9 @@ impl Staged<'_> {
         }
         for (tmp, path) in std::mem::take(&mut self.files) {
             tmp.persist(path).map_err(|e| write_error(path, &e.error))?;
+        }
+        for &(path, text) in &self.devices {
+            write_device(path, text)?;
         }
         Ok(())
     }
@@ -593,6 +656,11 @@ fn write_atomic_streamed(
 ) -> Result<()> {
     let files = [(path.to_path_buf(), String::new())];
     let plan = plan_writes(&files)?;
+    if let Some(&(device, _)) = plan.devices.first() {
+        let mut out = std::io::BufWriter::with_capacity(STREAM_BUFFER, open_device(device)?);
+        write(&mut out).with_context(|| format!("writing {}", path.display()))?;
+        return out.flush().map_err(|e| write_error(path, &e));
+    }
     let staged = stage(&plan, false)?;
     let in_new_folder = plan.new_folders.first().and_then(|(_, f)| f.first());
     let staged_file = match (staged.folders.first(), staged.files.first(), in_new_folder) {

@@ -416,6 +416,69 @@ fn unwritable_target_does_not_show_the_temporary_file() {
     assert!(left.is_empty(), "staging files left behind: {left:?}");
 }
 
+/// `-o` naming a pipe (or `/dev/null`, a terminal) writes into it; the atomic rename of a
+/// staged file would replace it with a regular file (`-o /dev/null` run as root once
+/// turned the machine's `/dev/null` into a file that every later program read back).
+#[cfg(unix)]
+#[test]
+fn output_into_a_pipe_writes_into_it_and_leaves_it_a_pipe() {
+    use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("out.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    for streamed in [&["graph", "--mermaid"][..], &["paths"]] {
+        // Opened without waiting for a writer, so that a run that replaces the pipe
+        // instead of writing into it leaves nothing to read rather than a hung test.
+        let mut reader = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .expect("open the pipe");
+        let out = loopconv()
+            .args(streamed)
+            .arg(REACT)
+            .arg("-o")
+            .arg(&fifo)
+            .output()
+            .expect("run loopconv");
+        assert!(out.status.success(), "{out:?}");
+        let mut read = Vec::new();
+        std::io::Read::read_to_end(&mut reader, &mut read).expect("read the pipe");
+        let alone = loopconv().args(streamed).arg(REACT).output().expect("run");
+        assert_eq!(read, alone.stdout, "{streamed:?}");
+        let kind = std::fs::symlink_metadata(&fifo).expect("stat").file_type();
+        assert!(kind.is_fifo(), "{streamed:?} replaced the pipe: {kind:?}");
+    }
+}
+
+/// `-o` naming a link to a file writes the file and keeps the link.
+#[cfg(unix)]
+#[test]
+fn output_through_a_link_keeps_the_link() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("real.mmd");
+    let link = dir.path().join("link.mmd");
+    std::fs::write(&file, "old").expect("write");
+    std::os::unix::fs::symlink("real.mmd", &link).expect("symlink");
+    loopconv()
+        .args(["graph", REACT, "-o"])
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("stat")
+            .file_type()
+            .is_symlink()
+    );
+    let alone = loopconv().args(["graph", REACT]).output().expect("run");
+    assert_eq!(std::fs::read(&file).expect("read"), alone.stdout);
+}
+
 // 13. Colour conventions.
 
 #[test]
