@@ -37,10 +37,13 @@ pub fn read(
         unknown_key: Some(dependency_key),
         ..Profile::default()
     };
-    let man: m::Manifest = model_from_tree(doc, Format::Agentpm, &profile, tree, diags)?;
+    let (man, unread): (m::Manifest, _) =
+        model_from_tree(doc, Format::Agentpm, &profile, tree, diags)?;
     warn_package_fields(&man, diags);
     done_with_tree(doc, tree, diags);
-    Some(lower(man))
+    let mut spec = lower(man);
+    spec.provenance = spec.provenance.with_unread(unread.fields(pointer));
+    Some(spec)
 }
 
 /// `F010`: no `kind`.

@@ -444,7 +444,10 @@ fn retry_policy(spec: &Spec, sink: &mut Diagnostics) {
         return;
     };
     let tp = spec.provenance.pointer(Field::ToolFailure);
-    if tf.action == ToolAction::Retry {
+    // A member of `tool_failure` given unreadably is reported already, and may be the one
+    // a retry needs.
+    let unread = spec.provenance.gives_unreadably(Field::ToolFailure);
+    if tf.action == ToolAction::Retry && !unread {
         for (missing, code, field) in [
             (
                 tf.max_retries.is_none(),
@@ -512,7 +515,8 @@ fn phase_failure_policy(spec: &Spec, sink: &mut Diagnostics) {
     };
     let can_fail_phase = tf.action == ToolAction::FailPhase
         || (tf.action == ToolAction::Retry && tf.on_exhausted == Some(Exhausted::FailPhase));
-    if can_fail_phase && ep.phase_failure.is_none() {
+    let unread = spec.provenance.gives_unreadably(Field::ErrorPolicy);
+    if can_fail_phase && ep.phase_failure.is_none() && !unread {
         sink.key(
             Diagnostic::new(
                 Code::MissingPhaseFailure,
@@ -532,7 +536,10 @@ fn real_has_mission(spec: &Spec, sink: &mut Diagnostics) {
                 .at(spec.provenance.pointer(Field::Mission)),
         );
     }
-    if spec.pattern == Pattern::Real && spec.goal.mission.is_none() {
+    if spec.pattern == Pattern::Real
+        && spec.goal.mission.is_none()
+        && !spec.provenance.gives_unreadably(Field::Mission)
+    {
         sink.key(
             Diagnostic::new(Code::MissingMission, "REAL loop has no `mission`")
                 .with_help("a REAL loop is mission-driven: add `mission:` with the goal statement")
@@ -556,7 +563,7 @@ fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
             .at(spec.provenance.pointer(Field::Validator)),
         );
     }
-    if spec.roles.validator.is_none() {
+    if spec.roles.validator.is_none() && !spec.provenance.gives_unreadably(Field::Validator) {
         sink.key(
             Diagnostic::new(Code::MissingValidator, "VEAL loop has no `validator`")
                 .with_help(
@@ -565,7 +572,8 @@ fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
                 .at(""),
         );
     }
-    if spec.goal.checks.as_ref().is_none_or(Vec::is_empty) {
+    let checks_unread = spec.provenance.gives_unreadably(Field::Checks);
+    if spec.goal.checks.as_ref().is_none_or(Vec::is_empty) && !checks_unread {
         let d = Diagnostic::new(Code::MissingChecks, "VEAL loop has no checks")
             .with_help("a VEAL loop is validation-driven: add at least one check under `checks:`");
         match spec.goal.checks {
@@ -588,7 +596,8 @@ fn fallback_has_agent(spec: &Spec, sink: &mut Diagnostics) {
             .at(spec.provenance.pointer(Field::FallbackAgent)),
         );
     }
-    if fallback && spec.roles.fallback_agent.is_none() {
+    let unread = spec.provenance.gives_unreadably(Field::FallbackAgent);
+    if fallback && spec.roles.fallback_agent.is_none() && !unread {
         sink.value(
             Diagnostic::new(
                 Code::MissingFallbackAgent,

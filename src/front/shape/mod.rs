@@ -21,6 +21,7 @@ mod tables;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::front::to_model::Edits;
+use crate::ir::{Field, FieldSet};
 use crate::text::count;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
@@ -38,6 +39,39 @@ pub struct Verdict {
     /// schema wants an integer read as that integer (JSON Schema and the Go SDK count them
     /// as integers).
     pub edits: Edits,
+    /// A problem leaves no model to build without guessing (a required field missing or
+    /// of the wrong type, an item of the wrong type).
+    pub unreadable: bool,
+    /// The optional fields the document gives in a form that could not be read (the wrong
+    /// type, or a key that misspells the field's name): reported, and left out of the
+    /// model ([`Unread`]).
+    pub unread: Unread,
+}
+
+/// The pointers of the optional fields a document gives but that could not be read: each
+/// is reported once, by the shape check, so a rule that requires the field says nothing
+/// (one cause, one diagnostic).
+#[derive(Debug, Default)]
+pub struct Unread(Vec<String>);
+
+impl Unread {
+    /// The loop-level fields among them, for a format whose fields are at `pointer`: a
+    /// field is unread when its pointer, or the pointer of a member of it, is.
+    pub fn fields(&self, pointer: fn(Field) -> &'static str) -> FieldSet {
+        let mut set = FieldSet::default();
+        for field in Field::ALL {
+            let at = pointer(field);
+            let member_of = |p: &str| {
+                p.strip_prefix(at)
+                    .and_then(|rest| rest.strip_prefix('/'))
+                    .is_some_and(|key| !key.contains('/'))
+            };
+            if self.0.iter().any(|p| p == at || member_of(p)) {
+                set.insert(field);
+            }
+        }
+        set
+    }
 }
 
 /// What a format's front end tells the shape check about its format.
@@ -85,9 +119,29 @@ pub fn check(
         profile,
         diags,
         edits: Edits::default(),
+        fatal: 0,
+        unread: Unread::default(),
     };
     let ok = s.node(schema.root(), doc.root(), &Ptr::Root, true);
-    Verdict { ok, edits: s.edits }
+    Verdict {
+        ok,
+        edits: s.edits,
+        unreadable: s.fatal > 0,
+        unread: s.unread,
+    }
+}
+
+/// Problems after which a value cannot be read into the model.
+fn is_fatal(code: Code) -> bool {
+    matches!(
+        code,
+        Code::WrongType
+            | Code::MissingField
+            | Code::Yaml11Boolean
+            | Code::InvalidValue
+            | Code::OutOfRange
+            | Code::NonStringKey
+    )
 }
 
 /// One run of the shape check over a document: what it reads and what it collects.
@@ -97,6 +151,10 @@ struct ShapeCheck<'a> {
     profile: &'a Profile,
     diags: &'a mut Diagnostics,
     edits: Edits,
+    /// The problems reported so far after which a value cannot be read ([`is_fatal`]),
+    /// but for those of optional fields left out.
+    fatal: usize,
+    unread: Unread,
 }
 
 fn quote(s: &str) -> String {
@@ -152,6 +210,7 @@ impl ShapeCheck<'_> {
     fn emit(&mut self, mut d: Diagnostic, key: bool, report: bool) {
         if report {
             d.location.on_key |= key;
+            self.fatal += usize::from(is_fatal(d.code));
             self.diags.push(d);
         }
     }
@@ -663,6 +722,9 @@ impl ShapeCheck<'_> {
             let child = ptr.key(&m.key);
             ok &= self.property_name(obj, m, &child, report);
             match (obj.property(&m.key), obj.additional) {
+                (Some(s), _) if report && !obj.required.iter().any(|r| r.is(&m.key)) => {
+                    ok &= self.optional(s, m, &child);
+                }
                 (Some(s), _) | (None, Additional::Schema(s)) => {
                     ok &= self.node_at(s, &m.value, &child, report);
                 }
@@ -696,6 +758,19 @@ impl ShapeCheck<'_> {
             .with_help("omit the object to express no opinion, or set `read` and/or `write`")
             .at(ptr.to_string());
             self.emit(d, false, report);
+        }
+        ok
+    }
+
+    /// An optional field of schema `s`: when it holds a scalar that cannot be read, it is
+    /// left out of the model, so that the rest is still read and checked.
+    fn optional(&mut self, s: Id, m: &Member, child: &Ptr<'_>) -> bool {
+        let fatal = self.fatal;
+        let ok = self.node_at(s, &m.value, child, true);
+        if self.fatal > fatal && self.schema.admits_only_scalars(s) {
+            self.fatal = fatal;
+            self.edits.skip(&m.value);
+            self.unread.0.push(child.to_string());
         }
         ok
     }
@@ -806,7 +881,15 @@ impl ShapeCheck<'_> {
             UnknownKey::Explained => return,
             UnknownKey::Instead(d) => *d,
             UnknownKey::Unknown => {
-                self.unknown_key(&m.key, &child.to_string(), &child.parent(), obj)
+                let parent = child.parent();
+                if report
+                    && !is_package_reference(&m.key, &parent)
+                    && let Some(meant) = nearest_property(&m.key, obj)
+                {
+                    // The field it misspells is given, unreadably.
+                    self.unread.0.push(parent.key(meant).to_string());
+                }
+                self.unknown_key(&m.key, &child.to_string(), &parent, obj)
             }
         };
         // A YAML non-string key is already reported by the parser (P012): one mistake,

@@ -32,6 +32,32 @@ impl Schema {
     pub(super) fn get(&self, id: Id) -> &'static Rules {
         &self.rules[id]
     }
+
+    /// Whether the schema `id` takes only scalars (strings, numbers, booleans, null): a
+    /// value of it can be left out of the model without leaving a structure half read.
+    pub(super) fn admits_only_scalars(&self, id: Id) -> bool {
+        self.only_scalars(id, 0)
+    }
+
+    fn only_scalars(&self, id: Id, depth: u8) -> bool {
+        // `$ref` chains of the formats' schemas are short; a cycle is no scalar.
+        if depth > 8 {
+            return false;
+        }
+        let r = self.get(id);
+        let alternatives = r.any_of.iter().chain(r.one_of);
+        if r.types.is_some() {
+            !r.type_set.has(Types::OBJECT) && !r.type_set.has(Types::ARRAY)
+        } else if r.constant.is_some() || r.enumeration.is_some() {
+            true
+        } else if !r.any_of.is_empty() || !r.one_of.is_empty() {
+            alternatives
+                .copied()
+                .all(|a| self.only_scalars(a, depth + 1))
+        } else {
+            (r.all_of.iter()).any(|&a| self.only_scalars(a, depth + 1))
+        }
+    }
 }
 
 /// A schema `pattern`: one of the formats' own patterns, matched by hand. Compiling them

@@ -514,3 +514,72 @@ fn a_forgotten_outcome_list_is_not_also_a_missing_transition_on_complete() {
         ]
     );
 }
+
+/// An optional field of the wrong type is left out, and the rest of the loop is still
+/// checked: all problems at once (before: the `F003` alone, and every other problem only
+/// after it was fixed).
+#[test]
+fn an_optional_field_of_the_wrong_type_hides_no_other_problem() {
+    let text = edit("version: 0.1.0", "version: 0.1.0\nreadme: 5")
+        .replace("entry_phase: investigate", "entry_phase: investigat");
+    assert_eq!(
+        pinned(&text),
+        [
+            "F003 5:9 `readme` must be a string, found the number 5 | quote the value to make it a string",
+            "V006 8:16 `entry_phase` `investigat` is not a declared phase | did you mean `investigate`?",
+        ]
+    );
+    let text = VEAL.replace(
+        "validator: qa",
+        "validator: qa\nmax_attempts: \"3\"\nescalation: fallback",
+    );
+    assert_eq!(
+        pinned(&text),
+        [
+            "F003 4:15 `max_attempts` must be an integer, found the string `3`",
+            "V104 5:13 `escalation: fallback` but no `fallback_agent` | name the agent to invoke in `fallback_agent:`, or choose another escalation",
+        ]
+    );
+    // A required field of the wrong type still leaves nothing to check.
+    let codes: Vec<String> = diagnostics(&VEAL.replace("actor: code-fixer", "actor: 5"))
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect();
+    assert_eq!(codes, ["F003"]);
+}
+
+/// A field a rule requires, given but unreadable (the wrong type, or its key misspelled),
+/// is reported once: not also as missing (before: `F001` or `F003`, and `V102` "VEAL loop
+/// has no `validator`" or `V103` "has no checks" for the same field).
+#[test]
+fn a_required_by_rule_field_given_unreadably_is_not_also_missing() {
+    let cases = [
+        (VEAL.replace("validator: qa", "validtor: qa"), "F001"),
+        (VEAL.replace("validator: qa", "validator: 5"), "F003"),
+        (VEAL.replace("checks:", "chekcs:"), "F001"),
+        (
+            VEAL.replace("type: VEAL", "type: REAL\nmision: Ship it."),
+            "F001",
+        ),
+        (
+            VEAL.replace(
+                "validator: qa",
+                "validator: qa\nescalation: fallback\nfallback_agnet: oncall",
+            ),
+            "F001",
+        ),
+    ];
+    for (text, code) in cases {
+        let codes: Vec<String> = diagnostics(&text)
+            .iter()
+            .map(|d| d.code.to_string())
+            .collect();
+        assert_eq!(codes, [code], "{:?}", pinned(&text));
+    }
+    // The rule still holds when the field is simply absent.
+    let codes: Vec<String> = diagnostics(&VEAL.replace("validator: qa\n", ""))
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect();
+    assert_eq!(codes, ["V102"]);
+}
