@@ -162,7 +162,11 @@ pub fn parse_yaml_or_text(
                 d = d.with_help(h);
             }
             if let Some(loc) = e.location() {
-                d.location.pos = Some(yaml_error_pos(&text, &starts, &loc));
+                let pos = yaml_error_pos(&text, &starts, &loc);
+                d.location.pos = Some(pos);
+                if code == Code::Syntax && d.message.contains("tab") {
+                    d = at_indenting_tab(d, &text, &starts, pos.line);
+                }
             }
             diags.push(d);
             Err(text)
@@ -295,6 +299,24 @@ fn yaml_error_pos(text: &str, starts: &[usize], loc: &serde_saphyr::Location) ->
             pos_of(text, starts, (at, at + 1))
         }
     }
+}
+
+/// A tab where YAML wants spaces: the parser reports it where the scalar or block before
+/// it began (`found a tab at line 6` for a tab that starts line 7), so the diagnostic is
+/// moved to the first tab that indents a line, from the reported line on, when there is
+/// one, and says how to fix it.
+fn at_indenting_tab(mut d: Diagnostic, text: &str, starts: &[usize], line: u32) -> Diagnostic {
+    let from = usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX);
+    let indenting_tab = starts.iter().skip(from).find_map(|&start| {
+        let rest = &text[start..];
+        let indent = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+        rest[..indent].find('\t').map(|i| start + i)
+    });
+    if let Some(at) = indenting_tab {
+        d.location.pos = Some(pos_of(text, starts, (at, at + 1)));
+        d.message = "a tab indents this line; YAML indents with spaces only".to_owned();
+    }
+    d.with_help("replace the tab with spaces")
 }
 
 /// The byte at a 1-based line and (character) column, clamped to the text.
@@ -524,7 +546,8 @@ fn yaml_message(first: &str) -> String {
     let msg = first
         .trim_start_matches("error: ")
         .trim_start_matches("Error: ");
-    let msg = strip_line_column(msg).to_owned();
+    let msg = strip_line_column(msg);
+    let msg = strip_trailing_at(msg).to_owned();
     let mut msg = if msg.is_empty() {
         "invalid YAML".to_owned()
     } else {
@@ -535,6 +558,22 @@ fn yaml_message(first: &str) -> String {
         msg.replace_range(..1, &lower);
     }
     msg.trim_end_matches('.').to_owned()
+}
+
+/// `rest at line 3, column 8` -> `rest` (the diagnostic carries the position itself).
+fn strip_trailing_at(msg: &str) -> &str {
+    let Some((rest, at)) = msg.rsplit_once(" at line ") else {
+        return msg;
+    };
+    let Some((line, column)) = at.split_once(", column ") else {
+        return msg;
+    };
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if number(line) && number(column) {
+        rest
+    } else {
+        msg
+    }
 }
 
 /// `line 3 column 8: rest` -> `rest` (the diagnostic carries the position itself).

@@ -225,3 +225,52 @@ fn yaml_in_a_json_file_says_the_name_chose_json() {
         l.diags.items()
     );
 }
+
+/// A tab that indents a YAML line is reported on that line, with how to fix it (the
+/// parser reports it where the scalar before it began: line 6 for a tab starting line 7),
+/// and no message repeats a position the diagnostic already carries.
+#[test]
+fn a_tab_in_yaml_indentation_is_reported_where_it_is() {
+    let cases = [
+        (
+            "name: a\ntype: VEAL\nchecks:\n  - id: x\n\ttype: manual\n",
+            (5, 1),
+        ),
+        ("name: a\n\ttype: VEAL\n", (2, 1)),
+        (
+            "name: a\r\nchecks:\r\n  - id: x\r\n  \t  type: manual\r\n",
+            (4, 3),
+        ),
+        ("name: a\nchecks:\n\t- id: x\n", (3, 1)),
+    ];
+    for (text, (line, column)) in cases {
+        let l = load("loop.yaml", text.as_bytes(), &LoadOptions::default());
+        let [d] = l.diags.items() else {
+            panic!("one diagnostic: {:?}", l.diags.items());
+        };
+        let pos = d.location.pos.expect("located");
+        assert_eq!(
+            (d.code.as_str(), pos.line, pos.column),
+            ("P001", line, column),
+            "{d:?}"
+        );
+        assert_eq!(
+            d.help_text().as_deref(),
+            Some("replace the tab with spaces"),
+            "{d:?}"
+        );
+        assert!(!d.message.contains("at line"), "{d:?}");
+    }
+    // A tab between a key and its value is allowed.
+    let l = load(
+        "loop.yaml",
+        b"name: a\ntype:\tVEAL\nactor: b\nvalidator: c\nchecks:\n  - id: x\n    type: manual\n",
+        &LoadOptions::default(),
+    );
+    assert!(l.diags.items().is_empty(), "{:?}", l.diags.items());
+    // Another syntax error's message carries no `at line N, column M` of its own.
+    let l = load("loop.yaml", b"a: b\nc: d: e\n", &LoadOptions::default());
+    let d = &l.diags.items()[0];
+    assert_eq!(d.code.as_str(), "P001");
+    assert!(!d.message.contains("at line"), "{d:?}");
+}
