@@ -84,8 +84,13 @@ pub fn parse_json_or_text(
             Ok(doc)
         }
         Err((code, msg, at, help)) => {
+            let comment = comment_at(&text, at);
+            let msg = match comment {
+                Some(_) => msg.replace("found `/`", "found a comment"),
+                None => msg,
+            };
             let mut d = Diagnostic::new(code, msg);
-            if let Some(h) = help {
+            if let Some(h) = comment.or(help) {
                 d = d.with_help(h);
             }
             d.location.pos = Some(pos_of(&text, &line_starts(&text), (at, at + 1)));
@@ -97,6 +102,15 @@ pub fn parse_json_or_text(
 }
 
 type JErr = (Code, String, usize, Option<&'static str>);
+
+/// The help for a syntax error at a comment (`//` or `/*`), which JSON does not have,
+/// whatever the parser expected there.
+fn comment_at(text: &str, at: usize) -> Option<&'static str> {
+    let rest = text.get(at..)?;
+    (rest.starts_with("//") || rest.starts_with("/*")).then_some(
+        "JSON has no comments: remove it, or write the loop as YAML (a `.yaml` file), which has `#` comments",
+    )
+}
 
 /// Objects up to this many members find a repeated key by scanning them; larger ones
 /// through a hash index (a scan alone made an object of 200,000 keys take over a minute,

@@ -274,3 +274,28 @@ fn a_tab_in_yaml_indentation_is_reported_where_it_is() {
     assert_eq!(d.code.as_str(), "P001");
     assert!(!d.message.contains("at line"), "{d:?}");
 }
+
+/// A comment in a JSON file is named as one, wherever the parser stopped at it, with what
+/// to do (before: "expected a string key" and "JSON keys are double-quoted strings").
+#[test]
+fn a_comment_in_json_is_named_as_one() {
+    for text in [
+        "{\n  // a comment\n  \"kind\": \"loop\"\n}\n",
+        "{\"kind\": \"loop\", /* c */ \"name\": \"x\"}",
+        "{\"kind\": \"loop\" // c\n}",
+        "{\"kind\": // c\n \"loop\"}",
+    ] {
+        let l = load("loop.json", text.as_bytes(), &LoadOptions::default());
+        let [d] = l.diags.items() else {
+            panic!("one diagnostic: {:?}", l.diags.items());
+        };
+        assert_eq!(d.code.as_str(), "P001");
+        assert!(d.message.ends_with("found a comment"), "{d:?}");
+        assert!(
+            d.help
+                .as_deref()
+                .is_some_and(|h| h.starts_with("JSON has no comments")),
+            "{d:?}"
+        );
+    }
+}
