@@ -91,14 +91,36 @@ pub(super) fn open_error(path: &Path, e: &std::io::Error) -> anyhow::Error {
 /// An I/O error's message without the `(os error N)` suffix and without a path the error
 /// may carry (the temporary file of an atomic write is not the user's business).
 pub(super) fn plain_io(e: &std::io::Error) -> String {
-    let s = std::io::Error::from(e.kind()).to_string();
-    match e.raw_os_error() {
+    let text = match os_error_in(e) {
         Some(code) => {
             let os = std::io::Error::from_raw_os_error(code).to_string();
             os.split(" (os error").next().unwrap_or(&os).to_owned()
         }
-        None => s,
+        None => std::io::Error::from(e.kind()).to_string(),
+    };
+    // One style for the OS's words and the standard library's: lowercase, like the rest
+    // of the message.
+    let mut chars = text.chars();
+    chars.next().map_or(text.clone(), |first| {
+        first.to_lowercase().chain(chars).collect()
+    })
+}
+
+/// The OS error code of `e`, or of the error it wraps. A `tempfile` error wraps the OS
+/// error with its path, keeps it from `source`, and alone says only "entity not found":
+/// its code is then read from its text (`... (os error 2) at path ...`).
+fn os_error_in(e: &std::io::Error) -> Option<i32> {
+    if let Some(code) = e.raw_os_error() {
+        return Some(code);
     }
+    let inner = e.get_ref()?;
+    if let Some(io) = inner.downcast_ref::<std::io::Error>() {
+        return io.raw_os_error();
+    }
+    let text = inner.to_string();
+    let (_, after) = text.split_once("(os error ")?;
+    let digits = after.split(')').next()?;
+    digits.parse().ok()
 }
 
 /// Files under the given paths: files as given, folders searched for loop files, in sorted
@@ -365,7 +387,7 @@ impl Destination {
             Err(e) => return Err(write_error(path, &e)),
         };
         if meta.is_dir() {
-            bail!("writing {}: Is a directory", path.display());
+            bail!("writing {}: is a directory", path.display());
         }
         if !meta.is_file() {
             return Ok(Destination::Device);

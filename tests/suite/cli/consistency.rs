@@ -416,6 +416,41 @@ fn unwritable_target_does_not_show_the_temporary_file() {
     assert!(left.is_empty(), "staging files left behind: {left:?}");
 }
 
+/// A file system that refuses the output file (`/proc`) gets the OS's own words, in one
+/// style: before, "entity not found" (the temporary file's error, whose OS code was
+/// wrapped away), and elsewhere "No such file or directory" capitalised.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_refused_output_says_what_the_os_said() {
+    for (args, what) in [
+        (
+            &["graph", REACT, "-o", "/proc/loopconv-test.mmd"][..],
+            "writing",
+        ),
+        (
+            &["docs", REACT, "-o", "/proc/loopconv-test-docs"],
+            "creating folder",
+        ),
+    ] {
+        let out = loopconv().args(args).output().expect("run loopconv");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        let reason = err
+            .lines()
+            .find_map(|l| l.strip_prefix("error: "))
+            .and_then(|l| l.rsplit_once(": "))
+            .map(|(head, reason)| {
+                assert!(head.starts_with(what), "{err}");
+                reason.to_owned()
+            })
+            .unwrap_or_default();
+        assert!(
+            ["no such file or directory", "permission denied"].contains(&reason.as_str()),
+            "{err}"
+        );
+    }
+}
+
 /// `-o` naming a pipe (or `/dev/null`, a terminal) writes into it; the atomic rename of a
 /// staged file would replace it with a regular file (`-o /dev/null` run as root once
 /// turned the machine's `/dev/null` into a file that every later program read back).
