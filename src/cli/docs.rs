@@ -145,7 +145,7 @@ pub(super) fn docs_pages(
     opts: &back::Options,
 ) -> Result<Option<Vec<(String, String)>>> {
     let files = docs_files(&a.paths, &a.walk)?;
-    let cwd = std::env::current_dir().ok();
+    let mut sources = SourceNames::new(g);
     // One pool for reading and rendering: starting its threads is the cost of a pool.
     let pool = folder_pool()?;
     let mut loaded = Vec::new();
@@ -156,7 +156,7 @@ pub(super) fn docs_pages(
         .zip(map_on_readers(&pool, &files, |f| load_file(g, f, a.from)))
     {
         loaded.push((display_name(g, f), l?));
-        page_sources.push(page_source(g, cwd.as_deref(), f));
+        page_sources.push(sources.name(f));
     }
     let names: Vec<(String, Option<String>)> = loaded
         .iter()
@@ -214,17 +214,60 @@ pub(super) fn docs_pages(
     Ok(Some(pages))
 }
 
-/// The source file as a page names it: relative to the current folder, with `/`, so that
-/// pages generated from two checkouts (or from an absolute path) are the same bytes and
-/// `docs --check` does not call them stale; standard input by its `--stdin-name`.
-fn page_source(g: &Global, cwd: Option<&Path>, path: &Path) -> String {
-    if is_stdio(path) {
-        return g.stdin_name.clone();
+/// The source files as the pages name them: relative to the root of the repository the
+/// file is in (the nearest folder above it holding `.git`), or else to the current folder,
+/// with `/`, so that pages generated from any folder of the repository, from two
+/// checkouts, or from an absolute path are the same bytes and `docs --check` does not call
+/// them stale; standard input by its `--stdin-name`.
+struct SourceNames<'a> {
+    g: &'a Global,
+    cwd: Option<PathBuf>,
+    /// The repository root of each folder looked at (`None`: in no repository).
+    roots: std::collections::HashMap<PathBuf, Option<PathBuf>>,
+}
+
+impl<'a> SourceNames<'a> {
+    fn new(g: &'a Global) -> Self {
+        SourceNames {
+            g,
+            cwd: std::env::current_dir().ok(),
+            roots: std::collections::HashMap::new(),
+        }
     }
-    let relative = cwd
-        .and_then(|cwd| relative_path(cwd, path))
-        .unwrap_or_else(|| path.to_path_buf());
-    let parts: Vec<String> = relative
+
+    fn name(&mut self, path: &Path) -> String {
+        if is_stdio(path) {
+            return self.g.stdin_name.clone();
+        }
+        let Some(cwd) = self.cwd.clone() else {
+            return slashed(path);
+        };
+        let absolute: PathBuf = lexical(&cwd.join(path)).iter().collect();
+        let base = match absolute.parent() {
+            Some(folder) => self.root_of(folder).unwrap_or(cwd),
+            None => cwd,
+        };
+        slashed(&relative_path(&base, &absolute).unwrap_or_else(|| path.to_path_buf()))
+    }
+
+    /// The repository root of `folder` (absolute, lexical): each folder is looked at once.
+    fn root_of(&mut self, folder: &Path) -> Option<PathBuf> {
+        if let Some(root) = self.roots.get(folder) {
+            return root.clone();
+        }
+        let root = if folder.join(".git").symlink_metadata().is_ok() {
+            Some(folder.to_path_buf())
+        } else {
+            folder.parent().and_then(|up| self.root_of(up))
+        };
+        self.roots.insert(folder.to_path_buf(), root.clone());
+        root
+    }
+}
+
+/// A path with `/` between its parts.
+fn slashed(path: &Path) -> String {
+    let parts: Vec<String> = path
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();

@@ -1,6 +1,7 @@
 //! `docs` pages do not depend on the machine: a loop's source is named relative to the
-//! current folder, so pages generated from an absolute path, from a relative one, or in two
-//! checkouts are the same bytes, and `docs --check` passes on either.
+//! root of its repository (else the current folder), so pages generated from an absolute
+//! path, from a relative one, from another folder of the repository, or in two checkouts
+//! are the same bytes, and `docs --check` passes on either.
 
 use std::path::Path;
 
@@ -81,6 +82,48 @@ fn pages_name_the_source_relative_to_the_current_folder() {
             "pages",
             "--check",
         ])
+        .assert()
+        .success();
+}
+
+/// In a repository, the folder `docs` runs in does not matter: from the root, from a
+/// sub-folder and from outside, the pages are the same, and name the source from the root
+/// (before: relative to the current folder, so `docs --check` run from another folder
+/// than the one that wrote the pages called them all stale).
+#[test]
+fn in_a_repository_pages_name_the_source_from_its_root() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = checkout(tmp.path());
+    std::fs::create_dir(root.join(".git")).expect("mkdir .git");
+    let abs = |p: &str| root.join(p).to_str().expect("utf-8").to_owned();
+    let runs = [
+        (root.clone(), "examples/agentpm".to_owned(), "one"),
+        (root.join("examples"), "agentpm".to_owned(), "../two"),
+        (
+            tmp.path().to_path_buf(),
+            abs("examples/agentpm"),
+            &*abs("three"),
+        ),
+    ];
+    for (cwd, input, out) in &runs {
+        loopconv()
+            .current_dir(cwd)
+            .args(["docs", input, "-o", out])
+            .assert()
+            .success();
+    }
+    let one = pages(&root.join("one"));
+    assert_eq!(one, pages(&root.join("two")));
+    assert_eq!(one, pages(&root.join("three")));
+    let index = String::from_utf8_lossy(&one.iter().find(|p| p.0 == "index.md").expect("index").1)
+        .into_owned();
+    assert!(
+        index.contains("`examples/agentpm/react-loop.json`"),
+        "{index}"
+    );
+    loopconv()
+        .current_dir(root.join("examples/agentpm"))
+        .args(["docs", ".", "-o", "../../one", "--check"])
         .assert()
         .success();
 }
