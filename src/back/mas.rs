@@ -340,7 +340,11 @@ fn report_graph_losses(spec: &Spec, graph: Graph, opts: &Options, diags: &mut Di
         lost(p(Field::Archetype), "the archetype");
     }
     match graph {
-        Graph::Carried(_) => {}
+        Graph::Carried(_) => {
+            if let Some(names) = own_phase_names(spec) {
+                lost(p(Field::Phases), &names);
+            }
+        }
         Graph::Shaped(_) => lost(
             p(Field::Phases),
             "phase ids, objectives, access and outcome descriptions (the REAL/VEAL shape is kept)",
@@ -364,6 +368,35 @@ fn report_graph_losses(spec: &Spec, graph: Graph, opts: &Options, diags: &mut Di
     if spec.bounds.error_policy.is_some() {
         lost(p(Field::ErrorPolicy), "the error policy");
     }
+}
+
+/// What is lost of a graph written from a MAS loop whose phases were renamed since: their
+/// names (MAS has fixed ones). `None` when they are the fixed loop's own.
+fn own_phase_names(spec: &Spec) -> Option<String> {
+    let shape = FixedLoop::recognise(spec)?;
+    let fixed = &shape.fixed;
+    let own = [&shape.first, &shape.eval, &shape.act];
+    let standard = [fixed.first, fixed.eval, fixed.act];
+    if own.iter().zip(standard).all(|(o, s)| o.as_str() == s) {
+        return None;
+    }
+    let list = |ids: &[&str]| {
+        ids.iter()
+            .map(|id| format!("`{id}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let own: Vec<&str> = own.iter().map(|s| s.as_str()).collect();
+    Some(format!(
+        "the phase names {} (a {} loop's phases are {})",
+        list(&own),
+        if fixed.pattern == Pattern::Veal {
+            "VEAL"
+        } else {
+            "REAL"
+        },
+        list(&standard)
+    ))
 }
 
 fn loop_type(p: Pattern) -> LoopType {

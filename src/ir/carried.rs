@@ -22,7 +22,8 @@ use serde_json::Value;
 
 use super::{
     Access, Check, Destination, Escalation, FixedLoop, Goal, Graph, IMPLICIT_OUTCOME, MemoryAccess,
-    Origin, Outcome, Pattern, Phase, Port, REAL, Roles, Spec, Terminal, Transition, same_content,
+    Origin, Outcome, Pattern, Phase, Port, REAL, Recognised, Roles, Spec, Terminal, Transition,
+    same_content,
 };
 
 /// `max_attempts` when a MAS loop does not say (seed 004).
@@ -175,7 +176,44 @@ pub fn decode(spec: &Spec) -> Option<Spec> {
     out.graph = derive_graph(&out);
     let mut graph = spec.graph.clone();
     graph.checkpoints = graph.checkpoints.filter(|c| !c.is_empty());
-    same_content(&graph, &out.graph).then_some(out)
+    let named = with_phase_names(out.graph.clone(), &shape);
+    same_content(&graph, &named).then_some(out)
+}
+
+/// [`derive_graph`] of the MAS loop `mas`, its phases named as the graph `named_as` names
+/// them (the fixed loops are recognised up to phase naming).
+pub fn derive_graph_named_as(mas: &Spec, named_as: &Spec) -> Graph {
+    let graph = derive_graph(mas);
+    match FixedLoop::recognise(named_as) {
+        Some(shape) => with_phase_names(graph, &shape),
+        None => graph,
+    }
+}
+
+/// A fixed loop's graph `g` with its phases named as `shape` names them.
+fn with_phase_names(mut g: Graph, shape: &Recognised) -> Graph {
+    let fixed = &shape.fixed;
+    let names = [
+        (fixed.first, &shape.first),
+        (fixed.eval, &shape.eval),
+        (fixed.act, &shape.act),
+    ];
+    let rename = |id: &mut String| {
+        if let Some((_, to)) = names.iter().find(|(from, _)| id == from) {
+            id.clone_from(to);
+        }
+    };
+    rename(&mut g.entry);
+    for p in &mut g.phases {
+        rename(&mut p.id);
+    }
+    for t in &mut g.transitions {
+        rename(&mut t.from);
+        if let Destination::Phase(to) = &mut t.to {
+            rename(to);
+        }
+    }
+    g
 }
 
 /// `max_attempts` for `max_steps`: `(max_steps + 1) / 3`, rounded up, at least 1.

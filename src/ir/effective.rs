@@ -25,7 +25,7 @@ pub fn with_defaults(spec: &Spec) -> Spec {
     mas_defaults(&mut s);
     if let Some(mut carried) = carried::decode(spec) {
         mas_defaults(&mut carried);
-        s.graph = carried::derive_graph(&carried);
+        s.graph = carried::derive_graph_named_as(&carried, spec);
     }
     if s.description.as_deref() == Some(&carried::placeholder_description(&s.name, s.pattern)) {
         s.description = None;

@@ -116,3 +116,78 @@ fn mas_agentpm_mas() {
         assert_eq!(graph_key(&back), graph_key(&spec), "{name}: graph");
     }
 }
+
+/// The REAL/VEAL shape is recognised up to phase naming (mapping.md): a graph written from
+/// a MAS loop whose phases were renamed since converts back to the same MAS loop, checks
+/// and all, and the names are reported lost (`B001`). Before: one `manual` check holding
+/// the validator phase's objective, and the structured checks lost.
+#[test]
+fn renamed_phases_of_a_mas_graph_convert_back_to_the_same_loop() {
+    for path in mas_inputs() {
+        let name = rel(&path);
+        let (spec, info, _) = read(&path, Format::Mas);
+        let (agentpm, _) = convert(&name, &spec, &info, Format::Agentpm, &lossy());
+        let shape = FixedLoop::of(spec.pattern).expect("a fixed loop");
+        let new_name = |id: &str| {
+            let names = [
+                (shape.first, "first-step"),
+                (shape.eval, "judge"),
+                (shape.act, "work"),
+            ];
+            names
+                .iter()
+                .find(|(from, _)| *from == id)
+                .map(|(_, to)| *to)
+        };
+        let mut graph: Value = serde_json::from_str(&agentpm).expect("JSON");
+        let lp = &mut graph["loop"];
+        let mut renamed_refs = 0;
+        let mut rename = |r: &mut Value| {
+            if let Some(to) = r.as_str().and_then(new_name) {
+                *r = Value::from(to);
+                renamed_refs += 1;
+            }
+        };
+        rename(&mut lp["entry_phase"]);
+        for p in lp["phases"].as_array_mut().expect("phases") {
+            rename(&mut p["id"]);
+        }
+        for t in lp["transitions"].as_array_mut().expect("transitions") {
+            rename(&mut t["from"]);
+            rename(&mut t["to"]);
+        }
+        assert_eq!(
+            renamed_refs, 12,
+            "{name}: the entry, three ids, five `from`s and three `to`s"
+        );
+        let renamed = serde_json::to_string_pretty(&graph).expect("JSON");
+        let flags = back::Options {
+            allow_lossy: true,
+            actor: spec.roles.actor.clone(),
+            validator: spec.roles.validator.clone(),
+            fallback_agent: spec.roles.fallback_agent.clone(),
+            ..back::Options::default()
+        };
+        let mas_of = |text: &str, what: &str| {
+            let (a_spec, a_info) = reread(what, text, Format::Agentpm);
+            convert(what, &a_spec, &a_info, Format::Mas, &flags)
+        };
+        let (plain, plain_losses) = mas_of(&agentpm, &format!("{name} (AgentPM)"));
+        let (mas, losses) = mas_of(&renamed, &format!("{name} (AgentPM, renamed)"));
+        assert_eq!(
+            mas, plain,
+            "{name}: the renamed graph gives another MAS loop"
+        );
+        let names: Vec<&str> = losses
+            .items()
+            .iter()
+            .map(|d| d.message.as_str())
+            .filter(|m| !plain_losses.items().iter().any(|d| d.message == *m))
+            .collect();
+        assert_eq!(names.len(), 1, "{name}: {names:?}");
+        assert!(
+            names[0].contains("`first-step`, `judge`, `work`"),
+            "{name}: {names:?}"
+        );
+    }
+}
