@@ -175,13 +175,15 @@ fn unique_outcome_ids(g: &Graph, sink: &mut Diagnostics) {
 /// Rule 8 (`V008`): every transition's `on` is an outcome of its `from` phase (of any of
 /// its declarations, when the id repeats). Not checked when `from` is undeclared (`V007`
 /// says so) or when the cause is reported already (a flagged outcome list or outcome id).
+/// The transitions on one unknown outcome of one phase are one diagnostic; so are those
+/// that leave a phase declaring no `outcomes` on outcomes it should declare (one
+/// forgotten list).
 fn transition_outcomes_exist(phases: &Names, sink: &mut Diagnostics) {
-    // The transitions on one unknown outcome of one phase are one diagnostic.
-    type Group<'a> = ((&'a str, &'a str), Option<&'a str>, Vec<String>);
-    let mut groups: Vec<Group> = Vec::new();
+    let mut groups: Vec<UnknownOutcomes> = Vec::new();
     // Where each group is in `groups` (searched in the list, a loop whose every
-    // transition named an unknown outcome took quadratic time).
-    let mut group_of: IdMap<(&str, &str), usize> = id_map(0);
+    // transition named an unknown outcome took quadratic time). The key's outcome is
+    // `None` for a phase's forgotten outcome list.
+    let mut group_of: IdMap<(&str, Option<&str>), usize> = id_map(0);
     for (t, names) in phases.transitions() {
         let from = match names.from {
             Resolved::Declared(p) | Resolved::Excused(Some(p)) => p,
@@ -190,29 +192,76 @@ fn transition_outcomes_exist(phases: &Names, sink: &mut Diagnostics) {
         let Some(Resolved::Unknown { near }) = names.on else {
             continue;
         };
+        let declares_none = phases.get(from).is_some_and(|p| p.outcomes.is_none());
+        let on = t.on.as_str();
+        let key = (from, (!declares_none || near.is_some()).then_some(on));
         let at = t.origin.pointer_to("on");
-        let key = (from, t.on.as_str());
         match group_of.entry(key) {
-            std::collections::hash_map::Entry::Occupied(e) => groups[*e.get()].2.push(at),
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let g = &mut groups[*e.get()];
+                g.places.push((at, on));
+                if !g.ons.contains(&on) {
+                    g.ons.push(on);
+                }
+            }
             std::collections::hash_map::Entry::Vacant(e) => {
                 e.insert(groups.len());
-                groups.push((key, near, vec![at]));
+                groups.push(UnknownOutcomes {
+                    from,
+                    list_forgotten: key.1.is_none(),
+                    ons: vec![on],
+                    near,
+                    places: vec![(at, on)],
+                });
             }
         }
     }
-    for ((from, on), near, places) in groups {
-        let Some((first, rest)) = places.split_first() else {
-            continue;
+    for g in groups {
+        sink.value(g.diagnostic(phases));
+    }
+}
+
+/// The transitions of one `V008`: on one unknown outcome of a phase, or on the outcomes
+/// a phase that declares none should declare.
+struct UnknownOutcomes<'a> {
+    from: &'a str,
+    /// The phase declares no `outcomes`, and `ons` are what it should declare.
+    list_forgotten: bool,
+    /// The unknown outcomes, in the order first named.
+    ons: Vec<&'a str>,
+    /// The declared outcome one edit from the single unknown one.
+    near: Option<&'a str>,
+    /// The pointer of every transition's `on`, and that `on`, in authored order.
+    places: Vec<(String, &'a str)>,
+}
+
+impl UnknownOutcomes<'_> {
+    fn diagnostic(self, phases: &Names) -> Diagnostic {
+        let from = self.from;
+        let quoted: Vec<String> = self.ons.iter().map(|o| format!("`{o}`")).collect();
+        let ons = crate::text::list(&quoted, "and");
+        let message = if self.list_forgotten {
+            format!("phase `{from}` declares no `outcomes`, but transitions leave it on {ons}")
+        } else {
+            format!("phase `{from}` has no outcome {ons}")
         };
-        let mut d = Diagnostic::new(
-            Code::UnknownOutcome,
-            format!("phase `{from}` has no outcome `{on}`"),
-        )
-        .at(first.clone());
-        for p in rest {
-            d = d.with_label(p.clone(), format!("`{on}` again, as a transition's `on`"));
+        let first = self.places.first().map(|(at, _)| at.clone());
+        let mut d = Diagnostic::new(Code::UnknownOutcome, message).at(first.unwrap_or_default());
+        for (at, on) in self.places.iter().skip(1) {
+            let label = if self.list_forgotten {
+                format!("another transition leaves it on `{on}`")
+            } else {
+                format!("`{on}` again, as a transition's `on`")
+            };
+            d = d.with_label(at.clone(), label);
         }
-        sink.value(outcome_help(phases, d, (from, on), near, places));
+        if self.list_forgotten {
+            return d.with_help(format!(
+                "declare {ons} in the `outcomes` of `{from}` (without them, its only outcome is the implicit `complete`)"
+            ));
+        }
+        let places = self.places.into_iter().map(|(at, _)| at).collect();
+        outcome_help(phases, d, (from, self.ons[0]), self.near, places)
     }
 }
 
@@ -233,12 +282,8 @@ fn outcome_help(
             crate::text::list(&quoted, "and")
         ));
     }
-    let declares_none = phases.get(from).is_some_and(|p| p.outcomes.is_none());
     match near {
         Some(o) => d.with_suggestion(super::unknown::replace_at(places, o)),
-        None if declares_none => d.with_help(format!(
-            "`{from}` declares no `outcomes`, so its only outcome is the implicit `complete`: declare `{on}` in its `outcomes`"
-        )),
         None => unknown_id_help(d, on, &outs, "outcome"),
     }
 }

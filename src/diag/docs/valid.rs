@@ -157,7 +157,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::UnknownOutcome,
-        checks: "Every transition's `on` is an outcome of its `from` phase (a phase without declared outcomes has the one outcome `complete`).",
+        checks: "Every transition's `on` is an outcome of its `from` phase (a phase without declared outcomes has the one outcome `complete`). The transitions on one unknown outcome of a phase are one diagnostic, labelled at each; so are all the transitions that leave a phase declaring no `outcomes` on outcomes it would have to declare: its outcome list is what is missing.",
         why: "The phase can never end with that outcome, so the transition never fires.",
         fix: "Use one of the phase's outcomes, or declare the outcome.",
         example: ex(

@@ -501,17 +501,30 @@ fn a_swapped_pair_of_letters_counts_for_the_phase_it_misspells() {
 }
 
 /// A phase whose `outcomes` were forgotten, with transitions on the outcomes it should
-/// declare: one `V008` per outcome, whose help says what is missing, and no `V011` for the
-/// implicit `complete` (before: that `V011` too, and a help listing `complete` as declared).
+/// declare: one `V008` for the phase (one forgotten list), labelled at every transition,
+/// whose help says what to declare; no `V011` for the implicit `complete` (before: that
+/// `V011` too and a help listing `complete` as declared; then one `V008` per outcome).
 #[test]
-fn a_forgotten_outcome_list_is_not_also_a_missing_transition_on_complete() {
+fn a_forgotten_outcome_list_is_one_error() {
     let text = edit(FIX_OUTCOMES, "");
     assert_eq!(
         pinned(&text),
         [
-            "V008 26:11 phase `fix` has no outcome `done` | `fix` declares no `outcomes`, so its only outcome is the implicit `complete`: declare `done` in its `outcomes`",
-            "V008 29:11 phase `fix` has no outcome `again` | `fix` declares no `outcomes`, so its only outcome is the implicit `complete`: declare `again` in its `outcomes`",
+            "V008 26:11 phase `fix` declares no `outcomes`, but transitions leave it on `done` and `again` | declare `done` and `again` in the `outcomes` of `fix` (without them, its only outcome is the implicit `complete`)",
         ]
+    );
+    let d = &diagnostics(&text)[0];
+    let labels: Vec<(&str, &str)> = d
+        .labels
+        .iter()
+        .map(|l| (l.location.pointer.as_str(), l.message.as_str()))
+        .collect();
+    assert_eq!(
+        labels,
+        [(
+            "/loop/transitions/3/on",
+            "another transition leaves it on `again`"
+        )]
     );
 }
 
