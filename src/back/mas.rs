@@ -344,6 +344,11 @@ fn report_graph_losses(spec: &Spec, graph: Graph, opts: &Options, diags: &mut Di
             if let Some(names) = own_phase_names(spec) {
                 lost(p(Field::Phases), &names);
             }
+            if let Some(mas) = ir::carried::decode(spec) {
+                for (at, what) in ir::carried::edits_since_written(spec, &mas) {
+                    lost(at, &what);
+                }
+            }
         }
         Graph::Shaped(_) => lost(
             p(Field::Phases),

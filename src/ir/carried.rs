@@ -15,8 +15,10 @@
 //! character); each check and port is one line, `- `id`: key value, ...`, each value a
 //! JSON value, so every field is carried byte for byte and the lines cannot be confused
 //! with the free text that ends the objective. [`decode`] only accepts a graph that is
-//! exactly the one [`derive_graph`] writes for what it decoded, so a conversion and its
-//! reverse are a fixed point.
+//! the one [`derive_graph`] writes for what it decoded, up to phase naming, phase access
+//! and outcome descriptions, which carry nothing of the MAS loop: so a conversion and its
+//! reverse are a fixed point, and a graph edited there since it was written still reads
+//! back as its loop ([`edits_since_written`] says what the MAS loop cannot hold).
 
 use serde_json::Value;
 
@@ -177,7 +179,48 @@ pub fn decode(spec: &Spec) -> Option<Spec> {
     let mut graph = spec.graph.clone();
     graph.checkpoints = graph.checkpoints.filter(|c| !c.is_empty());
     let named = with_phase_names(out.graph.clone(), &shape);
-    same_content(&graph, &named).then_some(out)
+    same_content(&carrying(graph), &carrying(named)).then_some(out)
+}
+
+/// The parts of a graph that carry a MAS loop: without the phases' access and the
+/// outcomes' descriptions, which a MAS loop has no place for.
+fn carrying(mut g: Graph) -> Graph {
+    for p in &mut g.phases {
+        p.access = None;
+        for o in p.outcomes.iter_mut().flatten() {
+            o.description.clear();
+        }
+    }
+    g
+}
+
+/// What a graph written from the MAS loop `mas` changed since in what does not carry it
+/// (a phase's access, an outcome's description), which a MAS loop cannot hold: the
+/// pointer of each change, and what it is.
+pub fn edits_since_written(spec: &Spec, mas: &Spec) -> Vec<(String, String)> {
+    let written = derive_graph_named_as(mas, spec);
+    let mut edits = Vec::new();
+    for p in &spec.graph.phases {
+        let Some(w) = written.phases.iter().find(|w| w.id == p.id) else {
+            continue;
+        };
+        if !same_content(&p.access, &w.access) {
+            edits.push((
+                p.origin.pointer_to("access"),
+                format!("the access of phase `{}`", p.id),
+            ));
+        }
+        for o in p.outcomes.iter().flatten() {
+            let was = w.outcomes.iter().flatten().find(|x| x.id == o.id);
+            if was.is_some_and(|x| x.description != o.description) {
+                edits.push((
+                    o.origin.pointer_to("description"),
+                    format!("the description of outcome `{}` of phase `{}`", o.id, p.id),
+                ));
+            }
+        }
+    }
+    edits
 }
 
 /// [`derive_graph`] of the MAS loop `mas`, its phases named as the graph `named_as` names

@@ -25,7 +25,14 @@ pub fn with_defaults(spec: &Spec) -> Spec {
     mas_defaults(&mut s);
     if let Some(mut carried) = carried::decode(spec) {
         mas_defaults(&mut carried);
-        s.graph = carried::derive_graph_named_as(&carried, spec);
+        // Only the objectives carry the loop: the graph's own access and outcome
+        // descriptions stay.
+        let written = carried::derive_graph_named_as(&carried, spec);
+        for p in &mut s.graph.phases {
+            if let Some(w) = written.phases.iter().find(|w| w.id == p.id) {
+                p.objective.clone_from(&w.objective);
+            }
+        }
     }
     if s.description.as_deref() == Some(&carried::placeholder_description(&s.name, s.pattern)) {
         s.description = None;

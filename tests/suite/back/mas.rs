@@ -191,3 +191,63 @@ fn renamed_phases_of_a_mas_graph_convert_back_to_the_same_loop() {
         );
     }
 }
+
+/// A graph written from a MAS loop, edited since where it carries nothing of the loop (a
+/// phase's access, an outcome's description), still converts back to that loop, checks
+/// and all, and each edit is reported lost at its place (`B001`); `diff` against the MAS
+/// loop names both. Before: the edit made the graph "shaped" only, and the checks came
+/// back as one `manual` check.
+#[test]
+fn edits_that_carry_nothing_keep_the_mas_loop_and_are_reported() {
+    let path = crate::support::examples().join("mas/veal-release-gate.yaml");
+    let (spec, info, _) = read(&path, Format::Mas);
+    let (agentpm, _) = convert("gate", &spec, &info, Format::Agentpm, &lossy());
+    let mut graph: Value = serde_json::from_str(&agentpm).expect("JSON");
+    graph["loop"]["phases"][0]["access"]["tools"] = Value::Bool(false);
+    graph["loop"]["phases"][1]["outcomes"][0]["description"] = Value::from("Ship it.");
+    let edited = serde_json::to_string_pretty(&graph).expect("JSON");
+    let flags = back::Options {
+        allow_lossy: true,
+        actor: spec.roles.actor.clone(),
+        validator: spec.roles.validator.clone(),
+        ..back::Options::default()
+    };
+    let mas_of = |text: &str| {
+        let (a_spec, a_info) = reread("gate (AgentPM)", text, Format::Agentpm);
+        convert("gate (AgentPM)", &a_spec, &a_info, Format::Mas, &flags)
+    };
+    let ((plain, _), (mas, losses)) = (mas_of(&agentpm), mas_of(&edited));
+    assert_eq!(mas, plain);
+    let lost: Vec<(&str, &str)> = losses
+        .items()
+        .iter()
+        .filter(|d| d.code == Code::LostField)
+        .map(|d| (d.location.pointer.as_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        lost,
+        [
+            (
+                "/loop/phases/0/access",
+                "multi-agent-spec has no field for the access of phase `validate` (`/loop/phases/0/access`)"
+            ),
+            (
+                "/loop/phases/1/outcomes/0/description",
+                "multi-agent-spec has no field for the description of outcome `go` of phase `eval` (`/loop/phases/1/outcomes/0/description`)"
+            ),
+        ]
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("gate.json");
+    std::fs::write(&file, &edited).expect("write");
+    let out = crate::support::loopconv()
+        .arg("diff")
+        .arg(&path)
+        .arg(&file)
+        .output()
+        .expect("run loopconv");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("2 changes, 1 breaking"), "{report}");
+    assert!(report.contains("changed access `validate`"), "{report}");
+    assert!(report.contains("changed outcome `eval/go`"), "{report}");
+}
