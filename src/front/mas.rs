@@ -33,11 +33,15 @@ const MAS_KEYS: &[&str] = &[
     "escalation",
 ];
 
-/// A document with `type: REAL|VEAL`, or a `type` and a MAS key, is a MAS loop.
+/// A document with `type: REAL|VEAL`, or a `type` and a MAS key, is a MAS loop; so is one
+/// with an `actor` and another MAS key, whose `type` is missing or misspelled (then
+/// reported as such, not as a file of no known format).
 pub fn claims(root: &Node) -> bool {
     let ty = root.get("type").and_then(|n| n.as_str());
+    let mas_keys = MAS_KEYS.iter().filter(|k| has_key(root, k)).count();
     matches!(ty, Some("REAL" | "VEAL"))
-        || (has_key(root, "type") && MAS_KEYS.iter().any(|k| has_key(root, k)))
+        || (has_key(root, "type") && mas_keys > 0)
+        || (has_key(root, "actor") && mas_keys > 1)
 }
 
 /// Read a MAS loop: shape, lowering.

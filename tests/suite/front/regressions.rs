@@ -299,3 +299,25 @@ fn a_comment_in_json_is_named_as_one() {
         );
     }
 }
+
+/// A MAS loop whose `type` is misspelled or missing is still read as one (an `actor` and
+/// another MAS key say so), and gets the `F002` for its `type`, not `P011` ("cannot tell
+/// which loop format this is").
+#[test]
+fn a_mas_loop_without_its_type_is_read_as_mas() {
+    for (text, note) in [
+        ("name: qa\ntyp: VEAL\nactor: x\nvalidator: y\nchecks:\n  - id: a\n", true),
+        ("name: qa\nactor: x\nmission: Ship it.\n", false),
+    ] {
+        let l = load("loop.yaml", text.as_bytes(), &LoadOptions::default());
+        assert_eq!(l.format, Some(Format::Mas), "{:?}", l.diags.items());
+        let codes: Vec<&str> = l.diags.items().iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["F002"], "{:?}", l.diags.items());
+        let d = &l.diags.items()[0];
+        assert!(d.message.contains("`type`"), "{d:?}");
+        assert_eq!(d.notes.iter().any(|n| n.contains("misspelled")), note, "{d:?}");
+    }
+    // A lone `actor` decides nothing.
+    let l = load("loop.yaml", b"name: qa\nactor: x\n", &LoadOptions::default());
+    assert_eq!(l.format, None);
+}
