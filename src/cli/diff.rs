@@ -3,13 +3,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 
 use loopconv::analysis::diff as d;
 use loopconv::back::diff as r;
 
-use super::io::emit;
+use super::io::{emit, is_stdio};
 use super::report::{code, load_valid_pair};
 use super::{EXIT_PROBLEMS, Global, MessageFormat};
 
@@ -36,6 +36,11 @@ enum FailOn {
 }
 
 pub(super) fn run(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
+    if is_stdio(&a.old) && is_stdio(&a.new) {
+        bail!(
+            "diff reads at most one of its two loops from standard input (`-`), which can be read once"
+        );
+    }
     let [old, new] = load_valid_pair(g, [&a.old, &a.new])?;
     let (Some(old), Some(new)) = (old, new) else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));

@@ -451,6 +451,21 @@ fn a_refused_output_says_what_the_os_said() {
     }
 }
 
+/// `diff - -` is a usage error (exit 2): standard input can be read once (before: exit 1
+/// and `P008`, "the input is empty", for the second).
+#[test]
+fn diff_of_standard_input_twice_is_a_usage_error() {
+    let out = loopconv()
+        .args(["diff", "-", "-"])
+        .write_stdin(std::fs::read(REACT).expect("example"))
+        .output()
+        .expect("run loopconv");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("standard input"), "{err}");
+    assert!(!err.contains("P008"), "{err}");
+}
+
 /// `-o` naming a pipe (or `/dev/null`, a terminal) writes into it; the atomic rename of a
 /// staged file would replace it with a regular file (`-o /dev/null` run as root once
 /// turned the machine's `/dev/null` into a file that every later program read back).

@@ -306,7 +306,10 @@ fn a_comment_in_json_is_named_as_one() {
 #[test]
 fn a_mas_loop_without_its_type_is_read_as_mas() {
     for (text, note) in [
-        ("name: qa\ntyp: VEAL\nactor: x\nvalidator: y\nchecks:\n  - id: a\n", true),
+        (
+            "name: qa\ntyp: VEAL\nactor: x\nvalidator: y\nchecks:\n  - id: a\n",
+            true,
+        ),
         ("name: qa\nactor: x\nmission: Ship it.\n", false),
     ] {
         let l = load("loop.yaml", text.as_bytes(), &LoadOptions::default());
@@ -315,9 +318,17 @@ fn a_mas_loop_without_its_type_is_read_as_mas() {
         assert_eq!(codes, ["F002"], "{:?}", l.diags.items());
         let d = &l.diags.items()[0];
         assert!(d.message.contains("`type`"), "{d:?}");
-        assert_eq!(d.notes.iter().any(|n| n.contains("misspelled")), note, "{d:?}");
+        assert_eq!(
+            d.notes.iter().any(|n| n.contains("misspelled")),
+            note,
+            "{d:?}"
+        );
     }
     // A lone `actor` decides nothing.
-    let l = load("loop.yaml", b"name: qa\nactor: x\n", &LoadOptions::default());
+    let l = load(
+        "loop.yaml",
+        b"name: qa\nactor: x\n",
+        &LoadOptions::default(),
+    );
     assert_eq!(l.format, None);
 }
