@@ -11,8 +11,8 @@ use loopconv::back::xstate::ModuleLanguage;
 use loopconv::{Format, Loaded, Target};
 
 use super::io::{emit, expand, folder_pool, is_stdio, map_on_readers, same_file, write_all_atomic};
-use super::report::{eprintln, load_file, plural, report_collisions, report_loaded};
-use super::{EXIT_PROBLEMS, Global, MessageFormat, WalkArgs};
+use super::report::{load_file, plural, report_collisions, report_loaded, summary};
+use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
 #[derive(Debug, Args)]
 pub(super) struct ConvertArgs {
@@ -150,20 +150,22 @@ pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
             emit(a.output.as_deref(), &t)?;
             Ok(ExitCode::SUCCESS)
         }
-        _ if matches!(g.format, MessageFormat::Json) => Ok(ExitCode::from(EXIT_PROBLEMS)),
         _ => {
             let lossy = l
                 .diags
                 .items()
                 .iter()
                 .any(|d| d.code.as_str().starts_with('B'));
-            eprintln!(
-                "converted nothing: nothing was written{}",
-                if lossy && !a.allow_lossy {
-                    " (pass --allow-lossy to write the output anyway, with these losses as warnings)"
-                } else {
-                    ""
-                }
+            summary(
+                g,
+                format_args!(
+                    "converted nothing: nothing was written{}",
+                    if lossy && !a.allow_lossy {
+                        " (pass --allow-lossy to write the output anyway, with these losses as warnings)"
+                    } else {
+                        ""
+                    }
+                ),
             );
             Ok(ExitCode::from(EXIT_PROBLEMS))
         }
@@ -294,28 +296,34 @@ pub(super) fn convert_folder(
         planned.push((dest, t));
     }
     if !failed.is_empty() {
-        eprintln!(
-            "converted nothing: {} of {} file{} failed ({}); no file was written",
-            failed.len(),
-            files.len(),
-            plural(files.len()),
-            failed.join(", ")
+        summary(
+            g,
+            format_args!(
+                "converted nothing: {} of {} file{} failed ({}); no file was written",
+                failed.len(),
+                files.len(),
+                plural(files.len()),
+                failed.join(", ")
+            ),
         );
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
     write_all_atomic(&planned)?;
-    eprintln!(
-        "converted {} file{} to {} in {} ({} lossy{})",
-        ok.len(),
-        plural(ok.len()),
-        to.name(),
-        out.display(),
-        lossy.len(),
-        if lossy.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", lossy.join(", "))
-        }
+    summary(
+        g,
+        format_args!(
+            "converted {} file{} to {} in {} ({} lossy{})",
+            ok.len(),
+            plural(ok.len()),
+            to.name(),
+            out.display(),
+            lossy.len(),
+            if lossy.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", lossy.join(", "))
+            }
+        ),
     );
     Ok(ExitCode::SUCCESS)
 }

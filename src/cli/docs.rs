@@ -15,7 +15,7 @@ use super::io::{
     expand, folder_pool, is_stdio, map_on_readers, open_error, plain_io, write_all_atomic,
 };
 use super::report::{
-    code, display_name, eprintln, load_file, plural, report_collisions, report_loaded,
+    code, display_name, load_file, plural, report_collisions, report_loaded, summary,
 };
 use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
@@ -90,38 +90,47 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         ..back::Options::default()
     };
     let Some(pages) = docs_pages(g, a, &opts)? else {
-        eprintln!("no page was written: fix the errors above first");
+        summary(
+            g,
+            format_args!("no page was written: fix the errors above first"),
+        );
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
     if a.check {
-        return Ok(code(!pages_up_to_date(&pages, &a.output)));
+        return Ok(code(!pages_up_to_date(g, &pages, &a.output)));
     }
     let outputs: Vec<(PathBuf, String)> = pages
         .iter()
         .map(|(n, t)| (a.output.join(n), t.clone()))
         .collect();
     write_all_atomic(&outputs)?;
-    eprintln!(
-        "wrote {} page{} to {}",
-        pages.len(),
-        plural(pages.len()),
-        a.output.display()
+    summary(
+        g,
+        format_args!(
+            "wrote {} page{} to {}",
+            pages.len(),
+            plural(pages.len()),
+            a.output.display()
+        ),
     );
     let orphans = orphaned_pages(&pages, &a.output);
     if a.prune {
         for p in &orphans {
             std::fs::remove_file(p)
                 .map_err(|e| anyhow::anyhow!("removing {}: {}", p.display(), plain_io(&e)))?;
-            eprintln!("removed orphaned page {}", p.display());
+            summary(g, format_args!("removed orphaned page {}", p.display()));
         }
     } else if !orphans.is_empty() {
-        eprintln!(
-            "{} orphaned page{} left in {} (no loop generates {}); pass --prune to remove {}",
-            orphans.len(),
-            plural(orphans.len()),
-            a.output.display(),
-            if orphans.len() == 1 { "it" } else { "them" },
-            if orphans.len() == 1 { "it" } else { "them" },
+        summary(
+            g,
+            format_args!(
+                "{} orphaned page{} left in {} (no loop generates {}); pass --prune to remove {}",
+                orphans.len(),
+                plural(orphans.len()),
+                a.output.display(),
+                if orphans.len() == 1 { "it" } else { "them" },
+                if orphans.len() == 1 { "it" } else { "them" },
+            ),
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -327,7 +336,7 @@ fn template_failure(template: Option<&Path>, e: back::Error) -> anyhow::Error {
 }
 
 /// `docs --check`: list stale, missing and orphaned pages; true when there are none.
-pub(super) fn pages_up_to_date(pages: &[(String, String)], dir: &Path) -> bool {
+pub(super) fn pages_up_to_date(g: &Global, pages: &[(String, String)], dir: &Path) -> bool {
     let mut stale = Vec::new();
     for (name, text) in pages {
         let path = dir.join(name);
@@ -344,20 +353,26 @@ pub(super) fn pages_up_to_date(pages: &[(String, String)], dir: &Path) -> bool {
             .map(|p| format!("orphaned: {} (no loop generates it)", p.display())),
     );
     for s in &stale {
-        eprintln!("{s}");
+        summary(g, format_args!("{s}"));
     }
     if stale.is_empty() {
-        eprintln!(
-            "docs are up to date: {} page{} in {}",
-            pages.len(),
-            plural(pages.len()),
-            dir.display()
+        summary(
+            g,
+            format_args!(
+                "docs are up to date: {} page{} in {}",
+                pages.len(),
+                plural(pages.len()),
+                dir.display()
+            ),
         );
     } else {
-        eprintln!(
-            "{} page{} out of date; run `loopconv docs --prune` (without --check)",
-            stale.len(),
-            plural(stale.len())
+        summary(
+            g,
+            format_args!(
+                "{} page{} out of date; run `loopconv docs --prune` (without --check)",
+                stale.len(),
+                plural(stale.len())
+            ),
         );
     }
     stale.is_empty()

@@ -145,6 +145,15 @@ pub(super) fn report(g: &Global, diags: &Diagnostics, source: Option<&str>) {
     }
 }
 
+/// Print a command's closing summary (`converted 3 files ...`, `wrote 8 pages ...`) on
+/// stderr for people: under a machine format (`json`, `sarif`, `github`) stderr holds only
+/// diagnostics in that format, and the exit code carries the verdict.
+pub(super) fn summary(g: &Global, line: std::fmt::Arguments<'_>) {
+    if matches!(g.format, MessageFormat::Human | MessageFormat::Markdown) {
+        eprintln!("{line}");
+    }
+}
+
 pub(super) fn report_loaded(g: &Global, l: &Loaded) {
     report(g, &l.diags, l.text());
 }

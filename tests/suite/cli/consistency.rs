@@ -451,6 +451,34 @@ fn a_refused_output_says_what_the_os_said() {
     }
 }
 
+/// Under `--format json`, stderr holds only JSON (before: `convert` and `docs` of a folder
+/// added their plain-text summary, `converted 2 files ...`, `wrote 8 pages ...`).
+#[test]
+fn json_stderr_holds_no_summary_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = |name: &str| dir.path().join(name).to_str().expect("utf-8").to_owned();
+    let (ir, pages, mas) = (out("ir"), out("pages"), out("mas"));
+    let runs = [
+        vec!["convert", "examples/agentpm", "--to", "ir", "-o", &ir],
+        vec!["docs", "examples/agentpm", "-o", &pages],
+        vec!["docs", "examples/agentpm", "-o", &pages, "--check"],
+        vec!["convert", "examples/agentpm", "--to", "mas", "-o", &mas],
+    ];
+    for args in runs {
+        let run = loopconv()
+            .args(&args)
+            .args(["--format", "json"])
+            .output()
+            .expect("run loopconv");
+        let err = String::from_utf8_lossy(&run.stderr);
+        let mut rest = serde_json::Deserializer::from_str(&err).into_iter::<serde_json::Value>();
+        assert!(
+            rest.all(|v| v.is_ok_and(|v| v.is_array())),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// `diff - -` is a usage error (exit 2): standard input can be read once (before: exit 1
 /// and `P008`, "the input is empty", for the second).
 #[test]
