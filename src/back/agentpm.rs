@@ -206,6 +206,26 @@ fn report_losses(spec: &Spec, opts: &Options, diags: &mut Diagnostics) {
             ));
         }
     }
+    report_saturated_steps(spec, opts, diags);
+}
+
+/// `B002`: `max_attempts` so large that `3 * max_attempts - 1` steps does not fit
+/// `max_steps` (an unsigned 64-bit integer), which then holds the largest it can.
+fn report_saturated_steps(spec: &Spec, opts: &Options, diags: &mut Diagnostics) {
+    let attempts = spec.effective_max_attempts();
+    if u128::from(attempts) * 3 - 1 <= u128::from(u64::MAX) {
+        return;
+    }
+    let ptr = spec.provenance.pointer(Field::MaxAttempts);
+    diags.push(opts.lost(
+        Code::InexactBound,
+        &ptr,
+        format!(
+            "`max_attempts` {attempts} needs {} steps, more than `max_steps` can hold; it is written as {}",
+            u128::from(attempts) * 3 - 1,
+            crate::ir::max_steps_for(attempts)
+        ),
+    ));
 }
 
 fn non_empty<T>(v: Option<&[T]>) -> bool {

@@ -332,3 +332,42 @@ fn a_mas_loop_without_its_type_is_read_as_mas() {
     );
     assert_eq!(l.format, None);
 }
+
+/// A MAS `max_attempts` whose `3 * max_attempts - 1` steps do not fit AgentPM's
+/// `max_steps` is reported as an inexact bound (`B002`) when converted (before: written as
+/// the largest `max_steps`, silently).
+#[test]
+fn attempts_beyond_what_max_steps_holds_are_an_inexact_bound() {
+    let text = "name: big\ntype: REAL\nactor: a\nmission: m\nmax_attempts: 9223372036854775807\n";
+    let l = load("big.yaml", text.as_bytes(), &LoadOptions::default());
+    let (spec, info) = l.valid().expect("a valid loop");
+    let mut diags = Diagnostics::new("big.yaml");
+    let opts = loopconv::back::Options {
+        allow_lossy: true,
+        ..Default::default()
+    };
+    loopconv::write(Target::Loop(Format::Agentpm), spec, info, &opts, &mut diags).expect("written");
+    let bounds: Vec<&str> = diags
+        .items()
+        .iter()
+        .filter(|d| d.code.as_str() == "B002")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        bounds,
+        [
+            "`max_attempts` 9223372036854775807 needs 27670116110564327420 steps, more than `max_steps` can hold; it is written as 18446744073709551614"
+        ]
+    );
+    // The largest that fits is exact.
+    let fits = text.replace("9223372036854775807", "6148914691236517205");
+    let l = load("fits.yaml", fits.as_bytes(), &LoadOptions::default());
+    let (spec, info) = l.valid().expect("a valid loop");
+    let mut diags = Diagnostics::new("fits.yaml");
+    loopconv::write(Target::Loop(Format::Agentpm), spec, info, &opts, &mut diags).expect("written");
+    assert!(
+        diags.items().iter().all(|d| d.code.as_str() != "B002"),
+        "{:?}",
+        diags.items()
+    );
+}
