@@ -58,28 +58,37 @@ pub fn references(t: &DocumentText, index: &Index, offset: usize, with_decl: boo
         .collect()
 }
 
-/// Rename the phase at `offset` everywhere in the file. `None` when there is no phase
-/// there or the new name is empty.
+/// Rename the phase at `offset` everywhere in the file; refused, with the reason, when
+/// there is no phase there or the rename would make the loop invalid (the new id is not a
+/// stable id, or names another declared phase).
 pub fn rename(
     t: &DocumentText,
     index: &Index,
     uri: &Uri,
     offset: usize,
     new: &str,
-) -> Option<WorkspaceEdit> {
-    let (Symbol::Phase(id), _) = index.symbol_at(offset)? else {
-        return None;
+) -> Result<WorkspaceEdit, String> {
+    let Some((Symbol::Phase(id), _)) = index.symbol_at(offset) else {
+        return Err("no phase to rename here".to_owned());
     };
-    if new.is_empty() || new.starts_with('$') {
-        return None;
+    if !crate::ir::id_pattern::is_stable_id(new) {
+        return Err(format!(
+            "`{}` is not a stable id: a lowercase letter, then lowercase letters, digits and single hyphens, at most 64 characters",
+            crate::text::one_line(new)
+        ));
     }
-    let quoted = serde_json::to_string(new).ok()?;
+    if new != id && index.phase(new).is_some() {
+        return Err(format!(
+            "phase `{new}` is declared already: the loop would declare it twice"
+        ));
+    }
+    let quoted = serde_json::to_string(new).map_err(|e| e.to_string())?;
     let edits = index
         .phase_occurrences(&id)
         .into_iter()
         .map(|s| TextEdit::new(t.range(s), quoted.clone()))
         .collect();
-    Some(WorkspaceEdit::new(HashMap::from([(uri.clone(), edits)])))
+    Ok(WorkspaceEdit::new(HashMap::from([(uri.clone(), edits)])))
 }
 
 /// Hover on a phase, outcome or terminal: what it is and where it leads (`doc`, the tree

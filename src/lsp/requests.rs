@@ -115,12 +115,8 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
             let tp = p.text_document_position;
             let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
             match features::rename(&a.text(), &a.index, &uri, off, &p.new_name) {
-                Some(edit) => json(edit),
-                None => Err((
-                    ErrorCode::InvalidRequest,
-                    "no phase to rename here (or the new id is empty or starts with `$`)"
-                        .to_owned(),
-                )),
+                Ok(edit) => json(edit),
+                Err(why) => Err((ErrorCode::InvalidRequest, why)),
             }
         }
         CodeActionRequest::METHOD => {

@@ -262,6 +262,26 @@ fn definition_references_hover_and_rename() {
     let edits = edit["changes"][URI].as_array().unwrap();
     assert_eq!(edits.len(), refs.as_array().unwrap().len());
     assert!(edits.iter().all(|e| e["newText"] == "\"renamed\""));
+    // A rename that would make the loop invalid is refused, saying why (before: edits
+    // that declared a phase twice, or wrote an invalid id).
+    let other = text_index(&text).0;
+    let declared = serde_json::from_str::<Value>(&text).unwrap()["loop"]["entry_phase"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for (new_name, why) in [
+        (declared.as_str(), "declared already"),
+        ("Bad_Name", "not a stable id"),
+        ("", "not a stable id"),
+        ("$end", "not a stable id"),
+    ] {
+        let refused = c.try_request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": URI}, "position": other, "newName": new_name}),
+        );
+        let e = refused.expect_err(new_name);
+        assert!(e.contains(why), "{new_name}: {e}");
+    }
     c.shutdown();
 }
 
