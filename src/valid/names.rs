@@ -36,13 +36,29 @@ fn invalidates(code: Code) -> bool {
     )
 }
 
-/// The pointers of the values already reported as unusable (before validation starts).
+/// The pointers of the values already reported as unusable (before validation starts),
+/// and of the members written under a misspelled key (`outcome` for `outcomes`: `F001`
+/// renaming the key), which are as good as unusable: left out, and reported.
 fn flagged(sink: &Diagnostics) -> BTreeSet<String> {
-    sink.items()
+    let errors = sink
+        .items()
         .iter()
-        .filter(|d| d.severity == Severity::Error && invalidates(d.code))
-        .map(|d| d.location.pointer.clone())
-        .collect()
+        .filter(|d| d.severity == Severity::Error);
+    let unusable = errors
+        .clone()
+        .filter(|d| invalidates(d.code))
+        .map(|d| d.location.pointer.clone());
+    let misspelled = errors
+        .filter(|d| d.code == Code::UnknownField)
+        .filter_map(|d| match d.suggestions.first() {
+            Some(Suggestion::Replace { target, with }) if target.key => {
+                let parent = target.pointer.rsplit_once('/').map_or("", |(p, _)| p);
+                // A schema's field name, which holds no `~` or `/` to escape.
+                Some(format!("{parent}/{with}"))
+            }
+            _ => None,
+        });
+    unusable.chain(misspelled).collect()
 }
 
 /// How a reference to a phase or an outcome resolves.
@@ -103,6 +119,10 @@ pub(super) struct Names<'a> {
     /// are resolved again when read: few are). Four bytes a transition, not the 88 of a
     /// [`TransitionNames`].
     transitions: Vec<u32>,
+    /// A phase renamed in its declaration only ([`Names::find_rename`]), found when first
+    /// asked: a loop whose every name is declared never looks.
+    /// (Owned, not borrowed: a cell of borrowed names would pin `'a`.)
+    renamed: std::cell::OnceCell<Option<(String, usize)>>,
 }
 
 /// In [`Names::transitions`]: a transition one of whose names is not a declared name
@@ -162,6 +182,7 @@ impl<'a> Names<'a> {
             transitions_flagged: flagged.contains(&spec.provenance.pointer(Field::Transitions)),
             flagged,
             transitions: Vec::new(),
+            renamed: std::cell::OnceCell::new(),
         };
         names.sort_declarations();
         names.transitions = graph.transitions.iter().map(|t| names.pack(t)).collect();
@@ -344,6 +365,14 @@ impl<'a> Names<'a> {
         if let Some(&Some(id)) = self.written_validly.get(&name.to_ascii_lowercase()) {
             return Resolved::Excused(Some(id));
         }
+        let renamed = self.renamed_as(name);
+        let invalid = |id: &&str| self.invalid_set.contains(id);
+        if let Some(id) = renamed.filter(|id| invalid(id) && repaired_id(id).is_none()) {
+            // Renamed to an invalid id with no valid form (`plän`), which is reported: the
+            // references name what it should be. (One with a valid form, `Investigate`,
+            // is written validly as that form, or the references are a second mistake.)
+            return Resolved::Excused(Some(id));
+        }
         // Edit distances only among at most `MAX_COMPARED` ids: a loop with thousands of
         // phases and many dangling ids must not take quadratic time.
         let compared = if self.valid_ids.len() <= MAX_COMPARED {
@@ -351,9 +380,54 @@ impl<'a> Names<'a> {
         } else {
             &[]
         };
+        let near = unique(compared.iter().copied(), |d| one_edit(name, d));
         Resolved::Unknown {
-            near: unique(compared.iter().copied(), |d| one_edit(name, d)),
+            near: near.or(renamed.filter(|id| !invalid(id))),
         }
+    }
+
+    /// The declared phase the undeclared `name` was renamed to, when a phase was renamed
+    /// in its declaration only ([`Names::find_rename`]).
+    fn renamed_as(&self, name: &str) -> Option<&'a str> {
+        let (old, new) = self.renamed.get_or_init(|| self.find_rename()).as_ref()?;
+        let graph: &'a Graph = self.graph;
+        (old == name).then(|| graph.phases[*new].id.as_str())
+    }
+
+    /// A phase renamed in its declaration only: the references name exactly one
+    /// undeclared phase, and exactly one declared phase is named by no reference (not the
+    /// entry, no `from`, no `to`). The references then count for it, as
+    /// for a typo: one diagnostic, "did you mean" the new name, and no rule judges the
+    /// renamed phase as if it had no transitions.
+    fn find_rename(&self) -> Option<(String, usize)> {
+        let g = self.graph;
+        let targets = g.transitions.iter().filter_map(|t| match &t.to {
+            Destination::Phase(to) => Some(to.as_str()),
+            Destination::Terminal(_) => None,
+        });
+        let references = std::iter::once(g.entry.as_str())
+            .chain(g.transitions.iter().map(|t| t.from.as_str()))
+            .chain(targets);
+        let mut undeclared = None;
+        let mut referenced = std::collections::HashSet::new();
+        for r in references {
+            if self.first.contains_key(r) {
+                referenced.insert(r);
+            } else if undeclared.is_some_and(|u| u != r) {
+                return None;
+            } else {
+                undeclared = Some(r);
+            }
+        }
+        let old = undeclared?;
+        let declared = self.valid_ids.iter().chain(&self.invalid_ids);
+        let mut unreferenced = declared.filter(|id| !referenced.contains(**id));
+        let new = *unreferenced.next()?;
+        let index = self.first.get(new).copied()?;
+        unreferenced
+            .next()
+            .is_none()
+            .then(|| (old.to_owned(), index))
     }
 
     /// The outcomes phase `id` can emit: of every declaration of the id (a duplicated id's

@@ -596,3 +596,55 @@ fn a_required_by_rule_field_given_unreadably_is_not_also_missing() {
         .collect();
     assert_eq!(codes, ["V102"]);
 }
+
+/// A phase renamed in its declaration only (its references still name the old id, and
+/// nothing names the new one) is one diagnostic, whose "did you mean" is the new name at
+/// every place; no rule judges the renamed phase as if it had no transitions (before:
+/// `V006` or `V009`, plus one `V011` per outcome of the renamed phase).
+#[test]
+fn a_phase_renamed_in_its_declaration_only_is_one_error() {
+    let codes = |text: &str| -> Vec<String> {
+        diagnostics(text)
+            .iter()
+            .map(|d| d.code.to_string())
+            .collect()
+    };
+    let entry = edit("- id: investigate", "- id: research");
+    assert_eq!(codes(&entry), ["V006"], "{:?}", pinned(&entry));
+    let d = &diagnostics(&entry)[0];
+    assert_eq!(d.labels.len(), 3, "{d:?}");
+    assert_eq!(
+        d.help_text().as_deref(),
+        Some("did you mean `research`? (at each of the 4 places)")
+    );
+    let target = edit("- id: fix", "- id: repair");
+    assert_eq!(codes(&target), ["V009"], "{:?}", pinned(&target));
+    // Renamed to an invalid id with no valid form: the id is the one error (one with a
+    // valid form, `Repair_It`, makes the references a second mistake, as
+    // `a_did_you_mean_offers_only_valid_ids` shows).
+    let invalid = edit("- id: fix", "- id: rëpair");
+    assert_eq!(codes(&invalid), ["F005"], "{:?}", pinned(&invalid));
+    // Two undeclared names, or two unnamed phases, are no rename: each is reported.
+    let two = edit("- id: fix", "- id: repair").replace("to: $handoff", "to: escalate");
+    assert!(
+        codes(&two).contains(&"V011".to_owned()),
+        "{:?}",
+        pinned(&two)
+    );
+}
+
+/// A misspelled optional list (`outcome` for `outcomes`) is one error, the `F001` renaming
+/// it: its transitions are not also reported on outcomes the phase "does not declare"
+/// (before: `F001` and `V008`).
+#[test]
+fn a_misspelled_outcome_list_is_one_error() {
+    let text = edit(
+        "      outcomes:\n        - id: done",
+        "      outcome:\n        - id: done",
+    );
+    let codes: Vec<String> = diagnostics(&text)
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect();
+    assert_eq!(codes, ["F001"], "{:?}", pinned(&text));
+}
