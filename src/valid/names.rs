@@ -413,6 +413,8 @@ impl<'a> Names<'a> {
         for r in references {
             if self.first.contains_key(r) {
                 referenced.insert(r);
+            } else if r.starts_with('$') {
+                // A misspelled terminal, never a phase's old id.
             } else if undeclared.is_some_and(|u| u != r) {
                 return None;
             } else {
@@ -574,7 +576,7 @@ fn unique<'a>(
 /// `name` is one edit from `declared` (a character inserted, deleted or replaced, or two
 /// neighbours swapped: `exeucte` for `execute`, the commonest typo), or differs from it
 /// only in case.
-fn one_edit(name: &str, declared: &str) -> bool {
+pub(super) fn one_edit(name: &str, declared: &str) -> bool {
     name.eq_ignore_ascii_case(declared)
         || (name.len().abs_diff(declared.len()) <= 1 && strsim::osa_distance(name, declared) <= 1)
 }

@@ -179,6 +179,10 @@ fn help(names: &Names, d: Diagnostic, name: &str, uses: &[Use]) -> Diagnostic {
         let places: Vec<String> = uses.iter().map(|u| u.pointer.clone()).collect();
         return d.with_suggestion(replace_at(places, near));
     }
+    if let Some(terminal) = terminal_meant(name, uses) {
+        let places: Vec<String> = uses.iter().map(|u| u.pointer.clone()).collect();
+        return d.with_suggestion(replace_at(places, terminal.as_str()));
+    }
     if name.starts_with('$') {
         return d.with_help(if first.role.is_target() {
             TERMINAL_HELP.to_owned()
@@ -188,10 +192,6 @@ fn help(names: &Names, d: Diagnostic, name: &str, uses: &[Use]) -> Diagnostic {
                 field_of(first.role)
             )
         });
-    }
-    if let Some(terminal) = terminal_meant(name, uses) {
-        let places: Vec<String> = uses.iter().map(|u| u.pointer.clone()).collect();
-        return d.with_suggestion(replace_at(places, terminal.as_str()));
     }
     let d = unknown_id_help(d, name, names.valid_ids(), "phase");
     let close = |i: &&&str| strsim::levenshtein(&i.to_ascii_lowercase(), name) <= 2;
@@ -206,17 +206,23 @@ fn help(names: &Names, d: Diagnostic, name: &str, uses: &[Use]) -> Diagnostic {
     }
 }
 
-/// The terminal a target written without its `$` means (`end`, `Abort`, `handoff`), when
-/// every use is a target (`to`, `on_reject`), where a terminal is allowed.
+/// The terminal a target means: written without its `$` (`end`, `Abort`, `handoff`), or
+/// with it and one edit away (`$ned`, `$END`, `$abrot`), when every use is a target (`to`,
+/// `on_reject`), where a terminal is allowed, and only one terminal is that close.
 fn terminal_meant(name: &str, uses: &[Use]) -> Option<Terminal> {
     if !uses.iter().all(|u| u.role.is_target()) {
         return None;
     }
-    Terminal::ALL.into_iter().find(|t| {
-        t.as_str()
+    let means = |t: &Terminal| match name.strip_prefix('$') {
+        Some(body) => super::names::one_edit(body, t.as_str().trim_start_matches('$')),
+        None => t
+            .as_str()
             .trim_start_matches('$')
-            .eq_ignore_ascii_case(name)
-    })
+            .eq_ignore_ascii_case(name),
+    };
+    let mut meant = Terminal::ALL.into_iter().filter(means);
+    let first = meant.next()?;
+    meant.next().is_none().then_some(first)
 }
 
 /// Write `with` at every place: one edit, or one fix of several.

@@ -648,3 +648,24 @@ fn a_misspelled_outcome_list_is_one_error() {
         .collect();
     assert_eq!(codes, ["F001"], "{:?}", pinned(&text));
 }
+
+/// A terminal one edit from a real one (`$ned`, `$END`, `$abrot`) gets it as its "did you
+/// mean", as `end` without its `$` does (before: only the list of terminals).
+#[test]
+fn a_misspelled_terminal_gets_its_did_you_mean() {
+    for (written, meant) in [
+        ("$ned", "$end"),
+        ("$END", "$end"),
+        ("$abrot", "$abort"),
+        ("$hand-off", "$handoff"),
+    ] {
+        let text = edit("to: $end", &format!("to: \"{written}\""));
+        let d = &diagnostics(&text)[0];
+        assert_eq!(d.code.to_string(), "V009");
+        assert_eq!(
+            d.help_text().as_deref(),
+            Some(format!("did you mean `{meant}`?").as_str()),
+            "{written}"
+        );
+    }
+}
