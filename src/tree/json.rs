@@ -108,7 +108,7 @@ type JErr = (Code, String, usize, Option<&'static str>);
 fn comment_at(text: &str, at: usize) -> Option<&'static str> {
     let rest = text.get(at..)?;
     (rest.starts_with("//") || rest.starts_with("/*")).then_some(
-        "JSON has no comments: remove it, or write the loop as YAML (a `.yaml` file), which has `#` comments",
+        "JSON has no comments: remove it, or say it in a `description` (a multi-agent-spec loop may be written as YAML, which has `#` comments; AgentPM reads manifests as JSON only)",
     )
 }
 
