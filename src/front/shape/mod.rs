@@ -184,6 +184,18 @@ fn exact_integer(n: &serde_json::Number) -> Option<i128> {
     (is_whole(n) && (-TWO_63..2.0 * TWO_63).contains(&f)).then_some(f as i128)
 }
 
+/// The string `text` written without its quotes, when that is a value of the types `set`
+/// (`"true"` where a boolean is wanted, `"3"` where an integer is).
+fn unquoted_fits(text: &str, set: Types) -> Option<String> {
+    let bare = text.trim();
+    let value = match bare {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => Value::Number(serde_json::from_str::<serde_json::Number>(bare).ok()?),
+    };
+    set.admits(&value).then(|| bare.to_owned())
+}
+
 /// How YAML spells a non-finite float.
 fn non_finite(f: f64) -> &'static str {
     if f.is_nan() {
@@ -478,6 +490,12 @@ impl ShapeCheck<'_> {
             );
         } else if ptr.is_root() {
             d = d.with_help("a loop file holds one JSON object or one YAML mapping");
+        } else if matches!(node.value, Value::Null) {
+            d = d.with_help("give the field a value, or leave it out");
+        } else if let Value::String(text) = &node.value
+            && let Some(bare) = unquoted_fits(text, set)
+        {
+            d = d.with_help(format!("remove the quotes: `{bare}`"));
         } else if types.contains(&"string")
             && !matches!(node.value, Value::Object(_) | Value::Array(_))
         {

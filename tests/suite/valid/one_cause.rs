@@ -549,7 +549,7 @@ fn an_optional_field_of_the_wrong_type_hides_no_other_problem() {
     assert_eq!(
         pinned(&text),
         [
-            "F003 4:15 `max_attempts` must be an integer, found the string `3`",
+            "F003 4:15 `max_attempts` must be an integer, found the string `3` | remove the quotes: `3`",
             "V104 5:13 `escalation: fallback` but no `fallback_agent` | name the agent to invoke in `fallback_agent:`, or choose another escalation",
         ]
     );
@@ -667,5 +667,37 @@ fn a_misspelled_terminal_gets_its_did_you_mean() {
             Some(format!("did you mean `{meant}`?").as_str()),
             "{written}"
         );
+    }
+}
+
+/// The help of a wrong type fits the value: a quoted boolean or number is told to lose its
+/// quotes, a null to get a value (before: nothing, and "quote the value" for `~`).
+#[test]
+fn a_wrong_type_help_fits_the_value() {
+    let cases = [
+        (
+            VEAL.replace("validator: qa", "validator: qa\nmax_attempts: \"4\""),
+            "remove the quotes: `4`",
+        ),
+        (
+            VEAL.replace("type: VEAL", "type: VEAL\ndescription: ~"),
+            "give the field a value, or leave it out",
+        ),
+        (
+            VEAL.replace(
+                "command: go test ./...",
+                "command: go test ./...\n    required: \"false\"",
+            ),
+            "remove the quotes: `false`",
+        ),
+        (
+            VEAL.replace("validator: qa", "validator: 5"),
+            "quote the value to make it a string",
+        ),
+    ];
+    for (text, help) in cases {
+        let d = &diagnostics(&text)[0];
+        assert_eq!(d.code.to_string(), "F003", "{d:?}");
+        assert_eq!(d.help_text().as_deref(), Some(help), "{text}");
     }
 }
