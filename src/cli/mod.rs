@@ -48,10 +48,31 @@ pub const EXIT_PROBLEMS: u8 = 1;
 /// Usage, I/O or runtime error.
 pub const EXIT_USAGE: u8 = 2;
 
+/// The exit codes every command has, for `--help` (the guide's table, `docs/src/usage.md`).
+macro_rules! exit_codes {
+    () => {
+        "Exit codes:
+  0  success (warnings allowed)
+  1  the input has problems: errors (or warnings under --strict), a lossy conversion
+     without --allow-lossy, stale pages under `docs --check`
+  2  usage or I/O error: unknown flag, missing file, unwritable target"
+    };
+}
+
+/// The exit codes of a command's `--help`.
+const EXIT_CODES: &str = exit_codes!();
+
+/// [`EXIT_CODES`], and `walk`'s, for the top-level `--help`.
+const ALL_EXIT_CODES: &str = concat!(
+    exit_codes!(),
+    "\n  3-7  `walk` only: the run's status (see `loopconv walk --help`)"
+);
+
 /// Read, validate, convert and draw agent-loop specifications (AgentPM loop manifests and
 /// multi-agent-spec REAL/VEAL loops).
 #[derive(Debug, Parser)]
 #[command(name = "loopconv", version, about, long_about = None, propagate_version = true)]
+#[command(after_help = ALL_EXIT_CODES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -208,22 +229,29 @@ enum Color {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Validate loop files (files, or folders searched for *.json, *.yaml, *.yml).
+    #[command(after_help = EXIT_CODES)]
     Check(CheckArgs),
     /// Convert a loop file, or a folder of them, to another format.
+    #[command(after_help = EXIT_CODES)]
     Convert(ConvertArgs),
     /// Draw a loop as a Mermaid, Graphviz or PlantUML diagram.
+    #[command(after_help = EXIT_CODES)]
     Graph(GraphArgs),
     /// Generate Markdown documentation pages for loops.
+    #[command(after_help = EXIT_CODES)]
     Docs(DocsArgs),
     /// Print the JSON Schema of a format, or with `--outcomes` the schema of one loop's
     /// phase results.
     Schema(SchemaArgs),
     /// Write a new loop of a known pattern (a valid scaffold to edit).
+    #[command(after_help = EXIT_CODES)]
     New(NewArgs),
     /// Compare two loops (any formats): what changed, and whether it breaks callers.
+    #[command(after_help = EXIT_CODES)]
     Diff(DiffArgs),
     /// Test paths: the shortest run to each terminal, and runs covering every transition
     /// and checkpoint decision.
+    #[command(after_help = EXIT_CODES)]
     Paths(PathsArgs),
     /// Step through a loop as the AgentPM harness runs it, with scripted outcomes,
     /// failures and checkpoint decisions; ends with the harness's run status.

@@ -479,6 +479,26 @@ fn json_stderr_holds_no_summary_line() {
     }
 }
 
+/// `--help` lists the exit codes (before: only `walk --help` did), as the guide's table.
+#[test]
+fn help_lists_the_exit_codes() {
+    let guide = std::fs::read_to_string(crate::support::repo().join("docs/src/usage.md"))
+        .expect("usage.md");
+    for args in [
+        &["--help"][..],
+        &["check", "--help"],
+        &["convert", "--help"],
+    ] {
+        let out = loopconv().args(args).output().expect("run loopconv");
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(help.contains("Exit codes:"), "{args:?}: {help}");
+        for code in ["0", "1", "2"] {
+            assert!(help.contains(&format!("\n  {code}  ")), "{args:?}: {code}");
+            assert!(guide.contains(&format!("| {code} | ")), "usage.md: {code}");
+        }
+    }
+}
+
 /// `diff - -` is a usage error (exit 2): standard input can be read once (before: exit 1
 /// and `P008`, "the input is empty", for the second).
 #[test]
