@@ -573,6 +573,15 @@ fn phase_failure_policy(spec: &Spec, sink: &mut Diagnostics) {
     }
 }
 
+/// Where a missing loop-level field goes in the file's format: the pointer of the object
+/// that lacks it (the document for MAS, `/roles` or `/goal` for the IR), and the field's
+/// path as people read it (`validator`, `roles.validator`).
+fn missing_field(spec: &Spec, field: Field) -> (String, String) {
+    let ptr = spec.provenance.pointer(field);
+    let object = ptr.rsplit_once('/').map_or("", |(o, _)| o).to_owned();
+    (object, crate::pointer::field_path(&ptr))
+}
+
 /// MAS rule `V101`: a REAL loop has a mission.
 fn real_has_mission(spec: &Spec, sink: &mut Diagnostics) {
     if spec.pattern == Pattern::Real && spec.goal.mission.as_deref() == Some("") {
@@ -585,10 +594,13 @@ fn real_has_mission(spec: &Spec, sink: &mut Diagnostics) {
         && spec.goal.mission.is_none()
         && !spec.provenance.gives_unreadably(Field::Mission)
     {
+        let (object, path) = missing_field(spec, Field::Mission);
         sink.key(
             Diagnostic::new(Code::MissingMission, "REAL loop has no `mission`")
-                .with_help("a REAL loop is mission-driven: add `mission:` with the goal statement")
-                .at(""),
+                .with_help(format!(
+                    "a REAL loop is mission-driven: add `{path}` with the goal statement"
+                ))
+                .at(object),
         );
     }
 }
@@ -609,21 +621,24 @@ fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
         );
     }
     if spec.roles.validator.is_none() && !spec.provenance.gives_unreadably(Field::Validator) {
+        let (object, path) = missing_field(spec, Field::Validator);
         sink.key(
             Diagnostic::new(Code::MissingValidator, "VEAL loop has no `validator`")
-                .with_help(
-                    "a VEAL loop needs the read-only agent that runs the checks: add `validator:`",
-                )
-                .at(""),
+                .with_help(format!(
+                    "a VEAL loop needs the read-only agent that runs the checks: add `{path}`"
+                ))
+                .at(object),
         );
     }
     let checks_unread = spec.provenance.gives_unreadably(Field::Checks);
     if spec.goal.checks.as_ref().is_none_or(Vec::is_empty) && !checks_unread {
-        let d = Diagnostic::new(Code::MissingChecks, "VEAL loop has no checks")
-            .with_help("a VEAL loop is validation-driven: add at least one check under `checks:`");
+        let (object, path) = missing_field(spec, Field::Checks);
+        let d = Diagnostic::new(Code::MissingChecks, "VEAL loop has no checks").with_help(format!(
+            "a VEAL loop is validation-driven: add at least one check under `{path}`"
+        ));
         match spec.goal.checks {
             Some(_) => sink.value(d.at(spec.provenance.pointer(Field::Checks))),
-            None => sink.key(d.at("")),
+            None => sink.key(d.at(object)),
         }
     }
 }

@@ -424,7 +424,7 @@ fn mas_declarations_give_one_error_each() {
     assert_eq!(
         pinned(&empty),
         [
-            "V103 5:9 VEAL loop has no checks | a VEAL loop is validation-driven: add at least one check under `checks:`"
+            "V103 5:9 VEAL loop has no checks | a VEAL loop is validation-driven: add at least one check under `checks`"
         ]
     );
     assert_eq!(
@@ -700,4 +700,38 @@ fn a_wrong_type_help_fits_the_value() {
         assert_eq!(d.code.to_string(), "F003", "{d:?}");
         assert_eq!(d.help_text().as_deref(), Some(help), "{text}");
     }
+}
+
+/// A missing role in an IR file is placed and named as the IR writes it: on `roles`,
+/// "add `roles.validator`" (before: at 1:1, "add `validator:`", the MAS YAML spelling).
+#[test]
+fn a_missing_role_is_named_as_the_format_writes_it() {
+    let veal = loopconv::load("v.yaml", VEAL.as_bytes(), &loopconv::LoadOptions::default());
+    let (spec, info) = veal.valid().expect("valid");
+    let mut d = loopconv::diag::Diagnostics::new("v.json");
+    let ir = loopconv::write(
+        loopconv::Target::Loop(loopconv::Format::Ir),
+        spec,
+        info,
+        &loopconv::back::Options::default(),
+        &mut d,
+    )
+    .expect("IR");
+    let mut v: serde_json::Value = serde_json::from_str(&ir).expect("JSON");
+    v["roles"]
+        .as_object_mut()
+        .expect("roles")
+        .remove("validator");
+    let text = serde_json::to_string_pretty(&v).expect("JSON");
+    let l = load("v.json", text.as_bytes(), &LoadOptions::default());
+    let [d] = l.diags.items() else {
+        panic!("one diagnostic: {:?}", l.diags.items());
+    };
+    assert_eq!(d.code.to_string(), "V102");
+    assert_eq!(d.location.pointer, "/roles");
+    assert!(
+        d.help_text()
+            .is_some_and(|h| h.ends_with("add `roles.validator`")),
+        "{d:?}"
+    );
 }
