@@ -354,7 +354,7 @@ fn plan_writes(files: &[(PathBuf, String)]) -> Result<Plan<'_>> {
             continue;
         }
         match Destination::of(path)? {
-            Destination::New => plan.files.push((path.clone(), text, None)),
+            Destination::New(file) => plan.files.push((file, text, None)),
             Destination::File(file, perms) => plan.files.push((file, text, Some(perms))),
             Destination::Device => plan.devices.push((path, text)),
         }
@@ -364,8 +364,8 @@ fn plan_writes(files: &[(PathBuf, String)]) -> Result<Plan<'_>> {
 
 /// What an output path in an existing folder names.
 enum Destination {
-    /// Nothing (or a dangling link, which the new file replaces).
-    New,
+    /// Nothing: a new file at this path (or, for a dangling link, where the link leads).
+    New(PathBuf),
     /// A file, or a link to one (then the file it leads to), and its permissions.
     File(PathBuf, std::fs::Permissions),
     /// A device, a pipe or a socket: written in place, never replaced.
@@ -376,13 +376,15 @@ impl Destination {
     fn of(path: &Path) -> Result<Destination> {
         let link = match std::fs::symlink_metadata(path) {
             Ok(m) => m.file_type().is_symlink(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Destination::New),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Destination::New(path.to_path_buf()));
+            }
             Err(e) => return Err(write_error(path, &e)),
         };
         let meta = match std::fs::metadata(path) {
             Ok(m) => m,
             Err(e) if link && e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Destination::New);
+                return Ok(Destination::New(dangling_target(path)?));
             }
             Err(e) => return Err(write_error(path, &e)),
         };
@@ -399,6 +401,21 @@ impl Destination {
         };
         Ok(Destination::File(file, meta.permissions()))
     }
+}
+
+/// Where the dangling link `path` leads (the file a write through it creates), when the
+/// folder it leads into exists: the link is kept, as when it leads to a file.
+fn dangling_target(path: &Path) -> Result<PathBuf> {
+    let to = std::fs::read_link(path).map_err(|e| write_error(path, &e))?;
+    let target = parent_of(path).join(to);
+    if !parent_of(&target).is_dir() {
+        bail!(
+            "writing {}: it is a link to {}, whose folder does not exist",
+            path.display(),
+            target.display()
+        );
+    }
+    Ok(target)
 }
 
 /// Write `text` into a device or pipe that exists (nothing to stage or rename).

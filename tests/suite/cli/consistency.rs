@@ -553,7 +553,8 @@ fn output_into_a_pipe_writes_into_it_and_leaves_it_a_pipe() {
     }
 }
 
-/// `-o` naming a link to a file writes the file and keeps the link.
+/// `-o` naming a link to a file writes the file and keeps the link, also when the file does
+/// not exist yet (before: the link was replaced by a file).
 #[cfg(unix)]
 #[test]
 fn output_through_a_link_keeps_the_link() {
@@ -575,6 +576,41 @@ fn output_through_a_link_keeps_the_link() {
     );
     let alone = loopconv().args(["graph", REACT]).output().expect("run");
     assert_eq!(std::fs::read(&file).expect("read"), alone.stdout);
+    // A link to a file not written yet: the file is created where it leads.
+    let dangling = dir.path().join("later.mmd");
+    std::os::unix::fs::symlink("new.mmd", &dangling).expect("symlink");
+    loopconv()
+        .args(["graph", REACT, "-o"])
+        .arg(&dangling)
+        .assert()
+        .success();
+    assert!(
+        dangling
+            .symlink_metadata()
+            .expect("stat")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("new.mmd")).expect("read"),
+        alone.stdout
+    );
+    // One leading into a folder that does not exist is refused, and left as it is.
+    let nowhere = dir.path().join("nowhere.mmd");
+    std::os::unix::fs::symlink("missing/x.mmd", &nowhere).expect("symlink");
+    let out = loopconv()
+        .args(["graph", REACT, "-o"])
+        .arg(&nowhere)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        nowhere
+            .symlink_metadata()
+            .expect("stat")
+            .file_type()
+            .is_symlink()
+    );
 }
 
 // 13. Colour conventions.
