@@ -405,23 +405,19 @@ impl<'a> Names<'a> {
             Destination::Phase(to) => Some(to.as_str()),
             Destination::Terminal(_) => None,
         });
-        let references = std::iter::once(g.entry.as_str())
-            .chain(g.transitions.iter().map(|t| t.from.as_str()))
-            .chain(targets);
-        let mut undeclared = None;
-        let mut referenced = std::collections::HashSet::new();
-        for r in references {
-            if self.first.contains_key(r) {
-                referenced.insert(r);
-            } else if r.starts_with('$') {
-                // A misspelled terminal, never a phase's old id.
-            } else if undeclared.is_some_and(|u| u != r) {
-                return None;
-            } else {
-                undeclared = Some(r);
-            }
+        let references = || {
+            std::iter::once(g.entry.as_str())
+                .chain(g.transitions.iter().map(|t| t.from.as_str()))
+                .chain(targets.clone())
+        };
+        // A misspelled terminal is never a phase's old id.
+        let mut undeclared =
+            references().filter(|r| !r.starts_with('$') && !self.first.contains_key(r));
+        let old = undeclared.next()?;
+        if undeclared.any(|r| r != old) {
+            return None;
         }
-        let old = undeclared?;
+        let referenced: crate::ir::IdSet<&str> = references().collect();
         let declared = self.valid_ids.iter().chain(&self.invalid_ids);
         let mut unreferenced = declared.filter(|id| !referenced.contains(**id));
         let new = *unreferenced.next()?;

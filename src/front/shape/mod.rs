@@ -740,9 +740,7 @@ impl ShapeCheck<'_> {
             let child = ptr.key(&m.key);
             ok &= self.property_name(obj, m, &child, report);
             match (obj.property(&m.key), obj.additional) {
-                (Some(s), _) if report && !obj.required.iter().any(|r| r.is(&m.key)) => {
-                    ok &= self.optional(s, m, &child);
-                }
+                (Some(s), _) if report => ok &= self.property(obj, s, m, &child),
                 (Some(s), _) | (None, Additional::Schema(s)) => {
                     ok &= self.node_at(s, &m.value, &child, report);
                 }
@@ -780,12 +778,16 @@ impl ShapeCheck<'_> {
         ok
     }
 
-    /// An optional field of schema `s`: when it holds a scalar that cannot be read, it is
-    /// left out of the model, so that the rest is still read and checked.
-    fn optional(&mut self, s: Id, m: &Member, child: &Ptr<'_>) -> bool {
+    /// The member `m` of `obj`, a property of schema `s`. An optional one that holds a
+    /// scalar that cannot be read is left out of the model, so that the rest is still read
+    /// and checked (looked at only once it failed: most members do not).
+    fn property(&mut self, obj: &Rules, s: Id, m: &Member, child: &Ptr<'_>) -> bool {
         let fatal = self.fatal;
         let ok = self.node_at(s, &m.value, child, true);
-        if self.fatal > fatal && self.schema.admits_only_scalars(s) {
+        if self.fatal > fatal
+            && !obj.required.iter().any(|r| r.is(&m.key))
+            && self.schema.admits_only_scalars(s)
+        {
             self.fatal = fatal;
             self.edits.skip(&m.value);
             self.unread.0.push(child.to_string());
