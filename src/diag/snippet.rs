@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use codespan_reporting::files::{Error, Files};
 
-use crate::text::terminal;
+use crate::text::{is_line_break as is_break, terminal};
 
 /// Longest source line shown as a snippet, in bytes; a longer line (minified JSON) is shown
 /// as an excerpt around the position instead.
@@ -43,8 +43,10 @@ impl<'a> Window<'a> {
         let from = line_start(src, start);
         let to = line_end(src, end);
         let raw = src.get(from..to)?;
+        let b = raw.as_bytes();
+        let breaks = memchr::memchr2_iter(b'\n', b'\r', b).filter(|&i| is_break(b, i));
         let starts: Vec<usize> = std::iter::once(0)
-            .chain(raw.match_indices('\n').map(|(i, _)| i + 1))
+            .chain(breaks.map(|i| i + 1))
             .filter(|&i| i < raw.len() || i == 0)
             .collect();
         let too_long = starts
@@ -81,18 +83,23 @@ impl<'a> Window<'a> {
     }
 }
 
-/// Where the line holding byte `at` starts.
+/// Where the line holding byte `at` starts (a lone carriage return ends a line too).
 pub fn line_start(src: &str, at: usize) -> usize {
-    src.get(..at)
-        .and_then(|s| s.rfind('\n'))
+    let b = src.as_bytes();
+    let before = b.get(..at).unwrap_or(b);
+    memchr::memrchr2_iter(b'\n', b'\r', before)
+        .find(|&i| is_break(b, i))
         .map_or(0, |i| i + 1)
 }
 
-/// Where the line holding byte `at` ends (its newline included).
+/// Where the line holding byte `at` ends (its line break included).
 pub fn line_end(src: &str, at: usize) -> usize {
-    src.get(at..)
-        .and_then(|s| s.find('\n'))
-        .map_or(src.len(), |i| at + i + 1)
+    let b = src.as_bytes();
+    let after = b.get(at..).unwrap_or_default();
+    memchr::memchr2_iter(b'\n', b'\r', after)
+        .map(|i| at + i)
+        .find(|&i| is_break(b, i))
+        .map_or(src.len(), |i| i + 1)
 }
 
 impl<'a> Files<'a> for Window<'a> {

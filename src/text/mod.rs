@@ -354,6 +354,22 @@ pub fn lines(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether the byte at `i` ends a line: a newline, or a carriage return that no newline
+/// follows (a line break of its own, as YAML and editors count it: classic Mac line
+/// endings); `\r\n` ends a line at its newline.
+pub fn is_line_break(b: &[u8], i: usize) -> bool {
+    match b.get(i) {
+        Some(b'\n') => true,
+        Some(b'\r') => b.get(i + 1) != Some(&b'\n'),
+        _ => false,
+    }
+}
+
+/// Whether `b` has a carriage return that no newline follows.
+pub fn has_lone_cr(b: &[u8]) -> bool {
+    memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'))
+}
+
 /// Text for a terminal: every control character (but newlines and tabs when `keep_lines`),
 /// line separator and [`is_dropped`] character becomes `?`, padded with spaces to its byte
 /// length, so byte offsets into the text stay valid (a source snippet's labels point into

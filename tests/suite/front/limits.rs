@@ -605,8 +605,9 @@ fn to_crlf(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-#[test]
-fn crlf_gives_the_same_loop_and_positions() {
+/// Every input with its line breaks rewritten by `rewrite` is the same loop with the same
+/// diagnostics at the same lines and columns.
+fn same_loop_and_positions(rewrite: fn(&[u8]) -> Vec<u8>, what: &str) {
     let mut compared = 0;
     for f in all_inputs() {
         let lf = std::fs::read(&f).expect("read");
@@ -615,7 +616,7 @@ fn crlf_gives_the_same_loop_and_positions() {
         }
         let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("x.json");
         let a = load(name, &lf, &LoadOptions::default());
-        let b = load(name, &to_crlf(&lf), &LoadOptions::default());
+        let b = load(name, &rewrite(&lf), &LoadOptions::default());
         let key = |l: &loopconv::Loaded| -> Vec<DiagKey> {
             l.diags
                 .items()
@@ -630,7 +631,7 @@ fn crlf_gives_the_same_loop_and_positions() {
                 })
                 .collect()
         };
-        assert_eq!(key(&a), key(&b), "{}", f.display());
+        assert_eq!(key(&a), key(&b), "{}: {what}", f.display());
         assert_eq!(
             a.spec
                 .as_ref()
@@ -638,12 +639,31 @@ fn crlf_gives_the_same_loop_and_positions() {
             b.spec
                 .as_ref()
                 .map(|s| serde_json::to_value(s).expect("the IR serialises")),
-            "{}: CRLF changed the loop",
+            "{}: {what} changed the loop",
             f.display()
         );
         compared += 1;
     }
     assert!(compared > 0, "no example or corpus file found");
+}
+
+#[test]
+fn crlf_gives_the_same_loop_and_positions() {
+    same_loop_and_positions(to_crlf, "CRLF");
+}
+
+/// A lone carriage return is a line break (YAML's and editors' rule; classic Mac files):
+/// before, every position of such a file was on line 1.
+#[test]
+fn cr_gives_the_same_loop_and_positions() {
+    same_loop_and_positions(
+        |b| {
+            b.iter()
+                .map(|&c| if c == b'\n' { b'\r' } else { c })
+                .collect()
+        },
+        "CR",
+    );
 }
 
 #[test]
