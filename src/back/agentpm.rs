@@ -213,7 +213,8 @@ fn report_losses(spec: &Spec, opts: &Options, diags: &mut Diagnostics) {
 /// `max_steps` (an unsigned 64-bit integer), which then holds the largest it can.
 fn report_saturated_steps(spec: &Spec, opts: &Options, diags: &mut Diagnostics) {
     let attempts = spec.effective_max_attempts();
-    if u128::from(attempts) * 3 - 1 <= u128::from(u64::MAX) {
+    let needed = u128::from(attempts) * 3 - 1;
+    if needed <= u128::from(u64::MAX) {
         return;
     }
     let ptr = spec.provenance.pointer(Field::MaxAttempts);
@@ -221,8 +222,7 @@ fn report_saturated_steps(spec: &Spec, opts: &Options, diags: &mut Diagnostics) 
         Code::InexactBound,
         &ptr,
         format!(
-            "`max_attempts` {attempts} needs {} steps, more than `max_steps` can hold; it is written as {}",
-            u128::from(attempts) * 3 - 1,
+            "`max_attempts` {attempts} needs {needed} steps, more than `max_steps` can hold; it is written as {}",
             crate::ir::max_steps_for(attempts)
         ),
     ));

@@ -172,7 +172,7 @@ fn from_graph(spec: &Spec, info: &Info, opts: &Options, diags: &mut Diagnostics)
     if let Some(mut mas) = ir::carried::decode(spec) {
         // A graph written from a MAS loop: the loop it was written from.
         attempts_from_steps(spec, opts, diags);
-        report_graph_losses(spec, Graph::Carried(mas.pattern), opts, diags);
+        report_graph_losses(spec, Graph::Carried(&mas), opts, diags);
         mas.description = own_description(spec, mas.pattern);
         return from_mas_spec(&mas, opts, diags);
     }
@@ -264,9 +264,9 @@ fn own_description(spec: &Spec, pattern: Pattern) -> Option<String> {
 
 /// How a general graph becomes a MAS loop.
 #[derive(Clone, Copy)]
-enum Graph {
-    /// Written from a MAS loop of this pattern: read back exactly ([`ir::carried::decode`]).
-    Carried(Pattern),
+enum Graph<'a> {
+    /// Written from this MAS loop: read back exactly ([`ir::carried::decode`]).
+    Carried(&'a Spec),
     /// The REAL or VEAL shape with objectives of its own.
     Shaped(LoopType),
     /// Any other graph: outlined in the mission.
@@ -328,7 +328,7 @@ fn report_graph_losses(spec: &Spec, graph: Graph, opts: &Options, diags: &mut Di
     }
     // A MAS loop's archetype is its type: `real` or `veal` comes back as it was.
     let kind = match graph {
-        Graph::Carried(p) => p,
+        Graph::Carried(mas) => mas.pattern,
         Graph::Shaped(k) => pattern_of(k),
         Graph::Outlined => Pattern::Real,
     };
@@ -340,14 +340,12 @@ fn report_graph_losses(spec: &Spec, graph: Graph, opts: &Options, diags: &mut Di
         lost(p(Field::Archetype), "the archetype");
     }
     match graph {
-        Graph::Carried(_) => {
+        Graph::Carried(mas) => {
             if let Some(names) = own_phase_names(spec) {
                 lost(p(Field::Phases), &names);
             }
-            if let Some(mas) = ir::carried::decode(spec) {
-                for (at, what) in ir::carried::edits_since_written(spec, &mas) {
-                    lost(at, &what);
-                }
+            for (at, what) in ir::carried::edits_since_written(spec, mas) {
+                lost(at, &what);
             }
         }
         Graph::Shaped(_) => lost(

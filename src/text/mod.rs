@@ -367,7 +367,7 @@ pub fn is_line_break(b: &[u8], i: usize) -> bool {
 
 /// Whether `b` has a carriage return that no newline follows.
 pub fn has_lone_cr(b: &[u8]) -> bool {
-    memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'))
+    memchr::memchr_iter(b'\r', b).any(|i| is_line_break(b, i))
 }
 
 /// Text for a terminal: every control character (but newlines and tabs when `keep_lines`),
