@@ -9,6 +9,18 @@ use loopconv::ir::{FixedLoop, Pattern};
 use loopconv::{Format, LoadOptions};
 use serde_json::Value;
 
+/// `--allow-lossy`, with the MAS loop's agents passed back as flags (`--actor`,
+/// `--validator`, `--fallback-agent`), for converting its AgentPM graph back to MAS.
+fn agents_as_flags(spec: &loopconv::ir::Spec) -> back::Options {
+    back::Options {
+        allow_lossy: true,
+        actor: spec.roles.actor.clone(),
+        validator: spec.roles.validator.clone(),
+        fallback_agent: spec.roles.fallback_agent.clone(),
+        ..back::Options::default()
+    }
+}
+
 /// Seed 000 is the real react loop without `kind` and `$schema`: it is read (with warnings),
 /// and written back with `kind: "loop"` (upstream requires it; every file loopconv writes
 /// passes the upstream schema) and otherwise unchanged (`$schema` is optional upstream, so
@@ -73,13 +85,7 @@ fn mas_agentpm_mas() {
             FixedLoop::recognise(&a_spec).is_some(),
             "{name}: the AgentPM graph lost the REAL/VEAL shape"
         );
-        let flags = back::Options {
-            allow_lossy: true,
-            actor: spec.roles.actor.clone(),
-            validator: spec.roles.validator.clone(),
-            fallback_agent: spec.roles.fallback_agent.clone(),
-            ..back::Options::default()
-        };
+        let flags = agents_as_flags(&spec);
         let (mas, _) = convert(
             &format!("{name} (AgentPM)"),
             &a_spec,
@@ -161,13 +167,7 @@ fn renamed_phases_of_a_mas_graph_convert_back_to_the_same_loop() {
             "{name}: the entry, three ids, five `from`s and three `to`s"
         );
         let renamed = serde_json::to_string_pretty(&graph).expect("JSON");
-        let flags = back::Options {
-            allow_lossy: true,
-            actor: spec.roles.actor.clone(),
-            validator: spec.roles.validator.clone(),
-            fallback_agent: spec.roles.fallback_agent.clone(),
-            ..back::Options::default()
-        };
+        let flags = agents_as_flags(&spec);
         let mas_of = |text: &str, what: &str| {
             let (a_spec, a_info) = reread(what, text, Format::Agentpm);
             convert(what, &a_spec, &a_info, Format::Mas, &flags)
@@ -206,12 +206,7 @@ fn edits_that_carry_nothing_keep_the_mas_loop_and_are_reported() {
     graph["loop"]["phases"][0]["access"]["tools"] = Value::Bool(false);
     graph["loop"]["phases"][1]["outcomes"][0]["description"] = Value::from("Ship it.");
     let edited = serde_json::to_string_pretty(&graph).expect("JSON");
-    let flags = back::Options {
-        allow_lossy: true,
-        actor: spec.roles.actor.clone(),
-        validator: spec.roles.validator.clone(),
-        ..back::Options::default()
-    };
+    let flags = agents_as_flags(&spec);
     let mas_of = |text: &str| {
         let (a_spec, a_info) = reread("gate (AgentPM)", text, Format::Agentpm);
         convert("gate (AgentPM)", &a_spec, &a_info, Format::Mas, &flags)
