@@ -37,13 +37,10 @@ pub fn read(
         unknown_key: Some(dependency_key),
         ..Profile::default()
     };
-    let (man, unread): (m::Manifest, _) =
-        model_from_tree(doc, Format::Agentpm, &profile, tree, diags)?;
+    let man: m::Manifest = model_from_tree(doc, Format::Agentpm, &profile, tree, diags)?;
     warn_package_fields(&man, diags);
     done_with_tree(doc, tree, diags);
-    let mut spec = lower(man);
-    spec.provenance = spec.provenance.with_unread(unread.fields(pointer));
-    Some(spec)
+    Some(lower(man))
 }
 
 /// `F010`: no `kind`.

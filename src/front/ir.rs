@@ -23,12 +23,9 @@ pub fn read(
     if !phase_count_fits(doc, &["graph", "phases"], limits, diags) {
         return None;
     }
-    let (spec, unread): (Spec, _) =
-        model_from_tree(doc, Format::Ir, &Profile::default(), tree, diags)?;
+    let spec: Spec = model_from_tree(doc, Format::Ir, &Profile::default(), tree, diags)?;
     done_with_tree(doc, tree, diags);
-    let mut spec = with_origins(spec);
-    spec.provenance = spec.provenance.with_unread(unread.fields(ir_pointer));
-    Some(spec)
+    Some(with_origins(spec))
 }
 
 /// Give an IR read from JSON the origins of its own elements.

@@ -58,12 +58,10 @@ pub fn read(
         )),
         ..Profile::default()
     };
-    let (l, unread): (m::Loop, _) = model(doc, Format::Mas, &profile, diags)?;
+    let l: m::Loop = model(doc, Format::Mas, &profile, diags)?;
     super::interop::warn_read(doc, &l, diags);
     done_with_tree(doc, tree, diags);
-    let mut spec = lower(&l);
-    spec.provenance = spec.provenance.with_unread(unread.fields(pointer));
-    Some(spec)
+    Some(lower(&l))
 }
 
 /// Where each loop-level field is in a MAS file (graph fields: the loop type).

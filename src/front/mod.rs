@@ -19,7 +19,7 @@ use serde::de::DeserializeOwned;
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::format::Format;
 use crate::tree::{Document, Node, ReadLimits, Value};
-use shape::{Profile, Unread};
+use shape::Profile;
 
 /// What a front end does with the located tree once its model is built.
 #[derive(Debug, Clone, Copy, Default)]
@@ -77,7 +77,7 @@ fn model<M: DeserializeOwned + Send>(
     format: Format,
     profile: &Profile,
     diags: &mut Diagnostics,
-) -> Option<(M, Unread)> {
+) -> Option<M> {
     let alongside = doc.text.len() >= DESERIALISE_ALONGSIDE;
     model_in(doc, format, profile, diags, alongside)
 }
@@ -95,7 +95,7 @@ fn model_from_tree<M: DeserializeOwned + Send>(
     profile: &Profile,
     tree: TreeUse,
     diags: &mut Diagnostics,
-) -> Option<(M, Unread)> {
+) -> Option<M> {
     if doc.text.len() >= CONSUME_TREE_BELOW || matches!(tree, TreeUse::Keep) {
         return model(doc, format, profile, diags);
     }
@@ -106,7 +106,7 @@ fn model_from_tree<M: DeserializeOwned + Send>(
     diags.locate_missing(doc);
     let read = to_model::from_tree::<M>(doc, verdict.edits);
     let model = read.map_err(|e| diags.push(not_read(format, &e))).ok()?;
-    Some((model, verdict.unread))
+    Some(model)
 }
 
 /// The shape check accepted something serde did not: reported, never a panic.
@@ -125,7 +125,7 @@ fn model_in<M: DeserializeOwned + Send>(
     profile: &Profile,
     diags: &mut Diagnostics,
     alongside: bool,
-) -> Option<(M, Unread)> {
+) -> Option<M> {
     let (verdict, as_written) = if alongside {
         // The model, which is kept, is built on this thread; the shape check, which keeps
         // little, runs on the other.
@@ -141,13 +141,13 @@ fn model_in<M: DeserializeOwned + Send>(
         return None;
     }
     match as_written {
-        Some(m) if verdict.edits.is_empty() => return Some((m, verdict.unread)),
+        Some(m) if verdict.edits.is_empty() => return Some(m),
         // Not the model the edits give: freed before that one is built.
         other => drop(other),
     }
     let read = to_model::from_node::<M>(doc.root(), verdict.edits);
     let model = read.map_err(|e| diags.push(not_read(format, &e))).ok()?;
-    Some((model, verdict.unread))
+    Some(model)
 }
 
 /// Whether the shape check found a problem after which the model cannot be built (a YAML
@@ -245,7 +245,7 @@ mod tests {
                 let doc =
                     crate::tree::parse_json(text.clone(), keys, &ReadLimits::default(), &mut diags)
                         .expect("parses");
-                let m: Option<(crate::model::agentpm::Manifest, Unread)> = model_in(
+                let m: Option<crate::model::agentpm::Manifest> = model_in(
                     &doc,
                     Format::Agentpm,
                     &Profile::default(),

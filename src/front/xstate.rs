@@ -34,12 +34,9 @@ pub fn read(
         unknown_key: Some(feature_key),
         ..Profile::default()
     };
-    let (machine, unread): (m::Machine, _) =
-        model_from_tree(doc, Format::Xstate, &profile, tree, diags)?;
+    let machine: m::Machine = model_from_tree(doc, Format::Xstate, &profile, tree, diags)?;
     done_with_tree(doc, tree, diags);
-    let mut spec = lower(machine, diags);
-    spec.provenance = spec.provenance.with_unread(unread.fields(pointer));
-    Some(spec)
+    Some(lower(machine, diags))
 }
 
 /// The XState features a loop cannot hold, by the key that uses them.

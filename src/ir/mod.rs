@@ -42,7 +42,7 @@ pub use policy::{
     CheckType, ErrorPolicy, Escalation, Exhausted, PhaseAction, PhaseFailure, PortType, ToolAction,
     ToolFailure,
 };
-pub use provenance::{Field, FieldSet, Origin, PointerAt, Pointers, Provenance, SharedPointers};
+pub use provenance::{Field, Origin, PointerAt, Pointers, Provenance, SharedPointers};
 
 /// Deserialise a value that is there, `null` included, as `Some`: for the fields passed
 /// through untouched (`environment`, a port's `schema` and `default`), where a `null` that

@@ -252,22 +252,6 @@ impl Field {
 // `ALL` names every field: the last one's index is its length less one.
 const _: () = assert!(Field::MaxAttempts as usize + 1 == Field::ALL.len());
 
-/// A set of [`Field`]s.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FieldSet(u32);
-
-impl FieldSet {
-    /// Add `field`.
-    pub fn insert(&mut self, field: Field) {
-        self.0 |= 1 << field as u32;
-    }
-
-    /// Whether `field` is in the set.
-    pub fn contains(self, field: Field) -> bool {
-        self.0 & (1 << field as u32) != 0
-    }
-}
-
 /// Where a loop's fields are in the file it was read from: the format it was read as and
 /// the pointer of each loop-level field there. Recorded by the front end; never compared
 /// (see [`super::same_content`]).
@@ -277,31 +261,12 @@ pub struct Provenance {
     /// first written in).
     pub read_as: Format,
     pointer: fn(Field) -> &'static str,
-    /// The optional fields the file gives in a form that could not be read, each already
-    /// reported: a rule that requires one of them says nothing.
-    unread: FieldSet,
 }
 
 impl Provenance {
     /// Provenance of a file read as `read_as`, whose fields are at `pointer(field)`.
     pub fn new(read_as: Format, pointer: fn(Field) -> &'static str) -> Self {
-        Provenance {
-            read_as,
-            pointer,
-            unread: FieldSet::default(),
-        }
-    }
-
-    /// This provenance, with the fields the file gives unreadably.
-    #[must_use]
-    pub fn with_unread(self, unread: FieldSet) -> Self {
-        Provenance { unread, ..self }
-    }
-
-    /// Whether the file gives `field` in a form that could not be read (reported when it
-    /// was read): absent from the loop, but not missing from the file.
-    pub fn gives_unreadably(&self, field: Field) -> bool {
-        self.unread.contains(field)
+        Provenance { read_as, pointer }
     }
 
     /// The JSON Pointer of a loop-level field in the source (the closest enclosing

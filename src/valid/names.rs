@@ -6,8 +6,7 @@
 //!
 //! * a *flagged* value is one whose own error an earlier stage already reported (a bad or
 //!   empty id, an empty or wrong-typed list: `F003`, `F004`, `F005`, `F009`, `F014` at its
-//!   pointer). Only a reported error excuses anything, so nothing is silenced without a
-//!   diagnostic that says why;
+//!   pointer; see [`super::flagged`]);
 //! * a phase whose id is flagged or declared twice (`V003`) is *poisoned*: its outcomes are
 //!   not checked for transitions (`V011`, `V010`), and a reference that is its id written
 //!   validly (`investigate` for `Investigate`) counts for it without a diagnostic;
@@ -20,46 +19,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Severity, Suggestion};
+use super::flagged::Flagged;
+use crate::diag::{Diagnostic, EditTarget, Suggestion};
 use crate::ir::id_pattern::repaired_id;
 use crate::ir::{Destination, Graph, IMPLICIT_OUTCOME, IdMap, Phase, Spec, Transition, id_map};
-
-/// Codes whose diagnostic says the value at its pointer is unusable as a name or a list.
-fn invalidates(code: Code) -> bool {
-    matches!(
-        code,
-        Code::InvalidId
-            | Code::InvalidName
-            | Code::EmptyString
-            | Code::WrongType
-            | Code::EmptyCollection
-    )
-}
-
-/// The pointers of the values already reported as unusable (before validation starts),
-/// and of the members written under a misspelled key (`outcome` for `outcomes`: `F001`
-/// renaming the key), which are as good as unusable: left out, and reported.
-fn flagged(sink: &Diagnostics) -> BTreeSet<String> {
-    let errors = sink
-        .items()
-        .iter()
-        .filter(|d| d.severity == Severity::Error);
-    let unusable = errors
-        .clone()
-        .filter(|d| invalidates(d.code))
-        .map(|d| d.location.pointer.clone());
-    let misspelled = errors
-        .filter(|d| d.code == Code::UnknownField)
-        .filter_map(|d| match d.suggestions.first() {
-            Some(Suggestion::Replace { target, with }) if target.key => {
-                let parent = target.pointer.rsplit_once('/').map_or("", |(p, _)| p);
-                // A schema's field name, which holds no `~` or `/` to escape.
-                Some(format!("{parent}/{with}"))
-            }
-            _ => None,
-        });
-    unusable.chain(misspelled).collect()
-}
 
 /// How a reference to a phase or an outcome resolves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,7 +75,7 @@ pub(super) struct Names<'a> {
     pub(super) phases_flagged: bool,
     /// The transition list is flagged (empty): coverage cannot be judged.
     pub(super) transitions_flagged: bool,
-    flagged: BTreeSet<String>,
+    flagged: &'a Flagged,
     /// How each transition's names resolve, in transition order, packed
     /// ([`Names::transitions`] unpacks them): the first declaration of its `from`, or
     /// [`UNUSUAL`] when one of its names is not a declared name written exactly (then they
@@ -152,10 +115,9 @@ pub(super) struct TransitionNames<'a> {
 }
 
 impl<'a> Names<'a> {
-    pub(super) fn new(spec: &'a Spec, sink: &Diagnostics) -> Self {
+    pub(super) fn new(spec: &'a Spec, flagged: &'a Flagged) -> Self {
         use crate::ir::Field;
         let graph = &spec.graph;
-        let flagged = flagged(sink);
         let mut first = id_map(graph.phases.len());
         let mut duplicated = BTreeSet::new();
         for (i, p) in graph.phases.iter().enumerate() {
@@ -178,8 +140,8 @@ impl<'a> Names<'a> {
             duplicated,
             outcomes_flagged: BTreeSet::new(),
             invalid_outcomes: BTreeSet::new(),
-            phases_flagged: flagged.contains(&spec.provenance.pointer(Field::Phases)),
-            transitions_flagged: flagged.contains(&spec.provenance.pointer(Field::Transitions)),
+            phases_flagged: flagged.contains(|| spec.provenance.pointer(Field::Phases)),
+            transitions_flagged: flagged.contains(|| spec.provenance.pointer(Field::Transitions)),
             flagged,
             transitions: Vec::new(),
             renamed: std::cell::OnceCell::new(),
@@ -289,9 +251,8 @@ impl<'a> Names<'a> {
     }
 
     /// Whether the value at `pointer` was reported as unusable.
-    /// (`pointer` is written out only when something was flagged.)
     pub(super) fn is_flagged(&self, pointer: impl FnOnce() -> String) -> bool {
-        !self.flagged.is_empty() && self.flagged.contains(&pointer())
+        self.flagged.contains(pointer)
     }
 
     /// Whether `id` is a declared phase.
@@ -586,7 +547,7 @@ fn written_validly(name: &str, declared: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diag::{Diagnostic, EditTarget, Suggestion};
+    use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
     use crate::ir::id_pattern::is_stable_id;
 
     #[test]

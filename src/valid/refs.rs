@@ -6,6 +6,7 @@
 //! once (V007) and not checked for its outcome; a phase whose id repeats is checked once.
 
 use super::Sink as _;
+use super::flagged::Flagged;
 use super::names::{Names, Resolved, TransitionNames, target_declared, unknown_id_help};
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
@@ -24,7 +25,8 @@ fn blank(s: &str) -> bool {
 /// the diagnostics are sorted by position and code afterwards.
 pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     let g = &spec.graph;
-    let phases = Names::new(spec, sink);
+    let flagged = Flagged::reported(sink);
+    let phases = Names::new(spec, &flagged);
     // Rules 1-5: labels, phases and outcomes.
     archetype_not_blank(spec, sink);
     objectives_not_blank(g, sink);
@@ -42,13 +44,13 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     // checkpoints may guard one phase, evaluated in authored order).
     unique_checkpoint_ids(g, sink);
     // Rules 18-22: error policy.
-    retry_policy(spec, sink);
-    phase_failure_policy(spec, sink);
+    retry_policy(spec, &flagged, sink);
+    phase_failure_policy(spec, &flagged, sink);
     // MAS rules.
-    real_has_mission(spec, sink);
+    real_has_mission(spec, &flagged, sink);
     actor_not_empty(spec, sink);
-    veal_has_validator_and_checks(spec, sink);
-    fallback_has_agent(spec, sink);
+    veal_has_validator_and_checks(spec, &flagged, sink);
+    fallback_has_agent(spec, &flagged, sink);
     unique_check_ids(spec, sink);
     edges_resolve(g, &phases) && !phases.transitions_flagged && !phases.phases_flagged
 }
@@ -478,8 +480,9 @@ fn unique_checkpoint_ids(g: &Graph, sink: &mut Diagnostics) {
 }
 
 /// Rules 18-21 (`V018`-`V021`): `action: retry` needs `max_retries` and `on_exhausted`, and
-/// any other action allows neither.
-fn retry_policy(spec: &Spec, sink: &mut Diagnostics) {
+/// any other action allows neither. A member given unreadably (reported already) is not
+/// also missing.
+fn retry_policy(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
     let Some(tf) = spec
         .bounds
         .error_policy
@@ -489,10 +492,7 @@ fn retry_policy(spec: &Spec, sink: &mut Diagnostics) {
         return;
     };
     let tp = spec.provenance.pointer(Field::ToolFailure);
-    // A member of `tool_failure` given unreadably is reported already, and may be the one
-    // a retry needs.
-    let unread = spec.provenance.gives_unreadably(Field::ToolFailure);
-    if tf.action == ToolAction::Retry && !unread {
+    if tf.action == ToolAction::Retry {
         for (missing, code, field) in [
             (
                 tf.max_retries.is_none(),
@@ -505,7 +505,7 @@ fn retry_policy(spec: &Spec, sink: &mut Diagnostics) {
                 "on_exhausted",
             ),
         ] {
-            if missing {
+            if missing && !flagged.contains(|| format!("{tp}/{field}")) {
                 sink.key(
                     Diagnostic::new(code, format!("`tool_failure` has `action: retry` but no `{field}`"))
                         .with_help("a retry policy needs `max_retries` (at least 1) and `on_exhausted` (`fail_phase`, `abort` or `handoff`)")
@@ -551,7 +551,7 @@ fn retry_policy(spec: &Spec, sink: &mut Diagnostics) {
 
 /// Rule 22 (`V022`): when a tool failure can fail the phase (`fail_phase`, or a retry that
 /// ends in `fail_phase`), `error_policy` says what a phase failure does.
-fn phase_failure_policy(spec: &Spec, sink: &mut Diagnostics) {
+fn phase_failure_policy(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
     let Some(ep) = &spec.bounds.error_policy else {
         return;
     };
@@ -560,15 +560,16 @@ fn phase_failure_policy(spec: &Spec, sink: &mut Diagnostics) {
     };
     let can_fail_phase = tf.action == ToolAction::FailPhase
         || (tf.action == ToolAction::Retry && tf.on_exhausted == Some(Exhausted::FailPhase));
-    let unread = spec.provenance.gives_unreadably(Field::ErrorPolicy);
-    if can_fail_phase && ep.phase_failure.is_none() && !unread {
+    let ep_pointer = spec.provenance.pointer(Field::ErrorPolicy);
+    let unread = || flagged.contains(|| format!("{ep_pointer}/phase_failure"));
+    if can_fail_phase && ep.phase_failure.is_none() && !unread() {
         sink.key(
             Diagnostic::new(
                 Code::MissingPhaseFailure,
                 "tool failure can fail the phase, but `error_policy` has no `phase_failure`",
             )
             .with_help("add `\"phase_failure\": {\"action\": \"abort\"}` (or `handoff`)")
-            .at(spec.provenance.pointer(Field::ErrorPolicy)),
+            .at(ep_pointer),
         );
     }
 }
@@ -583,7 +584,7 @@ fn missing_field(spec: &Spec, field: Field) -> (String, String) {
 }
 
 /// MAS rule `V101`: a REAL loop has a mission.
-fn real_has_mission(spec: &Spec, sink: &mut Diagnostics) {
+fn real_has_mission(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
     if spec.pattern == Pattern::Real && spec.goal.mission.as_deref() == Some("") {
         sink.value(
             empty_role(Code::MissingMission, "mission", "the goal statement")
@@ -592,7 +593,7 @@ fn real_has_mission(spec: &Spec, sink: &mut Diagnostics) {
     }
     if spec.pattern == Pattern::Real
         && spec.goal.mission.is_none()
-        && !spec.provenance.gives_unreadably(Field::Mission)
+        && !flagged.contains(|| spec.provenance.pointer(Field::Mission))
     {
         let (object, path) = missing_field(spec, Field::Mission);
         sink.key(
@@ -606,7 +607,7 @@ fn real_has_mission(spec: &Spec, sink: &mut Diagnostics) {
 }
 
 /// MAS rules `V102` and `V103`: a VEAL loop has a validator and at least one check.
-fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
+fn veal_has_validator_and_checks(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
     if spec.pattern != Pattern::Veal {
         return;
     }
@@ -620,7 +621,8 @@ fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
             .at(spec.provenance.pointer(Field::Validator)),
         );
     }
-    if spec.roles.validator.is_none() && !spec.provenance.gives_unreadably(Field::Validator) {
+    let unread = |field| flagged.contains(|| spec.provenance.pointer(field));
+    if spec.roles.validator.is_none() && !unread(Field::Validator) {
         let (object, path) = missing_field(spec, Field::Validator);
         sink.key(
             Diagnostic::new(Code::MissingValidator, "VEAL loop has no `validator`")
@@ -630,8 +632,7 @@ fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
                 .at(object),
         );
     }
-    let checks_unread = spec.provenance.gives_unreadably(Field::Checks);
-    if spec.goal.checks.as_ref().is_none_or(Vec::is_empty) && !checks_unread {
+    if spec.goal.checks.as_ref().is_none_or(Vec::is_empty) && !unread(Field::Checks) {
         let (object, path) = missing_field(spec, Field::Checks);
         let d = Diagnostic::new(Code::MissingChecks, "VEAL loop has no checks").with_help(format!(
             "a VEAL loop is validation-driven: add at least one check under `{path}`"
@@ -644,7 +645,7 @@ fn veal_has_validator_and_checks(spec: &Spec, sink: &mut Diagnostics) {
 }
 
 /// MAS rule `V104`: `escalation: fallback` names a `fallback_agent`.
-fn fallback_has_agent(spec: &Spec, sink: &mut Diagnostics) {
+fn fallback_has_agent(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
     let fallback = spec.bounds.escalation == Some(Escalation::Fallback);
     if fallback && spec.roles.fallback_agent.as_deref() == Some("") {
         sink.value(
@@ -656,8 +657,8 @@ fn fallback_has_agent(spec: &Spec, sink: &mut Diagnostics) {
             .at(spec.provenance.pointer(Field::FallbackAgent)),
         );
     }
-    let unread = spec.provenance.gives_unreadably(Field::FallbackAgent);
-    if fallback && spec.roles.fallback_agent.is_none() && !unread {
+    let unread = || flagged.contains(|| spec.provenance.pointer(Field::FallbackAgent));
+    if fallback && spec.roles.fallback_agent.is_none() && !unread() {
         sink.value(
             Diagnostic::new(
                 Code::MissingFallbackAgent,

@@ -21,7 +21,6 @@ mod tables;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::front::to_model::Edits;
-use crate::ir::{Field, FieldSet};
 use crate::text::count;
 use crate::tree::{Document, Member, Node, Value};
 use ptr::Ptr;
@@ -42,36 +41,6 @@ pub struct Verdict {
     /// A problem leaves no model to build without guessing (a required field missing or
     /// of the wrong type, an item of the wrong type).
     pub unreadable: bool,
-    /// The optional fields the document gives in a form that could not be read (the wrong
-    /// type, or a key that misspells the field's name): reported, and left out of the
-    /// model ([`Unread`]).
-    pub unread: Unread,
-}
-
-/// The pointers of the optional fields a document gives but that could not be read: each
-/// is reported once, by the shape check, so a rule that requires the field says nothing
-/// (one cause, one diagnostic).
-#[derive(Debug, Default)]
-pub struct Unread(Vec<String>);
-
-impl Unread {
-    /// The loop-level fields among them, for a format whose fields are at `pointer`: a
-    /// field is unread when its pointer, or the pointer of a member of it, is.
-    pub fn fields(&self, pointer: fn(Field) -> &'static str) -> FieldSet {
-        let mut set = FieldSet::default();
-        for field in Field::ALL {
-            let at = pointer(field);
-            let member_of = |p: &str| {
-                p.strip_prefix(at)
-                    .and_then(|rest| rest.strip_prefix('/'))
-                    .is_some_and(|key| !key.contains('/'))
-            };
-            if self.0.iter().any(|p| p == at || member_of(p)) {
-                set.insert(field);
-            }
-        }
-        set
-    }
 }
 
 /// What a format's front end tells the shape check about its format.
@@ -120,14 +89,12 @@ pub fn check(
         diags,
         edits: Edits::default(),
         fatal: 0,
-        unread: Unread::default(),
     };
     let ok = s.node(schema.root(), doc.root(), &Ptr::Root, true);
     Verdict {
         ok,
         edits: s.edits,
         unreadable: s.fatal > 0,
-        unread: s.unread,
     }
 }
 
@@ -154,7 +121,6 @@ struct ShapeCheck<'a> {
     /// The problems reported so far after which a value cannot be read ([`is_fatal`]),
     /// but for those of optional fields left out.
     fatal: usize,
-    unread: Unread,
 }
 
 fn quote(s: &str) -> String {
@@ -790,7 +756,6 @@ impl ShapeCheck<'_> {
         {
             self.fatal = fatal;
             self.edits.skip(&m.value);
-            self.unread.0.push(child.to_string());
         }
         ok
     }
@@ -901,15 +866,7 @@ impl ShapeCheck<'_> {
             UnknownKey::Explained => return,
             UnknownKey::Instead(d) => *d,
             UnknownKey::Unknown => {
-                let parent = child.parent();
-                if report
-                    && !is_package_reference(&m.key, &parent)
-                    && let Some(meant) = nearest_property(&m.key, obj)
-                {
-                    // The field it misspells is given, unreadably.
-                    self.unread.0.push(parent.key(meant).to_string());
-                }
-                self.unknown_key(&m.key, &child.to_string(), &parent, obj)
+                self.unknown_key(&m.key, &child.to_string(), &child.parent(), obj)
             }
         };
         // A YAML non-string key is already reported by the parser (P012): one mistake,

@@ -597,6 +597,46 @@ fn a_required_by_rule_field_given_unreadably_is_not_also_missing() {
     assert_eq!(codes, ["V102"]);
 }
 
+/// A member of `error_policy` given unreadably is reported once, and the rules that need
+/// it judge only the members that are really missing (before: the `F003` of a quoted
+/// `max_retries` silenced the whole `tool_failure`, so its `on_exhausted` was reported as
+/// "only allowed with `action: retry`, not `action: retry`", `V021`).
+#[test]
+fn an_error_policy_member_given_unreadably_is_not_also_missing() {
+    let codes = |policy: &str| -> Vec<String> {
+        let text = edit(
+            "  transitions:\n",
+            &format!("  error_policy:\n{policy}  transitions:\n"),
+        );
+        diagnostics(&text)
+            .iter()
+            .map(|d| d.code.to_string())
+            .collect()
+    };
+    let retry = |members: &str| {
+        format!(
+            "    tool_failure:\n      action: retry\n{members}    phase_failure:\n      action: abort\n"
+        )
+    };
+    // The quoted `max_retries` is the one error.
+    let quoted = retry("      max_retries: \"3\"\n      on_exhausted: fail_phase\n");
+    assert_eq!(codes(&quoted), ["F003"]);
+    // `on_exhausted` is missing besides: that is a second mistake, said once.
+    let quoted_alone = retry("      max_retries: \"3\"\n");
+    assert_eq!(codes(&quoted_alone), ["V019", "F003"]);
+    // A misspelled member is the one error, and the other is still required.
+    let misspelled = retry("      max_retires: 3\n      on_exhausted: abort\n");
+    assert_eq!(codes(&misspelled), ["F001"]);
+    let both_missing = retry("");
+    assert_eq!(codes(&both_missing), ["V018", "V019"]);
+    // A misspelled `phase_failure` is not also missing (`V022`).
+    let policy =
+        "    tool_failure:\n      action: fail_phase\n    phase_failur:\n      action: abort\n";
+    assert_eq!(codes(policy), ["F001"]);
+    let no_phase_failure = "    tool_failure:\n      action: fail_phase\n";
+    assert_eq!(codes(no_phase_failure), ["V022"]);
+}
+
 /// A phase renamed in its declaration only (its references still name the old id, and
 /// nothing names the new one) is one diagnostic, whose "did you mean" is the new name at
 /// every place; no rule judges the renamed phase as if it had no transitions (before:

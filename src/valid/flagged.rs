@@ -1,0 +1,71 @@
+//! The values an earlier stage already reported as unusable: one cause, one diagnostic.
+//!
+//! A value is *flagged* when the front end reported it (before validation starts) as
+//! unusable as a name, a list or a field: a bad or empty id, an empty or wrong-typed list,
+//! an optional field of the wrong type, out of range or not one of its values (left out
+//! of the loop, and the rest still read). A member written under a misspelled key
+//! (`validtor:` for `validator:`, `outcome:` for `outcomes:`: `F001` with a suggestion
+//! renaming the key) is as good as unusable: left out, and reported.
+//!
+//! A rule that would judge a flagged value, or find it missing, says nothing: only a
+//! reported error excuses anything, so nothing is silenced without a diagnostic that says
+//! why. This is the one record of what was given but could not be read; the rules ask it
+//! by the value's JSON Pointer.
+
+use std::collections::BTreeSet;
+
+use crate::diag::{Code, Diagnostics, Severity, Suggestion};
+
+/// Codes whose diagnostic says the value at its pointer is unusable.
+fn invalidates(code: Code) -> bool {
+    matches!(
+        code,
+        Code::InvalidId
+            | Code::InvalidName
+            | Code::EmptyString
+            | Code::WrongType
+            | Code::EmptyCollection
+            | Code::Yaml11Boolean
+            | Code::InvalidValue
+            | Code::OutOfRange
+    )
+}
+
+/// The pointers of the flagged values.
+pub(super) struct Flagged(BTreeSet<String>);
+
+impl Flagged {
+    /// The values the errors in `sink` flag.
+    pub(super) fn reported(sink: &Diagnostics) -> Self {
+        let errors = sink
+            .items()
+            .iter()
+            .filter(|d| d.severity == Severity::Error);
+        let unusable = errors
+            .clone()
+            .filter(|d| invalidates(d.code))
+            .map(|d| d.location.pointer.clone());
+        let misspelled = errors
+            .filter(|d| d.code == Code::UnknownField)
+            .filter_map(|d| match d.suggestions.first() {
+                Some(Suggestion::Replace { target, with }) if target.key => {
+                    let parent = target.pointer.rsplit_once('/').map_or("", |(p, _)| p);
+                    // A schema's field name, which holds no `~` or `/` to escape.
+                    Some(format!("{parent}/{with}"))
+                }
+                _ => None,
+            });
+        Flagged(unusable.chain(misspelled).collect())
+    }
+
+    /// Whether nothing is flagged (the common case: then no pointer is written out).
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether the value at `pointer` is flagged (`pointer` is written out only when
+    /// something is).
+    pub(super) fn contains(&self, pointer: impl FnOnce() -> String) -> bool {
+        !self.is_empty() && self.0.contains(&pointer())
+    }
+}
