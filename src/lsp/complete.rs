@@ -29,8 +29,7 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let prefix = &text[line_start..offset];
+    let prefix = &text[crate::text::line_start(text, offset)..offset];
     let word = prefix.len() - prefix.trim_end_matches(is_id_char).len();
     let word_start = offset - word;
     let before = &prefix[..prefix.len() - word];
@@ -123,19 +122,15 @@ fn is_word_char(c: char) -> bool {
 /// from the cursor's (back to the item's `- `, on to the next line indented as little),
 /// not from a list of every line of the text.
 fn yaml_item(text: &str, offset: usize) -> (usize, usize) {
-    let line_at = |start: usize| {
-        let end = text[start..]
-            .find('\n')
-            .map_or(text.len(), |i| start + i + 1);
-        &text[start..end]
-    };
+    use crate::text::{line_start, next_line_start};
+    let line_at = |start: usize| &text[start..next_line_start(text, start)];
     let indent = |l: &str| l.len() - l.trim_start().len();
-    let mut item = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let mut item = line_start(text, offset);
     while !line_at(item).trim_start().starts_with("- ") {
         if item == 0 {
             return (0, text.len());
         }
-        item = text[..item - 1].rfind('\n').map_or(0, |i| i + 1);
+        item = line_start(text, item - 1);
     }
     let dash = indent(line_at(item));
     let mut next = item + line_at(item).len();

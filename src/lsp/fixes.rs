@@ -118,8 +118,7 @@ fn add_member(
         return None;
     };
     let at = members.first()?.key_span.start();
-    let line_start = t.text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
-    let indent = t.text.get(line_start..at)?;
+    let indent = t.text.get(crate::text::line_start(t.text, at)..at)?;
     let own_line = indent.chars().all(char::is_whitespace);
     let comma = if doc.syntax == Syntax::Json || !own_line {
         ","
@@ -127,7 +126,7 @@ fn add_member(
         ""
     };
     let sep = if own_line {
-        format!("{comma}\n{indent}")
+        format!("{comma}{}{indent}", crate::text::line_ending(t.text))
     } else {
         format!("{comma} ")
     };
@@ -148,7 +147,8 @@ fn add_transition(
     on: &str,
 ) -> Option<TextEdit> {
     let last = index.transitions.last()?;
-    let line_start = t.text[..last.span.0].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = crate::text::line_start(t.text, last.span.0);
+    let nl = crate::text::line_ending(t.text);
     let indent: String = t.text[line_start..last.span.0]
         .chars()
         .map(|c| if c == '-' { ' ' } else { c })
@@ -159,21 +159,19 @@ fn add_transition(
         Syntax::Json => (
             last.span.1,
             format!(
-                ",\n{indent}{{ \"from\": {}, \"on\": {}, \"to\": \"$end\" }}",
+                ",{nl}{indent}{{ \"from\": {}, \"on\": {}, \"to\": \"$end\" }}",
                 q(from),
                 q(on)
             ),
         ),
         Syntax::Yaml => {
-            let end = t.text[last.span.1..]
-                .find('\n')
-                .map_or(t.text.len(), |i| last.span.1 + i);
+            let end = crate::text::line_end(t.text, last.span.1);
             let dash = indent.len().saturating_sub(2);
             let pad = " ".repeat(dash);
             (
                 end,
                 format!(
-                    "\n{pad}- from: {}\n{pad}  on: {}\n{pad}  to: \"$end\"",
+                    "{nl}{pad}- from: {}{nl}{pad}  on: {}{nl}{pad}  to: \"$end\"",
                     q(from),
                     q(on)
                 ),

@@ -10,23 +10,29 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
-    /// Index `text`.
+    /// Index `text`. A line ends at `\n`, `\r\n` or a lone `\r`, as LSP counts them
+    /// ([`crate::text::is_line_break`]).
     pub fn new(text: &str) -> Self {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        LineIndex { starts }
+        LineIndex {
+            starts: crate::text::line_starts(text),
+        }
     }
 
-    /// Follow an edit of the text: the bytes `start..end` replaced by `inserted` (the line
-    /// starts after it moved, those inside it replaced; no scan of the rest of the text).
-    pub fn replace(&mut self, (start, end): (usize, usize), inserted: &str) {
-        let removed_from = self.starts.partition_point(|&s| s <= start);
+    /// Follow an edit of the text: the bytes `start..end` replaced by `inserted`, giving
+    /// `edited`. The line starts after the edit move; those it touched are found again in
+    /// `edited` from the byte before it (a `\r` there ends a line or not by what follows
+    /// it); no scan of the rest of the text.
+    pub fn replace(&mut self, edited: &str, (start, end): (usize, usize), inserted: &str) {
+        let removed_from = self.starts.partition_point(|&s| s < start.max(1));
         let removed_to = self.starts.partition_point(|&s| s <= end);
         for s in &mut self.starts[removed_to..] {
             *s = *s - (end - start) + inserted.len();
         }
-        let added = inserted.match_indices('\n').map(|(i, _)| start + i + 1);
+        let b = edited.as_bytes();
+        let window = start.saturating_sub(1)..start + inserted.len();
+        let added = window
+            .filter(|&i| crate::text::is_line_break(b, i))
+            .map(|i| i + 1);
         self.starts.splice(removed_from..removed_to, added);
     }
 
@@ -106,7 +112,7 @@ impl Source {
         let b = self.lines.offset(&self.text, range.end);
         let span = (a.min(b), a.max(b));
         self.text.replace_range(span.0..span.1, &change.text);
-        self.lines.replace(span, &change.text);
+        self.lines.replace(&self.text, span, &change.text);
     }
 }
 
@@ -129,6 +135,22 @@ mod tests {
         assert_eq!(idx.offset(text, Position::new(9, 0)), text.len());
         // Inside a multi-byte character: moved back to its start.
         assert_eq!(idx.position(text, x - 1), Position::new(1, 1));
+    }
+
+    #[test]
+    fn a_line_ends_at_a_newline_a_crlf_or_a_lone_carriage_return() {
+        let text = "a\rb\r\nc\nd";
+        let idx = LineIndex::new(text);
+        for (c, line) in [('a', 0), ('b', 1), ('c', 2), ('d', 3)] {
+            let at = text.find(c).unwrap();
+            assert_eq!(idx.position(text, at), Position::new(line, 0));
+            assert_eq!(idx.offset(text, Position::new(line, 0)), at);
+        }
+        // The end of a line is before its line break, both bytes of a `\r\n`.
+        assert_eq!(
+            idx.offset(text, Position::new(1, 9)),
+            text.find('\r').unwrap() + 2
+        );
     }
 
     fn change(range: ((u32, u32), (u32, u32)), text: &str) -> TextDocumentContentChangeEvent {
@@ -167,8 +189,15 @@ mod tests {
 
     #[test]
     fn the_line_index_follows_every_edit() {
-        let texts = ["", "\n", "ab\ncd\n\nef", "\u{e9}\n\u{1f600}\r\nz"];
-        let inserts = ["", "x", "\n", "a\nb\n", "\u{e9}\n"];
+        let texts = [
+            "",
+            "\n",
+            "ab\ncd\n\nef",
+            "\u{e9}\n\u{1f600}\r\nz",
+            "a\rb\r\nc\r",
+            "\r\r\n\n",
+        ];
+        let inserts = ["", "x", "\n", "\r", "\r\n", "a\nb\n", "\u{e9}\n", "a\rb"];
         for text in texts {
             let bounds: Vec<usize> = (0..=text.len())
                 .filter(|&i| text.is_char_boundary(i))
@@ -176,10 +205,10 @@ mod tests {
             for &a in &bounds {
                 for &b in bounds.iter().filter(|&&b| b >= a) {
                     for ins in inserts {
-                        let mut idx = LineIndex::new(text);
-                        idx.replace((a, b), ins);
                         let mut edited = text.to_owned();
                         edited.replace_range(a..b, ins);
+                        let mut idx = LineIndex::new(text);
+                        idx.replace(&edited, (a, b), ins);
                         assert_eq!(idx, LineIndex::new(&edited), "{text:?} {a}..{b} {ins:?}");
                     }
                 }

@@ -122,28 +122,8 @@ impl Line {
     }
 }
 
-/// Where each line starts (memchr: `match_indices` of a newline was a third of the cost
-/// of a first diagnostic's position in a large file).
-///
-/// Counted first and allocated once: grown by doubling, each larger copy of the list took
-/// fresh memory (with huge pages, a fresh 2 MiB page each), and the first position in a
-/// 10,000-phase loop made the process 9.7 MB larger, for a list of 0.6 MB.
-///
-/// A carriage return not followed by a newline is a line break of its own, as YAML and
-/// editors count it (files with classic Mac line endings); `\r\n` is one break.
-pub(super) fn line_starts(text: &str) -> Vec<usize> {
-    let b = text.as_bytes();
-    if crate::text::has_lone_cr(b) {
-        let breaks =
-            memchr::memchr2_iter(b'\n', b'\r', b).filter(|&i| crate::text::is_line_break(b, i));
-        return std::iter::once(0).chain(breaks.map(|i| i + 1)).collect();
-    }
-    let newlines = memchr::memchr_iter(b'\n', b).count();
-    let mut starts = Vec::with_capacity(newlines + 1);
-    starts.push(0);
-    starts.extend(memchr::memchr_iter(b'\n', b).map(|i| i + 1));
-    starts
-}
+/// Where each line starts.
+pub(super) use crate::text::line_starts;
 
 /// Bytes per entry of [`char_marks`].
 const CHAR_MARK_BLOCK: usize = 4096;

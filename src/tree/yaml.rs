@@ -30,6 +30,21 @@ fn span_of<T>(s: &Spanned<T>) -> Span {
     Span::new(start, start.saturating_add(len))
 }
 
+/// The span of a node holding `value`, whose own span the parser gives as `span`: a
+/// block collection's span is its first token's, so it is stretched to the end of its last
+/// item (as a JSON collection's span is the whole collection, up to its bracket).
+fn node_span(span: Span, value: &Value) -> Span {
+    let last = match value {
+        Value::Array(items) => items.last().map(|n| n.span),
+        Value::Object(members) => members.last().map(|m| m.value.span),
+        _ => None,
+    };
+    match last {
+        Some(last) if last.end() > span.end() => Span::new(span.start(), last.end()),
+        _ => span,
+    }
+}
+
 impl<'de> Visitor<'de> for YVisitor {
     type Value = Value;
 
@@ -80,7 +95,7 @@ impl<'de> Visitor<'de> for YVisitor {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
         while let Some(n) = seq.next_element::<Spanned<YNode>>()? {
-            let span = span_of(&n);
+            let span = node_span(span_of(&n), &n.value.0);
             items.push(Node {
                 value: n.value.0,
                 span,
@@ -103,7 +118,7 @@ impl<'de> Visitor<'de> for YVisitor {
                 }
             };
             let v = map.next_value::<Spanned<YNode>>()?;
-            let span = span_of(&v);
+            let span = node_span(span_of(&v), &v.value.0);
             members.push(Member {
                 key,
                 key_span,
@@ -259,7 +274,7 @@ fn one_root(
     }
     match docs.pop() {
         Some(root) => {
-            let span = span_of(&root);
+            let span = node_span(span_of(&root), &root.value.0);
             Some(Node {
                 value: root.value.0,
                 span,

@@ -165,11 +165,12 @@ impl Client {
 }
 
 /// The LSP position (UTF-16 columns) of the `nth` occurrence of `needle`, plus `shift`
-/// characters.
+/// characters. Lines end at `\n`, `\r\n` or a lone `\r`, as LSP counts them.
 pub(crate) fn pos(text: &str, needle: &str, nth: usize, shift: usize) -> Value {
     let (at, _) = text.match_indices(needle).nth(nth).expect("needle in text");
-    let line = text[..at].matches('\n').count();
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let starts = loopconv::text::line_starts(text);
+    let line = starts.partition_point(|&s| s <= at) - 1;
+    let start = starts[line];
     let col: usize = text[start..at].chars().map(char::len_utf16).sum();
     json!({"line": line, "character": col + shift})
 }
@@ -427,6 +428,48 @@ fn symbols_and_code_actions() {
     c.shutdown();
 }
 
+/// A file with Windows (`\r\n`) or classic Mac (a lone `\r`) line endings: the server
+/// counts its lines as the client does (before, a lone `\r` ended no line, so every
+/// position of such a file was on line 0), completes on its lines, and a fix adds lines
+/// with the file's own line ending (before, always `\n`).
+#[test]
+fn a_files_own_line_endings_are_kept() {
+    let yaml = "kind: loop\nname: x\nversion: 0.1.0\ndescription: d\nloop:\n  entry_phase: plan\n  phases:\n    - id: plan\n      objective: Plan.\n      outcomes:\n        - id: done\n          description: Done.\n        - id: stuck\n          description: Stuck.\n  transitions:\n    - from: plan\n      on: done\n      to: $end\n";
+    let uri = "file:///tmp/endings.yaml";
+    for nl in ["\n", "\r\n", "\r"] {
+        let text = yaml.replace('\n', nl);
+        let mut c = Client::start();
+        c.open(uri, &text);
+        let ds = c.diagnostics(uri, 1);
+        let codes: Vec<&Value> = ds.iter().map(|d| &d["code"]).collect();
+        assert_eq!(codes, ["F012", "V011"], "{ds:?}");
+        assert_eq!(ds[1]["range"]["start"], pos(&text, "stuck", 0, 0), "{nl:?}");
+        let items = c.request("textDocument/completion", at(uri, pos(&text, "$end", 0, 0)));
+        assert!(labels(&items).contains(&"plan"), "{items}");
+
+        let all =
+            json!({"start": {"line": 0, "character": 0}, "end": {"line": 9999, "character": 0}});
+        let acts = c.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": all, "context": {"diagnostics": ds}}),
+        );
+        let add = acts
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["title"].as_str().unwrap().contains("`stuck`"))
+            .expect("a fix adding the transition");
+        let fixed = apply(&text, &add["edit"]["changes"][uri][0]);
+        assert_eq!(
+            fixed.replace(nl, "\n"),
+            format!("{yaml}    - from: \"plan\"\n      on: \"stuck\"\n      to: \"$end\"\n"),
+            "{nl:?}"
+        );
+        assert!(!fixed.replace(nl, "").contains(['\r', '\n']), "{fixed:?}");
+        c.shutdown();
+    }
+}
+
 /// Two checkpoints before one phase (V017 is retired): no diagnostic, both checkpoints as
 /// symbols in authored order, and both `before_phase` references found from the phase.
 #[test]
@@ -471,11 +514,12 @@ fn several_checkpoints_before_one_phase_are_clean_and_indexed() {
 }
 
 /// Apply one text edit (ASCII text: columns are bytes).
+/// `text` with one LSP text edit applied (positions on ASCII lines).
 fn apply(text: &str, edit: &Value) -> String {
+    let starts = loopconv::text::line_starts(text);
     let off = |p: &Value| {
         let line = p["line"].as_u64().unwrap() as usize;
-        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
-        start + p["character"].as_u64().unwrap() as usize
+        starts[line] + p["character"].as_u64().unwrap() as usize
     };
     let (a, b) = (off(&edit["range"]["start"]), off(&edit["range"]["end"]));
     format!(
