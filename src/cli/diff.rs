@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use loopconv::analysis::diff as d;
 use loopconv::back::diff as r;
 
-use super::io::{emit, is_stdio};
+use super::io::{emit, is_stdio, refuse_input_as_output};
 use super::report::{code, load_valid_pair};
 use super::{EXIT_PROBLEMS, Global, MessageFormat};
 
@@ -41,6 +41,7 @@ pub(super) fn run(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
             "diff reads at most one of its two loops from standard input (`-`), which can be read once"
         );
     }
+    refuse_input_as_output(a.output.as_deref(), [a.old.as_path(), a.new.as_path()])?;
     let [old, new] = load_valid_pair(g, [&a.old, &a.new])?;
     let (Some(old), Some(new)) = (old, new) else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));

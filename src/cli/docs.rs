@@ -12,7 +12,7 @@ use loopconv::back;
 use loopconv::diag::Diagnostics;
 
 use super::io::{
-    expand, folder_pool, is_stdio, map_on_readers, open_error, plain_io, write_all_atomic,
+    Inputs, expand, folder_pool, is_stdio, map_on_readers, open_error, plain_io, write_all_atomic,
 };
 use super::report::{
     code, display_name, load_file, plural, report_collisions, report_loaded, summary,
@@ -89,7 +89,8 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         template,
         ..back::Options::default()
     };
-    let Some(pages) = docs_pages(g, a, &opts)? else {
+    let files = docs_files(&a.paths, &a.walk)?;
+    let Some(pages) = docs_pages(g, a, &files, &opts)? else {
         summary(
             g,
             format_args!("no page was written: fix the errors above first"),
@@ -103,6 +104,19 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         .iter()
         .map(|(n, t)| (a.output.join(n), t.clone()))
         .collect();
+    // A page named like an input file (a loop saved as `.md`) must not replace it; only an
+    // existing output folder can hold one.
+    if a.output.is_dir() {
+        let inputs = Inputs::of(
+            files
+                .iter()
+                .map(PathBuf::as_path)
+                .chain(a.template.as_deref()),
+        );
+        for (out, _) in &outputs {
+            inputs.refuse(out)?;
+        }
+    }
     write_all_atomic(&outputs)?;
     summary(
         g,
@@ -151,9 +165,9 @@ pub(super) fn is_generated(path: &Path) -> bool {
 pub(super) fn docs_pages(
     g: &Global,
     a: &DocsArgs,
+    files: &[PathBuf],
     opts: &back::Options,
 ) -> Result<Option<Vec<(String, String)>>> {
-    let files = docs_files(&a.paths, &a.walk)?;
     let mut sources = SourceNames::new(g);
     // One pool for reading and rendering: starting its threads is the cost of a pool.
     let pool = folder_pool()?;

@@ -12,7 +12,7 @@ use loopconv::Target;
 use loopconv::back::{self, mermaid::Style};
 use loopconv::diag::Diagnostics;
 
-use super::io::{emit, emit_streamed, plain_io};
+use super::io::{emit, emit_streamed, plain_io, refuse_input_as_output};
 use super::report::{free_at_exit, load_file, report_loaded};
 use super::{EXIT_PROBLEMS, Global};
 
@@ -85,6 +85,7 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
             target.name()
         );
     }
+    refuse_input_as_output(a.output.as_deref(), [a.input.as_path()])?;
     let mut l = load_file(g, &a.input, a.from)?;
     report_loaded(g, &l);
     // Drawing reads only the IR and its analysis: the source and its tree are freed first,

@@ -719,9 +719,67 @@ fn write_atomic_streamed(
     staged.commit()
 }
 
+/// Whether `a` and `b` are one existing file (through any link, hard or symbolic).
 pub(super) fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
+    matches!((file_id(a), file_id(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// What every name of an existing file shares: its device and inode.
+#[cfg(unix)]
+type FileId = (u64, u64);
+/// What every name of an existing file shares: its canonical path.
+#[cfg(not(unix))]
+type FileId = PathBuf;
+
+/// The identity of the file at `p`, when it exists.
+fn file_id(p: &Path) -> Option<FileId> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        p.canonicalize().ok()
+    }
+}
+
+/// The files a command read, which its outputs must never replace ("never clobber an
+/// input").
+pub(super) struct Inputs(std::collections::HashSet<FileId>);
+
+impl Inputs {
+    /// The files among `paths` (standard input and missing paths are no file).
+    pub(super) fn of<'p>(paths: impl IntoIterator<Item = &'p Path>) -> Inputs {
+        let ids = paths
+            .into_iter()
+            .filter(|p| !is_stdio(p))
+            .filter_map(file_id);
+        Inputs(ids.collect())
+    }
+
+    /// Refuse to write `output` when it is one of the inputs (standard output is none).
+    pub(super) fn refuse(&self, output: &Path) -> Result<()> {
+        if self.0.is_empty() || is_stdio(output) {
+            return Ok(());
+        }
+        match file_id(output) {
+            Some(id) if self.0.contains(&id) => bail!(
+                "the output {} is an input file; refusing to overwrite it",
+                output.display()
+            ),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// [`Inputs::refuse`] for a command's single output (`-o`, when given), before any work.
+pub(super) fn refuse_input_as_output<'p>(
+    output: Option<&Path>,
+    inputs: impl IntoIterator<Item = &'p Path>,
+) -> Result<()> {
+    match output {
+        Some(out) => Inputs::of(inputs).refuse(out),
+        None => Ok(()),
     }
 }

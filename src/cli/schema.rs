@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum as _};
 use loopconv::Format;
 use loopconv::back;
 
-use super::io::{emit, emit_streamed};
+use super::io::{emit, emit_streamed, refuse_input_as_output};
 use super::report::load_valid;
 use super::{EXIT_PROBLEMS, Global};
 
@@ -48,6 +48,7 @@ pub(super) fn run(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
 }
 
 fn outcome_schema(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
+    refuse_input_as_output(a.output.as_deref(), [Path::new(&a.of)])?;
     let Some(l) = load_valid(g, Path::new(&a.of), a.from)? else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };

@@ -356,26 +356,82 @@ fn format_json_is_one_array() {
     assert_eq!(stdout_json(&out), Value::Array(Vec::new()));
 }
 
-/// `-o` naming the input file is refused (exit 2) and the file is left alone.
+/// `-o` naming an input file, by any of its names (itself, `./` in the path, a symbolic
+/// link, a hard link), is refused by every command that writes one (exit 2) and the file
+/// is left alone (before, `graph`, `paths`, `diff`, `schema --outcomes` and `docs`
+/// replaced it with their output and exited 0).
 #[test]
 fn output_equal_to_input_is_refused() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let input = tmp.path().join("react-loop.json");
     let original = std::fs::read(repo().join("examples/agentpm/react-loop.json")).expect("example");
     std::fs::write(&input, &original).expect("copy");
+    let other = tmp.path().join("other.json");
+    std::fs::write(&other, &original).expect("copy");
     let same = tmp.path().join(".").join("react-loop.json");
-    for output in [&input, &same] {
-        loopconv()
-            .arg("convert")
-            .arg(&input)
-            .args(["--to", "agentpm", "-o"])
-            .arg(output)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("refusing to overwrite"));
-        assert_eq!(std::fs::read(&input).expect("still there"), original);
+    let hard = tmp.path().join("hard.json");
+    std::fs::hard_link(&input, &hard).expect("hard link");
+    let mut names = vec![input.clone(), same, hard.clone()];
+    #[cfg(unix)]
+    {
+        let soft = tmp.path().join("soft.json");
+        std::os::unix::fs::symlink(&input, &soft).expect("symbolic link");
+        names.push(soft);
     }
-    assert_eq!(files_under(tmp.path()), [input]);
+    let input_s = input.to_str().expect("UTF-8 path");
+    let other_s = other.to_str().expect("UTF-8 path");
+    let commands: [&[&str]; 8] = [
+        &["convert", input_s, "--to", "agentpm"],
+        &["graph", input_s],
+        &["graph", input_s, "--dot"],
+        &["paths", input_s],
+        &["diff", input_s, other_s],
+        &["diff", other_s, input_s],
+        &["schema", "--outcomes", input_s],
+        &["docs", input_s],
+    ];
+    for args in commands {
+        for output in &names {
+            // `docs` writes `<loop name>.md` into its `-o` folder: a loop file of that name.
+            let (output, named) = if args[0] == "docs" {
+                let page = tmp.path().join("react-loop.md");
+                std::fs::rename(&input, &page).expect("rename");
+                (tmp.path().to_path_buf(), page)
+            } else {
+                (output.clone(), input.clone())
+            };
+            let args: Vec<&std::ffi::OsStr> = args
+                .iter()
+                .map(|a| {
+                    if *a == input_s {
+                        named.as_os_str()
+                    } else {
+                        a.as_ref()
+                    }
+                })
+                .collect();
+            loopconv()
+                .args(&args)
+                .arg("-o")
+                .arg(&output)
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains("refusing to overwrite"));
+            assert_eq!(
+                std::fs::read(&named).expect("still there"),
+                original,
+                "{args:?}"
+            );
+            if named != input {
+                std::fs::rename(&named, &input).expect("rename back");
+            }
+        }
+    }
+    let mut expected = vec![hard, input, other];
+    #[cfg(unix)]
+    expected.push(tmp.path().join("soft.json"));
+    expected.sort();
+    assert_eq!(files_under(tmp.path()), expected);
 }
 
 /// A folder converts to `DIR/<loop name>/agent.json` per loop; one failing file makes it
