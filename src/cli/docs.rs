@@ -176,7 +176,7 @@ pub(super) fn docs_pages(
     // Read in parallel, reported in order: the first file that cannot be read stops it.
     for (f, l) in files
         .iter()
-        .zip(map_on_readers(&pool, &files, |f| load_file(g, f, a.from)))
+        .zip(map_on_readers(&pool, files, |f| load_file(g, f, a.from)))
     {
         loaded.push((display_name(g, f), l?));
         page_sources.push(sources.name(f));
