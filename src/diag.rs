@@ -22,6 +22,7 @@ use crate::text::terminal;
 use serde::Serialize;
 
 pub mod docs;
+mod flagged;
 pub(crate) mod github;
 pub mod pages;
 pub mod retired;
@@ -29,6 +30,7 @@ pub(crate) mod sarif;
 mod snippet;
 mod suggest;
 
+pub(crate) use flagged::Flagged;
 pub use github::render_github;
 pub use retired::Retired;
 pub use sarif::render_sarif;
@@ -190,6 +192,17 @@ pub struct Pos {
     /// Byte offset one past the end.
     #[serde(skip)]
     pub end: usize,
+}
+
+impl Pos {
+    /// The start of the file (1:1): where a diagnostic about the whole file points (an
+    /// empty file, a byte-order mark).
+    pub const START: Pos = Pos {
+        line: 1,
+        column: 1,
+        start: 0,
+        end: 0,
+    };
 }
 
 /// Where a diagnostic points.

@@ -108,13 +108,13 @@ fn size_fits(len: usize, limits: &ReadLimits, diags: &mut Diagnostics) -> bool {
     if len <= max_bytes {
         return true;
     }
-    diags.push(
-        Diagnostic::new(
-            Code::TooLarge,
-            format!("the input is {len} bytes, more than the limit of {max_bytes} bytes"),
-        )
-        .with_help("raise the limit with `--max-input-bytes` if the file is genuine"),
-    );
+    let mut d = Diagnostic::new(
+        Code::TooLarge,
+        format!("the input is {len} bytes, more than the limit of {max_bytes} bytes"),
+    )
+    .with_help("raise the limit with `--max-input-bytes` if the file is genuine");
+    d.location.pos = Some(Pos::START);
+    diags.push(d);
     false
 }
 
@@ -144,12 +144,7 @@ fn text_fits(text: &str, diags: &mut Diagnostics) -> Option<usize> {
                 "the input starts with a byte-order mark (U+FEFF), which is ignored",
             )
             .with_help("save the file as UTF-8 without a BOM");
-            d.location.pos = Some(Pos {
-                line: 1,
-                column: 1,
-                start: 0,
-                end: 0,
-            });
+            d.location.pos = Some(Pos::START);
             diags.push(d);
             (rest, '\u{feff}'.len_utf8())
         }
@@ -165,10 +160,10 @@ fn text_fits(text: &str, diags: &mut Diagnostics) -> Option<usize> {
         return None;
     }
     if text.trim().is_empty() {
-        diags.push(
-            Diagnostic::new(Code::EmptyInput, "the input is empty")
-                .with_help("a loop file holds one JSON object or one YAML mapping"),
-        );
+        let mut d = Diagnostic::new(Code::EmptyInput, "the input is empty")
+            .with_help("a loop file holds one JSON object or one YAML mapping");
+        d.location.pos = Some(Pos::START);
+        diags.push(d);
         return None;
     }
     Some(bom)

@@ -288,10 +288,9 @@ fn one_root(
                 span: Span::new(start, end),
             }),
             None => {
-                diags.push(Diagnostic::new(
-                    Code::EmptyInput,
-                    "the YAML file holds no document",
-                ));
+                let mut d = Diagnostic::new(Code::EmptyInput, "the YAML file holds no document");
+                d.location.pos = Some(crate::diag::Pos::START);
+                diags.push(d);
                 None
             }
         },

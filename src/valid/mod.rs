@@ -7,7 +7,6 @@
 //! Diagnostics point at the elements' origins (JSON Pointers); the read pipeline turns
 //! them into lines and columns.
 
-mod flagged;
 pub mod graph;
 pub(crate) mod names;
 pub(crate) mod refs;

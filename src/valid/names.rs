@@ -6,7 +6,7 @@
 //!
 //! * a *flagged* value is one whose own error an earlier stage already reported (a bad or
 //!   empty id, an empty or wrong-typed list: `F003`, `F004`, `F005`, `F009`, `F014` at its
-//!   pointer; see [`super::flagged`]);
+//!   pointer; see [`crate::diag::Flagged`]);
 //! * a phase whose id is flagged or declared twice (`V003`) is *poisoned*: its outcomes are
 //!   not checked for transitions (`V011`, `V010`), and a reference that is its id written
 //!   validly (`investigate` for `Investigate`) counts for it without a diagnostic;
@@ -19,8 +19,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::flagged::Flagged;
-use crate::diag::{Diagnostic, EditTarget, Suggestion};
+use crate::diag::{Diagnostic, EditTarget, Flagged, Suggestion};
 use crate::ir::id_pattern::repaired_id;
 use crate::ir::{Destination, Graph, IMPLICIT_OUTCOME, IdMap, Phase, Spec, Transition, id_map};
 

@@ -6,10 +6,9 @@
 //! once (V007) and not checked for its outcome; a phase whose id repeats is checked once.
 
 use super::Sink as _;
-use super::flagged::Flagged;
 use super::names::{Names, Resolved, TransitionNames, target_declared, unknown_id_help};
-use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
+use crate::diag::{Diagnostics, Flagged};
 use crate::ir::{Destination, Field, Graph, Pattern, Spec, Transition};
 use crate::ir::{Escalation, Exhausted, IdMap, IdSet, ToolAction, id_map};
 

@@ -819,7 +819,7 @@ impl ShapeCheck<'_> {
             !taken.contains(&i)
                 && obj.property(&m.key).is_none()
                 && self.is_plain_unknown(m, members, &ptr.key(&m.key))
-                && nearest_property(&m.key, obj) == Some(r)
+                && nearest_property(&m.key, obj, members) == Some(r)
         })
     }
 
@@ -866,7 +866,7 @@ impl ShapeCheck<'_> {
             UnknownKey::Explained => return,
             UnknownKey::Instead(d) => *d,
             UnknownKey::Unknown => {
-                self.unknown_key(&m.key, &child.to_string(), &child.parent(), obj)
+                self.unknown_key(&m.key, &child.to_string(), &child.parent(), obj, siblings)
             }
         };
         // A YAML non-string key is already reported by the parser (P012): one mistake,
@@ -913,7 +913,14 @@ impl ShapeCheck<'_> {
         false
     }
 
-    fn unknown_key(&self, key: &str, child: &str, parent: &Ptr<'_>, obj: &Rules) -> Diagnostic {
+    fn unknown_key(
+        &self,
+        key: &str,
+        child: &str,
+        parent: &Ptr<'_>,
+        obj: &Rules,
+        siblings: &[Member],
+    ) -> Diagnostic {
         // (YAML non-string keys are reported as P012 instead; see `Document::non_string_key`.)
         let shown = quote(key);
         let where_ = if parent.is_root() {
@@ -937,7 +944,7 @@ impl ShapeCheck<'_> {
             .iter()
             .map(|(k, _)| k.text)
             .collect();
-        let best = nearest_property(key, obj);
+        let best = nearest_property(key, obj, siblings);
         let mut d = Diagnostic::new(
             Code::UnknownField,
             format!("unknown field {shown} {where_}"),
@@ -968,13 +975,28 @@ fn is_package_reference(key: &str, parent: &Ptr<'_>) -> bool {
 }
 
 /// The allowed name of `obj` that the unknown `key` most likely misspells (the "did you
-/// mean" of `F001`). Ties go to the first name in byte order.
-fn nearest_property(key: &str, obj: &Rules) -> Option<&'static str> {
+/// mean" of `F001`), among those its object `members` do not give already (renaming `tp`
+/// to a `to` that is there would give the key twice). Ties go to the first name in byte
+/// order.
+fn nearest_property(key: &str, obj: &Rules, members: &[Member]) -> Option<&'static str> {
     let mut sorted: Vec<&'static str> = (obj.properties.unwrap_or_default().iter())
         .map(|(k, _)| k.text)
         .collect();
     sorted.sort_unstable();
-    crate::valid::names::closest(key, sorted, |d, n| d <= 2.max(n.len() / 4) && d < n.len())
+    let near = |names: &[&'static str]| {
+        crate::valid::names::closest(key, names.iter().copied(), |d, n| {
+            d <= 2.max(n.len() / 4) && d < n.len()
+        })
+    };
+    // The members are looked at only when a name is near: most unknown keys are not.
+    let given = |name: &str| members.iter().any(|m| m.key == *name);
+    match near(&sorted) {
+        Some(name) if given(name) => {
+            sorted.retain(|n| !given(n));
+            near(&sorted)
+        }
+        other => other,
+    }
 }
 
 /// The stable-id pattern as the formats' documents write it (formats.md 1.4); the schemas

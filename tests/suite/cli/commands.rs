@@ -577,8 +577,10 @@ fn max_input_bytes_gives_p004() {
     assert_eq!(items.len(), 1, "{items:#?}");
     assert_eq!(items[0]["code"], "P004");
     assert_eq!(items[0]["severity"], "error");
-    // The input was not read: there is no position.
-    assert!(items[0]["location"].get("line").is_none(), "{}", items[0]);
+    // The input was not read: the diagnostic is about the whole file, at 1:1 (so that
+    // SARIF and GitHub annotations place it on the file).
+    assert_eq!(items[0]["location"]["line"], 1, "{}", items[0]);
+    assert_eq!(items[0]["location"]["column"], 1, "{}", items[0]);
     assert!(
         items[0]["message"]
             .as_str()

@@ -33,10 +33,6 @@ const COVERED_ELSEWHERE: &[(Code, &str)] = &[
     ),
 ];
 
-/// Codes that are about the whole input, so their diagnostics have no line and column:
-/// P004 (the input is too large: it is not read at all) and P008 (there is no document).
-const POSITIONLESS: &[Code] = &[Code::TooLarge, Code::EmptyInput];
-
 /// The B-code inputs in `examples/invalid/convert/`: file, target, flags, expected code.
 const CONVERSIONS: &[(&str, Target, Flags, Code)] = &[
     // loopconv convert B001-lost-field.yaml --to agentpm
@@ -170,19 +166,15 @@ fn invalid_examples() {
             );
         }
 
-        // Every diagnostic has a line and column, except the document-level codes.
+        // Every diagnostic has a line and column (one about the whole file, such as an
+        // empty file, `P008`, is at 1:1).
         for d in items {
-            match d.location.pos {
-                Some(p) => {
-                    assert!(p.line >= 1 && p.column >= 1, "{name}: {d:?}");
-                    assert!(p.start <= text.len(), "{name}: offset past the end: {d:?}");
-                }
-                None => assert!(
-                    POSITIONLESS.contains(&d.code),
-                    "{name}: {} has no line and column: {d:?}",
-                    d.code
-                ),
-            }
+            let p = d
+                .location
+                .pos
+                .unwrap_or_else(|| panic!("{name}: {} has no line and column: {d:?}", d.code));
+            assert!(p.line >= 1 && p.column >= 1, "{name}: {d:?}");
+            assert!(p.start <= text.len(), "{name}: offset past the end: {d:?}");
             assert_eq!(d.location.file, name);
             assert!(
                 !d.message.ends_with('.'),

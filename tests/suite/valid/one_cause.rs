@@ -597,6 +597,46 @@ fn a_required_by_rule_field_given_unreadably_is_not_also_missing() {
     assert_eq!(codes, ["V102"]);
 }
 
+/// An unknown key one edit from a field its object gives already (`tp` beside `to`) is
+/// no misspelling of it: `F001` offers no rename that would give the key twice, and the
+/// field it is near is still checked (before: "did you mean `to`?", and the `V009` of the
+/// `to` beside it was never reported).
+#[test]
+fn an_unknown_key_near_a_given_field_hides_nothing() {
+    let text = edit(
+        "      on: done\n      to: $end\n",
+        "      on: done\n      to: nowhere\n      tp: fix\n",
+    );
+    let ds = diagnostics(&text);
+    let codes: Vec<String> = ds.iter().map(|d| d.code.to_string()).collect();
+    assert_eq!(codes, ["V009", "F001"], "{:?}", pinned(&text));
+    assert!(ds[1].suggestions.is_empty(), "{:?}", ds[1]);
+    // Without the `to`, the same key is its misspelling.
+    let text = edit(
+        "      on: done\n      to: $end\n",
+        "      on: done\n      tp: $end\n",
+    );
+    let ds = diagnostics(&text);
+    assert_eq!(ds.len(), 1, "{:?}", pinned(&text));
+    assert_eq!(ds[0].help_text().as_deref(), Some("did you mean `to`?"));
+}
+
+/// A `$schema` given unreadably (the wrong type, or under a misspelled key) is reported
+/// once, not also as missing (`F012`, before).
+#[test]
+fn a_schema_given_unreadably_is_not_also_missing() {
+    let schema_line = BASE.lines().nth(1).expect("the $schema line");
+    let codes = |line: &str| -> Vec<String> {
+        diagnostics(&edit(schema_line, line))
+            .iter()
+            .map(|d| d.code.to_string())
+            .collect()
+    };
+    assert_eq!(codes("$schema: 42"), ["F003"]);
+    assert_eq!(codes(&schema_line.replace("$schema", "$shema")), ["F001"]);
+    assert_eq!(codes("description2: x"), ["F012", "F001"]);
+}
+
 /// A member of `error_policy` given unreadably is reported once, and the rules that need
 /// it judge only the members that are really missing (before: the `F003` of a quoted
 /// `max_retries` silenced the whole `tool_failure`, so its `on_exhausted` was reported as

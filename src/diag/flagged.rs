@@ -14,7 +14,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::diag::{Code, Diagnostics, Severity, Suggestion};
+use super::{Code, Diagnostics, Severity, Suggestion};
 
 /// Codes whose diagnostic says the value at its pointer is unusable.
 fn invalidates(code: Code) -> bool {
@@ -32,11 +32,11 @@ fn invalidates(code: Code) -> bool {
 }
 
 /// The pointers of the flagged values.
-pub(super) struct Flagged(BTreeSet<String>);
+pub(crate) struct Flagged(BTreeSet<String>);
 
 impl Flagged {
     /// The values the errors in `sink` flag.
-    pub(super) fn reported(sink: &Diagnostics) -> Self {
+    pub(crate) fn reported(sink: &Diagnostics) -> Self {
         let errors = sink
             .items()
             .iter()
@@ -59,13 +59,13 @@ impl Flagged {
     }
 
     /// Whether nothing is flagged (the common case: then no pointer is written out).
-    pub(super) fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// Whether the value at `pointer` is flagged (`pointer` is written out only when
     /// something is).
-    pub(super) fn contains(&self, pointer: impl FnOnce() -> String) -> bool {
+    pub(crate) fn contains(&self, pointer: impl FnOnce() -> String) -> bool {
         !self.is_empty() && self.0.contains(&pointer())
     }
 }
