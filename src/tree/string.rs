@@ -145,7 +145,8 @@ impl Str {
         }
     }
 
-    /// Whether it was an unquoted YAML scalar.
+    /// Whether it was read from a YAML scalar (serde-saphyr does not say whether the
+    /// scalar was quoted: the source at the node's span does).
     pub fn plain(&self) -> bool {
         match self.0 {
             Repr::Inline { plain, .. } | Repr::Heap { plain, .. } => plain,

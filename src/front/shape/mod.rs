@@ -418,6 +418,7 @@ impl ShapeCheck<'_> {
         let name = ptr.field();
         if let Value::String(text) = &node.value
             && text.plain()
+            && !self.quoted(node)
             && types.contains(&"boolean")
             && YAML11_BOOLS.contains(&text.as_str())
         {
@@ -462,6 +463,12 @@ impl ShapeCheck<'_> {
             && let Some(bare) = unquoted_fits(text, set)
         {
             d = d.with_help(format!("remove the quotes: `{bare}`"));
+        } else if let Value::String(text) = &node.value
+            && types.contains(&"boolean")
+            && YAML11_BOOLS.contains(&text.as_str())
+        {
+            let b = matches!(text.to_lowercase().as_str(), "y" | "yes" | "on");
+            d = d.with_help(format!("a boolean is `true` or `false`: write `{b}`"));
         } else if types.contains(&"string")
             && !matches!(node.value, Value::Object(_) | Value::Array(_))
         {
@@ -874,6 +881,12 @@ impl ShapeCheck<'_> {
         let non_string = self.doc.non_string_key(m.key_span).is_some();
         self.locate_on_key(&mut d, m);
         self.emit(d, true, report && !non_string);
+    }
+
+    /// Whether the scalar `node` is written quoted (`"yes"`: a string in YAML 1.1 too).
+    fn quoted(&self, node: &Node) -> bool {
+        let first = self.doc.text.as_bytes().get(node.span.start());
+        matches!(first, Some(b'"' | b'\''))
     }
 
     /// Put `d` and its suggestions' targets on the key of `m`, located through the member

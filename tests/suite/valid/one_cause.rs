@@ -415,6 +415,30 @@ checks:
     command: go test ./...
 ";
 
+/// `yes` where a boolean is wanted: unquoted, YAML 1.1 read it as a boolean (`F011`);
+/// quoted, it was a string in YAML 1.1 too, so it is the wrong type (`F003`), not a YAML
+/// 1.1 boolean (before: `F011` for both, whose help said YAML 1.1 read `"yes"` as true).
+#[test]
+fn a_quoted_yes_is_a_string_in_every_yaml() {
+    let with = |value: &str| VEAL.to_owned() + &format!("    required: {value}\n");
+    assert_eq!(
+        pinned(&with("yes")),
+        [
+            "F011 9:15 `checks[0].required` is the string `yes` here, not a boolean | YAML 1.1 read `yes` as true, YAML 1.2 reads it as a string; write `true`"
+        ]
+    );
+    for quoted in ["\"yes\"", "'Off'"] {
+        let bare = quoted.trim_matches(['"', '\'']);
+        let b = bare == "yes";
+        assert_eq!(
+            pinned(&with(quoted)),
+            [format!(
+                "F003 9:15 `checks[0].required` must be a boolean, found the string `{bare}` | a boolean is `true` or `false`: write `{b}`"
+            )]
+        );
+    }
+}
+
 /// The MAS equivalents: empty checks, a bad check id, a check of the wrong type, checks
 /// of the wrong type.
 #[test]
