@@ -10,7 +10,7 @@ use super::names::{Names, Resolved, TransitionNames, target_declared, unknown_id
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
 use crate::diag::{Diagnostics, Flagged};
 use crate::ir::{Destination, Field, Graph, Pattern, Spec, Transition};
-use crate::ir::{Escalation, Exhausted, IdMap, IdSet, ToolAction, id_map};
+use crate::ir::{Escalation, Exhausted, IdMap, IdSet, ToolAction, ToolFailure, id_map};
 
 fn blank(s: &str) -> bool {
     s.trim().is_empty()
@@ -513,39 +513,59 @@ fn retry_policy(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
             }
         }
     } else {
-        let action = tf.action.as_str();
-        for (present, code, field) in [
-            (
-                tf.max_retries.is_some(),
-                Code::MaxRetriesWithoutRetry,
-                "max_retries",
-            ),
-            (
-                tf.on_exhausted.is_some(),
-                Code::OnExhaustedWithoutRetry,
-                "on_exhausted",
-            ),
-        ] {
-            if present {
-                sink.key(
-                    Diagnostic::new(
-                        code,
-                        format!(
-                            "`{field}` is only allowed with `action: retry`, not `action: {action}`"
-                        ),
-                    )
-                    .with_suggestion(Suggestion::RemoveKey {
-                        target: EditTarget::key(format!("{tp}/{field}")),
-                    })
-                    .with_suggestion(Suggestion::Set {
-                        target: EditTarget::value(format!("{tp}/action")),
-                        to: ToolAction::Retry.as_str().to_owned(),
-                    })
-                    .at(format!("{tp}/{field}")),
-                );
-            }
-        }
+        only_with_retry(tf, &tp, sink);
     }
+}
+
+/// Rules 20-21 (`V020`, `V021`): `max_retries` and `on_exhausted` under an action other
+/// than `retry`. Both given is one mistake (the action, or the retry members left behind
+/// when it changed), so one diagnostic: the first member's, labelled at the second.
+fn only_with_retry(tf: &ToolFailure, tp: &str, sink: &mut Diagnostics) {
+    let given: Vec<(Code, &str)> = [
+        (
+            tf.max_retries.is_some(),
+            Code::MaxRetriesWithoutRetry,
+            "max_retries",
+        ),
+        (
+            tf.on_exhausted.is_some(),
+            Code::OnExhaustedWithoutRetry,
+            "on_exhausted",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(present, code, field)| present.then_some((code, field)))
+    .collect();
+    let Some(&(code, first)) = given.first() else {
+        return;
+    };
+    let action = tf.action.as_str();
+    let fields = given
+        .iter()
+        .map(|(_, f)| format!("`{f}`"))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let verb = if given.len() == 1 { "is" } else { "are" };
+    let mut d = Diagnostic::new(
+        code,
+        format!("{fields} {verb} only allowed with `action: retry`, not `action: {action}`"),
+    );
+    // One fix removes one key: offered when it is the whole fix.
+    if let [(_, field)] = given[..] {
+        d = d.with_suggestion(Suggestion::RemoveKey {
+            target: EditTarget::key(format!("{tp}/{field}")),
+        });
+    } else {
+        d = d.with_note(format!("to keep `action: {action}`, remove {fields}"));
+    }
+    d = d.with_suggestion(Suggestion::Set {
+        target: EditTarget::value(format!("{tp}/action")),
+        to: ToolAction::Retry.as_str().to_owned(),
+    });
+    for (_, field) in &given[1..] {
+        d = d.with_label(format!("{tp}/{field}"), format!("`{field}`"));
+    }
+    sink.key(d.at(format!("{tp}/{first}")));
 }
 
 /// Rule 22 (`V022`): when a tool failure can fail the phase (`fail_phase`, or a retry that

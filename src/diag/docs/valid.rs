@@ -433,7 +433,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::MaxRetriesWithoutRetry,
-        checks: "`max_retries` appears only with `action: retry`.",
+        checks: "`max_retries` appears only with `action: retry`. When `on_exhausted` is left behind too, the one diagnostic is this one, labelled at both members (not also `V021`).",
         why: "A retry count on a policy that never retries suggests the author meant `retry`.",
         fix: "Use `action: retry` (with `on_exhausted`), or remove `max_retries`.",
         example: ex(

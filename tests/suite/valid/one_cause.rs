@@ -699,6 +699,23 @@ fn an_error_policy_member_given_unreadably_is_not_also_missing() {
     assert_eq!(codes(policy), ["F001"]);
     let no_phase_failure = "    tool_failure:\n      action: fail_phase\n";
     assert_eq!(codes(no_phase_failure), ["V022"]);
+    // An action changed from `retry` that left both retry members behind is one mistake:
+    // one diagnostic, labelled at the second member (before: `V020` and `V021`).
+    let left_behind =
+        "    tool_failure:\n      action: abort\n      max_retries: 2\n      on_exhausted: abort\n";
+    let text = edit(
+        "  transitions:\n",
+        &format!("  error_policy:\n{left_behind}  transitions:\n"),
+    );
+    assert_eq!(
+        pinned(&text),
+        [
+            "V020 26:7 `max_retries` and `on_exhausted` are only allowed with `action: retry`, not `action: abort` | set `action: retry`"
+        ]
+    );
+    assert_eq!(diagnostics(&text)[0].labels.len(), 1);
+    let one = "    tool_failure:\n      action: abort\n      on_exhausted: abort\n";
+    assert_eq!(codes(one), ["V021"]);
 }
 
 /// A phase renamed in its declaration only (its references still name the old id, and
