@@ -484,6 +484,18 @@ impl Diagnostics {
         }
     }
 
+    /// Add a note to the first error (once sorted, [`Self::sort`]): what explains them
+    /// all, such as a `--from` that names another format than the file's.
+    pub fn note_first_error(&mut self, note: impl FnOnce() -> String) {
+        let first = self
+            .items
+            .iter_mut()
+            .find(|d| d.severity == Severity::Error);
+        if let Some(d) = first {
+            d.notes.push(note());
+        }
+    }
+
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()

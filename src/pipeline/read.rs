@@ -103,18 +103,47 @@ fn load_text(path: &str, text: Option<String>, diags: Diagnostics, opts: &LoadOp
         diags,
         ..Loaded::default()
     };
+    let mut other_format = None;
     if let Some(text) = text {
-        read_into(path, text, opts, &mut out);
+        read_into(path, text, opts, &mut out, &mut other_format);
     }
     if let Some(doc) = &out.doc {
         out.diags.locate_missing(doc);
     }
     out.diags.sort();
+    if let Some(claimed) = other_format
+        && let Some(format) = out.format
+    {
+        out.diags.note_first_error(|| {
+            format!(
+                "the file looks like {}: `--from {format}` reads it as {}",
+                with_article(claimed),
+                with_article(format)
+            )
+        });
+    }
     out
 }
 
-/// The stages, each run when the previous one produced something.
-fn read_into(path: &str, text: String, opts: &LoadOptions, out: &mut Loaded) -> Option<()> {
+/// "an AgentPM loop manifest", "a multi-agent-spec loop".
+fn with_article(f: Format) -> String {
+    let title = f.title();
+    let article = match f {
+        Format::Agentpm | Format::Xstate => "an",
+        Format::Mas | Format::Ir => "a",
+    };
+    format!("{article} {title}")
+}
+
+/// The stages, each run when the previous one produced something. `other_format` is set
+/// to the format the document claims to be when `--from` reads it as another.
+fn read_into(
+    path: &str,
+    text: String,
+    opts: &LoadOptions,
+    out: &mut Loaded,
+    other_format: &mut Option<Format>,
+) -> Option<()> {
     let doc = match syntax_for(path, &text) {
         Syntax::Json => {
             tree::parse_json_or_text(text, &vocabulary::KEYS, &opts.limits, &mut out.diags)
@@ -141,6 +170,12 @@ fn read_into(path: &str, text: String, opts: &LoadOptions, out: &mut Loaded) -> 
         None => detect(doc, &mut out.diags)?,
     };
     out.format = Some(format);
+    // What the file says it is, when `--from` says otherwise (asked before reading, which
+    // can free the tree).
+    *other_format = opts
+        .from
+        .and_then(|_| super::claimed_format(doc.root()))
+        .filter(|&c| c != format);
     let spec = read_format(format, doc, &opts.limits, opts.tree, &mut out.diags)?;
     out.info = Some(valid::validate(&spec, &mut out.diags));
     out.spec = Some(spec);

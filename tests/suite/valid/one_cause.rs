@@ -856,3 +856,33 @@ fn a_missing_role_is_named_as_the_format_writes_it() {
         "{d:?}"
     );
 }
+
+/// A `--from` naming another format than the file's is one mistake: the first error says
+/// so (before, a manifest read `--from mas` gave eight shape errors and never said that
+/// the file is an AgentPM manifest). A file that claims no format gets no such note.
+#[test]
+fn a_wrong_from_is_named_on_the_first_error() {
+    let read = |text: &str, from| {
+        let opts = LoadOptions {
+            from: Some(from),
+            ..LoadOptions::default()
+        };
+        load("loop.yaml", text.as_bytes(), &opts).diags.into_items()
+    };
+    let ds = read(BASE, loopconv::Format::Mas);
+    assert!(ds.len() > 1, "{ds:?}");
+    let note = "the file looks like an AgentPM loop manifest: `--from mas` reads it as a multi-agent-spec loop";
+    assert_eq!(ds[0].notes, [note]);
+    assert!(ds[1..].iter().all(|d| !d.notes.iter().any(|n| n == note)));
+    let ds = read(VEAL, loopconv::Format::Agentpm);
+    assert_eq!(
+        ds[0].notes,
+        [
+            "the file looks like a multi-agent-spec loop: `--from agentpm` reads it as an AgentPM loop manifest"
+        ]
+    );
+    // The right format, or a document that claims none: no note.
+    assert!(read(BASE, loopconv::Format::Agentpm).is_empty());
+    let neither = read("name: x\n", loopconv::Format::Mas);
+    assert!(neither.iter().all(|d| d.notes.is_empty()), "{neither:?}");
+}
