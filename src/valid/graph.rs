@@ -161,7 +161,7 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
 
     // Only judge the graph when the entry exists (otherwise V006 already says why).
     if start.is_some() && judge {
-        every_phase_reachable(spec, &info, sink);
+        every_phase_reachable(spec, &built, &runs, sink);
         if some_terminal_reachable(spec, &info, sink) {
             info.trap_phases = trap_cycles(spec, &built, &runs, sink);
             end_reachable(spec, &info, sink);
@@ -450,21 +450,89 @@ fn can_finish(built: &Built) -> Vec<bool> {
     can_finish
 }
 
-/// Rule 12 (`V012`): every phase can be reached from the entry.
-fn every_phase_reachable(spec: &Spec, info: &Info, sink: &mut Diagnostics) {
-    for p in spec.graph.phases_at(&info.unreachable_phases) {
-        sink.value(
-            Diagnostic::new(
-                Code::UnreachablePhase,
-                format!(
-                    "phase `{}` cannot be reached from the entry phase `{}`",
-                    p.id, spec.graph.entry
-                ),
-            )
-            .with_help("add a transition or a checkpoint rejection that leads to it, or remove it")
-            .at(p.origin.pointer_to("id")),
-        );
+/// Rule 12 (`V012`): every phase can be reached from the entry. One diagnostic per way
+/// into the unreachable part of the graph (one cause: a missing or re-pointed transition
+/// cuts off a whole branch), at its first phase, labelled at each phase reached only
+/// through it.
+fn every_phase_reachable(spec: &Spec, built: &Built, runs: &Runs, sink: &mut Diagnostics) {
+    let phases = &spec.graph.phases;
+    for group in cut_off_branches(built, runs) {
+        let Some((&first, rest)) = group.split_first() else {
+            continue;
+        };
+        let p = &phases[first];
+        let mut d = Diagnostic::new(
+            Code::UnreachablePhase,
+            format!(
+                "phase `{}` cannot be reached from the entry phase `{}`",
+                p.id, spec.graph.entry
+            ),
+        )
+        .with_help("add a transition or a checkpoint rejection that leads to it, or remove it");
+        for &i in rest {
+            let q = &phases[i];
+            d = d.with_label(
+                q.origin.pointer_to("id"),
+                format!("`{}` is reached only through `{}`", q.id, p.id),
+            );
+        }
+        sink.value(d.at(p.origin.pointer_to("id")));
     }
+}
+
+/// The unreachable phases, grouped by the way into them: for each part of the unreachable
+/// graph that nothing else unreachable leads into (a source of its condensation), the
+/// phases it reaches that no earlier group took: first the one a run would enter first
+/// (of a cycle, the first declared), then the others in declaration order.
+fn cut_off_branches(built: &Built, runs: &Runs) -> Vec<Vec<usize>> {
+    use petgraph::visit::{Bfs, NodeFiltered};
+    if phase_vertices(&built.graph).all(|(n, _)| runs.reach(n)) {
+        return Vec::new();
+    }
+    let cut_off = NodeFiltered::from_fn(&built.graph, |n: NodeIndex| !runs.reach(n));
+    let parts = petgraph::algo::tarjan_scc(&cut_off);
+    let mut part_of = vec![usize::MAX; built.graph.node_count()];
+    for (k, part) in parts.iter().enumerate() {
+        for n in part {
+            part_of[n.index()] = k;
+        }
+    }
+    // An unreachable vertex has no edge from a reachable one.
+    let is_source = |k: usize| {
+        parts[k].iter().all(|&n| {
+            (built.graph.neighbors_directed(n, Direction::Incoming))
+                .all(|m| part_of[m.index()] == k)
+        })
+    };
+    let mut taken = vec![false; built.graph.node_count()];
+    let mut groups = Vec::new();
+    // Tarjan's order is reversed topological: sources come last.
+    for k in (0..parts.len()).rev().filter(|&k| is_source(k)) {
+        let mut group = Vec::new();
+        // A cycle is entered at its first phase in declaration order.
+        let declared = |n: &NodeIndex| match built.graph[*n] {
+            Vertex::Phase(i) => i,
+            _ => usize::MAX,
+        };
+        let mut starts = parts[k].clone();
+        starts.sort_by_key(declared);
+        for &start in &starts {
+            let mut bfs = Bfs::new(&cut_off, start);
+            while let Some(n) = bfs.next(&cut_off) {
+                if let Vertex::Phase(i) = built.graph[n]
+                    && !taken[n.index()]
+                {
+                    taken[n.index()] = true;
+                    group.push(i);
+                }
+            }
+        }
+        if let Some((_, rest)) = group.split_first_mut() {
+            rest.sort_unstable();
+        }
+        groups.push(group);
+    }
+    groups
 }
 
 /// Rule 13 (`V013`): some terminal can be reached from the entry. Returns whether one can.

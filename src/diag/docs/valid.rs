@@ -242,7 +242,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::UnreachablePhase,
-        checks: "Every phase can be reached from the entry phase.",
+        checks: "Every phase can be reached from the entry phase. A branch cut off by one missing transition is one diagnostic, at its first phase, labelled at each phase reached only through it.",
         why: "An unreachable phase is dead code: usually a transition to it is missing or points elsewhere.",
         fix: "Add a transition to the phase, or remove it.",
         example: ex(

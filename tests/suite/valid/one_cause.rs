@@ -886,3 +886,58 @@ fn a_wrong_from_is_named_on_the_first_error() {
     let neither = read("name: x\n", loopconv::Format::Mas);
     assert!(neither.iter().all(|d| d.notes.is_empty()), "{neither:?}");
 }
+
+/// One transition that cuts off a branch is one diagnostic: `V012` at the first phase of
+/// each way into the unreachable part, labelled at every phase reached only through it
+/// (before: one `V012` per unreachable phase). A cycle is entered at its first phase.
+#[test]
+fn a_cut_off_branch_is_one_unreachable_diagnostic() {
+    let text = r#"kind: loop
+$schema: https://raw.githubusercontent.com/agentpm-dev/cli/refs/heads/main/schemas/agentpm.manifest.schema.json
+name: cut
+version: 0.1.0
+description: A branch cut off.
+loop:
+  entry_phase: plan
+  phases:
+    - {id: plan, objective: Plan.}
+    - {id: build, objective: Build.}
+    - id: test
+      objective: Test.
+      outcomes:
+        - {id: complete, description: Passed.}
+        - {id: failed, description: Failed.}
+    - {id: orphan, objective: Nobody comes here.}
+  transitions:
+    - {from: plan, on: complete, to: $end}
+    - {from: build, on: complete, to: test}
+    - {from: test, on: complete, to: $end}
+    - {from: test, on: failed, to: build}
+    - {from: orphan, on: complete, to: $end}
+  checkpoints:
+    - {id: sign-off, type: approval, before_phase: test, on_reject: $abort}
+"#;
+    let ds = diagnostics(text);
+    let summary: Vec<(String, String, Vec<String>)> = ds
+        .iter()
+        .map(|d| {
+            let labels = d.labels.iter().map(|l| l.message.clone()).collect();
+            (d.code.to_string(), d.message.clone(), labels)
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "V012".to_owned(),
+                "phase `build` cannot be reached from the entry phase `plan`".to_owned(),
+                vec!["`test` is reached only through `build`".to_owned()]
+            ),
+            (
+                "V012".to_owned(),
+                "phase `orphan` cannot be reached from the entry phase `plan`".to_owned(),
+                vec![]
+            ),
+        ]
+    );
+}
