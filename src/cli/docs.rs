@@ -361,8 +361,9 @@ pub(super) fn pages_up_to_date(g: &Global, pages: &[(String, String)], dir: &Pat
         }
     }
     // A page whose loop is gone is stale too.
+    let orphaned = orphaned_pages(pages, dir);
     stale.extend(
-        orphaned_pages(pages, dir)
+        orphaned
             .iter()
             .map(|p| format!("orphaned: {} (no loop generates it)", p.display())),
     );
@@ -380,10 +381,16 @@ pub(super) fn pages_up_to_date(g: &Global, pages: &[(String, String)], dir: &Pat
             ),
         );
     } else {
+        // `--prune` only when there is something to remove.
+        let fix = if orphaned.is_empty() {
+            "the same command without --check"
+        } else {
+            "the same command with --prune instead of --check"
+        };
         summary(
             g,
             format_args!(
-                "{} page{} out of date; run `loopconv docs --prune` (without --check)",
+                "{} page{} out of date; run {fix}",
                 stale.len(),
                 plural(stale.len())
             ),

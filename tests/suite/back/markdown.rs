@@ -33,7 +33,11 @@ fn docs_prune_removes_only_generated_orphans() {
         .arg(&out)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("orphaned").and(predicate::str::contains("--prune")))
+        .stderr(
+            predicate::str::contains("orphaned").and(predicate::str::contains(
+                "run the same command with --prune instead of --check",
+            )),
+        )
         .stderr(predicate::str::contains("notes.md").not());
     loopconv()
         .args(["docs", "examples/agentpm", "--prune", "-o"])
@@ -50,6 +54,23 @@ fn docs_prune_removes_only_generated_orphans() {
         .arg(&out)
         .assert()
         .success();
+    // A page that is only stale is fixed by writing the pages again: no `--prune` in the
+    // hint then (before, the hint always said `--prune`).
+    let page = std::fs::read_dir(&out)
+        .expect("pages")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.file_name() != Some("notes.md".as_ref()))
+        .expect("a page");
+    std::fs::write(&page, "edited by hand\n").expect("write");
+    loopconv()
+        .args(["docs", "examples/agentpm", "--check", "-o"])
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "run the same command without --check",
+        ))
+        .stderr(predicate::str::contains("--prune").not());
 }
 
 // 11. `-`: `docs -o -` refused; `--stdin-name`.
