@@ -266,7 +266,7 @@ struct Marks {
     edges_changed: BTreeSet<(String, String)>,
 }
 
-fn marks(diff: &Diff) -> Marks {
+fn marks(diff: &Diff, old: &Spec, new: &Spec) -> Marks {
     let mut mk = Marks {
         added: BTreeSet::new(),
         removed: BTreeSet::new(),
@@ -277,7 +277,30 @@ fn marks(diff: &Diff) -> Marks {
     for c in &diff.changes {
         mark(&mut mk, c);
     }
+    // Once every added and removed phase is known.
+    for c in &diff.changes {
+        if let Subject::Checkpoint(id) = &c.subject {
+            mark_guarded(&mut mk, diff, id, old, new);
+        }
+    }
     mk
+}
+
+/// A checkpoint added, removed or changed changes the way into the phase it guards (the
+/// diagram draws no gates): that phase, in the new loop, is marked changed.
+fn mark_guarded(mk: &mut Marks, diff: &Diff, id: &str, old: &Spec, new: &Spec) {
+    let guarded = |spec: &Spec| {
+        (spec.graph.checkpoints.iter().flatten())
+            .find(|c| c.id == id)
+            .map(|c| c.before_phase.clone())
+    };
+    let phase = guarded(new).or_else(|| {
+        let before = guarded(old)?;
+        Some(diff.renames.get(&before).cloned().unwrap_or(before))
+    });
+    if let Some(phase) = phase.filter(|p| !mk.added.contains(p) && !mk.removed.contains(p)) {
+        mk.changed.insert(phase);
+    }
 }
 
 /// Mark the nodes and edges that `c` changes.
@@ -311,7 +334,7 @@ fn mark(mk: &mut Marks, c: &Change) {
 }
 
 fn mermaid(diff: &Diff, old: &Spec, new: &Spec) -> String {
-    let mk = marks(diff);
+    let mk = marks(diff, old, new);
     let mut s = String::from("flowchart TD\n");
     let node = |id: &str| format!("n_{}", id_code(id).replace(['#', ';'], "_"));
     for p in &new.graph.phases {

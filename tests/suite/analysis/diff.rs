@@ -348,3 +348,25 @@ fn a_graph_without_max_steps_is_not_the_mas_default_of_three_attempts() {
         "{err}"
     );
 }
+
+/// The Markdown diff's diagram draws no gates: a checkpoint added (or removed, or
+/// re-pointed) marks the phase it guards as changed (before, an added checkpoint left the
+/// diagram as if nothing had changed).
+#[test]
+fn diff_diagram_marks_the_phase_a_new_checkpoint_guards() {
+    let mut old = react();
+    let loop_ = old["loop"].as_object_mut().unwrap();
+    let checkpoints = loop_.remove("checkpoints").unwrap();
+    let guarded = checkpoints[0]["before_phase"].as_str().unwrap().to_owned();
+    let mut new = old.clone();
+    new["loop"]["checkpoints"] = checkpoints;
+    let (_, text) = diff_json(&old, &new, &["--format", "markdown"]);
+    let node = format!("n_{guarded}");
+    let marked = text.lines().any(|l| {
+        l.trim_start().starts_with("class ") && l.contains(&node) && l.ends_with(" changed")
+    });
+    assert!(marked, "{text}");
+    // And removing it again.
+    let (_, text) = diff_json(&new, &old, &["--format", "markdown"]);
+    assert!(text.contains(&format!("class {node} changed")), "{text}");
+}
