@@ -463,15 +463,28 @@ fn every_outcome_has_a_transition(slots: &OutcomeSlots, phases: &Names, sink: &m
 }
 
 /// Rule 14 (`V014`): checkpoint ids are unique.
+/// The index of the first of the ids seen so far that is `id`; `id` is recorded at `i`
+/// when it is the first.
+fn earlier<'a>(first: &mut IdMap<&'a str, usize>, id: &'a str, i: usize) -> Option<usize> {
+    match first.entry(id) {
+        std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            e.insert(i);
+            None
+        }
+    }
+}
+
 fn unique_checkpoint_ids(g: &Graph, sink: &mut Diagnostics) {
-    let mut seen: IdSet<&str> = IdSet::default();
-    for c in g.checkpoints.iter().flatten() {
-        if !seen.insert(&c.id) {
+    let mut first: IdMap<&str, usize> = IdMap::default();
+    for (i, c) in g.checkpoints.iter().flatten().enumerate() {
+        if let Some(j) = earlier(&mut first, &c.id, i) {
             sink.value(
                 Diagnostic::new(
                     Code::DuplicateCheckpoint,
                     format!("checkpoint id `{}` is declared twice", c.id),
                 )
+                .with_note(format!("first declared as checkpoint {}", j + 1))
                 .at(c.origin.pointer_to("id")),
             );
         }
@@ -721,14 +734,15 @@ fn actor_not_empty(spec: &Spec, sink: &mut Diagnostics) {
 
 /// MAS rule `V105`: check ids are unique.
 fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
-    let mut seen = IdSet::default();
-    for c in spec.goal.checks.iter().flatten() {
-        if !seen.insert(c.id.as_str()) {
+    let mut first: IdMap<&str, usize> = IdMap::default();
+    for (i, c) in spec.goal.checks.iter().flatten().enumerate() {
+        if let Some(j) = earlier(&mut first, &c.id, i) {
             sink.value(
                 Diagnostic::new(
                     Code::DuplicateCheckId,
                     format!("check id `{}` is used twice", c.id),
                 )
+                .with_note(format!("first used by check {}", j + 1))
                 .with_help("give each check a unique id so reports can tell them apart")
                 .at(c.origin.pointer_to("id")),
             );
