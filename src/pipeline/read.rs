@@ -239,7 +239,10 @@ fn detect(doc: &Document, diags: &mut Diagnostics) -> Option<Format> {
             Code::UnknownFormat,
             format!("cannot tell which loop format this is: {why}"),
         )
-        .with_help(format!("pass {}", crate::text::list(&names, "or")))
+        .with_help(format!(
+            "pass {}; a file that is no loop, found in a folder, is left out with `--exclude GLOB`",
+            crate::text::list(&names, "or")
+        ))
         .at(""),
     );
     None
