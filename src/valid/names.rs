@@ -341,6 +341,13 @@ impl<'a> Names<'a> {
             &[]
         };
         let near = unique(compared.iter().copied(), |d| one_edit(name, d));
+        if near.is_none()
+            && let Some(id) = renamed.filter(|id| self.duplicated.contains(id))
+        {
+            // Renamed into another phase's id: the duplicate (`V003`) says what the
+            // references name.
+            return Resolved::Excused(Some(id));
+        }
         Resolved::Unknown {
             near: near.or(renamed.filter(|id| !invalid(id))),
         }
@@ -356,9 +363,11 @@ impl<'a> Names<'a> {
 
     /// A phase renamed in its declaration only: the references name exactly one
     /// undeclared phase, and exactly one declared phase is named by no reference (not the
-    /// entry, no `from`, no `to`). The references then count for it, as
-    /// for a typo: one diagnostic, "did you mean" the new name, and no rule judges the
-    /// renamed phase as if it had no transitions.
+    /// entry, no `from`, no `to`), or, when every declared phase is named, exactly one id
+    /// is declared twice (renamed into another phase's id: [`Self::renamed_duplicate`]).
+    /// The references then count for it, as for a typo: one diagnostic, "did you mean" the
+    /// new name (or the old one, for a duplicate), and no rule judges the renamed phase as
+    /// if it had no transitions.
     fn find_rename(&self) -> Option<(String, usize)> {
         let g = self.graph;
         let targets = g.transitions.iter().filter_map(|t| match &t.to {
@@ -380,12 +389,69 @@ impl<'a> Names<'a> {
         let referenced: crate::ir::IdSet<&str> = references().collect();
         let declared = self.valid_ids.iter().chain(&self.invalid_ids);
         let mut unreferenced = declared.filter(|id| !referenced.contains(**id));
-        let new = *unreferenced.next()?;
+        let Some(&new) = unreferenced.next() else {
+            return self
+                .renamed_into_duplicate(old)
+                .map(|i| (old.to_owned(), i));
+        };
         let index = self.first.get(new).copied()?;
         unreferenced
             .next()
             .is_none()
             .then(|| (old.to_owned(), index))
+    }
+
+    /// The declaration renamed from `old` into an id declared twice, when exactly one id
+    /// is and `old` is no typo of a declared id: of its two declarations, the one whose
+    /// outcomes fit the transitions from `old` best and those from the shared id least (the
+    /// later one on a tie, where `V003` is reported).
+    fn renamed_into_duplicate(&self, old: &str) -> Option<usize> {
+        // A reference one edit from a declared id is a typo of it, not a rename.
+        let compared = if self.valid_ids.len() <= MAX_COMPARED {
+            &self.valid_ids[..]
+        } else {
+            &[]
+        };
+        if compared.iter().any(|d| one_edit(old, d)) {
+            return None;
+        }
+        let mut dups = self.duplicated.iter();
+        let (dup, None) = (dups.next()?, dups.next()) else {
+            return None;
+        };
+        let g = self.graph;
+        let declarations: Vec<usize> = (g.phases.iter().enumerate())
+            .filter(|(_, p)| p.id == *dup)
+            .map(|(i, _)| i)
+            .collect();
+        let [a, b] = declarations[..] else {
+            return None;
+        };
+        // How well declaration `i` fits the transitions from `old` rather than those from
+        // the id it shares: the outcomes of each that it declares.
+        let fit = |i: usize| {
+            let outcomes = g.phases[i].outcome_ids();
+            let uses = |from: &str| {
+                (g.transitions.iter())
+                    .filter(|t| t.from == from && outcomes.contains(&t.on.as_str()))
+                    .count() as isize
+            };
+            uses(old) - uses(dup)
+        };
+        Some(if fit(a) > fit(b) { a } else { b })
+    }
+
+    /// A phase renamed in its declaration only into the id of another phase: the old id
+    /// the references still name, and the index of the renamed declaration.
+    pub(super) fn renamed_duplicate(&self) -> Option<(&str, usize)> {
+        if self.duplicated.is_empty() {
+            return None;
+        }
+        let (old, index) = self.renamed.get_or_init(|| self.find_rename()).as_ref()?;
+        let id = self.graph.phases[*index].id.as_str();
+        self.duplicated
+            .contains(id)
+            .then_some((old.as_str(), *index))
     }
 
     /// The outcomes phase `id` can emit: of every declaration of the id (a duplicated id's

@@ -112,12 +112,17 @@ fn objectives_not_blank(g: &Graph, sink: &mut Diagnostics) {
 
 /// Rule 3 (`V003`): phase ids are unique; each repeat is reported.
 fn unique_phase_ids(phases: &Names, sink: &mut Diagnostics) {
+    let renamed = phases.renamed_duplicate();
     for (i, p) in phases.graph.phases.iter().enumerate() {
         let Some(j) = phases.first_index(&p.id) else {
             continue;
         };
-        if j != i {
-            sink.value(
+        // Of an id renamed into, the renamed declaration is the one reported, first or not.
+        let renamed_into = renamed.filter(|&(_, k)| p.id == phases.graph.phases[k].id);
+        match renamed_into {
+            Some((old, k)) if i == k => sink.value(renamed_into_duplicate(phases, old, i, j)),
+            Some(_) => {}
+            None if j != i => sink.value(
                 Diagnostic::new(
                     Code::DuplicatePhase,
                     format!("phase id `{}` is declared twice", p.id),
@@ -125,9 +130,35 @@ fn unique_phase_ids(phases: &Names, sink: &mut Diagnostics) {
                 .with_note(format!("first declared as phase {}", j + 1))
                 .with_help("give each phase a unique id")
                 .at(p.origin.pointer_to("id")),
-            );
+            ),
+            _ => {}
         }
     }
+}
+
+/// `V003` for phase `i`, renamed from `old` (which the references still name) into the id
+/// of another phase, whose first declaration is `j`.
+fn renamed_into_duplicate(phases: &Names, old: &str, i: usize, j: usize) -> Diagnostic {
+    let g = phases.graph;
+    let p = &g.phases[i];
+    let other = if i == j {
+        g.phases.iter().rposition(|q| q.id == p.id).unwrap_or(j)
+    } else {
+        j
+    };
+    Diagnostic::new(
+        Code::DuplicatePhase,
+        format!("phase id `{}` is declared twice", p.id),
+    )
+    .with_note(format!(
+        "also declared as phase {}; the references name `{old}`, which no phase declares",
+        other + 1
+    ))
+    .with_suggestion(Suggestion::Replace {
+        target: EditTarget::value(p.origin.pointer_to("id")),
+        with: old.to_owned(),
+    })
+    .at(p.origin.pointer_to("id"))
 }
 
 /// Rule 4 (`V004`): every declared outcome (of every phase) has a description.

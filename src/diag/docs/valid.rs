@@ -43,7 +43,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::DuplicatePhase,
-        checks: "No two phases share an id.",
+        checks: "No two phases share an id. A phase renamed into another phase's id, whose old id the references still name, is this one diagnostic, on the renamed declaration, with \"did you mean\" the old id (not also `V009` for the references).",
         why: "A transition to a repeated id is ambiguous: the runtime would enter one of the two phases.",
         fix: "Rename one of the phases (the diagnostic points at the second and names the first).",
         example: ex(

@@ -941,3 +941,45 @@ loop:
         ]
     );
 }
+
+/// A phase renamed in its declaration only, into the id of another phase, is one mistake:
+/// one `V003` on the renamed declaration (first or second), whose did-you-mean is the old
+/// id the references still name (before: `V003` on the second declaration, and `V009` for
+/// the old id's references).
+#[test]
+fn a_phase_renamed_into_another_phases_id_is_one_error() {
+    let codes = |text: &str| -> Vec<String> {
+        diagnostics(text)
+            .iter()
+            .map(|d| d.code.to_string())
+            .collect()
+    };
+    // The second phase renamed into the first's id: reported on the second.
+    let second = edit("- id: fix", "- id: investigate");
+    assert_eq!(
+        pinned(&second),
+        ["V003 16:11 phase id `investigate` is declared twice | did you mean `fix`?"]
+    );
+    // The first renamed into the second's id: reported on the first, where the rename is.
+    let first = edit("- id: investigate", "- id: fix");
+    assert_eq!(
+        pinned(&first),
+        ["V003 9:11 phase id `fix` is declared twice | did you mean `investigate`?"]
+    );
+    let d = &diagnostics(&first)[0];
+    assert_eq!(
+        d.notes,
+        ["also declared as phase 2; the references name `investigate`, which no phase declares"]
+    );
+    // A duplicate besides a typo of a declared id is two mistakes, each said as before.
+    let both = edit(
+        "  transitions:\n",
+        "    - id: fix\n      objective: Fix it again.\n  transitions:\n",
+    )
+    .replace("to: fix", "to: fixx");
+    assert_eq!(codes(&both), ["V003", "V009"], "{:?}", pinned(&both));
+    assert_eq!(
+        diagnostics(&both)[1].help_text().as_deref(),
+        Some("did you mean `fix`?")
+    );
+}
