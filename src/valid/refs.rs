@@ -536,19 +536,8 @@ fn retry_policy(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
     };
     let tp = spec.provenance.pointer(Field::ToolFailure);
     if tf.action == ToolAction::Retry {
-        for (missing, code, field) in [
-            (
-                tf.max_retries.is_none(),
-                Code::RetryWithoutMaxRetries,
-                "max_retries",
-            ),
-            (
-                tf.on_exhausted.is_none(),
-                Code::RetryWithoutOnExhausted,
-                "on_exhausted",
-            ),
-        ] {
-            if missing && !flagged.contains(|| format!("{tp}/{field}")) {
+        for (field, given, code, _) in retry_members(tf) {
+            if !given && !flagged.contains(|| format!("{tp}/{field}")) {
                 sink.key(
                     Diagnostic::new(code, format!("`tool_failure` has `action: retry` but no `{field}`"))
                         .with_help("a retry policy needs `max_retries` (at least 1) and `on_exhausted` (`fail_phase`, `abort` or `handoff`)")
@@ -561,25 +550,33 @@ fn retry_policy(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
     }
 }
 
+/// The members of a retry policy: each one's name, whether `tf` gives it, its code when
+/// `action: retry` lacks it and its code when another action has it.
+fn retry_members(tf: &ToolFailure) -> [(&'static str, bool, Code, Code); 2] {
+    [
+        (
+            "max_retries",
+            tf.max_retries.is_some(),
+            Code::RetryWithoutMaxRetries,
+            Code::MaxRetriesWithoutRetry,
+        ),
+        (
+            "on_exhausted",
+            tf.on_exhausted.is_some(),
+            Code::RetryWithoutOnExhausted,
+            Code::OnExhaustedWithoutRetry,
+        ),
+    ]
+}
+
 /// Rules 20-21 (`V020`, `V021`): `max_retries` and `on_exhausted` under an action other
 /// than `retry`. Both given is one mistake (the action, or the retry members left behind
 /// when it changed), so one diagnostic: the first member's, labelled at the second.
 fn only_with_retry(tf: &ToolFailure, tp: &str, sink: &mut Diagnostics) {
-    let given: Vec<(Code, &str)> = [
-        (
-            tf.max_retries.is_some(),
-            Code::MaxRetriesWithoutRetry,
-            "max_retries",
-        ),
-        (
-            tf.on_exhausted.is_some(),
-            Code::OnExhaustedWithoutRetry,
-            "on_exhausted",
-        ),
-    ]
-    .into_iter()
-    .filter_map(|(present, code, field)| present.then_some((code, field)))
-    .collect();
+    let given: Vec<(Code, &str)> = retry_members(tf)
+        .into_iter()
+        .filter_map(|(field, given, _, code)| given.then_some((code, field)))
+        .collect();
     let Some(&(code, first)) = given.first() else {
         return;
     };
