@@ -169,8 +169,16 @@ codes! {
     LostField = ("B001", "lost-field", Error, "the target format cannot hold this field (allowed with `--allow-lossy`)"),
     InexactBound = ("B002", "inexact-bound", Error, "a bound cannot be converted exactly and was rounded (allowed with `--allow-lossy`)"),
     MissingRoleFlag = ("B003", "missing-role-flag", Error, "the target needs an agent name that the source cannot carry; pass it as a flag"),
-    InvalidOutput = ("B004", "invalid-output", Error, "the generated output failed validation (a loopconv bug)"),
+    InvalidOutput = ("B004", "invalid-output", Error, "the generated output failed validation (a loopconv bug, or an input nested too deep for the target format)"),
     WrittenPortSchema = ("B005", "written-port-schema", Warning, "the written multi-agent-spec YAML has a port `schema`, which the Go SDK cannot load from YAML"),
+}
+
+impl Code {
+    /// Whether the code reports a loss of a conversion (`B001`, `B002`): an error that
+    /// `--allow-lossy` turns into a warning.
+    pub fn is_loss(self) -> bool {
+        matches!(self, Code::LostField | Code::InexactBound)
+    }
 }
 
 impl std::fmt::Display for Code {

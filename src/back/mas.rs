@@ -410,7 +410,8 @@ fn loop_type(p: Pattern) -> LoopType {
 }
 
 /// `B005` for a multi-agent-spec loop about to be written as YAML: each port `schema`,
-/// located at the port in the source.
+/// located at the port in the source; not for one the source's own `F015` reported
+/// already (a YAML file read and written again: one cause, one diagnostic).
 fn warn_written(spec: &Spec, l: &m::Loop, diags: &mut Diagnostics) {
     for ptr in l.port_schemas() {
         let (field, rest) = match ptr.strip_prefix("/inputs") {
@@ -418,6 +419,11 @@ fn warn_written(spec: &Spec, l: &m::Loop, diags: &mut Diagnostics) {
             None => (Field::Outputs, ptr.strip_prefix("/outputs").unwrap_or("")),
         };
         let source = format!("{}{rest}", spec.provenance.pointer(field));
+        let read_already = (diags.items().iter())
+            .any(|d| d.code == Code::YamlPortSchema && d.location.pointer == source);
+        if read_already {
+            continue;
+        }
         diags.push(
             Diagnostic::new(
                 Code::WrittenPortSchema,

@@ -151,11 +151,7 @@ pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         _ => {
-            let lossy = l
-                .diags
-                .items()
-                .iter()
-                .any(|d| d.code.as_str().starts_with('B'));
+            let lossy = l.diags.items().iter().any(|d| d.code.is_loss());
             summary(
                 g,
                 format_args!(
@@ -285,11 +281,7 @@ pub(super) fn convert_folder(
                 dest.display()
             );
         }
-        if l.diags
-            .items()
-            .iter()
-            .any(|d| d.code.as_str().starts_with('B'))
-        {
+        if l.diags.items().iter().any(|d| d.code.is_loss()) {
             lossy.push(f.display().to_string());
         }
         ok.push(f.display().to_string());

@@ -32,11 +32,14 @@ pub struct ReadLimits {
     pub max_nodes: usize,
 }
 
+/// The deepest nesting of arrays and objects read by default.
+pub const DEFAULT_MAX_DEPTH: usize = 128;
+
 impl Default for ReadLimits {
     fn default() -> Self {
         ReadLimits {
             max_bytes: 64 * 1024 * 1024,
-            max_depth: 128,
+            max_depth: DEFAULT_MAX_DEPTH,
             max_alias_events: 100_000,
             max_phases: 10_000,
             max_nodes: 1_000_000,

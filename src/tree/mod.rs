@@ -22,7 +22,9 @@ mod scan;
 mod string;
 mod yaml;
 
-pub use decode::{MAX_INPUT_BYTES, ReadLimits, decode, decode_owned, decode_text};
+pub use decode::{
+    DEFAULT_MAX_DEPTH, MAX_INPUT_BYTES, ReadLimits, decode, decode_owned, decode_text,
+};
 pub use json::{parse_json, parse_json_or_text};
 pub use key::{Key, Vocabulary};
 pub use node::{Document, KeyType, Member, Node, Span, Syntax, Value, escape_ptr};

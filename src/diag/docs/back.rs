@@ -55,7 +55,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
         code: Code::InvalidOutput,
         checks: "Every file loopconv writes in a loop format reads back and validates without errors.",
         why: "It guards against loopconv writing a file that its own reader, or the format's tools, would reject.",
-        fix: "This is a loopconv bug: please report it with the input file.",
+        fix: "When the notes say the output is nested too deep (`P005`), the input nests a value (a port `schema`) nearly as deep as loopconv reads, and the target format wraps it in more levels: nest it less. Otherwise this is a loopconv bug: please report it with the input file.",
         example: None,
     },
 ];

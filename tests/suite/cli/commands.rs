@@ -785,3 +785,58 @@ fn a_full_standard_output_is_an_error() {
         );
     }
 }
+
+/// The read-back check of a conversion judges the output's validity, not the size limits
+/// of an untrusted input: a loop within `--max-phases` converts to XState, whose machine
+/// has a state per phase and per checkpoint (before: `B004`, "a loopconv bug", for the
+/// 10,000-phase benchmark loop). An output nested deeper than loopconv reads is still not
+/// written, with the reason, and no `--allow-lossy` hint (that is for `B001`, `B002`).
+#[test]
+fn the_read_back_check_judges_validity_not_the_inputs_limits() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let machine = tmp.path().join("m.json");
+    loopconv()
+        .args([
+            "convert",
+            "examples/agentpm/code-review-sign-off.json",
+            "--to",
+            "xstate",
+        ])
+        .args(["--max-phases", "4", "-o"])
+        .arg(&machine)
+        .assert()
+        .success();
+    let states = std::fs::read_to_string(&machine).expect("written");
+    let v: Value = serde_json::from_str(&states).expect("JSON");
+    let count = v["states"].as_object().expect("states").len();
+    assert!(count > 4, "{count} states");
+
+    let mut schema = serde_json::json!({});
+    for _ in 0..124 {
+        schema = serde_json::json!({ "a": schema });
+    }
+    let deep = serde_json::json!({
+        "name": "deep", "type": "REAL", "actor": "dev", "mission": "Ship it.",
+        "inputs": [{"name": "x", "schema": schema}]
+    });
+    let input = tmp.path().join("deep.json");
+    std::fs::write(&input, deep.to_string()).expect("write");
+    loopconv().arg("check").arg(&input).assert().success();
+    let out = tmp.path().join("deep.ir.json");
+    let run = loopconv()
+        .arg("convert")
+        .arg(&input)
+        .args(["--to", "ir", "--allow-lossy", "-o"])
+        .arg(&out)
+        .output()
+        .expect("runs");
+    assert_eq!(run.status.code(), Some(1));
+    let err = stderr(&run);
+    assert!(
+        err.contains("B004") && err.contains("nest it less"),
+        "{err}"
+    );
+    assert!(!err.contains("report this loopconv bug"), "{err}");
+    assert!(!err.contains("pass --allow-lossy"), "{err}");
+    assert!(!out.exists());
+}

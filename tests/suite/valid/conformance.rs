@@ -366,6 +366,25 @@ fn port_schema_warns_on_write() {
         .success()
         .stdout(predicates::str::contains("schema:"))
         .stderr(predicates::str::contains("B005"));
+    // Read from YAML and written to YAML again, the port's `F015` says it once: no `B005`
+    // for the same port (before, both, at the same place with the same help).
+    let yaml = dir.path().join("port.yaml");
+    loopconv()
+        .args(["convert", "--to", "mas"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&yaml)
+        .assert()
+        .success();
+    loopconv()
+        .args(["convert", "--to", "mas"])
+        .arg(&yaml)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("F015"))
+        .stderr(predicates::prelude::PredicateBooleanExt::not(
+            predicates::str::contains("B005"),
+        ));
 }
 
 #[test]
