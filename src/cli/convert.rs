@@ -10,7 +10,9 @@ use loopconv::back;
 use loopconv::back::xstate::ModuleLanguage;
 use loopconv::{Format, Loaded, Target};
 
-use super::io::{emit, expand, folder_pool, is_stdio, map_on_readers, same_file, write_all_atomic};
+use super::io::{
+    Inputs, emit, expand, folder_pool, is_stdio, map_on_readers, same_file, write_all_atomic,
+};
 use super::report::{load_file, plural, report_collisions, report_loaded, summary};
 use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
@@ -228,6 +230,95 @@ fn folder_within(input: &Path, out: &Path) -> Option<PathBuf> {
     (!inside.as_os_str().is_empty()).then(|| inside.to_path_buf())
 }
 
+/// The loop files of the folder to convert, and those left out because they are in the
+/// output folder within it (an earlier conversion's: converting `dir` into `dir/out`
+/// again read them back and wrote `dir/out/out`).
+fn inputs_of_folder(a: &ConvertArgs, out: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    let mut files = expand(std::slice::from_ref(&a.input), &a.walk)?;
+    let Some(inside) = folder_within(&a.input, out) else {
+        return Ok((files, Vec::new()));
+    };
+    let in_output = |f: &PathBuf| {
+        f.strip_prefix(&a.input)
+            .is_ok_and(|r| r.starts_with(&inside))
+    };
+    let left_out = files.iter().filter(|f| in_output(f)).cloned().collect();
+    files.retain(|f| !in_output(f));
+    Ok((files, left_out))
+}
+
+/// The files a folder conversion reads and those it leaves out, as [`Inputs`], found once
+/// and only when a destination exists (a `stat` per file).
+struct InputSets<'a> {
+    files: &'a [PathBuf],
+    left_out: &'a [PathBuf],
+    converted: std::cell::OnceCell<Inputs>,
+    left_out_ids: std::cell::OnceCell<Inputs>,
+}
+
+impl<'a> InputSets<'a> {
+    fn new(files: &'a [PathBuf], left_out: &'a [PathBuf]) -> Self {
+        InputSets {
+            files,
+            left_out,
+            converted: std::cell::OnceCell::new(),
+            left_out_ids: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn converted(&self) -> &Inputs {
+        (self.converted).get_or_init(|| Inputs::of(self.files.iter().map(PathBuf::as_path)))
+    }
+
+    fn left_out(&self) -> &Inputs {
+        (self.left_out_ids).get_or_init(|| Inputs::of(self.left_out.iter().map(PathBuf::as_path)))
+    }
+}
+
+/// Refuse to write the conversion of `f` (loaded as `l`) to the existing `dest` when that
+/// replaces an input: `f` itself (unless `--in-place`), another file being converted, or a
+/// file left out of the inputs because it is in the output folder, unless it holds the
+/// same loop (an earlier conversion's output).
+fn refuse_overwriting_inputs(
+    a: &ConvertArgs,
+    f: &Path,
+    l: &Loaded,
+    dest: &Path,
+    inputs: &InputSets,
+) -> Result<()> {
+    if same_file(f, dest) {
+        if a.in_place {
+            return Ok(());
+        }
+        bail!(
+            "{} would overwrite its input (pass --in-place to allow)",
+            dest.display()
+        );
+    }
+    if inputs.converted().contains(dest) {
+        bail!(
+            "{} would overwrite another input file; refusing to overwrite it",
+            dest.display()
+        );
+    }
+    if inputs.left_out().contains(dest) {
+        let name = |l: &Loaded| l.spec.as_ref().map(|s| s.name.clone());
+        let there = loopconv::load(
+            &dest.display().to_string(),
+            &std::fs::read(dest).unwrap_or_default(),
+            &loopconv::LoadOptions::default(),
+        );
+        if name(&there) != name(l) {
+            bail!(
+                "{} holds another loop than {}'s; refusing to overwrite it",
+                dest.display(),
+                f.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn convert_folder(
     g: &Global,
     a: &ConvertArgs,
@@ -242,14 +333,9 @@ pub(super) fn convert_folder(
             "the output folder is the input folder; refusing to write into it (pass --in-place to allow)"
         );
     }
-    let mut files = expand(std::slice::from_ref(&a.input), &a.walk)?;
-    if let Some(inside) = folder_within(&a.input, out) {
-        files.retain(|f| {
-            !f.strip_prefix(&a.input)
-                .is_ok_and(|r| r.starts_with(&inside))
-        });
-    }
+    let (files, left_out) = inputs_of_folder(a, out)?;
     let results = convert_each(g, a, &files, out, opts)?;
+    let inputs = InputSets::new(&files, &left_out);
     let dests: Vec<(String, Option<String>)> = results
         .iter()
         .map(|(f, _, _, d)| {
@@ -273,13 +359,9 @@ pub(super) fn convert_folder(
             failed.push(f.display().to_string());
             continue;
         }
-        // Only a destination that exists can be the input (a canonical path costs a
-        // system call per component).
-        if !a.in_place && dest.exists() && same_file(f, &dest) {
-            bail!(
-                "{} would overwrite its input (pass --in-place to allow)",
-                dest.display()
-            );
+        // Only a destination that exists can be an input.
+        if dest.exists() {
+            refuse_overwriting_inputs(a, f, &l, &dest, &inputs)?;
         }
         if l.diags.items().iter().any(|d| d.code.is_loss()) {
             lossy.push(f.display().to_string());
@@ -304,7 +386,7 @@ pub(super) fn convert_folder(
     summary(
         g,
         format_args!(
-            "converted {} file{} to {} in {} ({} lossy{})",
+            "converted {} file{} to {} in {} ({} lossy{}){}",
             ok.len(),
             plural(ok.len()),
             to.name(),
@@ -314,6 +396,16 @@ pub(super) fn convert_folder(
                 String::new()
             } else {
                 format!(": {}", lossy.join(", "))
+            },
+            if left_out.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} file{} already in {} left out of the inputs",
+                    left_out.len(),
+                    plural(left_out.len()),
+                    out.display()
+                )
             }
         ),
     );

@@ -758,6 +758,11 @@ impl Inputs {
         Inputs(ids.collect())
     }
 
+    /// Whether the existing file `p` is one of the inputs.
+    pub(super) fn contains(&self, p: &Path) -> bool {
+        !self.0.is_empty() && file_id(p).is_some_and(|id| self.0.contains(&id))
+    }
+
     /// Refuse to write `output` when it is one of the inputs (standard output is none).
     pub(super) fn refuse(&self, output: &Path) -> Result<()> {
         if self.0.is_empty() || is_stdio(output) {

@@ -840,3 +840,68 @@ fn the_read_back_check_judges_validity_not_the_inputs_limits() {
     assert!(!err.contains("pass --allow-lossy"), "{err}");
     assert!(!out.exists());
 }
+
+/// A folder conversion never replaces a loop file of the folder it reads: not another
+/// input's file (under `--in-place`, where each file may replace only itself), and not a
+/// loop in the output folder within it, which is left out of the inputs (so that a re-run
+/// does not read its own outputs), unless that file holds the same loop, as an earlier
+/// run's output does. Before, both were overwritten by another loop's conversion, exit 0.
+#[test]
+fn a_folder_conversion_never_replaces_another_loop_of_its_folder() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let react = repo().join("examples/agentpm/react-loop.json");
+    let docs = std::fs::read(repo().join("examples/mas/real-docs-refresh.yaml")).expect("example");
+    let convert = |input: &std::path::Path, out: &std::path::Path, extra: &[&str]| {
+        loopconv()
+            .arg("convert")
+            .arg(input)
+            .args(["--to", "mas", "--actor", "dev", "--allow-lossy", "-o"])
+            .arg(out)
+            .args(extra)
+            .output()
+            .expect("runs")
+    };
+    // A hand-written loop in the output folder, where the conversion's output would go.
+    let y = tmp.path().join("y");
+    std::fs::create_dir_all(y.join("out")).expect("mkdir");
+    std::fs::copy(&react, y.join("react-loop.json")).expect("copy");
+    std::fs::write(y.join("out/react-loop.yaml"), &docs).expect("write");
+    let run = convert(&y, &y.join("out"), &[]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("holds another loop"),
+        "{}",
+        stderr(&run)
+    );
+    assert_eq!(
+        std::fs::read(y.join("out/react-loop.yaml")).expect("kept"),
+        docs
+    );
+    // An earlier output of the same loop is replaced, and the summary says what was left
+    // out.
+    std::fs::remove_file(y.join("out/react-loop.yaml")).expect("rm");
+    assert_eq!(convert(&y, &y.join("out"), &[]).status.code(), Some(0));
+    let again = convert(&y, &y.join("out"), &[]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("1 file already in"),
+        "{}",
+        stderr(&again)
+    );
+    // Under --in-place, another input named like this file's output.
+    let b = tmp.path().join("b");
+    std::fs::create_dir_all(&b).expect("mkdir");
+    std::fs::copy(&react, b.join("react-loop.json")).expect("copy");
+    std::fs::write(b.join("react-loop.yaml"), &docs).expect("write");
+    let run = convert(&b, &b, &["--in-place"]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("another input file"),
+        "{}",
+        stderr(&run)
+    );
+    assert_eq!(
+        std::fs::read(b.join("react-loop.yaml")).expect("kept"),
+        docs
+    );
+}

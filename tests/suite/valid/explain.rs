@@ -14,7 +14,8 @@ use loopconv::{LoadOptions, load};
 
 use crate::support::{self, loopconv};
 
-/// Codes that no input can produce on purpose (`B004` reports a loopconv bug).
+/// Codes without an example (`B004` reports a loopconv bug, or a port schema nested about 128
+/// levels deep, too long for a page).
 const NO_EXAMPLE: &[Code] = &[Code::InvalidOutput];
 
 /// The bytes of an example's text as the example is meant to be read.
