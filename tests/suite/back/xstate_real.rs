@@ -224,8 +224,11 @@ fn xstate_runs_every_corpus_machine_as_loopconv_does() {
     check_all(&corpus);
 }
 
-/// `--module js` is a module XState imports: its `machine.config` is the JSON machine,
-/// for every example (the hostile ones too: U+2028 and quotes stay text).
+/// `--module js` is a module XState imports: its `machine.config` is the JSON machine
+/// with the machine's `output` added, for every example (the hostile ones too: U+2028,
+/// bidirectional controls and quotes stay the same text); and an actor run to a final
+/// state (sending each state's first event) ends with that state's `output` as its own
+/// (a machine from JSON ends with none: XState builds the output from the machine's).
 #[test]
 fn xstate_imports_every_example_module() {
     let Some(node) = node_with_xstate() else {
@@ -244,9 +247,24 @@ fn xstate_imports_every_example_module() {
     const CHECK: &str = r#"
 const [module, json] = process.argv.slice(1);
 const { machine } = await import(module);
+const { createActor } = await import("xstate");
+const assert = await import("node:assert");
 const expected = JSON.parse((await import("node:fs")).readFileSync(json, "utf8"));
-(await import("node:assert")).deepStrictEqual(machine.config, expected);
+const { output, ...config } = machine.config;
+assert.deepStrictEqual(config, expected);
+assert.strictEqual(typeof output, "function");
+const actor = createActor(machine).start();
+for (let i = 0; i < 200 && actor.getSnapshot().status !== "done"; i++) {
+  const state = expected.states[actor.getSnapshot().value];
+  actor.send({ type: Object.keys(state.on ?? {})[0] });
+}
+const end = actor.getSnapshot();
+if (end.status === "done") {
+  assert.deepStrictEqual(end.output, expected.states[end.value].output);
+  console.log("done");
+}
 "#;
+    let mut ended = 0;
     for input in &inputs {
         let file = rel(input);
         let module = dir.path().join("machine.mjs");
@@ -257,12 +275,16 @@ const expected = JSON.parse((await import("node:fs")).readFileSync(json, "utf8")
         );
         std::fs::write(&module, code).expect("write the module");
         std::fs::write(&json, run(&["convert", &file, "--to", "xstate"], &[0])).expect("write");
+        // Run there too: the check's own `import("xstate")` resolves from the folder.
         let out = Command::new(&node)
+            .current_dir(dir.path())
             .args(["--input-type=module", "-e", CHECK])
             .arg(&module)
             .arg(&json)
             .output()
             .expect("run node");
         assert!(out.status.success(), "{file}: {}", support::stderr(&out));
+        ended += usize::from(String::from_utf8_lossy(&out.stdout).contains("done"));
     }
+    assert!(ended > 0, "no example's first events reach a final state");
 }

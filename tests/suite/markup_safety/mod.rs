@@ -151,6 +151,7 @@ pub(crate) fn run_case(
     pumls.push(check_plantuml(case, spec, info, &d));
     check_markdown(case, spec, info, benign);
     check_round_trips(case, spec, info);
+    check_module(case, spec, info);
     if case.hostile.len() < 1000 {
         check_terminal(case);
     }
