@@ -156,6 +156,16 @@ fn steps_text<'a>(steps: &'a [Step], mut prev: Option<&'a Step>) -> String {
     s
 }
 
+/// One step alone, as a run writes it, with where it goes: `eval --no-go--> act`,
+/// `[approve deploy] ship`.
+fn step_line(step: &Step) -> String {
+    let text = steps_text(std::slice::from_ref(step), None);
+    match step {
+        Step::Phase { to, .. } | Step::Checkpoint { to, .. } => format!("{text}{to}"),
+        Step::Failure { .. } => text.trim_end().to_owned(),
+    }
+}
+
 /// How a run ends: the terminal, the run it ends as, or its status.
 fn run_end(s: &mut String, r: &Run) {
     match (&r.shared_suffix, &r.terminal) {
@@ -224,14 +234,7 @@ fn write_text(w: &mut dyn Write, found: &p::Listing, bound: usize) -> std::io::R
     if !found.uncovered.is_empty() {
         line(w, "not coverable:\n")?;
         for u in &found.uncovered {
-            line(
-                w,
-                &format!(
-                    "  {}: {}\n",
-                    serde_json::to_string(&u.step).unwrap_or_default(),
-                    u.reason
-                ),
-            )?;
+            line(w, &format!("  {}: {}\n", step_line(&u.step), u.reason))?;
         }
     }
     Ok(())

@@ -633,3 +633,28 @@ fn a_long_shortest_run_is_shown_by_its_ends() {
     assert!(!whole.contains("not shown"), "{whole}");
     assert_eq!(steps(&whole), 1040, "{whole}");
 }
+
+/// `paths` lists what no run can take as runs are written, `eval --no-go--> act` (before:
+/// the step as JSON, `{"phase":"eval","outcome":"no-go","to":"act"}`).
+#[test]
+fn what_no_run_takes_is_written_as_runs_are() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("gate.yaml");
+    std::fs::write(
+        &file,
+        "name: gate\ntype: VEAL\ndescription: d\nvalidator: v\nactor: a\nmax_attempts: 1\nescalation: abort\nchecks:\n  - id: lint\n    command: cargo clippy\n",
+    )
+    .expect("write");
+    let out = loopconv().arg("paths").arg(&file).output().expect("runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let listed = text.split("not coverable:\n").nth(1).expect("a list");
+    assert!(
+        listed.contains("  eval --no-go--> act: not reached"),
+        "{text}"
+    );
+    assert!(
+        listed.contains("  act --complete--> validate: not reached"),
+        "{text}"
+    );
+    assert!(!listed.contains('{'), "{text}");
+}
