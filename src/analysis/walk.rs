@@ -303,11 +303,18 @@ impl<'a> Walker<'a> {
             _ => false,
         });
         edge.map(|e| e.id()).ok_or_else(|| {
-            self.fail(format!(
-                "`{outcome}` is not an outcome of phase `{}` (valid outcomes: {})",
-                phase.id,
-                phase.outcome_ids().join(", ")
-            ))
+            let outcomes = phase.outcome_ids().join(", ");
+            self.fail(if outcome.starts_with('@') {
+                format!(
+                    "`{outcome}` is no failure: `{TOOL_FAILURE}` or `{PHASE_FAILURE}` (the outcomes of phase `{}`: {outcomes})",
+                    phase.id
+                )
+            } else {
+                format!(
+                    "`{outcome}` is not an outcome of phase `{}` (valid outcomes: {outcomes}; or a failure: `{TOOL_FAILURE}`, `{PHASE_FAILURE}`)",
+                    phase.id
+                )
+            })
         })
     }
 

@@ -71,7 +71,14 @@ fn an_outcome_the_phase_does_not_have_is_a_usage_error_naming_the_valid_ones() {
     let (code, out) = walk_with(&f, "act,done", &["--approve", "approve-next-action"]);
     assert_eq!(code, Some(2), "{out}");
     assert!(
-        out.contains("error: `done` is not an outcome of phase `act` (valid outcomes: complete)"),
+        out.contains("error: `done` is not an outcome of phase `act` (valid outcomes: complete; or a failure: `@tool-failure`, `@phase-failure`)"),
+        "{out}"
+    );
+    // A misspelled failure is told the failures (before: only the outcomes).
+    let (code, out) = walk_with(&f, "act,@tool-fail", &["--approve", "approve-next-action"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains("error: `@tool-fail` is no failure: `@tool-failure` or `@phase-failure` (the outcomes of phase `act`: complete)"),
         "{out}"
     );
 }
