@@ -13,7 +13,7 @@ use loopconv::{Format, Loaded, Target};
 use super::io::{
     Inputs, emit, expand, folder_pool, is_stdio, map_on_readers, same_file, write_all_atomic,
 };
-use super::report::{load_file, plural, report_collisions, report_loaded, summary};
+use super::report::{load_file, mark_collisions, plural, report_loaded, summary};
 use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
 #[derive(Debug, Args)]
@@ -175,7 +175,7 @@ pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
 type Converted<'a> = (&'a PathBuf, Loaded, Option<String>, Option<PathBuf>);
 
 /// Convert every file of a folder before reporting any, so that a name collision is
-/// printed before the other files' warnings instead of buried under them.
+/// reported with the file that collides.
 fn convert_each<'a>(
     g: &Global,
     a: &ConvertArgs,
@@ -334,23 +334,31 @@ pub(super) fn convert_folder(
         );
     }
     let (files, left_out) = inputs_of_folder(a, out)?;
-    let results = convert_each(g, a, &files, out, opts)?;
+    let mut results = convert_each(g, a, &files, out, opts)?;
     let inputs = InputSets::new(&files, &left_out);
-    let dests: Vec<(String, Option<String>)> = results
-        .iter()
-        .map(|(f, _, _, d)| {
-            (
-                f.display().to_string(),
-                d.as_ref().map(|d| d.display().to_string()),
-            )
+    let mut dests: Vec<(String, &mut Loaded, Option<String>)> = (results.iter_mut())
+        .map(|(f, l, _, d)| {
+            let dest = d.as_ref().map(|d| d.display().to_string());
+            (f.display().to_string(), l, dest)
         })
         .collect();
-    report_collisions(&dests, "file");
+    let collided = mark_collisions(&mut dests, "file");
+    drop(dests);
+    // The collisions first, then each file's report as it is planned.
+    for &i in &collided {
+        report_loaded(g, &results[i].1);
+    }
+    let mut reported = vec![false; results.len()];
+    for &i in &collided {
+        reported[i] = true;
+    }
     let mut planned: Vec<(PathBuf, String)> = Vec::new();
     let mut planned_dests = std::collections::HashSet::new();
     let (mut ok, mut lossy, mut failed) = (Vec::new(), Vec::new(), Vec::new());
-    for (f, l, text, dest) in results {
-        report_loaded(g, &l);
+    for (i, (f, l, text, dest)) in results.into_iter().enumerate() {
+        if !reported[i] {
+            report_loaded(g, &l);
+        }
         let (Some(t), Some(dest)) = (text, dest) else {
             failed.push(f.display().to_string());
             continue;

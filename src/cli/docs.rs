@@ -15,7 +15,7 @@ use super::io::{
     Inputs, expand, folder_pool, is_stdio, map_on_readers, open_error, plain_io, write_all_atomic,
 };
 use super::report::{
-    code, display_name, load_file, plural, report_collisions, report_loaded, summary,
+    code, display_name, first_then_rest, load_file, mark_collisions, plural, report_loaded, summary,
 };
 use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
@@ -181,18 +181,19 @@ pub(super) fn docs_pages(
         loaded.push((display_name(g, f), l?));
         page_sources.push(sources.name(f));
     }
-    let names: Vec<(String, Option<String>)> = loaded
-        .iter()
+    let mut pages: Vec<(String, &mut loopconv::Loaded, Option<String>)> = (loaded.iter_mut())
         .map(|(src, l)| {
-            (
-                src.clone(),
-                l.valid().map(|(s, _)| format!("{}.md", s.name)),
-            )
+            let page = l.valid().map(|(s, _)| format!("{}.md", s.name));
+            (src.clone(), l, page)
         })
         .collect();
-    let collided = report_collisions(&names, "page");
-    let mut failed = collided;
-    for (_, l) in &loaded {
+    let collided = mark_collisions(&mut pages, "page");
+    let names: Vec<(String, Option<String>)> = (pages.into_iter())
+        .map(|(src, _, page)| (src, page))
+        .collect();
+    let mut failed = !collided.is_empty();
+    for i in first_then_rest(&collided, loaded.len()) {
+        let l = &loaded[i].1;
         report_loaded(g, l);
         failed |= l.valid().is_none();
     }

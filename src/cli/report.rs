@@ -194,19 +194,65 @@ fn report_valid(g: &Global, l: Loaded) -> Option<Loaded> {
     l.valid().is_some().then_some(l)
 }
 
-/// Report the outputs that two inputs would both write (`(source, Some(output))` in
-/// order), each naming both inputs; true when there is one. Printed before any other
-/// diagnostic so that the collision is not buried.
-pub(super) fn report_collisions(outputs: &[(String, Option<String>)], what: &str) -> bool {
-    let mut found = false;
-    for (i, (src, out)) in outputs.iter().enumerate() {
+/// Mark the loops that would write an output an earlier one writes (`(source, loaded,
+/// output)` in order): `B006` on the later one's `name`, with a note naming the earlier
+/// file, reported with the file's other diagnostics in the form `--format` asks for.
+/// Returns the indices of the marked loops, which their callers report first, so that a
+/// collision is not buried under the other files' warnings.
+pub(super) fn mark_collisions(
+    loops: &mut [(String, &mut Loaded, Option<String>)],
+    what: &str,
+) -> Vec<usize> {
+    let mut first: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    let mut clashes = Vec::new();
+    for (i, (src, _, out)) in loops.iter().enumerate() {
         let Some(out) = out else { continue };
-        if let Some((first, _)) = outputs[..i].iter().find(|(_, o)| o.as_ref() == Some(out)) {
-            eprintln!(
-                "error: {first} and {src} both write the {what} {out} (two loops share a name; rename one)"
-            );
-            found = true;
+        match first.entry(out.as_str()) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                clashes.push((i, e.get().to_string()))
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(src.as_str());
+            }
         }
     }
-    found
+    for (i, earlier) in &clashes {
+        let (_, l, out) = &mut loops[*i];
+        let out = out.clone().unwrap_or_default();
+        collision(l, earlier, &out, what);
+    }
+    clashes.into_iter().map(|(i, _)| i).collect()
+}
+
+/// The order in which to report `n` loaded files: the `first` ones, then the others in
+/// order.
+pub(super) fn first_then_rest(first: &[usize], n: usize) -> impl Iterator<Item = usize> + '_ {
+    let mut is_first = vec![false; n];
+    for &i in first {
+        is_first[i] = true;
+    }
+    first
+        .iter()
+        .copied()
+        .chain((0..n).filter(move |&i| !is_first[i]))
+}
+
+/// `B006` on the `name` of `l`, whose output `out` the file `earlier` writes too.
+fn collision(l: &mut Loaded, earlier: &str, out: &str, what: &str) {
+    let Some(spec) = l.spec.as_ref() else { return };
+    let d = diag::Diagnostic::new(
+        diag::Code::OutputCollision,
+        format!(
+            "loop `{}` writes the {what} {out}, which {earlier} writes too",
+            spec.name
+        ),
+    )
+    .with_note(format!("{earlier} holds a loop of the same name"))
+    .with_help("rename one of the loops, or leave one out with `--exclude`")
+    .at(spec.provenance.pointer(loopconv::ir::Field::Name));
+    l.diags.push(d);
+    if let Some(doc) = &l.doc {
+        l.diags.locate_missing(doc);
+    }
+    l.diags.sort();
 }

@@ -58,4 +58,11 @@ pub(super) const DOCS: &[CodeDoc] = &[
         fix: "When the notes say the output is nested too deep (`P005`), the input nests a value (a port `schema`) nearly as deep as loopconv reads, and the target format wraps it in more levels: nest it less. Otherwise this is a loopconv bug: please report it with the input file.",
         example: None,
     },
+    CodeDoc {
+        code: Code::OutputCollision,
+        checks: "`convert` and `docs` of a folder name each output after its loop (`NAME.md`, `NAME/agent.json`, ...), so no two loops of the folder share a `name`. The diagnostic is on the later file's `name`; its note names the earlier file.",
+        why: "One output would overwrite the other: a page or a converted loop would be lost.",
+        fix: "Rename one of the loops, or leave one out with `--exclude`.",
+        example: None,
+    },
 ];

@@ -222,7 +222,9 @@ fn the_module_is_the_machine_as_code() {
             rest.strip_suffix(");\n")
         })
         .expect("export const machine = createMachine(...);");
-    assert_eq!(body, json.trim_end());
+    // The JSON machine, with the machine's `output` (what JSON cannot hold) first.
+    let output = "{\n  \"output\": ({ event }) => event.output,";
+    assert_eq!(body.replacen(output, "{", 1), json.trim_end());
     let (_, ts) = run(&["--to", "xstate", "--module", "ts"]);
     assert_eq!(
         ts.matches("\"type\": \"final\" as const").count(),

@@ -235,7 +235,9 @@ fn a_folder_without_loop_files_is_an_error() {
         .stderr(predicate::str::contains("no loop files found"));
 }
 
-// 7. A name collision is printed first and names both files.
+// 7. A name collision is printed first and names both files: `B006` on the later file's
+// `name`, in the form `--format` asks for (before: a line of plain text, also under
+// `--format json`).
 
 #[test]
 fn name_collision_comes_first_and_names_both_files() {
@@ -257,13 +259,30 @@ fn name_collision_comes_first_and_names_both_files() {
         vec!["docs", "in", "-o", "docs"],
     ] {
         let err = stderr_of(loopconv().current_dir(d).args(&args));
-        let first = err.lines().next().unwrap_or("");
+        let mut lines = err.lines();
+        let (first, at) = (lines.next().unwrap_or(""), lines.next().unwrap_or(""));
         assert!(
-            first.starts_with("error:")
+            first.starts_with("error[B006]:")
                 && first.contains("in/one.yaml")
-                && first.contains("in/two.yaml"),
+                && at.contains("in/two.yaml:3:7"),
             "{args:?}: {err}"
         );
+        let json = stderr_of(
+            loopconv()
+                .current_dir(d)
+                .args(&args)
+                .args(["--format", "json"]),
+        );
+        let reports: Vec<serde_json::Value> = serde_json::Deserializer::from_str(&json)
+            .into_iter()
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {json}"));
+        let b006: Vec<&serde_json::Value> = (reports.iter())
+            .flat_map(|r| r.as_array().into_iter().flatten())
+            .filter(|d| d["code"] == "B006")
+            .collect();
+        assert_eq!(b006.len(), 1, "{args:?}: {json}");
+        assert_eq!(b006[0]["location"]["file"], "in/two.yaml");
     }
     assert!(!d.join("out").exists() && !d.join("docs").exists());
 }

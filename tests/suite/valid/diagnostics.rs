@@ -29,7 +29,11 @@ const COVERED_ELSEWHERE: &[(Code, &str)] = &[
     ),
     (
         Code::InvalidOutput,
-        "only a loopconv bug makes an output fail its own validation; no input triggers it on purpose",
+        "a loopconv bug, or a port schema nested ~128 levels deep: tests/suite/cli/commands.rs `the_read_back_check_judges_validity_not_the_inputs_limits`",
+    ),
+    (
+        Code::OutputCollision,
+        "needs two files: tests/suite/cli/consistency.rs `name_collision_comes_first_and_names_both_files`",
     ),
 ];
 
