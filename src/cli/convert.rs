@@ -342,7 +342,7 @@ pub(super) fn convert_folder(
             (f.display().to_string(), l, dest)
         })
         .collect();
-    let collided = mark_collisions(&mut dests, "file");
+    let collided = mark_collisions(&mut dests, "file", &[]);
     drop(dests);
     // The collisions first, then each file's report as it is planned.
     for &i in &collided {

@@ -97,25 +97,28 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
+    // The files read, which no page replaces and `--prune` never removes (a loop saved
+    // as `.md`, a template carrying the generated mark); only an existing output folder
+    // can hold one.
+    let inputs = if a.output.is_dir() {
+        Inputs::of(
+            files
+                .iter()
+                .map(PathBuf::as_path)
+                .chain(a.template.as_deref()),
+        )
+    } else {
+        Inputs::of([])
+    };
     if a.check {
-        return Ok(code(!pages_up_to_date(g, &pages, &a.output)));
+        return Ok(code(!pages_up_to_date(g, &pages, &a.output, &inputs)));
     }
     let outputs: Vec<(PathBuf, String)> = pages
         .iter()
         .map(|(n, t)| (a.output.join(n), t.clone()))
         .collect();
-    // A page named like an input file (a loop saved as `.md`) must not replace it; only an
-    // existing output folder can hold one.
-    if a.output.is_dir() {
-        let inputs = Inputs::of(
-            files
-                .iter()
-                .map(PathBuf::as_path)
-                .chain(a.template.as_deref()),
-        );
-        for (out, _) in &outputs {
-            inputs.refuse(out)?;
-        }
+    for (out, _) in &outputs {
+        inputs.refuse(out)?;
     }
     write_all_atomic(&outputs)?;
     summary(
@@ -127,7 +130,7 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
             a.output.display()
         ),
     );
-    let orphans = orphaned_pages(&pages, &a.output);
+    let orphans = orphaned_pages(&pages, &a.output, &inputs);
     if a.prune {
         for p in &orphans {
             std::fs::remove_file(p)
@@ -149,6 +152,9 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// The page listing every loop's page (no loop's page may have its name).
+const INDEX_PAGE: &str = "index.md";
 
 /// The line every page loopconv writes ends with (`templates/*.md.j2`): what marks a page
 /// as loopconv's to replace or prune.
@@ -187,7 +193,7 @@ pub(super) fn docs_pages(
             (src.clone(), l, page)
         })
         .collect();
-    let collided = mark_collisions(&mut pages, "page");
+    let collided = mark_collisions(&mut pages, "page", &[(INDEX_PAGE, "the index page")]);
     let names: Vec<(String, Option<String>)> = (pages.into_iter())
         .map(|(src, _, page)| (src, page))
         .collect();
@@ -234,7 +240,7 @@ pub(super) fn docs_pages(
             pages.push(page);
         }
     }
-    pages.push(("index.md".to_owned(), back::markdown::index(&entries)?));
+    pages.push((INDEX_PAGE.to_owned(), back::markdown::index(&entries)?));
     Ok(Some(pages))
 }
 
@@ -351,7 +357,12 @@ fn template_failure(template: Option<&Path>, e: back::Error) -> anyhow::Error {
 }
 
 /// `docs --check`: list stale, missing and orphaned pages; true when there are none.
-pub(super) fn pages_up_to_date(g: &Global, pages: &[(String, String)], dir: &Path) -> bool {
+pub(super) fn pages_up_to_date(
+    g: &Global,
+    pages: &[(String, String)],
+    dir: &Path,
+    inputs: &Inputs,
+) -> bool {
     let mut stale = Vec::new();
     for (name, text) in pages {
         let path = dir.join(name);
@@ -362,7 +373,7 @@ pub(super) fn pages_up_to_date(g: &Global, pages: &[(String, String)], dir: &Pat
         }
     }
     // A page whose loop is gone is stale too.
-    let orphaned = orphaned_pages(pages, dir);
+    let orphaned = orphaned_pages(pages, dir, inputs);
     stale.extend(
         orphaned
             .iter()
@@ -401,8 +412,13 @@ pub(super) fn pages_up_to_date(g: &Global, pages: &[(String, String)], dir: &Pat
 }
 
 /// Pages in `dir` that loopconv generated (they carry its footer) but that no loop
-/// generates now, sorted. Other Markdown files (a hand-written README) are not loopconv's.
-pub(super) fn orphaned_pages(pages: &[(String, String)], dir: &Path) -> Vec<PathBuf> {
+/// generates now, sorted. Other Markdown files (a hand-written README) are not loopconv's,
+/// nor are the `inputs` (a page template carries the footer too).
+pub(super) fn orphaned_pages(
+    pages: &[(String, String)],
+    dir: &Path,
+    inputs: &Inputs,
+) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -417,7 +433,7 @@ pub(super) fn orphaned_pages(pages: &[(String, String)], dir: &Path) -> Vec<Path
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
         .filter(|p| p.file_name().is_some_and(|n| !generated.contains(n)))
-        .filter(|p| is_generated(p))
+        .filter(|p| is_generated(p) && !inputs.contains(p))
         .collect();
     extra.sort();
     extra

@@ -194,25 +194,27 @@ fn report_valid(g: &Global, l: Loaded) -> Option<Loaded> {
     l.valid().is_some().then_some(l)
 }
 
-/// Mark the loops that would write an output an earlier one writes (`(source, loaded,
-/// output)` in order): `B006` on the later one's `name`, with a note naming the earlier
-/// file, reported with the file's other diagnostics in the form `--format` asks for.
-/// Returns the indices of the marked loops, which their callers report first, so that a
-/// collision is not buried under the other files' warnings.
+/// Mark the loops that would write an output an earlier one writes, or one of the
+/// `reserved` outputs (`(output, what writes it)`: the index page), given `(source,
+/// loaded, output)` in order: `B006` on the later one's `name`, with a note naming the
+/// earlier writer, reported with the file's other diagnostics in the form `--format`
+/// asks for. Returns the indices of the marked loops, which their callers report first,
+/// so that a collision is not buried under the other files' warnings.
 pub(super) fn mark_collisions(
     loops: &mut [(String, &mut Loaded, Option<String>)],
     what: &str,
+    reserved: &[(&str, &str)],
 ) -> Vec<usize> {
-    let mut first: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    let mut first: std::collections::HashMap<&str, Earlier> = (reserved.iter())
+        .map(|&(out, by)| (out, Earlier::Reserved(by)))
+        .collect();
     let mut clashes = Vec::new();
     for (i, (src, _, out)) in loops.iter().enumerate() {
         let Some(out) = out else { continue };
         match first.entry(out.as_str()) {
-            std::collections::hash_map::Entry::Occupied(e) => {
-                clashes.push((i, e.get().to_string()))
-            }
+            std::collections::hash_map::Entry::Occupied(e) => clashes.push((i, e.get().clone())),
             std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(src.as_str());
+                e.insert(Earlier::Loop(src.clone()));
             }
         }
     }
@@ -222,6 +224,44 @@ pub(super) fn mark_collisions(
         collision(l, earlier, &out, what);
     }
     clashes.into_iter().map(|(i, _)| i).collect()
+}
+
+/// What writes an output first: a loop of the folder (its file), or loopconv itself.
+#[derive(Clone)]
+enum Earlier<'a> {
+    Loop(String),
+    Reserved(&'a str),
+}
+
+/// `B006` on the `name` of `l`, whose output `out` something `earlier` writes too.
+fn collision(l: &mut Loaded, earlier: &Earlier, out: &str, what: &str) {
+    let Some(spec) = l.spec.as_ref() else { return };
+    let (by, note) = match earlier {
+        Earlier::Reserved(by) => (by.to_string(), format!("loopconv writes {by} there")),
+        // An earlier conversion's output, read back as an input of the folder.
+        Earlier::Loop(src) if src == out => (
+            src.clone(),
+            format!(
+                "{src} is an earlier conversion's output, read as an input: leave it out with `--exclude`"
+            ),
+        ),
+        Earlier::Loop(src) => (src.clone(), format!("{src} holds a loop of the same name")),
+    };
+    let d = diag::Diagnostic::new(
+        diag::Code::OutputCollision,
+        format!(
+            "loop `{}` writes the {what} {out}, which {by} writes too",
+            spec.name
+        ),
+    )
+    .with_note(note)
+    .with_help("rename one of the loops, or leave one out with `--exclude`")
+    .at(spec.provenance.pointer(loopconv::ir::Field::Name));
+    l.diags.push(d);
+    if let Some(doc) = &l.doc {
+        l.diags.locate_missing(doc);
+    }
+    l.diags.sort();
 }
 
 /// The order in which to report `n` loaded files: the `first` ones, then the others in
@@ -235,24 +275,4 @@ pub(super) fn first_then_rest(first: &[usize], n: usize) -> impl Iterator<Item =
         .iter()
         .copied()
         .chain((0..n).filter(move |&i| !is_first[i]))
-}
-
-/// `B006` on the `name` of `l`, whose output `out` the file `earlier` writes too.
-fn collision(l: &mut Loaded, earlier: &str, out: &str, what: &str) {
-    let Some(spec) = l.spec.as_ref() else { return };
-    let d = diag::Diagnostic::new(
-        diag::Code::OutputCollision,
-        format!(
-            "loop `{}` writes the {what} {out}, which {earlier} writes too",
-            spec.name
-        ),
-    )
-    .with_note(format!("{earlier} holds a loop of the same name"))
-    .with_help("rename one of the loops, or leave one out with `--exclude`")
-    .at(spec.provenance.pointer(loopconv::ir::Field::Name));
-    l.diags.push(d);
-    if let Some(doc) = &l.doc {
-        l.diags.locate_missing(doc);
-    }
-    l.diags.sort();
 }

@@ -456,11 +456,15 @@ fn can_finish(built: &Built) -> Vec<bool> {
 /// through it.
 fn every_phase_reachable(spec: &Spec, built: &Built, runs: &Runs, sink: &mut Diagnostics) {
     let phases = &spec.graph.phases;
-    for group in cut_off_branches(built, runs) {
-        let Some((&first, rest)) = group.split_first() else {
-            continue;
-        };
-        let p = &phases[first];
+    let ids = |roots: &[usize]| {
+        let named: Vec<String> = roots
+            .iter()
+            .map(|&r| format!("`{}`", phases[r].id))
+            .collect();
+        crate::text::list(&named, "or")
+    };
+    for branch in cut_off_branches(built, runs) {
+        let p = &phases[branch.root];
         let mut d = Diagnostic::new(
             Code::UnreachablePhase,
             format!(
@@ -469,23 +473,36 @@ fn every_phase_reachable(spec: &Spec, built: &Built, runs: &Runs, sink: &mut Dia
             ),
         )
         .with_help("add a transition or a checkpoint rejection that leads to it, or remove it");
-        for &i in rest {
-            let q = &phases[i];
+        for (i, roots) in &branch.beyond {
+            let q = &phases[*i];
             d = d.with_label(
                 q.origin.pointer_to("id"),
-                format!("`{}` is reached only through `{}`", q.id, p.id),
+                format!("`{}` is reached only through {}", q.id, ids(roots)),
             );
         }
         sink.value(d.at(p.origin.pointer_to("id")));
     }
 }
 
-/// The unreachable phases, grouped by the way into them: for each part of the unreachable
-/// graph that nothing else unreachable leads into (a source of its condensation), the
-/// phases it reaches that no earlier group took: first the one a run would enter first
-/// (of a cycle, the first declared), then the others in declaration order.
-fn cut_off_branches(built: &Built, runs: &Runs) -> Vec<Vec<usize>> {
-    use petgraph::visit::{Bfs, NodeFiltered};
+/// A way into the unreachable part of the graph.
+struct CutOff {
+    /// The phase a run would enter first (of a cycle, the first declared).
+    root: usize,
+    /// The phases reached through it and through no earlier way in, in declaration order,
+    /// each with the roots of every way in that reaches it.
+    beyond: Vec<(usize, Vec<usize>)>,
+}
+
+/// Ways in that are searched for the phases they share with earlier ones; beyond, a
+/// phase is named with the first way in that reaches it only (each way is a search of
+/// the unreachable part, so comparing every way would be quadratic).
+const MAX_WAYS_COMPARED: usize = 64;
+
+/// The unreachable phases, grouped by the way into them: one group for each part of the
+/// unreachable graph that nothing else unreachable leads into (a source of its
+/// condensation).
+fn cut_off_branches(built: &Built, runs: &Runs) -> Vec<CutOff> {
+    use petgraph::visit::NodeFiltered;
     if phase_vertices(&built.graph).all(|(n, _)| runs.reach(n)) {
         return Vec::new();
     }
@@ -504,35 +521,59 @@ fn cut_off_branches(built: &Built, runs: &Runs) -> Vec<Vec<usize>> {
                 .all(|m| part_of[m.index()] == k)
         })
     };
-    let mut taken = vec![false; built.graph.node_count()];
-    let mut groups = Vec::new();
-    // Tarjan's order is reversed topological: sources come last.
-    for k in (0..parts.len()).rev().filter(|&k| is_source(k)) {
-        let mut group = Vec::new();
-        // A cycle is entered at its first phase in declaration order.
-        let declared = |n: &NodeIndex| match built.graph[*n] {
-            Vertex::Phase(i) => i,
-            _ => usize::MAX,
+    let declared = |n: &NodeIndex| match built.graph[*n] {
+        Vertex::Phase(i) => i,
+        _ => usize::MAX,
+    };
+    // The ways in, in the order of their first phase's declaration.
+    let mut sources: Vec<usize> = (0..parts.len()).filter(|&k| is_source(k)).collect();
+    sources.sort_by_key(|&k| parts[k].iter().map(declared).min());
+    // The ways in that reach each vertex, in order.
+    let mut reached_by: Vec<Vec<usize>> = vec![Vec::new(); built.graph.node_count()];
+    let mut ways: Vec<Vec<(usize, NodeIndex)>> = Vec::with_capacity(sources.len());
+    for (w, &k) in sources.iter().enumerate() {
+        // A cycle is entered at its first phase in declaration order (a source part is
+        // strongly connected: one search from it reaches all of it).
+        let Some(&start) = parts[k].iter().min_by_key(|n| declared(n)) else {
+            continue;
         };
-        let mut starts = parts[k].clone();
-        starts.sort_by_key(declared);
-        for &start in &starts {
-            let mut bfs = Bfs::new(&cut_off, start);
-            while let Some(n) = bfs.next(&cut_off) {
-                if let Vertex::Phase(i) = built.graph[n]
-                    && !taken[n.index()]
-                {
-                    taken[n.index()] = true;
-                    group.push(i);
+        reached_by[start.index()].push(w);
+        let mut queue = VecDeque::from([start]);
+        let mut phases_reached = Vec::new();
+        while let Some(n) = queue.pop_front() {
+            if let Vertex::Phase(i) = built.graph[n] {
+                phases_reached.push((i, n));
+            }
+            for m in built.graph.neighbors(n).filter(|&m| !runs.reach(m)) {
+                let seen = &mut reached_by[m.index()];
+                // Beyond the ways compared, what an earlier way reached is not searched.
+                if seen.last() == Some(&w) || (!seen.is_empty() && w >= MAX_WAYS_COMPARED) {
+                    continue;
                 }
+                seen.push(w);
+                queue.push_back(m);
             }
         }
-        if let Some((_, rest)) = group.split_first_mut() {
-            rest.sort_unstable();
-        }
-        groups.push(group);
+        ways.push(phases_reached);
     }
-    groups
+    let root_of = |w: usize| ways[w].first().map(|&(i, _)| i);
+    let mut branches = Vec::new();
+    for (w, reached) in ways.iter().enumerate() {
+        let Some((&(root, _), rest)) = reached.split_first() else {
+            continue;
+        };
+        let mut beyond: Vec<(usize, Vec<usize>)> = rest
+            .iter()
+            .filter(|&&(_, n)| reached_by[n.index()].first() == Some(&w))
+            .map(|&(i, n)| {
+                let roots = reached_by[n.index()].iter().filter_map(|&v| root_of(v));
+                (i, roots.collect())
+            })
+            .collect();
+        beyond.sort_unstable();
+        branches.push(CutOff { root, beyond });
+    }
+    branches
 }
 
 /// Rule 13 (`V013`): some terminal can be reached from the entry. Returns whether one can.

@@ -106,3 +106,44 @@ fn template_error_names_the_file_and_the_variable() {
         "{err}"
     );
 }
+
+/// A loop named `index` would write the index page's file: `B006` on its name, nothing
+/// written (before: its page was silently replaced by the index, "wrote 3 pages" for 2
+/// files). `--prune` never removes a file the run read: a `--template` in the pages'
+/// folder carries the generated mark, and was removed as an orphaned page.
+#[test]
+fn the_index_page_and_the_template_are_never_replaced_or_pruned() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (loops, out) = (dir.path().join("loops"), dir.path().join("out"));
+    std::fs::create_dir_all(&loops).expect("mkdir");
+    std::fs::create_dir_all(&out).expect("mkdir");
+    let react = std::fs::read_to_string(repo().join(REACT)).expect("example");
+    let index = react.replacen("\"name\": \"react-loop\"", "\"name\": \"index\"", 1);
+    assert_ne!(index, react);
+    std::fs::write(loops.join("i.json"), index).expect("write");
+    std::fs::copy(repo().join(REACT), loops.join("react.json")).expect("copy");
+    let err = stderr_of(loopconv().arg("docs").arg(&loops).arg("-o").arg(&out));
+    assert!(
+        err.starts_with("error[B006]: loop `index` writes the page index.md"),
+        "{err}"
+    );
+    assert!(crate::support::files_under(&out).is_empty());
+
+    std::fs::remove_file(loops.join("i.json")).expect("rm");
+    let template = out.join("tmpl.md");
+    std::fs::copy(repo().join("templates/loop.md.j2"), &template).expect("copy");
+    for extra in [&["--prune"][..], &["--check"][..]] {
+        let err = stderr_of(
+            loopconv()
+                .arg("docs")
+                .arg(&loops)
+                .arg("-o")
+                .arg(&out)
+                .arg("--template")
+                .arg(&template)
+                .args(extra),
+        );
+        assert!(!err.contains("tmpl.md"), "{extra:?}: {err}");
+    }
+    assert!(template.exists());
+}

@@ -940,6 +940,38 @@ loop:
             ),
         ]
     );
+    // Two ways into one cut-off part: a phase beyond both is labelled once, naming both
+    // (before this was first done, on the way found last, naming only it).
+    let two_ways = text
+        .replace("    - {id: orphan, objective: Nobody comes here.}\n", "    - {id: orphan, objective: Nobody comes here.}\n    - {id: side, objective: Another way in.}\n")
+        .replace("    - {from: orphan, on: complete, to: $end}\n", "    - {from: orphan, on: complete, to: $end}\n    - {from: side, on: complete, to: test}\n")
+        .replace("{from: test, on: failed, to: build}", "{from: test, on: failed, to: $abort}");
+    let labels: Vec<(String, Vec<String>)> = diagnostics(&two_ways)
+        .iter()
+        .map(|d| {
+            (
+                d.message.clone(),
+                d.labels.iter().map(|l| l.message.clone()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            (
+                "phase `build` cannot be reached from the entry phase `plan`".to_owned(),
+                vec!["`test` is reached only through `build` or `side`".to_owned()]
+            ),
+            (
+                "phase `orphan` cannot be reached from the entry phase `plan`".to_owned(),
+                vec![]
+            ),
+            (
+                "phase `side` cannot be reached from the entry phase `plan`".to_owned(),
+                vec![]
+            ),
+        ]
+    );
 }
 
 /// A phase renamed in its declaration only, into the id of another phase, is one mistake:
