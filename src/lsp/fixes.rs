@@ -155,7 +155,14 @@ fn add_transition(
         .take_while(|c| c.is_whitespace())
         .collect();
     let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let flow =
+        (index.transitions_span).is_some_and(|span| t.text.as_bytes().get(span.0) == Some(&b'['));
     let (at, text) = match syntax {
+        // A YAML flow sequence (`transitions: [{...}, {...}]`) takes a flow item.
+        Syntax::Yaml if flow => (
+            last.span.1,
+            format!(", {{from: {}, on: {}, to: \"$end\"}}", q(from), q(on)),
+        ),
         Syntax::Json => (
             last.span.1,
             format!(

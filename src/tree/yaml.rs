@@ -31,8 +31,9 @@ fn span_of<T>(s: &Spanned<T>) -> Span {
 }
 
 /// The span of a node holding `value`, whose own span the parser gives as `span`: a
-/// block collection's span is its first token's, so it is stretched to the end of its last
-/// item (as a JSON collection's span is the whole collection, up to its bracket).
+/// collection's span is its first token's, so it is stretched to the end of its last item
+/// (a flow collection's, to its closing bracket, by [`close_flow_collections`]), as a JSON
+/// collection's span is the whole collection.
 fn node_span(span: Span, value: &Value) -> Span {
     let last = match value {
         Value::Array(items) => items.last().map(|n| n.span),
@@ -43,6 +44,51 @@ fn node_span(span: Span, value: &Value) -> Span {
         Some(last) if last.end() > span.end() => Span::new(span.start(), last.end()),
         _ => span,
     }
+}
+
+/// Stretch the span of each flow collection (`[a, b]`, `{a: 1}`) in `node` to its closing
+/// bracket, past the end of its last item where [`node_span`] leaves it (the visitor that
+/// builds the tree has no text to look in).
+fn close_flow_collections(node: &mut Node, text: &str) {
+    let children: &mut [Node] = match &mut node.value {
+        Value::Array(items) => items,
+        Value::Object(members) => {
+            for m in members.iter_mut() {
+                close_flow_collections(&mut m.value, text);
+            }
+            &mut []
+        }
+        _ => return,
+    };
+    for child in children.iter_mut() {
+        close_flow_collections(child, text);
+    }
+    // The last item may be a flow collection whose end just moved.
+    node.span = node_span(node.span, &node.value);
+    let closer = match text.as_bytes().get(node.span.start()) {
+        Some(b'[') => b']',
+        Some(b'{') => b'}',
+        _ => return,
+    };
+    if let Some(end) = closing_bracket(text, node.span.end(), closer) {
+        node.span = Span::new(node.span.start(), end);
+    }
+}
+
+/// The end of the flow collection's closing `closer` that follows its last item, which
+/// ends at `from`: past spaces, line breaks, commas and comments.
+fn closing_bracket(text: &str, from: usize, closer: u8) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = from.min(b.len());
+    while let Some(&c) = b.get(i) {
+        match c {
+            b' ' | b'\t' | b'\r' | b'\n' | b',' => i += 1,
+            b'#' => i = crate::text::next_line_start(text, i),
+            _ if c == closer => return Some(i + 1),
+            _ => return None,
+        }
+    }
+    None
 }
 
 impl<'de> Visitor<'de> for YVisitor {
@@ -275,10 +321,12 @@ fn one_root(
     match docs.pop() {
         Some(root) => {
             let span = node_span(span_of(&root), &root.value.0);
-            Some(Node {
+            let mut root = Node {
                 value: root.value.0,
                 span,
-            })
+            };
+            close_flow_collections(&mut root, text);
+            Some(root)
         }
         // serde-saphyr drops null documents: `null` or `~` is a document whose root is null
         // (reported as "must be an object"), not an empty file.
@@ -681,6 +729,27 @@ mod tests {
             doc.root().get("b").unwrap().to_json(),
             serde_json::json!(["x", "yes"])
         );
+    }
+
+    /// A collection's span is the whole collection, as in JSON: a block one to the end of
+    /// its last item, a flow one to its closing bracket, past comments and a trailing
+    /// comma (the parser gives only its first token).
+    #[test]
+    fn collections_span_to_their_end() {
+        let cases = [
+            ("a:\n  - x\n  - y\nb: 1\n", "a", "- x\n  - y"),
+            ("a: {k: 1, l: [x, y]}\n", "a", "{k: 1, l: [x, y]}"),
+            ("a: [\n  x, # c\n  y,\n  ]\n", "a", "[\n  x, # c\n  y,\n  ]"),
+            ("a: []\nb: {}\n", "a", "[]"),
+            ("a: []\nb: {}\n", "b", "{}"),
+            ("b:\n  a: [x]", "b", "a: [x]"),
+        ];
+        for (text, key, spanned) in cases {
+            let mut d = Diagnostics::new("t.yaml");
+            let doc = parse_yaml(text.into(), &WORDS, &ReadLimits::default(), &mut d).unwrap();
+            let span = doc.root().get(key).unwrap().span;
+            assert_eq!(&text[span.start()..span.end()], spanned, "{text:?}");
+        }
     }
 
     #[test]

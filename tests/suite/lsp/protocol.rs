@@ -470,6 +470,44 @@ fn a_files_own_line_endings_are_kept() {
     }
 }
 
+/// The fix adding a transition to a YAML loop whose `transitions` is a flow sequence adds
+/// a flow item (before, a block item after the `]`, or a `- from:` before it: P001).
+#[test]
+fn a_fix_adds_a_flow_item_to_a_flow_sequence() {
+    let head = "kind: loop\nname: x\nversion: 0.1.0\ndescription: d\nloop:\n  entry_phase: plan\n  phases:\n    - id: plan\n      objective: Plan.\n      outcomes:\n        - id: done\n          description: Done.\n        - id: stuck\n          description: Stuck.\n";
+    let uri = "file:///tmp/flow.yaml";
+    for transitions in [
+        "  transitions: [{from: plan, on: done, to: $end}]\n",
+        "  transitions: [\n    {from: plan, on: done, to: $end},  # the way out\n  ]\n",
+    ] {
+        let text = format!("{head}{transitions}");
+        let mut c = Client::start();
+        c.open(uri, &text);
+        let ds = c.diagnostics(uri, 1);
+        let all =
+            json!({"start": {"line": 0, "character": 0}, "end": {"line": 9999, "character": 0}});
+        let acts = c.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": all, "context": {"diagnostics": ds}}),
+        );
+        let add = acts
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["title"].as_str().unwrap().contains("`stuck`"))
+            .expect("a fix adding the transition");
+        let fixed = apply(&text, &add["edit"]["changes"][uri][0]);
+        let l = loopconv::load(
+            "flow.yaml",
+            fixed.as_bytes(),
+            &loopconv::LoadOptions::default(),
+        );
+        let codes: Vec<String> = l.diags.items().iter().map(|d| d.code.to_string()).collect();
+        assert_eq!(codes, ["F012"], "{fixed}");
+        c.shutdown();
+    }
+}
+
 /// Two checkpoints before one phase (V017 is retired): no diagnostic, both checkpoints as
 /// symbols in authored order, and both `before_phase` references found from the phase.
 #[test]
