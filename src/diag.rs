@@ -363,6 +363,19 @@ impl Diagnostic {
         self
     }
 
+    /// [`Self::with_label`] on the key of the member at `pointer`, not its value.
+    pub fn with_key_label(
+        mut self,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        self = self.with_label(pointer, message);
+        if let Some(l) = self.labels.last_mut() {
+            l.location.on_key = true;
+        }
+        self
+    }
+
     /// Point at the value at `pointer` (the file and position are filled in by the sink).
     pub fn at(mut self, pointer: impl Into<String>) -> Self {
         self.location.pointer = pointer.into();

@@ -79,7 +79,14 @@ pub fn module(json: &str, language: ModuleLanguage) -> String {
 /// `\u` escapes (UTF-16 units): they occur only in its strings, where the escape is the
 /// same character.
 fn escaped_for_code(json: &str) -> String {
-    let hidden = |c: char| matches!(c, '\u{2028}' | '\u{2029}') || crate::text::is_dropped(c);
+    // The joiners and the combining grapheme joiner, which display text keeps (they join
+    // letters and emoji), are as invisible in code.
+    let hidden = |c: char| {
+        matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{200C}' | '\u{200D}' | '\u{034F}'
+        ) || crate::text::is_dropped(c)
+    };
     if !json.chars().any(hidden) {
         return json.to_owned();
     }

@@ -604,7 +604,7 @@ fn only_with_retry(tf: &ToolFailure, tp: &str, sink: &mut Diagnostics) {
         to: ToolAction::Retry.as_str().to_owned(),
     });
     for (_, field) in &given[1..] {
-        d = d.with_label(format!("{tp}/{field}"), format!("`{field}`"));
+        d = d.with_key_label(format!("{tp}/{field}"), format!("`{field}`"));
     }
     sink.key(d.at(format!("{tp}/{first}")));
 }

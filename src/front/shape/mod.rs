@@ -892,10 +892,22 @@ impl ShapeCheck<'_> {
         self.emit(d, true, report && !non_string);
     }
 
-    /// Whether the scalar `node` is written quoted (`"yes"`: a string in YAML 1.1 too).
+    /// Whether the scalar `node` is written other than plain: quoted, a block scalar or
+    /// tagged (`"yes"`, `>-` then `yes`, `!!str yes`: a string in YAML 1.1 too).
     fn quoted(&self, node: &Node) -> bool {
-        let first = self.doc.text.as_bytes().get(node.span.start());
-        matches!(first, Some(b'"' | b'\''))
+        let text = &self.doc.text;
+        if matches!(text.as_bytes().get(node.span.start()), Some(b'"' | b'\'')) {
+            return true;
+        }
+        // A block scalar's or a tagged scalar's span starts at its text: the indicator or
+        // the tag is the word before it.
+        let before = text.get(..node.span.start()).unwrap_or_default();
+        let word = before.split_whitespace().next_back().unwrap_or_default();
+        let block = word.starts_with(['|', '>'])
+            && word[1..]
+                .chars()
+                .all(|c| matches!(c, '-' | '+' | '1'..='9'));
+        block || word.starts_with('!')
     }
 
     /// Put `d` and its suggestions' targets on the key of `m`, located through the member

@@ -97,7 +97,8 @@ pub(crate) fn check_round_trips_all(case: &Case, spec: &Spec, info: &Info) {
 
 /// The XState machine as a JavaScript or TypeScript module holds no invisible character
 /// raw ("Trojan Source": a bidirectional control in a string literal reorders how the code
-/// reads): each is a `\u` escape of the same string (before, they were written raw).
+/// reads), the joiners included: each is a `\u` escape of the same string (before, they
+/// were written raw).
 pub(crate) fn check_module(case: &Case, spec: &Spec, info: &Info) {
     let mut diags = diag::Diagnostics::new("test");
     let json = loopconv::write(
@@ -115,7 +116,13 @@ pub(crate) fn check_module(case: &Case, spec: &Spec, info: &Info) {
         let code = back::xstate::module(&json, language);
         let raw: Vec<char> = code
             .chars()
-            .filter(|&c| (invisible(c) && c != '\n') || matches!(c, '\u{2028}' | '\u{2029}'))
+            .filter(|&c| {
+                invisible(c)
+                    || matches!(
+                        c,
+                        '\u{2028}' | '\u{2029}' | '\u{200C}' | '\u{200D}' | '\u{034F}'
+                    )
+            })
             .collect();
         assert!(raw.is_empty(), "{}: {raw:?} raw in the module", case.label);
     }

@@ -437,6 +437,15 @@ fn a_quoted_yes_is_a_string_in_every_yaml() {
             )]
         );
     }
+    // A block scalar or a tagged scalar is a string in YAML 1.1 too.
+    for (written, at) in [(">-\n      yes", "10:7"), ("!!str yes", "9:21")] {
+        assert_eq!(
+            pinned(&with(written)),
+            [format!(
+                "F003 {at} `checks[0].required` must be a boolean, found the string `yes` | a boolean is `true` or `false`: write `true`"
+            )]
+        );
+    }
 }
 
 /// The MAS equivalents: empty checks, a bad check id, a check of the wrong type, checks
@@ -713,7 +722,11 @@ fn an_error_policy_member_given_unreadably_is_not_also_missing() {
             "V020 26:7 `max_retries` and `on_exhausted` are only allowed with `action: retry`, not `action: abort` | set `action: retry`"
         ]
     );
-    assert_eq!(diagnostics(&text)[0].labels.len(), 1);
+    // The label is on the second member's key, as the diagnostic is on the first's.
+    let labels = &diagnostics(&text)[0].labels;
+    assert_eq!(labels.len(), 1);
+    let at = labels[0].location.pos.map(|p| (p.line, p.column));
+    assert_eq!(at, Some((27, 7)), "{labels:?}");
     let one = "    tool_failure:\n      action: abort\n      on_exhausted: abort\n";
     assert_eq!(codes(one), ["V021"]);
 }
