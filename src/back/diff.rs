@@ -287,19 +287,19 @@ fn marks(diff: &Diff, old: &Spec, new: &Spec) -> Marks {
 }
 
 /// A checkpoint added, removed or changed changes the way into the phase it guards (the
-/// diagram draws no gates): that phase, in the new loop, is marked changed.
+/// diagram draws no gates): that phase, in the new loop, is marked changed, and for a
+/// checkpoint that moved, the phase it guarded before too.
 fn mark_guarded(mk: &mut Marks, diff: &Diff, id: &str, old: &Spec, new: &Spec) {
     let guarded = |spec: &Spec| {
         (spec.graph.checkpoints.iter().flatten())
             .find(|c| c.id == id)
             .map(|c| c.before_phase.clone())
     };
-    let phase = guarded(new).or_else(|| {
-        let before = guarded(old)?;
-        Some(diff.renames.get(&before).cloned().unwrap_or(before))
-    });
-    if let Some(phase) = phase.filter(|p| !mk.added.contains(p) && !mk.removed.contains(p)) {
-        mk.changed.insert(phase);
+    let before = guarded(old).map(|p| diff.renames.get(&p).cloned().unwrap_or(p));
+    for phase in [guarded(new), before].into_iter().flatten() {
+        if !mk.added.contains(&phase) && !mk.removed.contains(&phase) {
+            mk.changed.insert(phase);
+        }
     }
 }
 

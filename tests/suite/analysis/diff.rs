@@ -369,4 +369,23 @@ fn diff_diagram_marks_the_phase_a_new_checkpoint_guards() {
     // And removing it again.
     let (_, text) = diff_json(&new, &old, &["--format", "markdown"]);
     assert!(text.contains(&format!("class {node} changed")), "{text}");
+    // Moved to another phase: both the phase it left and the one it guards now.
+    let mut moved = new.clone();
+    let other = new["loop"]["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_owned())
+        .find(|id| *id != guarded)
+        .unwrap();
+    moved["loop"]["checkpoints"][0]["before_phase"] = json!(other);
+    let (_, text) = diff_json(&new, &moved, &["--format", "markdown"]);
+    let class = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("class ") && l.ends_with(" changed"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        class.contains(&node) && class.contains(&format!("n_{other}")),
+        "{text}"
+    );
 }
