@@ -171,7 +171,7 @@ codes! {
     MissingRoleFlag = ("B003", "missing-role-flag", Error, "the target needs an agent name that the source cannot carry; pass it as a flag"),
     InvalidOutput = ("B004", "invalid-output", Error, "the generated output failed validation (a loopconv bug, or an input nested too deep for the target format)"),
     WrittenPortSchema = ("B005", "written-port-schema", Warning, "the written multi-agent-spec YAML has a port `schema`, which the Go SDK cannot load from YAML"),
-    OutputCollision = ("B006", "output-collision", Error, "two loops of a folder write the same output file: they share a name"),
+    OutputCollision = ("B006", "output-collision", Error, "a loop's output in a folder is taken: another loop of the same name writes it, or it is another loop's file"),
 }
 
 impl Code {

@@ -13,7 +13,9 @@ use loopconv::{Format, Loaded, Target};
 use super::io::{
     Inputs, emit, expand, folder_pool, is_stdio, map_on_readers, same_file, write_all_atomic,
 };
-use super::report::{load_file, mark_collisions, plural, report_loaded, summary};
+use super::report::{
+    first_then_rest, load_file, mark_collisions, output_taken, plural, report_loaded, summary,
+};
 use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
 #[derive(Debug, Args)]
@@ -275,20 +277,21 @@ impl<'a> InputSets<'a> {
     }
 }
 
-/// Refuse to write the conversion of `f` (loaded as `l`) to the existing `dest` when that
-/// replaces an input: `f` itself (unless `--in-place`), another file being converted, or a
-/// file left out of the inputs because it is in the output folder, unless it holds the
-/// same loop (an earlier conversion's output).
-fn refuse_overwriting_inputs(
+/// Whether writing the conversion of `f` (loaded as `l`) to the existing `dest` would
+/// replace another loop of the folder: another file being converted, or a file left out of
+/// the inputs because it is in the output folder, unless it holds the same loop (an
+/// earlier conversion's output). `Some((taken, note))` for its `B006`. `f` itself is
+/// replaced only under `--in-place` (else a usage error).
+fn replaced_input(
     a: &ConvertArgs,
     f: &Path,
     l: &Loaded,
     dest: &Path,
     inputs: &InputSets,
-) -> Result<()> {
+) -> Result<Option<(String, String)>> {
     if same_file(f, dest) {
         if a.in_place {
-            return Ok(());
+            return Ok(None);
         }
         bail!(
             "{} would overwrite its input (pass --in-place to allow)",
@@ -296,10 +299,10 @@ fn refuse_overwriting_inputs(
         );
     }
     if inputs.converted().contains(dest) {
-        bail!(
-            "{} would overwrite another input file; refusing to overwrite it",
-            dest.display()
-        );
+        return Ok(Some((
+            "which is another input file of the folder".to_owned(),
+            "under --in-place each file may replace only itself".to_owned(),
+        )));
     }
     if inputs.left_out().contains(dest) {
         let name = |l: &Loaded| l.spec.as_ref().map(|s| s.name.clone());
@@ -309,14 +312,18 @@ fn refuse_overwriting_inputs(
             &loopconv::LoadOptions::default(),
         );
         if name(&there) != name(l) {
-            bail!(
-                "{} holds another loop than {}'s; refusing to overwrite it",
-                dest.display(),
-                f.display()
-            );
+            let other =
+                name(&there).map_or_else(|| "no loop".to_owned(), |n| format!("loop `{n}`"));
+            return Ok(Some((
+                format!("which holds {other}"),
+                format!(
+                    "{} is in the output folder, so it is no input of this conversion, but it is a loop file of the folder",
+                    dest.display()
+                ),
+            )));
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 pub(super) fn convert_folder(
@@ -342,34 +349,37 @@ pub(super) fn convert_folder(
             (f.display().to_string(), l, dest)
         })
         .collect();
-    let collided = mark_collisions(&mut dests, "file", &[]);
+    let mut first = mark_collisions(&mut dests, "file", &[]);
     drop(dests);
-    // The collisions first, then each file's report as it is planned.
-    for &i in &collided {
-        report_loaded(g, &results[i].1);
+    // A destination that exists may be a loop of the folder (only one that exists can).
+    let collided: std::collections::HashSet<usize> = first.iter().copied().collect();
+    for (i, (f, l, text, dest)) in results.iter_mut().enumerate() {
+        let (Some(_), Some(dest)) = (text, dest) else {
+            continue;
+        };
+        if collided.contains(&i) || !dest.exists() {
+            continue;
+        }
+        if let Some((taken, note)) = replaced_input(a, f, l, dest, &inputs)? {
+            output_taken(l, "file", &dest.display().to_string(), &taken, note);
+            first.push(i);
+        }
     }
-    let mut reported = vec![false; results.len()];
-    for &i in &collided {
-        reported[i] = true;
+    // The files that cannot be written first, then each file's report in order.
+    for i in first_then_rest(&first, results.len()) {
+        report_loaded(g, &results[i].1);
     }
     let mut planned: Vec<(PathBuf, String)> = Vec::new();
     let mut planned_dests = std::collections::HashSet::new();
     let (mut ok, mut lossy, mut failed) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, (f, l, text, dest)) in results.into_iter().enumerate() {
-        if !reported[i] {
-            report_loaded(g, &l);
-        }
+    for (f, l, text, dest) in results {
         let (Some(t), Some(dest)) = (text, dest) else {
             failed.push(f.display().to_string());
             continue;
         };
-        if !planned_dests.insert(dest.clone()) {
+        if l.diags.has_errors() || !planned_dests.insert(dest.clone()) {
             failed.push(f.display().to_string());
             continue;
-        }
-        // Only a destination that exists can be an input.
-        if dest.exists() {
-            refuse_overwriting_inputs(a, f, &l, &dest, &inputs)?;
         }
         if l.diags.items().iter().any(|d| d.code.is_loss()) {
             lossy.push(f.display().to_string());

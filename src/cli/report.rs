@@ -235,7 +235,6 @@ enum Earlier<'a> {
 
 /// `B006` on the `name` of `l`, whose output `out` something `earlier` writes too.
 fn collision(l: &mut Loaded, earlier: &Earlier, out: &str, what: &str) {
-    let Some(spec) = l.spec.as_ref() else { return };
     let (by, note) = match earlier {
         Earlier::Reserved(by) => (by.to_string(), format!("loopconv writes {by} there")),
         // An earlier conversion's output, read back as an input of the folder.
@@ -247,12 +246,17 @@ fn collision(l: &mut Loaded, earlier: &Earlier, out: &str, what: &str) {
         ),
         Earlier::Loop(src) => (src.clone(), format!("{src} holds a loop of the same name")),
     };
+    let taken = format!("which {by} writes too");
+    output_taken(l, what, out, &taken, note);
+}
+
+/// `B006` on the `name` of `l`, whose output `out` (a `what`) is taken: `taken` says by
+/// what ("which in/one.yaml writes too"), `note` what to do.
+pub(super) fn output_taken(l: &mut Loaded, what: &str, out: &str, taken: &str, note: String) {
+    let Some(spec) = l.spec.as_ref() else { return };
     let d = diag::Diagnostic::new(
         diag::Code::OutputCollision,
-        format!(
-            "loop `{}` writes the {what} {out}, which {by} writes too",
-            spec.name
-        ),
+        format!("loop `{}` writes the {what} {out}, {taken}", spec.name),
     )
     .with_note(note)
     .with_help("rename one of the loops, or leave one out with `--exclude`")

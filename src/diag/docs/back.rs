@@ -60,7 +60,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::OutputCollision,
-        checks: "`convert` and `docs` of a folder name each output after its loop (`NAME.md`, `NAME/agent.json`, ...), so no two loops of the folder share a `name`. The diagnostic is on the later file's `name`; its note names the earlier file.",
+        checks: "`convert` and `docs` of a folder name each output after its loop (`NAME.md`, `NAME/agent.json`, ...), so no two loops of the folder share a `name`, no loop is named like the index page (`index`), and no output of a folder conversion replaces another loop file of the folder. The diagnostic is on the (later) loop's `name`; its note names the other file.",
         why: "One output would overwrite the other: a page or a converted loop would be lost.",
         fix: "Rename one of the loops, or leave one out with `--exclude`.",
         example: None,

@@ -845,7 +845,8 @@ fn the_read_back_check_judges_validity_not_the_inputs_limits() {
 /// input's file (under `--in-place`, where each file may replace only itself), and not a
 /// loop in the output folder within it, which is left out of the inputs (so that a re-run
 /// does not read its own outputs), unless that file holds the same loop, as an earlier
-/// run's output does. Before, both were overwritten by another loop's conversion, exit 0.
+/// run's output does: `B006` on the loop's name, exit 1, nothing written. Before, both were
+/// overwritten by another loop's conversion, exit 0.
 #[test]
 fn a_folder_conversion_never_replaces_another_loop_of_its_folder() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -867,9 +868,10 @@ fn a_folder_conversion_never_replaces_another_loop_of_its_folder() {
     std::fs::copy(&react, y.join("react-loop.json")).expect("copy");
     std::fs::write(y.join("out/react-loop.yaml"), &docs).expect("write");
     let run = convert(&y, &y.join("out"), &[]);
-    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
     assert!(
-        stderr(&run).contains("holds another loop"),
+        stderr(&run).starts_with("error[B006]: loop `react-loop` writes the file")
+            && stderr(&run).contains("which holds loop `docs-refresh`"),
         "{}",
         stderr(&run)
     );
@@ -893,13 +895,20 @@ fn a_folder_conversion_never_replaces_another_loop_of_its_folder() {
     std::fs::create_dir_all(&b).expect("mkdir");
     std::fs::copy(&react, b.join("react-loop.json")).expect("copy");
     std::fs::write(b.join("react-loop.yaml"), &docs).expect("write");
-    let run = convert(&b, &b, &["--in-place"]);
-    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
-    assert!(
-        stderr(&run).contains("another input file"),
-        "{}",
-        stderr(&run)
-    );
+    let run = convert(&b, &b, &["--in-place", "--format", "json"]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let json = stderr(&run);
+    let reports: Vec<Value> = serde_json::Deserializer::from_str(&json)
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {json}"));
+    let b006: Vec<&Value> = (reports.iter())
+        .flat_map(|r| r.as_array().into_iter().flatten())
+        .filter(|d| d["code"] == "B006")
+        .collect();
+    assert_eq!(b006.len(), 1, "{json}");
+    let message = b006[0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("another input file"), "{json}");
     assert_eq!(
         std::fs::read(b.join("react-loop.yaml")).expect("kept"),
         docs
