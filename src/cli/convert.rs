@@ -11,7 +11,8 @@ use loopconv::back::xstate::ModuleLanguage;
 use loopconv::{Format, Loaded, Target};
 
 use super::io::{
-    Inputs, emit, expand, folder_pool, is_stdio, map_on_readers, same_file, write_all_atomic,
+    Inputs, emit, expand, folder_pool, is_stdio, map_on_readers, refuse_input_as_output, same_file,
+    write_all_atomic,
 };
 use super::report::{
     first_then_rest, load_file, mark_collisions, output_taken, plural, report_loaded, summary,
@@ -133,15 +134,9 @@ pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
     if !is_stdio(&a.input) && a.input.is_dir() {
         return convert_folder(g, a, to, &opts);
     }
-    if let Some(out) = &a.output
-        && !is_stdio(out)
-        && !a.in_place
-        && same_file(&a.input, out)
-    {
-        bail!(
-            "the output {} is the input file; refusing to overwrite it (pass --in-place to allow)",
-            out.display()
-        );
+    if !a.in_place {
+        refuse_input_as_output(a.output.as_deref(), [a.input.as_path()])
+            .map_err(|e| anyhow::anyhow!("{e} (pass --in-place to allow)"))?;
     }
     let mut l = load_file(g, &a.input, a.from)?;
     let text = convert_loaded(&mut l, to, &opts, a.module)?;

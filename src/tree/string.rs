@@ -63,14 +63,14 @@ pub struct Str(Repr);
 enum Repr {
     Inline {
         len: u8,
-        plain: bool,
+        from_yaml: bool,
         bytes: [u8; INLINE],
     },
     Heap {
-        plain: bool,
+        from_yaml: bool,
         text: Box<str>,
     },
-    /// `source[start..start + len]`, a JSON string without escapes (never plain).
+    /// `source[start..start + len]`, a JSON string without escapes (never from YAML).
     InSource {
         start: u32,
         len: u32,
@@ -80,20 +80,20 @@ enum Repr {
 
 impl Str {
     /// The string `text` (copied when it is too long to be held in place).
-    pub fn new(text: &str, plain: bool) -> Str {
-        Str::inline(text, plain).unwrap_or_else(|| {
+    pub fn new(text: &str, from_yaml: bool) -> Str {
+        Str::inline(text, from_yaml).unwrap_or_else(|| {
             Str(Repr::Heap {
-                plain,
+                from_yaml,
                 text: text.into(),
             })
         })
     }
 
     /// The string `text`, whose allocation is kept when it is too long to be held in place.
-    pub fn from_string(text: String, plain: bool) -> Str {
-        Str::inline(&text, plain).unwrap_or_else(|| {
+    pub fn from_string(text: String, from_yaml: bool) -> Str {
+        Str::inline(&text, from_yaml).unwrap_or_else(|| {
             Str(Repr::Heap {
-                plain,
+                from_yaml,
                 text: text.into_boxed_str(),
             })
         })
@@ -114,13 +114,17 @@ impl Str {
         }))
     }
 
-    fn inline(text: &str, plain: bool) -> Option<Str> {
+    fn inline(text: &str, from_yaml: bool) -> Option<Str> {
         let mut bytes = [0; INLINE];
         bytes
             .get_mut(..text.len())?
             .copy_from_slice(text.as_bytes());
         let len = u8::try_from(text.len()).ok()?;
-        Some(Str(Repr::Inline { len, plain, bytes }))
+        Some(Str(Repr::Inline {
+            len,
+            from_yaml,
+            bytes,
+        }))
     }
 
     /// The text.
@@ -147,9 +151,9 @@ impl Str {
 
     /// Whether it was read from a YAML scalar (serde-saphyr does not say whether the
     /// scalar was quoted: the source at the node's span does).
-    pub fn plain(&self) -> bool {
+    pub fn from_yaml(&self) -> bool {
         match self.0 {
-            Repr::Inline { plain, .. } | Repr::Heap { plain, .. } => plain,
+            Repr::Inline { from_yaml, .. } | Repr::Heap { from_yaml, .. } => from_yaml,
             Repr::InSource { .. } => false,
         }
     }
@@ -173,7 +177,7 @@ impl std::ops::Deref for Str {
 
 impl PartialEq for Str {
     fn eq(&self, other: &Str) -> bool {
-        self.as_str() == other.as_str() && self.plain() == other.plain()
+        self.as_str() == other.as_str() && self.from_yaml() == other.from_yaml()
     }
 }
 
@@ -186,8 +190,8 @@ impl std::fmt::Display for Str {
 impl std::fmt::Debug for Str {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Debug::fmt(self.as_str(), f)?;
-        if self.plain() {
-            f.write_str(" (plain)")?;
+        if self.from_yaml() {
+            f.write_str(" (yaml)")?;
         }
         Ok(())
     }
@@ -201,11 +205,11 @@ pub(super) mod tests {
     proptest! {
         /// Every text reads back as it was given, held in place or not.
         #[test]
-        fn a_string_keeps_its_text(text in "\\PC{0,30}", plain: bool) {
-            let s = Str::new(&text, plain);
+        fn a_string_keeps_its_text(text in "\\PC{0,30}", from_yaml: bool) {
+            let s = Str::new(&text, from_yaml);
             prop_assert_eq!(s.as_str(), text.as_str());
-            prop_assert_eq!(s.plain(), plain);
-            prop_assert_eq!(&Str::from_string(text.clone(), plain), &s);
+            prop_assert_eq!(s.from_yaml(), from_yaml);
+            prop_assert_eq!(&Str::from_string(text.clone(), from_yaml), &s);
             prop_assert_eq!(s.into_string(), text);
         }
     }
@@ -227,7 +231,7 @@ pub(super) mod tests {
         let long = Str::in_source(&source, 25, 32).expect("a range of the text");
         assert!(in_source(&long));
         assert_eq!(long.as_str(), format!("é{}", "b".repeat(30)));
-        assert!(!long.plain());
+        assert!(!long.from_yaml());
         assert_eq!(long.clone().into_string(), long.as_str());
         // Not on a character boundary, or past the end: no string.
         assert!(Str::in_source(&source, 26, 31).is_none());

@@ -493,7 +493,6 @@ fn every_outcome_has_a_transition(slots: &OutcomeSlots, phases: &Names, sink: &m
     }
 }
 
-/// Rule 14 (`V014`): checkpoint ids are unique.
 /// The index of the first of the ids seen so far that is `id`; `id` is recorded at `i`
 /// when it is the first.
 fn earlier<'a>(first: &mut IdMap<&'a str, usize>, id: &'a str, i: usize) -> Option<usize> {
@@ -506,6 +505,7 @@ fn earlier<'a>(first: &mut IdMap<&'a str, usize>, id: &'a str, i: usize) -> Opti
     }
 }
 
+/// Rule 14 (`V014`): checkpoint ids are unique.
 fn unique_checkpoint_ids(g: &Graph, sink: &mut Diagnostics) {
     let mut first: IdMap<&str, usize> = IdMap::default();
     for (i, c) in g.checkpoints.iter().flatten().enumerate() {

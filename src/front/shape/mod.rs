@@ -426,8 +426,8 @@ impl ShapeCheck<'_> {
         };
         let name = ptr.field();
         if let Value::String(text) = &node.value
-            && text.plain()
-            && !self.quoted(node)
+            && text.from_yaml()
+            && !self.not_plain(node)
             && types.contains(&"boolean")
             && YAML11_BOOLS.contains(&text.as_str())
         {
@@ -894,7 +894,7 @@ impl ShapeCheck<'_> {
 
     /// Whether the scalar `node` is written other than plain: quoted, a block scalar or
     /// tagged (`"yes"`, `>-` then `yes`, `!!str yes`: a string in YAML 1.1 too).
-    fn quoted(&self, node: &Node) -> bool {
+    fn not_plain(&self, node: &Node) -> bool {
         let text = &self.doc.text;
         if matches!(text.as_bytes().get(node.span.start()), Some(b'"' | b'\'')) {
             return true;
