@@ -16,8 +16,12 @@ pub(super) struct LspArgs {
 pub(super) fn run(_a: &LspArgs) -> Result<ExitCode> {
     crate::memory_for_server();
     let (conn, threads) = loopconv::lsp::transport::stdio();
-    loopconv::lsp::serve(&conn).context("language server protocol error")?;
+    let ended = loopconv::lsp::serve(&conn).context("language server protocol error")?;
     drop(conn);
     threads.join().context("language server I/O")?;
-    Ok(ExitCode::SUCCESS)
+    // The protocol: exit code 1 for an `exit` that no `shutdown` came before.
+    Ok(match ended {
+        loopconv::lsp::Ended::Cleanly => ExitCode::SUCCESS,
+        loopconv::lsp::Ended::WithoutShutdown => ExitCode::from(1),
+    })
 }

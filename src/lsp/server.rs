@@ -40,8 +40,19 @@ pub fn capabilities() -> ServerCapabilities {
     }
 }
 
-/// Serve one client until it sends `shutdown` and `exit` (or hangs up).
-pub fn serve(conn: &Connection) -> Result<(), ProtocolError> {
+/// How a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// `exit` after `shutdown`, or the client hung up after `shutdown`.
+    Cleanly,
+    /// `exit` without `shutdown`, or the client hung up first: the process exits with 1,
+    /// as the protocol says.
+    WithoutShutdown,
+}
+
+/// Serve one client until it sends `exit` (or hangs up). After `shutdown` every request
+/// but `exit` is answered `InvalidRequest`.
+pub fn serve(conn: &Connection) -> Result<Ended, ProtocolError> {
     let caps = serde_json::json!({
         "capabilities": capabilities(),
         "serverInfo": {"name": "loopconv", "version": env!("CARGO_PKG_VERSION")},
@@ -49,6 +60,14 @@ pub fn serve(conn: &Connection) -> Result<(), ProtocolError> {
     let (id, _params) = conn.initialize_start()?;
     conn.initialize_finish(id, caps)?;
     let mut server = Server::default();
+    let mut shut_down = false;
+    let ended = |shut_down: bool| {
+        Ok(if shut_down {
+            Ended::Cleanly
+        } else {
+            Ended::WithoutShutdown
+        })
+    };
     loop {
         let msg = match server.next_due() {
             Some(due) => match conn
@@ -57,23 +76,32 @@ pub fn serve(conn: &Connection) -> Result<(), ProtocolError> {
             {
                 Ok(m) => Some(m),
                 Err(RecvTimeoutError::Timeout) => None,
-                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                Err(RecvTimeoutError::Disconnected) => return ended(shut_down),
             },
             None => match conn.receiver.recv() {
                 Ok(m) => Some(m),
-                Err(_) => return Ok(()),
+                Err(_) => return ended(shut_down),
             },
         };
         match msg {
             None => server.publish_due(conn, Instant::now()),
+            Some(Message::Request(req)) if shut_down => send(
+                conn,
+                Message::Response(Response::new_err(
+                    req.id,
+                    ErrorCode::InvalidRequest as i32,
+                    "the server is shutting down: only `exit` is answered".to_owned(),
+                )),
+            ),
+            Some(Message::Request(req)) if req.method == "shutdown" => {
+                shut_down = true;
+                send(conn, Message::Response(Response::new_ok(req.id, ())));
+            }
             Some(Message::Request(req)) => {
-                if conn.handle_shutdown(&req)? {
-                    return Ok(());
-                }
                 let resp = server.respond(req);
                 send(conn, Message::Response(resp));
             }
-            Some(Message::Notification(n)) if n.method == "exit" => return Ok(()),
+            Some(Message::Notification(n)) if n.method == "exit" => return ended(shut_down),
             Some(Message::Notification(n)) => server.notify(conn, n),
             Some(Message::Response(_)) => {}
         }

@@ -47,16 +47,49 @@ fn write_all(from_server: &Receiver<Message>, out: &mut impl Write) -> io::Resul
     from_server.iter().try_for_each(|m| m.write(out))
 }
 
-/// Read messages until the input ends, the server goes away, or `exit` arrives.
+/// Read messages until the input ends, the server goes away, or `exit` arrives. A message
+/// whose body is not JSON-RPC (its framing intact) is skipped and said on standard error:
+/// one bad message does not end the session.
 pub fn read_all(input: &mut impl BufRead, to_server: &Sender<Message>) -> io::Result<()> {
     let mut body = Vec::new();
-    while let Some(msg) = read(input, &mut body)? {
+    loop {
+        let msg = match read(input, &mut body) {
+            Ok(Some(msg)) => msg,
+            Ok(None) => break,
+            Err(e) if is_malformed_body(&e) => {
+                eprintln!("loopconv lsp: skipped a message: {e}");
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let exit = matches!(&msg, Message::Notification(n) if n.method == "exit");
         if to_server.send(msg).is_err() || exit {
             break;
         }
     }
     Ok(())
+}
+
+/// Whether `e` says a message's body, read in full, is not JSON-RPC (the next message can
+/// still be read).
+fn is_malformed_body(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Malformed>())
+}
+
+/// A message whose body, read in full, is not a JSON-RPC message.
+#[derive(Debug)]
+struct Malformed(String);
+
+impl std::fmt::Display for Malformed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "malformed LSP payload: {}", self.0)
+    }
+}
+
+impl std::error::Error for Malformed {}
+
+fn malformed(what: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, Malformed(what))
 }
 
 /// One message, its body read into `body`; `None` at the end of the input. A body that is
@@ -71,8 +104,7 @@ pub fn read(input: &mut impl BufRead, body: &mut Vec<u8>) -> io::Result<Option<M
     if got < len {
         return Err(invalid("the input ended inside a message"));
     }
-    let wire: Wire = serde_json::from_slice(body)
-        .map_err(|e| invalid(&format!("malformed LSP payload: {e}")))?;
+    let wire: Wire = serde_json::from_slice(body).map_err(|e| malformed(e.to_string()))?;
     wire.message().map(Some)
 }
 
@@ -134,7 +166,11 @@ impl Wire {
                     None => Ok(self.result.unwrap_or(Value::Null)),
                 },
             }),
-            (None, None) => return Err(invalid("a message with neither `id` nor `method`")),
+            (None, None) => {
+                return Err(malformed(
+                    "a message with neither `id` nor `method`".to_owned(),
+                ));
+            }
         })
     }
 }

@@ -162,6 +162,14 @@ impl Client {
         let status = self.child.wait().expect("wait for the server");
         assert!(status.success(), "the server exited with {status}");
     }
+
+    /// `exit` (after a `shutdown` already sent, or none), and the process ends with `code`.
+    fn shutdown_after_shutdown(mut self, code: i32) {
+        self.notify("exit", Value::Null);
+        drop(self.stdin.take());
+        let status = self.child.wait().expect("wait for the server");
+        assert_eq!(status.code(), Some(code), "the server exited with {status}");
+    }
 }
 
 /// The LSP position (UTF-16 columns) of the `nth` occurrence of `needle`, plus `shift`
@@ -925,4 +933,33 @@ fn incremental_changes_edit_the_text_as_the_client_did() {
     let shown = hover["contents"]["value"].as_str().expect("a hover");
     assert!(shown.contains("Plan \u{1f600} that."), "{shown}");
     c.shutdown();
+}
+
+/// A message whose body is not JSON-RPC is skipped, and the session goes on (before, the
+/// server exited with 2 at once); after `shutdown` a request is answered `InvalidRequest`
+/// (before, the server exited with 2), and `exit` ends the process with 0 after
+/// `shutdown`, with 1 without it, as the protocol says.
+#[test]
+fn protocol_mistakes_do_not_end_the_session() {
+    let mut c = Client::start();
+    for body in ["{not json", "{}", "[1, 2]"] {
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        let stdin = c.stdin.as_mut().expect("stdin open");
+        std::io::Write::write_all(stdin, framed.as_bytes()).expect("write");
+    }
+    // Still answering.
+    let answer = c.try_request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": "file:///nowhere.json"}}),
+    );
+    assert!(answer.is_err_and(|e| e.contains("not open")));
+    assert_eq!(c.request("shutdown", Value::Null), Value::Null);
+    let late = c.try_request(
+        "textDocument/hover",
+        at("file:///nowhere.json", json!({"line": 0, "character": 0})),
+    );
+    assert!(late.is_err_and(|e| e.contains("shutting down")));
+    c.shutdown_after_shutdown(0);
+    // `exit` with no `shutdown` before it.
+    Client::start().shutdown_after_shutdown(1);
 }
