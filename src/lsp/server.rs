@@ -102,6 +102,20 @@ pub fn serve(conn: &Connection) -> Result<Ended, ProtocolError> {
                 send(conn, Message::Response(resp));
             }
             Some(Message::Notification(n)) if n.method == "exit" => return ended(shut_down),
+            Some(Message::Notification(n)) if n.method == super::transport::SKIPPED => {
+                let message = format!(
+                    "loopconv skipped a message: {}",
+                    n.params.as_str().unwrap_or("")
+                );
+                let params = lsp_types::LogMessageParams {
+                    typ: lsp_types::MessageType::WARNING,
+                    message,
+                };
+                send(
+                    conn,
+                    Message::Notification(Notification::new("window/logMessage".into(), params)),
+                );
+            }
             Some(Message::Notification(n)) => server.notify(conn, n),
             Some(Message::Response(_)) => {}
         }

@@ -47,9 +47,13 @@ fn write_all(from_server: &Receiver<Message>, out: &mut impl Write) -> io::Resul
     from_server.iter().try_for_each(|m| m.write(out))
 }
 
-/// Read messages until the input ends, the server goes away, or `exit` arrives. A message
-/// whose body is not JSON-RPC (its framing intact) is skipped and said on standard error:
-/// one bad message does not end the session.
+/// The notification the reader sends the server in place of a message whose body is not
+/// JSON-RPC (its framing intact: the next message can still be read), with the reason: the
+/// server tells the client (`window/logMessage`), and one bad message does not end the
+/// session.
+pub const SKIPPED: &str = "$/loopconv/skipped";
+
+/// Read messages until the input ends, the server goes away, or `exit` arrives.
 pub fn read_all(input: &mut impl BufRead, to_server: &Sender<Message>) -> io::Result<()> {
     let mut body = Vec::new();
     loop {
@@ -57,8 +61,7 @@ pub fn read_all(input: &mut impl BufRead, to_server: &Sender<Message>) -> io::Re
             Ok(Some(msg)) => msg,
             Ok(None) => break,
             Err(e) if is_malformed_body(&e) => {
-                eprintln!("loopconv lsp: skipped a message: {e}");
-                continue;
+                Message::Notification(Notification::new(SKIPPED.to_owned(), e.to_string()))
             }
             Err(e) => return Err(e),
         };

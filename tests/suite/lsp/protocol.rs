@@ -935,8 +935,9 @@ fn incremental_changes_edit_the_text_as_the_client_did() {
     c.shutdown();
 }
 
-/// A message whose body is not JSON-RPC is skipped, and the session goes on (before, the
-/// server exited with 2 at once); after `shutdown` a request is answered `InvalidRequest`
+/// A message whose body is not JSON-RPC is skipped, said to the client
+/// (`window/logMessage`), and the session goes on (before, the server exited with 2 at
+/// once); after `shutdown` a request is answered `InvalidRequest`
 /// (before, the server exited with 2), and `exit` ends the process with 0 after
 /// `shutdown`, with 1 without it, as the protocol says.
 #[test]
@@ -953,6 +954,18 @@ fn protocol_mistakes_do_not_end_the_session() {
         json!({"textDocument": {"uri": "file:///nowhere.json"}}),
     );
     assert!(answer.is_err_and(|e| e.contains("not open")));
+    // And the client was told, once a skipped message.
+    let told = c
+        .seen
+        .iter()
+        .filter(|n| n.method == "window/logMessage")
+        .filter(|n| {
+            n.params["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("skipped a message"))
+        })
+        .count();
+    assert_eq!(told, 3, "{:?}", c.seen);
     assert_eq!(c.request("shutdown", Value::Null), Value::Null);
     let late = c.try_request(
         "textDocument/hover",
