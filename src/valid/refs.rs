@@ -591,18 +591,28 @@ fn only_with_retry(tf: &ToolFailure, tp: &str, sink: &mut Diagnostics) {
         code,
         format!("{fields} {verb} only allowed with `action: retry`, not `action: {action}`"),
     );
-    // One fix removes one key: offered when it is the whole fix.
+    // A fix is offered only when it is the whole fix: removing the one member, or, when
+    // both are given, retrying (with one of them, retrying would lack the other: `V018`
+    // or `V019`).
     if let [(_, field)] = given[..] {
-        d = d.with_suggestion(Suggestion::RemoveKey {
-            target: EditTarget::key(format!("{tp}/{field}")),
-        });
+        let other = if field == "max_retries" {
+            "on_exhausted"
+        } else {
+            "max_retries"
+        };
+        d = d
+            .with_suggestion(Suggestion::RemoveKey {
+                target: EditTarget::key(format!("{tp}/{field}")),
+            })
+            .with_note(format!("to retry, set `action: retry` and add `{other}`"));
     } else {
-        d = d.with_note(format!("to keep `action: {action}`, remove {fields}"));
+        d = d
+            .with_note(format!("to keep `action: {action}`, remove {fields}"))
+            .with_suggestion(Suggestion::Set {
+                target: EditTarget::value(format!("{tp}/action")),
+                to: ToolAction::Retry.as_str().to_owned(),
+            });
     }
-    d = d.with_suggestion(Suggestion::Set {
-        target: EditTarget::value(format!("{tp}/action")),
-        to: ToolAction::Retry.as_str().to_owned(),
-    });
     for (_, field) in &given[1..] {
         d = d.with_key_label(format!("{tp}/{field}"), format!("`{field}`"));
     }
