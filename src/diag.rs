@@ -492,6 +492,17 @@ impl Diagnostics {
         &self.items
     }
 
+    /// Keep only the diagnostics `keep` accepts (a later stage that finds one explained by
+    /// another: one cause, one diagnostic).
+    pub(crate) fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.items.retain(keep);
+    }
+
+    /// The diagnostics, to amend (a later stage that knows more of a cause).
+    pub(crate) fn items_mut(&mut self) -> &mut [Diagnostic] {
+        &mut self.items
+    }
+
     /// Take the diagnostics out.
     pub fn into_items(self) -> Vec<Diagnostic> {
         self.items

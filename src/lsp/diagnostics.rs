@@ -203,13 +203,11 @@ mod tests {
                 "replace with `plan` (V006)",
                 "add a transition for `build` on `complete` (V011)",
                 "remove `max_retries` (V020)",
-                "set `action` to `retry` (V020)",
             ]
         );
         let texts = new_texts(&before);
         assert_eq!(texts[1].1, "\"plan\"");
         assert_eq!(texts[3].1, "");
-        assert_eq!(texts[4].1, "\"retry\"");
         // Every message and help line reworded (even into text the old regexes parsed):
         // the same actions, the same edits.
         let reworded: Vec<Diagnostic> = diags

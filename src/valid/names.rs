@@ -302,6 +302,11 @@ impl<'a> Names<'a> {
             || self.invalid_set.contains(id)
     }
 
+    /// Whether `id` is declared, and its declaration is flagged (a bad id, reported).
+    pub(super) fn is_flagged_declaration(&self, id: &str) -> bool {
+        self.invalid_set.contains(id)
+    }
+
     /// Whether phase `id` is declared more than once.
     pub(super) fn is_duplicated(&self, id: &str) -> bool {
         self.duplicated.contains(id)

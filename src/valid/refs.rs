@@ -26,6 +26,8 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     let g = &spec.graph;
     let flagged = Flagged::reported(sink);
     let phases = Names::new(spec, &flagged);
+    entry_named_like_its_declaration(spec, &phases, sink);
+    invalid_ids_renamed_everywhere(spec, &phases, sink);
     // Rules 1-5: labels, phases and outcomes.
     archetype_not_blank(spec, sink);
     objectives_not_blank(g, sink);
@@ -52,6 +54,71 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     fallback_has_agent(spec, &flagged, sink);
     unique_check_ids(spec, sink);
     edges_resolve(g, &phases) && !phases.transitions_flagged && !phases.phases_flagged
+}
+
+/// An `entry_phase` written as the invalid id of the phase it names is not a second
+/// error: that phase's own `F005` says it, and its fix renames both (the schema's pattern
+/// on `entry_phase` had reported it too).
+fn entry_named_like_its_declaration(spec: &Spec, phases: &Names, sink: &mut Diagnostics) {
+    if !phases.is_flagged_declaration(&spec.graph.entry) {
+        return;
+    }
+    let entry = spec.provenance.pointer(Field::Entry);
+    sink.retain(|d| !(d.code == Code::InvalidId && d.location.pointer == entry));
+}
+
+/// The fix of a phase's invalid id (`F005`, "set `id: read-issue`") renames every reference
+/// written as that id too: renaming the declaration alone left them naming nothing.
+fn invalid_ids_renamed_everywhere(spec: &Spec, phases: &Names, sink: &mut Diagnostics) {
+    let g = &spec.graph;
+    let flagged = |name: &str| phases.is_flagged_declaration(name);
+    if !g.phases.iter().any(|p| flagged(&p.id)) {
+        return;
+    }
+    let mut references: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let mut add = |name: &str, pointer: &dyn Fn() -> String| {
+        if flagged(name) {
+            references
+                .entry(name.to_owned())
+                .or_default()
+                .push(pointer());
+        }
+    };
+    add(&g.entry, &|| spec.provenance.pointer(Field::Entry));
+    for t in &g.transitions {
+        add(&t.from, &|| t.origin.pointer_to("from"));
+        if let Destination::Phase(to) = &t.to {
+            add(to, &|| t.origin.pointer_to("to"));
+        }
+    }
+    for c in g.checkpoints.iter().flatten() {
+        add(&c.before_phase, &|| c.origin.pointer_to("before_phase"));
+        if let Destination::Phase(r) = &c.on_reject {
+            add(r, &|| c.origin.pointer_to("on_reject"));
+        }
+    }
+    for p in &g.phases {
+        let Some(refs) = references.get(p.id.as_str()) else {
+            continue;
+        };
+        let at = p.origin.pointer_to("id");
+        let declaration = sink
+            .items_mut()
+            .iter_mut()
+            .find(|d| d.code == Code::InvalidId && d.location.pointer == at);
+        for s in declaration
+            .into_iter()
+            .flat_map(|d| d.suggestions.iter_mut())
+        {
+            if let Suggestion::Set { to, .. } = s {
+                let targets = std::iter::once(at.clone()).chain(refs.iter().cloned());
+                *s = Suggestion::ReplaceAll {
+                    targets: targets.map(EditTarget::value).collect(),
+                    with: to.clone(),
+                };
+            }
+        }
+    }
 }
 
 /// Whether a transition's `from` is a declared phase and its `on` an outcome of its first

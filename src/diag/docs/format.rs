@@ -91,7 +91,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::InvalidId,
-        checks: "Phase, outcome and checkpoint ids and `entry_phase` are stable ids: they match `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$` (1 to 64 characters: a lowercase letter, then lowercase letters, digits and single hyphens, not ending in a hyphen); a multi-agent-spec check id matches `^[a-z][a-z0-9-]*$`. A terminal (`$end`) is not an id. An invalid id is the one error: references to it written validly are not reported again.",
+        checks: "Phase, outcome and checkpoint ids and `entry_phase` are stable ids: they match `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$` (1 to 64 characters: a lowercase letter, then lowercase letters, digits and single hyphens, not ending in a hyphen); a multi-agent-spec check id matches `^[a-z][a-z0-9-]*$`. A terminal (`$end`) is not an id. An invalid phase id is the one error: references to it, written as it or validly, are not reported again (an `entry_phase` written as it included), and its fix renames every reference written as it.",
         why: "Ids are stable references (transitions, logs, metrics); one spelling keeps them unambiguous.",
         fix: "Rename the id in kebab-case, and every reference to it.",
         example: ex(

@@ -1028,3 +1028,29 @@ fn a_phase_renamed_into_another_phases_id_is_one_error() {
         Some("did you mean `fix`?")
     );
 }
+
+/// A phase's invalid id, written the same way in `entry_phase` and the references, is one
+/// `F005` (before, also one at `entry_phase`, whose schema pattern reported it), and its
+/// fix renames every place (before, the declaration alone: the references then named
+/// nothing, `V006`, `V007`, `V009`).
+#[test]
+fn an_invalid_phase_id_is_one_error_whose_fix_renames_every_place() {
+    let text = BASE.replace("investigate", "Investigate");
+    let ds = diagnostics(&text);
+    let codes: Vec<String> = ds.iter().map(|d| d.code.to_string()).collect();
+    assert_eq!(codes, ["F005"], "{:?}", pinned(&text));
+    let [Suggestion::ReplaceAll { targets, with }] = &ds[0].suggestions[..] else {
+        panic!("one ReplaceAll: {:?}", ds[0].suggestions);
+    };
+    assert_eq!(with, "investigate");
+    let mut fixed = text.clone();
+    let mut spans: Vec<(usize, usize)> = targets
+        .iter()
+        .map(|t| t.pos.map(|p| (p.start, p.end)).expect("located"))
+        .collect();
+    spans.sort_unstable();
+    for (start, end) in spans.into_iter().rev() {
+        fixed.replace_range(start..end, &format!("\"{with}\""));
+    }
+    assert!(diagnostics(&fixed).is_empty(), "{fixed}");
+}
