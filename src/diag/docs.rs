@@ -83,24 +83,32 @@ pub enum ReadLimit {
 }
 
 impl How {
-    /// The command line that shows the code, for `FILE`.
+    /// The command line that shows the code, for `FILE`: one to copy and run.
     pub fn command(self, file: &str) -> String {
         match self {
-            How::Check => format!("loopconv check {file}"),
+            How::Check | How::Limit(ReadLimit::Depth(_)) => format!("loopconv check {file}"),
             How::Limit(ReadLimit::Bytes(n)) => {
                 format!("loopconv check --max-input-bytes {n} {file}")
             }
-            How::Limit(ReadLimit::Depth(n)) => {
-                format!("loopconv check {file}   (with a nesting limit of {n}; default 128)")
-            }
-            How::Limit(ReadLimit::Phases(n)) => {
-                format!("loopconv check {file}   (with a phase limit of {n}; default 10000)")
-            }
-            How::Latin1 => format!("loopconv check {file}   (the file saved as Latin-1)"),
+            How::Limit(ReadLimit::Phases(n)) => format!("loopconv check --max-phases {n} {file}"),
+            How::Latin1 => format!(
+                "iconv -f UTF-8 -t LATIN1 {file} > latin1-{file} && loopconv check latin1-{file}"
+            ),
             How::Convert { to, actor: None } => format!("loopconv convert {file} --to {to}"),
             How::Convert { to, actor: Some(a) } => {
                 format!("loopconv convert {file} --to {to} --actor {a}")
             }
+        }
+    }
+
+    /// What the example needs that the command line cannot say, when anything.
+    pub fn condition(self) -> Option<String> {
+        match self {
+            How::Limit(ReadLimit::Depth(n)) => Some(format!(
+                "with a nesting limit of {n}; no flag sets it: loopconv reads {} levels, so nest the example deeper to see it",
+                crate::tree::DEFAULT_MAX_DEPTH
+            )),
+            _ => None,
         }
     }
 }
@@ -255,9 +263,14 @@ pub fn explain_body(code: Code) -> String {
     );
     if let Some(e) = &d.example {
         let file = example_file_name(e.bad);
+        let condition = e
+            .how
+            .condition()
+            .map(|c| format!(" ({c})"))
+            .unwrap_or_default();
         let _ = write!(
             out,
-            "\n## Example\n\n`{}` reports {}:\n\n```{}\n{}```\n",
+            "\n## Example\n\n`{}` reports {}{condition}:\n\n```{}\n{}```\n",
             e.how.command(file),
             code,
             lang(e.bad),
