@@ -76,7 +76,8 @@ pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
 /// is an `Err` in its place, reported after the files before it.
 fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
     let color = use_color(g);
-    let kinds: Vec<Named> = a.paths.iter().map(|p| Named::of(p)).collect();
+    let mut kinds: Vec<Named> = a.paths.iter().map(|p| Named::of(p)).collect();
+    named_once(&a.paths, &mut kinds)?;
     if let ([one], [kind]) = (a.paths.as_slice(), kinds.as_slice())
         && *kind != Named::Folder
     {
@@ -114,6 +115,7 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
             Named::Missing => return Err(no_such_path(p)),
             Named::Folder => Some(check_folder(g, a, p, &pool, color)?),
             Named::File => Some(files.next().into_iter().collect()),
+            Named::Again => Some(Vec::new()),
         });
     }
     let mut out = Vec::new();
@@ -137,6 +139,27 @@ enum Named {
     Folder,
     /// A file.
     File,
+    /// A file named before (by this or another name): read once.
+    Again,
+}
+
+/// Each file named once: a file named again (`a.json ./a.json`) is `Again`, read and
+/// reported at its first mention only; standard input, which can be read once, named twice
+/// is a usage error.
+fn named_once(paths: &[PathBuf], kinds: &mut [Named]) -> Result<()> {
+    if kinds.iter().filter(|k| **k == Named::Stdin).count() > 1 {
+        anyhow::bail!("standard input (`-`) can be read once: name it once");
+    }
+    if kinds.iter().filter(|k| **k == Named::File).count() < 2 {
+        return Ok(());
+    }
+    let mut seen = std::collections::HashSet::new();
+    for (p, kind) in paths.iter().zip(kinds.iter_mut()) {
+        if *kind == Named::File && !seen.insert(super::io::file_identity(p)) {
+            *kind = Named::Again;
+        }
+    }
+    Ok(())
 }
 
 impl Named {

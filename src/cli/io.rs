@@ -145,7 +145,21 @@ pub(super) fn expand(paths: &[PathBuf], w: &WalkArgs) -> Result<Vec<PathBuf>> {
             out.extend(found);
         }
     }
+    if paths.len() > 1 {
+        read_once(&mut out)?;
+    }
     Ok(out)
+}
+
+/// Each file once, at its first mention (`check a.json ./a.json dir/` read and reported
+/// `a.json` twice); standard input, which can be read once, named once.
+fn read_once(files: &mut Vec<PathBuf>) -> Result<()> {
+    if files.iter().filter(|p| is_stdio(p)).count() > 1 {
+        bail!("standard input (`-`) can be read once: name it once");
+    }
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|p| is_stdio(p) || file_id(p).is_none_or(|id| seen.insert(id)));
+    Ok(())
 }
 
 /// Loop files (`*.json`, `*.yaml`, `*.yml`) below `dir`, the way ripgrep walks: hidden
@@ -730,6 +744,12 @@ type FileId = (u64, u64);
 /// What every name of an existing file shares: its canonical path.
 #[cfg(not(unix))]
 type FileId = PathBuf;
+
+/// The identity of the file at `p` (its path when it has none): equal for every name of
+/// one file.
+pub(super) fn file_identity(p: &Path) -> Result<FileId, PathBuf> {
+    file_id(p).ok_or_else(|| p.to_path_buf())
+}
 
 /// The identity of the file at `p`, when it exists.
 fn file_id(p: &Path) -> Option<FileId> {

@@ -105,8 +105,7 @@ impl How {
     pub fn condition(self) -> Option<String> {
         match self {
             How::Limit(ReadLimit::Depth(n)) => Some(format!(
-                "with a nesting limit of {n}; no flag sets it: loopconv reads {} levels, so nest the example deeper to see it",
-                crate::tree::DEFAULT_MAX_DEPTH
+                "with a nesting limit of {n}, which no flag sets: loopconv reads far deeper (`P005`'s message says how deep), so nest the example deeper to see it"
             )),
             _ => None,
         }
