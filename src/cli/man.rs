@@ -12,14 +12,34 @@ use super::io::emit;
 
 #[derive(Debug, Args)]
 pub(super) struct ManArgs {
+    /// The page of one command (`loopconv man check` is `loopconv-check(1)`, which the
+    /// main page's list of commands names); without it, the main page.
+    #[arg(value_name = "COMMAND")]
+    command: Option<String>,
     /// Output file (default: standard output).
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
 }
 
 pub(super) fn run(a: &ManArgs) -> Result<ExitCode> {
+    let mut cli = Cli::command();
+    // Built, so that each command's display name is `loopconv-check`, the page's name.
+    cli.build();
+    let page = match &a.command {
+        None => cli,
+        Some(name) => {
+            let names: Vec<&str> = (cli.get_subcommands())
+                .filter(|c| !c.is_hide_set())
+                .map(|c| c.get_name())
+                .collect();
+            let Some(sub) = cli.find_subcommand(name) else {
+                anyhow::bail!("`{name}` is not a command: {}", names.join(", "));
+            };
+            sub.clone()
+        }
+    };
     let mut buf = Vec::new();
-    clap_mangen::Man::new(Cli::command())
+    clap_mangen::Man::new(page)
         .render(&mut buf)
         .context("rendering the man page")?;
     emit(

@@ -53,6 +53,28 @@ fn man_page_renders_without_warnings() {
         return;
     }
     let tmp = tempfile::tempdir().expect("tempdir");
+    // Every page the main page names (`loopconv-check(1)`, ...) is there: `loopconv man
+    // check` (before, none was: the main page named pages that did not exist).
+    let main = loopconv().arg("man").output().expect("runs");
+    let main = String::from_utf8(main.stdout).expect("UTF-8");
+    let named: Vec<&str> = main
+        .lines()
+        .filter_map(|l| l.strip_prefix("loopconv\\-")?.strip_suffix("(1)"))
+        .collect();
+    assert!(named.contains(&"check") && named.len() > 5, "{main}");
+    for command in named {
+        let out = loopconv().args(["man", command]).output().expect("runs");
+        let page = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(out.status.success(), "{command}");
+        assert!(
+            page.contains(&format!(".TH loopconv-{command} 1")),
+            "{command}: {page}"
+        );
+        assert!(
+            command == "help" || page.contains(".SH OPTIONS"),
+            "{command}: {page}"
+        );
+    }
     let page = tmp.path().join("loopconv.1");
     loopconv().args(["man", "-o"]).arg(&page).assert().success();
     let out = Command::new("man")
