@@ -163,6 +163,24 @@ impl Client {
         assert!(status.success(), "the server exited with {status}");
     }
 
+    /// `text` (open as `uri`, whose diagnostics are `ds`) with the code action whose title
+    /// has `titled` applied.
+    fn apply_fix(&mut self, uri: &str, text: &str, ds: &[Value], titled: &str) -> String {
+        let all =
+            json!({"start": {"line": 0, "character": 0}, "end": {"line": 9999, "character": 0}});
+        let acts = self.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": all, "context": {"diagnostics": ds}}),
+        );
+        let fix = acts
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["title"].as_str().unwrap().contains(titled))
+            .unwrap_or_else(|| panic!("no code action titled {titled}: {acts}"));
+        apply(text, &fix["edit"]["changes"][uri][0])
+    }
+
     /// `exit` (after a `shutdown` already sent, or none), and the process ends with `code`.
     fn shutdown_after_shutdown(mut self, code: i32) {
         self.notify("exit", Value::Null);
@@ -455,19 +473,7 @@ fn a_files_own_line_endings_are_kept() {
         let items = c.request("textDocument/completion", at(uri, pos(&text, "$end", 0, 0)));
         assert!(labels(&items).contains(&"plan"), "{items}");
 
-        let all =
-            json!({"start": {"line": 0, "character": 0}, "end": {"line": 9999, "character": 0}});
-        let acts = c.request(
-            "textDocument/codeAction",
-            json!({"textDocument": {"uri": uri}, "range": all, "context": {"diagnostics": ds}}),
-        );
-        let add = acts
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["title"].as_str().unwrap().contains("`stuck`"))
-            .expect("a fix adding the transition");
-        let fixed = apply(&text, &add["edit"]["changes"][uri][0]);
+        let fixed = c.apply_fix(uri, &text, &ds, "`stuck`");
         assert_eq!(
             fixed.replace(nl, "\n"),
             format!("{yaml}    - from: \"plan\"\n      on: \"stuck\"\n      to: \"$end\"\n"),
@@ -492,19 +498,7 @@ fn a_fix_adds_a_flow_item_to_a_flow_sequence() {
         let mut c = Client::start();
         c.open(uri, &text);
         let ds = c.diagnostics(uri, 1);
-        let all =
-            json!({"start": {"line": 0, "character": 0}, "end": {"line": 9999, "character": 0}});
-        let acts = c.request(
-            "textDocument/codeAction",
-            json!({"textDocument": {"uri": uri}, "range": all, "context": {"diagnostics": ds}}),
-        );
-        let add = acts
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["title"].as_str().unwrap().contains("`stuck`"))
-            .expect("a fix adding the transition");
-        let fixed = apply(&text, &add["edit"]["changes"][uri][0]);
+        let fixed = c.apply_fix(uri, &text, &ds, "`stuck`");
         let l = loopconv::load(
             "flow.yaml",
             fixed.as_bytes(),

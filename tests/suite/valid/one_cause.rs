@@ -74,6 +74,21 @@ fn pinned(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// `text` with every located target's text replaced by `with` (a fix applied as an editor
+/// applies it).
+fn replaced_at(text: &str, targets: &[loopconv::diag::EditTarget], with: &str) -> String {
+    let mut spans: Vec<(usize, usize)> = targets
+        .iter()
+        .map(|t| t.pos.map(|p| (p.start, p.end)).expect("located"))
+        .collect();
+    spans.sort_unstable();
+    let mut fixed = text.to_owned();
+    for (start, end) in spans.into_iter().rev() {
+        fixed.replace_range(start..end, with);
+    }
+    fixed
+}
+
 /// `BASE` with `from` replaced by `to` (which must occur).
 fn edit(from: &str, to: &str) -> String {
     assert!(BASE.contains(from), "{from:?} is not in the base loop");
@@ -300,15 +315,7 @@ fn the_fix_of_a_grouped_name_edits_every_place() {
         panic!("one ReplaceAll: {:?}", ds[0].suggestions);
     };
     assert_eq!(with, "investigate");
-    let mut fixed = text.clone();
-    let mut spans: Vec<(usize, usize)> = targets
-        .iter()
-        .map(|t| t.pos.map(|p| (p.start, p.end)).expect("located"))
-        .collect();
-    spans.sort_unstable();
-    for (start, end) in spans.into_iter().rev() {
-        fixed.replace_range(start..end, with);
-    }
+    let fixed = replaced_at(&text, targets, with);
     assert_eq!(fixed, BASE);
     let a = DocumentAnalysis::new("loop.yaml", &text);
     let uri: Uri = "file:///tmp/loop.yaml".parse().expect("uri");
@@ -1043,14 +1050,6 @@ fn an_invalid_phase_id_is_one_error_whose_fix_renames_every_place() {
         panic!("one ReplaceAll: {:?}", ds[0].suggestions);
     };
     assert_eq!(with, "investigate");
-    let mut fixed = text.clone();
-    let mut spans: Vec<(usize, usize)> = targets
-        .iter()
-        .map(|t| t.pos.map(|p| (p.start, p.end)).expect("located"))
-        .collect();
-    spans.sort_unstable();
-    for (start, end) in spans.into_iter().rev() {
-        fixed.replace_range(start..end, &format!("\"{with}\""));
-    }
+    let fixed = replaced_at(&text, targets, &format!("\"{with}\""));
     assert!(diagnostics(&fixed).is_empty(), "{fixed}");
 }
