@@ -338,14 +338,9 @@ impl<'a> Names<'a> {
             // is written validly as that form, or the references are a second mistake.)
             return Resolved::Excused(Some(id));
         }
-        // Edit distances only among at most `MAX_COMPARED` ids: a loop with thousands of
-        // phases and many dangling ids must not take quadratic time.
-        let compared = if self.valid_ids.len() <= MAX_COMPARED {
-            &self.valid_ids[..]
-        } else {
-            &[]
-        };
-        let near = unique(compared.iter().copied(), |d| one_edit(name, d));
+        let near = unique(compared(&self.valid_ids).iter().copied(), |d| {
+            one_edit(name, d)
+        });
         if near.is_none()
             && let Some(id) = renamed.filter(|id| self.duplicated.contains(id))
         {
@@ -412,12 +407,7 @@ impl<'a> Names<'a> {
     /// later one on a tie, where `V003` is reported).
     fn renamed_into_duplicate(&self, old: &str) -> Option<usize> {
         // A reference one edit from a declared id is a typo of it, not a rename.
-        let compared = if self.valid_ids.len() <= MAX_COMPARED {
-            &self.valid_ids[..]
-        } else {
-            &[]
-        };
-        if compared.iter().any(|d| one_edit(old, d)) {
+        if compared(&self.valid_ids).iter().any(|d| one_edit(old, d)) {
             return None;
         }
         let mut dups = self.duplicated.iter();
@@ -523,17 +513,10 @@ pub(super) fn unknown_id_help(
     known: &[&str],
     what: &str,
 ) -> Diagnostic {
-    // Edit distances only among at most 1,000 ids, and at most 20 ids listed: a loop with
-    // thousands of phases and many dangling ids must not take quadratic time or print
-    // every id once per diagnostic.
-    const MAX_COMPARED: usize = 1000;
+    // At most 20 ids listed: a loop with thousands of phases and many dangling ids must
+    // not print every id once per diagnostic.
     const MAX_LISTED: usize = 20;
-    let compared = if known.len() <= MAX_COMPARED {
-        known
-    } else {
-        &[]
-    };
-    match closest(unknown, compared.iter().copied(), |d, _| d <= 2) {
+    match closest(unknown, compared(known).iter().copied(), |d, _| d <= 2) {
         Some(id) => {
             let target = EditTarget::value(d.location.pointer.clone());
             d.with_suggestion(Suggestion::Replace {
@@ -581,6 +564,13 @@ pub(crate) fn closest<'a>(
 
 /// The most ids whose edit distance to an unknown one is computed.
 const MAX_COMPARED: usize = 1000;
+
+/// The ids among `ids` whose edit distance to an unknown one is computed: all of them, or
+/// none beyond [`MAX_COMPARED`] (a loop with thousands of phases and many dangling ids
+/// must not take quadratic time).
+fn compared<'s, 'a>(ids: &'s [&'a str]) -> &'s [&'a str] {
+    if ids.len() <= MAX_COMPARED { ids } else { &[] }
+}
 
 /// The outcome `on` of the phase declaration `p` (its declared one, or the implicit one).
 fn declared_outcome<'a>(p: &'a Phase, on: &str) -> Option<&'a str> {

@@ -75,26 +75,11 @@ fn invalid_ids_renamed_everywhere(spec: &Spec, phases: &Names, sink: &mut Diagno
     if !g.phases.iter().any(|p| flagged(&p.id)) {
         return;
     }
-    let mut references: std::collections::BTreeMap<String, Vec<String>> = Default::default();
-    let mut add = |name: &str, pointer: &dyn Fn() -> String| {
+    let mut references: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
+    for (name, _, member, _) in super::unknown::phase_references(spec, phases) {
         if flagged(name) {
-            references
-                .entry(name.to_owned())
-                .or_default()
-                .push(pointer());
-        }
-    };
-    add(&g.entry, &|| spec.provenance.pointer(Field::Entry));
-    for t in &g.transitions {
-        add(&t.from, &|| t.origin.pointer_to("from"));
-        if let Destination::Phase(to) = &t.to {
-            add(to, &|| t.origin.pointer_to("to"));
-        }
-    }
-    for c in g.checkpoints.iter().flatten() {
-        add(&c.before_phase, &|| c.origin.pointer_to("before_phase"));
-        if let Destination::Phase(r) = &c.on_reject {
-            add(r, &|| c.origin.pointer_to("on_reject"));
+            let pointer = super::unknown::reference_pointer(spec, member);
+            references.entry(name).or_default().push(pointer);
         }
     }
     for p in &g.phases {

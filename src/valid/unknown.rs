@@ -14,7 +14,7 @@ const TERMINAL_HELP: &str = "targets are a declared phase or a terminal: `$end` 
 
 /// Where a phase is named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role<'a> {
+pub(super) enum Role<'a> {
     /// `entry_phase`.
     Entry,
     /// A transition's `from`.
@@ -87,10 +87,7 @@ struct Use<'a> {
 pub(super) fn phase_references_exist(spec: &Spec, names: &Names, sink: &mut Diagnostics) {
     let mut groups: Vec<(&str, Vec<Use>)> = Vec::new();
     for (name, role, member, resolved) in phase_references(spec, names) {
-        let pointer = || match member {
-            Some((origin, key)) => origin.pointer_to(key),
-            None => spec.provenance.pointer(Field::Entry),
-        };
+        let pointer = || reference_pointer(spec, member);
         let resolved = resolved.unwrap_or_else(|| names.phase(name, pointer));
         let Resolved::Unknown { near } = resolved else {
             continue;
@@ -111,7 +108,15 @@ pub(super) fn phase_references_exist(spec: &Spec, names: &Names, sink: &mut Diag
 }
 
 /// Where a reference is: the element holding it and the member's key.
-type Member<'a> = (&'a Origin, &'static str);
+pub(super) type Member<'a> = (&'a Origin, &'static str);
+
+/// The JSON Pointer of a reference at `member` (`None`: the loop's entry field).
+pub(super) fn reference_pointer(spec: &Spec, member: Option<Member>) -> String {
+    match member {
+        Some((origin, key)) => origin.pointer_to(key),
+        None => spec.provenance.pointer(Field::Entry),
+    }
+}
 
 /// Every reference to a phase, in authored order: the entry, each transition's `from` and
 /// `to`, each checkpoint's `before_phase` and `on_reject` (targets that are terminals left
@@ -120,7 +125,10 @@ type Member<'a> = (&'a Origin, &'static str);
 /// Pointers are written out only for the references that resolve to nothing. An
 /// iterator: a vector of them was 60,000 entries for a loop of 30,000 transitions, 4 MB
 /// alive beside the loop.
-fn phase_references<'a>(spec: &'a Spec, names: &Names<'a>) -> impl Iterator<Item = Reference<'a>> {
+pub(super) fn phase_references<'a>(
+    spec: &'a Spec,
+    names: &Names<'a>,
+) -> impl Iterator<Item = Reference<'a>> {
     let g = &spec.graph;
     let entry = std::iter::once((g.entry.as_str(), Role::Entry, None, None));
     let transitions = names.transitions().flat_map(|(t, resolved)| {
@@ -155,7 +163,7 @@ fn phase_references<'a>(spec: &'a Spec, names: &Names<'a>) -> impl Iterator<Item
 
 /// A reference to a phase: the name, where it is named, the element holding it, and how
 /// it resolves when that is known already.
-type Reference<'a> = (&'a str, Role<'a>, Option<Member<'a>>, Option<Resolved<'a>>);
+pub(super) type Reference<'a> = (&'a str, Role<'a>, Option<Member<'a>>, Option<Resolved<'a>>);
 
 /// The diagnostic of an undeclared name used at `uses` (at least one).
 fn one_diagnostic(names: &Names, name: &str, uses: &[Use]) -> Diagnostic {
