@@ -10,7 +10,7 @@ use rayon::iter::{IntoParallelRefIterator as _, ParallelBridge as _, ParallelIte
 use loopconv::Format;
 use loopconv::diag::{self, Severity};
 
-use super::io::{folder_pool, is_stdio, no_loop_files, no_such_path, walk_each};
+use super::io::{first_mentions, folder_pool, is_stdio, no_loop_files, no_such_path, walk_each};
 use super::report::{code, eprint, eprintln, free_at_exit, load_file, plural, print, use_color};
 use super::{Global, MessageFormat, WalkArgs};
 
@@ -143,19 +143,14 @@ enum Named {
     Again,
 }
 
-/// Each file named once: a file named again (`a.json ./a.json`) is `Again`, read and
-/// reported at its first mention only; standard input, which can be read once, named twice
-/// is a usage error.
+/// Each file named once ([`first_mentions`]): a file named again is `Again`, read and
+/// reported at its first mention only.
 fn named_once(paths: &[PathBuf], kinds: &mut [Named]) -> Result<()> {
-    if kinds.iter().filter(|k| **k == Named::Stdin).count() > 1 {
-        anyhow::bail!("standard input (`-`) can be read once: name it once");
-    }
-    if kinds.iter().filter(|k| **k == Named::File).count() < 2 {
+    if paths.len() < 2 {
         return Ok(());
     }
-    let mut seen = std::collections::HashSet::new();
-    for (p, kind) in paths.iter().zip(kinds.iter_mut()) {
-        if *kind == Named::File && !seen.insert(super::io::file_identity(p)) {
+    for (kind, first) in kinds.iter_mut().zip(first_mentions(paths)?) {
+        if *kind == Named::File && !first {
             *kind = Named::Again;
         }
     }

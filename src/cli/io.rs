@@ -152,14 +152,24 @@ pub(super) fn expand(paths: &[PathBuf], w: &WalkArgs) -> Result<Vec<PathBuf>> {
 }
 
 /// Each file once, at its first mention (`check a.json ./a.json dir/` read and reported
-/// `a.json` twice); standard input, which can be read once, named once.
+/// `a.json` twice).
 fn read_once(files: &mut Vec<PathBuf>) -> Result<()> {
-    if files.iter().filter(|p| is_stdio(p)).count() > 1 {
+    let first = first_mentions(files)?;
+    let mut keep = first.into_iter();
+    files.retain(|_| keep.next().unwrap_or(true));
+    Ok(())
+}
+
+/// For each path, whether it is the first mention of its file: a file named again, by
+/// this or another name (`a.json ./a.json`, a link), is not. Standard input, which can be
+/// read once, named twice is a usage error.
+pub(super) fn first_mentions(paths: &[PathBuf]) -> Result<Vec<bool>> {
+    if paths.iter().filter(|p| is_stdio(p)).count() > 1 {
         bail!("standard input (`-`) can be read once: name it once");
     }
     let mut seen = std::collections::HashSet::new();
-    files.retain(|p| is_stdio(p) || file_id(p).is_none_or(|id| seen.insert(id)));
-    Ok(())
+    let first = |p: &PathBuf| is_stdio(p) || file_id(p).is_none_or(|id| seen.insert(id));
+    Ok(paths.iter().map(first).collect())
 }
 
 /// Loop files (`*.json`, `*.yaml`, `*.yml`) below `dir`, the way ripgrep walks: hidden
@@ -745,12 +755,6 @@ type FileId = (u64, u64);
 #[cfg(not(unix))]
 type FileId = PathBuf;
 
-/// The identity of the file at `p` (its path when it has none): equal for every name of
-/// one file.
-pub(super) fn file_identity(p: &Path) -> Result<FileId, PathBuf> {
-    file_id(p).ok_or_else(|| p.to_path_buf())
-}
-
 /// The identity of the file at `p`, when it exists.
 fn file_id(p: &Path) -> Option<FileId> {
     #[cfg(unix)]
@@ -785,16 +789,13 @@ impl Inputs {
 
     /// Refuse to write `output` when it is one of the inputs (standard output is none).
     pub(super) fn refuse(&self, output: &Path) -> Result<()> {
-        if self.0.is_empty() || is_stdio(output) {
-            return Ok(());
-        }
-        match file_id(output) {
-            Some(id) if self.0.contains(&id) => bail!(
+        if !is_stdio(output) && self.contains(output) {
+            bail!(
                 "the output {} is an input file; refusing to overwrite it",
                 output.display()
-            ),
-            _ => Ok(()),
+            );
         }
+        Ok(())
     }
 }
 
