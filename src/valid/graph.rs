@@ -161,7 +161,7 @@ pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info 
 
     // Only judge the graph when the entry exists (otherwise V006 already says why).
     if start.is_some() && judge {
-        every_phase_reachable(spec, &built, &runs, sink);
+        every_phase_reachable(spec, &info, &built, &runs, sink);
         if some_terminal_reachable(spec, &info, sink) {
             info.trap_phases = trap_cycles(spec, &built, &runs, sink);
             end_reachable(spec, &info, sink);
@@ -454,7 +454,16 @@ fn can_finish(built: &Built) -> Vec<bool> {
 /// into the unreachable part of the graph (one cause: a missing or re-pointed transition
 /// cuts off a whole branch), at its first phase, labelled at each phase reached only
 /// through it.
-fn every_phase_reachable(spec: &Spec, built: &Built, runs: &Runs, sink: &mut Diagnostics) {
+fn every_phase_reachable(
+    spec: &Spec,
+    info: &Info,
+    built: &Built,
+    runs: &Runs,
+    sink: &mut Diagnostics,
+) {
+    if info.unreachable_phases.is_empty() {
+        return;
+    }
     let phases = &spec.graph.phases;
     let ids = |roots: &[usize]| {
         let named: Vec<String> = roots
@@ -498,14 +507,11 @@ struct CutOff {
 /// the unreachable part, so comparing every way would be quadratic).
 const MAX_WAYS_COMPARED: usize = 64;
 
-/// The unreachable phases, grouped by the way into them: one group for each part of the
-/// unreachable graph that nothing else unreachable leads into (a source of its
+/// The unreachable phases (some are), grouped by the way into them: one group for each
+/// part of the unreachable graph that nothing else unreachable leads into (a source of its
 /// condensation).
 fn cut_off_branches(built: &Built, runs: &Runs) -> Vec<CutOff> {
     use petgraph::visit::NodeFiltered;
-    if phase_vertices(&built.graph).all(|(n, _)| runs.reach(n)) {
-        return Vec::new();
-    }
     let cut_off = NodeFiltered::from_fn(&built.graph, |n: NodeIndex| !runs.reach(n));
     let parts = petgraph::algo::tarjan_scc(&cut_off);
     let mut part_of = vec![usize::MAX; built.graph.node_count()];
@@ -534,27 +540,9 @@ fn cut_off_branches(built: &Built, runs: &Runs) -> Vec<CutOff> {
     for (w, &k) in sources.iter().enumerate() {
         // A cycle is entered at its first phase in declaration order (a source part is
         // strongly connected: one search from it reaches all of it).
-        let Some(&start) = parts[k].iter().min_by_key(|n| declared(n)) else {
-            continue;
-        };
-        reached_by[start.index()].push(w);
-        let mut queue = VecDeque::from([start]);
-        let mut phases_reached = Vec::new();
-        while let Some(n) = queue.pop_front() {
-            if let Vertex::Phase(i) = built.graph[n] {
-                phases_reached.push((i, n));
-            }
-            for m in built.graph.neighbors(n).filter(|&m| !runs.reach(m)) {
-                let seen = &mut reached_by[m.index()];
-                // Beyond the ways compared, what an earlier way reached is not searched.
-                if seen.last() == Some(&w) || (!seen.is_empty() && w >= MAX_WAYS_COMPARED) {
-                    continue;
-                }
-                seen.push(w);
-                queue.push_back(m);
-            }
+        if let Some(&start) = parts[k].iter().min_by_key(|n| declared(n)) {
+            ways.push(search_way(built, runs, start, w, &mut reached_by));
         }
-        ways.push(phases_reached);
     }
     let root_of = |w: usize| ways[w].first().map(|&(i, _)| i);
     let mut branches = Vec::new();
@@ -574,6 +562,35 @@ fn cut_off_branches(built: &Built, runs: &Runs) -> Vec<CutOff> {
         branches.push(CutOff { root, beyond });
     }
     branches
+}
+
+/// The phases (index, vertex) way in `w` reaches from `start` through unreachable vertices,
+/// in search order, each vertex's ways recorded in `reached_by`. Beyond the ways compared
+/// ([`MAX_WAYS_COMPARED`]), what an earlier way reached is not searched again.
+fn search_way(
+    built: &Built,
+    runs: &Runs,
+    start: NodeIndex,
+    w: usize,
+    reached_by: &mut [Vec<usize>],
+) -> Vec<(usize, NodeIndex)> {
+    reached_by[start.index()].push(w);
+    let mut queue = VecDeque::from([start]);
+    let mut phases_reached = Vec::new();
+    while let Some(n) = queue.pop_front() {
+        if let Vertex::Phase(i) = built.graph[n] {
+            phases_reached.push((i, n));
+        }
+        for m in built.graph.neighbors(n).filter(|&m| !runs.reach(m)) {
+            let seen = &mut reached_by[m.index()];
+            if seen.last() == Some(&w) || (!seen.is_empty() && w >= MAX_WAYS_COMPARED) {
+                continue;
+            }
+            seen.push(w);
+            queue.push_back(m);
+        }
+    }
+    phases_reached
 }
 
 /// Rule 13 (`V013`): some terminal can be reached from the entry. Returns whether one can.
