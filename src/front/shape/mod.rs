@@ -184,6 +184,13 @@ const YAML11_BOOLS: &[&str] = &[
     "OFF",
 ];
 
+/// The boolean YAML 1.1 reads the word `text` as (`yes` is true), when it is one.
+fn yaml11_boolean(text: &str) -> Option<bool> {
+    YAML11_BOOLS
+        .contains(&text)
+        .then(|| matches!(text.to_lowercase().as_str(), "y" | "yes" | "on"))
+}
+
 impl ShapeCheck<'_> {
     fn emit(&mut self, mut d: Diagnostic, key: bool, report: bool) {
         if report {
@@ -429,10 +436,8 @@ impl ShapeCheck<'_> {
             && text.from_yaml()
             && !self.not_plain(node)
             && types.contains(&"boolean")
-            && YAML11_BOOLS.contains(&text.as_str())
+            && let Some(b) = yaml11_boolean(text)
         {
-            let lower = text.to_lowercase();
-            let b = matches!(lower.as_str(), "y" | "yes" | "on");
             let d = Diagnostic::new(
                 Code::Yaml11Boolean,
                 format!("`{name}` is the string {} here, not a boolean", quote(text)),
@@ -474,9 +479,8 @@ impl ShapeCheck<'_> {
             d = d.with_help(format!("remove the quotes: `{bare}`"));
         } else if let Value::String(text) = &node.value
             && types.contains(&"boolean")
-            && YAML11_BOOLS.contains(&text.as_str())
+            && let Some(b) = yaml11_boolean(text)
         {
-            let b = matches!(text.to_lowercase().as_str(), "y" | "yes" | "on");
             d = d.with_help(format!("a boolean is `true` or `false`: write `{b}`"));
         } else if types.contains(&"string")
             && !matches!(node.value, Value::Object(_) | Value::Array(_))
