@@ -29,10 +29,10 @@ impl LineIndex {
             *s = *s - (end - start) + inserted.len();
         }
         let b = edited.as_bytes();
-        let window = start.saturating_sub(1)..start + inserted.len();
-        let added = window
-            .filter(|&i| crate::text::is_line_break(b, i))
-            .map(|i| i + 1);
+        let window_end = (start + inserted.len()).min(b.len());
+        let added =
+            crate::text::line_breaks(b, start.saturating_sub(1).min(window_end), window_end)
+                .map(|i| i + 1);
         self.starts.splice(removed_from..removed_to, added);
     }
 

@@ -370,6 +370,13 @@ pub fn has_lone_cr(b: &[u8]) -> bool {
     memchr::memchr_iter(b'\r', b).any(|i| is_line_break(b, i))
 }
 
+/// The line breaks ([`is_line_break`]) among the bytes `from..to` of `b`, in order.
+pub fn line_breaks(b: &[u8], from: usize, to: usize) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr2_iter(b'\n', b'\r', &b[from..to])
+        .map(move |i| from + i)
+        .filter(|&i| is_line_break(b, i))
+}
+
 /// Where each line of `text` starts ([`is_line_break`]).
 ///
 /// Counted first and allocated once: grown by doubling, each larger copy of the list took
@@ -380,7 +387,7 @@ pub fn has_lone_cr(b: &[u8]) -> bool {
 pub fn line_starts(text: &str) -> Vec<usize> {
     let b = text.as_bytes();
     if has_lone_cr(b) {
-        let breaks = memchr::memchr2_iter(b'\n', b'\r', b).filter(|&i| is_line_break(b, i));
+        let breaks = line_breaks(b, 0, b.len());
         return std::iter::once(0).chain(breaks.map(|i| i + 1)).collect();
     }
     let newlines = memchr::memchr_iter(b'\n', b).count();

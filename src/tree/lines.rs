@@ -107,17 +107,13 @@ impl Line {
     /// [`Line::scanned`] of a text with carriage returns before the end of the line: a lone
     /// one is a line break of its own ([`crate::text::is_line_break`]).
     fn scanned_with_returns(b: &[u8], at: usize) -> Line {
-        let breaks = |from: usize, to: usize| {
-            memchr::memchr2_iter(b'\n', b'\r', &b[from..to])
-                .map(move |i| from + i)
-                .filter(|&i| crate::text::is_line_break(b, i))
-        };
+        use crate::text::line_breaks;
         let (mut number, mut start) = (0, 0);
-        for i in breaks(0, at) {
+        for i in line_breaks(b, 0, at) {
             number += 1;
             start = i + 1;
         }
-        let end = breaks(at, b.len()).next().unwrap_or(b.len());
+        let end = line_breaks(b, at, b.len()).next().unwrap_or(b.len());
         Line { number, start, end }
     }
 }
