@@ -10,7 +10,10 @@ use rayon::iter::{IntoParallelRefIterator as _, ParallelBridge as _, ParallelIte
 use loopconv::Format;
 use loopconv::diag::{self, Severity};
 
-use super::io::{first_mentions, folder_pool, is_stdio, no_loop_files, no_such_path, walk_each};
+use super::io::{
+    first_mentions, folder_pool, is_stdio, no_loop_files, no_such_path, refuse_unused_stdin_name,
+    walk_each,
+};
 use super::report::{code, eprint, eprintln, free_at_exit, load_file, plural, print, use_color};
 use super::{Global, MessageFormat, WalkArgs};
 
@@ -35,6 +38,7 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
+    refuse_unused_stdin_name(g, a.paths.iter().map(PathBuf::as_path))?;
     let reports = check_all(g, a)?;
     let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
     let mut all = Vec::new();

@@ -11,8 +11,8 @@ use loopconv::back::xstate::ModuleLanguage;
 use loopconv::{Format, Loaded, Target};
 
 use super::io::{
-    Inputs, emit, expand, folder_pool, is_stdio, map_on_readers, refuse_input_as_output, same_file,
-    write_all_atomic,
+    Inputs, emit, expand, folder_pool, is_stdio, map_on_readers, refuse_input_as_output,
+    refuse_unused_stdin_name, same_file, write_all_atomic,
 };
 use super::report::{
     first_then_rest, load_file, mark_collisions, output_taken, plural, report_loaded, summary,
@@ -126,6 +126,7 @@ pub(super) fn convert_loaded(
 }
 
 pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
+    refuse_unused_stdin_name(g, [a.input.as_path()])?;
     let to = a.to.0;
     let opts = convert_opts(a);
     if a.module.is_some() && to != Target::Loop(Format::Xstate) {

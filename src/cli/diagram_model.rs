@@ -9,7 +9,7 @@ use clap::Args;
 use loopconv::Format;
 use loopconv::back;
 
-use super::io::emit;
+use super::io::{emit, refuse_unused_stdin_name};
 use super::report::{load_file, report_loaded};
 use super::{EXIT_PROBLEMS, Global};
 
@@ -31,6 +31,7 @@ pub(super) struct DiagramModelArgs {
 }
 
 pub(super) fn run(g: &Global, a: &DiagramModelArgs) -> Result<ExitCode> {
+    refuse_unused_stdin_name(g, [a.input.as_path()])?;
     let l = load_file(g, &a.input, a.from)?;
     report_loaded(g, &l);
     let Some((spec, info)) = l.valid() else {

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use loopconv::analysis::diff as d;
 use loopconv::back::diff as r;
 
-use super::io::{emit, is_stdio, refuse_input_as_output};
+use super::io::{emit, is_stdio, refuse_input_as_output, refuse_unused_stdin_name};
 use super::report::{code, load_valid_pair};
 use super::{EXIT_PROBLEMS, Global, MessageFormat};
 
@@ -36,6 +36,7 @@ enum FailOn {
 }
 
 pub(super) fn run(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
+    refuse_unused_stdin_name(g, [a.old.as_path(), a.new.as_path()])?;
     if is_stdio(&a.old) && is_stdio(&a.new) {
         bail!(
             "diff reads at most one of its two loops from standard input (`-`), which can be read once"

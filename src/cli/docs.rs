@@ -12,7 +12,8 @@ use loopconv::back;
 use loopconv::diag::Diagnostics;
 
 use super::io::{
-    Inputs, expand, folder_pool, is_stdio, map_on_readers, open_error, plain_io, write_all_atomic,
+    Inputs, expand, folder_pool, is_stdio, map_on_readers, open_error, plain_io,
+    refuse_unused_stdin_name, write_all_atomic,
 };
 use super::report::{
     code, display_name, first_then_rest, load_file, mark_collisions, plural, report_loaded, summary,
@@ -76,6 +77,7 @@ pub(super) fn docs_files(paths: &[PathBuf], walk: &WalkArgs) -> Result<Vec<PathB
 }
 
 pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
+    refuse_unused_stdin_name(g, a.paths.iter().map(PathBuf::as_path))?;
     if is_stdio(&a.output) {
         bail!(
             "docs writes a folder of pages; `-o -` (standard output) cannot hold them: pass -o DIR"
@@ -267,7 +269,7 @@ impl<'a> SourceNames<'a> {
 
     fn name(&mut self, path: &Path) -> String {
         if is_stdio(path) {
-            return self.g.stdin_name.clone();
+            return self.g.stdin_name().to_owned();
         }
         let Some(cwd) = self.cwd.clone() else {
             return slashed(path);

@@ -12,7 +12,7 @@ use loopconv::Target;
 use loopconv::back::{self, mermaid::Style};
 use loopconv::diag::Diagnostics;
 
-use super::io::{emit, emit_streamed, plain_io, refuse_input_as_output};
+use super::io::{emit, emit_streamed, plain_io, refuse_input_as_output, refuse_unused_stdin_name};
 use super::report::{free_at_exit, load_file, report_loaded};
 use super::{EXIT_PROBLEMS, Global};
 
@@ -72,6 +72,7 @@ pub(super) fn diagram_target() -> impl clap::builder::TypedValueParser<Value = T
 }
 
 pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
+    refuse_unused_stdin_name(g, [a.input.as_path()])?;
     let target = match (a.mermaid, a.dot, a.plantuml) {
         (true, _, _) => Target::Mermaid,
         (_, true, _) => Target::Dot,

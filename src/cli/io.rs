@@ -7,7 +7,7 @@ use anyhow::{Context as _, Result, bail};
 
 use loopconv::tree::ReadLimits;
 
-use super::WalkArgs;
+use super::{Global, WalkArgs};
 
 /// The threads that read files: one per core, each with a stack deep enough to read YAML
 /// in place (see [`loopconv::tree::declare_reader_stack`]).
@@ -170,6 +170,20 @@ pub(super) fn first_mentions(paths: &[PathBuf]) -> Result<Vec<bool>> {
     let mut seen = std::collections::HashSet::new();
     let first = |p: &PathBuf| is_stdio(p) || file_id(p).is_none_or(|id| seen.insert(id));
     Ok(paths.iter().map(first).collect())
+}
+
+/// `--stdin-name` with no `-` among `inputs` is a usage error: it names standard input,
+/// which is then not read (before, it was dropped without a word).
+pub(super) fn refuse_unused_stdin_name<'a>(
+    g: &Global,
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<()> {
+    match &g.stdin_name {
+        Some(name) if !inputs.into_iter().any(is_stdio) => bail!(
+            "--stdin-name {name} names standard input, but no input is `-`: pass `-` to read standard input, or drop --stdin-name"
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// Loop files (`*.json`, `*.yaml`, `*.yml`) below `dir`, the way ripgrep walks: hidden

@@ -140,15 +140,10 @@ struct Global {
     /// Most values (objects, arrays and scalars) in one document (a larger one is `P004`).
     #[arg(long, value_name = "N", default_value_t = ReadLimits::default().max_nodes, help_heading = "Input")]
     max_values: usize,
-    /// The name standard input (`-`) gets in diagnostics and generated pages.
-    #[arg(
-        long,
-        value_name = "NAME",
-        default_value = "-",
-        hide_default_value = true,
-        help_heading = "Input"
-    )]
-    stdin_name: String,
+    /// The name standard input (`-`) gets in diagnostics and generated pages (only with
+    /// `-` among the inputs).
+    #[arg(long, value_name = "NAME", help_heading = "Input")]
+    stdin_name: Option<String>,
 }
 
 impl Default for Global {
@@ -162,8 +157,15 @@ impl Default for Global {
             max_input_bytes: ReadLimits::default().max_bytes,
             max_phases: ReadLimits::default().max_phases,
             max_values: ReadLimits::default().max_nodes,
-            stdin_name: "-".to_owned(),
+            stdin_name: None,
         }
+    }
+}
+
+impl Global {
+    /// The name standard input gets: `--stdin-name`, or `-`.
+    fn stdin_name(&self) -> &str {
+        self.stdin_name.as_deref().unwrap_or("-")
     }
 }
 

@@ -10,7 +10,7 @@ use loopconv::back;
 use loopconv::diag::Diagnostics;
 use loopconv::{Format, LoadOptions, Target};
 
-use super::io::{emit, is_stdio};
+use super::io::{emit, is_stdio, refuse_unused_stdin_name};
 use super::report::{eprintln, report, report_loaded};
 use super::{EXIT_PROBLEMS, Global};
 
@@ -39,6 +39,7 @@ pub(super) struct NewArgs {
 }
 
 pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
+    refuse_unused_stdin_name(g, [])?;
     let Some(text) = scaffold(a.archetype, &a.name) else {
         bail!(
             "`--name {}`: a loop name is lowercase kebab-case: a letter, then letters, digits and hyphens, at most 64 characters",

@@ -9,7 +9,7 @@ use clap::Args;
 
 use loopconv::Format;
 
-use super::io::{emit_streamed, refuse_input_as_output};
+use super::io::{emit_streamed, refuse_input_as_output, refuse_unused_stdin_name};
 use super::report::load_valid;
 use super::{EXIT_PROBLEMS, Global, MessageFormat};
 use loopconv::text::count;
@@ -45,6 +45,7 @@ pub(super) struct PathsArgs {
 const MAX_STEPS_LISTED: usize = 2_000;
 
 pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
+    refuse_unused_stdin_name(g, [a.input.as_path()])?;
     refuse_input_as_output(a.output.as_deref(), [a.input.as_path()])?;
     let Some(mut l) = load_valid(g, &a.input, a.from)? else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));

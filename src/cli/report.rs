@@ -87,7 +87,7 @@ pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result
 /// How diagnostics and pages name an input: its path, or `--stdin-name` for `-`.
 pub(super) fn display_name(g: &Global, path: &Path) -> String {
     if is_stdio(path) {
-        g.stdin_name.clone()
+        g.stdin_name().to_owned()
     } else {
         path.display().to_string()
     }

@@ -9,7 +9,7 @@ use clap::Args;
 
 use loopconv::Format;
 
-use super::io::emit_streamed;
+use super::io::{emit_streamed, refuse_unused_stdin_name};
 use super::report::load_valid;
 use super::{EXIT_PROBLEMS, EXIT_USAGE, Global, MessageFormat};
 
@@ -104,6 +104,7 @@ pub(super) fn exit_code(s: Status) -> u8 {
 }
 
 pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
+    refuse_unused_stdin_name(g, [a.input.as_path()])?;
     let Some(mut l) = load_valid(g, &a.input, a.from)? else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };

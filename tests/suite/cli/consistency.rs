@@ -375,6 +375,46 @@ fn stdin_name_labels_diagnostics() {
         .stderr(predicate::str::contains("mine.json:"));
 }
 
+/// `--stdin-name` with no `-` among the inputs is a usage error (exit 2) that says what to
+/// do, in every command that takes it (before: it was dropped without a word, and the file
+/// was read under its own name).
+#[test]
+fn stdin_name_without_standard_input_is_a_usage_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let site = dir.path().join("site");
+    let site = site.to_str().expect("utf-8 path");
+    for args in [
+        vec!["check", REACT],
+        vec!["convert", REACT, "--to", "ir"],
+        vec!["graph", REACT],
+        vec!["docs", REACT, "-o", site],
+        vec!["diff", REACT, REACT],
+        vec!["paths", REACT],
+        vec!["walk", REACT, "--outcomes", "done"],
+        vec!["new", "--archetype", "react", "--name", "x"],
+    ] {
+        let out = loopconv()
+            .args(&args)
+            .args(["--stdin-name", "mine.json"])
+            .output()
+            .expect("run loopconv");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("--stdin-name mine.json names standard input, but no input is `-`")
+                && err.contains("pass `-` to read standard input, or drop --stdin-name"),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: nothing is written");
+    }
+    // With `-` among the inputs it names standard input, as before.
+    loopconv()
+        .args(["diff", REACT, "-", "--stdin-name", "mine.json"])
+        .write_stdin(std::fs::read(repo().join(REACT)).expect("read"))
+        .assert()
+        .success();
+}
+
 // 12. One message per cause.
 
 #[test]
