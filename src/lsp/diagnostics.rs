@@ -12,7 +12,7 @@ use lsp_types::{
 use super::features::DocumentText;
 use super::fixes::{Fix, fix};
 use super::index::{Index, Span};
-use crate::diag::{Code, Diagnostic, Severity, Suggestion};
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity, Suggestion};
 use crate::tree::Document;
 
 /// The byte range a loopconv diagnostic points at (the start of the file when it has no
@@ -64,6 +64,24 @@ pub fn to_lsp(t: &DocumentText, index: &Index, uri: &Uri, d: &Diagnostic) -> Lsp
         data: None,
     }
 }
+
+/// Help lines that tell a command-line user to pass a flag, said instead for an editor,
+/// which passes none: `P011`'s help names `--from` (and `--exclude`), which the server
+/// cannot be given.
+pub(crate) fn help_for_editor(diags: &mut Diagnostics) {
+    for d in diags.items_mut() {
+        if d.code == Code::UnknownFormat {
+            d.help = Some(UNKNOWN_FORMAT_HELP.to_owned());
+        }
+    }
+}
+
+/// `P011`'s help in an editor: the keys that make each format's front end claim the file
+/// ([`crate::pipeline::claimed_format`]; the file's name chooses only JSON or YAML).
+const UNKNOWN_FORMAT_HELP: &str = "write the keys that say which loop format this is (loopconv \
+    reads the format from the content, not from the file's name or `$schema`): `kind: loop` \
+    (AgentPM), `type: REAL` or `VEAL` (multi-agent-spec), `states` with `initial` (XState), \
+    or `source_format` with `graph` (loopconv's IR)";
 
 /// For a duplicate id (`V003`, `V005`, `V014`), the first declaration of the same id.
 fn first_declaration(index: &Index, code: Code, at: Span) -> Option<Span> {
@@ -188,6 +206,36 @@ mod tests {
         assert_eq!(related.len(), 1);
         assert_eq!(related[0].message, "`plna` again, as a transition's `from`");
         assert_eq!(related[0].location.range.start.line, 12);
+    }
+
+    /// `P011`'s help says what an editor user can do: write the format's keys (before: it
+    /// said to pass `--from`, which an editor cannot pass to the server).
+    #[test]
+    fn unknown_format_help_names_the_keys_not_a_flag() {
+        let uri: Uri = "file:///tmp/notes.yaml".parse().expect("uri");
+        let a = DocumentAnalysis::new("/tmp/notes.yaml", "name: triage\nsteps: [read, sort]\n");
+        let ds = a.diagnostics(&uri);
+        let p011 = ds
+            .iter()
+            .find(|d| d.code == Some(NumberOrString::String("P011".into())))
+            .expect("P011");
+        let help = p011.message.split("\nhelp: ").nth(1).expect("a help line");
+        assert!(!help.contains("--"), "{help}");
+        for keys in [
+            "`kind: loop`",
+            "`type: REAL` or `VEAL`",
+            "`states` with `initial`",
+        ] {
+            assert!(help.contains(keys), "{help}");
+        }
+        // The command line's help is its own.
+        let cli = crate::load(
+            "notes.yaml",
+            b"name: triage\n",
+            &crate::LoadOptions::default(),
+        );
+        let help = cli.diags.items()[0].help.as_deref().expect("help");
+        assert!(help.contains("`--from agentpm`"), "{help}");
     }
 
     #[test]

@@ -59,7 +59,8 @@ impl DocumentAnalysis {
             tree: TreeUse::Keep,
             ..LoadOptions::default()
         };
-        let (loaded, rejected) = load_string(path, text, &opts);
+        let (mut loaded, rejected) = load_string(path, text, &opts);
+        diagnostics::help_for_editor(&mut loaded.diags);
         let index = Arc::new(loaded.doc.as_ref().map_or_else(
             Index::default,
             |d| match loaded.format {
