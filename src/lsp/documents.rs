@@ -44,22 +44,21 @@ impl DocumentAnalysis {
         DocumentAnalysis::of(path, Source::new(text.to_owned()))
     }
 
-    /// Read and index a document's text, taking it over (a leading byte-order mark
-    /// removed).
+    /// Read and index a document's text, taking it over. A leading byte-order mark is
+    /// reported (`P009`) and removed by the read pipeline, as `check` does with the file.
     pub fn of(path: &str, source: Source) -> DocumentAnalysis {
-        let Source {
-            mut text,
-            mut lines,
-        } = source;
-        if text.starts_with('\u{feff}') {
-            text.drain(..'\u{feff}'.len_utf8());
-            lines = LineIndex::new(&text);
-        }
+        let Source { text, mut lines } = source;
+        let bom = text.starts_with('\u{feff}');
         let opts = LoadOptions {
             tree: TreeUse::Keep,
             ..LoadOptions::default()
         };
         let (mut loaded, rejected) = load_string(path, text, &opts);
+        // The text read is then without the mark (a text rejected before parsing is
+        // handed back as it was).
+        if let Some(read) = loaded.text().filter(|_| bom) {
+            lines = LineIndex::new(read);
+        }
         diagnostics::help_for_editor(&mut loaded.diags);
         let index = Arc::new(loaded.doc.as_ref().map_or_else(
             Index::default,

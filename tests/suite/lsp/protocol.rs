@@ -253,6 +253,54 @@ fn diagnostics_have_code_range_link_and_related_information() {
     c.shutdown();
 }
 
+/// A buffer that starts with a byte-order mark gets the diagnostics `check` gives the file,
+/// `P009` with them (before, the server dropped the mark unsaid).
+#[test]
+fn a_byte_order_mark_is_p009_as_in_check() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut c = Client::start();
+    for (i, name) in [
+        "agentpm/react-loop.json",
+        "invalid/V009-unknown-transition-target.json",
+        "mas/real-dependency-bump.yaml",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let text = format!("\u{feff}{}", example(name));
+        let file = dir
+            .path()
+            .join(format!("bom{i}.{}", name.rsplit('.').next().unwrap()));
+        std::fs::write(&file, &text).expect("write");
+        let out = support::loopconv()
+            .args(["check", "--format", "json"])
+            .arg(&file)
+            .output()
+            .expect("run loopconv");
+        let check: Vec<Value> = serde_json::from_slice(&out.stdout).expect("a JSON array");
+        let uri = format!("file://{}", file.display());
+        c.open(&uri, &text);
+        let ds = c.diagnostics(&uri, 1);
+        let codes = |ds: &[Value]| -> Vec<String> {
+            let mut codes: Vec<String> = ds.iter().map(|d| d["code"].to_string()).collect();
+            codes.sort();
+            codes
+        };
+        assert_eq!(codes(&ds), codes(&check), "{name}");
+        let p009 = ds.iter().find(|d| d["code"] == "P009").expect("P009");
+        let cli = check.iter().find(|d| d["code"] == "P009").expect("P009");
+        let message = format!(
+            "{}\nhelp: {}",
+            cli["message"].as_str().unwrap(),
+            cli["help"].as_str().unwrap()
+        );
+        assert_eq!(p009["message"], message.as_str(), "{name}");
+        assert_eq!(p009["severity"], 2, "a warning");
+        assert_eq!(p009["range"]["start"], json!({"line": 0, "character": 0}));
+    }
+    c.shutdown();
+}
+
 #[test]
 fn definition_references_hover_and_rename() {
     let mut c = Client::start();
