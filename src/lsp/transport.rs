@@ -47,20 +47,20 @@ fn write_all(from_server: &Receiver<Message>, out: &mut impl Write) -> io::Resul
     from_server.iter().try_for_each(|m| m.write(out))
 }
 
-/// The notification the reader sends the server in place of a message whose body is not
-/// JSON-RPC (its framing intact: the next message can still be read), with the reason: the
-/// server tells the client (`window/logMessage`), and one bad message does not end the
-/// session.
+/// The notification the reader sends the server in place of a message it skipped, with
+/// the reason: one whose headers are malformed (a header line that is no `Name: value`, a
+/// missing or bad `Content-Length`) or whose body is not JSON-RPC. The server tells the
+/// client (`window/logMessage`), and one bad message does not end the session.
 pub const SKIPPED: &str = "$/loopconv/skipped";
 
 /// Read messages until the input ends, the server goes away, or `exit` arrives.
 pub fn read_all(input: &mut impl BufRead, to_server: &Sender<Message>) -> io::Result<()> {
-    let mut body = Vec::new();
+    let mut reader = Reader::new(input);
     loop {
-        let msg = match read(input, &mut body) {
+        let msg = match reader.read() {
             Ok(Some(msg)) => msg,
             Ok(None) => break,
-            Err(e) if is_malformed_body(&e) => {
+            Err(e) if is_skipped(&e) => {
                 Message::Notification(Notification::new(SKIPPED.to_owned(), e.to_string()))
             }
             Err(e) => return Err(e),
@@ -73,66 +73,250 @@ pub fn read_all(input: &mut impl BufRead, to_server: &Sender<Message>) -> io::Re
     Ok(())
 }
 
-/// Whether `e` says a message's body, read in full, is not JSON-RPC (the next message can
-/// still be read).
-fn is_malformed_body(e: &io::Error) -> bool {
+/// Whether `e` says a message was skipped (the next message can still be read).
+fn is_skipped(e: &io::Error) -> bool {
     e.get_ref().is_some_and(|inner| inner.is::<Malformed>())
 }
 
-/// A message whose body, read in full, is not a JSON-RPC message.
+/// A message skipped: its headers are malformed, or its body is not a JSON-RPC message.
 #[derive(Debug)]
 struct Malformed(String);
 
 impl std::fmt::Display for Malformed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "malformed LSP payload: {}", self.0)
+        f.write_str(&self.0)
     }
 }
 
 impl std::error::Error for Malformed {}
 
 fn malformed(what: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, Malformed(what))
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        Malformed(format!("malformed LSP payload: {what}")),
+    )
 }
 
-/// One message, its body read into `body`; `None` at the end of the input. A body that is
-/// not a JSON-RPC message is an error, as for `lsp_server`.
-pub fn read(input: &mut impl BufRead, body: &mut Vec<u8>) -> io::Result<Option<Message>> {
-    let Some(len) = content_length(input)? else {
-        return Ok(None);
-    };
-    body.clear();
-    body.try_reserve(len).map_err(io::Error::other)?;
-    let got = input.take(len as u64).read_to_end(body)?;
-    if got < len {
-        return Err(invalid("the input ended inside a message"));
+fn malformed_header(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        Malformed(format!("malformed LSP header: {what}")),
+    )
+}
+
+/// The messages of an input, one after another, each read once from its bytes.
+pub struct Reader<R> {
+    input: R,
+    /// The body of the last message read (one buffer, reused).
+    body: Vec<u8>,
+    /// The first header line of the next message, when it was found at the end of a line
+    /// of other bytes (the body of a message whose length was unknown).
+    next_header: Option<Vec<u8>>,
+}
+
+/// What the header block of one message said.
+#[derive(Default)]
+struct Headers {
+    /// Its `Content-Length`.
+    len: Option<usize>,
+    /// The first thing wrong with it.
+    problem: Option<String>,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader of `input`.
+    pub fn new(input: R) -> Self {
+        Reader {
+            input,
+            body: Vec::new(),
+            next_header: None,
+        }
     }
-    let wire: Wire = serde_json::from_slice(body).map_err(|e| malformed(e.to_string()))?;
-    wire.message().map(Some)
-}
 
-/// The headers of one message: its `Content-Length`; `None` at the end of the input.
-fn content_length(input: &mut impl BufRead) -> io::Result<Option<usize>> {
-    let mut len = None;
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+    /// One message; `None` at the end of the input. A message whose headers are malformed
+    /// or whose body is not a JSON-RPC message is skipped, and is an error after which the
+    /// next message can still be read: with a `Content-Length`, its body is skipped;
+    /// without one (or with one that is not a number), the input is skipped up to the next
+    /// `Content-Length` header. The input ending inside a body is the one error of the
+    /// framing that ends the reading: there is no next message to find.
+    pub fn read(&mut self) -> io::Result<Option<Message>> {
+        let Some(headers) = self.headers()? else {
             return Ok(None);
-        }
-        let Some(header) = line.strip_suffix("\r\n") else {
-            return Err(invalid(&format!("malformed header: {line:?}")));
         };
-        if header.is_empty() {
-            return len.map(Some).ok_or_else(|| invalid("no Content-Length"));
+        let len = match headers {
+            Headers {
+                len: Some(len),
+                problem: None,
+            } => len,
+            Headers {
+                len: Some(len),
+                problem: Some(p),
+            } => {
+                self.skip_body(len)?;
+                return Err(malformed_header(&p));
+            }
+            Headers { len: None, problem } => {
+                if self.next_header.is_none() {
+                    self.skip_to_next_message()?;
+                }
+                let p = problem.unwrap_or_else(|| "no Content-Length".to_owned());
+                return Err(malformed_header(&format!(
+                    "{p} (skipped to the next `Content-Length`)"
+                )));
+            }
+        };
+        self.body.clear();
+        if self.body.try_reserve(len).is_err() {
+            self.skip_body(len)?;
+            return Err(malformed_header(&format!(
+                "a body of {len} bytes, more than can be held"
+            )));
         }
-        let (name, value) = header
-            .split_once(": ")
-            .ok_or_else(|| invalid(&format!("malformed header: {header:?}")))?;
-        if name.eq_ignore_ascii_case("Content-Length") {
-            len = Some(value.trim().parse().map_err(io::Error::other)?);
+        let got = (&mut self.input)
+            .take(len as u64)
+            .read_to_end(&mut self.body)?;
+        if got < len {
+            return Err(invalid("the input ended inside a message"));
+        }
+        let wire: Wire =
+            serde_json::from_slice(&self.body).map_err(|e| malformed(e.to_string()))?;
+        wire.message().map(Some)
+    }
+
+    /// The header block of one message, up to its blank line; `None` at the end of the
+    /// input. A line among the headers that is no header is a problem, and the block goes
+    /// on. Bytes that are no header before the first header, or before a `Content-Length`
+    /// header, end the block: they are the rest of a message whose length was unknown (or
+    /// no message), and what follows them is the next message.
+    fn headers(&mut self) -> io::Result<Option<Headers>> {
+        let mut h = Headers::default();
+        let mut seen = false;
+        loop {
+            let mut line = match self.next_header.take() {
+                Some(next) => next,
+                None => {
+                    let mut line = Vec::new();
+                    self.input.read_until(b'\n', &mut line)?;
+                    line
+                }
+            };
+            if !line.ends_with(b"\n") {
+                // The input ended (inside a header line or before one).
+                return Ok(None);
+            }
+            let header = without_line_break(&line, &mut h);
+            if header.is_empty() {
+                return Ok(Some(h));
+            }
+            if read_header(header, &mut h) {
+                seen = true;
+                continue;
+            }
+            let next = length_header_at(&line);
+            if seen && next.is_none() {
+                let text = String::from_utf8_lossy(header);
+                note(&mut h, || {
+                    format!("a header line that is no `Name: value`: {text:?}")
+                });
+                continue;
+            }
+            if let Some(at) = next {
+                self.next_header = Some(line.split_off(at));
+            }
+            h.len = None;
+            h.problem = Some(format!(
+                "bytes that are no header: {:?}",
+                String::from_utf8_lossy(&line)
+            ));
+            return Ok(Some(h));
         }
     }
+
+    /// Skip the body of a message whose length is known.
+    fn skip_body(&mut self, len: usize) -> io::Result<()> {
+        let skipped = io::copy(&mut (&mut self.input).take(len as u64), &mut io::sink())?;
+        if skipped < len as u64 {
+            return Err(invalid("the input ended inside a message"));
+        }
+        Ok(())
+    }
+
+    /// Skip the body of a message whose length is unknown: up to the next line that ends
+    /// with a `Content-Length` header, which starts the next message. A JSON body holds no
+    /// such line: outside its strings there is no such word, and inside them no line break.
+    fn skip_to_next_message(&mut self) -> io::Result<()> {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if self.input.read_until(b'\n', &mut line)? == 0 {
+                return Ok(());
+            }
+            if let Some(at) = length_header_at(&line) {
+                self.next_header = Some(line.split_off(at));
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// A header line without its line break, `\r\n` (a bare `\n` is a problem).
+fn without_line_break<'a>(line: &'a [u8], h: &mut Headers) -> &'a [u8] {
+    if let Some(header) = line.strip_suffix(b"\r\n") {
+        return header;
+    }
+    let header = line.strip_suffix(b"\n").unwrap_or(line);
+    note(h, || {
+        let text = String::from_utf8_lossy(header);
+        format!("a header line ends without `\\r`: {text:?}")
+    });
+    header
+}
+
+/// One header line (without its line break) into `h`: its `Content-Length`, or a
+/// problem with its value; `false` when it is no `Name: value`.
+fn read_header(header: &[u8], h: &mut Headers) -> bool {
+    let text = String::from_utf8_lossy(header);
+    let Some((name, value)) = text.split_once(": ") else {
+        return false;
+    };
+    if name.is_empty() || !name.bytes().all(is_name_byte) {
+        return false;
+    }
+    if name.eq_ignore_ascii_case("Content-Length") {
+        match value.trim().parse() {
+            Ok(len) => h.len = Some(len),
+            Err(_) => {
+                h.len = None;
+                note(h, || format!("Content-Length is not a length: {value:?}"));
+            }
+        }
+    }
+    true
+}
+
+/// A byte of a header's name (an HTTP token, RFC 9110).
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// Keep the first problem of a header block.
+fn note(h: &mut Headers, problem: impl FnOnce() -> String) {
+    if h.problem.is_none() {
+        h.problem = Some(problem());
+    }
+}
+
+/// Where a line ends with a `Content-Length: N` header (its name in any case, then
+/// digits and the line break), if it does.
+fn length_header_at(line: &[u8]) -> Option<usize> {
+    const NAME: &[u8] = b"content-length: ";
+    let lower = line.to_ascii_lowercase();
+    let at = memchr::memmem::rfind(&lower, NAME)?;
+    let rest = &line[at + NAME.len()..];
+    let digits = rest
+        .strip_suffix(b"\r\n")
+        .or_else(|| rest.strip_suffix(b"\n"))?;
+    (!digits.is_empty() && digits.iter().all(u8::is_ascii_digit)).then_some(at)
 }
 
 fn invalid(msg: &str) -> io::Error {
@@ -187,7 +371,7 @@ mod tests {
     }
 
     fn read_one(bytes: &[u8]) -> io::Result<Option<Message>> {
-        read(&mut io::BufReader::new(bytes), &mut Vec::new())
+        Reader::new(io::BufReader::new(bytes)).read()
     }
 
     /// Each kind of message reads as `lsp_server`'s own reader reads it.
@@ -224,6 +408,54 @@ mod tests {
             b"Content-Length: 2\r\n\r\n{}",
         ] {
             assert!(read_one(bytes).is_err(), "{bytes:?}");
+        }
+    }
+
+    /// A message whose headers are malformed is skipped, and the next one is read (before,
+    /// the reading ended there, and with it the session): with a `Content-Length`, its body
+    /// is skipped; without a usable one, the input up to the next `Content-Length`.
+    #[test]
+    fn a_malformed_header_skips_one_message() {
+        let good = |n: usize| frame(&format!(r#"{{"jsonrpc":"2.0","method":"m{n}"}}"#));
+        let body = r#"{"jsonrpc":"2.0","method":"lost"}"#;
+        let broken: [Vec<u8>; 9] = [
+            format!("Content-Length: {}\n\n{body}", body.len()).into_bytes(),
+            format!("Content-Length: x\r\n\r\n{body}").into_bytes(),
+            format!("Content-Type: x\r\n\r\n{body}").into_bytes(),
+            format!("Content-Length {}\r\n\r\n{body}", body.len()).into_bytes(),
+            format!("Content-Length: {}\r\nno colon\r\n\r\n{body}", body.len()).into_bytes(),
+            format!("\u{feff}Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes(),
+            b"Content-Length: -1\r\n\r\n{\n  \"a\": 1\n}\n".to_vec(),
+            format!("{body}\r\n").into_bytes(),
+            b"\xff\xfe: \x80\r\n\r\n".to_vec(),
+        ];
+        // Bytes before a message's headers are skipped, and the message is read.
+        let kept = |i: usize| i == 5;
+        for (i, bad) in broken.iter().enumerate() {
+            let mut bytes = good(0);
+            bytes.extend(bad);
+            bytes.extend(good(1));
+            bytes.extend(good(2));
+            let (tx, rx) = crossbeam_channel::unbounded();
+            read_all(&mut io::BufReader::new(&bytes[..]), &tx).expect("read");
+            let got: Vec<String> = rx
+                .try_iter()
+                .map(|m| match m {
+                    Message::Notification(n) if n.method == SKIPPED => {
+                        let why = n.params.as_str().unwrap_or_default().to_owned();
+                        assert!(why.starts_with("malformed LSP header: "), "{i}: {why}");
+                        "skipped".to_owned()
+                    }
+                    Message::Notification(n) => n.method,
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            let want: &[&str] = if kept(i) {
+                &["m0", "skipped", "lost", "m1", "m2"]
+            } else {
+                &["m0", "skipped", "m1", "m2"]
+            };
+            assert_eq!(got, want, "{i}: {bad:?}");
         }
     }
 

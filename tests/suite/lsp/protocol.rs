@@ -1018,3 +1018,41 @@ fn protocol_mistakes_do_not_end_the_session() {
     // `exit` with no `shutdown` before it.
     Client::start().shutdown_after_shutdown(1);
 }
+
+/// A message whose headers are malformed is skipped and said to the client
+/// (`window/logMessage`), as one whose body is, and the session goes on (before, the
+/// server's reader stopped at a bad or missing `Content-Length` and the session ended):
+/// with a `Content-Length`, its body is skipped; without a usable one, the input up to the
+/// next `Content-Length` header.
+#[test]
+fn a_malformed_header_does_not_end_the_session() {
+    let mut c = Client::start();
+    let body = r#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{}}"#;
+    let broken = [
+        format!("Content-Length: x\r\n\r\n{body}"),
+        format!("Content-Type: text/plain\r\n\r\n{body}"),
+        format!("Content-Length: {}\nno header\n\n{body}", body.len()),
+        format!("{body}\r\n"),
+    ];
+    // Each followed by a good message, where the skipping of a body without a length ends
+    // (two such bodies in a row are one run of bytes to skip).
+    let noop = r#"{"jsonrpc":"2.0","method":"$/noop"}"#;
+    for bytes in &broken {
+        let framed = format!("{bytes}Content-Length: {}\r\n\r\n{noop}", noop.len());
+        let stdin = c.stdin.as_mut().expect("stdin open");
+        std::io::Write::write_all(stdin, framed.as_bytes()).expect("write");
+    }
+    // Still answering, and the client was told, once a skipped message.
+    let uri = "file:///tmp/after-bad-headers.json";
+    c.open(uri, &example("invalid/V009-unknown-transition-target.json"));
+    assert!(c.diagnostics(uri, 1).iter().any(|d| d["code"] == "V009"));
+    let told: Vec<&str> = c
+        .seen
+        .iter()
+        .filter(|n| n.method == "window/logMessage")
+        .filter_map(|n| n.params["message"].as_str())
+        .filter(|m| m.contains("skipped a message: malformed LSP header"))
+        .collect();
+    assert_eq!(told.len(), broken.len(), "{told:#?}");
+    c.shutdown();
+}
