@@ -219,6 +219,11 @@ impl Pos {
 pub struct Location {
     /// The file as the user named it (`-` for standard input).
     pub file: String,
+    /// The bytes of the file's name, when `file` cannot hold them: a name that is not
+    /// UTF-8, which `file` shows with U+FFFD. SARIF's URIs are made of them
+    /// ([`Diagnostics::set_file_bytes`]).
+    #[serde(skip)]
+    pub file_bytes: Option<Vec<u8>>,
     /// JSON Pointer to the offending key or value (empty for the whole document).
     pub pointer: String,
     /// Line and column, when known.
@@ -391,6 +396,12 @@ impl Diagnostic {
     }
 }
 
+/// Name the file of `at`: `file`, and its bytes when `file` cannot hold them.
+fn name_file(at: &mut Location, file: &str, bytes: &Option<Vec<u8>>) {
+    file.clone_into(&mut at.file);
+    at.file_bytes.clone_from(bytes);
+}
+
 /// Resolves JSON Pointers to positions in one source file.
 pub trait Locate {
     /// Get ready to locate `pointers` (all at once when that is cheaper than one by one).
@@ -411,6 +422,8 @@ pub trait Locate {
 #[derive(Debug, Default, Clone)]
 pub struct Diagnostics {
     file: String,
+    /// [`Location::file_bytes`].
+    file_bytes: Option<Vec<u8>>,
     items: Vec<Diagnostic>,
 }
 
@@ -419,6 +432,7 @@ impl Diagnostics {
     pub fn new(file: impl Into<String>) -> Self {
         Diagnostics {
             file: file.into(),
+            file_bytes: None,
             items: Vec::new(),
         }
     }
@@ -428,11 +442,24 @@ impl Diagnostics {
         &self.file
     }
 
+    /// Give the file's name as bytes, for a name that is not UTF-8 (the file's name as
+    /// given shows it with U+FFFD): SARIF's URIs then keep every byte. For the diagnostics
+    /// so far and those pushed later.
+    pub fn set_file_bytes(&mut self, bytes: Vec<u8>) {
+        self.file_bytes = Some(bytes);
+        for d in &mut self.items {
+            name_file(&mut d.location, &self.file, &self.file_bytes);
+            for l in &mut d.labels {
+                name_file(&mut l.location, &self.file, &self.file_bytes);
+            }
+        }
+    }
+
     /// Add a diagnostic whose position is already known (or absent).
     pub fn push(&mut self, mut d: Diagnostic) {
-        d.location.file.clone_from(&self.file);
+        name_file(&mut d.location, &self.file, &self.file_bytes);
         for l in &mut d.labels {
-            l.location.file.clone_from(&self.file);
+            name_file(&mut l.location, &self.file, &self.file_bytes);
         }
         self.items.push(d);
     }

@@ -118,8 +118,9 @@ pub fn github(diff: &Diff, new_file: &str) -> String {
 
 /// The SARIF 2.1.0 form: one result per change on the new file, by the rules
 /// `breaking-change` (level error) and `compatible-change` (level note), for code
-/// scanning.
-pub fn sarif(diff: &Diff, new_file: &str) -> String {
+/// scanning. `new_file` is the new file's name as bytes (a name that is not UTF-8 keeps
+/// its bytes in the URI).
+pub fn sarif(diff: &Diff, new_file: &[u8]) -> String {
     use serde_sarif::sarif::{
         ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation,
         ReportingDescriptor, Result as SarifResult, ResultLevel, ToolComponent,
@@ -148,7 +149,9 @@ pub fn sarif(diff: &Diff, new_file: &str) -> String {
                 Impact::Breaking => ("breaking-change", 0, ResultLevel::Error),
                 Impact::Compatible => ("compatible-change", 1, ResultLevel::Note),
             };
-            let at = ArtifactLocation::builder().uri(new_file).build();
+            let at = ArtifactLocation::builder()
+                .uri(crate::diag::sarif::uri(new_file))
+                .build();
             SarifResult::builder()
                 .rule_id(id)
                 .rule_index(index)

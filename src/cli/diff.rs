@@ -10,7 +10,7 @@ use loopconv::analysis::diff as d;
 use loopconv::back::diff as r;
 
 use super::io::{emit, is_stdio, refuse_input_as_output, refuse_unused_stdin_name};
-use super::report::{code, load_valid_pair};
+use super::report::{code, load_valid_pair, name_bytes};
 use super::{EXIT_PROBLEMS, Global, MessageFormat};
 
 #[derive(Debug, Args)]
@@ -55,7 +55,7 @@ pub(super) fn run(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
     let text = match g.format {
         MessageFormat::Json => r::json(&changes, &of, &nf),
         MessageFormat::Markdown => r::markdown(&changes, os, ns, &of, &nf),
-        MessageFormat::Sarif => r::sarif(&changes, &nf),
+        MessageFormat::Sarif => r::sarif(&changes, &name_bytes(&a.new)),
         MessageFormat::Github => r::github(&changes, &nf),
         MessageFormat::Human => r::text(&changes, &of, &nf),
     };

@@ -78,10 +78,27 @@ pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result
             tree: TreeUse::ReleaseThen(crate::return_freed_memory),
         },
     );
+    if path.to_str().is_none() {
+        loaded.diags.set_file_bytes(name_bytes(path));
+    }
     if g.strict {
         loaded.diags.make_strict();
     }
     Ok(loaded)
+}
+
+/// A path's name as bytes, for SARIF's URIs: on Unix the bytes themselves (a name that is
+/// not UTF-8 keeps them; `display` shows them as U+FFFD), elsewhere the name as shown.
+pub(super) fn name_bytes(path: &Path) -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        path.as_os_str().as_bytes().to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        path.to_string_lossy().into_owned().into_bytes()
+    }
 }
 
 /// How diagnostics and pages name an input: its path, or `--stdin-name` for `-`.

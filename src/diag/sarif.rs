@@ -139,7 +139,7 @@ fn fix(d: &Diagnostic, s: &Suggestion) -> Option<Fix> {
     let change = ArtifactChange::builder()
         .artifact_location(
             ArtifactLocation::builder()
-                .uri(uri(&d.location.file))
+                .uri(file_uri(&d.location))
                 .build(),
         )
         .replacements(replacements)
@@ -154,7 +154,7 @@ fn fix(d: &Diagnostic, s: &Suggestion) -> Option<Fix> {
 
 /// A location by lines and columns, with the message of a related location.
 fn location(at: &crate::diag::Location, message: Option<String>) -> SarifLocation {
-    let artifact = ArtifactLocation::builder().uri(uri(&at.file)).build();
+    let artifact = ArtifactLocation::builder().uri(file_uri(at)).build();
     let physical = match at.pos {
         Some(p) => PhysicalLocation::builder()
             .artifact_location(artifact)
@@ -174,20 +174,26 @@ fn location(at: &crate::diag::Location, message: Option<String>) -> SarifLocatio
     location
 }
 
-/// A file name as a URI reference: relative paths stay relative (code scanning resolves
-/// them against the repository root), absolute ones become `file://` URIs; every byte
-/// outside the unreserved set and `/` is percent-encoded.
-pub(crate) fn uri(path: &str) -> String {
-    let path = path.replace('\\', "/");
+/// The URI of a location's file, from the bytes of its name ([`crate::diag::Location::file_bytes`]
+/// when the name is not UTF-8).
+fn file_uri(at: &crate::diag::Location) -> String {
+    uri(at.file_bytes.as_deref().unwrap_or(at.file.as_bytes()))
+}
+
+/// A file name, as bytes, as a URI reference: relative paths stay relative (code scanning
+/// resolves them against the repository root), absolute ones become `file://` URIs;
+/// every byte outside the unreserved set and `/` is percent-encoded (a name that is not
+/// UTF-8 keeps its bytes).
+pub(crate) fn uri(path: &[u8]) -> String {
     let mut out = String::new();
-    if path.starts_with('/') {
+    if path.first().is_some_and(|&b| b == b'/' || b == b'\\') {
         out.push_str("file://");
     }
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
+    for &b in path {
+        match b {
+            b'\\' => out.push('/'),
+            _ if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) => out.push(char::from(b)),
+            _ => out.push_str(&format!("%{b:02X}")),
         }
     }
     out
@@ -199,8 +205,37 @@ mod tests {
 
     #[test]
     fn uris_are_encoded() {
-        assert_eq!(uri("examples/a b.json"), "examples/a%20b.json");
-        assert_eq!(uri("/tmp/é.yaml"), "file:///tmp/%C3%A9.yaml");
-        assert_eq!(uri("dir\\x.json"), "dir/x.json");
+        assert_eq!(uri(b"examples/a b.json"), "examples/a%20b.json");
+        assert_eq!(uri("/tmp/é.yaml".as_bytes()), "file:///tmp/%C3%A9.yaml");
+        assert_eq!(uri(b"dir\\x.json"), "dir/x.json");
+        // A name that is not UTF-8 keeps its bytes (before: U+FFFD, `%EF%BF%BD`).
+        assert_eq!(uri(b"loops/a\xffb.json"), "loops/a%FFb.json");
+    }
+
+    /// The bytes a sink is given name the file of its diagnostics in SARIF, those pushed
+    /// before and after; the file as shown stays the given name.
+    #[test]
+    fn file_bytes_make_the_uri() {
+        let mut diags = crate::diag::Diagnostics::new("a\u{fffd}.json");
+        diags.push(Diagnostic::new(Code::EmptyInput, "before").with_label("", "here"));
+        diags.set_file_bytes(b"a\xfe.json".to_vec());
+        diags.push(Diagnostic::new(Code::EmptyInput, "after"));
+        let log: serde_json::Value =
+            serde_json::from_str(&render_sarif(diags.items())).expect("JSON");
+        let results = log["runs"][0]["results"].as_array().expect("results");
+        let uris: Vec<&serde_json::Value> = results
+            .iter()
+            .flat_map(|r| {
+                let related = r["relatedLocations"].as_array().into_iter().flatten();
+                r["locations"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .chain(related)
+            })
+            .map(|l| &l["physicalLocation"]["artifactLocation"]["uri"])
+            .collect();
+        assert_eq!(uris, ["a%FE.json", "a%FE.json", "a%FE.json"]);
+        assert_eq!(diags.items()[0].location.file, "a\u{fffd}.json");
     }
 }

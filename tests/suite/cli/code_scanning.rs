@@ -123,6 +123,51 @@ fn sarif_of_a_folder_is_one_log() {
     }
 }
 
+/// A file name that is not UTF-8 keeps its bytes in SARIF's `artifactLocation.uri`,
+/// percent-encoded, in `check`'s log and in `diff`'s (before: each became U+FFFD,
+/// `%EF%BF%BD`, a URI of another file; and `diff` did not encode its URI at all).
+#[cfg(unix)]
+#[test]
+fn sarif_uris_keep_the_bytes_of_a_name_that_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = std::ffi::OsStr::from_bytes(b"bad\xff name.json");
+    let file = dir.path().join(name);
+    let bad = repo().join("examples/invalid/V006-unknown-entry-phase.json");
+    std::fs::copy(&bad, &file).expect("copy");
+    let uris = |args: &[&str], name: &std::ffi::OsStr| -> Vec<String> {
+        let out = loopconv()
+            .current_dir(dir.path())
+            .args(args)
+            .arg(name)
+            .output()
+            .expect("runs");
+        let log: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+        log["runs"][0]["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .map(|r| {
+                let at = &r["locations"][0]["physicalLocation"]["artifactLocation"];
+                at["uri"].as_str().expect("a uri").to_owned()
+            })
+            .collect()
+    };
+    let check = uris(&["check", "--format", "sarif"], name);
+    assert!(!check.is_empty());
+    assert!(check.iter().all(|u| u == "bad%FF%20name.json"), "{check:?}");
+    let name = std::ffi::OsStr::from_bytes(b"bad\xff name.yaml");
+    let new = repo().join("examples/mas/real-dependency-bump.yaml");
+    std::fs::copy(&new, dir.path().join(name)).expect("copy");
+    let old = repo().join("examples/mas/real-docs-refresh.yaml");
+    let diff = uris(
+        &["diff", "--format", "sarif", old.to_str().expect("UTF-8")],
+        name,
+    );
+    assert!(!diff.is_empty());
+    assert!(diff.iter().all(|u| u == "bad%FF%20name.yaml"), "{diff:?}");
+}
+
 #[test]
 fn github_prints_workflow_commands() {
     let out = loopconv()
