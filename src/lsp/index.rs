@@ -8,7 +8,7 @@
 //! loopconv's IR (multi-agent-spec loops have fixed phases and no references), and the
 //! states of XState machines ([`super::index_xstate`]).
 
-use crate::tree::{Document, Member, Node, Value};
+use crate::tree::{Document, Member, Node, Str, Value};
 
 /// A byte range.
 pub type Span = (usize, usize);
@@ -17,7 +17,7 @@ pub type Span = (usize, usize);
 #[derive(Debug, Clone, PartialEq)]
 pub struct PhaseDecl {
     /// The id.
-    pub id: String,
+    pub id: Str,
     /// The range of the id's value.
     pub id_span: Span,
     /// The range of the whole phase object.
@@ -34,7 +34,7 @@ pub struct PhaseDecl {
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutcomeDecl {
     /// The id.
-    pub id: String,
+    pub id: Str,
     /// The range of the id's value.
     pub id_span: Span,
     /// The range of the outcome object.
@@ -47,7 +47,7 @@ pub struct OutcomeDecl {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckpointDecl {
     /// The id (empty when missing).
-    pub id: String,
+    pub id: Str,
     /// The range of the id's value (of the object when the id is missing).
     pub id_span: Span,
     /// The range of the checkpoint object.
@@ -58,11 +58,11 @@ pub struct CheckpointDecl {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TransitionDecl {
     /// `from`, when it is a string.
-    pub from: Option<String>,
+    pub from: Option<Str>,
     /// `on`, when it is a string.
-    pub on: Option<String>,
+    pub on: Option<Str>,
     /// `to`, when it is a string.
-    pub to: Option<String>,
+    pub to: Option<Str>,
     /// The range of the transition object.
     pub span: Span,
 }
@@ -109,11 +109,11 @@ pub struct Reference {
     /// Which key.
     pub kind: RefKind,
     /// The id referred to.
-    pub id: String,
+    pub id: Str,
     /// The range of the value.
     pub span: Span,
     /// For `on`: the transition's `from` phase.
-    pub phase: Option<String>,
+    pub phase: Option<Str>,
 }
 
 /// Everything declared and referenced in one document.
@@ -183,12 +183,12 @@ impl Index {
         let inside = |s: Span| s.0 <= offset && offset <= s.1;
         for p in &self.phases {
             if inside(p.id_span) {
-                return Some((Symbol::Phase(p.id.clone()), p.id_span));
+                return Some((Symbol::Phase(p.id.to_string()), p.id_span));
             }
             if let Some(o) = p.outcomes.iter().find(|o| inside(o.id_span)) {
                 let sym = Symbol::Outcome {
-                    phase: p.id.clone(),
-                    id: o.id.clone(),
+                    phase: p.id.to_string(),
+                    id: o.id.to_string(),
                 };
                 return Some((sym, o.id_span));
             }
@@ -196,14 +196,14 @@ impl Index {
         let r = self.refs.iter().find(|r| inside(r.span))?;
         let sym = match (r.kind, &r.phase) {
             (RefKind::On, Some(phase)) => Symbol::Outcome {
-                phase: phase.clone(),
-                id: r.id.clone(),
+                phase: phase.to_string(),
+                id: r.id.to_string(),
             },
             (RefKind::On, None) => return None,
             _ if r.id.starts_with('$') && r.kind.allows_terminal() => {
-                Symbol::Terminal(r.id.clone())
+                Symbol::Terminal(r.id.to_string())
             }
-            _ => Symbol::Phase(r.id.clone()),
+            _ => Symbol::Phase(r.id.to_string()),
         };
         Some((sym, r.span))
     }
@@ -266,10 +266,15 @@ impl Index {
             match (m.key.as_str(), &m.value.value) {
                 ("entry_phase", _) => self.reference(RefKind::Entry, &m.value, None),
                 ("phases", Value::Array(items)) => {
+                    self.phases.reserve(items.len());
                     self.phases.extend(items.iter().filter_map(phase_decl));
                 }
-                ("transitions", Value::Array(_)) => {
-                    self.transitions_span = Some(m.value.span.into())
+                ("transitions", Value::Array(items)) => {
+                    self.transitions_span = Some(m.value.span.into());
+                    // Room for what they declare and refer to at once: grown one push at
+                    // a time, the lists were copied a dozen times into fresh pages.
+                    self.transitions.reserve(items.len());
+                    self.refs.reserve(items.len().saturating_mul(3));
                 }
                 _ => {}
             }
@@ -283,7 +288,7 @@ impl Index {
     }
 
     fn transition(&mut self, node: &Node) {
-        let from = text_at(node, "from");
+        let from = id_at(node, "from");
         if let Some(n) = node.get("from") {
             self.reference(RefKind::From, n, None);
         }
@@ -295,8 +300,8 @@ impl Index {
         }
         self.transitions.push(TransitionDecl {
             from,
-            on: text_at(node, "on"),
-            to: text_at(node, "to"),
+            on: id_at(node, "on"),
+            to: id_at(node, "to"),
             span: node.span.into(),
         });
     }
@@ -310,17 +315,17 @@ impl Index {
         }
         let id = node.get("id");
         self.checkpoints.push(CheckpointDecl {
-            id: id.and_then(Node::as_str).unwrap_or("").to_owned(),
+            id: id.and_then(str_of).unwrap_or_else(|| Str::new("", false)),
             id_span: id.map_or(node.span, |n| n.span).into(),
             span: node.span.into(),
         });
     }
 
-    fn reference(&mut self, kind: RefKind, node: &Node, phase: Option<String>) {
-        if let Some(id) = node.as_str() {
+    fn reference(&mut self, kind: RefKind, node: &Node, phase: Option<Str>) {
+        if let Some(id) = str_of(node) {
             self.refs.push(Reference {
                 kind,
-                id: id.to_owned(),
+                id,
                 span: node.span.into(),
                 phase,
             });
@@ -333,6 +338,20 @@ pub(super) fn text_at(node: &Node, key: &str) -> Option<String> {
     node.get(key).and_then(Node::as_str).map(str::to_owned)
 }
 
+/// The id at `key` of an object node ([`str_of`]).
+pub(super) fn id_at(node: &Node, key: &str) -> Option<Str> {
+    node.get(key).and_then(str_of)
+}
+
+/// The string of a node as an id: held in place up to 21 bytes, as the tree holds it, so
+/// that the ids and references of a 10,000-phase loop (about 250,000 of them) cost no
+/// allocation, where each was a `String` on the heap. A copy, never the tree's own
+/// string: that may be a range of the source text, which the index would keep alive and
+/// the next edit would then have to copy.
+pub(super) fn str_of(node: &Node) -> Option<Str> {
+    node.as_str().map(|s| Str::new(s, false))
+}
+
 fn phase_decl(node: &Node) -> Option<PhaseDecl> {
     let id = node.get("id")?;
     let outcomes = match node.get("outcomes").map(|n| &n.value) {
@@ -340,7 +359,7 @@ fn phase_decl(node: &Node) -> Option<PhaseDecl> {
         _ => Vec::new(),
     };
     Some(PhaseDecl {
-        id: id.as_str()?.to_owned(),
+        id: str_of(id)?,
         id_span: id.span.into(),
         span: node.span.into(),
         objective: text_at(node, "objective"),
@@ -352,7 +371,7 @@ fn phase_decl(node: &Node) -> Option<PhaseDecl> {
 fn outcome_decl(node: &Node) -> Option<OutcomeDecl> {
     let id = node.get("id")?;
     Some(OutcomeDecl {
-        id: id.as_str()?.to_owned(),
+        id: str_of(id)?,
         id_span: id.span.into(),
         span: node.span.into(),
         description: text_at(node, "description"),

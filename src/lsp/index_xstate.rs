@@ -3,8 +3,10 @@
 //! reaches every target), each event of its `on` is an outcome and a transition, and
 //! `initial` and every event's target refer to a state.
 
-use super::index::{Index, OutcomeDecl, PhaseDecl, RefKind, Reference, TransitionDecl, text_at};
-use crate::tree::{Document, Member, Node, Value};
+use super::index::{
+    Index, OutcomeDecl, PhaseDecl, RefKind, Reference, TransitionDecl, str_of, text_at,
+};
+use crate::tree::{Document, Member, Node, Str, Value};
 
 /// Index a machine's states.
 pub fn build(doc: &Document) -> Index {
@@ -24,7 +26,7 @@ pub fn build(doc: &Document) -> Index {
 }
 
 fn add_state(index: &mut Index, state: &Member) {
-    let id = state.key.as_str().to_owned();
+    let id = Str::new(state.key.as_str(), false);
     let events = state.value.get("on").and_then(Node::members).unwrap_or(&[]);
     let mut outcomes = Vec::new();
     for event in events {
@@ -37,12 +39,12 @@ fn add_state(index: &mut Index, state: &Member) {
         }
         index.transitions.push(TransitionDecl {
             from: Some(id.clone()),
-            on: Some(event.key.as_str().to_owned()),
-            to: target.and_then(Node::as_str).map(str::to_owned),
+            on: Some(Str::new(event.key.as_str(), false)),
+            to: target.and_then(str_of),
             span: event.value.span.into(),
         });
         outcomes.push(OutcomeDecl {
-            id: event.key.as_str().to_owned(),
+            id: Str::new(event.key.as_str(), false),
             id_span: event.key_span.into(),
             span: event.value.span.into(),
             description: text_at(&event.value, "description"),
@@ -58,11 +60,11 @@ fn add_state(index: &mut Index, state: &Member) {
     });
 }
 
-fn reference(index: &mut Index, kind: RefKind, node: &Node, phase: Option<String>) {
-    if let Some(id) = node.as_str() {
+fn reference(index: &mut Index, kind: RefKind, node: &Node, phase: Option<Str>) {
+    if let Some(id) = str_of(node) {
         index.refs.push(Reference {
             kind,
-            id: id.to_owned(),
+            id,
             span: node.span.into(),
             phase,
         });
