@@ -22,4 +22,4 @@ pub mod text;
 pub mod transport;
 
 pub use documents::DocumentAnalysis;
-pub use server::{DEBOUNCE, Ended, capabilities, serve};
+pub use server::{DEBOUNCE, Ended, SessionError, capabilities, serve};

@@ -4,7 +4,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::RecvTimeoutError;
-use lsp_server::{Connection, ErrorCode, Message, Notification, ProtocolError, Request, Response};
+use lsp_server::{
+    Connection, ErrorCode, Message, Notification, ProtocolError, Request, RequestId, Response,
+};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
     PublishDiagnostics,
@@ -50,15 +52,33 @@ pub enum Ended {
     WithoutShutdown,
 }
 
+/// Why a session ended before `exit`: the protocol was broken.
+#[derive(Debug)]
+pub struct SessionError(String);
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+impl From<ProtocolError> for SessionError {
+    fn from(e: ProtocolError) -> SessionError {
+        SessionError(e.to_string())
+    }
+}
+
 /// Serve one client until it sends `exit` (or hangs up). After `shutdown` every request
 /// but `exit` is answered `InvalidRequest`.
-pub fn serve(conn: &Connection) -> Result<Ended, ProtocolError> {
+pub fn serve(conn: &Connection) -> Result<Ended, SessionError> {
     let caps = serde_json::json!({
         "capabilities": capabilities(),
         "serverInfo": {"name": "loopconv", "version": env!("CARGO_PKG_VERSION")},
     });
     let (id, _params) = conn.initialize_start()?;
-    conn.initialize_finish(id, caps)?;
+    finish_initialize(conn, id, caps)?;
     let mut server = Server::default();
     let mut shut_down = false;
     let ended = |shut_down: bool| {
@@ -103,23 +123,53 @@ pub fn serve(conn: &Connection) -> Result<Ended, ProtocolError> {
             }
             Some(Message::Notification(n)) if n.method == "exit" => return ended(shut_down),
             Some(Message::Notification(n)) if n.method == super::transport::SKIPPED => {
-                let message = format!(
-                    "loopconv skipped a message: {}",
-                    n.params.as_str().unwrap_or("")
-                );
-                let params = lsp_types::LogMessageParams {
-                    typ: lsp_types::MessageType::WARNING,
-                    message,
-                };
-                send(
-                    conn,
-                    Message::Notification(Notification::new("window/logMessage".into(), params)),
-                );
+                log_skipped(conn, &n);
             }
             Some(Message::Notification(n)) => server.notify(conn, n),
             Some(Message::Response(_)) => {}
         }
     }
+}
+
+/// Answer `initialize` and wait for `initialized`, as `lsp_server`'s `initialize_finish`
+/// does, except that a message the reader skipped meanwhile (a malformed one) is said to
+/// the client and the wait goes on: `initialize_finish` ended the session on it.
+fn finish_initialize(
+    conn: &Connection,
+    id: RequestId,
+    result: serde_json::Value,
+) -> Result<(), SessionError> {
+    send(conn, Message::Response(Response::new_ok(id, result)));
+    loop {
+        match conn.receiver.recv() {
+            Ok(Message::Notification(n)) if n.method == "initialized" => return Ok(()),
+            Ok(Message::Notification(n)) if n.method == super::transport::SKIPPED => {
+                log_skipped(conn, &n);
+            }
+            Ok(msg) => {
+                return Err(SessionError(format!(
+                    "expected initialized notification, got: {msg:?}"
+                )));
+            }
+            Err(_) => return Err(SessionError("disconnected channel".to_owned())),
+        }
+    }
+}
+
+/// Tell the client that the reader skipped a message, and why (`window/logMessage`).
+fn log_skipped(conn: &Connection, n: &Notification) {
+    let message = format!(
+        "loopconv skipped a message: {}",
+        n.params.as_str().unwrap_or("")
+    );
+    let params = lsp_types::LogMessageParams {
+        typ: lsp_types::MessageType::WARNING,
+        message,
+    };
+    send(
+        conn,
+        Message::Notification(Notification::new("window/logMessage".into(), params)),
+    );
 }
 
 fn send(conn: &Connection, msg: Message) {

@@ -29,6 +29,12 @@ pub(crate) struct Client {
 
 impl Client {
     pub(crate) fn start() -> Client {
+        Client::start_with(b"")
+    }
+
+    /// [`Client::start`], with `raw` bytes written between the answer to `initialize` and
+    /// `initialized`.
+    fn start_with(raw: &[u8]) -> Client {
         let mut child = support::loopconv_process()
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -59,6 +65,8 @@ impl Client {
         assert_eq!(init["serverInfo"]["name"], "loopconv");
         assert_eq!(init["capabilities"]["definitionProvider"], true);
         c.init = init;
+        let stdin = c.stdin.as_mut().expect("stdin open");
+        std::io::Write::write_all(stdin, raw).expect("write");
         c.notify("initialized", json!({}));
         c
     }
@@ -1054,5 +1062,32 @@ fn a_malformed_header_does_not_end_the_session() {
         .filter(|m| m.contains("skipped a message: malformed LSP header"))
         .collect();
     assert_eq!(told.len(), broken.len(), "{told:#?}");
+    c.shutdown();
+}
+
+/// A malformed message between the answer to `initialize` and `initialized` is skipped and
+/// said, as later (before, the server ended the session: "expected initialized
+/// notification, got: ... $/loopconv/skipped").
+#[test]
+fn a_malformed_message_before_initialized_does_not_end_the_session() {
+    let body = r#"{"jsonrpc":"2.0","method":"$/noop"}"#;
+    let raw = [
+        format!("Content-Length: {}\r\nbogus\r\n\r\n{body}", body.len()),
+        "Content-Length: 5\r\n\r\n{nope".to_owned(),
+    ]
+    .concat();
+    let mut c = Client::start_with(raw.as_bytes());
+    let uri = "file:///tmp/after-bad-start.json";
+    c.open(uri, &example("invalid/V009-unknown-transition-target.json"));
+    assert!(c.diagnostics(uri, 1).iter().any(|d| d["code"] == "V009"));
+    let told = (c.seen.iter())
+        .filter(|n| n.method == "window/logMessage")
+        .filter(|n| {
+            n.params["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("skipped a message"))
+        })
+        .count();
+    assert_eq!(told, 2);
     c.shutdown();
 }
