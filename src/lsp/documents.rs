@@ -11,13 +11,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Instant;
 
-use lsp_types::{TextDocumentContentChangeEvent, Uri};
+use lsp_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
 
 use super::diagnostics;
 use super::features::DocumentText;
 use super::index::Index;
 use super::index_xstate;
 use super::text::{LineIndex, Source};
+use crate::diag::Code;
 use crate::format::Format;
 use crate::front::TreeUse;
 use crate::pipeline::{LoadOptions, Loaded, load_string};
@@ -48,16 +49,21 @@ impl DocumentAnalysis {
     /// reported (`P009`) and removed by the read pipeline, as `check` does with the file.
     pub fn of(path: &str, source: Source) -> DocumentAnalysis {
         let Source { text, mut lines } = source;
-        let bom = text.starts_with('\u{feff}');
+        let bom = text.starts_with(BOM);
         let opts = LoadOptions {
             tree: TreeUse::Keep,
             ..LoadOptions::default()
         };
         let (mut loaded, rejected) = load_string(path, text, &opts);
-        // The text read is then without the mark (a text rejected before parsing is
-        // handed back as it was).
-        if let Some(read) = loaded.text().filter(|_| bom) {
-            lines = LineIndex::new(read);
+        let mut rejected = rejected.unwrap_or_default();
+        if bom {
+            // The analysis counts from after the mark (a text rejected before parsing is
+            // handed back with it: taken off too); the client's positions count it.
+            if rejected.starts_with(BOM) {
+                rejected.drain(..BOM.len_utf8());
+            }
+            let read = loaded.text().unwrap_or(&rejected);
+            lines = LineIndex::new(read).with_lead(1);
         }
         diagnostics::help_for_editor(&mut loaded.diags);
         let index = Arc::new(loaded.doc.as_ref().map_or_else(
@@ -71,7 +77,7 @@ impl DocumentAnalysis {
         DocumentAnalysis {
             lines,
             loaded,
-            rejected: rejected.unwrap_or_default(),
+            rejected,
             index,
             syntax,
         }
@@ -98,20 +104,33 @@ impl DocumentAnalysis {
             .loaded
             .take_text()
             .unwrap_or_else(|| std::mem::take(&mut self.rejected));
-        let lines = std::mem::replace(&mut self.lines, LineIndex::new(""));
+        let mut lines = std::mem::replace(&mut self.lines, LineIndex::new(""));
         // When no thread can be started, the closure (and the rest) is dropped here.
         let _ = std::thread::Builder::new().spawn(move || drop(self));
+        if lines.lead() > 0 {
+            // The client's text again, the mark with it, for the client's next change.
+            let mut text = text;
+            text.insert(0, BOM);
+            lines = LineIndex::new(&text);
+            return Source { text, lines };
+        }
         Source { text, lines }
     }
 
     /// The LSP diagnostics.
     pub fn diagnostics(&self, uri: &Uri) -> Vec<lsp_types::Diagnostic> {
         let t = self.text();
-        self.loaded
-            .diags
-            .items()
-            .iter()
-            .map(|d| diagnostics::to_lsp(&t, &self.index, uri, d))
+        // `P009` is about the mark itself, before the text analysed.
+        let lead = self.lines.lead();
+        let mark = Range::new(Position::new(0, 0), Position::new(0, lead));
+        (self.loaded.diags.items().iter())
+            .map(|d| {
+                let mut lsp = diagnostics::to_lsp(&t, &self.index, uri, d);
+                if d.code == Code::ByteOrderMark && lead > 0 {
+                    lsp.range = mark;
+                }
+                lsp
+            })
             .collect()
     }
 }
@@ -183,6 +202,9 @@ impl Doc {
             .get_or_insert_with(|| DocumentAnalysis::new(uri.path().as_str(), ""))
     }
 }
+
+/// The byte-order mark.
+const BOM: char = '\u{feff}';
 
 static EMPTY_LINES: std::sync::LazyLock<LineIndex> =
     std::sync::LazyLock::new(|| LineIndex::new(""));

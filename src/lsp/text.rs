@@ -7,6 +7,9 @@ use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineIndex {
     starts: Vec<usize>,
+    /// UTF-16 units the client's first line has before the text indexed: 1 for a
+    /// byte-order mark, which the client's buffer holds and the analysed text does not.
+    lead: u32,
 }
 
 impl LineIndex {
@@ -15,7 +18,21 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         LineIndex {
             starts: crate::text::line_starts(text),
+            lead: 0,
         }
+    }
+
+    /// The index of a text that the client's buffer has after `lead` more UTF-16 units on
+    /// its first line (a byte-order mark the analysis took off): positions on that line
+    /// count them.
+    pub fn with_lead(mut self, lead: u32) -> Self {
+        self.lead = lead;
+        self
+    }
+
+    /// [`LineIndex::with_lead`]'s units.
+    pub fn lead(&self) -> u32 {
+        self.lead
     }
 
     /// Follow an edit of the text: the bytes `start..end` replaced by `inserted`, giving
@@ -49,7 +66,8 @@ impl LineIndex {
         };
         let start = self.starts.get(line).copied().unwrap_or(0).min(offset);
         let col: usize = text[start..offset].chars().map(char::len_utf16).sum();
-        Position::new(to_u32(line), to_u32(col))
+        let lead = if line == 0 { self.lead } else { 0 };
+        Position::new(to_u32(line), to_u32(col).saturating_add(lead))
     }
 
     /// The LSP range of a byte range.
@@ -72,9 +90,11 @@ impl LineIndex {
             .copied()
             .unwrap_or(text.len());
         let line = text.get(start..end).unwrap_or("");
+        let lead = if pos.line == 0 { self.lead } else { 0 };
+        let character = pos.character.saturating_sub(lead) as usize;
         let mut units = 0usize;
         for (i, c) in line.char_indices() {
-            if units >= pos.character as usize || c == '\n' || c == '\r' {
+            if units >= character || c == '\n' || c == '\r' {
                 return start + i;
             }
             units += c.len_utf16();

@@ -309,6 +309,64 @@ fn a_byte_order_mark_is_p009_as_in_check() {
     c.shutdown();
 }
 
+/// A buffer that starts with a byte-order mark is kept as the client has it: the ranges on
+/// its first line count the mark, a change there lands where the client made it, and the
+/// mark is still reported after an edit. Before, the server's copy lost the mark, so every
+/// range on line 0 was one unit short, an edit there went one character astray (a valid
+/// buffer got a lasting `P001`), and `P009` went away after the first edit.
+#[test]
+fn a_byte_order_mark_counts_in_positions_and_edits() {
+    let one_line = r#"{"kind":"loop","name":"x","version":"0.1.0","description":"d","loop":{"entry_phase":"a","phases":[{"id":"a","objective":"A."}],"transitions":[{"from":"a","on":"complete","to":"$human"}]}}"#;
+    let mut text = format!("\u{feff}{one_line}");
+    let mut c = Client::start();
+    let uri = "file:///tmp/bom-one-line.json";
+    c.open(uri, &text);
+    let ds = c.diagnostics(uri, 1);
+    let v009 = ds.iter().find(|d| d["code"] == "V009").expect("V009");
+    assert_eq!(
+        v009["range"]["start"],
+        pos(&text, "\"$human\"", 0, 0),
+        "{v009:#}"
+    );
+    let p009 = ds.iter().find(|d| d["code"] == "P009").expect("P009");
+    assert_eq!(
+        p009["range"],
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}})
+    );
+
+    let at = text.find("$human").expect("target");
+    let change = edit(&mut text, at, at + "$human".len(), "$end");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [change]}),
+    );
+    let codes = |ds: &[Value]| -> Vec<String> {
+        ds.iter()
+            .filter_map(|d| d["code"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let edited = c.diagnostics(uri, 2);
+    assert_eq!(codes(&edited), ["P009", "F012"], "{edited:#?}");
+
+    // The mark taken off by the client: `P009` goes, and the rest stays in place.
+    let change = edit(&mut text, 0, '\u{feff}'.len_utf8(), "");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [change]}),
+    );
+    let edited = c.diagnostics(uri, 3);
+    assert_eq!(codes(&edited), ["F012"], "{edited:#?}");
+
+    // A text rejected before it is parsed (a NUL byte) is placed as the client has it.
+    let nul = "\u{feff}{\"kind\": \0}";
+    let uri = "file:///tmp/bom-nul.json";
+    c.open(uri, nul);
+    let ds = c.diagnostics(uri, 1);
+    let p010 = ds.iter().find(|d| d["code"] == "P010").expect("P010");
+    assert_eq!(p010["range"]["start"], pos(nul, "\0", 0, 0), "{p010:#}");
+    c.shutdown();
+}
+
 #[test]
 fn definition_references_hover_and_rename() {
     let mut c = Client::start();
