@@ -10,7 +10,7 @@ use loopconv::analysis::diff as d;
 use loopconv::back::diff as r;
 
 use super::io::{emit, is_stdio, refuse_input_as_output, refuse_unused_stdin_name};
-use super::report::{code, load_valid_pair, name_bytes};
+use super::report::{code, display_name, display_name_bytes, load_valid_pair};
 use super::{EXIT_PROBLEMS, Global, MessageFormat};
 
 #[derive(Debug, Args)]
@@ -51,11 +51,11 @@ pub(super) fn run(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
     let changes = d::diff(os, ns);
-    let (of, nf) = (a.old.display().to_string(), a.new.display().to_string());
+    let (of, nf) = (display_name(g, &a.old), display_name(g, &a.new));
     let text = match g.format {
         MessageFormat::Json => r::json(&changes, &of, &nf),
         MessageFormat::Markdown => r::markdown(&changes, os, ns, &of, &nf),
-        MessageFormat::Sarif => r::sarif(&changes, &name_bytes(&a.new)),
+        MessageFormat::Sarif => r::sarif(&changes, &display_name_bytes(g, &a.new)),
         MessageFormat::Github => r::github(&changes, &nf),
         MessageFormat::Human => r::text(&changes, &of, &nf),
     };

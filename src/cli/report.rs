@@ -101,6 +101,15 @@ pub(super) fn name_bytes(path: &Path) -> Vec<u8> {
     }
 }
 
+/// [`display_name`] as bytes, for SARIF's URIs ([`name_bytes`] of a path).
+pub(super) fn display_name_bytes(g: &Global, path: &Path) -> Vec<u8> {
+    if is_stdio(path) {
+        g.stdin_name().as_bytes().to_vec()
+    } else {
+        name_bytes(path)
+    }
+}
+
 /// How diagnostics and pages name an input: its path, or `--stdin-name` for `-`.
 pub(super) fn display_name(g: &Global, path: &Path) -> String {
     if is_stdio(path) {

@@ -375,6 +375,37 @@ fn stdin_name_labels_diagnostics() {
         .stderr(predicate::str::contains("mine.json:"));
 }
 
+/// `diff` names the loop read from standard input by `--stdin-name` in every format (before,
+/// `-` in each of them).
+#[test]
+fn stdin_name_names_the_diffed_loop() {
+    let old = repo().join("examples/agentpm/react-loop.json");
+    let new = std::fs::read_to_string(&old)
+        .expect("read")
+        .replace("\"max_steps\": 10", "\"max_steps\": 11");
+    for (format, shown) in [
+        ("human", "mine.json"),
+        ("json", "\"new\": \"mine.json\""),
+        ("github", "file=mine.json"),
+        ("sarif", "\"uri\": \"mine.json\""),
+        ("markdown", "mine.json"),
+    ] {
+        let out = loopconv()
+            .args(["diff", "--stdin-name", "mine.json", "--format", format])
+            .arg(&old)
+            .arg("-")
+            .write_stdin(new.clone())
+            .output()
+            .expect("run loopconv");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(shown), "{format}: {text}");
+        assert!(
+            !text.contains("\"-\"") && !text.contains("file=-"),
+            "{format}: {text}"
+        );
+    }
+}
+
 /// `--stdin-name` with no `-` among the inputs is a usage error (exit 2) that says what to
 /// do, in every command that takes it (before: it was dropped without a word, and the file
 /// was read under its own name).
