@@ -97,6 +97,14 @@ fn malformed(what: String) -> io::Error {
     )
 }
 
+/// The largest body read: a message holding the largest text loopconv reads
+/// ([`MAX_INPUT_BYTES`](crate::tree::MAX_INPUT_BYTES)) with each byte escaped in two (a `"`,
+/// `\` or line break of the text is two bytes in a JSON string), and a mebibyte for the
+/// rest of the message. A longer `Content-Length` is no message the server could use:
+/// reserving it fails or takes the machine's memory, and skipping that many bytes waits for
+/// bytes no client sends, so every later message would be lost.
+const MAX_BODY_BYTES: u64 = 2 * crate::tree::MAX_INPUT_BYTES as u64 + (1 << 20);
+
 fn malformed_header(what: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
@@ -136,7 +144,8 @@ impl<R: BufRead> Reader<R> {
     /// One message; `None` at the end of the input. A message whose headers are malformed
     /// or whose body is not a JSON-RPC message is skipped, and is an error after which the
     /// next message can still be read: with a `Content-Length`, its body is skipped;
-    /// without one (or with one that is not a number), the input is skipped up to the next
+    /// without one (or with one that is not a number, or longer than any body read), the
+    /// input is skipped up to the next
     /// `Content-Length` header. The input ending inside a body is the one error of the
     /// framing that ends the reading: there is no next message to find.
     pub fn read(&mut self) -> io::Result<Option<Message>> {
@@ -283,15 +292,30 @@ fn read_header(header: &[u8], h: &mut Headers) -> bool {
         return false;
     }
     if name.eq_ignore_ascii_case("Content-Length") {
-        match value.trim().parse() {
+        match body_len(value) {
             Ok(len) => h.len = Some(len),
-            Err(_) => {
+            Err(problem) => {
                 h.len = None;
-                note(h, || format!("Content-Length is not a length: {value:?}"));
+                note(h, || problem);
             }
         }
     }
     true
+}
+
+/// The length a `Content-Length` value gives, or what is wrong with it: it is no number,
+/// or a length longer than any body read ([`MAX_BODY_BYTES`]), which is skipped as a
+/// missing length is (up to the next `Content-Length`).
+fn body_len(value: &str) -> Result<usize, String> {
+    let Ok(len) = value.trim().parse::<u64>() else {
+        return Err(format!("Content-Length is not a length: {value:?}"));
+    };
+    match usize::try_from(len) {
+        Ok(n) if len <= MAX_BODY_BYTES => Ok(n),
+        _ => Err(format!(
+            "Content-Length {len} is more than the longest body read ({MAX_BODY_BYTES} bytes)"
+        )),
+    }
 }
 
 /// A byte of a header's name (an HTTP token, RFC 9110).
@@ -418,7 +442,7 @@ mod tests {
     fn a_malformed_header_skips_one_message() {
         let good = |n: usize| frame(&format!(r#"{{"jsonrpc":"2.0","method":"m{n}"}}"#));
         let body = r#"{"jsonrpc":"2.0","method":"lost"}"#;
-        let broken: [Vec<u8>; 9] = [
+        let broken: [Vec<u8>; 11] = [
             format!("Content-Length: {}\n\n{body}", body.len()).into_bytes(),
             format!("Content-Length: x\r\n\r\n{body}").into_bytes(),
             format!("Content-Type: x\r\n\r\n{body}").into_bytes(),
@@ -428,6 +452,10 @@ mod tests {
             b"Content-Length: -1\r\n\r\n{\n  \"a\": 1\n}\n".to_vec(),
             format!("{body}\r\n").into_bytes(),
             b"\xff\xfe: \x80\r\n\r\n".to_vec(),
+            // Longer than any body read: before, reserving it failed and the reader waited
+            // for that many bytes, losing every later message.
+            format!("Content-Length: {}\r\n\r\n{body}", u64::MAX).into_bytes(),
+            format!("Content-Length: {}\r\n\r\n{body}", MAX_BODY_BYTES + 1).into_bytes(),
         ];
         // Bytes before a message's headers are skipped, and the message is read.
         let kept = |i: usize| i == 5;
