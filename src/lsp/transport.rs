@@ -223,9 +223,8 @@ impl<R: BufRead> Reader<R> {
             }
             let next = length_header_at(&line);
             if seen && next.is_none() {
-                let text = String::from_utf8_lossy(header);
                 note(&mut h, || {
-                    format!("a header line that is no `Name: value`: {text:?}")
+                    format!("a header line that is no `Name: value`: {}", quoted(header))
                 });
                 continue;
             }
@@ -233,10 +232,7 @@ impl<R: BufRead> Reader<R> {
                 self.next_header = Some(line.split_off(at));
             }
             h.len = None;
-            h.problem = Some(format!(
-                "bytes that are no header: {:?}",
-                String::from_utf8_lossy(&line)
-            ));
+            h.problem = Some(format!("bytes that are no header: {}", quoted(&line)));
             return Ok(Some(h));
         }
     }
@@ -275,8 +271,7 @@ fn without_line_break<'a>(line: &'a [u8], h: &mut Headers) -> &'a [u8] {
     }
     let header = line.strip_suffix(b"\n").unwrap_or(line);
     note(h, || {
-        let text = String::from_utf8_lossy(header);
-        format!("a header line ends without `\\r`: {text:?}")
+        format!("a header line ends without `\\r`: {}", quoted(header))
     });
     header
 }
@@ -308,13 +303,33 @@ fn read_header(header: &[u8], h: &mut Headers) -> bool {
 /// missing length is (up to the next `Content-Length`).
 fn body_len(value: &str) -> Result<usize, String> {
     let Ok(len) = value.trim().parse::<u64>() else {
-        return Err(format!("Content-Length is not a length: {value:?}"));
+        let value = quoted(value.as_bytes());
+        return Err(format!("Content-Length is not a length: {value}"));
     };
     match usize::try_from(len) {
         Ok(n) if len <= MAX_BODY_BYTES => Ok(n),
         _ => Err(format!(
             "Content-Length {len} is more than the longest body read ({MAX_BODY_BYTES} bytes)"
         )),
+    }
+}
+
+/// The most characters of a message's bytes quoted in a problem.
+const QUOTED_CHARS: usize = 80;
+
+/// `bytes` quoted in a problem: their first [`QUOTED_CHARS`] characters (a byte that is no
+/// UTF-8 is one `U+FFFD`), then, when there are more, the number of bytes. Before, every
+/// byte was quoted: 2 MB of junk before a header made a `window/logMessage` of 2 million
+/// characters. The cut is between characters, never inside one.
+fn quoted(bytes: &[u8]) -> String {
+    let mut chars = bytes.utf8_chunks().flat_map(|chunk| {
+        let invalid = (!chunk.invalid().is_empty()).then_some(char::REPLACEMENT_CHARACTER);
+        chunk.valid().chars().chain(invalid)
+    });
+    let text: String = chars.by_ref().take(QUOTED_CHARS).collect();
+    match chars.next() {
+        Some(_) => format!("{text:?}… ({} bytes)", bytes.len()),
+        None => format!("{text:?}"),
     }
 }
 
@@ -485,6 +500,32 @@ mod tests {
             };
             assert_eq!(got, want, "{i}: {bad:?}");
         }
+    }
+
+    /// The bytes of a skipped message are quoted up to `QUOTED_CHARS` characters, cut
+    /// between characters: before, 2 MB of junk before a header were quoted whole.
+    #[test]
+    fn a_skipped_message_quotes_few_of_its_bytes() {
+        let mut bytes = vec![b'x'; 2_000_000];
+        bytes.extend(b"\r\n");
+        bytes.extend(frame(r#"{"jsonrpc":"2.0","method":"m"}"#));
+        let (tx, rx) = crossbeam_channel::unbounded();
+        read_all(&mut io::BufReader::new(&bytes[..]), &tx).expect("read");
+        let got: Vec<Message> = rx.try_iter().collect();
+        let [Message::Notification(skipped), Message::Notification(m)] = &got[..] else {
+            panic!("{got:?}");
+        };
+        assert_eq!((skipped.method.as_str(), m.method.as_str()), (SKIPPED, "m"));
+        let why = skipped.params.as_str().unwrap_or_default();
+        let want = format!("\"{}\"… (2000002 bytes)", "x".repeat(QUOTED_CHARS));
+        assert!(why.contains(&want), "{why}");
+        assert!(why.len() < 300, "{}", why.len());
+
+        let e = "é".repeat(QUOTED_CHARS + 1);
+        let want = format!("\"{}\"… ({} bytes)", "é".repeat(QUOTED_CHARS), e.len());
+        assert_eq!(quoted(e.as_bytes()), want);
+        assert_eq!(quoted(b"a\xffb"), "\"a\u{fffd}b\"");
+        assert_eq!(quoted(&e.as_bytes()[..3]), "\"é\u{fffd}\"");
     }
 
     #[test]
