@@ -116,11 +116,23 @@ impl Cli {
     }
 }
 
-/// The options of every command that reads loop files (all but `schema`). They are
-/// declared per command, not clap-global, so that `--help` lists them only where they do
-/// something.
-#[derive(Debug, Args)]
+/// The options of every command that reads loop files (all but `schema`), with
+/// `--stdin-name` for those that read them (all but `new`). They are declared per command,
+/// not clap-global, so that `--help` lists them only where they do something.
+#[derive(Debug, Default, Args)]
 struct Global {
+    #[command(flatten)]
+    options: Options,
+    /// The name standard input (`-`) gets in diagnostics and generated pages (only with
+    /// `-` among the inputs).
+    #[arg(long, value_name = "NAME", help_heading = "Input")]
+    stdin_name: Option<String>,
+}
+
+/// The options of [`Global`] but `--stdin-name`: those of `new`, which reads no input, so
+/// that a name of standard input, always refused there, is not offered in its `--help`.
+#[derive(Debug, Clone, Copy, Args)]
+struct Options {
     /// How to print diagnostics.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human, help_heading = "Diagnostics")]
     format: MessageFormat,
@@ -140,29 +152,42 @@ struct Global {
     /// Most values (objects, arrays and scalars) in one document (a larger one is `P004`).
     #[arg(long, value_name = "N", default_value_t = ReadLimits::default().max_nodes, help_heading = "Input")]
     max_values: usize,
-    /// The name standard input (`-`) gets in diagnostics and generated pages (only with
-    /// `-` among the inputs).
-    #[arg(long, value_name = "NAME", help_heading = "Input")]
-    stdin_name: Option<String>,
 }
 
-impl Default for Global {
+impl Default for Options {
     /// The defaults of the command line, for commands that do not take these options
     /// (`schema FILE --outcomes`).
     fn default() -> Self {
-        Global {
+        Options {
             format: MessageFormat::Human,
             strict: false,
             color: Color::Auto,
             max_input_bytes: ReadLimits::default().max_bytes,
             max_phases: ReadLimits::default().max_phases,
             max_values: ReadLimits::default().max_nodes,
-            stdin_name: None,
         }
     }
 }
 
+/// A command reads its options as fields of `Global` (`g.format`), as before they were
+/// split from `--stdin-name`.
+impl std::ops::Deref for Global {
+    type Target = Options;
+
+    fn deref(&self) -> &Options {
+        &self.options
+    }
+}
+
 impl Global {
+    /// The options of a command that reads no input (`new`): standard input has no name.
+    fn reading_no_input(options: Options) -> Self {
+        Global {
+            options,
+            stdin_name: None,
+        }
+    }
+
     /// The name standard input gets: `--stdin-name`, or `-`.
     fn stdin_name(&self) -> &str {
         self.stdin_name.as_deref().unwrap_or("-")
@@ -282,7 +307,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Graph(a) => graph::run(&a.g, a),
         Command::Docs(a) => docs::run(&a.g, a),
         Command::Schema(a) => schema::run(&Global::default(), a),
-        Command::New(a) => new::run(&a.g, a),
+        Command::New(a) => new::run(&Global::reading_no_input(a.g), a),
         Command::Diff(a) => diff::run(&a.g, a),
         Command::Paths(a) => paths::run(&a.g, a),
         Command::Walk(a) => walk::run(&a.g, a),

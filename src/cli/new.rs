@@ -10,16 +10,17 @@ use loopconv::back;
 use loopconv::diag::Diagnostics;
 use loopconv::{Format, LoadOptions, Target};
 
-use super::io::{emit, is_stdio, refuse_unused_stdin_name};
+use super::io::{emit, is_stdio};
 use super::report::{eprintln, report, report_loaded};
-use super::{EXIT_PROBLEMS, Global};
+use super::{EXIT_PROBLEMS, Global, Options};
 
 use loopconv::scaffold::{Archetype, scaffold};
 
 #[derive(Debug, Args)]
 pub(super) struct NewArgs {
+    /// The options of [`Global`] but `--stdin-name`: `new` reads no input.
     #[command(flatten)]
-    pub(super) g: Global,
+    pub(super) g: Options,
     /// The loop pattern.
     #[arg(long, value_enum)]
     archetype: Archetype,
@@ -39,7 +40,6 @@ pub(super) struct NewArgs {
 }
 
 pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
-    refuse_unused_stdin_name(g, [])?;
     let Some(text) = scaffold(a.archetype, &a.name) else {
         bail!(
             "`--name {}`: a loop name is lowercase kebab-case: a letter, then letters, digits and hyphens, at most 64 characters",
