@@ -183,20 +183,30 @@ fn file_uri(at: &crate::diag::Location) -> String {
 /// A file name, as bytes, as a URI reference: relative paths stay relative (code scanning
 /// resolves them against the repository root), absolute ones become `file://` URIs;
 /// every byte outside the unreserved set and `/` is percent-encoded (a name that is not
-/// UTF-8 keeps its bytes).
+/// UTF-8 keeps its bytes). A `\` is a separator only where it is one ([`BACKSLASH_SEPARATES`]).
 pub(crate) fn uri(path: &[u8]) -> String {
     let mut out = String::new();
-    if path.first().is_some_and(|&b| b == b'/' || b == b'\\') {
+    if path.first().copied().is_some_and(is_separator) {
         out.push_str("file://");
     }
     for &b in path {
         match b {
-            b'\\' => out.push('/'),
+            b'\\' if BACKSLASH_SEPARATES => out.push('/'),
             _ if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) => out.push(char::from(b)),
             _ => out.push_str(&format!("%{b:02X}")),
         }
     }
     out
+}
+
+/// Whether `\` separates folders in a file name: on Windows. Elsewhere it is a byte of the
+/// name like any other, percent-encoded; before, `back\slash.json` became `back/slash.json`
+/// and `\lead.json` the absolute `file:///lead.json`, the URIs of other files.
+const BACKSLASH_SEPARATES: bool = cfg!(windows);
+
+/// Whether `b` separates folders in a file name.
+fn is_separator(b: u8) -> bool {
+    b == b'/' || (BACKSLASH_SEPARATES && b == b'\\')
 }
 
 #[cfg(test)]
@@ -207,7 +217,13 @@ mod tests {
     fn uris_are_encoded() {
         assert_eq!(uri(b"examples/a b.json"), "examples/a%20b.json");
         assert_eq!(uri("/tmp/é.yaml".as_bytes()), "file:///tmp/%C3%A9.yaml");
-        assert_eq!(uri(b"dir\\x.json"), "dir/x.json");
+        let (sep, lead) = if cfg!(windows) {
+            ("dir/x.json", "file:///x.json")
+        } else {
+            ("dir%5Cx.json", "%5Cx.json")
+        };
+        assert_eq!(uri(b"dir\\x.json"), sep);
+        assert_eq!(uri(b"\\x.json"), lead);
         // A name that is not UTF-8 keeps its bytes (before: U+FFFD, `%EF%BF%BD`).
         assert_eq!(uri(b"loops/a\xffb.json"), "loops/a%FFb.json");
     }

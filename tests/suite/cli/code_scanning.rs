@@ -168,6 +168,34 @@ fn sarif_uris_keep_the_bytes_of_a_name_that_is_not_utf8() {
     assert!(diff.iter().all(|u| u == "bad%FF%20name.yaml"), "{diff:?}");
 }
 
+/// On Unix a backslash is a byte of a file name, percent-encoded in SARIF's URI, and a
+/// name starting with one is relative (before: `back\slash.json` became `back/slash.json`,
+/// and `\lead.json` the absolute `file:///lead.json`).
+#[cfg(unix)]
+#[test]
+fn sarif_uris_keep_the_backslash_of_a_unix_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = repo().join("examples/invalid/V006-unknown-entry-phase.json");
+    for (name, want) in [
+        ("back\\slash.json", "back%5Cslash.json"),
+        ("\\lead.json", "%5Clead.json"),
+    ] {
+        std::fs::copy(&bad, dir.path().join(name)).expect("copy");
+        let out = loopconv()
+            .current_dir(dir.path())
+            .args(["check", "--format", "sarif", name])
+            .output()
+            .expect("runs");
+        let log: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+        let results = log["runs"][0]["results"].as_array().expect("results");
+        assert!(!results.is_empty(), "{name}");
+        for r in results {
+            let at = &r["locations"][0]["physicalLocation"]["artifactLocation"];
+            assert_eq!(at["uri"], want, "{name}");
+        }
+    }
+}
+
 #[test]
 fn github_prints_workflow_commands() {
     let out = loopconv()
