@@ -70,7 +70,7 @@ pub struct TransitionDecl {
 /// Which key holds a reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RefKind {
-    /// `entry_phase`.
+    /// `entry_phase` (AgentPM), the IR graph's `entry`, or a machine's `initial` (XState).
     Entry,
     /// A transition's `from`.
     From,
@@ -151,7 +151,11 @@ impl Index {
     /// Index a document.
     pub fn build(doc: &Document) -> Index {
         let mut index = Index::default();
-        index.walk(doc.root());
+        let root = doc.root();
+        let ir_graph = crate::front::ir::claims(root)
+            .then(|| root.get("graph"))
+            .flatten();
+        index.walk(root, ir_graph);
         index
     }
 
@@ -248,23 +252,30 @@ impl Index {
             .filter(move |t| t.from.as_deref() == Some(phase))
     }
 
-    fn walk(&mut self, node: &Node) {
+    /// Index `node` and what it holds; `ir_graph` is the `graph` of an IR document, whose
+    /// `entry` (and no other) names the entry phase.
+    fn walk(&mut self, node: &Node, ir_graph: Option<&Node>) {
         match &node.value {
             Value::Object(members) => {
-                self.object(node, members);
+                let is_ir_graph = ir_graph.is_some_and(|g| std::ptr::eq(g, node));
+                self.object(node, members, is_ir_graph);
                 for m in members {
-                    self.walk(&m.value);
+                    self.walk(&m.value, ir_graph);
                 }
             }
-            Value::Array(items) => items.iter().for_each(|n| self.walk(n)),
+            Value::Array(items) => items.iter().for_each(|n| self.walk(n, ir_graph)),
             _ => {}
         }
     }
 
-    fn object(&mut self, node: &Node, members: &[Member]) {
+    /// The declarations and references of one object; `is_ir_graph` when it is the `graph`
+    /// of an IR document. Before, the IR's `entry` was not a reference: a rename left it
+    /// naming the old id (`V006`), and hover, definition and references found nothing there.
+    fn object(&mut self, node: &Node, members: &[Member], is_ir_graph: bool) {
         for m in members {
             match (m.key.as_str(), &m.value.value) {
                 ("entry_phase", _) => self.reference(RefKind::Entry, &m.value, None),
+                ("entry", _) if is_ir_graph => self.reference(RefKind::Entry, &m.value, None),
                 ("phases", Value::Array(items)) => {
                     self.phases.reserve(items.len());
                     self.phases.extend(items.iter().filter_map(phase_decl));

@@ -983,6 +983,42 @@ fn xstate_machines_get_diagnostics() {
     c.shutdown();
 }
 
+/// The `entry` of an IR file's graph is a reference to its entry phase: definition leads
+/// to the phase, and a rename of the phase renames it too, leaving a clean file (before,
+/// the index knew only `entry_phase`: the rename left `entry` naming the old id, `V006`).
+#[test]
+fn the_ir_graph_entry_is_a_phase_reference() {
+    let out = support::loopconv()
+        .args(["convert", "--to", "ir"])
+        .arg(support::examples().join("agentpm/code-review-sign-off.json"))
+        .output()
+        .expect("run loopconv");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let uri = "file:///tmp/code-review.ir.json";
+    let mut c = Client::start();
+    c.open(uri, &text);
+    assert_eq!(c.diagnostics(uri, 1), Vec::<Value>::new());
+    let entry = pos(&text, "\"entry\": \"gather\"", 0, "\"entry\": \"".len());
+    let def = c.request("textDocument/definition", at(uri, entry.clone()));
+    let decl = pos(&text, "\"id\": \"gather\"", 0, "\"id\": ".len());
+    assert_eq!(def["range"]["start"], decl, "{def}");
+    let edit = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": entry, "newName": "collect"}),
+    );
+    let mut edits = edit["changes"][uri].as_array().expect("edits").clone();
+    edits.sort_by_key(|e| {
+        let at = &e["range"]["start"];
+        (at["line"].as_u64(), at["character"].as_u64())
+    });
+    let renamed = edits.iter().rev().fold(text, |t, e| apply(&t, e));
+    assert!(renamed.contains("\"entry\": \"collect\""), "{renamed}");
+    c.change(uri, 2, &renamed);
+    assert_eq!(c.diagnostics(uri, 2), Vec::<Value>::new());
+    c.shutdown();
+}
+
 /// The change of `text[from..to]` into `new`, as an editor sends it with incremental
 /// synchronisation (UTF-16 positions in the text before the change), applied to `text`.
 fn edit(text: &mut String, from: usize, to: usize, new: &str) -> Value {
