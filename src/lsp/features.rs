@@ -194,10 +194,14 @@ fn ticked(ids: &[&str]) -> String {
         .join(", ")
 }
 
-/// Document symbols: the phases with their outcomes, then the checkpoints.
+/// Document symbols: the phases with their outcomes, then the checkpoints. A symbol's
+/// range spans its name too (an XState state's or event's key is before its value, which
+/// the index's span is): LSP wants the selection inside the range, and VS Code drops an
+/// outline where it is not.
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be written.
 pub fn symbols(t: &DocumentText, index: &Index) -> Vec<DocumentSymbol> {
     let sym = |name: &str, kind, span: Span, sel: Span, detail: Option<String>, children| {
+        let span = (span.0.min(sel.0), span.1.max(sel.1));
         DocumentSymbol {
             name: if name.is_empty() {
                 "?".to_owned()

@@ -514,6 +514,80 @@ fn completion_offers_phases_terminals_and_outcomes() {
     c.shutdown();
 }
 
+/// Every document symbol's selection (its name) is inside its range, as LSP requires, for
+/// every example in every format and their conversions to XState and the IR (before, an
+/// XState state's range was its value only, after its key: VS Code rejected the outline).
+#[test]
+fn every_symbol_holds_its_selection() {
+    fn key(p: &Value) -> (u64, u64) {
+        (
+            p["line"].as_u64().unwrap(),
+            p["character"].as_u64().unwrap(),
+        )
+    }
+    fn check(syms: &Value, file: &str) -> usize {
+        let mut n = 0;
+        for s in syms.as_array().into_iter().flatten() {
+            let (r, sel) = (&s["range"], &s["selectionRange"]);
+            assert!(key(&r["start"]) <= key(&sel["start"]), "{file}: {s:#}");
+            assert!(key(&sel["end"]) <= key(&r["end"]), "{file}: {s:#}");
+            n += 1 + check(&s["children"], file);
+        }
+        n
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut files = Vec::new();
+    for folder in ["agentpm", "mas", "invalid"] {
+        for e in std::fs::read_dir(support::repo().join("examples").join(folder)).expect("examples")
+        {
+            let path = e.expect("entry").path();
+            let ext = path.extension().and_then(|x| x.to_str()).unwrap_or("");
+            if !matches!(ext, "json" | "yaml" | "yml") {
+                continue;
+            }
+            files.push(path.clone());
+            if folder == "invalid" {
+                continue;
+            }
+            for to in ["xstate", "ir"] {
+                let out = dir.path().join(format!(
+                    "{}.{to}.json",
+                    path.file_stem().unwrap().to_string_lossy()
+                ));
+                let ok = support::loopconv()
+                    .args(["convert", "--allow-lossy", "--to", to, "-o"])
+                    .arg(&out)
+                    .arg(&path)
+                    .output()
+                    .expect("run loopconv");
+                if ok.status.success() {
+                    files.push(out);
+                }
+            }
+        }
+    }
+    let mut c = Client::start();
+    let mut symbols = 0;
+    for (i, file) in files.iter().enumerate() {
+        let uri = format!(
+            "file:///tmp/symbols/{i}/{}",
+            file.file_name().unwrap().to_string_lossy()
+        );
+        // A buffer is text: the examples that are not UTF-8 are no editor's buffer.
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        c.open(&uri, &text);
+        let syms = c.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+        );
+        symbols += check(&syms, &file.display().to_string());
+    }
+    assert!(symbols > 100, "{symbols} symbols in {} files", files.len());
+    c.shutdown();
+}
+
 #[test]
 fn symbols_and_code_actions() {
     let mut c = Client::start();
