@@ -53,7 +53,7 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
         RefKind::On,
     ]
     .into_iter()
-    .find(|k| k.key() == key)?;
+    .find(|k| k.key() == key || (*k == RefKind::Entry && key == "entry"))?;
     let rest = &text[offset..];
     let word_end = offset + (rest.len() - rest.trim_start_matches(is_id_char).len());
     let from = (kind == RefKind::On)
@@ -203,6 +203,9 @@ mod tests {
         assert_eq!(at(items).unwrap().from, None);
         let items = items.replace("- to: b", "- from: b");
         assert_eq!(at(&items).unwrap().from.as_deref(), Some("b"));
+        // The IR graph's `entry` (before, only AgentPM's `entry_phase` was completed).
+        let c = at("{\"graph\": {\"entry\": \"|\"}}").unwrap();
+        assert_eq!((c.kind, c.quoted), (RefKind::Entry, true));
         assert!(at("{\"name\": \"|\"}").is_none());
         assert!(at("|").is_none());
     }
