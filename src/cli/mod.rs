@@ -116,21 +116,25 @@ impl Cli {
     }
 }
 
-/// The options of every command that reads loop files (all but `schema`), with
-/// `--stdin-name` for those that read them (all but `new`). They are declared per command,
-/// not clap-global, so that `--help` lists them only where they do something.
+/// The options of every command that reads loop files (all but `schema`): how
+/// diagnostics are shown, the limits of an input and `--stdin-name`, for those that read
+/// inputs (all but `new`). They are declared per command, not clap-global, so that
+/// `--help` lists them only where they do something.
 #[derive(Debug, Default, Args)]
 struct Global {
     #[command(flatten)]
     options: Options,
+    #[command(flatten)]
+    limits: Limits,
     /// The name standard input (`-`) gets in diagnostics and generated pages (only with
     /// `-` among the inputs).
     #[arg(long, value_name = "NAME", help_heading = "Input")]
     stdin_name: Option<String>,
 }
 
-/// The options of [`Global`] but `--stdin-name`: those of `new`, which reads no input, so
-/// that a name of standard input, always refused there, is not offered in its `--help`.
+/// How diagnostics are shown: the options of [`Global`] that `new` takes too. `new` reads
+/// no input, so the limits of one and a name of standard input are not offered in its
+/// `--help` (they did nothing there, and `--stdin-name` was always refused).
 #[derive(Debug, Clone, Copy, Args)]
 struct Options {
     /// How to print diagnostics.
@@ -143,6 +147,11 @@ struct Options {
     /// `TERM=dumb`; `CLICOLOR_FORCE` forces it).
     #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN", help_heading = "Diagnostics")]
     color: Color,
+}
+
+/// The limits of an input, from the command line.
+#[derive(Debug, Clone, Copy, Args)]
+struct Limits {
     /// Largest input file accepted: bytes, or with a unit (KiB, MiB, GiB); at most 4 GiB.
     #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size, help_heading = "Input")]
     max_input_bytes: usize,
@@ -162,6 +171,14 @@ impl Default for Options {
             format: MessageFormat::Human,
             strict: false,
             color: Color::Auto,
+        }
+    }
+}
+
+impl Default for Limits {
+    /// The defaults of the command line ([`ReadLimits::default`]).
+    fn default() -> Self {
+        Limits {
             max_input_bytes: ReadLimits::default().max_bytes,
             max_phases: ReadLimits::default().max_phases,
             max_values: ReadLimits::default().max_nodes,
@@ -170,7 +187,7 @@ impl Default for Options {
 }
 
 /// A command reads its options as fields of `Global` (`g.format`), as before they were
-/// split from `--stdin-name`.
+/// split from the limits and `--stdin-name`.
 impl std::ops::Deref for Global {
     type Target = Options;
 
@@ -180,10 +197,12 @@ impl std::ops::Deref for Global {
 }
 
 impl Global {
-    /// The options of a command that reads no input (`new`): standard input has no name.
+    /// The options of a command that reads no input (`new`): the default limits, and
+    /// standard input has no name.
     fn reading_no_input(options: Options) -> Self {
         Global {
             options,
+            limits: Limits::default(),
             stdin_name: None,
         }
     }

@@ -18,7 +18,7 @@ use loopconv::scaffold::{Archetype, scaffold};
 
 #[derive(Debug, Args)]
 pub(super) struct NewArgs {
-    /// The options of [`Global`] but `--stdin-name`: `new` reads no input.
+    /// How diagnostics are shown ([`Options`]): `new` reads no input.
     #[command(flatten)]
     pub(super) g: Options,
     /// The loop pattern.

@@ -62,9 +62,9 @@ pub(super) fn plural(n: usize) -> &'static str {
 
 pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result<Loaded> {
     let limits = ReadLimits {
-        max_bytes: g.max_input_bytes,
-        max_phases: g.max_phases,
-        max_nodes: g.max_values,
+        max_bytes: g.limits.max_input_bytes,
+        max_phases: g.limits.max_phases,
+        max_nodes: g.limits.max_values,
         ..ReadLimits::default()
     };
     let bytes = read_input(path, &limits)?;

@@ -438,17 +438,26 @@ fn stdin_name_without_standard_input_is_a_usage_error() {
         assert!(out.stdout.is_empty(), "{args:?}: nothing is written");
     }
     // `new` reads no input, so it takes no `--stdin-name` (before, it listed the flag and
-    // refused every use of it with advice it could not follow).
-    loopconv()
-        .args(["new", "--archetype", "react", "--name", "x"])
-        .args(["--stdin-name", "mine.json"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "unexpected argument '--stdin-name'",
-        ));
+    // refused every use of it with advice it could not follow), nor the limits of an input
+    // (before, listed and ignored).
     let help = loopconv().args(["new", "--help"]).output().expect("run");
-    assert!(!String::from_utf8_lossy(&help.stdout).contains("--stdin-name"));
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--format"), "{help}");
+    for flag in [
+        "--stdin-name",
+        "--max-input-bytes",
+        "--max-phases",
+        "--max-values",
+    ] {
+        loopconv()
+            .args(["new", "--archetype", "react", "--name", "x", flag, "1"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "unexpected argument '{flag}'"
+            )));
+        assert!(!help.contains(flag), "{flag}: {help}");
+    }
     // With `-` among the inputs it names standard input, as before.
     loopconv()
         .args(["diff", REACT, "-", "--stdin-name", "mine.json"])
