@@ -326,13 +326,14 @@ impl Index {
         }
         let id = node.get("id");
         self.checkpoints.push(CheckpointDecl {
-            id: id.and_then(str_of).unwrap_or_else(|| Str::new("", false)),
+            id: id.and_then(str_of).unwrap_or_else(|| as_id("")),
             id_span: id.map_or(node.span, |n| n.span).into(),
             span: node.span.into(),
         });
     }
 
-    fn reference(&mut self, kind: RefKind, node: &Node, phase: Option<Str>) {
+    /// A reference of `kind` at `node`, when it is a string (`phase`: an `on`'s `from`).
+    pub(super) fn reference(&mut self, kind: RefKind, node: &Node, phase: Option<Str>) {
         if let Some(id) = str_of(node) {
             self.refs.push(Reference {
                 kind,
@@ -354,13 +355,18 @@ pub(super) fn id_at(node: &Node, key: &str) -> Option<Str> {
     node.get(key).and_then(str_of)
 }
 
-/// The string of a node as an id: held in place up to 21 bytes, as the tree holds it, so
+/// A text as an id of the index: held in place up to 21 bytes, as the tree holds it, so
 /// that the ids and references of a 10,000-phase loop (about 250,000 of them) cost no
 /// allocation, where each was a `String` on the heap. A copy, never the tree's own
 /// string: that may be a range of the source text, which the index would keep alive and
 /// the next edit would then have to copy.
+pub(super) fn as_id(text: &str) -> Str {
+    Str::new(text, false)
+}
+
+/// The string of a node as an id ([`as_id`]).
 pub(super) fn str_of(node: &Node) -> Option<Str> {
-    node.as_str().map(|s| Str::new(s, false))
+    node.as_str().map(as_id)
 }
 
 fn phase_decl(node: &Node) -> Option<PhaseDecl> {

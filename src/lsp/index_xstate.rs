@@ -4,15 +4,15 @@
 //! `initial` and every event's target refer to a state.
 
 use super::index::{
-    Index, OutcomeDecl, PhaseDecl, RefKind, Reference, TransitionDecl, str_of, text_at,
+    Index, OutcomeDecl, PhaseDecl, RefKind, TransitionDecl, as_id, str_of, text_at,
 };
-use crate::tree::{Document, Member, Node, Str, Value};
+use crate::tree::{Document, Member, Node, Value};
 
 /// Index a machine's states.
 pub fn build(doc: &Document) -> Index {
     let mut index = Index::default();
     if let Some(n) = doc.root().get("initial") {
-        reference(&mut index, RefKind::Entry, n, None);
+        index.reference(RefKind::Entry, n, None);
     }
     let states = doc
         .root()
@@ -26,7 +26,7 @@ pub fn build(doc: &Document) -> Index {
 }
 
 fn add_state(index: &mut Index, state: &Member) {
-    let id = Str::new(state.key.as_str(), false);
+    let id = as_id(state.key.as_str());
     let events = state.value.get("on").and_then(Node::members).unwrap_or(&[]);
     let mut outcomes = Vec::new();
     for event in events {
@@ -35,16 +35,16 @@ fn add_state(index: &mut Index, state: &Member) {
             _ => Some(&event.value),
         };
         if let Some(t) = target {
-            reference(index, RefKind::To, t, None);
+            index.reference(RefKind::To, t, None);
         }
         index.transitions.push(TransitionDecl {
             from: Some(id.clone()),
-            on: Some(Str::new(event.key.as_str(), false)),
+            on: Some(as_id(event.key.as_str())),
             to: target.and_then(str_of),
             span: event.value.span.into(),
         });
         outcomes.push(OutcomeDecl {
-            id: Str::new(event.key.as_str(), false),
+            id: as_id(event.key.as_str()),
             id_span: event.key_span.into(),
             span: event.value.span.into(),
             description: text_at(&event.value, "description"),
@@ -58,17 +58,6 @@ fn add_state(index: &mut Index, state: &Member) {
         access: None,
         outcomes,
     });
-}
-
-fn reference(index: &mut Index, kind: RefKind, node: &Node, phase: Option<Str>) {
-    if let Some(id) = str_of(node) {
-        index.refs.push(Reference {
-            kind,
-            id,
-            span: node.span.into(),
-            phase,
-        });
-    }
 }
 
 #[cfg(test)]
