@@ -53,7 +53,7 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
         RefKind::On,
     ]
     .into_iter()
-    .find(|k| k.key() == key || (*k == RefKind::Entry && key == "entry"))?;
+    .find(|k| k.keys().contains(&key))?;
     let rest = &text[offset..];
     let word_end = offset + (rest.len() - rest.trim_start_matches(is_id_char).len());
     let from = (kind == RefKind::On)

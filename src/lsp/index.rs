@@ -85,15 +85,16 @@ pub enum RefKind {
 }
 
 impl RefKind {
-    /// The key, as written in the file.
-    pub fn key(self) -> &'static str {
+    /// The keys that hold such a reference in an AgentPM manifest or an IR file, as written
+    /// there (the entry: AgentPM's `entry_phase`, the IR graph's `entry`).
+    pub fn keys(self) -> &'static [&'static str] {
         match self {
-            RefKind::Entry => "entry_phase",
-            RefKind::From => "from",
-            RefKind::To => "to",
-            RefKind::BeforePhase => "before_phase",
-            RefKind::OnReject => "on_reject",
-            RefKind::On => "on",
+            RefKind::Entry => &["entry_phase", "entry"],
+            RefKind::From => &["from"],
+            RefKind::To => &["to"],
+            RefKind::BeforePhase => &["before_phase"],
+            RefKind::OnReject => &["on_reject"],
+            RefKind::On => &["on"],
         }
     }
 
