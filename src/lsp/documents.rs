@@ -96,25 +96,23 @@ impl DocumentAnalysis {
         }
     }
 
-    /// The text and its line index, given up (for the next edit). The rest (the tree, the
-    /// loop, the index) is freed on another thread: on a 10,000-phase loop that takes a few
+    /// The text and its line index, given up (for the next edit), as the client has them:
+    /// with the byte-order mark the analysis took off. The rest (the tree, the loop, the
+    /// index) is freed on another thread: on a 10,000-phase loop that takes a few
     /// milliseconds the edit need not wait for.
     fn into_source(mut self) -> Source {
-        let text = self
+        let mut text = self
             .loaded
             .take_text()
             .unwrap_or_else(|| std::mem::take(&mut self.rejected));
-        let mut lines = std::mem::replace(&mut self.lines, LineIndex::new(""));
+        let lines = std::mem::replace(&mut self.lines, LineIndex::new(""));
         // When no thread can be started, the closure (and the rest) is dropped here.
         let _ = std::thread::Builder::new().spawn(move || drop(self));
-        if lines.lead() > 0 {
-            // The client's text again, the mark with it, for the client's next change.
-            let mut text = text;
-            text.insert(0, BOM);
-            lines = LineIndex::new(&text);
+        if lines.lead() == 0 {
             return Source { text, lines };
         }
-        Source { text, lines }
+        text.insert(0, BOM);
+        Source::new(text)
     }
 
     /// The LSP diagnostics.
