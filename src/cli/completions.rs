@@ -20,6 +20,6 @@ pub(super) fn run(a: &CompletionsArgs) -> Result<ExitCode> {
     let mut cmd = Cli::command();
     let mut buf = Vec::new();
     clap_complete::generate(a.shell, &mut cmd, "loopconv", &mut buf);
-    emit(None, &String::from_utf8(buf).context("completion script")?)?;
+    emit(None, &String::from_utf8(buf).context("completion script")?).map(drop)?;
     Ok(ExitCode::SUCCESS)
 }

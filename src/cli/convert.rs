@@ -147,7 +147,7 @@ pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
     report_loaded(g, &l);
     match text {
         Some(t) if !l.diags.has_errors() => {
-            emit(a.output.as_deref(), &t)?;
+            emit(a.output.as_deref(), &t)?.report(g);
             Ok(ExitCode::SUCCESS)
         }
         _ => {
@@ -396,7 +396,7 @@ pub(super) fn convert_folder(
         );
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
-    write_all_atomic(&planned)?;
+    write_all_atomic(Some(out), &planned)?.report(g);
     summary(
         g,
         format_args!(

@@ -41,6 +41,6 @@ pub(super) fn run(g: &Global, a: &DiagramModelArgs) -> Result<ExitCode> {
         back::support::diagram::Diagram::new(spec, info, back::support::diagram::Tooltips::Built);
     let mut text = serde_json::to_string_pretty(&model)?;
     text.push('\n');
-    emit(None, &text)?;
+    emit(None, &text).map(drop)?;
     Ok(ExitCode::SUCCESS)
 }

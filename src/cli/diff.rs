@@ -59,6 +59,6 @@ pub(super) fn run(g: &Global, a: &DiffArgs) -> Result<ExitCode> {
         MessageFormat::Github => r::github(&changes, &nf),
         MessageFormat::Human => r::text(&changes, &of, &nf),
     };
-    emit(a.output.as_deref(), &text)?;
+    emit(a.output.as_deref(), &text)?.report(g);
     Ok(code(a.fail_on.is_some() && changes.breaking() > 0))
 }

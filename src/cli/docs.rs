@@ -122,7 +122,7 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
     for (out, _) in &outputs {
         inputs.refuse(out)?;
     }
-    write_all_atomic(&outputs)?;
+    write_all_atomic(Some(&a.output), &outputs)?.report(g);
     summary(
         g,
         format_args!(

@@ -26,7 +26,7 @@ pub(super) fn run(a: &ExplainArgs) -> Result<ExitCode> {
             };
             out.push_str(&format!("{}  {:<28} {summary}\n", row.code(), row.name()));
         }
-        emit(None, &out)?;
+        emit(None, &out).map(drop)?;
         return Ok(ExitCode::SUCCESS);
     };
     let Some(found) = docs::find(text) else {
@@ -38,6 +38,6 @@ pub(super) fn run(a: &ExplainArgs) -> Result<ExitCode> {
         docs::Row::Active(code) => docs::explain(code),
         docs::Row::Retired(r) => docs::explain_retired(r),
     };
-    emit(None, &text)?;
+    emit(None, &text).map(drop)?;
     Ok(ExitCode::SUCCESS)
 }

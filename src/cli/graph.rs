@@ -103,7 +103,7 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     if a.svg {
         let mut diags = Diagnostics::new(l.diags.file());
         let text = dot_to_svg(&loopconv::write(target, spec, info, &opts, &mut diags)?)?;
-        emit(a.output.as_deref(), &text)?;
+        emit(a.output.as_deref(), &text)?.report(g);
         free_at_exit((l, text));
         return Ok(ExitCode::SUCCESS);
     }
@@ -113,7 +113,8 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
             Some(written) => Ok(written?),
             None => bail!("internal: {} is not a drawing", target.name()),
         }
-    })?;
+    })?
+    .report(g);
     free_at_exit(l);
     Ok(ExitCode::SUCCESS)
 }

@@ -268,9 +268,46 @@ fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Write `text` to `path` atomically: a temporary file in the same folder, renamed into
-/// place, so a failure or an interrupt never leaves a partial file.
-pub(super) fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    write_all_atomic(&[(path.to_path_buf(), text.to_owned())])
+/// place, so a failure or an interrupt never leaves a partial file. A link at `path` to a
+/// device or pipe (`/dev/stdout`) is written through; a link to anything else is replaced
+/// by the file, and said so (the file it led to is left as it is).
+pub(super) fn write_atomic(path: &Path, text: &str) -> Result<Written> {
+    write_all_atomic(None, &[(path.to_path_buf(), text.to_owned())])
+}
+
+/// What a write did that its command must say: the links it replaced instead of following.
+#[must_use = "a replaced link must be reported"]
+#[derive(Debug, Default)]
+pub(super) struct Written {
+    /// Each symbolic link replaced by a file or folder, and where it led.
+    pub(super) replaced_links: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Written {
+    /// One line per replaced link.
+    fn notes(&self) -> impl Iterator<Item = String> + '_ {
+        self.replaced_links.iter().map(|(link, to)| {
+            format!(
+                "replaced the symbolic link {} (to {}) instead of writing through it",
+                link.display(),
+                to.display()
+            )
+        })
+    }
+
+    /// Say what was replaced, as the command's summary lines (for people only).
+    pub(super) fn report(self, g: &Global) {
+        for note in self.notes() {
+            super::report::summary(g, format_args!("{note}"));
+        }
+    }
+
+    /// Say what was replaced on stderr, for a command without diagnostics options.
+    pub(super) fn report_plain(self) {
+        for note in self.notes() {
+            super::report::eprintln!("{note}");
+        }
+    }
 }
 
 /// Write several files, all or nothing as far as the file system allows:
@@ -282,14 +319,23 @@ pub(super) fn write_atomic(path: &Path, text: &str) -> Result<()> {
 /// - A file that goes into an existing folder is written to a hidden temporary file beside
 ///   its destination.
 ///
+/// Links are never followed below `root`, the output folder a command writes into (a
+/// single output's root is its folder): a link at an output path or at a folder on the way
+/// to one is replaced by what is written, never written through, so a link committed into
+/// an output folder cannot redirect a write elsewhere. `root` itself may be a link (the
+/// user named it).
+///
 /// Every destination is checked (no folder where a file goes, no file where a folder goes)
 /// and every file is written and synced before anything is renamed into place, so a
 /// failure before that point (a folder in the way, a full disk, a folder that cannot be
 /// written) removes what was staged and changes nothing. Only a `rename` failing in the
 /// last step, or an interrupt during it, can leave some destinations replaced and others
 /// not; each is then either its old or its new version, never partial.
-pub(super) fn write_all_atomic(files: &[(PathBuf, String)]) -> Result<()> {
-    let plan = plan_writes(files)?;
+pub(super) fn write_all_atomic(
+    root: Option<&Path>,
+    files: &[(PathBuf, String)],
+) -> Result<Written> {
+    let plan = plan_writes(root, files)?;
     let sync_each = !cfg!(target_os = "linux") || files.len() < SYNC_EACH_UP_TO;
     let staged = stage(&plan, sync_each)?;
     if !sync_each {
@@ -307,6 +353,8 @@ enum Found {
     Missing,
     /// Something that is not a folder.
     Other,
+    /// A symbolic link below the output folder, never followed.
+    Link,
 }
 
 /// What is on disk at the folders the outputs go into, each looked up once.
@@ -314,11 +362,19 @@ enum Found {
 struct Lookups(std::collections::HashMap<PathBuf, Found>);
 
 impl Lookups {
-    fn get(&mut self, dir: &Path) -> Result<Found> {
+    /// What is at `dir`; a link is followed only when `follow` (the output folder and the
+    /// folders above it).
+    fn get(&mut self, dir: &Path, follow: bool) -> Result<Found> {
         if let Some(&f) = self.0.get(dir) {
             return Ok(f);
         }
-        let found = match std::fs::metadata(dir) {
+        let meta = if follow {
+            std::fs::metadata(dir)
+        } else {
+            std::fs::symlink_metadata(dir)
+        };
+        let found = match meta {
+            Ok(m) if m.file_type().is_symlink() => Found::Link,
             Ok(m) if m.is_dir() => Found::Folder,
             Ok(_) => Found::Other,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Found::Missing,
@@ -328,15 +384,43 @@ impl Lookups {
         Ok(found)
     }
 
-    /// The highest folder above `path` that does not exist (`None` when its parent exists);
-    /// an error when something that is not a folder is in the way.
-    fn missing_top(&mut self, path: &Path) -> Result<Option<PathBuf>> {
-        let mut top = None;
-        let mut dir = parent_of(path);
-        loop {
-            match self.get(dir)? {
-                Found::Folder => return Ok(top),
+    /// The highest folder on the way to `path` that must be created (`None` when its
+    /// parent exists), and whether a link is in its place (to be replaced): first the
+    /// output folder `root` and the folders above it, links followed, then each folder
+    /// below `root`, top down and links not followed (a link higher up would be followed
+    /// by a look-up of a folder below it). An error when something that is not a folder
+    /// is in the way.
+    fn missing_top(&mut self, path: &Path, root: &Path) -> Result<Option<(PathBuf, bool)>> {
+        if let Some(top) = self.missing_from(path, root)? {
+            return Ok(Some((top, false)));
+        }
+        let below: Vec<&Path> = parent_of(path)
+            .ancestors()
+            .take_while(|d| *d != root && !d.as_os_str().is_empty())
+            .collect();
+        for dir in below.into_iter().rev() {
+            match self.get(dir, false)? {
+                Found::Folder => {}
+                Found::Missing => return Ok(Some((dir.to_path_buf(), false))),
+                Found::Link => return Ok(Some((dir.to_path_buf(), true))),
                 Found::Other => bail!(
+                    "writing {}: {} is not a folder",
+                    path.display(),
+                    dir.display()
+                ),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The highest folder from `dir` up that does not exist (`None` when `dir` exists),
+    /// links followed.
+    fn missing_from(&mut self, path: &Path, mut dir: &Path) -> Result<Option<PathBuf>> {
+        let mut top = None;
+        loop {
+            match self.get(dir, true)? {
+                Found::Folder => return Ok(top),
+                Found::Other | Found::Link => bail!(
                     "writing {}: {} is not a folder",
                     path.display(),
                     dir.display()
@@ -366,34 +450,57 @@ fn parent_of(path: &Path) -> &Path {
 /// The writes, grouped: new folders (each created whole) and files in existing folders.
 #[derive(Default)]
 struct Plan<'a> {
-    /// A folder that does not exist yet, and the files below it (paths relative to it).
-    new_folders: Vec<(PathBuf, Vec<(PathBuf, &'a str)>)>,
-    /// A file in an existing folder (a link to a file resolved to the file, so the link
-    /// stays), and the permissions of the file it replaces.
-    files: Vec<(PathBuf, &'a str, Option<std::fs::Permissions>)>,
+    /// A folder that does not exist yet (or a link in its place, replaced), and the files
+    /// below it (paths relative to it).
+    new_folders: Vec<(NewFolder, Vec<(PathBuf, &'a str)>)>,
+    /// A file in an existing folder, the permissions of the file it replaces, and where the
+    /// link it replaces led.
+    files: Vec<(
+        PathBuf,
+        &'a str,
+        Option<std::fs::Permissions>,
+        Option<PathBuf>,
+    )>,
     /// Something that is not a file and cannot be replaced (`/dev/null`, a pipe, a
     /// terminal), written in place when everything else is.
     devices: Vec<(&'a Path, &'a str)>,
 }
 
+/// A folder a write creates whole.
+struct NewFolder {
+    /// Where it goes.
+    path: PathBuf,
+    /// Where the link at its place led, when there is one (replaced, never followed).
+    link_to: Option<PathBuf>,
+}
+
 /// Check every destination and group the writes; nothing is written yet.
-fn plan_writes(files: &[(PathBuf, String)]) -> Result<Plan<'_>> {
+fn plan_writes<'a>(root: Option<&Path>, files: &'a [(PathBuf, String)]) -> Result<Plan<'a>> {
     let mut lookups = Lookups::default();
     let mut plan = Plan::default();
     let mut folder_of = std::collections::HashMap::new();
+    let in_folder = root.is_some();
     for (path, text) in files {
-        if let Some(top) = lookups.missing_top(path)? {
+        let root = root.unwrap_or_else(|| parent_of(path));
+        if let Some((top, link)) = lookups.missing_top(path, root)? {
             let rel = path.strip_prefix(&top).unwrap_or(path).to_path_buf();
-            let i = *folder_of.entry(top.clone()).or_insert_with(|| {
-                plan.new_folders.push((top, Vec::new()));
-                plan.new_folders.len() - 1
-            });
+            let i = match folder_of.get(&top) {
+                Some(&i) => i,
+                None => {
+                    let link_to = link.then(|| link_target(&top)).transpose()?;
+                    folder_of.insert(top.clone(), plan.new_folders.len());
+                    let folder = NewFolder { path: top, link_to };
+                    plan.new_folders.push((folder, Vec::new()));
+                    plan.new_folders.len() - 1
+                }
+            };
             plan.new_folders[i].1.push((rel, text.as_str()));
             continue;
         }
-        match Destination::of(path)? {
-            Destination::New(file) => plan.files.push((file, text, None)),
-            Destination::File(file, perms) => plan.files.push((file, text, Some(perms))),
+        match Destination::of(path, in_folder)? {
+            Destination::New(file) => plan.files.push((file, text, None, None)),
+            Destination::File(file, perms) => plan.files.push((file, text, Some(perms), None)),
+            Destination::Link(to) => plan.files.push((path.clone(), text, None, Some(to))),
             Destination::Device => plan.devices.push((path, text)),
         }
     }
@@ -402,58 +509,48 @@ fn plan_writes(files: &[(PathBuf, String)]) -> Result<Plan<'_>> {
 
 /// What an output path in an existing folder names.
 enum Destination {
-    /// Nothing: a new file at this path (or, for a dangling link, where the link leads).
+    /// Nothing: a new file at this path.
     New(PathBuf),
-    /// A file, or a link to one (then the file it leads to), and its permissions.
+    /// A file, and its permissions.
     File(PathBuf, std::fs::Permissions),
+    /// A symbolic link, replaced by the file (never written through), and where it led.
+    Link(PathBuf),
     /// A device, a pipe or a socket: written in place, never replaced.
     Device,
 }
 
 impl Destination {
-    fn of(path: &Path) -> Result<Destination> {
-        let link = match std::fs::symlink_metadata(path) {
-            Ok(m) => m.file_type().is_symlink(),
+    /// What `path` names. A link is replaced, except a link to a device or pipe named as
+    /// the one output of a command (`-o /dev/stdout`, not `in_folder`), which is written
+    /// through.
+    fn of(path: &Path, in_folder: bool) -> Result<Destination> {
+        let meta = match std::fs::symlink_metadata(path) {
+            Ok(m) => m,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(Destination::New(path.to_path_buf()));
             }
             Err(e) => return Err(write_error(path, &e)),
         };
-        let meta = match std::fs::metadata(path) {
-            Ok(m) => m,
-            Err(e) if link && e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Destination::New(dangling_target(path)?));
+        if meta.file_type().is_symlink() {
+            let to_device = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+            if to_device && !in_folder {
+                return Ok(Destination::Device);
             }
-            Err(e) => return Err(write_error(path, &e)),
-        };
+            return Ok(Destination::Link(link_target(path)?));
+        }
         if meta.is_dir() {
             bail!("writing {}: is a directory", path.display());
         }
         if !meta.is_file() {
             return Ok(Destination::Device);
         }
-        let file = if link {
-            path.canonicalize().map_err(|e| write_error(path, &e))?
-        } else {
-            path.to_path_buf()
-        };
-        Ok(Destination::File(file, meta.permissions()))
+        Ok(Destination::File(path.to_path_buf(), meta.permissions()))
     }
 }
 
-/// Where the dangling link `path` leads (the file a write through it creates), when the
-/// folder it leads into exists: the link is kept, as when it leads to a file.
-fn dangling_target(path: &Path) -> Result<PathBuf> {
-    let to = std::fs::read_link(path).map_err(|e| write_error(path, &e))?;
-    let target = parent_of(path).join(to);
-    if !parent_of(&target).is_dir() {
-        bail!(
-            "writing {}: it is a link to {}, whose folder does not exist",
-            path.display(),
-            target.display()
-        );
-    }
-    Ok(target)
+/// Where the link `path` leads, as it is written.
+fn link_target(path: &Path) -> Result<PathBuf> {
+    std::fs::read_link(path).map_err(|e| write_error(path, &e))
 }
 
 /// Write `text` into a device or pipe that exists (nothing to stage or rename).
@@ -476,9 +573,10 @@ fn open_device(path: &Path) -> Result<std::fs::File> {
 #[derive(Default)]
 struct Staged<'a> {
     /// A filled staging folder, and the new folder it becomes.
-    folders: Vec<(PathBuf, &'a Path)>,
-    /// A temporary file beside its destination, and the destination.
-    files: Vec<(tempfile::TempPath, &'a Path)>,
+    folders: Vec<(PathBuf, &'a NewFolder)>,
+    /// A temporary file beside its destination, the destination, and where the link it
+    /// replaces led.
+    files: Vec<(tempfile::TempPath, &'a Path, Option<&'a Path>)>,
     /// A device or pipe, and what to write into it.
     devices: Vec<(&'a Path, &'a str)>,
 }
@@ -496,17 +594,19 @@ impl Drop for Staged<'_> {
 /// nothing is in place yet.
 fn stage<'a>(plan: &'a Plan<'_>, sync_each: bool) -> Result<Staged<'a>> {
     let mut staged = Staged::default();
-    for (top, files) in &plan.new_folders {
+    for (folder, files) in &plan.new_folders {
+        let top = &folder.path;
         let staging = fresh_folder(parent_of(top))
             .map_err(|e| anyhow::anyhow!("creating folder {}: {}", top.display(), plain_io(&e)))?;
-        staged.folders.push((staging, top.as_path()));
+        staged.folders.push((staging, folder));
         let staging = &staged.folders[staged.folders.len() - 1].0;
         fill_folder(staging, top, files, sync_each)?;
     }
-    for (path, text, old) in &plan.files {
+    for (path, text, old, link_to) in &plan.files {
         staged.files.push((
             stage_file(path, text, old.as_ref(), sync_each)?,
             path.as_path(),
+            link_to.as_deref(),
         ));
     }
     staged.devices.clone_from(&plan.devices);
@@ -516,9 +616,17 @@ fn stage<'a>(plan: &'a Plan<'_>, sync_each: bool) -> Result<Staged<'a>> {
 impl Staged<'_> {
     /// Rename everything into place: new folders first (each one `rename`), then the files
     /// in existing folders.
-    fn commit(mut self) -> Result<()> {
-        while let Some((staging, top)) = self.folders.pop() {
-            if let Err(e) = std::fs::rename(&staging, top) {
+    /// A link in the place of a new folder is removed first (a folder cannot be renamed
+    /// over it); a link in the place of a file is replaced by the rename itself.
+    fn commit(mut self) -> Result<Written> {
+        let mut written = Written::default();
+        while let Some((staging, folder)) = self.folders.pop() {
+            let top = &folder.path;
+            let placed = match &folder.link_to {
+                Some(_) => std::fs::remove_file(top).and_then(|()| std::fs::rename(&staging, top)),
+                None => std::fs::rename(&staging, top),
+            };
+            if let Err(e) = placed {
                 drop(std::fs::remove_dir_all(&staging));
                 return Err(anyhow::anyhow!(
                     "creating folder {}: {}",
@@ -526,14 +634,23 @@ impl Staged<'_> {
                     plain_io(&e)
                 ));
             }
+            if let Some(to) = &folder.link_to {
+                written.replaced_links.push((top.clone(), to.clone()));
+            }
         }
-        for (tmp, path) in std::mem::take(&mut self.files) {
+        for (tmp, path, link_to) in std::mem::take(&mut self.files) {
             tmp.persist(path).map_err(|e| write_error(path, &e.error))?;
+            if let Some(to) = link_to {
+                written
+                    .replaced_links
+                    .push((path.to_path_buf(), to.to_path_buf()));
+            }
         }
         for &(path, text) in &self.devices {
             write_device(path, text)?;
         }
-        Ok(())
+        written.replaced_links.sort();
+        Ok(written)
     }
 }
 
@@ -645,9 +762,9 @@ fn sync_file_systems(plan: &Plan<'_>) -> Result<()> {
         let mut dirs: Vec<&Path> = plan
             .new_folders
             .iter()
-            .map(|(top, _)| parent_of(top))
+            .map(|(top, _)| parent_of(&top.path))
             .collect();
-        dirs.extend(plan.files.iter().map(|(path, _, _)| parent_of(path)));
+        dirs.extend(plan.files.iter().map(|(path, ..)| parent_of(path)));
         dirs.sort_unstable();
         dirs.dedup();
         let mut synced = Vec::new();
@@ -693,14 +810,15 @@ fn write_error(path: &Path, e: &std::io::Error) -> anyhow::Error {
 }
 
 /// Write to a file, or to stdout for `-` / no path.
-pub(super) fn emit(output: Option<&Path>, text: &str) -> Result<()> {
+pub(super) fn emit(output: Option<&Path>, text: &str) -> Result<Written> {
     match output {
         Some(p) if !is_stdio(p) => write_atomic(p, text),
         _ => {
             let mut out = std::io::stdout().lock();
             out.write_all(text.as_bytes())
                 .context("writing standard output")?;
-            out.flush().context("writing standard output")
+            out.flush().context("writing standard output")?;
+            Ok(Written::default())
         }
     }
 }
@@ -711,14 +829,15 @@ pub(super) fn emit(output: Option<&Path>, text: &str) -> Result<()> {
 pub(super) fn emit_streamed(
     output: Option<&Path>,
     write: impl FnOnce(&mut dyn std::io::Write) -> Result<()>,
-) -> Result<()> {
+) -> Result<Written> {
     match output {
         Some(p) if !is_stdio(p) => write_atomic_streamed(p, write),
         _ => {
             let mut out =
                 std::io::BufWriter::with_capacity(STREAM_BUFFER, std::io::stdout().lock());
             write(&mut out).context("writing standard output")?;
-            out.flush().context("writing standard output")
+            out.flush().context("writing standard output")?;
+            Ok(Written::default())
         }
     }
 }
@@ -730,19 +849,20 @@ const STREAM_BUFFER: usize = 1 << 16;
 fn write_atomic_streamed(
     path: &Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> Result<()>,
-) -> Result<()> {
+) -> Result<Written> {
     let files = [(path.to_path_buf(), String::new())];
-    let plan = plan_writes(&files)?;
+    let plan = plan_writes(None, &files)?;
     if let Some(&(device, _)) = plan.devices.first() {
         let mut out = std::io::BufWriter::with_capacity(STREAM_BUFFER, open_device(device)?);
         write(&mut out).with_context(|| format!("writing {}", path.display()))?;
-        return out.flush().map_err(|e| write_error(path, &e));
+        out.flush().map_err(|e| write_error(path, &e))?;
+        return Ok(Written::default());
     }
     let staged = stage(&plan, false)?;
     let in_new_folder = plan.new_folders.first().and_then(|(_, f)| f.first());
     let staged_file = match (staged.folders.first(), staged.files.first(), in_new_folder) {
         (Some((staging, _)), None, Some((rel, _))) => staging.join(rel),
-        (None, Some((tmp, _)), None) => tmp.to_path_buf(),
+        (None, Some((tmp, ..)), None) => tmp.to_path_buf(),
         _ => bail!("writing {}: internal: no staged file", path.display()),
     };
     let file = std::fs::OpenOptions::new()

@@ -45,6 +45,7 @@ pub(super) fn run(a: &ManArgs) -> Result<ExitCode> {
     emit(
         a.output.as_deref(),
         &String::from_utf8(buf).context("man page")?,
-    )?;
+    )?
+    .report_plain();
     Ok(ExitCode::SUCCESS)
 }

@@ -72,7 +72,7 @@ pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
     };
     let target = a.to.unwrap_or(native);
     if target == native {
-        emit(a.output.as_deref(), &text)?;
+        emit(a.output.as_deref(), &text)?.report(g);
         return Ok(ExitCode::SUCCESS);
     }
     let mut diags = Diagnostics::new(&name);
@@ -93,7 +93,7 @@ pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
-    emit(a.output.as_deref(), &out?)?;
+    emit(a.output.as_deref(), &out?)?.report(g);
     Ok(ExitCode::SUCCESS)
 }
 

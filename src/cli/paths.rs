@@ -74,7 +74,8 @@ pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
             write_text(w, &found, a.max_steps_listed)?;
         }
         Ok(())
-    })?;
+    })?
+    .report(g);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -43,7 +43,7 @@ pub(super) fn run(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
             names.join(", ")
         );
     };
-    emit(a.output.as_deref(), back::schema::schema_text(format))?;
+    emit(a.output.as_deref(), back::schema::schema_text(format))?.report(g);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -63,6 +63,7 @@ fn outcome_schema(g: &Global, a: &SchemaArgs) -> Result<ExitCode> {
         serde_json::to_writer_pretty(&mut *w, &schema)?;
         w.write_all(b"\n")?;
         Ok(())
-    })?;
+    })?
+    .report(g);
     Ok(ExitCode::SUCCESS)
 }

@@ -140,7 +140,8 @@ pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
         }
         w.write_all(b"\n")?;
         Ok(())
-    })?;
+    })?
+    .report(g);
     Ok(ExitCode::from(code))
 }
 

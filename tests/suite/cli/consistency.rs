@@ -1,9 +1,10 @@
 //! Issue 8, "a newcomer's first hour": consistent commands and clean output streams. One
 //! test (or a few) per numbered item of the issue; each failed before its fix.
 
-use crate::support::{loopconv, repo};
+use crate::support::{self, loopconv, repo, stderr};
 use assert_cmd::Command;
 use predicates::prelude::*;
+use std::path::{Path, PathBuf};
 
 const REACT: &str = "examples/agentpm/react-loop.json";
 
@@ -663,64 +664,112 @@ fn output_into_a_pipe_writes_into_it_and_leaves_it_a_pipe() {
     }
 }
 
-/// `-o` naming a link to a file writes the file and keeps the link, also when the file does
-/// not exist yet (before: the link was replaced by a file).
+/// `-o` naming a link never writes through it: a link to a file, dangling or leading into
+/// a missing folder is replaced by the output, and said so; the file it led to is
+/// unchanged. A link to a pipe or device (`-o /dev/stdout`) is still written through
+/// (`output_into_a_pipe_writes_the_pipe` above).
 #[cfg(unix)]
 #[test]
-fn output_through_a_link_keeps_the_link() {
+fn output_through_a_link_replaces_the_link() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("real.mmd");
-    let link = dir.path().join("link.mmd");
-    std::fs::write(&file, "old").expect("write");
-    std::os::unix::fs::symlink("real.mmd", &link).expect("symlink");
-    loopconv()
-        .args(["graph", REACT, "-o"])
-        .arg(&link)
-        .assert()
-        .success();
-    assert!(
-        std::fs::symlink_metadata(&link)
-            .expect("stat")
-            .file_type()
-            .is_symlink()
-    );
+    let outside = tempfile::tempdir().expect("tempdir");
+    let victim = outside.path().join("victim.sh");
+    std::fs::write(&victim, "untouched\n").expect("write");
     let alone = loopconv().args(["graph", REACT]).output().expect("run");
-    assert_eq!(std::fs::read(&file).expect("read"), alone.stdout);
-    // A link to a file not written yet: the file is created where it leads.
-    let dangling = dir.path().join("later.mmd");
-    std::os::unix::fs::symlink("new.mmd", &dangling).expect("symlink");
-    loopconv()
-        .args(["graph", REACT, "-o"])
-        .arg(&dangling)
-        .assert()
-        .success();
-    assert!(
-        dangling
-            .symlink_metadata()
-            .expect("stat")
-            .file_type()
-            .is_symlink()
-    );
-    assert_eq!(
-        std::fs::read(dir.path().join("new.mmd")).expect("read"),
-        alone.stdout
-    );
-    // One leading into a folder that does not exist is refused, and left as it is.
-    let nowhere = dir.path().join("nowhere.mmd");
-    std::os::unix::fs::symlink("missing/x.mmd", &nowhere).expect("symlink");
-    let out = loopconv()
-        .args(["graph", REACT, "-o"])
-        .arg(&nowhere)
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        nowhere
-            .symlink_metadata()
-            .expect("stat")
-            .file_type()
-            .is_symlink()
-    );
+    let links = [
+        ("to-file.mmd", victim.clone()),
+        ("dangling.mmd", outside.path().join("new.mmd")),
+        ("nowhere.mmd", outside.path().join("missing/x.mmd")),
+    ];
+    for (name, to) in &links {
+        let link = dir.path().join(name);
+        std::os::unix::fs::symlink(to, &link).expect("symlink");
+        let out = loopconv()
+            .args(["graph", REACT, "-o"])
+            .arg(&link)
+            .output()
+            .expect("run");
+        assert!(out.status.success(), "{name}: {out:?}");
+        let kind = std::fs::symlink_metadata(&link).expect("stat").file_type();
+        assert!(kind.is_file(), "{name}: the link was kept: {kind:?}");
+        assert_eq!(std::fs::read(&link).expect("read"), alone.stdout, "{name}");
+        let said = stderr(&out);
+        assert!(
+            said.contains("replaced the symbolic link") && said.contains(&*to.to_string_lossy()),
+            "{name}: {said}"
+        );
+    }
+    assert_eq!(std::fs::read(&victim).expect("read"), b"untouched\n");
+    assert!(!outside.path().join("new.mmd").exists());
+    let files: Vec<_> = std::fs::read_dir(outside.path()).expect("ls").collect();
+    assert_eq!(files.len(), 1, "something was written outside: {files:?}");
+}
+
+/// Links planted in an output folder, at every page or converted file's path and in the
+/// place of a subfolder, each pointing outside: `docs` and folder `convert` replace each
+/// link, say so, and nothing outside changes.
+#[cfg(unix)]
+#[test]
+fn output_folders_never_follow_planted_links() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    let victim = outside.path().join(".bashrc");
+    std::fs::write(&victim, "# mine\n").expect("write");
+    let elsewhere = outside.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).expect("mkdir");
+    let snapshot = |dir: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut all: Vec<_> = support::files_under(dir)
+            .into_iter()
+            .map(|f| (f.clone(), std::fs::read(&f).expect("read")))
+            .collect();
+        all.sort();
+        all
+    };
+    let before = snapshot(outside.path());
+    let loops = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(REACT, loops.path().join("react-loop.json")).expect("copy");
+    // docs: react-loop.md and index.md; convert: react-loop.yaml and sub/ (a folder).
+    let runs: [(&[&str], &[&str], &str); 2] = [
+        (&["docs"], &["react-loop.md", "index.md"], ""),
+        (&["convert", "--to", "ir"], &["react-loop.ir.json"], "sub"),
+    ];
+    for (command, files, folder) in runs {
+        let out_dir = tempfile::tempdir().expect("tempdir");
+        for f in files {
+            std::os::unix::fs::symlink(&victim, out_dir.path().join(f)).expect("symlink");
+        }
+        if !folder.is_empty() {
+            std::os::unix::fs::symlink(&elsewhere, out_dir.path().join(folder)).expect("symlink");
+        }
+        if !folder.is_empty() {
+            // A loop in a subfolder, so that the folder is written.
+            std::fs::create_dir_all(loops.path().join(folder)).expect("mkdir");
+            std::fs::copy(REACT, loops.path().join(folder).join("react-loop.json")).expect("copy");
+        }
+        let out = loopconv()
+            .args(command)
+            .arg(loops.path())
+            .arg("-o")
+            .arg(out_dir.path())
+            .output()
+            .expect("run");
+        assert!(out.status.success(), "{command:?}: {out:?}");
+        let said = stderr(&out);
+        for f in files.iter().chain((!folder.is_empty()).then_some(&folder)) {
+            let kind = std::fs::symlink_metadata(out_dir.path().join(f))
+                .expect("stat")
+                .file_type();
+            assert!(!kind.is_symlink(), "{command:?}: {f} is still a link");
+            assert!(
+                said.contains(&format!("{}", out_dir.path().join(f).display())),
+                "{command:?}: {f} not reported: {said}"
+            );
+        }
+        assert_eq!(
+            snapshot(outside.path()),
+            before,
+            "{command:?} wrote outside"
+        );
+    }
 }
 
 // 13. Colour conventions.
