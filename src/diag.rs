@@ -112,6 +112,7 @@ codes! {
     NonStringKey = ("P012", "non-string-key", Error, "a mapping key is not a string"),
     TooManyPhases = ("P013", "too-many-phases", Error, "the loop declares more phases than the limit"),
     JsonDuplicateKey = ("P014", "json-duplicate-key", Warning, "a JSON object repeats a key (upstream readers keep the last value, as loopconv does)"),
+    NotALoop = ("P015", "not-a-loop", Error, "the file uses loops (a team, an agent spec, an Agent or Template manifest, a lock) but is no loop, where a loop is needed"),
     // ---- F: format shape ----
     UnknownField = ("F001", "unknown-field", Error, "a key that the format does not define"),
     MissingField = ("F002", "missing-field", Error, "a required key is missing"),
@@ -172,6 +173,26 @@ codes! {
     InvalidOutput = ("B004", "invalid-output", Error, "the generated output failed validation (a loopconv bug, or an input nested too deep for the target format)"),
     WrittenPortSchema = ("B005", "written-port-schema", Warning, "the written multi-agent-spec YAML has a port `schema`, which the Go SDK cannot load from YAML"),
     OutputCollision = ("B006", "output-collision", Error, "a loop's output in a folder is taken: another loop of the same name writes it, or it is another loop's file"),
+    // ---- W: workspaces, the documents that use loops (formats.md 3) ----
+    UnknownStepLoop = ("W001", "unknown-step-loop", Error, "a team workflow step's `loop` names no loop of the project"),
+    StepAgentAndLoop = ("W002", "step-agent-and-loop", Error, "a workflow step has both `agent` and `loop`, or neither"),
+    UnknownStepDependency = ("W003", "unknown-step-dependency", Error, "a step's `depends_on` names no step of its workflow"),
+    StepDependencyCycle = ("W004", "step-dependency-cycle", Error, "workflow steps depend on each other in a cycle"),
+    UnknownTeamAgent = ("W005", "unknown-team-agent", Error, "a team's roster, orchestrator or agent step names an agent with no spec in the project"),
+    LoopAgentWithoutSpec = ("W006", "loop-agent-without-spec", Warning, "a loop's `actor`, `validator` or `fallback_agent` names an agent with no spec in the project"),
+    DuplicateLoopName = ("W007", "duplicate-loop-name", Error, "two loops of one project share a name"),
+    TeamPrerequisite = ("W008", "team-prerequisite", Error, "a self-directed workflow (`crew`, `swarm`, `council`) lacks what its type needs"),
+    TeamPortShape = ("W009", "team-port-shape", Warning, "a step's `inputs` or `outputs` are not Port objects (strings, or a map of names)"),
+    DuplicateStepName = ("W010", "duplicate-step-name", Error, "two steps of one workflow share a name"),
+    AgentSpecFrontMatter = ("W011", "agent-spec-front-matter", Error, "an agent spec has no YAML front matter with a `name`"),
+    UnresolvedLoop = ("W101", "unresolved-loop", Error, "an Agent's or Template's `loop` resolves to no loop package (the harness's `missing_loop_package`)"),
+    ResolvedNotALoop = ("W102", "resolved-not-a-loop", Error, "an Agent's `loop` resolves to a package that is not a loop"),
+    LockedVersionNotAdmitted = ("W103", "locked-version-not-admitted", Error, "the version `agent.lock` pins for the loop is not one the reference admits"),
+    BindingsWithoutLoop = ("W104", "bindings-without-loop", Error, "`bindings.phases` without a top-level `loop`"),
+    UnknownPhaseBinding = ("W105", "unknown-phase-binding", Warning, "a bound phase is no phase of the resolved loop (the harness ignores it: `unknown_phase_binding`)"),
+    RangeOutsideSchema = ("W106", "range-outside-schema", Warning, "a loop reference's version is a range, which AgentPM's own manifest schema rejects"),
+    UnusableLock = ("W107", "unusable-lock", Error, "`agent.lock` is not a version 3 lock file"),
+    LoopSource = ("W108", "loop-source", Note, "where an Agent's loop was found (the lock, an installed package, or a local source)"),
 }
 
 impl Code {
@@ -402,6 +423,14 @@ fn name_file(at: &mut Location, file: &str, bytes: &Option<Vec<u8>>) {
     at.file_bytes.clone_from(bytes);
 }
 
+/// [`name_file`] for a label, unless it already names its file (a label into another file
+/// of the project).
+fn name_label_file(at: &mut Location, file: &str, bytes: &Option<Vec<u8>>) {
+    if at.file.is_empty() {
+        name_file(at, file, bytes);
+    }
+}
+
 /// Resolves JSON Pointers to positions in one source file.
 pub trait Locate {
     /// Get ready to locate `pointers` (all at once when that is cheaper than one by one).
@@ -449,7 +478,7 @@ impl Diagnostics {
         self.file_bytes = Some(bytes);
         for d in &mut self.items {
             name_file(&mut d.location, &self.file, &self.file_bytes);
-            for l in &mut d.labels {
+            for l in d.labels.iter_mut().filter(|l| l.location.file == self.file) {
                 name_file(&mut l.location, &self.file, &self.file_bytes);
             }
         }
@@ -459,7 +488,7 @@ impl Diagnostics {
     pub fn push(&mut self, mut d: Diagnostic) {
         name_file(&mut d.location, &self.file, &self.file_bytes);
         for l in &mut d.labels {
-            name_file(&mut l.location, &self.file, &self.file_bytes);
+            name_label_file(&mut l.location, &self.file, &self.file_bytes);
         }
         self.items.push(d);
     }
@@ -706,7 +735,7 @@ fn codespan_diagnostic(
     mut notes: Vec<String>,
 ) -> codespan_reporting::diagnostic::Diagnostic<()> {
     use codespan_reporting::diagnostic::Diagnostic as CsDiag;
-    notes.extend(d.labels.iter().map(label_note));
+    notes.extend(d.labels.iter().map(|l| label_note(l, &d.location.file)));
     notes.extend(d.notes.iter().cloned());
     if let Some(h) = &d.help {
         notes.push(format!("help: {h}"));
@@ -721,15 +750,19 @@ fn codespan_diagnostic(
     .with_notes(notes)
 }
 
-/// A label as a note: `also at line 3, column 7: message` (a label is in the diagnostic's
-/// file; its text is already made safe).
-fn label_note(l: &Label) -> String {
-    match l.location.pos {
-        Some(p) => format!(
+/// A label as a note: `also at line 3, column 7: message`, or `also at other.json:3:7:
+/// message` for a label in another file than the diagnostic's (its text is already made
+/// safe).
+pub(crate) fn label_note(l: &Label, file: &str) -> String {
+    let other = (l.location.file != file && !l.location.file.is_empty()).then_some(&l.location.file);
+    match (l.location.pos, other) {
+        (Some(p), None) => format!(
             "also at line {}, column {}: {}",
             p.line, p.column, l.message
         ),
-        None => format!("also at {}: {}", l.location.pointer, l.message),
+        (Some(p), Some(f)) => format!("also at {f}:{}:{}: {}", p.line, p.column, l.message),
+        (None, Some(f)) => format!("also in {f}: {}", l.message),
+        (None, None) => format!("also at {}: {}", l.location.pointer, l.message),
     }
 }
 

@@ -108,6 +108,52 @@ impl Format {
     }
 }
 
+/// What a document is: a loop (in one of the [`Format`]s) or one of the documents that use
+/// loops, which a project reads beside them (`crate::project`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DocKind {
+    /// A loop, in a loop format.
+    Loop(Format),
+    /// A multi-agent-spec team (`specs/teams/*.json`): a workflow whose steps name agents
+    /// and loops.
+    MasTeam,
+    /// A multi-agent-spec agent spec (Markdown with YAML front matter, `specs/agents/**`).
+    MasAgent,
+    /// An AgentPM Agent manifest (`kind: "agent"`), which may name a loop.
+    AgentpmAgent,
+    /// An AgentPM Template manifest (`kind: "template"`), which may depend on a loop.
+    AgentpmTemplate,
+    /// An AgentPM lock file (`agent.lock`).
+    AgentLock,
+}
+
+impl DocKind {
+    /// What the document is called in prose.
+    pub fn title(self) -> &'static str {
+        match self {
+            DocKind::Loop(f) => f.title(),
+            DocKind::MasTeam => "multi-agent-spec team",
+            DocKind::MasAgent => "multi-agent-spec agent spec",
+            DocKind::AgentpmAgent => "AgentPM Agent manifest",
+            DocKind::AgentpmTemplate => "AgentPM Template manifest",
+            DocKind::AgentLock => "AgentPM lock file",
+        }
+    }
+
+    /// [`Self::title`] with its indefinite article.
+    pub fn with_article(self) -> String {
+        let title = self.title();
+        let article = match self {
+            DocKind::Loop(Format::Agentpm | Format::Xstate)
+            | DocKind::AgentpmAgent
+            | DocKind::AgentpmTemplate
+            | DocKind::AgentLock => "an",
+            DocKind::Loop(Format::Mas | Format::Ir) | DocKind::MasTeam | DocKind::MasAgent => "a",
+        };
+        format!("{article} {title}")
+    }
+}
+
 impl std::fmt::Display for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

@@ -79,6 +79,7 @@ pub mod lsp;
 pub mod model;
 pub mod pipeline;
 pub mod pointer;
+pub mod project;
 pub mod scaffold;
 pub mod text;
 pub mod tree;

@@ -14,7 +14,7 @@ use super::io::{
     first_mentions, folder_pool, is_stdio, no_loop_files, no_such_path, refuse_unused_stdin_name,
     walk_each,
 };
-use super::report::{code, eprint, eprintln, free_at_exit, load_file, plural, print, use_color};
+use super::report::{code, eprint, eprintln, free_at_exit, plural, print, use_color};
 use super::{Global, MessageFormat, WalkArgs};
 
 #[derive(Debug, Args)]
@@ -35,11 +35,24 @@ pub(super) struct CheckArgs {
         help_heading = "Input"
     )]
     from: Option<Format>,
+    /// Read each file alone: no workspace around it (the nearest `specs/` folder, or the
+    /// folder holding `agent.lock` or an Agent's `agent.json`) is read for the rules that
+    /// span files.
+    #[arg(long, help_heading = "Input")]
+    pub(super) no_workspace: bool,
+}
+
+impl CheckArgs {
+    /// The files and folders to check.
+    pub(super) fn paths(&self) -> &[PathBuf] {
+        &self.paths
+    }
 }
 
 pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
     refuse_unused_stdin_name(g, a.paths.iter().map(PathBuf::as_path))?;
-    let reports = check_all(g, a)?;
+    let mut reports = check_all(g, a)?;
+    super::check_project::add_project_diagnostics(g, a, &mut reports)?;
     let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
     let mut all = Vec::new();
     let files = reports.len();
@@ -188,7 +201,7 @@ fn check_folder(
     let (tx, rx) = std::sync::mpsc::channel::<PathBuf>();
     let (walked, mut reports) = pool.install(|| {
         rayon::join(
-            move || walk_each(dir, &a.walk.exclude, |p| drop(tx.send(p))),
+            move || walk_each(dir, &a.walk.exclude, true, |p| drop(tx.send(p))),
             || {
                 rx.into_iter()
                     .par_bridge()
@@ -209,13 +222,20 @@ fn check_folder(
 }
 
 /// What checking one file printed and counted, made on a worker thread.
-struct FileReport {
+pub(super) struct FileReport {
+    /// The file.
+    pub(super) path: PathBuf,
     /// The human rendering of its diagnostics (empty for the machine formats).
-    human: String,
+    pub(super) human: String,
     /// Its diagnostics, for the machine formats (one document for the whole run).
-    items: Vec<diag::Diagnostic>,
-    errors: usize,
-    warnings: usize,
+    pub(super) items: Vec<diag::Diagnostic>,
+    pub(super) errors: usize,
+    pub(super) warnings: usize,
+    /// What the project's rules need of it.
+    pub(super) member: Option<loopconv::project::Member>,
+    /// Its source text, kept for a document that uses loops (the cross-file rules point
+    /// into it); a loop's is read again if a rule points into it.
+    pub(super) text: Option<String>,
 }
 
 impl FileReport {
@@ -227,25 +247,37 @@ impl FileReport {
         color: bool,
         last: bool,
     ) -> Result<FileReport> {
-        let l = load_file(g, path, from)?;
+        let mut r = super::project::read(g, path, from)?;
         let (human, items) = match g.format {
-            MessageFormat::Human | MessageFormat::Markdown if !l.diags.is_empty() => (
-                diag::render_human(l.diags.items(), l.text(), color),
+            MessageFormat::Human | MessageFormat::Markdown if !r.diags.is_empty() => (
+                diag::render_human(r.diags.items(), r.text(), color),
                 Vec::new(),
             ),
             MessageFormat::Human | MessageFormat::Markdown => (String::new(), Vec::new()),
             MessageFormat::Json | MessageFormat::Sarif | MessageFormat::Github => {
-                (String::new(), l.diags.items().to_vec())
+                (String::new(), r.diags.items().to_vec())
             }
         };
+        let is_loop = r
+            .member
+            .as_ref()
+            .is_none_or(|m| matches!(m.kind(), loopconv::format::DocKind::Loop(_)));
+        let text = match (is_loop, &mut r.loaded) {
+            (true, _) => None,
+            (false, Some(l)) => l.take_text(),
+            (false, None) => r.text.take(),
+        };
         let report = FileReport {
+            path: path.to_path_buf(),
             human,
             items,
-            errors: l.diags.count(Severity::Error),
-            warnings: l.diags.count(Severity::Warning),
+            errors: r.diags.count(Severity::Error),
+            warnings: r.diags.count(Severity::Warning),
+            member: r.member.take(),
+            text,
         };
         if last {
-            free_at_exit(l);
+            free_at_exit(r);
         }
         Ok(report)
     }

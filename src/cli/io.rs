@@ -192,16 +192,19 @@ pub(super) fn refuse_unused_stdin_name<'a>(
 /// always searched, even when hidden (`.agentpm/loops`).
 pub(super) fn walk(dir: &Path, exclude: &[String], out: &mut Vec<PathBuf>) -> Result<()> {
     let found = std::sync::Mutex::new(Vec::new());
-    walk_each(dir, exclude, |p| lock(&found).push(p))?;
+    walk_each(dir, exclude, false, |p| lock(&found).push(p))?;
     out.extend(found.into_inner().unwrap_or_else(|p| p.into_inner()));
     Ok(())
 }
 
 /// [`walk`], handing each loop file to `on_file` as it is found, on the walker's threads
-/// and in no particular order. Of several errors, the first in sorted order is reported.
+/// and in no particular order; with `documents`, also the documents that use loops and are
+/// not JSON or YAML by name ([`is_project_document`]). Of several errors, the first in
+/// sorted order is reported.
 pub(super) fn walk_each(
     dir: &Path,
     exclude: &[String],
+    documents: bool,
     on_file: impl Fn(PathBuf) + Sync,
 ) -> Result<()> {
     let mut overrides = ignore::overrides::OverrideBuilder::new(dir);
@@ -220,7 +223,9 @@ pub(super) fn walk_each(
     walker.run(|| {
         Box::new(|entry| {
             match entry {
-                Ok(e) if is_loop_file(&e) => on_file(e.into_path()),
+                Ok(e) if is_loop_file(&e) || (documents && is_project_document(&e)) => {
+                    on_file(e.into_path());
+                }
                 Ok(_) => {}
                 Err(e) => lock(&errors).push(e.to_string()),
             }
@@ -259,6 +264,21 @@ fn is_loop_file(entry: &ignore::DirEntry) -> bool {
         .and_then(|e| e.to_str())
         .is_some_and(|e| matches!(e, "json" | "yaml" | "yml"));
     is_file && loop_ext
+}
+
+/// A document a project reads beside its loops that a loop walk does not find: an
+/// `agent.lock`, or a Markdown agent spec in an `agents` folder (multi-agent-spec).
+fn is_project_document(entry: &ignore::DirEntry) -> bool {
+    let p = entry.path();
+    entry.file_type().is_some_and(|t| t.is_file())
+        && (p.file_name().is_some_and(|n| n == "agent.lock") || is_agent_spec(p))
+}
+
+/// A Markdown file below a folder named `agents`.
+pub(super) fn is_agent_spec(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "md")
+        && p.parent()
+            .is_some_and(|d| d.components().any(|c| c.as_os_str() == "agents"))
 }
 
 /// A mutex's contents, also after a panic on another thread (the walk keeps no invariant

@@ -26,6 +26,7 @@ use self::schema::SchemaArgs;
 use self::walk::WalkLoopArgs;
 
 mod check;
+mod check_project;
 mod completions;
 mod convert;
 mod diagram_model;
@@ -37,6 +38,7 @@ mod io;
 mod lsp;
 mod man;
 mod new;
+mod project;
 mod paths;
 mod report;
 mod schema;

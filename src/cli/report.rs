@@ -61,12 +61,28 @@ pub(super) fn plural(n: usize) -> &'static str {
 }
 
 pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result<Loaded> {
-    let limits = ReadLimits {
+    load_document(g, path, from, false)
+}
+
+/// The read limits the global options set.
+pub(super) fn read_limits(g: &Global) -> ReadLimits {
+    ReadLimits {
         max_bytes: g.limits.max_input_bytes,
         max_phases: g.limits.max_phases,
         max_nodes: g.limits.max_values,
         ..ReadLimits::default()
-    };
+    }
+}
+
+/// [`load_file`], accepting a document that uses loops (a team, an Agent manifest, a lock)
+/// as such when `documents`, for a project to read; otherwise it gets `P015`.
+pub(super) fn load_document(
+    g: &Global,
+    path: &Path,
+    from: Option<Format>,
+    documents: bool,
+) -> Result<Loaded> {
+    let limits = read_limits(g);
     let bytes = read_input(path, &limits)?;
     let name = display_name(g, path);
     let mut loaded = loopconv::load_owned(
@@ -76,6 +92,7 @@ pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result
             from,
             limits,
             tree: TreeUse::ReleaseThen(crate::return_freed_memory),
+            documents,
         },
     );
     if path.to_str().is_none() {

@@ -475,6 +475,7 @@ mod format;
 mod interop;
 mod parse;
 mod valid;
+mod workspace;
 mod xstate;
 
 /// Every entry, at its code's discriminant (the order of [`Code::ALL`]).
@@ -485,6 +486,7 @@ static DOCS: [CodeDoc; Code::ALL.len()] = index(&[
     back::DOCS,
     interop::DOCS,
     xstate::DOCS,
+    workspace::DOCS,
 ]);
 
 /// The families' entries placed at their codes' discriminants. Evaluated at compile time: a

@@ -37,10 +37,7 @@ fn command(d: &Diagnostic) -> String {
     let mut message = d.full_message();
     for l in &d.labels {
         match l.location.pos {
-            Some(p) => message.push_str(&format!(
-                "\nalso at line {}, column {}: {}",
-                p.line, p.column, l.message
-            )),
+            Some(_) => message.push_str(&format!("\n{}", super::label_note(l, &d.location.file))),
             None => message.push_str(&format!("\nalso: {}", l.message)),
         }
     }

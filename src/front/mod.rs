@@ -7,6 +7,7 @@
 
 pub mod agentpm;
 pub mod interop;
+pub mod kind;
 pub mod ir;
 pub mod mas;
 pub mod shape;

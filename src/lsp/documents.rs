@@ -52,9 +52,15 @@ impl DocumentAnalysis {
         let bom = text.starts_with(BOM);
         let opts = LoadOptions {
             tree: TreeUse::Keep,
+            documents: true,
             ..LoadOptions::default()
         };
         let (mut loaded, rejected) = load_string(path, text, &opts);
+        // A document that uses loops gets the problems of its own reader (the rules across
+        // files need the project, which the server does not build yet).
+        if !matches!(loaded.kind, None | Some(crate::format::DocKind::Loop(_))) {
+            drop(crate::project::Member::of(std::path::Path::new(path), &mut loaded));
+        }
         let mut rejected = rejected.unwrap_or_default();
         if bom {
             // The analysis counts from after the mark (a text rejected before parsing is

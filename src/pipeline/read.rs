@@ -6,8 +6,8 @@
 //! later stages run whenever they can, so one run reports every problem.
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::format::Format;
-use crate::front::{TreeUse, vocabulary};
+use crate::format::{DocKind, Format};
+use crate::front::{self, TreeUse, vocabulary};
 use crate::ir::Spec;
 use crate::tree::{self, Document, ReadLimits, Syntax};
 use crate::valid::{self, Info};
@@ -26,6 +26,11 @@ pub struct LoadOptions {
     /// keeps it, since it indexes every document it analyses); `TreeUse::ReleaseThen` also
     /// calls a function once it is freed (the binary returns the memory to the system).
     pub tree: TreeUse,
+    /// Whether a document that uses loops (a team, an Agent manifest, a lock:
+    /// [`DocKind`]) is accepted as such, with its tree kept, for a project to read
+    /// (`crate::project`); otherwise it is refused with `P015`, as a command that needs a
+    /// loop must.
+    pub documents: bool,
 }
 
 /// The result of reading one file: whatever could be built, and every diagnostic.
@@ -33,6 +38,9 @@ pub struct LoadOptions {
 pub struct Loaded {
     /// The detected or requested format.
     pub format: Option<Format>,
+    /// What the document is, when that could be told: a loop of [`Self::format`], or a
+    /// document that uses loops (then there is no format, spec or analysis).
+    pub kind: Option<DocKind>,
     /// The located document, when the syntax was readable (it holds the source text).
     pub doc: Option<Document>,
     /// The decoded source text, when the bytes were readable but the syntax was not.
@@ -127,12 +135,7 @@ fn load_text(path: &str, text: Option<String>, diags: Diagnostics, opts: &LoadOp
 
 /// "an AgentPM loop manifest", "a multi-agent-spec loop".
 fn with_article(f: Format) -> String {
-    let title = f.title();
-    let article = match f {
-        Format::Agentpm | Format::Xstate => "an",
-        Format::Mas | Format::Ir => "a",
-    };
-    format!("{article} {title}")
+    DocKind::Loop(f).with_article()
 }
 
 /// The stages, each run when the previous one produced something. `other_format` is set
@@ -165,11 +168,21 @@ fn read_into(
         }
     };
     let doc = out.doc.insert(doc);
+    if opts.from.is_none()
+        && let Some(kind) = front::kind::detect(doc.root())
+    {
+        out.kind = Some(kind);
+        if !opts.documents {
+            out.diags.push(not_a_loop(kind));
+        }
+        return None;
+    }
     let format = match opts.from {
         Some(f) => f,
         None => detect(doc, &mut out.diags)?,
     };
     out.format = Some(format);
+    out.kind = Some(DocKind::Loop(format));
     // What the file says it is, when `--from` says otherwise (asked before reading, which
     // can free the tree).
     *other_format = opts
@@ -180,6 +193,18 @@ fn read_into(
     out.info = Some(valid::validate(&spec, &mut out.diags));
     out.spec = Some(spec);
     Some(())
+}
+
+/// `P015`: a document that uses loops where a loop is needed.
+fn not_a_loop(kind: DocKind) -> Diagnostic {
+    Diagnostic::new(
+        Code::NotALoop,
+        format!("this is {}, not a loop", kind.with_article()),
+    )
+    .with_help(
+        "`loopconv check` reads it with the loops it names; give this command one of those loops",
+    )
+    .at("")
 }
 
 /// Whether a file named `.json` starts like YAML (a letter, `#`, `-` or `%`), not like a

@@ -14,3 +14,4 @@ mod packaging;
 mod precommit;
 mod readme_commands;
 mod shell;
+mod workspaces;

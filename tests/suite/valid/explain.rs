@@ -16,7 +16,30 @@ use crate::support::{self, loopconv};
 
 /// Codes without an example (`B004` reports a loopconv bug, or a port schema nested about 128
 /// levels deep, too long for a page; `B006` needs two files).
-const NO_EXAMPLE: &[Code] = &[Code::InvalidOutput, Code::OutputCollision];
+const NO_EXAMPLE: &[Code] = &[
+    Code::InvalidOutput,
+    Code::OutputCollision,
+    Code::NotALoop,
+    Code::UnknownStepLoop,
+    Code::StepAgentAndLoop,
+    Code::UnknownStepDependency,
+    Code::StepDependencyCycle,
+    Code::UnknownTeamAgent,
+    Code::LoopAgentWithoutSpec,
+    Code::DuplicateLoopName,
+    Code::TeamPrerequisite,
+    Code::TeamPortShape,
+    Code::DuplicateStepName,
+    Code::AgentSpecFrontMatter,
+    Code::UnresolvedLoop,
+    Code::ResolvedNotALoop,
+    Code::LockedVersionNotAdmitted,
+    Code::BindingsWithoutLoop,
+    Code::UnknownPhaseBinding,
+    Code::RangeOutsideSchema,
+    Code::UnusableLock,
+    Code::LoopSource,
+];
 
 /// The bytes of an example's text as the example is meant to be read.
 fn bytes(text: &str, how: How) -> Vec<u8> {

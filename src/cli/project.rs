@@ -1,0 +1,175 @@
+//! The project of a `check`: the workspace around its inputs, the documents that give the
+//! cross-file rules their context, and the diagnostics those rules find.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use rayon::iter::{IntoParallelRefIterator as _, ParallelIterator as _};
+
+use loopconv::diag::{Diagnostic, Diagnostics};
+use loopconv::format::DocKind;
+use loopconv::project::{Member, read_agent_spec};
+use loopconv::{Format, Loaded};
+
+use super::Global;
+use super::io::{is_agent_spec, is_stdio, read_input, walk_each};
+use super::report::{display_name, load_document, read_limits};
+
+/// The workspace a path is in: the nearest folder named `specs` (multi-agent-spec), or
+/// holding an `agent.lock` or an Agent manifest `agent.json` (AgentPM), from the path's
+/// folder up. `None` for standard input and outside any workspace.
+pub(super) fn workspace_of(g: &Global, path: &Path) -> Option<PathBuf> {
+    if is_stdio(path) {
+        return None;
+    }
+    let start = if path.is_dir() { path } else { path.parent()? };
+    let mut dir = if start.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        start.to_path_buf()
+    };
+    for absolute in std::path::absolute(&dir).ok()?.ancestors() {
+        let agentpm =
+            dir.join("agent.lock").is_file() || is_agent_manifest(g, &dir.join("agent.json"));
+        if absolute.file_name().is_some_and(|n| n == "specs") || agentpm {
+            return Some(dir);
+        }
+        dir = up(&dir);
+    }
+    None
+}
+
+/// The folder above `dir`, in the form the user gave: `a/b` -> `a`, `a` -> `.`, `.` -> `..`,
+/// `..` -> `../..`.
+fn up(dir: &Path) -> PathBuf {
+    match dir.components().next_back() {
+        Some(std::path::Component::Normal(_)) => match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        },
+        Some(std::path::Component::CurDir) => PathBuf::from(".."),
+        _ => dir.join(".."),
+    }
+}
+
+/// Whether `path` is an AgentPM Agent manifest.
+fn is_agent_manifest(g: &Global, path: &Path) -> bool {
+    path.is_file()
+        && load_document(g, path, None, true)
+            .is_ok_and(|l| l.kind == Some(DocKind::AgentpmAgent))
+}
+
+/// The folders a workspace's context is read from: the workspace, and its installed loops
+/// (`.agentpm/loops`, hidden, so not walked with it).
+fn context_folders(root: &Path) -> Vec<PathBuf> {
+    let installed = root.join(".agentpm").join("loops");
+    let mut out = vec![root.to_path_buf()];
+    if installed.is_dir() {
+        out.push(installed);
+    }
+    out
+}
+
+/// The members of the workspaces of `inputs` that are not among `reported` (read for the
+/// rules' context only: their own problems are not reported). A file that cannot be read
+/// is left out.
+pub(super) fn context(
+    g: &Global,
+    roots: &[PathBuf],
+    reported: &HashSet<PathBuf>,
+    pool: &rayon::ThreadPool,
+) -> Result<Vec<Member>> {
+    let found = std::sync::Mutex::new(Vec::new());
+    for root in roots {
+        for dir in context_folders(root) {
+            walk_each(&dir, &[], true, |p| {
+                // Named as the user would name them: `loops/x.json`, not `./loops/x.json`.
+                let p = match p.strip_prefix(".") {
+                    Ok(rest) => rest.to_path_buf(),
+                    Err(_) => p,
+                };
+                if !reported.contains(&normal(&p)) {
+                    found.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(p);
+                }
+            })?;
+        }
+    }
+    let mut files = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    files.sort();
+    files.dedup();
+    Ok(pool.install(|| {
+        files
+            .par_iter()
+            .filter_map(|p| read(g, p, None).ok().and_then(|r| r.member))
+            .collect()
+    }))
+}
+
+pub(super) use loopconv::project::normal;
+
+/// One file of a project, read: its diagnostics and source text, and its member.
+pub(super) struct Read {
+    /// Its own diagnostics (made strict under `--strict`).
+    pub(super) diags: Diagnostics,
+    /// The loaded loop or document (`None` for an agent spec).
+    pub(super) loaded: Option<Loaded>,
+    /// The agent spec's text.
+    pub(super) text: Option<String>,
+    /// What the project's rules need of it.
+    pub(super) member: Option<Member>,
+}
+
+/// Read one file of a project: a loop or a document that uses loops through the pipeline,
+/// an agent spec by its own reader.
+pub(super) fn read(g: &Global, path: &Path, from: Option<Format>) -> Result<Read> {
+    if is_agent_spec(path) && from.is_none() {
+        let bytes = read_input(path, &read_limits(g))?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let name = display_name(g, path);
+        let (spec, mut diags) = read_agent_spec(&name, path, &text, &read_limits(g));
+        if g.strict {
+            diags.make_strict();
+        }
+        let member = spec.map(|s| Member::agent(&name, path, s));
+        return Ok(Read {
+            diags,
+            loaded: None,
+            text: Some(text),
+            member,
+        });
+    }
+    let mut l = load_document(g, path, from, true)?;
+    let member = Member::of(path, &mut l);
+    if g.strict {
+        l.diags.make_strict();
+    }
+    Ok(Read {
+        diags: std::mem::take(&mut l.diags),
+        loaded: Some(l),
+        text: None,
+        member,
+    })
+}
+
+impl Read {
+    /// The source text, for snippets.
+    pub(super) fn text(&self) -> Option<&str> {
+        match &self.loaded {
+            Some(l) => l.text(),
+            None => self.text.as_deref(),
+        }
+    }
+}
+
+/// The project's diagnostics made strict under `--strict`.
+pub(super) fn strict(g: &Global, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if g.strict {
+        for d in &mut diags {
+            if d.severity == loopconv::diag::Severity::Warning {
+                d.severity = loopconv::diag::Severity::Error;
+            }
+        }
+    }
+    diags
+}

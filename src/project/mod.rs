@@ -1,0 +1,124 @@
+//! Projects: the documents of one run, and the rules that span them (formats.md 3).
+//!
+//! Loops live inside bigger documents: a multi-agent-spec team's workflow names loops by
+//! their `name` and agents by their spec, and an AgentPM Agent names its loop by a package
+//! reference resolved through `agent.lock` or the install folder. Each document is read
+//! once, through the [`crate::pipeline`] (loops) or by its kind's reader here (teams, agent
+//! specs, Agent and Template manifests, locks), and leaves a [`Member`]: the few facts the
+//! cross-file rules need, each with its position already resolved, so that no tree or
+//! source text is kept. [`Project::check`] then runs the rules ([`rules`]), one function
+//! each, and returns diagnostics that name the file they point into.
+//!
+//! This module is the one above the pipeline: nothing below imports it.
+
+mod agent_spec;
+mod agentpm;
+mod at;
+mod facts;
+mod rules;
+mod team;
+
+use std::path::{Path, PathBuf};
+
+pub use agent_spec::read_agent_spec;
+pub use at::At;
+pub use facts::{LoopFacts, Role};
+pub use rules::normal;
+
+use crate::diag::Diagnostic;
+use crate::format::DocKind;
+use crate::pipeline::Loaded;
+
+/// One document of a project: its file, and what the rules need of it.
+#[derive(Debug, Clone)]
+pub struct Member {
+    /// The file's name as diagnostics show it.
+    pub file: String,
+    /// The file's path, for resolving references relative to it.
+    pub path: PathBuf,
+    /// What the document holds.
+    pub facts: Facts,
+}
+
+/// The facts of one document, by its kind.
+#[derive(Debug, Clone)]
+pub enum Facts {
+    /// A loop.
+    Loop(LoopFacts),
+    /// A multi-agent-spec team.
+    Team(team::Team),
+    /// A multi-agent-spec agent spec.
+    Agent(agent_spec::AgentSpec),
+    /// An AgentPM Agent or Template manifest.
+    Manifest(agentpm::Manifest),
+    /// An `agent.lock`.
+    Lock(agentpm::Lock),
+}
+
+impl Member {
+    /// The member a loaded document makes, with the problems its own reader finds pushed
+    /// into `loaded.diags` (located). `None` when the document is neither a loop that could
+    /// be built nor a document that uses loops.
+    pub fn of(path: &Path, loaded: &mut Loaded) -> Option<Member> {
+        let file = loaded.diags.file().to_owned();
+        let facts = match loaded.kind? {
+            DocKind::Loop(_) => Facts::Loop(LoopFacts::of(loaded)?),
+            DocKind::MasTeam => Facts::Team(team::read(loaded)?),
+            DocKind::AgentpmAgent | DocKind::AgentpmTemplate => {
+                Facts::Manifest(agentpm::read_manifest(loaded)?)
+            }
+            DocKind::AgentLock => Facts::Lock(agentpm::read_lock(loaded)?),
+            DocKind::MasAgent => return None,
+        };
+        Some(Member {
+            file,
+            path: path.to_path_buf(),
+            facts,
+        })
+    }
+
+    /// The member of an agent spec read by [`read_agent_spec`].
+    pub fn agent(file: &str, path: &Path, spec: agent_spec::AgentSpec) -> Member {
+        Member {
+            file: file.to_owned(),
+            path: path.to_path_buf(),
+            facts: Facts::Agent(spec),
+        }
+    }
+
+    /// What the document is.
+    pub fn kind(&self) -> DocKind {
+        match &self.facts {
+            Facts::Loop(l) => DocKind::Loop(l.format),
+            Facts::Team(_) => DocKind::MasTeam,
+            Facts::Agent(_) => DocKind::MasAgent,
+            Facts::Manifest(m) if m.template => DocKind::AgentpmTemplate,
+            Facts::Manifest(_) => DocKind::AgentpmAgent,
+            Facts::Lock(_) => DocKind::AgentLock,
+        }
+    }
+}
+
+/// The documents of one run.
+#[derive(Debug, Default)]
+pub struct Project {
+    members: Vec<Member>,
+}
+
+impl Project {
+    /// A project of these documents, in the order given (the order of the diagnostics).
+    pub fn new(members: Vec<Member>) -> Project {
+        Project { members }
+    }
+
+    /// The documents.
+    pub fn members(&self) -> &[Member] {
+        &self.members
+    }
+
+    /// Every cross-file rule over the project: diagnostics in member order, each naming
+    /// (and located in) the file it points into.
+    pub fn check(&self) -> Vec<Diagnostic> {
+        rules::run(self)
+    }
+}

@@ -1,0 +1,239 @@
+//! Loops among their users (formats.md 3): teams, agent specs, Agent manifests and locks
+//! checked with the loops they name, across files.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use loopconv::diag::Code;
+
+use crate::support::{self, loopconv, stdout_json};
+
+const MAS: &str = "examples/workspaces/mas-release/specs";
+const AGENTPM: &str = "examples/workspaces/agentpm-notes";
+
+/// A copy of a workspace to break (a multi-agent-spec one in a folder named `specs`, as
+/// its layout wants), and the folder to run in.
+struct Copy(#[allow(dead_code)] tempfile::TempDir, std::path::PathBuf);
+
+impl Copy {
+    fn path(&self) -> &Path {
+        &self.1
+    }
+}
+
+fn copy(from: &str) -> Copy {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join(Path::new(from).file_name().expect("a name"));
+    for f in support::files_under(&support::repo().join(from)) {
+        let rel = f.strip_prefix(support::repo().join(from)).expect("below");
+        let to = dir.join(rel);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(&f, &to).expect("copy");
+    }
+    Copy(tmp, dir)
+}
+
+/// Edit a file of a copied workspace.
+fn edit(dir: &Path, file: &str, from: &str, to: &str) {
+    let p = dir.join(file);
+    let text = std::fs::read_to_string(&p).expect("read");
+    assert!(text.contains(from), "{file} has no {from:?}");
+    std::fs::write(&p, text.replacen(from, to, 1)).expect("write");
+}
+
+/// `check --format json` of `paths` in `dir`: the exit code and the diagnostics' codes.
+fn codes(dir: &Path, paths: &[&str]) -> (i32, Vec<(String, String)>) {
+    let out = loopconv()
+        .current_dir(dir)
+        .args(["check", "--format", "json"])
+        .args(paths)
+        .output()
+        .expect("run");
+    let json = stdout_json(&out);
+    let found = (json.as_array().expect("an array").iter())
+        .map(|d| {
+            (
+                d["code"].as_str().expect("code").to_owned(),
+                d["location"]["file"].as_str().expect("file").to_owned(),
+            )
+        })
+        .collect();
+    (out.status.code().expect("exit code"), found)
+}
+
+#[test]
+fn the_example_workspaces_check_clean() {
+    let (code, found) = codes(&support::repo().join(MAS), &["."]);
+    assert_eq!((code, found), (0, vec![]));
+    let (code, found) = codes(&support::repo().join(AGENTPM), &["."]);
+    assert_eq!(code, 0);
+    assert_eq!(found, [("W108".to_owned(), "./agent.json".to_owned())]);
+}
+
+/// The seed's team example (a `chain` with loop steps, formats.md 3.1) checks clean beside
+/// loops named `qa-fix` and `docs-fix`; renaming one loop gives one error in the team file,
+/// with a did-you-mean and a label at the loop's name in the other file.
+#[test]
+fn a_renamed_loop_is_one_error_in_the_team_file() {
+    let ws = copy(MAS);
+    edit(ws.path(), "loops/docs-fix.yaml", "name: docs-fix", "name: docs-fixes");
+    let out = loopconv()
+        .current_dir(ws.path())
+        .args(["check", "--format", "json", "."])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let json = stdout_json(&out);
+    let all = json.as_array().expect("array");
+    assert_eq!(all.len(), 1, "{json:#}");
+    let d = &all[0];
+    assert_eq!(d["code"], "W001");
+    assert_eq!(d["location"]["file"], "./teams/release.json");
+    assert_eq!(d["location"]["pointer"], "/workflow/steps/2/loop");
+    assert_eq!(d["help"], "did you mean `docs-fixes`?");
+    assert_eq!(d["labels"][0]["location"]["file"], "./loops/docs-fix.yaml");
+    assert_eq!(d["labels"][0]["location"]["line"], 1);
+    // One file of the workspace finds the rest: the team alone gets the same error.
+    let (code, found) = codes(ws.path(), &["teams/release.json"]);
+    assert_eq!(code, 1);
+    assert_eq!(found, [("W001".to_owned(), "teams/release.json".to_owned())]);
+    // Unless it is read alone.
+    let out = loopconv()
+        .current_dir(ws.path())
+        .args(["check", "--no-workspace", "teams/release.json"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
+fn a_step_with_agent_and_loop_is_one_error() {
+    let ws = copy(MAS);
+    edit(
+        ws.path(),
+        "teams/release.json",
+        r#""name": "validate-scope", "agent": "pm""#,
+        r#""name": "validate-scope", "agent": "pm", "loop": "qa-fix""#,
+    );
+    let (code, found) = codes(ws.path(), &["."]);
+    assert_eq!(code, 1);
+    assert_eq!(found, [("W002".to_owned(), "./teams/release.json".to_owned())]);
+}
+
+/// Each team rule, one diagnostic per cause.
+#[test]
+fn team_rules() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "teams/release.json",
+            r#"{ "name": "tag-release", "agent": "release" }"#,
+            r#"{ "name": "tag-release", "agent": "release", "depends_on": ["qa-fixx"] }"#,
+            "W003",
+        ),
+        (
+            "teams/release.json",
+            r#"{ "name": "validate-scope", "agent": "pm" }"#,
+            r#"{ "name": "validate-scope", "agent": "pm", "depends_on": ["tag-release"] }, { "name": "x", "agent": "pm", "depends_on": ["x"] }"#,
+            "W004",
+        ),
+        ("teams/release.json", r#""agents": ["pm","#, r#""agents": ["pmm","#, "W005"),
+        ("loops/qa-fix.yaml", "actor: fixer", "actor: fixerr", "W006"),
+        ("loops/docs-fix.yaml", "name: docs-fix", "name: qa-fix", "W007"),
+        ("teams/release.json", r#""type": "chain""#, r#""type": "crew""#, "W008"),
+        (
+            "teams/release.json",
+            r#"{ "name": "validate-scope", "agent": "pm" }"#,
+            r#"{ "name": "validate-scope", "agent": "pm", "outputs": ["scope"] }"#,
+            "W009",
+        ),
+        (
+            "teams/release.json",
+            r#"{ "name": "tag-release", "agent": "release" }"#,
+            r#"{ "name": "qa-fix", "agent": "release" }"#,
+            "W010",
+        ),
+        ("agents/pm.md", "---\nname: pm\n", "---\ntitle: pm\n", "W011"),
+    ];
+    for (file, from, to, want) in cases {
+        let ws = copy(MAS);
+        edit(ws.path(), file, from, to);
+        let (code, found) = codes(ws.path(), &["."]);
+        let got: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).filter(|c| *c != "W005" || *want == "W005").collect();
+        assert!(got.contains(want), "{want}: {found:?}");
+        let want_code = Code::ALL.iter().find(|c| c.as_str() == *want).expect("a code");
+        let errors = matches!(want_code.severity(), loopconv::diag::Severity::Error);
+        assert_eq!(code, i32::from(errors), "{want}: {found:?}");
+        if *want != "W011" {
+            assert_eq!(got.iter().filter(|c| *c == want).count(), 1, "{want}: {found:?}");
+        }
+    }
+}
+
+/// Each AgentPM rule.
+#[test]
+fn agent_rules() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("agent.json", "@acme/notes-loop@0.2.0", "@acme/notes-lop@0.2.0", "W101"),
+        ("agent.json", "@acme/notes-loop@0.2.0", "@acme/notes-loop@0.3.0", "W103"),
+        ("agent.json", r#""loop": "@acme/notes-loop@0.2.0","#, "", "W104"),
+        ("agent.json", r#""summarize": {"#, r#""summarise": {"#, "W105"),
+        ("agent.json", "@acme/notes-loop@0.2.0", "@acme/notes-loop@^0.2", "W106"),
+        ("agent.lock", r#""lockfile_version": 3"#, r#""lockfile_version": 2"#, "W107"),
+    ];
+    for (file, from, to, want) in cases {
+        let ws = copy(AGENTPM);
+        edit(ws.path(), file, from, to);
+        let (_, found) = codes(ws.path(), &["."]);
+        let got: BTreeSet<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+        assert!(got.contains(want), "{want}: {found:?}");
+    }
+    // W102: the local source is an Agent, not a loop.
+    let ws = copy(AGENTPM);
+    edit(ws.path(), "loops/notes-loop/agent.json", r#""kind": "loop""#, r#""kind": "agent""#);
+    let (code, found) = codes(ws.path(), &["agent.json"]);
+    assert_eq!(code, 1);
+    assert!(found.iter().any(|(c, _)| c == "W102"), "{found:?}");
+}
+
+/// The corpus's workspaces (formats.md 3): the multi-agent-spec team checks clean with the
+/// one warning its README lists, and the AgentPM Agent resolves its loop from the local
+/// source, which `check` says.
+#[test]
+fn corpus_workspaces() {
+    let Some(corpus) = support::corpus() else {
+        return;
+    };
+    let specs = corpus.join("workspaces/mas-agent-team-release/specs");
+    let (code, found) = codes(&specs, &["."]);
+    assert_eq!(code, 0);
+    assert_eq!(found, [("W006".to_owned(), "./loops/qa-fix.yaml".to_owned())]);
+    let m16 = corpus.join("workspaces/agentpm-m16-harness-workspace");
+    let out = loopconv().current_dir(&m16).args(["check", "agent.json"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let said = support::stderr(&out);
+    assert!(said.contains("W108") && said.contains("local source loops/m16-reference-loop/agent.json"), "{said}");
+}
+
+/// A command that needs a loop, given a team, says what the file is (`P015`), once.
+#[test]
+fn a_team_is_no_loop_to_draw() {
+    let out = loopconv()
+        .args(["graph", &format!("{MAS}/teams/release.json")])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let said = support::stderr(&out);
+    assert!(said.contains("P015") && said.contains("multi-agent-spec team"), "{said}");
+    assert_eq!(said.matches("error[").count(), 1, "{said}");
+}
+
+/// Every `W` code is produced by one of the workspaces above (the codes' registry lists no
+/// single-file example for them).
+#[test]
+fn every_workspace_code_is_tested() {
+    let text = include_str!("workspaces.rs");
+    for code in Code::ALL.iter().filter(|c| c.as_str().starts_with('W')) {
+        let quoted = format!("\"{}\"", code.as_str());
+        assert!(text.contains(&quoted), "no workspace test produces {code}");
+    }
+}
