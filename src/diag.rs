@@ -754,7 +754,8 @@ fn codespan_diagnostic(
 /// message` for a label in another file than the diagnostic's (its text is already made
 /// safe).
 pub(crate) fn label_note(l: &Label, file: &str) -> String {
-    let other = (l.location.file != file && !l.location.file.is_empty()).then_some(&l.location.file);
+    let other =
+        (l.location.file != file && !l.location.file.is_empty()).then_some(&l.location.file);
     match (l.location.pos, other) {
         (Some(p), None) => format!(
             "also at line {}, column {}: {}",
@@ -831,7 +832,7 @@ mod tests {
         for c in Code::ALL {
             let s = c.as_str();
             assert_eq!(s.len(), 4, "{s}");
-            assert!(matches!(&s[..1], "P" | "F" | "V" | "B"), "{s}");
+            assert!(matches!(&s[..1], "P" | "F" | "V" | "B" | "W"), "{s}");
             assert!(
                 !c.summary().ends_with('.'),
                 "{s} summary ends with a period"

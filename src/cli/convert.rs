@@ -15,7 +15,8 @@ use super::io::{
     refuse_unused_stdin_name, same_file, write_all_atomic,
 };
 use super::report::{
-    first_then_rest, load_file, mark_collisions, output_taken, plural, report_loaded, summary,
+    first_then_rest, load_document, load_file, mark_collisions, output_taken, plural,
+    report_loaded, summary,
 };
 use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
@@ -174,6 +175,9 @@ type Converted<'a> = (&'a PathBuf, Loaded, Option<String>, Option<PathBuf>);
 
 /// Convert every file of a folder before reporting any, so that a name collision is
 /// reported with the file that collides.
+/// A file converted, or left out as a document that uses loops (and what it is).
+type LeftOut<'a> = std::result::Result<Converted<'a>, (&'a PathBuf, loopconv::format::DocKind)>;
+
 fn convert_each<'a>(
     g: &Global,
     a: &ConvertArgs,
@@ -182,8 +186,16 @@ fn convert_each<'a>(
     opts: &back::Options,
 ) -> Result<Vec<Converted<'a>>> {
     // Converted in parallel, kept in input order; the first failure in that order stops it.
-    let converted = map_on_readers(&folder_pool()?, files, |f| -> Result<Converted<'a>> {
-        let mut l = load_file(g, f, a.from)?;
+    // A document that uses loops (a team, an Agent manifest) is no loop to convert: left
+    // out, and said so.
+    let converted = map_on_readers(&folder_pool()?, files, |f| -> Result<LeftOut<'a>> {
+        let mut l = load_document(g, f, a.from, true)?;
+        if let Some(kind) = l
+            .kind
+            .filter(|k| !matches!(k, loopconv::format::DocKind::Loop(_)))
+        {
+            return Ok(Err((f, kind)));
+        }
         let text = convert_loaded(&mut l, a.to.0, opts, a.module)?;
         if g.strict {
             l.diags.make_strict();
@@ -198,9 +210,23 @@ fn convert_each<'a>(
             }
             _ => None,
         };
-        Ok((f, l, text, dest))
+        Ok(Ok((f, l, text, dest)))
     });
-    converted.into_iter().collect()
+    let mut out = Vec::with_capacity(files.len());
+    for c in converted {
+        match c? {
+            Ok(c) => out.push(c),
+            Err((f, kind)) => summary(
+                g,
+                format_args!(
+                    "left out {}: {}, not a loop (`loopconv check` reads it with its loops)",
+                    f.display(),
+                    kind.with_article()
+                ),
+            ),
+        }
+    }
+    Ok(out)
 }
 
 /// Where a converted file goes in the mirrored output folder.

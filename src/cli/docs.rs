@@ -16,7 +16,8 @@ use super::io::{
     refuse_unused_stdin_name, write_all_atomic,
 };
 use super::report::{
-    code, display_name, first_then_rest, load_file, mark_collisions, plural, report_loaded, summary,
+    code, display_name, first_then_rest, load_document, mark_collisions, plural, report_loaded,
+    summary,
 };
 use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
@@ -182,11 +183,27 @@ pub(super) fn docs_pages(
     let mut loaded = Vec::new();
     let mut page_sources = Vec::new();
     // Read in parallel, reported in order: the first file that cannot be read stops it.
-    for (f, l) in files
-        .iter()
-        .zip(map_on_readers(&pool, files, |f| load_file(g, f, a.from)))
-    {
-        loaded.push((display_name(g, f), l?));
+    // A document that uses loops (a team, an Agent manifest) found in a folder has no page
+    // of its own: it is left out, and said so.
+    let walked = a.paths.iter().any(|p| p.is_dir());
+    let read = |f: &PathBuf| load_document(g, f, a.from, walked);
+    for (f, l) in files.iter().zip(map_on_readers(&pool, files, read)) {
+        let l = l?;
+        if let Some(kind) = l
+            .kind
+            .filter(|k| !matches!(k, loopconv::format::DocKind::Loop(_)))
+        {
+            summary(
+                g,
+                format_args!(
+                    "left out {}: {}, not a loop (`loopconv check` reads it with its loops)",
+                    display_name(g, f),
+                    kind.with_article()
+                ),
+            );
+            continue;
+        }
+        loaded.push((display_name(g, f), l));
         page_sources.push(sources.name(f));
     }
     let mut pages: Vec<(String, &mut loopconv::Loaded, Option<String>)> = (loaded.iter_mut())

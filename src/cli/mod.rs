@@ -26,7 +26,6 @@ use self::schema::SchemaArgs;
 use self::walk::WalkLoopArgs;
 
 mod check;
-mod check_project;
 mod completions;
 mod convert;
 mod diagram_model;
@@ -38,8 +37,8 @@ mod io;
 mod lsp;
 mod man;
 mod new;
-mod project;
 mod paths;
+mod project;
 mod report;
 mod schema;
 mod walk;

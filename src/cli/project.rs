@@ -56,8 +56,7 @@ fn up(dir: &Path) -> PathBuf {
 /// Whether `path` is an AgentPM Agent manifest.
 fn is_agent_manifest(g: &Global, path: &Path) -> bool {
     path.is_file()
-        && load_document(g, path, None, true)
-            .is_ok_and(|l| l.kind == Some(DocKind::AgentpmAgent))
+        && load_document(g, path, None, true).is_ok_and(|l| l.kind == Some(DocKind::AgentpmAgent))
 }
 
 /// The folders a workspace's context is read from: the workspace, and its installed loops
@@ -90,12 +89,17 @@ pub(super) fn context(
                     Err(_) => p,
                 };
                 if !reported.contains(&normal(&p)) {
-                    found.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(p);
+                    found
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push(p);
                 }
             })?;
         }
     }
-    let mut files = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut files = found
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     files.sort();
     files.dedup();
     Ok(pool.install(|| {

@@ -3,7 +3,7 @@
 //!
 //! This registry is the one source of the explanations. [`Code::doc`] finds a code's entry
 //! (every code has one: a code without an entry, or with two, does not compile), and the
-//! entries live by family in `docs/{parse,format,valid,back,interop,xstate}.rs`.
+//! entries live by family in `docs/{parse,format,valid,back,interop,xstate,workspace}.rs`.
 //! `loopconv explain CODE` prints an entry, the guide's code tables and its page per code
 //! are generated from the registry ([`code_table`], [`checks_table`], [`super::pages`];
 //! tests keep the committed copies current), SARIF rules carry the entries as their help,

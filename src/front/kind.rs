@@ -25,7 +25,10 @@ fn is_team(root: &Node) -> bool {
     let loop_like = ["type", "loop", "states", "graph", "actor", "validator"]
         .iter()
         .any(|k| root.get(k).is_some());
-    let workflow = matches!(root.get("workflow").map(|n| &n.value), Some(Value::Object(_)));
+    let workflow = matches!(
+        root.get("workflow").map(|n| &n.value),
+        Some(Value::Object(_))
+    );
     let roster = matches!(root.get("agents").map(|n| &n.value), Some(Value::Array(_)))
         && root.get("name").is_some();
     !loop_like && (workflow || roster)

@@ -7,8 +7,8 @@
 
 pub mod agentpm;
 pub mod interop;
-pub mod kind;
 pub mod ir;
+pub mod kind;
 pub mod mas;
 pub mod shape;
 pub mod to_model;

@@ -59,7 +59,10 @@ impl DocumentAnalysis {
         // A document that uses loops gets the problems of its own reader (the rules across
         // files need the project, which the server does not build yet).
         if !matches!(loaded.kind, None | Some(crate::format::DocKind::Loop(_))) {
-            drop(crate::project::Member::of(std::path::Path::new(path), &mut loaded));
+            drop(crate::project::Member::of(
+                std::path::Path::new(path),
+                &mut loaded,
+            ));
         }
         let mut rejected = rejected.unwrap_or_default();
         if bom {

@@ -24,10 +24,9 @@ impl AgentSpec {
     /// Whether `reference` names this agent: by its name, or qualified by its namespace.
     pub fn is(&self, reference: &str) -> bool {
         reference == self.name
-            || self
-                .namespace
-                .as_deref()
-                .is_some_and(|ns| reference.strip_prefix(ns).and_then(|r| r.strip_prefix('/')) == Some(&self.name))
+            || self.namespace.as_deref().is_some_and(|ns| {
+                reference.strip_prefix(ns).and_then(|r| r.strip_prefix('/')) == Some(&self.name)
+            })
     }
 
     /// The name teams use: qualified by the namespace when there is one.
@@ -64,7 +63,11 @@ pub fn read_agent_spec(
     let Some(doc) = tree::parse_yaml(yaml, &vocabulary::KEYS, limits, &mut diags) else {
         return (None, diags);
     };
-    let name = doc.root().get("name").and_then(|n| n.as_str()).map(str::to_owned);
+    let name = doc
+        .root()
+        .get("name")
+        .and_then(|n| n.as_str())
+        .map(str::to_owned);
     let spec = match name.filter(|n| !n.trim().is_empty()) {
         Some(name) => Some(AgentSpec {
             name,

@@ -35,7 +35,11 @@ impl PackageRef {
             Some((n, v)) => (n, Some(v.to_owned())),
             None => (rest, None),
         };
-        let ok = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
+        let ok = |s: &str| {
+            !s.is_empty()
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+        };
         (ok(owner) && ok(name)).then(|| PackageRef {
             owner: owner.to_owned(),
             name: name.to_owned(),
@@ -72,7 +76,11 @@ pub fn read_manifest(loaded: &mut Loaded) -> Option<Manifest> {
     let file = loaded.diags.file().to_owned();
     let root = doc.root();
     let template = root.get("kind").and_then(Node::as_str) == Some("template");
-    let pointer = if template { "/template/dependencies/loop" } else { "/loop" };
+    let pointer = if template {
+        "/template/dependencies/loop"
+    } else {
+        "/loop"
+    };
     let mut diags = Vec::new();
     let loop_node = if template {
         root.get("template")
@@ -131,13 +139,18 @@ fn reference(
         Value::String(s) => (s.to_string(), None, At::of(file, doc, pointer, false)),
         Value::Object(_) => {
             let name_at = format!("{pointer}/name");
-            let version = node.get("version").and_then(Node::as_str).map(str::to_owned);
+            let version = node
+                .get("version")
+                .and_then(Node::as_str)
+                .map(str::to_owned);
             match node.get("name").and_then(Node::as_str) {
                 Some(n) => (n.to_owned(), version, At::of(file, doc, &name_at, false)),
                 None => {
                     diags.push(
                         Diagnostic::new(Code::MissingField, "the loop reference has no `name`")
-                            .with_help("write `{\"name\": \"@owner/name\", \"version\": \"X.Y.Z\"}`")
+                            .with_help(
+                                "write `{\"name\": \"@owner/name\", \"version\": \"X.Y.Z\"}`",
+                            )
                             .at(pointer),
                     );
                     return None;
@@ -157,13 +170,20 @@ fn reference(
     };
     let parsed = PackageRef::parse(&text, version, at.clone());
     if parsed.is_none() {
-        diags.push(at.place(
-            Diagnostic::new(
-                Code::InvalidValue,
-                format!("`{}` is not a package reference `@owner/name[@version]`", super::rules::quote(&text)),
-            )
-            .with_help("name the loop package with its owner: `@owner/name` or `@owner/name@X.Y.Z`"),
-        ));
+        diags.push(
+            at.place(
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    format!(
+                        "`{}` is not a package reference `@owner/name[@version]`",
+                        super::words::quote(&text)
+                    ),
+                )
+                .with_help(
+                    "name the loop package with its owner: `@owner/name` or `@owner/name@X.Y.Z`",
+                ),
+            ),
+        );
     }
     parsed
 }
@@ -190,7 +210,9 @@ fn is_schema_version(v: &str) -> bool {
     let (core, _) = core.split_once('-').unwrap_or((core, ""));
     let parts: Vec<&str> = core.split('.').collect();
     (2..=3).contains(&parts.len())
-        && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Read a lock; one that is not version 3 gets `W107`.
@@ -203,7 +225,7 @@ pub fn read_lock(loaded: &mut Loaded) -> Option<Lock> {
     if !v3 {
         let found = match version.map(|n| &n.value) {
             None => "none".to_owned(),
-            Some(Value::Number(n)) => super::rules::quote(&n.to_string()),
+            Some(Value::Number(n)) => super::words::quote(&n.to_string()),
             Some(other) => other.type_name().to_owned(),
         };
         loaded.diags.push(
@@ -217,12 +239,19 @@ pub fn read_lock(loaded: &mut Loaded) -> Option<Lock> {
         loaded.diags.locate_missing(doc);
         return Some(Lock { root_loop: None });
     }
-    let roots = root.get("roots").and_then(Node::members).unwrap_or_default();
+    let roots = root
+        .get("roots")
+        .and_then(Node::members)
+        .unwrap_or_default();
     let root_loop = roots.iter().find_map(|m| {
         let key = m.value.get("loop")?.as_str()?;
         let pointer = format!("/roots/{}/loop", crate::tree::escape_ptr(&m.key));
         let (scoped, version) = key.strip_prefix("loop:")?.rsplit_once('@')?;
-        Some((scoped.to_owned(), version.to_owned(), At::of(&file, doc, &pointer, false)))
+        Some((
+            scoped.to_owned(),
+            version.to_owned(),
+            At::of(&file, doc, &pointer, false),
+        ))
     });
     Some(Lock { root_loop })
 }

@@ -17,6 +17,7 @@ mod at;
 mod facts;
 mod rules;
 mod team;
+mod words;
 
 use std::path::{Path, PathBuf};
 

@@ -8,6 +8,7 @@ use crate::diag::{Code, Diagnostic};
 
 use super::agent_spec::AgentSpec;
 use super::agentpm::{Lock, Manifest, PackageRef};
+use super::words::{closest, quote};
 use super::{Facts, LoopFacts, Member, Project};
 
 /// Every rule, in this order; the diagnostics sorted by member, then position.
@@ -20,7 +21,12 @@ pub(super) fn run(project: &Project) -> Vec<Diagnostic> {
     loop_names_are_unique(&idx, &mut out);
     agent_loops_resolve(&idx, &mut out);
     out.sort_by(|(a, x), (b, y)| {
-        let key = |d: &Diagnostic| (d.location.pos.map_or(0, |p| p.start), d.location.pointer.clone());
+        let key = |d: &Diagnostic| {
+            (
+                d.location.pos.map_or(0, |p| p.start),
+                d.location.pointer.clone(),
+            )
+        };
         (a, key(x), x.code).cmp(&(b, key(y), y.code))
     });
     out.into_iter().map(|(_, d)| d).collect()
@@ -99,10 +105,13 @@ pub fn normal(p: &Path) -> PathBuf {
 /// The members of each kind of facts.
 fn teams<'a>(idx: &Index<'a>) -> impl Iterator<Item = (usize, &'a super::team::Team)> + use<'a> {
     let members = idx.members;
-    members.iter().enumerate().filter_map(|(i, m)| match &m.facts {
-        Facts::Team(t) => Some((i, t)),
-        _ => None,
-    })
+    members
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| match &m.facts {
+            Facts::Team(t) => Some((i, t)),
+            _ => None,
+        })
 }
 
 /// `W001`: a step's `loop` names a loop of the project, when it holds any (a team read
@@ -114,7 +123,9 @@ fn step_loops_resolve(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
     }
     for (i, team) in teams(idx) {
         for step in &team.steps {
-            let Some((name, at)) = &step.loop_name else { continue };
+            let Some((name, at)) = &step.loop_name else {
+                continue;
+            };
             if idx.loop_names.contains_key(name.as_str()) {
                 continue;
             }
@@ -131,7 +142,8 @@ fn step_loops_resolve(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
                 if let Some(&j) = idx.loop_names.get(close).and_then(|v| v.first())
                     && let Some(l) = idx.loop_at(j)
                 {
-                    d.labels.push(l.name_at.label(format!("the loop `{close}` is named here")));
+                    d.labels
+                        .push(l.name_at.label(format!("the loop `{close}` is named here")));
                 }
             }
             out.push((i, at.place(d)));
@@ -147,16 +159,22 @@ fn team_agents_have_specs(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
     }
     for (i, team) in teams(idx) {
         let roster = team.roster.iter().map(|(n, at)| ("the roster", n, at));
-        let orchestrator = team.orchestrator.iter().map(|(n, at)| ("the orchestrator", n, at));
-        let steps = (team.steps.iter())
-            .filter_map(|s| s.agent.as_ref().map(|(n, at)| ("a step", n, at)));
+        let orchestrator = team
+            .orchestrator
+            .iter()
+            .map(|(n, at)| ("the orchestrator", n, at));
+        let steps =
+            (team.steps.iter()).filter_map(|s| s.agent.as_ref().map(|(n, at)| ("a step", n, at)));
         for (what, name, at) in roster.chain(orchestrator).chain(steps) {
             if idx.has_agent(name) {
                 continue;
             }
             let mut d = Diagnostic::new(
                 Code::UnknownTeamAgent,
-                format!("{what} references agent `{}` with no matching spec", quote(name)),
+                format!(
+                    "{what} references agent `{}` with no matching spec",
+                    quote(name)
+                ),
             );
             d = match idx.closest_agent(name) {
                 Some(close) => d.with_suggestion(at.replace_with(&close)),
@@ -180,11 +198,17 @@ fn loop_agents_have_specs(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
             }
             let d = Diagnostic::new(
                 Code::LoopAgentWithoutSpec,
-                format!("the loop's {} `{}` has no agent spec in this project", role.key(), quote(name)),
+                format!(
+                    "the loop's {} `{}` has no agent spec in this project",
+                    role.key(),
+                    quote(name)
+                ),
             );
             let d = match idx.closest_agent(name) {
                 Some(close) => d.with_suggestion(at.replace_with(&close)),
-                None => d.with_help("add its spec under `specs/agents/`, unless the agent is defined elsewhere"),
+                None => d.with_help(
+                    "add its spec under `specs/agents/`, unless the agent is defined elsewhere",
+                ),
             };
             out.push((i, at.place(d)));
         }
@@ -203,14 +227,17 @@ fn loop_names_are_unique(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
         if first == i {
             continue;
         }
-        let Some(f) = idx.loop_at(first) else { continue };
+        let Some(f) = idx.loop_at(first) else {
+            continue;
+        };
         let d = Diagnostic::new(
             Code::DuplicateLoopName,
             format!("two loops are named `{}`: {} and {}", quote(&l.name), f.name_at.file, l.name_at.file),
         )
         .with_help("rename one of them: steps name a loop by its `name`, and upstream's loader keeps only the last");
         let mut d = l.name_at.place(d);
-        d.labels.push(f.name_at.label("the other loop of this name"));
+        d.labels
+            .push(f.name_at.label("the other loop of this name"));
         out.push((i, d));
     }
 }
@@ -227,8 +254,12 @@ enum Found {
 /// resolves it, to a loop, of an admitted version, with the bound phases.
 fn agent_loops_resolve(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
     for (i, m) in idx.members.iter().enumerate() {
-        let Facts::Manifest(manifest) = &m.facts else { continue };
-        let Some(r) = &manifest.loop_ref else { continue };
+        let Facts::Manifest(manifest) = &m.facts else {
+            continue;
+        };
+        let Some(r) = &manifest.loop_ref else {
+            continue;
+        };
         let dir = m.path.parent().unwrap_or(Path::new(""));
         match resolve(idx, dir, r, out, i) {
             Found::At(j, how) => resolved(idx, i, manifest, r, j, &how, out),
@@ -245,17 +276,29 @@ fn resolve(
     out: &mut Vec<(usize, Diagnostic)>,
     i: usize,
 ) -> Found {
-    let lock = idx.by_path.get(&normal(&dir.join("agent.lock"))).and_then(|&l| match &idx.members[l].facts {
-        Facts::Lock(lock) => Some((l, lock)),
-        _ => None,
-    });
-    if let Some((_, Lock { root_loop: Some((scoped, version, at)) })) = lock
+    let lock = idx
+        .by_path
+        .get(&normal(&dir.join("agent.lock")))
+        .and_then(|&l| match &idx.members[l].facts {
+            Facts::Lock(lock) => Some((l, lock)),
+            _ => None,
+        });
+    if let Some((
+        _,
+        Lock {
+            root_loop: Some((scoped, version, at)),
+        },
+    )) = lock
         && *scoped == r.scoped()
     {
         if !admits(r.version.as_deref(), version) {
             let d = Diagnostic::new(
                 Code::LockedVersionNotAdmitted,
-                format!("agent.lock pins {scoped}@{}, which `{}` does not admit", quote(version), quote(r.version.as_deref().unwrap_or("*"))),
+                format!(
+                    "agent.lock pins {scoped}@{}, which `{}` does not admit",
+                    quote(version),
+                    quote(r.version.as_deref().unwrap_or("*"))
+                ),
             )
             .with_help("run `agentpm install` to refresh the lock, or change the reference");
             let mut d = r.at.place(d);
@@ -264,12 +307,26 @@ fn resolve(
         }
         let installed = installed_path(dir, r, version);
         if let Some(&j) = idx.by_path.get(&normal(&installed)) {
-            return Found::At(j, format!("pinned by agent.lock at {version}, installed at {}", idx.members[j].file));
+            return Found::At(
+                j,
+                format!(
+                    "pinned by agent.lock at {version}, installed at {}",
+                    idx.members[j].file
+                ),
+            );
         }
-        return local_source(idx, dir, r, &format!("pinned by agent.lock at {version}, not installed: "));
+        return local_source(
+            idx,
+            dir,
+            r,
+            &format!("pinned by agent.lock at {version}, not installed: "),
+        );
     }
     if let Some((j, v)) = highest_installed(idx, dir, r) {
-        return Found::At(j, format!("installed version {v} at {}", idx.members[j].file));
+        return Found::At(
+            j,
+            format!("installed version {v} at {}", idx.members[j].file),
+        );
     }
     local_source(idx, dir, r, "")
 }
@@ -279,30 +336,49 @@ fn resolve(
 fn local_source(idx: &Index<'_>, dir: &Path, r: &PackageRef, why: &str) -> Found {
     let path = dir.join("loops").join(&r.name).join("agent.json");
     match idx.by_path.get(&normal(&path)) {
-        Some(&j) => Found::At(j, format!("{why}read from the local source {}", idx.members[j].file)),
+        Some(&j) => Found::At(
+            j,
+            format!("{why}read from the local source {}", idx.members[j].file),
+        ),
         None => Found::Nowhere,
     }
 }
 
 /// `.agentpm/loops/<owner>/<name>/<version>/agent.json`.
 fn installed_path(dir: &Path, r: &PackageRef, version: &str) -> PathBuf {
-    dir.join(".agentpm/loops").join(&r.owner).join(&r.name).join(version).join("agent.json")
+    dir.join(".agentpm/loops")
+        .join(&r.owner)
+        .join(&r.name)
+        .join(version)
+        .join("agent.json")
 }
 
 /// The highest installed version that the reference admits.
-fn highest_installed(idx: &Index<'_>, dir: &Path, r: &PackageRef) -> Option<(usize, semver::Version)> {
+fn highest_installed(
+    idx: &Index<'_>,
+    dir: &Path,
+    r: &PackageRef,
+) -> Option<(usize, semver::Version)> {
     let base = normal(&dir.join(".agentpm/loops").join(&r.owner).join(&r.name));
     let mut best: Option<(usize, semver::Version)> = None;
     for &(j, _) in &idx.loops {
         let p = normal(&idx.members[j].path);
-        let Ok(rest) = p.strip_prefix(&base) else { continue };
+        let Ok(rest) = p.strip_prefix(&base) else {
+            continue;
+        };
         let mut parts = rest.components();
-        let (Some(v), Some(f), None) = (parts.next(), parts.next(), parts.next()) else { continue };
-        let Some(v) = v.as_os_str().to_str() else { continue };
+        let (Some(v), Some(f), None) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let Some(v) = v.as_os_str().to_str() else {
+            continue;
+        };
         if f.as_os_str() != "agent.json" || !admits(r.version.as_deref(), v) {
             continue;
         }
-        let Ok(v) = semver::Version::parse(v) else { continue };
+        let Ok(v) = semver::Version::parse(v) else {
+            continue;
+        };
         if best.as_ref().is_none_or(|(_, b)| v > *b) {
             best = Some((j, v));
         }
@@ -340,7 +416,9 @@ fn unresolved(idx: &Index<'_>, r: &PackageRef) -> Diagnostic {
         ),
     );
     let d = match closest(&r.name, names.iter().copied()) {
-        Some(close) => d.with_help(format!("did you mean the loop `{close}`? or run `agentpm install`")),
+        Some(close) => d.with_help(format!(
+            "did you mean the loop `{close}`? or run `agentpm install`"
+        )),
         None => d.with_help("run `agentpm install`, or add the loop's source under loops/<name>/"),
     };
     r.at.place(d)
@@ -361,7 +439,12 @@ fn resolved(
         let kind = idx.members[j].kind();
         let d = Diagnostic::new(
             Code::ResolvedNotALoop,
-            format!("the loop {} resolves to {}, which is {}, not a loop", quote(&r.scoped()), idx.members[j].file, kind.with_article()),
+            format!(
+                "the loop {} resolves to {}, which is {}, not a loop",
+                quote(&r.scoped()),
+                idx.members[j].file,
+                kind.with_article()
+            ),
         )
         .with_help("point `loop` at a loop package (`kind: \"loop\"`)");
         out.push((i, r.at.place(d)));
@@ -380,56 +463,23 @@ fn resolved(
         }
         let d = Diagnostic::new(
             Code::UnknownPhaseBinding,
-            format!("`bindings.phases` binds `{}`, which is no phase of the loop {}; the harness ignores the binding (`unknown_phase_binding`)", quote(phase), quote(&r.scoped())),
+            format!(
+                "`bindings.phases` binds `{}`, which is no phase of the loop {}; the harness ignores the binding (`unknown_phase_binding`)",
+                quote(phase),
+                quote(&r.scoped())
+            ),
         );
         let d = match closest(phase, l.phases.iter().map(String::as_str)) {
             Some(close) => d.with_suggestion(at.replace_with(close)),
-            None => d.with_help(format!("the loop's phases: {}", l.phases.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "))),
+            None => d.with_help(format!(
+                "the loop's phases: {}",
+                l.phases
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
         };
         out.push((i, at.place(d)));
     }
-}
-
-/// The candidate closest to `unknown`, for a did-you-mean: within a third of its length in
-/// edits, among at most 1,000 candidates of at most 128 bytes (bounded work).
-pub(super) fn closest<'a>(unknown: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    if unknown.len() > 128 {
-        return None;
-    }
-    let max = (unknown.chars().count() / 3).max(1);
-    let candidates = candidates.into_iter().take(1000).filter(|c| c.len() <= 128);
-    crate::valid::names::closest(unknown, candidates, |d, _| d <= max)
-}
-
-/// User text quoted in a message: at most 80 characters, with an ellipsis and the full
-/// length beyond.
-pub(super) fn quote(text: &str) -> String {
-    const MAX: usize = 80;
-    match text.char_indices().nth(MAX) {
-        None => text.to_owned(),
-        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
-    }
-}
-
-/// The cycles of a dependency graph (each strongly connected set of more than one node, or
-/// a node depending on itself), each in index order.
-pub(super) fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    let mut g = petgraph::graph::DiGraph::<(), ()>::with_capacity(edges.len(), 0);
-    let nodes: Vec<_> = edges.iter().map(|_| g.add_node(())).collect();
-    for (from, tos) in edges.iter().enumerate() {
-        for &to in tos {
-            g.add_edge(nodes[from], nodes[to], ());
-        }
-    }
-    let mut out: Vec<Vec<usize>> = petgraph::algo::tarjan_scc(&g)
-        .into_iter()
-        .map(|scc| {
-            let mut v: Vec<usize> = scc.into_iter().map(|n| n.index()).collect();
-            v.sort_unstable();
-            v
-        })
-        .filter(|v| v.len() > 1 || edges[v[0]].contains(&v[0]))
-        .collect();
-    out.sort();
-    out
 }

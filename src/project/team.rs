@@ -124,7 +124,10 @@ impl Reader<'_> {
             self.diags.push(
                 Diagnostic::new(
                     Code::InvalidValue,
-                    format!("`workflow.type` must be one of {}, found `{t}`", type_list()),
+                    format!(
+                        "`workflow.type` must be one of {}, found `{t}`",
+                        type_list()
+                    ),
                 )
                 .at("/workflow/type"),
             );
@@ -165,12 +168,18 @@ impl Reader<'_> {
     /// `W009`: `outputs` written as strings, `inputs` as a map (the upstream example team).
     fn ports(&mut self, s: &Node, at: &str) {
         if let Some(Value::Object(_)) = s.get("inputs").map(|n| &n.value) {
-            self.diags.push(port_shape(&format!("{at}/inputs"), "`inputs` is a map of names to sources"));
+            self.diags.push(port_shape(
+                &format!("{at}/inputs"),
+                "`inputs` is a map of names to sources",
+            ));
         }
         if let Some(Value::Array(items)) = s.get("outputs").map(|n| &n.value)
             && let Some(i) = items.iter().position(|o| o.as_str().is_some())
         {
-            self.diags.push(port_shape(&format!("{at}/outputs/{i}"), "`outputs` holds strings"));
+            self.diags.push(port_shape(
+                &format!("{at}/outputs/{i}"),
+                "`outputs` holds strings",
+            ));
         }
     }
 
@@ -250,20 +259,26 @@ fn agent_xor_loop(team: &Team, diags: &mut Vec<Diagnostic>) {
     for s in &team.steps {
         let name = s.name.as_deref().unwrap_or("?");
         match (&s.agent, &s.loop_name) {
-            (Some(_), Some((_, at))) => diags.push(at.place(
-                Diagnostic::new(
-                    Code::StepAgentAndLoop,
-                    format!("step `{name}` has both `agent` and `loop`; they are mutually exclusive"),
-                )
-                .with_help("keep `agent` for one agent's turn of work, or `loop` for a bounded loop"),
-            )),
+            (Some(_), Some((_, at))) => diags.push(
+                at.place(
+                    Diagnostic::new(
+                        Code::StepAgentAndLoop,
+                        format!(
+                            "step `{name}` has both `agent` and `loop`; they are mutually exclusive"
+                        ),
+                    )
+                    .with_help(
+                        "keep `agent` for one agent's turn of work, or `loop` for a bounded loop",
+                    ),
+                ),
+            ),
             (None, None) if s.name.is_some() => diags.push(
                 Diagnostic::new(
                     Code::StepAgentAndLoop,
                     format!("step `{name}` has neither `agent` nor `loop`: it runs nothing"),
                 )
                 .with_help("add `\"agent\": \"<agent>\"` or `\"loop\": \"<loop name>\"`")
-                .at(&step_pointer(team, s)),
+                .at(step_pointer(team, s)),
             ),
             _ => {}
         }
@@ -272,7 +287,11 @@ fn agent_xor_loop(team: &Team, diags: &mut Vec<Diagnostic>) {
 
 /// The pointer of a step (its index in the workflow).
 fn step_pointer(team: &Team, s: &Step) -> String {
-    let i = team.steps.iter().position(|t| std::ptr::eq(t, s)).unwrap_or(0);
+    let i = team
+        .steps
+        .iter()
+        .position(|t| std::ptr::eq(t, s))
+        .unwrap_or(0);
     format!("/workflow/steps/{i}")
 }
 
@@ -280,7 +299,9 @@ fn step_pointer(team: &Team, s: &Step) -> String {
 fn unique_step_names(team: &Team, diags: &mut Vec<Diagnostic>) {
     let mut first: HashMap<&str, usize> = HashMap::new();
     for (i, s) in team.steps.iter().enumerate() {
-        let Some(name) = s.name.as_deref() else { continue };
+        let Some(name) = s.name.as_deref() else {
+            continue;
+        };
         if let Some(&j) = first.get(name) {
             diags.push(
                 Diagnostic::new(
@@ -288,7 +309,7 @@ fn unique_step_names(team: &Team, diags: &mut Vec<Diagnostic>) {
                     format!("two steps are named `{name}`"),
                 )
                 .with_label(format!("/workflow/steps/{j}/name"), "first named here")
-                .at(&format!("/workflow/steps/{i}/name")),
+                .at(format!("/workflow/steps/{i}/name")),
             );
         } else {
             first.insert(name, i);
@@ -298,7 +319,11 @@ fn unique_step_names(team: &Team, diags: &mut Vec<Diagnostic>) {
 
 /// `W003`: `depends_on` names steps.
 fn known_dependencies(team: &Team, diags: &mut Vec<Diagnostic>) {
-    let names: Vec<&str> = team.steps.iter().filter_map(|s| s.name.as_deref()).collect();
+    let names: Vec<&str> = team
+        .steps
+        .iter()
+        .filter_map(|s| s.name.as_deref())
+        .collect();
     for s in &team.steps {
         for (dep, at) in &s.depends_on {
             if names.contains(&dep.as_str()) {
@@ -308,7 +333,7 @@ fn known_dependencies(team: &Team, diags: &mut Vec<Diagnostic>) {
                 Code::UnknownStepDependency,
                 format!("`depends_on` names `{dep}`, which is no step of this workflow"),
             );
-            if let Some(close) = super::rules::closest(dep, names.iter().copied()) {
+            if let Some(close) = super::words::closest(dep, names.iter().copied()) {
                 d = d.with_suggestion(at.replace_with(close));
             }
             diags.push(at.place(d));
@@ -322,9 +347,14 @@ fn no_dependency_cycle(team: &Team, diags: &mut Vec<Diagnostic>) {
         .filter_map(|(i, s)| Some((s.name.as_deref()?, i)))
         .collect();
     let edges: Vec<Vec<usize>> = (team.steps.iter())
-        .map(|s| s.depends_on.iter().filter_map(|(d, _)| index.get(d.as_str()).copied()).collect())
+        .map(|s| {
+            s.depends_on
+                .iter()
+                .filter_map(|(d, _)| index.get(d.as_str()).copied())
+                .collect()
+        })
         .collect();
-    for cycle in super::rules::cycles(&edges) {
+    for cycle in cycles(&edges) {
         let names: Vec<String> = (cycle.iter())
             .map(|&i| format!("`{}`", team.steps[i].name.as_deref().unwrap_or("?")))
             .collect();
@@ -335,7 +365,7 @@ fn no_dependency_cycle(team: &Team, diags: &mut Vec<Diagnostic>) {
                 format!("steps depend on each other in a cycle: {} -> {}", names.join(" -> "), names[0]),
             )
             .with_help("remove one dependency of the cycle: these steps wait for each other and never start")
-            .at(&format!("/workflow/steps/{first}/depends_on")),
+            .at(format!("/workflow/steps/{first}/depends_on")),
         );
     }
 }
@@ -348,7 +378,10 @@ fn prerequisite(root: &Node, ty: &str) -> Option<(&'static str, &'static str)> {
             .and_then(|c| c.get(k))
             .is_some_and(|v| !matches!(v.value, Value::Null))
     };
-    let self_claim = matches!(root.get("self_claim").map(|n| &n.value), Some(Value::Bool(true)));
+    let self_claim = matches!(
+        root.get("self_claim").map(|n| &n.value),
+        Some(Value::Bool(true))
+    );
     match ty {
         "crew" if !has("lead") && root.get("orchestrator").is_none() => Some((
             "a `crew` workflow needs a lead",
@@ -364,4 +397,27 @@ fn prerequisite(root: &Node, ty: &str) -> Option<(&'static str, &'static str)> {
         )),
         _ => None,
     }
+}
+
+/// The cycles of a dependency graph (each strongly connected set of more than one node, or
+/// a node depending on itself), each in index order.
+fn cycles(edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut g = petgraph::graph::DiGraph::<(), ()>::with_capacity(edges.len(), 0);
+    let nodes: Vec<_> = edges.iter().map(|_| g.add_node(())).collect();
+    for (from, tos) in edges.iter().enumerate() {
+        for &to in tos {
+            g.add_edge(nodes[from], nodes[to], ());
+        }
+    }
+    let mut out: Vec<Vec<usize>> = petgraph::algo::tarjan_scc(&g)
+        .into_iter()
+        .map(|scc| {
+            let mut v: Vec<usize> = scc.into_iter().map(|n| n.index()).collect();
+            v.sort_unstable();
+            v
+        })
+        .filter(|v| v.len() > 1 || edges[v[0]].contains(&v[0]))
+        .collect();
+    out.sort();
+    out
 }

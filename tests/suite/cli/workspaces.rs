@@ -23,7 +23,9 @@ impl Copy {
 
 fn copy(from: &str) -> Copy {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let dir = tmp.path().join(Path::new(from).file_name().expect("a name"));
+    let dir = tmp
+        .path()
+        .join(Path::new(from).file_name().expect("a name"));
     for f in support::files_under(&support::repo().join(from)) {
         let rel = f.strip_prefix(support::repo().join(from)).expect("below");
         let to = dir.join(rel);
@@ -76,7 +78,12 @@ fn the_example_workspaces_check_clean() {
 #[test]
 fn a_renamed_loop_is_one_error_in_the_team_file() {
     let ws = copy(MAS);
-    edit(ws.path(), "loops/docs-fix.yaml", "name: docs-fix", "name: docs-fixes");
+    edit(
+        ws.path(),
+        "loops/docs-fix.yaml",
+        "name: docs-fix",
+        "name: docs-fixes",
+    );
     let out = loopconv()
         .current_dir(ws.path())
         .args(["check", "--format", "json", "."])
@@ -96,7 +103,10 @@ fn a_renamed_loop_is_one_error_in_the_team_file() {
     // One file of the workspace finds the rest: the team alone gets the same error.
     let (code, found) = codes(ws.path(), &["teams/release.json"]);
     assert_eq!(code, 1);
-    assert_eq!(found, [("W001".to_owned(), "teams/release.json".to_owned())]);
+    assert_eq!(
+        found,
+        [("W001".to_owned(), "teams/release.json".to_owned())]
+    );
     // Unless it is read alone.
     let out = loopconv()
         .current_dir(ws.path())
@@ -117,7 +127,10 @@ fn a_step_with_agent_and_loop_is_one_error() {
     );
     let (code, found) = codes(ws.path(), &["."]);
     assert_eq!(code, 1);
-    assert_eq!(found, [("W002".to_owned(), "./teams/release.json".to_owned())]);
+    assert_eq!(
+        found,
+        [("W002".to_owned(), "./teams/release.json".to_owned())]
+    );
 }
 
 /// Each team rule, one diagnostic per cause.
@@ -136,10 +149,25 @@ fn team_rules() {
             r#"{ "name": "validate-scope", "agent": "pm", "depends_on": ["tag-release"] }, { "name": "x", "agent": "pm", "depends_on": ["x"] }"#,
             "W004",
         ),
-        ("teams/release.json", r#""agents": ["pm","#, r#""agents": ["pmm","#, "W005"),
+        (
+            "teams/release.json",
+            r#""agents": ["pm","#,
+            r#""agents": ["pmm","#,
+            "W005",
+        ),
         ("loops/qa-fix.yaml", "actor: fixer", "actor: fixerr", "W006"),
-        ("loops/docs-fix.yaml", "name: docs-fix", "name: qa-fix", "W007"),
-        ("teams/release.json", r#""type": "chain""#, r#""type": "crew""#, "W008"),
+        (
+            "loops/docs-fix.yaml",
+            "name: docs-fix",
+            "name: qa-fix",
+            "W007",
+        ),
+        (
+            "teams/release.json",
+            r#""type": "chain""#,
+            r#""type": "crew""#,
+            "W008",
+        ),
         (
             "teams/release.json",
             r#"{ "name": "validate-scope", "agent": "pm" }"#,
@@ -152,19 +180,35 @@ fn team_rules() {
             r#"{ "name": "qa-fix", "agent": "release" }"#,
             "W010",
         ),
-        ("agents/pm.md", "---\nname: pm\n", "---\ntitle: pm\n", "W011"),
+        (
+            "agents/pm.md",
+            "---\nname: pm\n",
+            "---\ntitle: pm\n",
+            "W011",
+        ),
     ];
     for (file, from, to, want) in cases {
         let ws = copy(MAS);
         edit(ws.path(), file, from, to);
         let (code, found) = codes(ws.path(), &["."]);
-        let got: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).filter(|c| *c != "W005" || *want == "W005").collect();
+        let got: Vec<&str> = found
+            .iter()
+            .map(|(c, _)| c.as_str())
+            .filter(|c| *c != "W005" || *want == "W005")
+            .collect();
         assert!(got.contains(want), "{want}: {found:?}");
-        let want_code = Code::ALL.iter().find(|c| c.as_str() == *want).expect("a code");
+        let want_code = Code::ALL
+            .iter()
+            .find(|c| c.as_str() == *want)
+            .expect("a code");
         let errors = matches!(want_code.severity(), loopconv::diag::Severity::Error);
         assert_eq!(code, i32::from(errors), "{want}: {found:?}");
         if *want != "W011" {
-            assert_eq!(got.iter().filter(|c| *c == want).count(), 1, "{want}: {found:?}");
+            assert_eq!(
+                got.iter().filter(|c| *c == want).count(),
+                1,
+                "{want}: {found:?}"
+            );
         }
     }
 }
@@ -173,12 +217,42 @@ fn team_rules() {
 #[test]
 fn agent_rules() {
     let cases: &[(&str, &str, &str, &str)] = &[
-        ("agent.json", "@acme/notes-loop@0.2.0", "@acme/notes-lop@0.2.0", "W101"),
-        ("agent.json", "@acme/notes-loop@0.2.0", "@acme/notes-loop@0.3.0", "W103"),
-        ("agent.json", r#""loop": "@acme/notes-loop@0.2.0","#, "", "W104"),
-        ("agent.json", r#""summarize": {"#, r#""summarise": {"#, "W105"),
-        ("agent.json", "@acme/notes-loop@0.2.0", "@acme/notes-loop@^0.2", "W106"),
-        ("agent.lock", r#""lockfile_version": 3"#, r#""lockfile_version": 2"#, "W107"),
+        (
+            "agent.json",
+            "@acme/notes-loop@0.2.0",
+            "@acme/notes-lop@0.2.0",
+            "W101",
+        ),
+        (
+            "agent.json",
+            "@acme/notes-loop@0.2.0",
+            "@acme/notes-loop@0.3.0",
+            "W103",
+        ),
+        (
+            "agent.json",
+            r#""loop": "@acme/notes-loop@0.2.0","#,
+            "",
+            "W104",
+        ),
+        (
+            "agent.json",
+            r#""summarize": {"#,
+            r#""summarise": {"#,
+            "W105",
+        ),
+        (
+            "agent.json",
+            "@acme/notes-loop@0.2.0",
+            "@acme/notes-loop@^0.2",
+            "W106",
+        ),
+        (
+            "agent.lock",
+            r#""lockfile_version": 3"#,
+            r#""lockfile_version": 2"#,
+            "W107",
+        ),
     ];
     for (file, from, to, want) in cases {
         let ws = copy(AGENTPM);
@@ -189,7 +263,12 @@ fn agent_rules() {
     }
     // W102: the local source is an Agent, not a loop.
     let ws = copy(AGENTPM);
-    edit(ws.path(), "loops/notes-loop/agent.json", r#""kind": "loop""#, r#""kind": "agent""#);
+    edit(
+        ws.path(),
+        "loops/notes-loop/agent.json",
+        r#""kind": "loop""#,
+        r#""kind": "agent""#,
+    );
     let (code, found) = codes(ws.path(), &["agent.json"]);
     assert_eq!(code, 1);
     assert!(found.iter().any(|(c, _)| c == "W102"), "{found:?}");
@@ -206,12 +285,22 @@ fn corpus_workspaces() {
     let specs = corpus.join("workspaces/mas-agent-team-release/specs");
     let (code, found) = codes(&specs, &["."]);
     assert_eq!(code, 0);
-    assert_eq!(found, [("W006".to_owned(), "./loops/qa-fix.yaml".to_owned())]);
+    assert_eq!(
+        found,
+        [("W006".to_owned(), "./loops/qa-fix.yaml".to_owned())]
+    );
     let m16 = corpus.join("workspaces/agentpm-m16-harness-workspace");
-    let out = loopconv().current_dir(&m16).args(["check", "agent.json"]).output().expect("run");
+    let out = loopconv()
+        .current_dir(&m16)
+        .args(["check", "agent.json"])
+        .output()
+        .expect("run");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let said = support::stderr(&out);
-    assert!(said.contains("W108") && said.contains("local source loops/m16-reference-loop/agent.json"), "{said}");
+    assert!(
+        said.contains("W108") && said.contains("local source loops/m16-reference-loop/agent.json"),
+        "{said}"
+    );
 }
 
 /// A command that needs a loop, given a team, says what the file is (`P015`), once.
@@ -223,7 +312,10 @@ fn a_team_is_no_loop_to_draw() {
         .expect("run");
     assert_eq!(out.status.code(), Some(1));
     let said = support::stderr(&out);
-    assert!(said.contains("P015") && said.contains("multi-agent-spec team"), "{said}");
+    assert!(
+        said.contains("P015") && said.contains("multi-agent-spec team"),
+        "{said}"
+    );
     assert_eq!(said.matches("error[").count(), 1, "{said}");
 }
 

@@ -183,7 +183,7 @@ fn kind_loop_is_an_agentpm_manifest_even_without_its_loop_object() {
     assert_eq!(l.format, Some(Format::Agentpm));
     let codes: Vec<&str> = l.diags.items().iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["F002"], "{:?}", l.diags.items());
-    // Another kind stays undecided.
+    // An Agent is named for what it is: no loop (`P015`), not an undecided format.
     let other = load("k.json", br#"{"kind": "agent"}"#, &LoadOptions::default());
     let codes: Vec<&str> = other
         .diags
@@ -191,7 +191,7 @@ fn kind_loop_is_an_agentpm_manifest_even_without_its_loop_object() {
         .iter()
         .map(|d| d.code.as_str())
         .collect();
-    assert_eq!(codes, ["P011"]);
+    assert_eq!(codes, ["P015"]);
 }
 
 /// A YAML loop saved as `.json` is read as JSON (the name decides the syntax): its `P001`

@@ -101,11 +101,13 @@ pub fn is_loop_file(path: &Path) -> bool {
         .is_some_and(|e| matches!(e, "json" | "yaml" | "yml"))
 }
 
-/// The loop files (`*.json`, `*.yaml`, `*.yml`) under `dir`, recursively, sorted.
+/// The loop files (`*.json`, `*.yaml`, `*.yml`) under `dir`, recursively, sorted; not those
+/// in a `workspaces` folder, which hold the documents that use loops beside their loops
+/// (tested in `cli::workspaces`).
 pub fn loop_files(dir: &Path) -> Vec<PathBuf> {
     files_under(dir)
         .into_iter()
-        .filter(|p| is_loop_file(p))
+        .filter(|p| is_loop_file(p) && !p.components().any(|c| c.as_os_str() == "workspaces"))
         .collect()
 }
 
