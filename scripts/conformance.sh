@@ -331,6 +331,8 @@ main() {
             if "$bin" graph --style "$style" "$f" -o "$out/src/$name.$style.mmd" \
                 2>"$out/src/$name.err"; then
                 mermaids+=("$name.$style")
+            elif [[ $style == state ]] && grep -q 'a team is drawn as a Mermaid flowchart' "$out/src/$name.err"; then
+                : # a team (examples/workspaces, the corpus's workspaces) has one Mermaid style
             else
                 echo "  FAIL $f: loopconv graph --style $style failed"
                 failed=$((failed + 1))

@@ -21,6 +21,7 @@ pub mod mermaid;
 pub mod plantuml;
 pub mod schema;
 pub mod support;
+pub mod team;
 pub mod xstate;
 
 use std::fmt;

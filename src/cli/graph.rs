@@ -7,13 +7,15 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result, bail};
 use clap::Args;
 
-use loopconv::Format;
-use loopconv::Target;
+use loopconv::back::team::Language;
 use loopconv::back::{self, mermaid::Style};
 use loopconv::diag::Diagnostics;
+use loopconv::format::DocKind;
+use loopconv::project::{Facts, Member, Project};
+use loopconv::{Format, Loaded, Target};
 
 use super::io::{emit, emit_streamed, plain_io, refuse_input_as_output, refuse_unused_stdin_name};
-use super::report::{free_at_exit, load_file, report_loaded};
+use super::report::{free_at_exit, load_document, load_file, report_loaded};
 use super::{EXIT_PROBLEMS, Global};
 
 #[derive(Debug, Args)]
@@ -44,6 +46,9 @@ pub(super) struct GraphArgs {
     /// Output file (`-` or absent: standard output).
     #[arg(long, short = 'o', value_name = "PATH")]
     output: Option<PathBuf>,
+    /// A team: draw each loop step as one box instead of the loop's phases.
+    #[arg(long)]
+    collapse_loops: bool,
     /// Input format.
     #[arg(
         long,
@@ -87,7 +92,13 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
         );
     }
     refuse_input_as_output(a.output.as_deref(), [a.input.as_path()])?;
-    let mut l = load_file(g, &a.input, a.from)?;
+    let mut l = load_document(g, &a.input, a.from, true)?;
+    match l.kind {
+        Some(DocKind::MasTeam) => return graph_team(g, a, target, l),
+        Some(DocKind::Loop(_)) | None => {}
+        // Refused as what it is (`P015`).
+        Some(_) => l = load_file(g, &a.input, a.from)?,
+    }
     report_loaded(g, &l);
     // Drawing reads only the IR and its analysis: the source and its tree are freed first,
     // so a large loop is not held twice.
@@ -116,6 +127,53 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     })?
     .report(g);
     free_at_exit(l);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Draw a team's workflow with the loops its steps name, found in its workspace.
+fn graph_team(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Result<ExitCode> {
+    let language = match target {
+        Target::Dot => Language::Dot,
+        Target::PlantUml => Language::PlantUml,
+        _ if a.style == Some(Style::State) => {
+            bail!("a team is drawn as a Mermaid flowchart: drop --style state")
+        }
+        _ => Language::Mermaid,
+    };
+    let member = Member::of(&a.input, &mut l);
+    report_loaded(g, &l);
+    let Some(member) = member.filter(|_| !l.diags.has_errors()) else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let Facts::Team(team) = &member.facts else {
+        bail!("internal: a team without its facts");
+    };
+    let roots: Vec<PathBuf> = super::project::workspace_of(g, &a.input)
+        .into_iter()
+        .collect();
+    let reported = [super::project::normal(&a.input)].into_iter().collect();
+    let context = super::project::context(g, &roots, &reported, &super::io::folder_pool()?)?;
+    let project = Project::new(context);
+    // Each loop a step names, read once (a loop with errors is drawn as one box).
+    let mut loops: Vec<(String, Loaded)> = Vec::new();
+    for (name, _) in team.steps.iter().filter_map(|s| s.loop_name.as_ref()) {
+        if loops.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        if let Some(path) = project.loop_path(name) {
+            loops.push((name.clone(), load_file(g, path, None)?));
+        }
+    }
+    let graph_of = |name: &str| {
+        (loops.iter())
+            .find(|(n, _)| n == name)
+            .and_then(|(_, l)| l.valid())
+            .map(|(spec, _)| &spec.graph)
+    };
+    let drawing = loopconv::project::team_drawing(team, &graph_of);
+    let text = back::team::draw(&drawing, language, a.collapse_loops);
+    let text = if a.svg { dot_to_svg(&text)? } else { text };
+    emit(a.output.as_deref(), &text)?.report(g);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -123,3 +123,58 @@ impl Project {
         rules::run(self)
     }
 }
+
+impl Project {
+    /// The file of the loop named `name`, the first of its name.
+    pub fn loop_path(&self, name: &str) -> Option<&Path> {
+        self.members.iter().find_map(|m| match &m.facts {
+            Facts::Loop(l) if l.name == name => Some(m.path.as_path()),
+            _ => None,
+        })
+    }
+}
+
+/// The drawing of a team ([`crate::back::team`]): its steps in order, each after the steps
+/// it depends on, or, in a `chain`, `sequential` or `orchestrated` workflow without
+/// `depends_on`, after the step before it; `graph_of` gives the graph of a loop by name.
+pub fn team_drawing<'a>(
+    team: &'a team::Team,
+    graph_of: &dyn Fn(&str) -> Option<&'a crate::ir::Graph>,
+) -> crate::back::team::Team<'a> {
+    use crate::back::team::{Runs, Step};
+    let index = |name: &str| {
+        team.steps
+            .iter()
+            .position(|s| s.name.as_deref() == Some(name))
+    };
+    let any_dependency = team.steps.iter().any(|s| !s.depends_on.is_empty());
+    let ordered = matches!(
+        team.workflow_type.as_deref(),
+        None | Some("chain" | "sequential" | "orchestrated")
+    );
+    let steps = (team.steps.iter().enumerate())
+        .map(|(i, s)| {
+            let after = if any_dependency {
+                s.depends_on.iter().filter_map(|(d, _)| index(d)).collect()
+            } else if ordered && i > 0 {
+                vec![i - 1]
+            } else {
+                Vec::new()
+            };
+            let runs = match (&s.agent, &s.loop_name) {
+                (_, Some((name, _))) => Runs::Loop(name, graph_of(name)),
+                (Some((agent, _)), None) => Runs::Agent(agent),
+                (None, None) => Runs::Nothing,
+            };
+            Step {
+                name: s.name.as_deref().unwrap_or("?"),
+                runs,
+                after,
+            }
+        })
+        .collect();
+    crate::back::team::Team {
+        name: team.name.as_deref().unwrap_or("team"),
+        steps,
+    }
+}

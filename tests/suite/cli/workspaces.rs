@@ -305,9 +305,14 @@ fn corpus_workspaces() {
 
 /// A command that needs a loop, given a team, says what the file is (`P015`), once.
 #[test]
-fn a_team_is_no_loop_to_draw() {
+fn a_team_is_no_loop_to_convert() {
     let out = loopconv()
-        .args(["graph", &format!("{MAS}/teams/release.json")])
+        .args([
+            "convert",
+            "--to",
+            "agentpm",
+            &format!("{MAS}/teams/release.json"),
+        ])
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(1));
@@ -328,4 +333,64 @@ fn every_workspace_code_is_tested() {
         let quoted = format!("\"{}\"", code.as_str());
         assert!(text.contains(&quoted), "no workspace test produces {code}");
     }
+}
+
+/// `graph` of a team draws its workflow with each loop step's phases inside, in every
+/// diagram language, and Graphviz and PlantUML accept it; `--collapse-loops` draws one box
+/// per loop.
+#[test]
+fn a_team_is_drawn_with_its_loops_inside() {
+    let team = format!("{MAS}/teams/release.json");
+    for (flag, group) in [
+        ("--mermaid", "subgraph s1["),
+        ("--dot", "subgraph cluster_s1"),
+        ("--plantuml", "as s1 {"),
+    ] {
+        let out = loopconv()
+            .args(["graph", flag, &team])
+            .output()
+            .expect("run");
+        assert!(out.status.success(), "{flag}: {out:?}");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(text.contains(group), "{flag}: {text}");
+        for phase in ["validate", "eval", "act", "release"] {
+            assert!(text.contains(phase), "{flag}: no {phase} in {text}");
+        }
+        let collapsed = loopconv()
+            .args(["graph", flag, "--collapse-loops", &team])
+            .output()
+            .expect("run");
+        let collapsed = String::from_utf8(collapsed.stdout).expect("utf-8");
+        assert!(
+            !collapsed.contains(group) && !collapsed.contains("eval"),
+            "{flag}: {collapsed}"
+        );
+    }
+    let dot = loopconv()
+        .args(["graph", "--dot", &team])
+        .output()
+        .expect("run")
+        .stdout;
+    if !support::skip_without_tool(which("dot"), "dot (Graphviz)") {
+        let mut child = std::process::Command::new("dot")
+            .arg("-Tsvg")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("dot");
+        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), &dot).expect("write");
+        let out = child.wait_with_output().expect("dot");
+        assert!(out.status.success() && out.stderr.is_empty(), "{out:?}");
+        let svg = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            svg.contains("<svg") && svg.contains(">eval<") && svg.contains("$end"),
+            "{svg}"
+        );
+    }
+}
+
+/// Whether a command is on the PATH.
+fn which(tool: &str) -> bool {
+    std::process::Command::new(tool).arg("-V").output().is_ok()
 }
