@@ -305,7 +305,7 @@ pub(super) struct Written {
 
 impl Written {
     /// One line per replaced link.
-    fn notes(&self) -> impl Iterator<Item = String> + '_ {
+    pub(super) fn notes(&self) -> impl Iterator<Item = String> + '_ {
         self.replaced_links.iter().map(|(link, to)| {
             format!(
                 "replaced the symbolic link {} (to {}) instead of writing through it",
@@ -313,20 +313,6 @@ impl Written {
                 to.display()
             )
         })
-    }
-
-    /// Say what was replaced, as the command's summary lines (for people only).
-    pub(super) fn report(self, g: &Global) {
-        for note in self.notes() {
-            super::report::summary(g, format_args!("{note}"));
-        }
-    }
-
-    /// Say what was replaced on stderr, for a command without diagnostics options.
-    pub(super) fn report_plain(self) {
-        for note in self.notes() {
-            super::report::eprintln!("{note}");
-        }
     }
 }
 

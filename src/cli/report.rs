@@ -323,3 +323,20 @@ pub(super) fn first_then_rest(first: &[usize], n: usize) -> impl Iterator<Item =
         .copied()
         .chain((0..n).filter(move |&i| !is_first[i]))
 }
+
+impl super::io::Written {
+    /// Say which links a write replaced, as the command's summary lines (for people only).
+    pub(super) fn report(self, g: &Global) {
+        for note in self.notes() {
+            summary(g, format_args!("{note}"));
+        }
+    }
+
+    /// Say which links a write replaced on stderr, for a command without diagnostics
+    /// options.
+    pub(super) fn report_plain(self) {
+        for note in self.notes() {
+            eprintln!("{note}");
+        }
+    }
+}
