@@ -12,6 +12,9 @@
 //!   `xstate-10000.json` (`loop-10000.json` as an XState machine: 10,403 states, so it is
 //!   read with `--max-phases 20000`), and `mas-10000.yaml` (a VEAL loop of 10,000 checks,
 //!   about the size of `loop-10000.json`) with the same loop as `mas-10000.json`;
+//! * DIR/workspace/specs/, a multi-agent-spec workspace: 10,000 VEAL loops
+//!   (`loops/loop-N.yaml`), 1,000 teams of 10 loop steps each (`teams/team-N.json`) and
+//!   1,000 agent specs (`agents/agent-N.md`), every reference resolving;
 //! * DIR/VERSION, written last: the version of this layout (`scripts/bench.sh` regenerates
 //!   the folder when it differs).
 
@@ -26,7 +29,7 @@ use workload::shapes::{KeyOrder, Layout, Shape, mas_checks, shaped_loop};
 use workload::{Faults, agentpm_loop, agentpm_loop_with, changed_loop};
 
 /// The version of the folder's layout: raise it when a file is added or changed.
-const VERSION: &str = "2";
+const VERSION: &str = "3";
 
 fn write(path: &Path, text: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
@@ -88,5 +91,47 @@ fn main() -> std::io::Result<()> {
     write(&shapes.join("mas-10000.yaml"), &mas.to_yaml())?;
     let json = mas.to_json(KeyOrder::Authored, Layout::Spaces(2));
     write(&shapes.join("mas-10000.json"), &json)?;
+    workspace(&dir.join("workspace").join("specs"))?;
     write(&dir.join("VERSION"), VERSION)
+}
+
+/// A multi-agent-spec workspace whose references all resolve: loop `i` is validated by
+/// agent `i % 1000` and acted on by agent `(i + 1) % 1000`; team `t` runs loops `10t` to
+/// `10t + 9` in a chain, with agent `t` as its orchestrator.
+fn workspace(specs: &Path) -> std::io::Result<()> {
+    const LOOPS: usize = 10_000;
+    const TEAMS: usize = 1_000;
+    const AGENTS: usize = 1_000;
+    for a in 0..AGENTS {
+        let text = format!(
+            "---\nname: agent-{a}\ndescription: Agent {a} of the benchmark workspace.\n---\n\nInstructions for agent {a}: read the task, do it, report.\n"
+        );
+        write(&specs.join("agents").join(format!("agent-{a}.md")), &text)?;
+    }
+    for i in 0..LOOPS {
+        let text = format!(
+            "name: loop-{i}\ntype: VEAL\ndescription: Validate and fix part {i} of the product.\nvalidator: agent-{v}\nactor: agent-{w}\nmax_attempts: 3\nescalation: human\nchecks:\n  - id: build\n    description: The part builds.\n    type: command\n    command: make part-{i}\n    required: true\n  - id: tests\n    description: The part's tests pass.\n    type: command\n    command: make test-{i}\n    required: true\n",
+            v = i % AGENTS,
+            w = (i + 1) % AGENTS
+        );
+        write(&specs.join("loops").join(format!("loop-{i}.yaml")), &text)?;
+    }
+    for t in 0..TEAMS {
+        let steps: Vec<String> = (0..10)
+            .map(|k| {
+                let i = t * 10 + k;
+                format!("      {{ \"name\": \"step-{k}\", \"loop\": \"loop-{i}\" }}")
+            })
+            .collect();
+        let roster: Vec<String> = (0..10)
+            .map(|k| format!("\"agent-{}\"", (t + k) % AGENTS))
+            .collect();
+        let text = format!(
+            "{{\n  \"name\": \"team-{t}\",\n  \"version\": \"1.0.0\",\n  \"agents\": [{}],\n  \"orchestrator\": \"agent-{t}\",\n  \"workflow\": {{\n    \"type\": \"chain\",\n    \"steps\": [\n{}\n    ]\n  }}\n}}\n",
+            roster.join(", "),
+            steps.join(",\n")
+        );
+        write(&specs.join("teams").join(format!("team-{t}.json")), &text)?;
+    }
+    Ok(())
 }

@@ -10,6 +10,8 @@ use loopconv::Format;
 use loopconv::Target;
 use loopconv::back;
 use loopconv::diag::Diagnostics;
+use loopconv::format::DocKind;
+use loopconv::project::{Facts, Member};
 
 use super::io::{
     Inputs, expand, folder_pool, is_stdio, map_on_readers, open_error, plain_io,
@@ -187,12 +189,14 @@ pub(super) fn docs_pages(
     // of its own: it is left out, and said so.
     let walked = a.paths.iter().any(|p| p.is_dir());
     let read = |f: &PathBuf| load_document(g, f, a.from, walked);
+    let mut teams = Vec::new();
     for (f, l) in files.iter().zip(map_on_readers(&pool, files, read)) {
         let l = l?;
-        if let Some(kind) = l
-            .kind
-            .filter(|k| !matches!(k, loopconv::format::DocKind::Loop(_)))
-        {
+        if l.kind == Some(DocKind::MasTeam) {
+            teams.push((f, sources.name(f), l));
+            continue;
+        }
+        if let Some(kind) = l.kind.filter(|k| !matches!(k, DocKind::Loop(_))) {
             summary(
                 g,
                 format_args!(
@@ -259,8 +263,117 @@ pub(super) fn docs_pages(
             pages.push(page);
         }
     }
-    pages.push((INDEX_PAGE.to_owned(), back::markdown::index(&entries)?));
+    let mut index = back::markdown::index(&entries)?;
+    if !teams.is_empty() {
+        let Some(team_pages) = team_pages(g, &mut teams, &loaded, &entries, &mut pages) else {
+            return Ok(None);
+        };
+        index = before_footer(&index, &team_index(&team_pages));
+    }
+    pages.push((INDEX_PAGE.to_owned(), index));
     Ok(Some(pages))
+}
+
+/// A team read by `docs`: its file, its name in pages, and what was loaded.
+type TeamFile<'f> = (&'f PathBuf, String, loopconv::Loaded);
+
+/// The page of each team (`team-<name>.md`), and a "Used by" section on the page of each
+/// loop a team runs; `None` when a team has errors or its page name is taken (reported).
+fn team_pages(
+    g: &Global,
+    teams: &mut [TeamFile<'_>],
+    loaded: &[(String, loopconv::Loaded)],
+    entries: &[back::markdown::IndexEntry],
+    pages: &mut Vec<(String, String)>,
+) -> Option<Vec<(String, String)>> {
+    let page_of = |name: &str| {
+        entries
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.file_name.clone())
+    };
+    let graph_of = |name: &str| {
+        (loaded.iter())
+            .filter_map(|(_, l)| l.valid())
+            .find(|(spec, _)| spec.name == name)
+            .map(|(spec, _)| &spec.graph)
+    };
+    let mut made = Vec::new();
+    let mut uses: std::collections::BTreeMap<String, Vec<(String, String, String)>> =
+        Default::default();
+    for (f, source, l) in teams.iter_mut() {
+        let member = Member::of(f, l);
+        report_loaded(g, l);
+        let facts = member.map(|m| m.facts);
+        let team = match &facts {
+            Some(Facts::Team(t)) if !l.diags.has_errors() => t,
+            _ => return None,
+        };
+        let drawing = loopconv::project::team_drawing(team, &graph_of);
+        let file_name = format!("team-{}.md", drawing.name);
+        if pages.iter().any(|(n, _)| *n == file_name)
+            || made.iter().any(|(n, _): &(String, String)| *n == file_name)
+        {
+            summary(
+                g,
+                format_args!("no page was written: two pages would be named {file_name}"),
+            );
+            return None;
+        }
+        for s in &drawing.steps {
+            if let back::team::Runs::Loop(name, _) = s.runs {
+                uses.entry(name.to_owned()).or_default().push((
+                    drawing.name.to_owned(),
+                    file_name.clone(),
+                    s.name.to_owned(),
+                ));
+            }
+        }
+        let roster: Vec<&str> = team.roster.iter().map(|(n, _)| n.as_str()).collect();
+        let description = l
+            .doc
+            .as_ref()
+            .and_then(|d| d.root().get("description"))
+            .and_then(|n| n.as_str());
+        let text = back::team::page(&drawing, description, &roster, source, &page_of);
+        made.push((file_name, text));
+    }
+    for (name, used) in &uses {
+        let Some(page) = page_of(name) else { continue };
+        let used: Vec<(&str, &str, &str)> = used
+            .iter()
+            .map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str()))
+            .collect();
+        if let Some((_, text)) = pages.iter_mut().find(|(n, _)| *n == page) {
+            *text = before_footer(text, &back::team::used_by(&used));
+        }
+    }
+    pages.extend(made.iter().cloned());
+    Some(made)
+}
+
+/// The index's list of teams.
+fn team_index(teams: &[(String, String)]) -> String {
+    let mut out = String::from("## Teams\n\n");
+    for (file_name, _) in teams {
+        let name = file_name
+            .trim_start_matches("team-")
+            .trim_end_matches(".md");
+        out.push_str(&format!(
+            "- [{}]({file_name})\n",
+            loopconv::text::markdown::inline(name)
+        ));
+    }
+    out
+}
+
+/// `page` with `section` inserted before its footer (the last `---` rule and the generated
+/// mark), or at its end.
+fn before_footer(page: &str, section: &str) -> String {
+    match page.rfind("\n---\n\nGenerated by loopconv") {
+        Some(at) => format!("{}\n{section}{}", &page[..at], &page[at..]),
+        None => format!("{page}\n{section}"),
+    }
 }
 
 /// The source files as the pages name them: relative to the root of the repository the

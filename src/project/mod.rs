@@ -137,10 +137,10 @@ impl Project {
 /// The drawing of a team ([`crate::back::team`]): its steps in order, each after the steps
 /// it depends on, or, in a `chain`, `sequential` or `orchestrated` workflow without
 /// `depends_on`, after the step before it; `graph_of` gives the graph of a loop by name.
-pub fn team_drawing<'a>(
-    team: &'a team::Team,
-    graph_of: &dyn Fn(&str) -> Option<&'a crate::ir::Graph>,
-) -> crate::back::team::Team<'a> {
+pub fn team_drawing<'t, 'g: 't>(
+    team: &'t team::Team,
+    graph_of: &dyn Fn(&str) -> Option<&'g crate::ir::Graph>,
+) -> crate::back::team::Team<'t> {
     use crate::back::team::{Runs, Step};
     let index = |name: &str| {
         team.steps

@@ -394,3 +394,44 @@ fn a_team_is_drawn_with_its_loops_inside() {
 fn which(tool: &str) -> bool {
     std::process::Command::new(tool).arg("-V").output().is_ok()
 }
+
+/// `docs` of a workspace writes a page per team (its workflow, its steps linked to their
+/// loops' pages), a "Used by" section on each loop's page, and the teams in the index;
+/// `docs --check` passes, and fails once a loop is renamed.
+#[test]
+fn docs_of_a_workspace_links_teams_and_loops() {
+    let ws = copy(MAS);
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let docs = |extra: &[&str]| {
+        loopconv()
+            .current_dir(ws.path())
+            .args(["docs", ".", "-o"])
+            .arg(out_dir.path())
+            .args(extra)
+            .output()
+            .expect("run")
+    };
+    let out = docs(&[]);
+    assert!(out.status.success(), "{out:?}");
+    let read = |p: &str| std::fs::read_to_string(out_dir.path().join(p)).expect(p);
+    let team = read("team-release.md");
+    assert!(
+        team.contains("| `qa-fix` | loop [qa-fix](qa-fix.md) | `validate-scope` |"),
+        "{team}"
+    );
+    assert!(team.contains("```mermaid\nflowchart TD"), "{team}");
+    let qa = read("qa-fix.md");
+    assert!(
+        qa.contains("## Used by\n\n- team [release](team-release.md), step `qa-fix`\n\n---"),
+        "{qa}"
+    );
+    assert!(read("index.md").contains("- [release](team-release.md)"));
+    assert!(docs(&["--check"]).status.success());
+    edit(
+        ws.path(),
+        "loops/docs-fix.yaml",
+        "name: docs-fix",
+        "name: docs-fixes",
+    );
+    assert_eq!(docs(&["--check"]).status.code(), Some(1));
+}
