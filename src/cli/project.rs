@@ -144,6 +144,11 @@ pub(super) fn read(g: &Global, path: &Path, from: Option<Format>) -> Result<Read
         });
     }
     let mut l = load_document(g, path, from, true)?;
+    if path.file_name().is_some_and(|n| n == "agent.lock") && l.kind != Some(DocKind::AgentLock) {
+        l.diags.note_first_error(|| {
+            "`agent.lock` is read as an AgentPM lock: a JSON object with `lockfile_version: 3`; regenerate it with `agentpm install`".to_owned()
+        });
+    }
     let member = Member::of(path, &mut l);
     if g.strict {
         l.diags.make_strict();

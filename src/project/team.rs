@@ -256,7 +256,7 @@ fn local_rules(team: &Team, diags: &mut Vec<Diagnostic>) {
 
 /// `W002`: exactly one of `agent` and `loop` per step.
 fn agent_xor_loop(team: &Team, diags: &mut Vec<Diagnostic>) {
-    for s in &team.steps {
+    for (i, s) in team.steps.iter().enumerate() {
         let name = s.name.as_deref().unwrap_or("?");
         match (&s.agent, &s.loop_name) {
             (Some(_), Some((_, at))) => diags.push(
@@ -278,21 +278,11 @@ fn agent_xor_loop(team: &Team, diags: &mut Vec<Diagnostic>) {
                     format!("step `{name}` has neither `agent` nor `loop`: it runs nothing"),
                 )
                 .with_help("add `\"agent\": \"<agent>\"` or `\"loop\": \"<loop name>\"`")
-                .at(step_pointer(team, s)),
+                .at(format!("/workflow/steps/{i}")),
             ),
             _ => {}
         }
     }
-}
-
-/// The pointer of a step (its index in the workflow).
-fn step_pointer(team: &Team, s: &Step) -> String {
-    let i = team
-        .steps
-        .iter()
-        .position(|t| std::ptr::eq(t, s))
-        .unwrap_or(0);
-    format!("/workflow/steps/{i}")
 }
 
 /// `W010`: step names are unique.
