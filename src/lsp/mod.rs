@@ -20,6 +20,7 @@ mod requests;
 mod server;
 pub mod text;
 pub mod transport;
+pub mod workspace;
 
 pub use documents::DocumentAnalysis;
 pub use server::{DEBOUNCE, Ended, SessionError, capabilities, serve};

@@ -63,7 +63,11 @@ pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
             let tp = p.text_document_position_params;
             let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
             let r = features::definition(&a.text(), &a.index, off);
-            json(r.map(|r| GotoDefinitionResponse::Scalar(lsp_types::Location::new(uri, r))))
+            let here = r.map(|r| lsp_types::Location::new(uri.clone(), r));
+            // A team step's `loop`: the loop, in another file of the workspace.
+            let found = here
+                .or_else(|| super::workspace::loop_definition(uri.path().as_str(), &a.loaded, off));
+            json(found.map(GotoDefinitionResponse::Scalar))
         }
         References::METHOD => {
             let p: lsp_types::ReferenceParams = params(req)?;

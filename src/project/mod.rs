@@ -6,7 +6,7 @@
 //! once, through the [`crate::pipeline`] (loops) or by its kind's reader here (teams, agent
 //! specs, Agent and Template manifests, locks), and leaves a [`Member`]: the few facts the
 //! cross-file rules need, each with its position already resolved, so that no tree or
-//! source text is kept. [`Project::check`] then runs the rules ([`rules`]), one function
+//! source text is kept. [`Project::check`] then runs the rules (`rules.rs`), one function
 //! each, and returns diagnostics that name the file they point into.
 //!
 //! This module is the one above the pipeline: nothing below imports it.

@@ -1259,3 +1259,34 @@ fn a_malformed_message_before_initialized_does_not_end_the_session() {
     assert_eq!(told, 2);
     c.shutdown();
 }
+
+/// Definition across files: from a team step's `loop` to the `name` of that loop, in its
+/// own file of the workspace (the nearest `specs/` folder above the team).
+#[test]
+fn definition_from_a_step_loop_to_the_loop_file() {
+    let specs = support::examples().join("workspaces/mas-release/specs");
+    let team = specs.join("teams/release.json");
+    let uri = format!("file://{}", team.display());
+    let text = String::from_utf8(support::read(&team)).expect("UTF-8");
+    let mut c = Client::start();
+    c.open(&uri, &text);
+    c.diagnostics(&uri, 1);
+    let def = c.request(
+        "textDocument/definition",
+        at(&uri, pos(&text, "\"docs-fix\" }", 0, 2)),
+    );
+    let want = format!("file://{}", specs.join("loops/docs-fix.yaml").display());
+    assert_eq!(def["uri"], want.as_str(), "{def}");
+    assert_eq!(
+        def["range"]["start"],
+        json!({"line": 0, "character": 6}),
+        "{def}"
+    );
+    // Elsewhere in the team: nothing.
+    let none = c.request(
+        "textDocument/definition",
+        at(&uri, pos(&text, "\"release\"", 0, 2)),
+    );
+    assert!(none.is_null(), "{none}");
+    c.shutdown();
+}
