@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
     Serialize,
     Deserialize,
     JsonSchema,
-    clap::ValueEnum,
 )]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 #[schemars(description = "The format a loop was read from.")]
 pub enum Format {
@@ -280,6 +280,7 @@ impl std::fmt::Display for Target {
     }
 }
 
+#[cfg(feature = "cli")]
 impl clap::ValueEnum for Target {
     fn value_variants<'a>() -> &'a [Self] {
         &Target::ALL

@@ -9,7 +9,8 @@
 use crate::format::Format;
 
 /// A loop pattern that `loopconv new` can scaffold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Archetype {
     /// Think, act (after approval), observe (AgentPM).
     React,
