@@ -372,7 +372,10 @@ mod tests {
     #[test]
     fn the_derived_lists_are_in_order() {
         let names = |ts: &[Target]| ts.iter().map(|t| t.name()).collect::<Vec<_>>().join(" ");
-        assert_eq!(Format::ALL.map(Format::name).join(" "), "agentpm mas ir xstate");
+        assert_eq!(
+            Format::ALL.map(Format::name).join(" "),
+            "agentpm mas ir xstate"
+        );
         assert_eq!(
             names(&Target::ALL),
             "agentpm mas ir xstate mermaid dot plantuml markdown schema langgraph"

@@ -19,10 +19,9 @@ use super::index::Index;
 use super::index_xstate;
 use super::text::{LineIndex, Source};
 use crate::diag::Code;
-use crate::format::Format;
 use crate::front::TreeUse;
-use crate::pipeline::{LoadOptions, Loaded, load_string};
-use crate::tree::Syntax;
+use crate::pipeline::{self, LoadOptions, Loaded, PhaseLayout, load_string};
+use crate::tree::{Document, Syntax};
 
 /// One version of a document, read and indexed.
 pub struct DocumentAnalysis {
@@ -75,13 +74,9 @@ impl DocumentAnalysis {
             lines = LineIndex::new(read).with_lead(1);
         }
         diagnostics::help_for_editor(&mut loaded.diags);
-        let index = Arc::new(loaded.doc.as_ref().map_or_else(
-            Index::default,
-            |d| match loaded.format {
-                Some(Format::Xstate) => index_xstate::build(d),
-                _ => Index::build(d),
-            },
-        ));
+        let index = Arc::new(loaded.doc.as_ref().map_or_else(Index::default, |d| {
+            index_of(d, pipeline::phase_layout(loaded.format, d.root()))
+        }));
         let syntax = loaded.doc.as_ref().map_or(Syntax::Json, |d| d.syntax);
         DocumentAnalysis {
             lines,
@@ -212,6 +207,15 @@ impl Doc {
 
 /// The byte-order mark.
 const BOM: char = '\u{feff}';
+
+/// The index of a document whose phases are laid out as `layout` says.
+fn index_of(doc: &Document, layout: PhaseLayout) -> Index {
+    match layout {
+        PhaseLayout::Lists => Index::build(doc, None),
+        PhaseLayout::IrGraph => Index::build(doc, doc.root().get("graph")),
+        PhaseLayout::StateKeys => index_xstate::build(doc),
+    }
+}
 
 static EMPTY_LINES: std::sync::LazyLock<LineIndex> =
     std::sync::LazyLock::new(|| LineIndex::new(""));

@@ -149,14 +149,11 @@ pub enum Symbol {
 }
 
 impl Index {
-    /// Index a document.
-    pub fn build(doc: &Document) -> Index {
+    /// Index a document whose phases are listed ([`crate::pipeline::PhaseLayout::Lists`]),
+    /// or listed under the IR's `graph`, `ir_graph` ([`crate::pipeline::PhaseLayout::IrGraph`]).
+    pub fn build(doc: &Document, ir_graph: Option<&Node>) -> Index {
         let mut index = Index::default();
-        let root = doc.root();
-        let ir_graph = crate::front::ir::claims(root)
-            .then(|| root.get("graph"))
-            .flatten();
-        index.walk(root, ir_graph);
+        index.walk(doc.root(), ir_graph);
         index
     }
 
@@ -412,7 +409,7 @@ mod tests {
             &mut Diagnostics::new("x"),
         )
         .expect("YAML");
-        let index = Index::build(&doc);
+        let index = Index::build(&doc, None);
         let decl = text.find("id: plan").unwrap() + 4;
         let entry = text.find("entry_phase: plan").unwrap() + 13;
         let (sym, _) = index.symbol_at(entry).unwrap();
