@@ -1022,7 +1022,7 @@ fn nearest_property(key: &str, obj: &Rules, members: &[Member]) -> Option<&'stat
         .collect();
     sorted.sort_unstable();
     let near = |names: &[&'static str]| {
-        crate::valid::names::closest(key, names.iter().copied(), |d, n| {
+        crate::text::did_you_mean::closest(key, names.iter().copied(), |d, n| {
             d <= 2.max(n.len() / 4) && d < n.len()
         })
     };
