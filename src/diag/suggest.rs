@@ -45,8 +45,9 @@ impl EditTarget {
 
     /// The last step of the pointer, unescaped (the member's key).
     pub fn field(&self) -> String {
-        let last = self.pointer.rsplit('/').next().unwrap_or("");
-        last.replace("~1", "/").replace("~0", "~")
+        crate::pointer::Pointer::new(&self.pointer)
+            .last()
+            .into_owned()
     }
 }
 

@@ -10,8 +10,9 @@ use super::decode::{MAX_VALUES_HELP, ReadLimits};
 use super::duplicates::{Dup, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
-use super::node::{Document, KeyType, Member, Node, Reread, Span, Syntax, Value, escape_ptr};
+use super::node::{Document, KeyType, Member, Node, Reread, Span, Syntax, Value};
 use super::string::{SourceText, Str};
+use crate::pointer;
 
 struct YNode(Value);
 
@@ -688,7 +689,7 @@ fn collect_yaml_issues(
                 }
                 collect_yaml_issues(
                     &m.value,
-                    &format!("{ptr}/{}", escape_ptr(&m.key)),
+                    &format!("{ptr}/{}", pointer::escape(&m.key)),
                     dups,
                     doc,
                     diags,
