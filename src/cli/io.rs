@@ -173,7 +173,7 @@ pub(super) fn first_mentions(paths: &[PathBuf]) -> Result<Vec<bool>> {
 }
 
 /// `--stdin-name` with no `-` among `inputs` is a usage error: it names standard input,
-/// which is then not read (before, it was dropped without a word).
+/// which is then not read, so it is never dropped without a word.
 pub(super) fn refuse_unused_stdin_name<'a>(
     g: &Global,
     inputs: impl IntoIterator<Item = &'a Path>,

@@ -125,11 +125,6 @@ impl Suggestion {
         }
     }
 
-    /// Mutable access to [`Suggestion::target`] (the first target).
-    pub fn target_mut(&mut self) -> Option<&mut EditTarget> {
-        self.targets_mut().into_iter().next()
-    }
-
     /// Mutable access to every target (for locating them).
     pub fn targets_mut(&mut self) -> Vec<&mut EditTarget> {
         match self {
@@ -289,7 +284,7 @@ mod tests {
             start: 1,
             end: 4,
         };
-        if let Some(t) = s.target_mut() {
+        if let Some(t) = s.targets_mut().into_iter().next() {
             t.pos = Some(pos);
         }
         assert_eq!(s.replacement(), Some((pos, "\"x\\\"y\"".to_owned())));

@@ -203,7 +203,7 @@ mod tests {
         assert_eq!(at(items).unwrap().from, None);
         let items = items.replace("- to: b", "- from: b");
         assert_eq!(at(&items).unwrap().from.as_deref(), Some("b"));
-        // The IR graph's `entry` (before, only AgentPM's `entry_phase` was completed).
+        // The IR graph's `entry` is completed as AgentPM's `entry_phase` is.
         let c = at("{\"graph\": {\"entry\": \"|\"}}").unwrap();
         assert_eq!((c.kind, c.quoted), (RefKind::Entry, true));
         assert!(at("{\"name\": \"|\"}").is_none());

@@ -267,8 +267,8 @@ impl Index {
     }
 
     /// The declarations and references of one object; `is_ir_graph` when it is the `graph`
-    /// of an IR document. Before, the IR's `entry` was not a reference: a rename left it
-    /// naming the old id (`V006`), and hover, definition and references found nothing there.
+    /// of an IR document, whose `entry` is a reference like AgentPM's `entry_phase` (a
+    /// rename changes it; hover, definition and references find the phase there).
     fn object(&mut self, node: &Node, members: &[Member], is_ir_graph: bool) {
         for m in members {
             match (m.key.as_str(), &m.value.value) {

@@ -347,8 +347,8 @@ fn one_root(
 }
 
 /// Where a YAML error is: its byte offset when serde-saphyr gives one that agrees with its
-/// line, else the byte its line and column name (the snippet used to point at 1:1 while
-/// the message said line 5, column 15).
+/// line, else the byte its line and column name, so that the snippet points where the
+/// message's line and column say.
 fn yaml_error_pos(text: &str, starts: &[usize], loc: &serde_saphyr::Location) -> Pos {
     let by_offset = loc
         .span()
