@@ -71,6 +71,10 @@ pub mod id_pattern {
     /// A stable id (phase, outcome, checkpoint): upstream's
     /// `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$` without the look-ahead, plus `maxLength: 64`.
     pub const STABLE_ID: &str = "^[a-z](?:-?[a-z0-9])*$";
+    /// The stable-id pattern as the formats' documents write it (formats.md 1.4), which
+    /// messages quote: [`STABLE_ID`] with its `maxLength`, in a form Rust's `regex` cannot
+    /// compile (a look-ahead).
+    pub const STABLE_ID_DOCUMENTED: &str = "^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$";
     /// MAS loop name and check id (the IR's loop name).
     pub const NAME: &str = "^[a-z][a-z0-9-]*$";
     /// AgentPM package name: a [`NAME`] of at most 64 characters.
