@@ -17,7 +17,7 @@ use super::diagnostics;
 use super::features::DocumentText;
 use super::index::Index;
 use super::index_xstate;
-use super::text::{LineIndex, Source};
+use super::text::{Source, Utf16Lines};
 use crate::diag::Code;
 use crate::front::TreeUse;
 use crate::pipeline::{self, LoadOptions, Loaded, PhaseLayout, load_string};
@@ -26,7 +26,7 @@ use crate::tree::{Document, Syntax};
 /// One version of a document, read and indexed.
 pub struct DocumentAnalysis {
     /// The line index of the text analysed.
-    pub lines: LineIndex,
+    pub lines: Utf16Lines,
     /// What the read pipeline found (its tree holds the text).
     pub loaded: Loaded,
     /// The text when the read pipeline rejected it before parsing (empty otherwise).
@@ -71,7 +71,7 @@ impl DocumentAnalysis {
                 rejected.drain(..BOM.len_utf8());
             }
             let read = loaded.text().unwrap_or(&rejected);
-            lines = LineIndex::new(read).with_lead(1);
+            lines = Utf16Lines::new(read).with_lead(1);
         }
         diagnostics::help_for_editor(&mut loaded.diags);
         let index = Arc::new(loaded.doc.as_ref().map_or_else(Index::default, |d| {
@@ -109,7 +109,7 @@ impl DocumentAnalysis {
             .loaded
             .take_text()
             .unwrap_or_else(|| std::mem::take(&mut self.rejected));
-        let lines = std::mem::replace(&mut self.lines, LineIndex::new(""));
+        let lines = std::mem::replace(&mut self.lines, Utf16Lines::new(""));
         // When no thread can be started, the closure (and the rest) is dropped here.
         let _ = std::thread::Builder::new().spawn(move || drop(self));
         if lines.lead() == 0 {
@@ -217,8 +217,8 @@ fn index_of(doc: &Document, layout: PhaseLayout) -> Index {
     }
 }
 
-static EMPTY_LINES: std::sync::LazyLock<LineIndex> =
-    std::sync::LazyLock::new(|| LineIndex::new(""));
+static EMPTY_LINES: std::sync::LazyLock<Utf16Lines> =
+    std::sync::LazyLock::new(|| Utf16Lines::new(""));
 
 fn empty() -> Source {
     Source::new(String::new())

@@ -4,7 +4,7 @@
 use lsp_types::TextEdit;
 
 use super::features::DocumentText;
-use super::index::{Index, Span};
+use super::index::{ByteRange, Index};
 use crate::diag::{EditTarget, Suggestion};
 use crate::pointer::Pointer;
 use crate::tree::{Document, Member, Node, Syntax, Value};
@@ -92,7 +92,7 @@ fn node_at<'a>(doc: &'a Document, pointer: &str) -> Option<&'a Node> {
 fn remove_member(t: &DocumentText, doc: &Document, pointer: &str) -> Option<TextEdit> {
     let (members, i) = member_at(doc, pointer)?;
     let m = &members[i];
-    let span: Span = match (members.get(i + 1), i.checked_sub(1)) {
+    let span: ByteRange = match (members.get(i + 1), i.checked_sub(1)) {
         (Some(next), _) => (m.key_span.start(), next.key_span.start()),
         (None, Some(prev)) => (members[prev].value.span.end(), m.value.span.end()),
         (None, None) => (m.key_span.start(), m.value.span.end()),

@@ -11,7 +11,7 @@
 use crate::tree::{Document, Member, Node, Str, Value};
 
 /// A byte range.
-pub type Span = (usize, usize);
+pub type ByteRange = (usize, usize);
 
 /// A declared phase.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,13 +19,13 @@ pub struct PhaseDecl {
     /// The id.
     pub id: Str,
     /// The range of the id's value.
-    pub id_span: Span,
+    pub id_span: ByteRange,
     /// The range of the whole phase object.
-    pub span: Span,
+    pub span: ByteRange,
     /// The objective, when it is a string.
     pub objective: Option<String>,
     /// The range of the access block, when present (hover shows it, read from the tree).
-    pub access: Option<Span>,
+    pub access: Option<ByteRange>,
     /// The declared outcomes (none: the implicit outcome `complete`).
     pub outcomes: Vec<OutcomeDecl>,
 }
@@ -36,9 +36,9 @@ pub struct OutcomeDecl {
     /// The id.
     pub id: Str,
     /// The range of the id's value.
-    pub id_span: Span,
+    pub id_span: ByteRange,
     /// The range of the outcome object.
-    pub span: Span,
+    pub span: ByteRange,
     /// The description, when it is a string.
     pub description: Option<String>,
 }
@@ -49,9 +49,9 @@ pub struct CheckpointDecl {
     /// The id (empty when missing).
     pub id: Str,
     /// The range of the id's value (of the object when the id is missing).
-    pub id_span: Span,
+    pub id_span: ByteRange,
     /// The range of the checkpoint object.
-    pub span: Span,
+    pub span: ByteRange,
 }
 
 /// A transition.
@@ -64,7 +64,7 @@ pub struct TransitionDecl {
     /// `to`, when it is a string.
     pub to: Option<Str>,
     /// The range of the transition object.
-    pub span: Span,
+    pub span: ByteRange,
 }
 
 /// Which key holds a reference.
@@ -112,7 +112,7 @@ pub struct Reference {
     /// The id referred to.
     pub id: Str,
     /// The range of the value.
-    pub span: Span,
+    pub span: ByteRange,
     /// For `on`: the transition's `from` phase.
     pub phase: Option<Str>,
 }
@@ -129,7 +129,7 @@ pub struct Index {
     /// References, in source order.
     pub refs: Vec<Reference>,
     /// The range of the transitions array, when there is one.
-    pub transitions_span: Option<Span>,
+    pub transitions_span: Option<ByteRange>,
 }
 
 /// What is at a position.
@@ -181,8 +181,8 @@ impl Index {
     }
 
     /// The symbol at byte `offset`, and the range of the id there.
-    pub fn symbol_at(&self, offset: usize) -> Option<(Symbol, Span)> {
-        let inside = |s: Span| s.0 <= offset && offset <= s.1;
+    pub fn symbol_at(&self, offset: usize) -> Option<(Symbol, ByteRange)> {
+        let inside = |s: ByteRange| s.0 <= offset && offset <= s.1;
         for p in &self.phases {
             if inside(p.id_span) {
                 return Some((Symbol::Phase(p.id.to_string()), p.id_span));
@@ -211,7 +211,7 @@ impl Index {
     }
 
     /// Where a phase or outcome is declared (first declaration).
-    pub fn declaration(&self, sym: &Symbol) -> Option<Span> {
+    pub fn declaration(&self, sym: &Symbol) -> Option<ByteRange> {
         match sym {
             Symbol::Phase(id) => self.phase(id).map(|p| p.id_span),
             Symbol::Outcome { phase, id } => {
@@ -227,14 +227,14 @@ impl Index {
     }
 
     /// Every place a phase id is written: declarations and references.
-    pub fn phase_occurrences(&self, id: &str) -> Vec<Span> {
+    pub fn phase_occurrences(&self, id: &str) -> Vec<ByteRange> {
         let decls = self.phases.iter().filter(|p| p.id == id).map(|p| p.id_span);
         let refs = self
             .refs
             .iter()
             .filter(|r| r.kind != RefKind::On && r.id == id)
             .map(|r| r.span);
-        let mut all: Vec<Span> = decls.chain(refs).collect();
+        let mut all: Vec<ByteRange> = decls.chain(refs).collect();
         all.sort_unstable();
         all.dedup();
         all
