@@ -426,7 +426,7 @@ impl ShapeCheck<'_> {
             return true;
         }
         let len = text.chars().count() as u64;
-        if is_id && obj.pattern == Some(rules::Pattern::KebabSingleHyphens) {
+        if is_id && obj.pattern == Some(rules::TextPattern::KebabSingleHyphens) {
             return self.stable_id(obj, text, ptr, report);
         }
         if let Some(min) = obj.min_length
@@ -463,7 +463,7 @@ impl ShapeCheck<'_> {
             && !pat.matches(text)
         {
             ok = false;
-            let (code, help) = if pat == rules::Pattern::SemVer {
+            let (code, help) = if pat == rules::TextPattern::SemVer {
                 (
                     Code::InvalidVersion,
                     "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",

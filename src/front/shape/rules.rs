@@ -66,7 +66,7 @@ impl Schema {
 /// compiler (`compile.rs`) refuses any other pattern, and a test compares each with
 /// `regex` on generated strings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Pattern {
+pub(super) enum TextPattern {
     /// `\S`.
     NotBlank,
     /// `^[a-z][a-z0-9-]*$`.
@@ -81,27 +81,27 @@ pub(super) enum Pattern {
     SemVer,
 }
 
-impl Pattern {
+impl TextPattern {
     /// Every pattern, for the compiler and the tests.
     #[cfg(test)]
-    pub(super) const ALL: [Pattern; 6] = [
-        Pattern::NotBlank,
-        Pattern::Kebab,
-        Pattern::Kebab64,
-        Pattern::KebabSingleHyphens,
-        Pattern::UpperSnake,
-        Pattern::SemVer,
+    pub(super) const ALL: [TextPattern; 6] = [
+        TextPattern::NotBlank,
+        TextPattern::Kebab,
+        TextPattern::Kebab64,
+        TextPattern::KebabSingleHyphens,
+        TextPattern::UpperSnake,
+        TextPattern::SemVer,
     ];
 
     /// The pattern as the schema writes it.
     pub(super) fn source(self) -> &'static str {
         match self {
-            Pattern::NotBlank => r"\S",
-            Pattern::Kebab => id_pattern::NAME,
-            Pattern::Kebab64 => id_pattern::PACKAGE_NAME,
-            Pattern::KebabSingleHyphens => id_pattern::STABLE_ID,
-            Pattern::UpperSnake => "^[A-Z][A-Z0-9_]*$",
-            Pattern::SemVer => id_pattern::VERSION,
+            TextPattern::NotBlank => r"\S",
+            TextPattern::Kebab => id_pattern::NAME,
+            TextPattern::Kebab64 => id_pattern::PACKAGE_NAME,
+            TextPattern::KebabSingleHyphens => id_pattern::STABLE_ID,
+            TextPattern::UpperSnake => "^[A-Z][A-Z0-9_]*$",
+            TextPattern::SemVer => id_pattern::VERSION,
         }
     }
 
@@ -109,16 +109,16 @@ impl Pattern {
     pub(super) fn matches(self, text: &str) -> bool {
         let b = text.as_bytes();
         match self {
-            Pattern::NotBlank => text.chars().any(|c| !c.is_whitespace()),
-            Pattern::Kebab => id_pattern::is_name(text),
-            Pattern::Kebab64 => id_pattern::is_package_name(text),
-            Pattern::KebabSingleHyphens => id_pattern::matches_stable_id(text),
-            Pattern::UpperSnake => {
+            TextPattern::NotBlank => text.chars().any(|c| !c.is_whitespace()),
+            TextPattern::Kebab => id_pattern::is_name(text),
+            TextPattern::Kebab64 => id_pattern::is_package_name(text),
+            TextPattern::KebabSingleHyphens => id_pattern::matches_stable_id(text),
+            TextPattern::UpperSnake => {
                 b.first().is_some_and(u8::is_ascii_uppercase)
                     && b.iter()
                         .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
             }
-            Pattern::SemVer => id_pattern::is_version(text),
+            TextPattern::SemVer => id_pattern::is_version(text),
         }
     }
 }
@@ -263,7 +263,7 @@ pub(super) struct Rules {
     pub(super) enumeration: Option<&'static [&'static str]>,
     pub(super) min_length: Option<u64>,
     pub(super) max_length: Option<u64>,
-    pub(super) pattern: Option<Pattern>,
+    pub(super) pattern: Option<TextPattern>,
     pub(super) minimum: Option<f64>,
     pub(super) min_items: Option<u64>,
     pub(super) items: Option<Id>,
@@ -272,7 +272,7 @@ pub(super) struct Rules {
     pub(super) properties: Option<&'static [(Name, Id)]>,
     pub(super) additional: Additional,
     /// `propertyNames: {pattern}`.
-    pub(super) property_names: Option<Pattern>,
+    pub(super) property_names: Option<TextPattern>,
     pub(super) min_properties: Option<u64>,
     pub(super) all_of: &'static [Id],
     pub(super) any_of: &'static [Id],
@@ -380,7 +380,7 @@ mod tests {
     #[test]
     fn hand_matched_patterns_agree_with_regex() {
         let samples = samples();
-        for p in Pattern::ALL {
+        for p in TextPattern::ALL {
             let re = regex::Regex::new(p.source()).expect("compiles");
             for s in &samples {
                 assert_eq!(p.matches(s), re.is_match(s), "{} on {s:?}", p.source());

@@ -2,7 +2,7 @@
 //! Run `LOOPCONV_BLESS=1 cargo test --lib front::shape::compile` after changing a
 //! schema.
 
-use super::rules::{Additional, Name, Pattern, Rules, Schema, Types};
+use super::rules::{Additional, Name, TextPattern, Rules, Schema, Types};
 use crate::format::Format;
 
 /// The compiled schema of `format`'s model: a format without tables does not
@@ -62,14 +62,14 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(Pattern::Kebab64),
+        pattern: Some(TextPattern::Kebab64),
         ..Rules::EMPTY
     },
     // 4: #/properties/version
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(Pattern::SemVer),
+        pattern: Some(TextPattern::SemVer),
         ..Rules::EMPTY
     },
     // 5: #/properties/description
@@ -120,7 +120,7 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         additional: Additional::Schema(12),
-        property_names: Some(Pattern::UpperSnake),
+        property_names: Some(TextPattern::UpperSnake),
         ..Rules::EMPTY
     },
     // 12: #/properties/environment/properties/vars/additionalProperties
@@ -180,7 +180,7 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["string"]),
         type_set: Types(4),
         min_length: Some(1),
-        pattern: Some(Pattern::NotBlank),
+        pattern: Some(TextPattern::NotBlank),
         ..Rules::EMPTY
     },
     // 18: #/$defs/Loop/properties/entry_phase
@@ -188,7 +188,7 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["string"]),
         type_set: Types(4),
         max_length: Some(64),
-        pattern: Some(Pattern::KebabSingleHyphens),
+        pattern: Some(TextPattern::KebabSingleHyphens),
         ..Rules::EMPTY
     },
     // 19: #/$defs/Limits
@@ -233,7 +233,7 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["string"]),
         type_set: Types(4),
         max_length: Some(64),
-        pattern: Some(Pattern::KebabSingleHyphens),
+        pattern: Some(TextPattern::KebabSingleHyphens),
         ..Rules::EMPTY
     },
     // 24: #/$defs/Phase/properties/objective
@@ -241,7 +241,7 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["string"]),
         type_set: Types(4),
         min_length: Some(1),
-        pattern: Some(Pattern::NotBlank),
+        pattern: Some(TextPattern::NotBlank),
         ..Rules::EMPTY
     },
     // 25: #/$defs/Access
@@ -314,7 +314,7 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["string"]),
         type_set: Types(4),
         max_length: Some(64),
-        pattern: Some(Pattern::KebabSingleHyphens),
+        pattern: Some(TextPattern::KebabSingleHyphens),
         ..Rules::EMPTY
     },
     // 34: #/$defs/Outcome/properties/description
@@ -322,7 +322,7 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["string"]),
         type_set: Types(4),
         min_length: Some(1),
-        pattern: Some(Pattern::NotBlank),
+        pattern: Some(TextPattern::NotBlank),
         ..Rules::EMPTY
     },
     // 35: #/$defs/Loop/properties/transitions
@@ -399,7 +399,7 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["string"]),
         type_set: Types(4),
         max_length: Some(64),
-        pattern: Some(Pattern::KebabSingleHyphens),
+        pattern: Some(TextPattern::KebabSingleHyphens),
         ..Rules::EMPTY
     },
     // 43: #/$defs/CheckpointType
@@ -520,7 +520,7 @@ static MAS_RULES: [Rules; 35] = [
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(Pattern::Kebab),
+        pattern: Some(TextPattern::Kebab),
         ..Rules::EMPTY
     },
     // 2: #/$defs/LoopType
@@ -610,7 +610,7 @@ static MAS_RULES: [Rules; 35] = [
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(Pattern::Kebab),
+        pattern: Some(TextPattern::Kebab),
         ..Rules::EMPTY
     },
     // 14: #/$defs/Check/properties/description
@@ -781,14 +781,14 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(Pattern::Kebab),
+        pattern: Some(TextPattern::Kebab),
         ..Rules::EMPTY
     },
     // 3: #/properties/version
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(Pattern::SemVer),
+        pattern: Some(TextPattern::SemVer),
         ..Rules::EMPTY
     },
     // 4: #/properties/description
@@ -846,7 +846,7 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["string"]),
         type_set: Types(4),
         min_length: Some(1),
-        pattern: Some(Pattern::NotBlank),
+        pattern: Some(TextPattern::NotBlank),
         ..Rules::EMPTY
     },
     // 13: #/$defs/Roles
@@ -935,7 +935,7 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(Pattern::Kebab),
+        pattern: Some(TextPattern::Kebab),
         ..Rules::EMPTY
     },
     // 23: #/$defs/Check/properties/description
@@ -1076,7 +1076,7 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["string"]),
         type_set: Types(4),
         max_length: Some(64),
-        pattern: Some(Pattern::KebabSingleHyphens),
+        pattern: Some(TextPattern::KebabSingleHyphens),
         ..Rules::EMPTY
     },
     // 43: #/$defs/Graph/properties/phases
@@ -1106,7 +1106,7 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["string"]),
         type_set: Types(4),
         max_length: Some(64),
-        pattern: Some(Pattern::KebabSingleHyphens),
+        pattern: Some(TextPattern::KebabSingleHyphens),
         ..Rules::EMPTY
     },
     // 46: #/$defs/Phase/properties/objective
@@ -1114,7 +1114,7 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["string"]),
         type_set: Types(4),
         min_length: Some(1),
-        pattern: Some(Pattern::NotBlank),
+        pattern: Some(TextPattern::NotBlank),
         ..Rules::EMPTY
     },
     // 47: #/$defs/Access
@@ -1187,7 +1187,7 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["string"]),
         type_set: Types(4),
         max_length: Some(64),
-        pattern: Some(Pattern::KebabSingleHyphens),
+        pattern: Some(TextPattern::KebabSingleHyphens),
         ..Rules::EMPTY
     },
     // 56: #/$defs/Outcome/properties/description
@@ -1195,7 +1195,7 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["string"]),
         type_set: Types(4),
         min_length: Some(1),
-        pattern: Some(Pattern::NotBlank),
+        pattern: Some(TextPattern::NotBlank),
         ..Rules::EMPTY
     },
     // 57: #/$defs/Graph/properties/transitions
@@ -1270,7 +1270,7 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["string"]),
         type_set: Types(4),
         max_length: Some(64),
-        pattern: Some(Pattern::KebabSingleHyphens),
+        pattern: Some(TextPattern::KebabSingleHyphens),
         ..Rules::EMPTY
     },
     // 65: #/$defs/Checkpoint/properties/before_phase
@@ -1410,14 +1410,14 @@ static XSTATE_RULES: [Rules; 81] = [
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(Pattern::Kebab),
+        pattern: Some(TextPattern::Kebab),
         ..Rules::EMPTY
     },
     // 2: #/properties/version
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(Pattern::SemVer),
+        pattern: Some(TextPattern::SemVer),
         ..Rules::EMPTY
     },
     // 3: #/properties/description
@@ -1512,7 +1512,7 @@ static XSTATE_RULES: [Rules; 81] = [
         types: Some(&["string"]),
         type_set: Types(4),
         min_length: Some(1),
-        pattern: Some(Pattern::NotBlank),
+        pattern: Some(TextPattern::NotBlank),
         ..Rules::EMPTY
     },
     // 15: #/$defs/Roles
@@ -1601,7 +1601,7 @@ static XSTATE_RULES: [Rules; 81] = [
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(Pattern::Kebab),
+        pattern: Some(TextPattern::Kebab),
         ..Rules::EMPTY
     },
     // 25: #/$defs/Check/properties/description
