@@ -153,7 +153,7 @@ impl Index {
     /// or listed under the IR's `graph`, `ir_graph` ([`crate::pipeline::PhaseLayout::IrGraph`]).
     pub fn build(doc: &Document, ir_graph: Option<&Node>) -> Index {
         let mut index = Index::default();
-        index.walk(doc.root(), ir_graph);
+        index.visit(doc.root(), ir_graph);
         index
     }
 
@@ -252,16 +252,16 @@ impl Index {
 
     /// Index `node` and what it holds; `ir_graph` is the `graph` of an IR document, whose
     /// `entry` (and no other) names the entry phase.
-    fn walk(&mut self, node: &Node, ir_graph: Option<&Node>) {
+    fn visit(&mut self, node: &Node, ir_graph: Option<&Node>) {
         match &node.value {
             Value::Object(members) => {
                 let is_ir_graph = ir_graph.is_some_and(|g| std::ptr::eq(g, node));
                 self.object(node, members, is_ir_graph);
                 for m in members {
-                    self.walk(&m.value, ir_graph);
+                    self.visit(&m.value, ir_graph);
                 }
             }
-            Value::Array(items) => items.iter().for_each(|n| self.walk(n, ir_graph)),
+            Value::Array(items) => items.iter().for_each(|n| self.visit(n, ir_graph)),
             _ => {}
         }
     }

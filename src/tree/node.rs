@@ -372,7 +372,7 @@ impl Document {
     }
 
     /// The node at a JSON Pointer, and the member (when the last step is an object key).
-    pub(super) fn walk(&self, pointer: &str) -> (Option<&Node>, Option<&Member>, &Node) {
+    pub(super) fn follow(&self, pointer: &str) -> (Option<&Node>, Option<&Member>, &Node) {
         let mut node = self.root();
         let mut member = None;
         if pointer.is_empty() {
@@ -441,7 +441,7 @@ impl Document {
             let value = found.value.map(|(v, k)| (span(v), k.map(span)));
             return (value, span(found.nearest));
         }
-        let (found, member, nearest) = self.walk(pointer);
+        let (found, member, nearest) = self.follow(pointer);
         let value = found.map(|n| (n.span, member.map(|m| m.key_span)));
         (value, nearest.span)
     }

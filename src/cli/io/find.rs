@@ -22,7 +22,7 @@ pub(in crate::cli) fn expand(paths: &[PathBuf], w: &WalkArgs) -> Result<Vec<Path
             out.push(p.clone());
         } else {
             let mut found = Vec::new();
-            walk(p, &w.exclude, &mut found)
+            loop_files_in(p, &w.exclude, &mut found)
                 .with_context(|| format!("reading folder {}", p.display()))?;
             if found.is_empty() {
                 return Err(no_loop_files(p));
@@ -76,14 +76,14 @@ pub(in crate::cli) fn refuse_unused_stdin_name<'a>(
 /// files and folders are skipped, and so is whatever `.gitignore`, `.ignore`, the git
 /// excludes and `exclude` globs list (inside a git repository or not). `dir` itself is
 /// always searched, even when hidden (`.agentpm/loops`).
-pub(in crate::cli) fn walk(dir: &Path, exclude: &[String], out: &mut Vec<PathBuf>) -> Result<()> {
+fn loop_files_in(dir: &Path, exclude: &[String], out: &mut Vec<PathBuf>) -> Result<()> {
     let found = std::sync::Mutex::new(Vec::new());
     walk_each(dir, exclude, false, |p| lock(&found).push(p))?;
     out.extend(found.into_inner().unwrap_or_else(|p| p.into_inner()));
     Ok(())
 }
 
-/// [`walk`], handing each loop file to `on_file` as it is found, on the walker's threads
+/// [`loop_files_in`], handing each loop file to `on_file` as it is found, on the walker's threads
 /// and in no particular order; with `documents`, also the documents that use loops and are
 /// not JSON or YAML by name ([`is_project_document`]). Of several errors, the first in
 /// sorted order is reported.
