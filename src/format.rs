@@ -13,6 +13,26 @@ use std::path::PathBuf;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// Declares a fieldless enum and its `ALL`, every variant in the order declared: a
+/// variant is in `ALL` by being declared, so no hand-written list can leave one out.
+macro_rules! enum_with_all {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident,)* }
+        $(#[$all_meta:meta])*
+        const ALL;
+    ) => {
+        $(#[$meta])*
+        pub enum $name { $($(#[$vmeta])* $variant,)* }
+
+        impl $name {
+            $(#[$all_meta])*
+            pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
+        }
+    };
+}
+
+enum_with_all! {
 /// A loop format loopconv reads and writes.
 #[derive(
     Debug,
@@ -27,8 +47,8 @@ use serde::{Deserialize, Serialize};
     Serialize,
     Deserialize,
     JsonSchema,
-    clap::ValueEnum,
 )]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 #[schemars(description = "The format a loop was read from.")]
 pub enum Format {
@@ -42,11 +62,11 @@ pub enum Format {
     /// XState v5 machine config (JSON).
     Xstate,
 }
+    /// Every format, in the order declared, which is the order detection tries them.
+    const ALL;
+}
 
 impl Format {
-    /// Every format, in the order detection tries them.
-    pub const ALL: [Format; 4] = [Format::Agentpm, Format::Mas, Format::Ir, Format::Xstate];
-
     /// The name on the command line and in the IR's `source_format`.
     pub fn name(self) -> &'static str {
         match self {
@@ -160,6 +180,28 @@ impl std::fmt::Display for Format {
     }
 }
 
+/// Declares [`Target`] and `VIEWS`, its variants other than `Loop` in the order declared:
+/// a view is in `VIEWS`, and so in [`Target::ALL`], by being declared.
+macro_rules! target_with_views {
+    (
+        $(#[$meta:meta])*
+        pub enum Target {
+            $(#[$loop_meta:meta])* Loop(Format),
+            $($(#[$vmeta:meta])* $view:ident,)*
+        }
+    ) => {
+        $(#[$meta])*
+        pub enum Target {
+            $(#[$loop_meta])* Loop(Format),
+            $($(#[$vmeta])* $view,)*
+        }
+
+        /// The targets that are not loop formats, in the order declared.
+        const VIEWS: [Target; [$(stringify!($view)),*].len()] = [$(Target::$view),*];
+    };
+}
+
+target_with_views! {
 /// An output loopconv writes: a loop in one of the [`Format`]s, or a view of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Target {
@@ -178,16 +220,20 @@ pub enum Target {
     /// A LangGraph program (one Python module that builds and runs the loop's graph).
     LangGraph,
 }
+}
 
-/// The targets that are not loop formats.
-const VIEWS: [Target; 6] = [
-    Target::Mermaid,
-    Target::Dot,
-    Target::PlantUml,
-    Target::Markdown,
-    Target::Schema,
-    Target::LangGraph,
-];
+/// How many targets `convert --to` writes ([`Target::is_converted`]).
+const CONVERTED_LEN: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < Target::ALL.len() {
+        if Target::ALL[i].is_converted() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
 
 impl Target {
     /// Every back end: the loop formats in [`Format::ALL`] order, then the views.
@@ -205,17 +251,33 @@ impl Target {
         all
     };
 
-    /// What `convert --to` writes: every loop format, in [`Format::ALL`] order, then the
+    /// What `convert --to` writes, in [`Target::ALL`] order: every loop format, then the
     /// programs (LangGraph).
-    pub const CONVERTED: [Target; Format::ALL.len() + 1] = {
-        let mut all = [Target::LangGraph; Format::ALL.len() + 1];
+    pub const CONVERTED: [Target; CONVERTED_LEN] = {
+        let mut converted = [Target::LangGraph; CONVERTED_LEN];
+        let mut n = 0;
         let mut i = 0;
-        while i < Format::ALL.len() {
-            all[i] = Target::Loop(Format::ALL[i]);
+        while i < Target::ALL.len() {
+            if Target::ALL[i].is_converted() {
+                converted[n] = Target::ALL[i];
+                n += 1;
+            }
             i += 1;
         }
-        all
+        converted
     };
+
+    /// Whether `convert --to` writes this target: a loop or a program, not a view of a loop.
+    pub const fn is_converted(self) -> bool {
+        match self {
+            Target::Loop(_) | Target::LangGraph => true,
+            Target::Mermaid
+            | Target::Dot
+            | Target::PlantUml
+            | Target::Markdown
+            | Target::Schema => false,
+        }
+    }
 
     /// Where a converted loop named `name` goes in a folder: the format's place, or for a
     /// LangGraph program `name.py` with `-` as `_` (an importable module name).
@@ -280,6 +342,7 @@ impl std::fmt::Display for Target {
     }
 }
 
+#[cfg(feature = "cli")]
 impl clap::ValueEnum for Target {
     fn value_variants<'a>() -> &'a [Self] {
         &Target::ALL
@@ -304,5 +367,19 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Target::ALL.len());
+    }
+
+    #[test]
+    fn the_derived_lists_are_in_order() {
+        let names = |ts: &[Target]| ts.iter().map(|t| t.name()).collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            Format::ALL.map(Format::name).join(" "),
+            "agentpm mas ir xstate"
+        );
+        assert_eq!(
+            names(&Target::ALL),
+            "agentpm mas ir xstate mermaid dot plantuml markdown schema langgraph"
+        );
+        assert_eq!(names(&Target::CONVERTED), "agentpm mas ir xstate langgraph");
     }
 }

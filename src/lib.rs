@@ -75,6 +75,7 @@ pub mod diag;
 pub mod format;
 pub mod front;
 pub mod ir;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod model;
 pub mod pipeline;

@@ -9,7 +9,8 @@
 use crate::format::Format;
 
 /// A loop pattern that `loopconv new` can scaffold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Archetype {
     /// Think, act (after approval), observe (AgentPM).
     React,
@@ -72,10 +73,7 @@ impl Archetype {
 
 /// A loop name both formats accept: lowercase kebab-case, at most 64 characters.
 pub fn valid_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_lowercase())
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && name.len() <= 64
+    crate::ir::id_pattern::is_package_name(name)
 }
 
 /// The scaffold of `archetype` named `name`, in its own format; `None` when the name is

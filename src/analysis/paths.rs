@@ -187,16 +187,6 @@ pub fn paths(spec: &Spec, info: &Info, rt: Runtime) -> Paths {
     plan(spec, info, rt, Options::default()).into_paths()
 }
 
-/// [`paths`], listing covering runs only while the steps they spell out add up to at most
-/// `max_steps_listed` (the rest are counted in [`Paths::omitted`]).
-pub fn paths_within(spec: &Spec, info: &Info, rt: Runtime, max_steps_listed: usize) -> Paths {
-    let options = Options {
-        max_steps_listed,
-        ..Options::default()
-    };
-    plan(spec, info, rt, options).into_paths()
-}
-
 /// The answer of `loopconv paths` with the covering runs planned, each built only when
 /// [`Listing::cover`] reaches it. It serialises as [`Paths`] does, building and writing
 /// one covering run at a time.

@@ -152,7 +152,7 @@ fn unknown_checkpoint(spec: &Spec, script: &Script) -> Option<String> {
         .collect();
     let (id, _) = (script.decisions.iter()).find(|(id, _)| !ids.contains(&id.as_str()))?;
     const LISTED: usize = 10;
-    let hint = match crate::valid::names::closest(id, ids.iter().copied(), |d, _| d <= 2) {
+    let hint = match crate::text::did_you_mean::closest(id, ids.iter().copied(), |d, _| d <= 2) {
         Some(near) => format!("did you mean `{near}`?"),
         None if ids.is_empty() => "it declares none".to_owned(),
         None if ids.len() > LISTED => format!(

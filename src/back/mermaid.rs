@@ -36,7 +36,8 @@ use crate::text::escape_runs;
 use crate::valid::Info;
 
 /// Diagram style.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Style {
     /// `flowchart TD`.
     #[default]

@@ -15,6 +15,7 @@ pub mod diff;
 pub mod dot;
 pub mod ir;
 pub mod langgraph;
+#[cfg(feature = "templates")]
 pub mod markdown;
 pub mod mas;
 pub mod mermaid;
@@ -70,10 +71,13 @@ impl Options {
     }
 }
 
-/// A back-end failure that is not a problem of the input.
+/// A back-end failure that is not a problem of the input. Non-exhaustive: which variants
+/// exist depends on the crate's features.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
     /// A template failed to load or render.
+    #[cfg(feature = "templates")]
     Template {
         /// The template's name (`loop.md.j2`, or the file given with `--template`).
         template: String,
@@ -84,14 +88,27 @@ pub enum Error {
     Json(serde_json::Error),
     /// YAML serialisation failed.
     Yaml(serde_saphyr::SerializeError),
+    /// The target's back end is behind a cargo feature this build leaves out (the
+    /// Markdown back end without `templates`).
+    NotBuilt {
+        /// The target's name.
+        target: Target,
+        /// The feature that builds it.
+        feature: &'static str,
+    },
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            #[cfg(feature = "templates")]
             Error::Template { template, .. } => write!(f, "template `{template}` failed"),
             Error::Json(_) => f.write_str("JSON serialisation failed"),
             Error::Yaml(_) => f.write_str("YAML serialisation failed"),
+            Error::NotBuilt { target, feature } => write!(
+                f,
+                "the {target} back end is not built (cargo feature `{feature}`)"
+            ),
         }
     }
 }
@@ -99,9 +116,11 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
+            #[cfg(feature = "templates")]
             Error::Template { source, .. } => Some(source),
             Error::Json(e) => Some(e),
             Error::Yaml(e) => Some(e),
+            Error::NotBuilt { .. } => None,
         }
     }
 }
@@ -140,7 +159,13 @@ pub fn render(
         Target::Mermaid => mermaid::write(spec, info, opts, diags),
         Target::Dot => dot::write(spec, info, opts, diags),
         Target::PlantUml => plantuml::write(spec, info, opts, diags),
+        #[cfg(feature = "templates")]
         Target::Markdown => markdown::write(spec, info, opts, diags),
+        #[cfg(not(feature = "templates"))]
+        Target::Markdown => Err(Error::NotBuilt {
+            target,
+            feature: "templates",
+        }),
         Target::Schema => schema::write(spec, info, opts, diags),
         Target::LangGraph => langgraph::write(spec, info, opts, diags),
     }

@@ -27,7 +27,8 @@ pub fn write(
 }
 
 /// The language of a machine written as a module.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum ModuleLanguage {
     /// JavaScript (`.js`).
     Js,

@@ -423,6 +423,20 @@ pub(super) fn convert_folder(
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
     write_all_atomic(Some(out), &planned)?.report(g);
+    converted_summary(g, &ok, &lossy, to, out, &left_out);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The last line of a folder conversion: what was converted, what was lossy, and the
+/// files of the output folder left out of the inputs.
+fn converted_summary(
+    g: &Global,
+    ok: &[String],
+    lossy: &[String],
+    to: Target,
+    out: &Path,
+    left_out: &[PathBuf],
+) {
     summary(
         g,
         format_args!(
@@ -449,5 +463,4 @@ pub(super) fn convert_folder(
             }
         ),
     );
-    Ok(ExitCode::SUCCESS)
 }

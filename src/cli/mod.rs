@@ -187,8 +187,8 @@ impl Default for Limits {
     }
 }
 
-/// A command reads its options as fields of `Global` (`g.format`), as before they were
-/// split from the limits and `--stdin-name`.
+/// A command reads its options as fields of `Global` (`g.format`), wherever clap groups
+/// them (the limits and `--stdin-name` apart).
 impl std::ops::Deref for Global {
     type Target = Options;
 

@@ -15,6 +15,7 @@
 use std::collections::BTreeSet;
 
 use super::{Code, Diagnostics, Severity, Suggestion};
+use crate::pointer::{self, Pointer};
 
 /// Codes whose diagnostic says the value at its pointer is unusable.
 fn invalidates(code: Code) -> bool {
@@ -49,9 +50,9 @@ impl Flagged {
             .filter(|d| d.code == Code::UnknownField)
             .filter_map(|d| match d.suggestions.first() {
                 Some(Suggestion::Replace { target, with }) if target.key => {
-                    let parent = target.pointer.rsplit_once('/').map_or("", |(p, _)| p);
-                    // A schema's field name, which holds no `~` or `/` to escape.
-                    Some(format!("{parent}/{with}"))
+                    let mut field = Pointer::new(&target.pointer).parent().as_str().to_owned();
+                    pointer::push(&mut field, with);
+                    Some(field)
                 }
                 _ => None,
             });

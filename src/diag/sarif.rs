@@ -200,8 +200,8 @@ pub(crate) fn uri(path: &[u8]) -> String {
 }
 
 /// Whether `\` separates folders in a file name: on Windows. Elsewhere it is a byte of the
-/// name like any other, percent-encoded; before, `back\slash.json` became `back/slash.json`
-/// and `\lead.json` the absolute `file:///lead.json`, the URIs of other files.
+/// name like any other, percent-encoded, so that `back\slash.json` and `\lead.json` never
+/// become the URIs of other files (`back/slash.json`, `file:///lead.json`).
 const BACKSLASH_SEPARATES: bool = cfg!(windows);
 
 /// Whether `b` separates folders in a file name.

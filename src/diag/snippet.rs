@@ -1,8 +1,7 @@
 //! The source lines one diagnostic shows, cut out of the file.
 //!
 //! A snippet shows the lines its label covers, so rendering a diagnostic reads and
-//! sanitises those lines only: a warning on a 7.8 MB loop used to copy and sanitise the
-//! whole file and index all of its lines to print one line of it (issue 19). A
+//! sanitises those lines only, never the whole file, however large (issue 19). A
 //! [`Window`] is the whole lines around a label, made safe for a terminal
 //! ([`crate::text::terminal`], which keeps byte offsets), and it answers codespan's
 //! [`Files`] questions with the file's real line numbers.

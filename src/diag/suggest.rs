@@ -45,8 +45,9 @@ impl EditTarget {
 
     /// The last step of the pointer, unescaped (the member's key).
     pub fn field(&self) -> String {
-        let last = self.pointer.rsplit('/').next().unwrap_or("");
-        last.replace("~1", "/").replace("~0", "~")
+        crate::pointer::Pointer::new(&self.pointer)
+            .last()
+            .into_owned()
     }
 }
 
@@ -122,11 +123,6 @@ impl Suggestion {
             Suggestion::ReplaceAll { targets, .. } => targets.iter().collect(),
             Suggestion::AddKey { .. } | Suggestion::AddTransition { .. } => Vec::new(),
         }
-    }
-
-    /// Mutable access to [`Suggestion::target`] (the first target).
-    pub fn target_mut(&mut self) -> Option<&mut EditTarget> {
-        self.targets_mut().into_iter().next()
     }
 
     /// Mutable access to every target (for locating them).
@@ -288,7 +284,7 @@ mod tests {
             start: 1,
             end: 4,
         };
-        if let Some(t) = s.target_mut() {
+        if let Some(t) = s.targets_mut().into_iter().next() {
             t.pos = Some(pos);
         }
         assert_eq!(s.replacement(), Some((pos, "\"x\\\"y\"".to_owned())));

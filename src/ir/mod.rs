@@ -71,24 +71,70 @@ pub mod id_pattern {
     /// A stable id (phase, outcome, checkpoint): upstream's
     /// `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$` without the look-ahead, plus `maxLength: 64`.
     pub const STABLE_ID: &str = "^[a-z](?:-?[a-z0-9])*$";
+    /// The stable-id pattern as the formats' documents write it (formats.md 1.4), which
+    /// messages quote: [`STABLE_ID`] with its `maxLength`, in a form Rust's `regex` cannot
+    /// compile (a look-ahead).
+    pub const STABLE_ID_DOCUMENTED: &str = "^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$";
     /// MAS loop name and check id (the IR's loop name).
     pub const NAME: &str = "^[a-z][a-z0-9-]*$";
+    /// AgentPM package name: a [`NAME`] of at most 64 characters.
+    pub const PACKAGE_NAME: &str = "^[a-z][a-z0-9-]{0,63}$";
     /// Semantic version as upstream accepts it.
     pub const VERSION: &str =
         r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$";
 
-    /// A stable id (formats.md 1.4): 1 to 64 characters, a lowercase letter, then lowercase
-    /// letters, digits and single hyphens, not ending in a hyphen.
-    pub fn is_stable_id(id: &str) -> bool {
-        let b = id.as_bytes();
+    /// Whether `name` matches [`NAME`]: a lowercase letter, then lowercase letters, digits
+    /// and hyphens.
+    pub fn is_name(name: &str) -> bool {
+        let b = name.as_bytes();
         b.first().is_some_and(u8::is_ascii_lowercase)
-            && b.len() <= 64
             && b.iter()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-            // Bytes, not `contains("--")`, which set up a substring searcher for every id:
-            // a tenth of lowering a 10,000-phase XState machine.
-            && !b.windows(2).any(|pair| pair == b"--")
-            && !id.ends_with('-')
+    }
+
+    /// Whether `name` matches [`PACKAGE_NAME`].
+    pub fn is_package_name(name: &str) -> bool {
+        is_name(name) && name.len() <= 64
+    }
+
+    /// Whether `id` matches [`STABLE_ID`], the pattern alone (no length): a [`NAME`] whose
+    /// hyphens are single and not at the end.
+    pub fn matches_stable_id(id: &str) -> bool {
+        // Bytes, not `contains("--")`, which sets up a substring searcher for every id.
+        is_name(id) && !id.as_bytes().windows(2).any(|pair| pair == b"--") && !id.ends_with('-')
+    }
+
+    /// `MAJOR.MINOR.PATCH` without leading zeros, then an optional `-pre` and `+build` of
+    /// `[0-9A-Za-z.-]` (the pattern [`VERSION`]).
+    pub fn is_version(text: &str) -> bool {
+        let (core, build) = match text.split_once('+') {
+            Some((c, b)) => (c, Some(b)),
+            None => (text, None),
+        };
+        let (core, pre) = match core.split_once('-') {
+            Some((c, p)) => (c, Some(p)),
+            None => (core, None),
+        };
+        let number = |n: &str| {
+            !n.is_empty()
+                && n.bytes().all(|c| c.is_ascii_digit())
+                && (n == "0" || !n.starts_with('0'))
+        };
+        let tag = |t: &str| {
+            !t.is_empty()
+                && t.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'-')
+        };
+        let parts: Vec<&str> = core.split('.').collect();
+        parts.len() == 3
+            && parts.iter().all(|p| number(p))
+            && pre.is_none_or(tag)
+            && build.is_none_or(tag)
+    }
+
+    /// A stable id (formats.md 1.4): [`STABLE_ID`] in 1 to 64 characters.
+    pub fn is_stable_id(id: &str) -> bool {
+        id.len() <= 64 && matches_stable_id(id)
     }
 
     /// The stable id an invalid id most likely means: lowercased, with `_`, `.` and spaces as

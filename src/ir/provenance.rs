@@ -102,12 +102,7 @@ impl Origin {
 
 /// Append `/key`, escaped.
 fn push_key(s: &mut String, key: &str) {
-    s.push('/');
-    if key.contains(['~', '/']) {
-        s.push_str(&crate::tree::escape_ptr(key));
-    } else {
-        s.push_str(key);
-    }
+    crate::pointer::push(s, key);
 }
 
 /// The pointers of many elements under keys, written into one text, so that their

@@ -1,7 +1,7 @@
 //! Where a completion is asked for, read from the text around the cursor (not from the
 //! tree: while an id is being typed the buffer often does not parse).
 
-use super::index::{RefKind, Span};
+use super::index::{ByteRange, RefKind};
 
 /// What is being typed at the cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -9,7 +9,7 @@ pub struct Context {
     /// Which reference.
     pub kind: RefKind,
     /// The range of the partial id (to be replaced).
-    pub replace: Span,
+    pub replace: ByteRange,
     /// Inside a quoted string: insert the bare id.
     pub quoted: bool,
     /// A JSON document and no opening quote: insert a JSON string.
@@ -203,7 +203,7 @@ mod tests {
         assert_eq!(at(items).unwrap().from, None);
         let items = items.replace("- to: b", "- from: b");
         assert_eq!(at(&items).unwrap().from.as_deref(), Some("b"));
-        // The IR graph's `entry` (before, only AgentPM's `entry_phase` was completed).
+        // The IR graph's `entry` is completed as AgentPM's `entry_phase` is.
         let c = at("{\"graph\": {\"entry\": \"|\"}}").unwrap();
         assert_eq!((c.kind, c.quoted), (RefKind::Entry, true));
         assert!(at("{\"name\": \"|\"}").is_none());

@@ -11,13 +11,13 @@ use lsp_types::{
 
 use super::features::DocumentText;
 use super::fixes::{Fix, fix};
-use super::index::{Index, Span};
+use super::index::{ByteRange, Index};
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity, Suggestion};
 use crate::tree::Document;
 
 /// The byte range a loopconv diagnostic points at (the start of the file when it has no
 /// position).
-pub fn span_of(d: &Diagnostic) -> Span {
+pub fn span_of(d: &Diagnostic) -> ByteRange {
     d.location
         .pos
         .map_or((0, 0), |p| (p.start, p.end.max(p.start)))
@@ -84,8 +84,8 @@ const UNKNOWN_FORMAT_HELP: &str = "write the keys that say which loop format thi
     or `source_format` with `graph` (loopconv's IR)";
 
 /// For a duplicate id (`V003`, `V005`, `V014`), the first declaration of the same id.
-fn first_declaration(index: &Index, code: Code, at: Span) -> Option<Span> {
-    let inside = |s: Span| s.0 <= at.0 && at.0 < s.1.max(s.0 + 1);
+fn first_declaration(index: &Index, code: Code, at: ByteRange) -> Option<ByteRange> {
+    let inside = |s: ByteRange| s.0 <= at.0 && at.0 < s.1.max(s.0 + 1);
     match code {
         Code::DuplicatePhase => {
             let dup = index.phases.iter().find(|p| inside(p.id_span))?;

@@ -17,17 +17,16 @@ use super::diagnostics;
 use super::features::DocumentText;
 use super::index::Index;
 use super::index_xstate;
-use super::text::{LineIndex, Source};
+use super::text::{Source, Utf16Lines};
 use crate::diag::Code;
-use crate::format::Format;
 use crate::front::TreeUse;
-use crate::pipeline::{LoadOptions, Loaded, load_string};
-use crate::tree::Syntax;
+use crate::pipeline::{self, LoadOptions, Loaded, PhaseLayout, load_string};
+use crate::tree::{Document, Syntax};
 
 /// One version of a document, read and indexed.
 pub struct DocumentAnalysis {
     /// The line index of the text analysed.
-    pub lines: LineIndex,
+    pub lines: Utf16Lines,
     /// What the read pipeline found (its tree holds the text).
     pub loaded: Loaded,
     /// The text when the read pipeline rejected it before parsing (empty otherwise).
@@ -72,16 +71,12 @@ impl DocumentAnalysis {
                 rejected.drain(..BOM.len_utf8());
             }
             let read = loaded.text().unwrap_or(&rejected);
-            lines = LineIndex::new(read).with_lead(1);
+            lines = Utf16Lines::new(read).with_lead(1);
         }
         diagnostics::help_for_editor(&mut loaded.diags);
-        let index = Arc::new(loaded.doc.as_ref().map_or_else(
-            Index::default,
-            |d| match loaded.format {
-                Some(Format::Xstate) => index_xstate::build(d),
-                _ => Index::build(d),
-            },
-        ));
+        let index = Arc::new(loaded.doc.as_ref().map_or_else(Index::default, |d| {
+            index_of(d, pipeline::phase_layout(loaded.format, d.root()))
+        }));
         let syntax = loaded.doc.as_ref().map_or(Syntax::Json, |d| d.syntax);
         DocumentAnalysis {
             lines,
@@ -114,7 +109,7 @@ impl DocumentAnalysis {
             .loaded
             .take_text()
             .unwrap_or_else(|| std::mem::take(&mut self.rejected));
-        let lines = std::mem::replace(&mut self.lines, LineIndex::new(""));
+        let lines = std::mem::replace(&mut self.lines, Utf16Lines::new(""));
         // When no thread can be started, the closure (and the rest) is dropped here.
         let _ = std::thread::Builder::new().spawn(move || drop(self));
         if lines.lead() == 0 {
@@ -213,8 +208,17 @@ impl Doc {
 /// The byte-order mark.
 const BOM: char = '\u{feff}';
 
-static EMPTY_LINES: std::sync::LazyLock<LineIndex> =
-    std::sync::LazyLock::new(|| LineIndex::new(""));
+/// The index of a document whose phases are laid out as `layout` says.
+fn index_of(doc: &Document, layout: PhaseLayout) -> Index {
+    match layout {
+        PhaseLayout::Lists => Index::build(doc, None),
+        PhaseLayout::IrGraph => Index::build(doc, doc.root().get("graph")),
+        PhaseLayout::StateKeys => index_xstate::build(doc),
+    }
+}
+
+static EMPTY_LINES: std::sync::LazyLock<Utf16Lines> =
+    std::sync::LazyLock::new(|| Utf16Lines::new(""));
 
 fn empty() -> Source {
     Source::new(String::new())

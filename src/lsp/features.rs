@@ -10,8 +10,8 @@ use lsp_types::{
 };
 
 use super::complete::Context;
-use super::index::{Index, RefKind, Span, Symbol};
-use super::text::LineIndex;
+use super::index::{ByteRange, Index, RefKind, Symbol};
+use super::text::Utf16Lines;
 use crate::ir::{Spec, Terminal};
 use crate::text::markdown as md;
 use crate::tree::Document;
@@ -22,12 +22,12 @@ pub struct DocumentText<'a> {
     /// The text.
     pub text: &'a str,
     /// Its line index.
-    pub lines: &'a LineIndex,
+    pub lines: &'a Utf16Lines,
 }
 
 impl DocumentText<'_> {
     /// The LSP range of a byte range.
-    pub fn range(&self, span: Span) -> Range {
+    pub fn range(&self, span: ByteRange) -> Range {
         self.lines.range(self.text, span)
     }
 }
@@ -44,7 +44,7 @@ pub fn references(t: &DocumentText, index: &Index, offset: usize, with_decl: boo
     let Some((Symbol::Phase(id), _)) = index.symbol_at(offset) else {
         return Vec::new();
     };
-    let decls: Vec<Span> = index
+    let decls: Vec<ByteRange> = index
         .phases
         .iter()
         .filter(|p| p.id == id)
@@ -200,23 +200,24 @@ fn ticked(ids: &[&str]) -> String {
 /// outline where it is not.
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be written.
 pub fn symbols(t: &DocumentText, index: &Index) -> Vec<DocumentSymbol> {
-    let sym = |name: &str, kind, span: Span, sel: Span, detail: Option<String>, children| {
-        let span = (span.0.min(sel.0), span.1.max(sel.1));
-        DocumentSymbol {
-            name: if name.is_empty() {
-                "?".to_owned()
-            } else {
-                shown(name)
-            },
-            detail: detail.as_deref().map(shown),
-            kind,
-            tags: None,
-            deprecated: None,
-            range: t.range(span),
-            selection_range: t.range(sel),
-            children,
-        }
-    };
+    let sym =
+        |name: &str, kind, span: ByteRange, sel: ByteRange, detail: Option<String>, children| {
+            let span = (span.0.min(sel.0), span.1.max(sel.1));
+            DocumentSymbol {
+                name: if name.is_empty() {
+                    "?".to_owned()
+                } else {
+                    shown(name)
+                },
+                detail: detail.as_deref().map(shown),
+                kind,
+                tags: None,
+                deprecated: None,
+                range: t.range(span),
+                selection_range: t.range(sel),
+                children,
+            }
+        };
     let phases = index.phases.iter().map(|p| {
         let outs = p
             .outcomes
@@ -249,7 +250,7 @@ pub fn symbols(t: &DocumentText, index: &Index) -> Vec<DocumentSymbol> {
 }
 
 /// A location in this document.
-pub fn location(t: &DocumentText, uri: &Uri, span: Span) -> Location {
+pub fn location(t: &DocumentText, uri: &Uri, span: ByteRange) -> Location {
     Location::new(uri.clone(), t.range(span))
 }
 

@@ -4,8 +4,9 @@
 use lsp_types::TextEdit;
 
 use super::features::DocumentText;
-use super::index::{Index, Span};
+use super::index::{ByteRange, Index};
 use crate::diag::{EditTarget, Suggestion};
+use crate::pointer::Pointer;
 use crate::tree::{Document, Member, Node, Syntax, Value};
 
 /// A quick fix: its title (without the code) and its edit.
@@ -65,9 +66,8 @@ fn replace(t: &DocumentText, target: &EditTarget, with: &str) -> Option<TextEdit
 
 /// The object holding the member at `pointer`, and the member's index in it.
 fn member_at<'a>(doc: &'a Document, pointer: &str) -> Option<(&'a [Member], usize)> {
-    let (parent, key) = pointer.rsplit_once('/')?;
-    let key = unescape(key);
-    let Value::Object(members) = &node_at(doc, parent)?.value else {
+    let (parent, key) = Pointer::new(pointer).split_last()?;
+    let Value::Object(members) = &node_at(doc, parent.as_str())?.value else {
         return None;
     };
     let i = members.iter().position(|m| m.key.as_str() == key)?;
@@ -77,8 +77,7 @@ fn member_at<'a>(doc: &'a Document, pointer: &str) -> Option<(&'a [Member], usiz
 /// The node at a JSON Pointer, exactly.
 fn node_at<'a>(doc: &'a Document, pointer: &str) -> Option<&'a Node> {
     let mut node = doc.root();
-    for raw in pointer.split('/').skip(1) {
-        let seg = unescape(raw);
+    for seg in Pointer::new(pointer).tokens() {
         node = match &node.value {
             Value::Object(ms) => &ms.iter().find(|m| m.key.as_str() == seg)?.value,
             Value::Array(items) => items.get(seg.parse::<usize>().ok()?)?,
@@ -88,16 +87,12 @@ fn node_at<'a>(doc: &'a Document, pointer: &str) -> Option<&'a Node> {
     Some(node)
 }
 
-fn unescape(segment: &str) -> String {
-    segment.replace("~1", "/").replace("~0", "~")
-}
-
 /// Delete a member with its separator: up to the next member's key, or (for the last
 /// member) from the end of the previous member's value. JSON and YAML alike.
 fn remove_member(t: &DocumentText, doc: &Document, pointer: &str) -> Option<TextEdit> {
     let (members, i) = member_at(doc, pointer)?;
     let m = &members[i];
-    let span: Span = match (members.get(i + 1), i.checked_sub(1)) {
+    let span: ByteRange = match (members.get(i + 1), i.checked_sub(1)) {
         (Some(next), _) => (m.key_span.start(), next.key_span.start()),
         (None, Some(prev)) => (members[prev].value.span.end(), m.value.span.end()),
         (None, None) => (m.key_span.start(), m.value.span.end()),

@@ -11,7 +11,7 @@
 use crate::tree::{Document, Member, Node, Str, Value};
 
 /// A byte range.
-pub type Span = (usize, usize);
+pub type ByteRange = (usize, usize);
 
 /// A declared phase.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,13 +19,13 @@ pub struct PhaseDecl {
     /// The id.
     pub id: Str,
     /// The range of the id's value.
-    pub id_span: Span,
+    pub id_span: ByteRange,
     /// The range of the whole phase object.
-    pub span: Span,
+    pub span: ByteRange,
     /// The objective, when it is a string.
     pub objective: Option<String>,
     /// The range of the access block, when present (hover shows it, read from the tree).
-    pub access: Option<Span>,
+    pub access: Option<ByteRange>,
     /// The declared outcomes (none: the implicit outcome `complete`).
     pub outcomes: Vec<OutcomeDecl>,
 }
@@ -36,9 +36,9 @@ pub struct OutcomeDecl {
     /// The id.
     pub id: Str,
     /// The range of the id's value.
-    pub id_span: Span,
+    pub id_span: ByteRange,
     /// The range of the outcome object.
-    pub span: Span,
+    pub span: ByteRange,
     /// The description, when it is a string.
     pub description: Option<String>,
 }
@@ -49,9 +49,9 @@ pub struct CheckpointDecl {
     /// The id (empty when missing).
     pub id: Str,
     /// The range of the id's value (of the object when the id is missing).
-    pub id_span: Span,
+    pub id_span: ByteRange,
     /// The range of the checkpoint object.
-    pub span: Span,
+    pub span: ByteRange,
 }
 
 /// A transition.
@@ -64,7 +64,7 @@ pub struct TransitionDecl {
     /// `to`, when it is a string.
     pub to: Option<Str>,
     /// The range of the transition object.
-    pub span: Span,
+    pub span: ByteRange,
 }
 
 /// Which key holds a reference.
@@ -112,7 +112,7 @@ pub struct Reference {
     /// The id referred to.
     pub id: Str,
     /// The range of the value.
-    pub span: Span,
+    pub span: ByteRange,
     /// For `on`: the transition's `from` phase.
     pub phase: Option<Str>,
 }
@@ -129,7 +129,7 @@ pub struct Index {
     /// References, in source order.
     pub refs: Vec<Reference>,
     /// The range of the transitions array, when there is one.
-    pub transitions_span: Option<Span>,
+    pub transitions_span: Option<ByteRange>,
 }
 
 /// What is at a position.
@@ -149,14 +149,11 @@ pub enum Symbol {
 }
 
 impl Index {
-    /// Index a document.
-    pub fn build(doc: &Document) -> Index {
+    /// Index a document whose phases are listed ([`crate::pipeline::PhaseLayout::Lists`]),
+    /// or listed under the IR's `graph`, `ir_graph` ([`crate::pipeline::PhaseLayout::IrGraph`]).
+    pub fn build(doc: &Document, ir_graph: Option<&Node>) -> Index {
         let mut index = Index::default();
-        let root = doc.root();
-        let ir_graph = crate::front::ir::claims(root)
-            .then(|| root.get("graph"))
-            .flatten();
-        index.walk(root, ir_graph);
+        index.visit(doc.root(), ir_graph);
         index
     }
 
@@ -184,8 +181,8 @@ impl Index {
     }
 
     /// The symbol at byte `offset`, and the range of the id there.
-    pub fn symbol_at(&self, offset: usize) -> Option<(Symbol, Span)> {
-        let inside = |s: Span| s.0 <= offset && offset <= s.1;
+    pub fn symbol_at(&self, offset: usize) -> Option<(Symbol, ByteRange)> {
+        let inside = |s: ByteRange| s.0 <= offset && offset <= s.1;
         for p in &self.phases {
             if inside(p.id_span) {
                 return Some((Symbol::Phase(p.id.to_string()), p.id_span));
@@ -214,7 +211,7 @@ impl Index {
     }
 
     /// Where a phase or outcome is declared (first declaration).
-    pub fn declaration(&self, sym: &Symbol) -> Option<Span> {
+    pub fn declaration(&self, sym: &Symbol) -> Option<ByteRange> {
         match sym {
             Symbol::Phase(id) => self.phase(id).map(|p| p.id_span),
             Symbol::Outcome { phase, id } => {
@@ -230,14 +227,14 @@ impl Index {
     }
 
     /// Every place a phase id is written: declarations and references.
-    pub fn phase_occurrences(&self, id: &str) -> Vec<Span> {
+    pub fn phase_occurrences(&self, id: &str) -> Vec<ByteRange> {
         let decls = self.phases.iter().filter(|p| p.id == id).map(|p| p.id_span);
         let refs = self
             .refs
             .iter()
             .filter(|r| r.kind != RefKind::On && r.id == id)
             .map(|r| r.span);
-        let mut all: Vec<Span> = decls.chain(refs).collect();
+        let mut all: Vec<ByteRange> = decls.chain(refs).collect();
         all.sort_unstable();
         all.dedup();
         all
@@ -255,23 +252,23 @@ impl Index {
 
     /// Index `node` and what it holds; `ir_graph` is the `graph` of an IR document, whose
     /// `entry` (and no other) names the entry phase.
-    fn walk(&mut self, node: &Node, ir_graph: Option<&Node>) {
+    fn visit(&mut self, node: &Node, ir_graph: Option<&Node>) {
         match &node.value {
             Value::Object(members) => {
                 let is_ir_graph = ir_graph.is_some_and(|g| std::ptr::eq(g, node));
                 self.object(node, members, is_ir_graph);
                 for m in members {
-                    self.walk(&m.value, ir_graph);
+                    self.visit(&m.value, ir_graph);
                 }
             }
-            Value::Array(items) => items.iter().for_each(|n| self.walk(n, ir_graph)),
+            Value::Array(items) => items.iter().for_each(|n| self.visit(n, ir_graph)),
             _ => {}
         }
     }
 
     /// The declarations and references of one object; `is_ir_graph` when it is the `graph`
-    /// of an IR document. Before, the IR's `entry` was not a reference: a rename left it
-    /// naming the old id (`V006`), and hover, definition and references found nothing there.
+    /// of an IR document, whose `entry` is a reference like AgentPM's `entry_phase` (a
+    /// rename changes it; hover, definition and references find the phase there).
     fn object(&mut self, node: &Node, members: &[Member], is_ir_graph: bool) {
         for m in members {
             match (m.key.as_str(), &m.value.value) {
@@ -412,7 +409,7 @@ mod tests {
             &mut Diagnostics::new("x"),
         )
         .expect("YAML");
-        let index = Index::build(&doc);
+        let index = Index::build(&doc, None);
         let decl = text.find("id: plan").unwrap() + 4;
         let entry = text.find("entry_phase: plan").unwrap() + 13;
         let (sym, _) = index.symbol_at(entry).unwrap();

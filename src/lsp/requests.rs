@@ -55,95 +55,120 @@ fn at<'a>(
     Ok((a, offset, uri))
 }
 
-/// Handle one request.
+/// Handle one request: each method has its handler.
 pub(super) fn handle(s: &mut Server, req: &Request) -> Result<Value, Failure> {
-    match req.method.as_str() {
-        GotoDefinition::METHOD => {
-            let p: lsp_types::GotoDefinitionParams = params(req)?;
-            let tp = p.text_document_position_params;
-            let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
-            let r = features::definition(&a.text(), &a.index, off);
-            let here = r.map(|r| lsp_types::Location::new(uri.clone(), r));
-            // A team step's `loop`: the loop, in another file of the workspace.
-            let found = here
-                .or_else(|| super::workspace::loop_definition(uri.path().as_str(), &a.loaded, off));
-            json(found.map(GotoDefinitionResponse::Scalar))
+    let handler: fn(&mut Server, &Request) -> Result<Value, Failure> = match req.method.as_str() {
+        GotoDefinition::METHOD => definition,
+        References::METHOD => references,
+        HoverRequest::METHOD => hover,
+        Completion::METHOD => completion,
+        DocumentSymbolRequest::METHOD => document_symbols,
+        Rename::METHOD => rename,
+        CodeActionRequest::METHOD => code_actions,
+        _ => {
+            return Err((
+                ErrorCode::MethodNotFound,
+                format!("unsupported request `{}`", req.method),
+            ));
         }
-        References::METHOD => {
-            let p: lsp_types::ReferenceParams = params(req)?;
-            let tp = p.text_document_position;
-            let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
-            let rs = features::references(&a.text(), &a.index, off, p.context.include_declaration);
-            let locs: Vec<_> = rs
-                .into_iter()
-                .map(|r| lsp_types::Location::new(uri.clone(), r))
-                .collect();
-            json(locs)
-        }
-        HoverRequest::METHOD => {
-            let p: lsp_types::HoverParams = params(req)?;
-            let tp = p.text_document_position_params;
-            let (a, off, _) = at(s, &tp.text_document, Some(tp.position))?;
-            json(features::hover(
-                &a.text(),
-                &a.index,
-                a.loaded.doc.as_ref(),
-                a.loaded.spec.as_ref().zip(a.loaded.info.as_ref()),
-                off,
-            ))
-        }
-        Completion::METHOD => {
-            let p: lsp_types::CompletionParams = params(req)?;
-            let tp = p.text_document_position;
-            // The text as edited and the index of the last version that parsed: no
-            // analysis of an edit while the user types.
-            let d = doc(s, &tp.text_document)?;
-            let t = d.text();
-            let off = t.lines.offset(t.text, tp.position);
-            json(CompletionResponse::List(features::completion(
-                &t,
-                &d.last_index,
-                off,
-            )))
-        }
-        DocumentSymbolRequest::METHOD => {
-            let p: lsp_types::DocumentSymbolParams = params(req)?;
-            let (a, _, _) = at(s, &p.text_document, None)?;
-            json(DocumentSymbolResponse::Nested(features::symbols(
-                &a.text(),
-                &a.index,
-            )))
-        }
-        Rename::METHOD => {
-            let p: lsp_types::RenameParams = params(req)?;
-            let tp = p.text_document_position;
-            let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
-            match features::rename(&a.text(), &a.index, &uri, off, &p.new_name) {
-                Ok(edit) => json(edit),
-                Err(why) => Err((ErrorCode::InvalidRequest, why)),
-            }
-        }
-        CodeActionRequest::METHOD => {
-            let p: lsp_types::CodeActionParams = params(req)?;
-            let (a, _, uri) = at(s, &p.text_document, None)?;
-            let t = a.text();
-            let acts = super::diagnostics::code_actions(
-                &t,
-                &a.index,
-                a.loaded.doc.as_ref(),
-                &uri,
-                a.loaded.diags.items(),
-                p.range,
-            );
-            json(
-                acts.into_iter()
-                    .map(CodeActionOrCommand::CodeAction)
-                    .collect::<Vec<_>>(),
-            )
-        }
-        _ => Err((
-            ErrorCode::MethodNotFound,
-            format!("unsupported request `{}`", req.method),
-        )),
+    };
+    handler(s, req)
+}
+
+/// `textDocument/definition`: the declaration of the phase or outcome at the position, or
+/// the loop a team step names.
+fn definition(s: &mut Server, req: &Request) -> Result<Value, Failure> {
+    let p: lsp_types::GotoDefinitionParams = params(req)?;
+    let tp = p.text_document_position_params;
+    let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
+    let r = features::definition(&a.text(), &a.index, off);
+    let here = r.map(|r| lsp_types::Location::new(uri.clone(), r));
+    // A team step's `loop`: the loop, in another file of the workspace.
+    let found =
+        here.or_else(|| super::workspace::loop_definition(uri.path().as_str(), &a.loaded, off));
+    json(found.map(GotoDefinitionResponse::Scalar))
+}
+
+/// `textDocument/references`: every place that names the phase or outcome at the position.
+fn references(s: &mut Server, req: &Request) -> Result<Value, Failure> {
+    let p: lsp_types::ReferenceParams = params(req)?;
+    let tp = p.text_document_position;
+    let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
+    let rs = features::references(&a.text(), &a.index, off, p.context.include_declaration);
+    let locs: Vec<_> = rs
+        .into_iter()
+        .map(|r| lsp_types::Location::new(uri.clone(), r))
+        .collect();
+    json(locs)
+}
+
+/// `textDocument/hover`: what the symbol at the position is and what validation knows of it.
+fn hover(s: &mut Server, req: &Request) -> Result<Value, Failure> {
+    let p: lsp_types::HoverParams = params(req)?;
+    let tp = p.text_document_position_params;
+    let (a, off, _) = at(s, &tp.text_document, Some(tp.position))?;
+    json(features::hover(
+        &a.text(),
+        &a.index,
+        a.loaded.doc.as_ref(),
+        a.loaded.spec.as_ref().zip(a.loaded.info.as_ref()),
+        off,
+    ))
+}
+
+/// `textDocument/completion`: the ids that fit at the position.
+fn completion(s: &mut Server, req: &Request) -> Result<Value, Failure> {
+    let p: lsp_types::CompletionParams = params(req)?;
+    let tp = p.text_document_position;
+    // The text as edited and the index of the last version that parsed: no
+    // analysis of an edit while the user types.
+    let d = doc(s, &tp.text_document)?;
+    let t = d.text();
+    let off = t.lines.offset(t.text, tp.position);
+    json(CompletionResponse::List(features::completion(
+        &t,
+        &d.last_index,
+        off,
+    )))
+}
+
+/// `textDocument/documentSymbol`: the phases and their outcomes, nested.
+fn document_symbols(s: &mut Server, req: &Request) -> Result<Value, Failure> {
+    let p: lsp_types::DocumentSymbolParams = params(req)?;
+    let (a, _, _) = at(s, &p.text_document, None)?;
+    json(DocumentSymbolResponse::Nested(features::symbols(
+        &a.text(),
+        &a.index,
+    )))
+}
+
+/// `textDocument/rename`: a phase or outcome renamed at every place that names it.
+fn rename(s: &mut Server, req: &Request) -> Result<Value, Failure> {
+    let p: lsp_types::RenameParams = params(req)?;
+    let tp = p.text_document_position;
+    let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
+    match features::rename(&a.text(), &a.index, &uri, off, &p.new_name) {
+        Ok(edit) => json(edit),
+        Err(why) => Err((ErrorCode::InvalidRequest, why)),
     }
+}
+
+/// `textDocument/codeAction`: the fixes the diagnostics in the range propose.
+fn code_actions(s: &mut Server, req: &Request) -> Result<Value, Failure> {
+    let p: lsp_types::CodeActionParams = params(req)?;
+    let (a, _, uri) = at(s, &p.text_document, None)?;
+    let t = a.text();
+    let acts = super::diagnostics::code_actions(
+        &t,
+        &a.index,
+        a.loaded.doc.as_ref(),
+        &uri,
+        a.loaded.diags.items(),
+        p.range,
+    );
+    json(
+        acts.into_iter()
+            .map(CodeActionOrCommand::CodeAction)
+            .collect::<Vec<_>>(),
+    )
 }

@@ -5,18 +5,18 @@ use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
 /// Line starts of one text, for converting between byte offsets and LSP positions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineIndex {
+pub struct Utf16Lines {
     starts: Vec<usize>,
     /// UTF-16 units the client's first line has before the text indexed: 1 for a
     /// byte-order mark, which the client's buffer holds and the analysed text does not.
     lead: u32,
 }
 
-impl LineIndex {
+impl Utf16Lines {
     /// Index `text`. A line ends at `\n`, `\r\n` or a lone `\r`, as LSP counts them
     /// ([`crate::text::is_line_break`]).
     pub fn new(text: &str) -> Self {
-        LineIndex {
+        Utf16Lines {
             starts: crate::text::line_starts(text),
             lead: 0,
         }
@@ -30,7 +30,7 @@ impl LineIndex {
         self
     }
 
-    /// [`LineIndex::with_lead`]'s units.
+    /// [`Utf16Lines::with_lead`]'s units.
     pub fn lead(&self) -> u32 {
         self.lead
     }
@@ -109,14 +109,14 @@ pub struct Source {
     /// The text.
     pub text: String,
     /// Its line index.
-    pub lines: LineIndex,
+    pub lines: Utf16Lines,
 }
 
 impl Source {
     /// Index `text`.
     pub fn new(text: String) -> Source {
         Source {
-            lines: LineIndex::new(&text),
+            lines: Utf16Lines::new(&text),
             text,
         }
     }
@@ -147,7 +147,7 @@ mod tests {
     #[test]
     fn columns_are_utf16_units() {
         let text = "a\n\u{e9}\u{1f600}x\n";
-        let idx = LineIndex::new(text);
+        let idx = Utf16Lines::new(text);
         let x = text.find('x').unwrap();
         assert_eq!(idx.position(text, x), Position::new(1, 3));
         assert_eq!(idx.offset(text, Position::new(1, 3)), x);
@@ -160,7 +160,7 @@ mod tests {
     #[test]
     fn a_line_ends_at_a_newline_a_crlf_or_a_lone_carriage_return() {
         let text = "a\rb\r\nc\nd";
-        let idx = LineIndex::new(text);
+        let idx = Utf16Lines::new(text);
         for (c, line) in [('a', 0), ('b', 1), ('c', 2), ('d', 3)] {
             let at = text.find(c).unwrap();
             assert_eq!(idx.position(text, at), Position::new(line, 0));
@@ -194,7 +194,7 @@ mod tests {
         // Reversed and past-the-end positions are clamped, never a panic.
         s.apply(change(((9, 0), (3, 0)), "!"));
         assert_eq!(s.text, "a1\n2\n\u{1f600}Zx\n!");
-        assert_eq!(s.lines, LineIndex::new(&s.text));
+        assert_eq!(s.lines, Utf16Lines::new(&s.text));
         // Without a range: the whole text.
         s.apply(TextDocumentContentChangeEvent {
             range: None,
@@ -203,7 +203,7 @@ mod tests {
         });
         assert_eq!(
             (s.text.as_str(), &s.lines),
-            ("new\n", &LineIndex::new("new\n"))
+            ("new\n", &Utf16Lines::new("new\n"))
         );
     }
 
@@ -227,9 +227,9 @@ mod tests {
                     for ins in inserts {
                         let mut edited = text.to_owned();
                         edited.replace_range(a..b, ins);
-                        let mut idx = LineIndex::new(text);
+                        let mut idx = Utf16Lines::new(text);
                         idx.replace(&edited, (a, b), ins);
-                        assert_eq!(idx, LineIndex::new(&edited), "{text:?} {a}..{b} {ins:?}");
+                        assert_eq!(idx, Utf16Lines::new(&edited), "{text:?} {a}..{b} {ins:?}");
                     }
                 }
             }

@@ -318,9 +318,9 @@ fn body_len(value: &str) -> Result<usize, String> {
 const QUOTED_CHARS: usize = 80;
 
 /// `bytes` quoted in a problem: their first [`QUOTED_CHARS`] characters (a byte that is no
-/// UTF-8 is one `U+FFFD`), then, when there are more, the number of bytes. Before, every
-/// byte was quoted: 2 MB of junk before a header made a `window/logMessage` of 2 million
-/// characters. The cut is between characters, never inside one.
+/// UTF-8 is one `U+FFFD`), then, when there are more, the number of bytes: 2 MB of junk
+/// before a header make a short `window/logMessage`. The cut is between characters, never
+/// inside one.
 fn quoted(bytes: &[u8]) -> String {
     let mut chars = bytes.utf8_chunks().flat_map(|chunk| {
         let invalid = (!chunk.invalid().is_empty()).then_some(char::REPLACEMENT_CHARACTER);
@@ -450,9 +450,9 @@ mod tests {
         }
     }
 
-    /// A message whose headers are malformed is skipped, and the next one is read (before,
-    /// the reading ended there, and with it the session): with a `Content-Length`, its body
-    /// is skipped; without a usable one, the input up to the next `Content-Length`.
+    /// A message whose headers are malformed is skipped, and the next one is read (the
+    /// session goes on): with a `Content-Length`, its body is skipped; without a usable
+    /// one, the input up to the next `Content-Length`.
     #[test]
     fn a_malformed_header_skips_one_message() {
         let good = |n: usize| frame(&format!(r#"{{"jsonrpc":"2.0","method":"m{n}"}}"#));
@@ -467,8 +467,8 @@ mod tests {
             b"Content-Length: -1\r\n\r\n{\n  \"a\": 1\n}\n".to_vec(),
             format!("{body}\r\n").into_bytes(),
             b"\xff\xfe: \x80\r\n\r\n".to_vec(),
-            // Longer than any body read: before, reserving it failed and the reader waited
-            // for that many bytes, losing every later message.
+            // Longer than any body read: nothing is reserved for it, and no later message
+            // is lost waiting for that many bytes.
             format!("Content-Length: {}\r\n\r\n{body}", u64::MAX).into_bytes(),
             format!("Content-Length: {}\r\n\r\n{body}", MAX_BODY_BYTES + 1).into_bytes(),
         ];
@@ -503,7 +503,7 @@ mod tests {
     }
 
     /// The bytes of a skipped message are quoted up to `QUOTED_CHARS` characters, cut
-    /// between characters: before, 2 MB of junk before a header were quoted whole.
+    /// between characters, however much junk comes before a header.
     #[test]
     fn a_skipped_message_quotes_few_of_its_bytes() {
         let mut bytes = vec![b'x'; 2_000_000];

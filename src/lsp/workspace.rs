@@ -10,7 +10,7 @@ use crate::format::DocKind;
 use crate::pipeline::{LoadOptions, Loaded, load};
 use crate::tree::{Node, Value};
 
-use super::text::LineIndex;
+use super::text::Utf16Lines;
 
 /// The loop a team step's `loop` at `offset` names, as the location of its `name` in the
 /// loop's file; `None` elsewhere, or when no loop of the workspace has that name.
@@ -68,7 +68,7 @@ fn named(file: &Path, name: &str) -> Option<Location> {
     }
     let doc = l.doc.as_ref()?;
     let node = doc.root().get("name")?;
-    let lines = LineIndex::new(&doc.text);
+    let lines = Utf16Lines::new(&doc.text);
     let range = lines.range(&doc.text, (node.span.start(), node.span.end()));
     let uri: Uri = crate::diag::sarif::uri(file.to_string_lossy().as_bytes())
         .parse()

@@ -3,6 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::ir::id_pattern;
+
 // The error policy is the IR's type (re-exported, so that a manifest is written with this
 // module's names): the IR took its fields, spellings and rules from AgentPM's
 // `error_policy`, so one definition serves both (and both schemas).
@@ -23,7 +25,7 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<Kind>,
     /// Package name.
-    #[schemars(regex(pattern = "^[a-z][a-z0-9-]{0,63}$"))]
+    #[schemars(regex(pattern = id_pattern::PACKAGE_NAME))]
     pub name: String,
     /// Package version (semantic version).
     #[schemars(regex(
@@ -121,7 +123,7 @@ pub struct Loop {
     #[schemars(length(min = 1), regex(pattern = r"\S"))]
     pub archetype: Option<String>,
     /// The phase a run starts in.
-    #[schemars(regex(pattern = "^[a-z](?:-?[a-z0-9])*$"), length(max = 64))]
+    #[schemars(regex(pattern = id_pattern::STABLE_ID), length(max = 64))]
     pub entry_phase: String,
     /// Loop-wide limits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -157,7 +159,7 @@ pub struct Limits {
 #[serde(deny_unknown_fields)]
 pub struct Phase {
     /// Stable id.
-    #[schemars(regex(pattern = "^[a-z](?:-?[a-z0-9])*$"), length(max = 64))]
+    #[schemars(regex(pattern = id_pattern::STABLE_ID), length(max = 64))]
     pub id: String,
     /// What the phase must achieve (not blank).
     #[schemars(length(min = 1), regex(pattern = r"\S"))]
@@ -204,7 +206,7 @@ pub struct Memory {
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// Stable id.
-    #[schemars(regex(pattern = "^[a-z](?:-?[a-z0-9])*$"), length(max = 64))]
+    #[schemars(regex(pattern = id_pattern::STABLE_ID), length(max = 64))]
     pub id: String,
     /// What it means (not blank).
     #[schemars(length(min = 1), regex(pattern = r"\S"))]
@@ -228,7 +230,7 @@ pub struct Transition {
 #[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     /// Stable id.
-    #[schemars(regex(pattern = "^[a-z](?:-?[a-z0-9])*$"), length(max = 64))]
+    #[schemars(regex(pattern = id_pattern::STABLE_ID), length(max = 64))]
     pub id: String,
     /// Always `approval`.
     #[serde(rename = "type")]

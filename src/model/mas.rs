@@ -6,6 +6,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::ir::id_pattern;
+
 // The escalation policy, check types and port types are the IR's (re-exported, so that a
 // loop is written with this module's names): the IR took them from multi-agent-spec, with
 // the same values, so one definition serves both (and both schemas). `LoopType` stays
@@ -32,7 +34,7 @@ pub use crate::ir::{CheckType, Escalation, PortType};
 ]))]
 pub struct Loop {
     /// Loop identifier (kebab-case).
-    #[schemars(regex(pattern = "^[a-z][a-z0-9-]*$"))]
+    #[schemars(regex(pattern = id_pattern::NAME))]
     pub name: String,
     /// `REAL` or `VEAL`.
     #[serde(rename = "type")]
@@ -88,7 +90,7 @@ pub enum LoopType {
 #[serde(deny_unknown_fields)]
 pub struct Check {
     /// Check identifier (kebab-case).
-    #[schemars(regex(pattern = "^[a-z][a-z0-9-]*$"))]
+    #[schemars(regex(pattern = id_pattern::NAME))]
     pub id: String,
     /// What it checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]

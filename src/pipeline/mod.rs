@@ -36,6 +36,33 @@ pub fn claims(format: Format, root: &Node) -> bool {
     }
 }
 
+/// Where a document declares its phases, for a tool that indexes the document itself (the
+/// language server), so that it asks the pipeline instead of matching a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PhaseLayout {
+    /// Lists of phase objects with an `id` each (AgentPM, multi-agent-spec).
+    Lists,
+    /// The same lists under the IR's `graph`: a document that looks like the IR, whichever
+    /// format read it.
+    IrGraph,
+    /// Each state a key of `states` (XState).
+    StateKeys,
+}
+
+/// The [`PhaseLayout`] of a document read as `format` (`None`: no format claimed it).
+pub fn phase_layout(format: Option<Format>, root: &Node) -> PhaseLayout {
+    match format {
+        Some(Format::Xstate) => PhaseLayout::StateKeys,
+        Some(Format::Agentpm | Format::Mas | Format::Ir) | None => {
+            if claims(Format::Ir, root) {
+                PhaseLayout::IrGraph
+            } else {
+                PhaseLayout::Lists
+            }
+        }
+    }
+}
+
 /// The format a document claims to be, trying each in [`Format::ALL`] order.
 pub fn claimed_format(root: &Node) -> Option<Format> {
     Format::ALL.into_iter().find(|&f| claims(f, root))

@@ -198,7 +198,7 @@ fn bound_phases(file: &str, doc: &Document) -> Vec<(String, At)> {
         .iter()
         .map(|m| {
             let key: &str = &m.key;
-            let pointer = format!("/bindings/phases/{}", crate::tree::escape_ptr(key));
+            let pointer = format!("/bindings/phases/{}", crate::pointer::escape(key));
             (key.to_owned(), At::of(file, doc, &pointer, true))
         })
         .collect()
@@ -245,7 +245,7 @@ pub fn read_lock(loaded: &mut Loaded) -> Option<Lock> {
         .unwrap_or_default();
     let root_loop = roots.iter().find_map(|m| {
         let key = m.value.get("loop")?.as_str()?;
-        let pointer = format!("/roots/{}/loop", crate::tree::escape_ptr(&m.key));
+        let pointer = format!("/roots/{}/loop", crate::pointer::escape(&m.key));
         let (scoped, version) = key.strip_prefix("loop:")?.rsplit_once('@')?;
         Some((
             scoped.to_owned(),

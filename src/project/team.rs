@@ -190,7 +190,7 @@ impl Reader<'_> {
 
     fn located_string(&mut self, node: &Node, at: &str, key: &str) -> Option<(String, At)> {
         let v = node.get(key)?;
-        let pointer = format!("{at}/{}", crate::tree::escape_ptr(key));
+        let pointer = format!("{at}/{}", crate::pointer::escape(key));
         match v.as_str() {
             Some(s) => Some((s.to_owned(), At::of(self.file, self.doc, &pointer, false))),
             None => {
@@ -205,7 +205,7 @@ impl Reader<'_> {
         let Some(v) = node.get(key) else {
             return Vec::new();
         };
-        let pointer = format!("{at}/{}", crate::tree::escape_ptr(key));
+        let pointer = format!("{at}/{}", crate::pointer::escape(key));
         let Value::Array(items) = &v.value else {
             self.wrong_type(&pointer, &format!("`{key}`"), "an array of strings", v);
             return Vec::new();

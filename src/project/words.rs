@@ -11,7 +11,7 @@ pub(super) fn closest<'a>(
     }
     let max = (unknown.chars().count() / 3).max(1);
     let candidates = candidates.into_iter().take(1000).filter(|c| c.len() <= 128);
-    crate::valid::names::closest(unknown, candidates, |d, _| d <= max)
+    crate::text::did_you_mean::closest(unknown, candidates, |d, _| d <= max)
 }
 
 /// User text quoted in a message: at most 80 characters, with an ellipsis and the full

@@ -35,13 +35,16 @@
 //! * [`lines`]: lines kept (SARIF and GitHub messages, language-server hover);
 //! * [`terminal`]: each such character shown as `?`, byte offsets kept (terminal
 //!   diagnostics and their source snippets);
-//! * [`markdown`]: the Markdown escapers of the documentation pages and the diff comment.
+//! * [`markdown`]: the Markdown escapers of the documentation pages and the diff comment;
+//! * [`did_you_mean`]: the known name closest to an unknown one (the shape check's and
+//!   validation's help).
 //!
 //! The loop formats (IR, AgentPM, MAS) and the JSON outputs are data, not display: they keep
 //! every string exactly.
 
 use std::borrow::Cow;
 
+pub mod did_you_mean;
 pub mod markdown;
 
 /// Is `c` dropped from text meant for a person (see the [module](self) documentation)?

@@ -110,7 +110,8 @@ impl Vocabulary {
         }
     }
 
-    /// The key for `text`, which is kept (not copied) when it is no word.
+    /// The key for `text`: the shared word when there is one, else a copy of the text on
+    /// the heap (the `String` itself is dropped).
     pub fn key_from(&self, text: String) -> Key {
         match self.word(&text) {
             Some(word) => Key::known(word),

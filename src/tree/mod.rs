@@ -27,7 +27,7 @@ pub use decode::{
 };
 pub use json::{parse_json, parse_json_or_text};
 pub use key::{Key, Vocabulary};
-pub use node::{Document, KeyType, Member, Node, Span, Syntax, Value, escape_ptr};
+pub use node::{Document, KeyType, Member, Node, Span, Syntax, Value};
 pub use string::{SourceText, Str};
 pub use yaml::{READER_STACK, declare_reader_stack, parse_yaml, parse_yaml_or_text};
 

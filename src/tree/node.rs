@@ -1,6 +1,7 @@
 //! The tree's values, their byte ranges, and the document that holds them.
 
 use crate::diag::{Locate, Pos};
+use crate::pointer::Pointer;
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -371,17 +372,16 @@ impl Document {
     }
 
     /// The node at a JSON Pointer, and the member (when the last step is an object key).
-    pub(super) fn walk(&self, pointer: &str) -> (Option<&Node>, Option<&Member>, &Node) {
+    pub(super) fn follow(&self, pointer: &str) -> (Option<&Node>, Option<&Member>, &Node) {
         let mut node = self.root();
         let mut member = None;
         if pointer.is_empty() {
             return (Some(node), None, node);
         }
-        for raw in pointer.split('/').skip(1) {
-            let seg = raw.replace("~1", "/").replace("~0", "~");
+        for seg in Pointer::new(pointer).tokens() {
             let next = match &node.value {
                 // Of a key given twice, the last value is the one read (`P014`).
-                Value::Object(ms) => ms.iter().rfind(|m| m.key == seg).map(|m| {
+                Value::Object(ms) => ms.iter().rfind(|m| m.key == *seg).map(|m| {
                     member = Some(m);
                     &m.value
                 }),
@@ -398,11 +398,6 @@ impl Document {
         }
         (Some(node), member, node)
     }
-}
-
-/// Escape one JSON Pointer segment.
-pub fn escape_ptr(seg: &str) -> String {
-    seg.replace('~', "~0").replace('/', "~1")
 }
 
 impl Locate for Document {
@@ -446,7 +441,7 @@ impl Document {
             let value = found.value.map(|(v, k)| (span(v), k.map(span)));
             return (value, span(found.nearest));
         }
-        let (found, member, nearest) = self.walk(pointer);
+        let (found, member, nearest) = self.follow(pointer);
         let value = found.map(|n| (n.span, member.map(|m| m.key_span)));
         (value, nearest.span)
     }

@@ -11,6 +11,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use crate::pointer::Pointer;
+
 /// A byte range, `start..end` (the scan names no tree type: the tree's document uses it).
 pub(super) type Range = (usize, usize);
 
@@ -55,9 +57,8 @@ impl Trie {
     fn insert(&mut self, pointer: &str, q: usize) {
         let mut node = self;
         if !pointer.is_empty() {
-            for raw in pointer.split('/').skip(1) {
-                let step = raw.replace("~1", "/").replace("~0", "~");
-                node = node.children.entry(step).or_default();
+            for step in Pointer::new(pointer).tokens() {
+                node = node.children.entry(step.into_owned()).or_default();
             }
         }
         node.ends.push(q);

@@ -10,8 +10,9 @@ use super::decode::{MAX_VALUES_HELP, ReadLimits};
 use super::duplicates::{Dup, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
-use super::node::{Document, KeyType, Member, Node, Reread, Span, Syntax, Value, escape_ptr};
+use super::node::{Document, KeyType, Member, Node, Reread, Span, Syntax, Value};
 use super::string::{SourceText, Str};
+use crate::pointer;
 
 struct YNode(Value);
 
@@ -346,8 +347,8 @@ fn one_root(
 }
 
 /// Where a YAML error is: its byte offset when serde-saphyr gives one that agrees with its
-/// line, else the byte its line and column name (the snippet used to point at 1:1 while
-/// the message said line 5, column 15).
+/// line, else the byte its line and column name, so that the snippet points where the
+/// message's line and column say.
 fn yaml_error_pos(text: &str, starts: &[usize], loc: &serde_saphyr::Location) -> Pos {
     let by_offset = loc
         .span()
@@ -688,7 +689,7 @@ fn collect_yaml_issues(
                 }
                 collect_yaml_issues(
                     &m.value,
-                    &format!("{ptr}/{}", escape_ptr(&m.key)),
+                    &format!("{ptr}/{}", pointer::escape(&m.key)),
                     dups,
                     doc,
                     diags,

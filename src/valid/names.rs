@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::diag::{Diagnostic, EditTarget, Flagged, Suggestion};
 use crate::ir::id_pattern::repaired_id;
 use crate::ir::{Destination, Graph, IMPLICIT_OUTCOME, IdMap, Phase, Spec, Transition, id_map};
+use crate::text::did_you_mean::{closest, one_edit};
 
 /// How a reference to a phase or an outcome resolves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -540,28 +541,6 @@ pub(super) fn unknown_id_help(
     }
 }
 
-/// The candidate closest to `unknown`, among those `accept`ed, or `None` (the "did you
-/// mean" of a [`Suggestion::Replace`]). Ties go to the earliest candidate.
-///
-/// The distance is `strsim::levenshtein`: insertions, deletions and substitutions of
-/// characters (a transposition counts as two edits). `accept(distance, candidate)` must
-/// only get stricter as the distance grows: a candidate it rejects at the difference in
-/// length (a lower bound of the distance) is skipped without computing the distance.
-pub(crate) fn closest<'a>(
-    unknown: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-    accept: impl Fn(usize, &str) -> bool,
-) -> Option<&'a str> {
-    let len = unknown.chars().count();
-    candidates
-        .into_iter()
-        .filter(|k| accept(k.chars().count().abs_diff(len), k))
-        .map(|k| (strsim::levenshtein(unknown, k), k))
-        .filter(|&(d, k)| accept(d, k))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, k)| k)
-}
-
 /// The most ids whose edit distance to an unknown one is computed.
 const MAX_COMPARED: usize = 1000;
 
@@ -590,14 +569,6 @@ fn unique<'a>(
     found.next().is_none().then_some(first)
 }
 
-/// `name` is one edit from `declared` (a character inserted, deleted or replaced, or two
-/// neighbours swapped: `exeucte` for `execute`, the commonest typo), or differs from it
-/// only in case.
-pub(super) fn one_edit(name: &str, declared: &str) -> bool {
-    name.eq_ignore_ascii_case(declared)
-        || (name.len().abs_diff(declared.len()) <= 1 && strsim::osa_distance(name, declared) <= 1)
-}
-
 /// `name` is the invalid id `declared` written validly: the same but for case, or its
 /// repair ([`repaired_id`]).
 fn written_validly(name: &str, declared: &str) -> bool {
@@ -611,14 +582,7 @@ mod tests {
     use crate::ir::id_pattern::is_stable_id;
 
     #[test]
-    fn closest_counts_a_transposition_as_two_edits_and_prefers_the_earliest() {
-        // Plain Levenshtein, as before strsim: `ab` -> `ba` is two edits, not one.
-        assert_eq!(strsim::levenshtein("ab", "ba"), 2);
-        assert_eq!(strsim::levenshtein("日本", "日本語"), 1);
-        let within_two = |d: usize, _: &str| d <= 2;
-        assert_eq!(closest("plna", ["plan", "plank"], within_two), Some("plan"));
-        assert_eq!(closest("cat", ["bat", "cut"], within_two), Some("bat"));
-        assert_eq!(closest("gather", ["verify"], within_two), None);
+    fn an_unknown_id_gets_the_closest_declared_one() {
         let d = || Diagnostic::new(Code::UnknownEntryPhase, "unknown").at("/loop/entry_phase");
         let near = unknown_id_help(d(), "rviw", &["review", "revise"], "phase");
         assert_eq!(

@@ -11,6 +11,7 @@ use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
 use crate::diag::{Diagnostics, Flagged};
 use crate::ir::{Destination, Field, Graph, Pattern, Spec, Transition};
 use crate::ir::{Escalation, Exhausted, IdMap, IdSet, ToolAction, ToolFailure, id_map};
+use crate::pointer::Pointer;
 
 fn blank(s: &str) -> bool {
     s.trim().is_empty()
@@ -701,7 +702,7 @@ fn phase_failure_policy(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) 
 /// path as people read it (`validator`, `roles.validator`).
 fn missing_field(spec: &Spec, field: Field) -> (String, String) {
     let ptr = spec.provenance.pointer(field);
-    let object = ptr.rsplit_once('/').map_or("", |(o, _)| o).to_owned();
+    let object = Pointer::new(&ptr).parent().as_str().to_owned();
     (object, crate::pointer::field_path(&ptr))
 }
 

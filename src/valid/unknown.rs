@@ -222,7 +222,7 @@ fn terminal_meant(name: &str, uses: &[Use]) -> Option<Terminal> {
         return None;
     }
     let means = |t: &Terminal| match name.strip_prefix('$') {
-        Some(body) => super::names::one_edit(body, t.as_str().trim_start_matches('$')),
+        Some(body) => crate::text::did_you_mean::one_edit(body, t.as_str().trim_start_matches('$')),
         None => t
             .as_str()
             .trim_start_matches('$')

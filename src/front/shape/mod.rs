@@ -14,6 +14,7 @@
 
 #[cfg(test)]
 mod compile;
+mod messages;
 mod ptr;
 mod rules;
 #[rustfmt::skip]
@@ -23,6 +24,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::front::to_model::Edits;
 use crate::text::count;
 use crate::tree::{Document, Member, Node, Value};
+use messages::{found_count, nearest_property, non_finite, quote, with_repair};
 use ptr::Ptr;
 use rules::{Additional, Id, Rules, Schema, Types};
 
@@ -123,12 +125,6 @@ struct ShapeCheck<'a> {
     fatal: usize,
 }
 
-fn quote(s: &str) -> String {
-    let short: String = s.chars().take(80).collect();
-    let more = if s.chars().count() > 80 { "…" } else { "" };
-    format!("`{}{more}`", short.escape_debug())
-}
-
 /// A float with no fractional part (`3.0`, `1e1`, `-0.0`; also `1e308`, which is then out
 /// of range).
 fn is_whole(n: &serde_json::Number) -> bool {
@@ -150,45 +146,10 @@ fn exact_integer(n: &serde_json::Number) -> Option<i128> {
     (is_whole(n) && (-TWO_63..2.0 * TWO_63).contains(&f)).then_some(f as i128)
 }
 
-/// The string `text` written without its quotes, when that is a value of the types `set`
-/// (`"true"` where a boolean is wanted, `"3"` where an integer is).
-fn unquoted_fits(text: &str, set: Types) -> Option<String> {
-    let bare = text.trim();
-    let value = match bare {
-        "true" => Value::Bool(true),
-        "false" => Value::Bool(false),
-        _ => Value::Number(serde_json::from_str::<serde_json::Number>(bare).ok()?),
-    };
-    set.admits(&value).then(|| bare.to_owned())
-}
-
-/// How YAML spells a non-finite float.
-fn non_finite(f: f64) -> &'static str {
-    if f.is_nan() {
-        ".nan"
-    } else if f > 0.0 {
-        ".inf"
-    } else {
-        "-.inf"
-    }
-}
-
 /// Whether `node` equals the schema value `v` (`const`, `enum`): the schemas' values are
 /// strings.
 fn same(node: &Node, v: &str) -> bool {
     matches!(&node.value, Value::String(text) if text.as_str() == v)
-}
-
-const YAML11_BOOLS: &[&str] = &[
-    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
-    "OFF",
-];
-
-/// The boolean YAML 1.1 reads the word `text` as (`yes` is true), when it is one.
-fn yaml11_boolean(text: &str) -> Option<bool> {
-    YAML11_BOOLS
-        .contains(&text)
-        .then(|| matches!(text.to_lowercase().as_str(), "y" | "yes" | "on"))
 }
 
 impl ShapeCheck<'_> {
@@ -405,92 +366,6 @@ impl ShapeCheck<'_> {
         self.wrong_type(types, set, node, ptr)
     }
 
-    /// Report `node`, which is none of `types`: out of line, so that the check of a value
-    /// of the right type stays small enough to be inlined into [`Self::node`] (with it
-    /// inline, checking a 10,000-phase loop took 1.6 % more instructions).
-    #[cold]
-    #[inline(never)]
-    fn wrong_type(&mut self, types: &[&str], set: Types, node: &Node, ptr: &Ptr<'_>) -> bool {
-        let want = types
-            .iter()
-            .map(|t| match *t {
-                "object" => "an object",
-                "array" => "an array",
-                "string" => "a string",
-                "boolean" => "a boolean",
-                "integer" => "an integer",
-                "number" => "a number",
-                "null" => "null",
-                other => other,
-            })
-            .collect::<Vec<_>>()
-            .join(" or ");
-        let found = match &node.value {
-            Value::Number(n) => format!("the number {n}"),
-            Value::NonFinite(f) => format!("{} (not a finite number)", non_finite(*f)),
-            Value::String(text) => format!("the string {}", quote(text)),
-            other => other.type_name().to_owned(),
-        };
-        let name = ptr.field();
-        if let Value::String(text) = &node.value
-            && text.from_yaml()
-            && !self.not_plain(node)
-            && types.contains(&"boolean")
-            && let Some(b) = yaml11_boolean(text)
-        {
-            let d = Diagnostic::new(
-                Code::Yaml11Boolean,
-                format!("`{name}` is the string {} here, not a boolean", quote(text)),
-            )
-            .with_help(format!(
-                "YAML 1.1 read `{text}` as {b}, YAML 1.2 reads it as a string; write `{b}`"
-            ))
-            .at(ptr.to_string());
-            self.emit(d, false, true);
-            return false;
-        }
-        // `.inf` where a number is wanted is a value out of range, not a wrong type.
-        let numeric = types.iter().any(|t| matches!(*t, "integer" | "number"));
-        let infinite = matches!(node.value, Value::NonFinite(f) if f.is_infinite());
-        let mut d = Diagnostic::new(
-            if numeric && infinite {
-                Code::OutOfRange
-            } else {
-                Code::WrongType
-            },
-            if ptr.is_root() {
-                format!("the document must be {want}, found {found}")
-            } else {
-                format!("`{name}` must be {want}, found {found}")
-            },
-        )
-        .at(ptr.to_string());
-        if ptr.is_top_key("loop") && matches!(node.value, Value::String(_)) {
-            d = d.with_help(
-                "in a loop manifest `loop` is the loop object itself; a string package reference belongs in an Agent manifest",
-            );
-        } else if ptr.is_root() {
-            d = d.with_help("a loop file holds one JSON object or one YAML mapping");
-        } else if matches!(node.value, Value::Null) {
-            d = d.with_help("give the field a value, or leave it out");
-        } else if let Value::String(text) = &node.value
-            && let Some(bare) = unquoted_fits(text, set)
-        {
-            d = d.with_help(format!("remove the quotes: `{bare}`"));
-        } else if let Value::String(text) = &node.value
-            && types.contains(&"boolean")
-            && let Some(b) = yaml11_boolean(text)
-        {
-            d = d.with_help(format!("a boolean is `true` or `false`: write `{b}`"));
-        } else if types.contains(&"string")
-            && !matches!(node.value, Value::Object(_) | Value::Array(_))
-        {
-            d = d.with_help("quote the value to make it a string");
-        }
-        self.emit(d, false, true);
-        false
-    }
-
     /// Integer semantics: a whole number written as a float counts (and is recorded for
     /// the model); an integer beyond what the runtime can hold is out of range (`F008`).
     fn integer(
@@ -539,34 +414,6 @@ impl ShapeCheck<'_> {
         }
     }
 
-    fn enum_diag(&self, node: &Node, ptr: &Ptr<'_>, allowed: &[&str]) -> Diagnostic {
-        let list = allowed
-            .iter()
-            .map(|v| format!("`{v}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let found = match &node.value {
-            Value::String(text) => quote(text),
-            _ => format!("`{}`", node.to_json()),
-        };
-        let expected = if allowed.len() == 1 {
-            list
-        } else {
-            format!("one of {list}")
-        };
-        let mut d = Diagnostic::new(
-            Code::InvalidValue,
-            format!("`{}` must be {expected}, found {found}", ptr.field()),
-        )
-        .at(ptr.to_string());
-        if let Value::String(text) = &node.value
-            && allowed.iter().any(|a| a.eq_ignore_ascii_case(text))
-        {
-            d = d.with_help("values are case-sensitive");
-        }
-        d
-    }
-
     fn string(&mut self, obj: &'static Rules, text: &str, ptr: &Ptr<'_>, report: bool) -> bool {
         let mut ok = true;
         let last = ptr.last_key().unwrap_or("");
@@ -579,7 +426,7 @@ impl ShapeCheck<'_> {
             return true;
         }
         let len = text.chars().count() as u64;
-        if is_id && obj.pattern == Some(rules::Pattern::KebabSingleHyphens) {
+        if is_id && obj.pattern == Some(rules::TextPattern::KebabSingleHyphens) {
             return self.stable_id(obj, text, ptr, report);
         }
         if let Some(min) = obj.min_length
@@ -616,7 +463,7 @@ impl ShapeCheck<'_> {
             && !pat.matches(text)
         {
             ok = false;
-            let (code, help) = if pat == rules::Pattern::SemVer {
+            let (code, help) = if pat == rules::TextPattern::SemVer {
                 (
                     Code::InvalidVersion,
                     "use a semantic version such as `0.1.0` (no leading zeros, optional `-pre` and `+build`)",
@@ -696,7 +543,8 @@ impl ShapeCheck<'_> {
             d
         } else {
             d.with_note(format!(
-                "a stable id matches `{DOCUMENTED_STABLE_ID}`: 1 to {max} characters, a lowercase letter, then lowercase letters, digits and single hyphens, not ending in a hyphen"
+                "a stable id matches `{}`: 1 to {max} characters, a lowercase letter, then lowercase letters, digits and single hyphens, not ending in a hyphen",
+                crate::ir::id_pattern::STABLE_ID_DOCUMENTED
             ))
         };
         let d = if text.contains("{{") {
@@ -852,21 +700,6 @@ impl ShapeCheck<'_> {
         matches!(special, UnknownKey::Unknown) && !is_package_reference(&m.key, &child.parent())
     }
 
-    /// `F002` for the required field `r`, located on the key of `m` that misspells it, with
-    /// the rename as its suggestion.
-    fn misspelled_required(&self, d: Diagnostic, r: &str, m: &Member, ptr: &Ptr<'_>) -> Diagnostic {
-        let child = ptr.key(&m.key).to_string();
-        let mut d = d
-            .with_note(format!("{} looks like `{r}` misspelled", quote(&m.key)))
-            .with_suggestion(Suggestion::Replace {
-                target: EditTarget::key(child.clone()),
-                with: r.to_owned(),
-            })
-            .at(child);
-        self.locate_on_key(&mut d, m);
-        d
-    }
-
     /// A key the closed object does not allow: left out of the model, and reported.
     fn unknown(
         &mut self,
@@ -1012,66 +845,8 @@ fn is_package_reference(key: &str, parent: &Ptr<'_>) -> bool {
     parent.is_top_key("loop") && matches!(key, "name" | "version")
 }
 
-/// The allowed name of `obj` that the unknown `key` most likely misspells (the "did you
-/// mean" of `F001`), among those its object `members` do not give already (renaming `tp`
-/// to a `to` that is there would give the key twice). Ties go to the first name in byte
-/// order.
-fn nearest_property(key: &str, obj: &Rules, members: &[Member]) -> Option<&'static str> {
-    let mut sorted: Vec<&'static str> = (obj.properties.unwrap_or_default().iter())
-        .map(|(k, _)| k.text)
-        .collect();
-    sorted.sort_unstable();
-    let near = |names: &[&'static str]| {
-        crate::valid::names::closest(key, names.iter().copied(), |d, n| {
-            d <= 2.max(n.len() / 4) && d < n.len()
-        })
-    };
-    // The members are looked at only when a name is near: most unknown keys are not.
-    let given = |name: &str| members.iter().any(|m| m.key == *name);
-    match near(&sorted) {
-        Some(name) if given(name) => {
-            sorted.retain(|n| !given(n));
-            near(&sorted)
-        }
-        other => other,
-    }
-}
-
-/// The stable-id pattern as the formats' documents write it (formats.md 1.4); the schemas
-/// carry the equivalent `ir::id_pattern::STABLE_ID` with `maxLength`, which Rust's `regex`
-/// can compile.
-const DOCUMENTED_STABLE_ID: &str = "^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$";
-
 /// The terminals' names (targets, never ids).
 const TERMINALS: &[&str] = &["$end", "$abort", "$handoff"];
-
-/// Propose the valid id an invalid one most likely means (`Approve_Merge` ->
-/// `approve-merge`), when there is one.
-fn with_repair(d: Diagnostic, text: &str, ptr: &Ptr<'_>) -> Diagnostic {
-    match crate::ir::id_pattern::repaired_id(text) {
-        Some(to) => {
-            // The help line becomes the fix's: the advice it replaces stays as a note.
-            let mut d = d;
-            if let Some(help) = d.help.take() {
-                d.notes.push(help);
-            }
-            d.with_suggestion(Suggestion::Set {
-                target: EditTarget::value(ptr.to_string()),
-                to,
-            })
-        }
-        None => d,
-    }
-}
-
-/// `none`, or the number found.
-fn found_count(n: usize) -> String {
-    if n == 0 {
-        "none".to_owned()
-    } else {
-        n.to_string()
-    }
-}
 
 /// The indices of the members whose key is given again later in the object (sorted):
 /// linear in the object's size, whatever it holds.

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::tree::escape_ptr;
+use crate::pointer::escape;
 
 /// A JSON Pointer as a chain of segments.
 #[derive(Clone, Copy)]
@@ -78,7 +78,7 @@ impl fmt::Display for Ptr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Ptr::Root => Ok(()),
-            Ptr::Key(p, k) if k.contains(['~', '/']) => write!(f, "{p}/{}", escape_ptr(k)),
+            Ptr::Key(p, k) if k.contains(['~', '/']) => write!(f, "{p}/{}", escape(k)),
             Ptr::Key(p, k) => write!(f, "{p}/{k}"),
             Ptr::Index(p, i) => write!(f, "{p}/{i}"),
         }

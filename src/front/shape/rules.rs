@@ -9,6 +9,7 @@
 //! of the document (a third of the time of checking a large loop).
 
 use crate::front::vocabulary::{KEYS, WORDS};
+use crate::ir::id_pattern;
 use crate::tree::{Key, Value};
 
 use super::is_whole;
@@ -65,7 +66,7 @@ impl Schema {
 /// compiler (`compile.rs`) refuses any other pattern, and a test compares each with
 /// `regex` on generated strings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Pattern {
+pub(super) enum TextPattern {
     /// `\S`.
     NotBlank,
     /// `^[a-z][a-z0-9-]*$`.
@@ -76,87 +77,50 @@ pub(super) enum Pattern {
     KebabSingleHyphens,
     /// `^[A-Z][A-Z0-9_]*$`.
     UpperSnake,
-    /// [`crate::ir::id_pattern::VERSION`].
+    /// [`id_pattern::VERSION`].
     SemVer,
 }
 
-impl Pattern {
+impl TextPattern {
     /// Every pattern, for the compiler and the tests.
     #[cfg(test)]
-    pub(super) const ALL: [Pattern; 6] = [
-        Pattern::NotBlank,
-        Pattern::Kebab,
-        Pattern::Kebab64,
-        Pattern::KebabSingleHyphens,
-        Pattern::UpperSnake,
-        Pattern::SemVer,
+    pub(super) const ALL: [TextPattern; 6] = [
+        TextPattern::NotBlank,
+        TextPattern::Kebab,
+        TextPattern::Kebab64,
+        TextPattern::KebabSingleHyphens,
+        TextPattern::UpperSnake,
+        TextPattern::SemVer,
     ];
 
     /// The pattern as the schema writes it.
     pub(super) fn source(self) -> &'static str {
         match self {
-            Pattern::NotBlank => r"\S",
-            Pattern::Kebab => "^[a-z][a-z0-9-]*$",
-            Pattern::Kebab64 => "^[a-z][a-z0-9-]{0,63}$",
-            Pattern::KebabSingleHyphens => crate::ir::id_pattern::STABLE_ID,
-            Pattern::UpperSnake => "^[A-Z][A-Z0-9_]*$",
-            Pattern::SemVer => crate::ir::id_pattern::VERSION,
+            TextPattern::NotBlank => r"\S",
+            TextPattern::Kebab => id_pattern::NAME,
+            TextPattern::Kebab64 => id_pattern::PACKAGE_NAME,
+            TextPattern::KebabSingleHyphens => id_pattern::STABLE_ID,
+            TextPattern::UpperSnake => "^[A-Z][A-Z0-9_]*$",
+            TextPattern::SemVer => id_pattern::VERSION,
         }
     }
 
     /// Whether `text` matches.
     pub(super) fn matches(self, text: &str) -> bool {
         let b = text.as_bytes();
-        let lower_digit = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-        let kebab = || kebab_head(b) && b.iter().all(|c| lower_digit(c) || *c == b'-');
         match self {
-            Pattern::NotBlank => text.chars().any(|c| !c.is_whitespace()),
-            Pattern::Kebab => kebab(),
-            Pattern::Kebab64 => kebab() && b.len() <= 64,
-            Pattern::KebabSingleHyphens => {
-                // No `--`, looked for by bytes (a substring search set up a searcher for
-                // every id).
-                kebab() && !b.windows(2).any(|w| w == b"--") && b.last() != Some(&b'-')
-            }
-            Pattern::UpperSnake => {
+            TextPattern::NotBlank => text.chars().any(|c| !c.is_whitespace()),
+            TextPattern::Kebab => id_pattern::is_name(text),
+            TextPattern::Kebab64 => id_pattern::is_package_name(text),
+            TextPattern::KebabSingleHyphens => id_pattern::matches_stable_id(text),
+            TextPattern::UpperSnake => {
                 b.first().is_some_and(u8::is_ascii_uppercase)
                     && b.iter()
                         .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
             }
-            Pattern::SemVer => is_semver(text),
+            TextPattern::SemVer => id_pattern::is_version(text),
         }
     }
-}
-
-/// Starts with a lowercase ASCII letter.
-fn kebab_head(b: &[u8]) -> bool {
-    b.first().is_some_and(u8::is_ascii_lowercase)
-}
-
-/// `MAJOR.MINOR.PATCH` without leading zeros, then an optional `-pre` and `+build` of
-/// `[0-9A-Za-z.-]` (the pattern `ir::id_pattern::VERSION`).
-fn is_semver(text: &str) -> bool {
-    let (core, build) = match text.split_once('+') {
-        Some((c, b)) => (c, Some(b)),
-        None => (text, None),
-    };
-    let (core, pre) = match core.split_once('-') {
-        Some((c, p)) => (c, Some(p)),
-        None => (core, None),
-    };
-    let number = |n: &str| {
-        !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) && (n == "0" || !n.starts_with('0'))
-    };
-    let tag = |t: &str| {
-        !t.is_empty()
-            && t.bytes()
-                .all(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'-')
-    };
-    let parts: Vec<&str> = core.split('.').collect();
-    parts.len() == 3
-        && parts.iter().all(|p| number(p))
-        && pre.is_none_or(tag)
-        && build.is_none_or(tag)
 }
 
 /// A JSON Schema `type` as the set of the types it names, tested by bit instead of by
@@ -299,7 +263,7 @@ pub(super) struct Rules {
     pub(super) enumeration: Option<&'static [&'static str]>,
     pub(super) min_length: Option<u64>,
     pub(super) max_length: Option<u64>,
-    pub(super) pattern: Option<Pattern>,
+    pub(super) pattern: Option<TextPattern>,
     pub(super) minimum: Option<f64>,
     pub(super) min_items: Option<u64>,
     pub(super) items: Option<Id>,
@@ -308,7 +272,7 @@ pub(super) struct Rules {
     pub(super) properties: Option<&'static [(Name, Id)]>,
     pub(super) additional: Additional,
     /// `propertyNames: {pattern}`.
-    pub(super) property_names: Option<Pattern>,
+    pub(super) property_names: Option<TextPattern>,
     pub(super) min_properties: Option<u64>,
     pub(super) all_of: &'static [Id],
     pub(super) any_of: &'static [Id],
@@ -416,7 +380,7 @@ mod tests {
     #[test]
     fn hand_matched_patterns_agree_with_regex() {
         let samples = samples();
-        for p in Pattern::ALL {
+        for p in TextPattern::ALL {
             let re = regex::Regex::new(p.source()).expect("compiles");
             for s in &samples {
                 assert_eq!(p.matches(s), re.is_match(s), "{} on {s:?}", p.source());

@@ -65,3 +65,71 @@ fn ci_run_tests_without_bless_modes_and_checks_the_tree() {
     assert!(run.contains("--manifest-path fuzz/Cargo.toml"), "{run}");
     assert!(run.contains("CI needs $SHARED"), "{run}");
 }
+
+/// The crates that only the binary, the language server or the Markdown templates need.
+const FEATURE_CRATES: &[&str] = &[
+    "anyhow",
+    "clap",
+    "clap_complete",
+    "clap_mangen",
+    "crossbeam-channel",
+    "ignore",
+    "libc",
+    "libmimalloc-sys",
+    "lsp-server",
+    "lsp-types",
+    "mimalloc",
+    "minijinja",
+    "tempfile",
+];
+
+#[test]
+fn the_library_without_default_features_has_no_binary_or_server_crate() {
+    // Cargo.toml's optional dependencies are exactly the crates of the cli, lsp and
+    // templates features, so the list above (and `.ci/run`'s) is kept whole.
+    let manifest = std::fs::read_to_string(support::repo().join("Cargo.toml")).expect("Cargo.toml");
+    let mut optional: Vec<&str> = manifest
+        .lines()
+        .filter(|l| l.contains("optional = true"))
+        .filter_map(|l| l.split_once(" = ").map(|(name, _)| name.trim()))
+        .collect();
+    optional.sort_unstable();
+    assert_eq!(optional, FEATURE_CRATES);
+
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let out = Command::new(cargo)
+        .current_dir(support::repo())
+        .args([
+            "tree",
+            "-e",
+            "normal",
+            "--no-default-features",
+            "--prefix",
+            "none",
+            "--offline",
+        ])
+        .output()
+        .expect("run cargo tree");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8_lossy(&out.stdout);
+    let crates: Vec<&str> = tree.lines().filter_map(|l| l.split(' ').next()).collect();
+    assert!(
+        crates.contains(&"loopconv") && crates.contains(&"serde"),
+        "{tree}"
+    );
+    for name in FEATURE_CRATES {
+        assert!(
+            !crates.contains(name),
+            "`{name}` is in the light library's tree:\n{tree}"
+        );
+    }
+    let run = std::fs::read_to_string(support::repo().join(".ci/run")).expect(".ci/run");
+    assert!(
+        run.contains("cargo build --lib --no-default-features"),
+        "{run}"
+    );
+}

@@ -59,34 +59,37 @@ use loopconv::back::support::diagram::{Diagram, Tooltips};
 /// Unicode's default-ignorable code points but the joiners and variation selectors (the
 /// bidirectional controls, zero-width space, word joiner and invisible operators, byte-order
 /// mark, soft hyphen, Hangul fillers, tags, ...), the interlinear annotation controls and
-/// the noncharacters.
+/// the noncharacters. Read from the Unicode Character Database (`icu_properties`), not
+/// from loopconv's own table, so that a wrong entry in the sanitizer is caught.
 pub(crate) fn invisible(c: char) -> bool {
+    use icu_properties::CodePointSetData;
+    use icu_properties::props::{
+        DefaultIgnorableCodePoint, NoncharacterCodePoint, VariationSelector,
+    };
+    /// Default-ignorable, but what correct text needs: the zero-width non-joiner and
+    /// joiner and the combining grapheme joiner (the variation selectors are their own
+    /// property).
+    const KEPT: [char; 3] = ['\u{200C}', '\u{200D}', '\u{034F}'];
+    /// The interlinear annotation controls: `Cf`, not default-ignorable, and they hide or
+    /// move text.
+    const ANNOTATION: std::ops::RangeInclusive<char> = '\u{FFF9}'..='\u{FFFB}';
+    let ignorable = CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+        && !KEPT.contains(&c)
+        && !CodePointSetData::new::<VariationSelector>().contains(c);
     (c.is_control() && !c.is_whitespace())
-        || matches!(
-            c,
-            '\u{00AD}'
-                | '\u{061C}'
-                | '\u{115F}'
-                | '\u{1160}'
-                | '\u{17B4}'
-                | '\u{17B5}'
-                | '\u{180E}'
-                | '\u{200B}'
-                | '\u{200E}'
-                | '\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{206F}'
-                | '\u{3164}'
-                | '\u{FEFF}'
-                | '\u{FFA0}'
-                | '\u{FFF0}'..='\u{FFFB}'
-                | '\u{1BCA0}'..='\u{1BCA3}'
-                | '\u{1D173}'..='\u{1D17A}'
-                | '\u{E0000}'..='\u{E00FF}'
-                | '\u{E01F0}'..='\u{E0FFF}'
-        )
-        || (0xFDD0..=0xFDEF).contains(&u32::from(c))
-        || u32::from(c) & 0xFFFE == 0xFFFE
+        || ignorable
+        || ANNOTATION.contains(&c)
+        || CodePointSetData::new::<NoncharacterCodePoint>().contains(c)
+}
+
+/// The oracle agrees with the sanitizer on every code point.
+#[test]
+fn the_oracle_from_unicode_data_is_the_sanitizer() {
+    let differ: Vec<String> = ('\0'..=char::MAX)
+        .filter(|&c| invisible(c) != loopconv::text::is_dropped(c))
+        .map(|c| format!("U+{:04X} (oracle {})", u32::from(c), invisible(c)))
+        .collect();
+    assert!(differ.is_empty(), "{}", differ.join(", "));
 }
 
 /// The text as it must read once drawn: invisible characters dropped, whitespace folded.

@@ -136,7 +136,7 @@ impl M {
             }
             M::Obj(o) => {
                 for (k, v) in o {
-                    v.walk(format!("{ptr}/{}", loopconv::tree::escape_ptr(k)), out);
+                    v.walk(format!("{ptr}/{}", loopconv::pointer::escape(k)), out);
                 }
             }
             _ => {}

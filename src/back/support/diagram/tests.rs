@@ -1,3 +1,4 @@
+use super::layout::{cut_before, display_width, end_with_ellipsis};
 use super::*;
 
 /// [`wrap`] as textwrap does it, on the whole cleaned text: the oracle for `first_fit`.

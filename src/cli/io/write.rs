@@ -1,311 +1,32 @@
-//! Files and streams: reading inputs, finding loop files in folders, atomic writes.
+//! Writing outputs: atomic writes of one file or a whole folder, links replaced instead
+//! of followed, standard output, and the refusal to write over an input.
 
-use std::io::{Read as _, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
 
-use loopconv::tree::ReadLimits;
-
-use super::{Global, WalkArgs};
-
-/// The threads that read files: one per core, each with a stack deep enough to read YAML
-/// in place (see [`loopconv::tree::declare_reader_stack`]).
-pub(super) fn reader_pool() -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .thread_name(|i| format!("loopconv-read-{i}"))
-        .stack_size(loopconv::tree::READER_STACK)
-        .start_handler(|_| loopconv::tree::declare_reader_stack())
-        .build()
-        .context("starting the reader threads")
-}
-
-/// The reader threads for the files of folders, with freed memory kept for reuse from
-/// file to file ([`crate::memory_for_folder`]).
-pub(super) fn folder_pool() -> Result<rayon::ThreadPool> {
-    crate::memory_for_folder();
-    reader_pool()
-}
-
-/// `f` of every item, on the reader threads, in the items' order (so output built from
-/// the results is the same bytes however the threads ran). A folder of 10,000 loops was
-/// read and rendered on one thread, with a thread started per YAML file.
-pub(super) fn map_on_readers<'a, T: Sync, R: Send>(
-    pool: &rayon::ThreadPool,
-    items: &'a [T],
-    f: impl Fn(&'a T) -> R + Sync + Send,
-) -> Vec<R> {
-    use rayon::prelude::*;
-    pool.install(|| items.par_iter().map(f).collect())
-}
-
-pub(super) fn is_stdio(p: &Path) -> bool {
-    p.as_os_str() == "-"
-}
-
-pub(super) fn read_input(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>> {
-    let mut buf = Vec::new();
-    // Read one byte past the limit so that an oversized input is reported, not truncated.
-    let cap = u64::try_from(limits.max_bytes)
-        .unwrap_or(u64::MAX)
-        .saturating_add(1);
-    if is_stdio(path) {
-        std::io::stdin()
-            .take(cap)
-            .read_to_end(&mut buf)
-            .context("reading standard input")?;
-        crate::memory_for_input(buf.len());
-    } else {
-        if path.is_dir() {
-            bail!(
-                "{}: is a folder; this command reads one loop file",
-                path.display()
-            );
-        }
-        let f = std::fs::File::open(path).map_err(|e| open_error(path, &e))?;
-        // Sized from the file's length: growing the buffer by doubling copied a large
-        // loop several times and touched twice its memory.
-        let len = f.metadata().map_or(0, |m| m.len()).min(cap);
-        // Decided before the buffer is allocated: a large input's buffer is then read
-        // into huge pages.
-        crate::memory_for_input(usize::try_from(len).unwrap_or(usize::MAX));
-        buf.reserve_exact(usize::try_from(len).unwrap_or(0).saturating_add(1));
-        f.take(cap)
-            .read_to_end(&mut buf)
-            .with_context(|| format!("reading {}", path.display()))?;
-    }
-    Ok(buf)
-}
-
-/// The one message for a file that cannot be opened, whichever command opens it.
-pub(super) fn open_error(path: &Path, e: &std::io::Error) -> anyhow::Error {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => no_such_path(path),
-        std::io::ErrorKind::PermissionDenied => {
-            anyhow::anyhow!("{}: permission denied", path.display())
-        }
-        _ => anyhow::anyhow!("{}: {}", path.display(), plain_io(e)),
-    }
-}
-
-/// An I/O error's message without the `(os error N)` suffix and without a path the error
-/// may carry (the temporary file of an atomic write is not the user's business).
-pub(super) fn plain_io(e: &std::io::Error) -> String {
-    let text = match os_error_in(e) {
-        Some(code) => {
-            let os = std::io::Error::from_raw_os_error(code).to_string();
-            os.split(" (os error").next().unwrap_or(&os).to_owned()
-        }
-        None => std::io::Error::from(e.kind()).to_string(),
-    };
-    // One style for the OS's words and the standard library's: lowercase, like the rest
-    // of the message.
-    let mut chars = text.chars();
-    chars.next().map_or(text.clone(), |first| {
-        first.to_lowercase().chain(chars).collect()
-    })
-}
-
-/// The OS error code of `e`, or of the error it wraps. A `tempfile` error wraps the OS
-/// error with its path, keeps it from `source`, and alone says only "entity not found":
-/// its code is then read from its text (`... (os error 2) at path ...`).
-fn os_error_in(e: &std::io::Error) -> Option<i32> {
-    if let Some(code) = e.raw_os_error() {
-        return Some(code);
-    }
-    let inner = e.get_ref()?;
-    if let Some(io) = inner.downcast_ref::<std::io::Error>() {
-        return io.raw_os_error();
-    }
-    let text = inner.to_string();
-    let (_, after) = text.split_once("(os error ")?;
-    let digits = after.split(')').next()?;
-    digits.parse().ok()
-}
-
-/// Files under the given paths: files as given, folders searched for loop files, in sorted
-/// order. A folder with no loop file in it is an error: a wrong path must not pass as a
-/// clean check of nothing.
-pub(super) fn expand(paths: &[PathBuf], w: &WalkArgs) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for p in paths {
-        if is_stdio(p) || !p.is_dir() {
-            if !is_stdio(p) && !p.exists() {
-                return Err(no_such_path(p));
-            }
-            out.push(p.clone());
-        } else {
-            let mut found = Vec::new();
-            walk(p, &w.exclude, &mut found)
-                .with_context(|| format!("reading folder {}", p.display()))?;
-            if found.is_empty() {
-                return Err(no_loop_files(p));
-            }
-            found.sort();
-            out.extend(found);
-        }
-    }
-    if paths.len() > 1 {
-        read_once(&mut out)?;
-    }
-    Ok(out)
-}
-
-/// Each file once, at its first mention (`check a.json ./a.json dir/` read and reported
-/// `a.json` twice).
-fn read_once(files: &mut Vec<PathBuf>) -> Result<()> {
-    let first = first_mentions(files)?;
-    let mut keep = first.into_iter();
-    files.retain(|_| keep.next().unwrap_or(true));
-    Ok(())
-}
-
-/// For each path, whether it is the first mention of its file: a file named again, by
-/// this or another name (`a.json ./a.json`, a link), is not. Standard input, which can be
-/// read once, named twice is a usage error.
-pub(super) fn first_mentions(paths: &[PathBuf]) -> Result<Vec<bool>> {
-    if paths.iter().filter(|p| is_stdio(p)).count() > 1 {
-        bail!("standard input (`-`) can be read once: name it once");
-    }
-    let mut seen = std::collections::HashSet::new();
-    let first = |p: &PathBuf| is_stdio(p) || file_id(p).is_none_or(|id| seen.insert(id));
-    Ok(paths.iter().map(first).collect())
-}
-
-/// `--stdin-name` with no `-` among `inputs` is a usage error: it names standard input,
-/// which is then not read (before, it was dropped without a word).
-pub(super) fn refuse_unused_stdin_name<'a>(
-    g: &Global,
-    inputs: impl IntoIterator<Item = &'a Path>,
-) -> Result<()> {
-    match &g.stdin_name {
-        Some(name) if !inputs.into_iter().any(is_stdio) => bail!(
-            "--stdin-name {name} names standard input, but no input is `-`: pass `-` to read standard input, or drop --stdin-name"
-        ),
-        _ => Ok(()),
-    }
-}
-
-/// Loop files (`*.json`, `*.yaml`, `*.yml`) below `dir`, the way ripgrep walks: hidden
-/// files and folders are skipped, and so is whatever `.gitignore`, `.ignore`, the git
-/// excludes and `exclude` globs list (inside a git repository or not). `dir` itself is
-/// always searched, even when hidden (`.agentpm/loops`).
-pub(super) fn walk(dir: &Path, exclude: &[String], out: &mut Vec<PathBuf>) -> Result<()> {
-    let found = std::sync::Mutex::new(Vec::new());
-    walk_each(dir, exclude, false, |p| lock(&found).push(p))?;
-    out.extend(found.into_inner().unwrap_or_else(|p| p.into_inner()));
-    Ok(())
-}
-
-/// [`walk`], handing each loop file to `on_file` as it is found, on the walker's threads
-/// and in no particular order; with `documents`, also the documents that use loops and are
-/// not JSON or YAML by name ([`is_project_document`]). Of several errors, the first in
-/// sorted order is reported.
-pub(super) fn walk_each(
-    dir: &Path,
-    exclude: &[String],
-    documents: bool,
-    on_file: impl Fn(PathBuf) + Sync,
-) -> Result<()> {
-    let mut overrides = ignore::overrides::OverrideBuilder::new(dir);
-    for glob in exclude {
-        overrides
-            .add(&format!("!{glob}"))
-            .with_context(|| format!("--exclude {glob}: not a valid glob"))?;
-    }
-    // Walked on every core: a walk checks each folder for ignore files, a dozen system
-    // calls a folder, and was a quarter of checking 1,000 installed packages.
-    let walker = ignore::WalkBuilder::new(dir)
-        .require_git(false)
-        .overrides(overrides.build()?)
-        .build_parallel();
-    let errors = std::sync::Mutex::new(Vec::new());
-    walker.run(|| {
-        Box::new(|entry| {
-            match entry {
-                Ok(e) if is_loop_file(&e) || (documents && is_project_document(&e)) => {
-                    on_file(e.into_path());
-                }
-                Ok(_) => {}
-                Err(e) => lock(&errors).push(e.to_string()),
-            }
-            ignore::WalkState::Continue
-        })
-    });
-    let mut errors = errors.into_inner().unwrap_or_else(|p| p.into_inner());
-    errors.sort();
-    match errors.into_iter().next() {
-        Some(first) => bail!("{first}"),
-        None => Ok(()),
-    }
-}
-
-/// The error for a path that does not exist, whichever command names it.
-pub(super) fn no_such_path(path: &Path) -> anyhow::Error {
-    anyhow::anyhow!("{}: no such file or folder", path.display())
-}
-
-/// The error for a folder with no loop file in it: a wrong path must not pass as a clean
-/// check of nothing.
-pub(super) fn no_loop_files(dir: &Path) -> anyhow::Error {
-    anyhow::anyhow!(
-        "{}: no loop files found (searched for *.json, *.yaml, *.yml, skipping hidden, \
-         git-ignored and --exclude'd paths)",
-        dir.display()
-    )
-}
-
-/// A file named `*.json`, `*.yaml` or `*.yml`.
-fn is_loop_file(entry: &ignore::DirEntry) -> bool {
-    let is_file = entry.file_type().is_some_and(|t| t.is_file());
-    let loop_ext = entry
-        .path()
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e, "json" | "yaml" | "yml"));
-    is_file && loop_ext
-}
-
-/// A document a project reads beside its loops that a loop walk does not find: an
-/// `agent.lock`, or a Markdown agent spec in an `agents` folder (multi-agent-spec).
-fn is_project_document(entry: &ignore::DirEntry) -> bool {
-    let p = entry.path();
-    entry.file_type().is_some_and(|t| t.is_file())
-        && (p.file_name().is_some_and(|n| n == "agent.lock") || is_agent_spec(p))
-}
-
-/// A Markdown file below a folder named `agents`.
-pub(super) fn is_agent_spec(p: &Path) -> bool {
-    p.extension().is_some_and(|e| e == "md")
-        && p.parent()
-            .is_some_and(|d| d.components().any(|c| c.as_os_str() == "agents"))
-}
-
-/// A mutex's contents, also after a panic on another thread (the walk keeps no invariant
-/// a panic could break).
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
+use super::read::{is_stdio, plain_io};
 
 /// Write `text` to `path` atomically: a temporary file in the same folder, renamed into
 /// place, so a failure or an interrupt never leaves a partial file. A link at `path` to a
 /// device or pipe (`/dev/stdout`) is written through; a link to anything else is replaced
 /// by the file, and said so (the file it led to is left as it is).
-pub(super) fn write_atomic(path: &Path, text: &str) -> Result<Written> {
+pub(in crate::cli) fn write_atomic(path: &Path, text: &str) -> Result<Written> {
     write_all_atomic(None, &[(path.to_path_buf(), text.to_owned())])
 }
 
 /// What a write did that its command must say: the links it replaced instead of following.
 #[must_use = "a replaced link must be reported"]
 #[derive(Debug, Default)]
-pub(super) struct Written {
+pub(in crate::cli) struct Written {
     /// Each symbolic link replaced by a file or folder, and where it led.
-    pub(super) replaced_links: Vec<(PathBuf, PathBuf)>,
+    pub(in crate::cli) replaced_links: Vec<(PathBuf, PathBuf)>,
 }
 
 impl Written {
     /// One line per replaced link.
-    pub(super) fn notes(&self) -> impl Iterator<Item = String> + '_ {
+    pub(in crate::cli) fn notes(&self) -> impl Iterator<Item = String> + '_ {
         self.replaced_links.iter().map(|(link, to)| {
             format!(
                 "replaced the symbolic link {} (to {}) instead of writing through it",
@@ -337,7 +58,7 @@ impl Written {
 /// written) removes what was staged and changes nothing. Only a `rename` failing in the
 /// last step, or an interrupt during it, can leave some destinations replaced and others
 /// not; each is then either its old or its new version, never partial.
-pub(super) fn write_all_atomic(
+pub(in crate::cli) fn write_all_atomic(
     root: Option<&Path>,
     files: &[(PathBuf, String)],
 ) -> Result<Written> {
@@ -816,7 +537,7 @@ fn write_error(path: &Path, e: &std::io::Error) -> anyhow::Error {
 }
 
 /// Write to a file, or to stdout for `-` / no path.
-pub(super) fn emit(output: Option<&Path>, text: &str) -> Result<Written> {
+pub(in crate::cli) fn emit(output: Option<&Path>, text: &str) -> Result<Written> {
     match output {
         Some(p) if !is_stdio(p) => write_atomic(p, text),
         _ => {
@@ -832,7 +553,7 @@ pub(super) fn emit(output: Option<&Path>, text: &str) -> Result<Written> {
 /// Write to a file, or to stdout for `-` / no path, as `write` produces the text: nothing
 /// is held whole. A file is written as by [`write_atomic`] (staged beside it, renamed into
 /// place when complete).
-pub(super) fn emit_streamed(
+pub(in crate::cli) fn emit_streamed(
     output: Option<&Path>,
     write: impl FnOnce(&mut dyn std::io::Write) -> Result<()>,
 ) -> Result<Written> {
@@ -884,7 +605,7 @@ fn write_atomic_streamed(
 }
 
 /// Whether `a` and `b` are one existing file (through any link, hard or symbolic).
-pub(super) fn same_file(a: &Path, b: &Path) -> bool {
+pub(in crate::cli) fn same_file(a: &Path, b: &Path) -> bool {
     matches!((file_id(a), file_id(b)), (Some(x), Some(y)) if x == y)
 }
 
@@ -896,7 +617,7 @@ type FileId = (u64, u64);
 type FileId = PathBuf;
 
 /// The identity of the file at `p`, when it exists.
-fn file_id(p: &Path) -> Option<FileId> {
+pub(super) fn file_id(p: &Path) -> Option<FileId> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt as _;
@@ -910,11 +631,11 @@ fn file_id(p: &Path) -> Option<FileId> {
 
 /// The files a command read, which its outputs must never replace ("never clobber an
 /// input").
-pub(super) struct Inputs(std::collections::HashSet<FileId>);
+pub(in crate::cli) struct Inputs(std::collections::HashSet<FileId>);
 
 impl Inputs {
     /// The files among `paths` (standard input and missing paths are no file).
-    pub(super) fn of<'p>(paths: impl IntoIterator<Item = &'p Path>) -> Inputs {
+    pub(in crate::cli) fn of<'p>(paths: impl IntoIterator<Item = &'p Path>) -> Inputs {
         let ids = paths
             .into_iter()
             .filter(|p| !is_stdio(p))
@@ -923,12 +644,12 @@ impl Inputs {
     }
 
     /// Whether the existing file `p` is one of the inputs.
-    pub(super) fn contains(&self, p: &Path) -> bool {
+    pub(in crate::cli) fn contains(&self, p: &Path) -> bool {
         !self.0.is_empty() && file_id(p).is_some_and(|id| self.0.contains(&id))
     }
 
     /// Refuse to write `output` when it is one of the inputs (standard output is none).
-    pub(super) fn refuse(&self, output: &Path) -> Result<()> {
+    pub(in crate::cli) fn refuse(&self, output: &Path) -> Result<()> {
         if !is_stdio(output) && self.contains(output) {
             bail!(
                 "the output {} is an input file; refusing to overwrite it",
@@ -940,7 +661,7 @@ impl Inputs {
 }
 
 /// [`Inputs::refuse`] for a command's single output (`-o`, when given), before any work.
-pub(super) fn refuse_input_as_output<'p>(
+pub(in crate::cli) fn refuse_input_as_output<'p>(
     output: Option<&Path>,
     inputs: impl IntoIterator<Item = &'p Path>,
 ) -> Result<()> {
