@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import random
 import subprocess
 import sys
 import tempfile
@@ -278,7 +279,120 @@ def check_file(bin_: str, file: str, out: Path, k: int) -> str:
     check_edges(module, ir)
     n = check_runs(bin_, file, module, ir)
     check_updates(bin_, file, module)
-    return f"ok ({len(ir['graph']['phases'])} phases, {n} runs)"
+    agreed = agreement(bin_, file, module, ir, out, k)
+    return f"ok ({len(ir['graph']['phases'])} phases, {n} runs, {agreed})"
+
+
+# Random scripts per loop (`--random N`, default RANDOM; the seed is fixed, so a run is
+# reproducible): each is run by `loopconv walk`, by the LangGraph program and, when node
+# has xstate (tools/node_modules), by a live XState actor of `convert --to xstate`, and the
+# three must end with the same status.
+RANDOM = 60
+SEED = 48
+
+
+def random_script(ir: dict, rng: random.Random, limit: int) -> tuple[list[str], list[list[str]]]:
+    """A script that follows the loop: at each phase an outcome that has a transition, now
+    and then a tool failure (retried while the policy allows) or a phase failure; at each
+    gate an approval or a rejection; REAL/VEAL attempts counted, so the failing verdict at
+    the last attempt escalates as walk does; at most `limit` + 1 phases (the last one
+    finds no step left). Now and then the last decision is left out (`approval_required`)."""
+    g = ir["graph"]
+    phases = {p["id"]: p for p in g["phases"]}
+    gates: dict[str, list[dict]] = {}
+    for c in g.get("checkpoints") or []:
+        gates.setdefault(c["before_phase"], []).append(c)
+    edges: dict[str, dict[str, str]] = {}
+    for t in g["transitions"]:
+        edges.setdefault(t["from"], {}).setdefault(t["on"], t["to"])
+    policy = (ir.get("bounds") or {}).get("error_policy") or {}
+    tool = policy.get("tool_failure") or {}
+    retries = tool.get("max_retries", 0) if tool.get("action") == "retry" else 0
+    fixed = ir.get("pattern") in ("real", "veal")
+    attempts_max = (ir.get("bounds") or {}).get("max_attempts") or 3
+    outcomes: list[str] = []
+    decisions: list[list[str]] = []
+    at, steps, attempts = g["entry"], 0, 0
+    while not at.startswith("$"):
+        rejected = None
+        for c in gates.get(at, []):
+            d = rng.choice(["approve", "approve", "reject"])
+            decisions.append([c["id"], d])
+            if d == "reject":
+                rejected = c["on_reject"]
+                break
+        if rejected is not None:
+            at = rejected
+            continue
+        if steps >= limit:
+            break
+        steps += 1
+        roll = rng.random()
+        if roll < 0.06:
+            outcomes.append("@phase-failure")
+            break
+        if roll < 0.14:
+            n = rng.randint(1, retries + 1)
+            outcomes += ["@tool-failure"] * n
+            if n > retries:
+                break
+        choices = [o for o in edges.get(at, {}) if not (fixed and at == "eval" and o == "escalate")]
+        if not choices:
+            break
+        o = rng.choice(choices)
+        if fixed and at == "eval":
+            attempts += 1
+            failing = o in ("no-go", "act")
+            if failing and attempts >= attempts_max:
+                outcomes.append(o)
+                at = edges[at]["escalate"]
+                continue
+        outcomes.append(o)
+        at = edges[at][o]
+    if decisions and rng.random() < 0.1:
+        decisions.pop()
+    return outcomes, decisions
+
+
+def agreement(bin_: str, file: str, module, ir: dict, out: Path, k: int) -> str:
+    rng = random.Random(f"{SEED}:{ir['name']}")
+    walks = []
+    for n in range(RANDOM):
+        outcomes, decisions = random_script(ir, rng, module.MAX_STEPS)
+        want = walk(bin_, file, outcomes, decisions, module.MAX_STEPS)
+        if "status" not in want:
+            raise Failed(f"random script {outcomes} {decisions} does not fit the loop: {want}")
+        got = graph_run(module, list(outcomes), decisions, f"random-{n}")
+        if got.get("status") != want["status"] or got.get("trace", []) != walk_phases(want["steps"]):
+            raise Failed(f"random script {outcomes} {decisions}: walk {want['status']} {walk_phases(want['steps'])}, "
+                         f"LangGraph {got.get('status')} {got.get('trace')}")
+        walks.append({"outcomes": outcomes, "decisions": decisions, "walk": want})
+    statuses = sorted({w["walk"]["status"] for w in walks})
+    xstate = xstate_agrees(bin_, file, walks, out, k, module.MAX_STEPS)
+    return f"{RANDOM} random scripts agree in walk, LangGraph{xstate} ({', '.join(statuses)})"
+
+
+def xstate_agrees(bin_: str, file: str, walks: list[dict], out: Path, k: int, max_steps: int) -> str:
+    """The same scripts sent to a live XState actor (scripts/xstate_check.mjs); "" when
+    node has no xstate, which the Rust test then notices (it asks for XState)."""
+    tools = Path(__file__).resolve().parent.parent / "tools" / "node_modules" / "xstate"
+    if not tools.exists():
+        return ""
+    files = {}
+    for name, args in [("machine", ["convert", file, "--to", "xstate"]), ("ir", ["convert", file, "--to", "ir"]),
+                       ("paths", ["paths", file, "--format", "json", "--runtime-max-steps", str(max_steps)])]:
+        p = loopconv(bin_, *args)
+        files[name] = out / f"x{k}.{name}.json"
+        files[name].write_text(p.stdout, encoding="utf-8")
+    files["walks"] = out / f"x{k}.walks.json"
+    files["walks"].write_text(json.dumps(walks), encoding="utf-8")
+    script = Path(__file__).resolve().parent / "xstate_check.mjs"
+    args = [a for name, f in files.items() for a in (f"--{name}", str(f))]
+    p = subprocess.run(["node", str(script), *args], capture_output=True, text=True, check=False)
+    if p.returncode != 0:
+        raise Failed(f"XState: {p.stderr.strip()}")
+    escalation = [line[3:] for line in p.stdout.splitlines() if line.startswith("ok escalation")]
+    return " and XState" + "".join(f"; {e}" for e in escalation)
 
 
 def check_updates(bin_: str, file: str, module) -> None:

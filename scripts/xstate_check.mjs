@@ -339,8 +339,13 @@ function replay(xstate, machine, config, m, entry) {
     if (o === undefined) { end = { status: 'script_exhausted', key }; break; }
     const type = { '@tool-failure': 'TOOL_FAILURE', '@phase-failure': 'PHASE_FAILURE' }[o] ?? o;
     if (!snap.can({ type })) { end = { status: 'outcome_refused', key, outcome: o }; break; }
-    steps.push([o.startsWith('@') ? 'failure' : 'phase', key, o]);
     actor.send({ type });
+    // The failing verdict at the last attempt took the guarded candidate to the escalation's
+    // target: walk records that step as `escalate`.
+    const on = config.states[key].on?.[type];
+    const escalated = Array.isArray(on) && on.length === 2 && on[0].guard?.params?.counter === 'attempts' &&
+      actor.getSnapshot().value === on[0].target && on[0].target !== on[1].target;
+    steps.push([o.startsWith('@') ? 'failure' : 'phase', key, escalated ? 'escalate' : o]);
   }
   actor.stop();
   return { steps, end };
