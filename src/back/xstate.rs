@@ -57,6 +57,10 @@ impl ModuleLanguage {
 /// `output`, so a machine from JSON ends with none).
 pub fn module(json: &str, language: ModuleLanguage) -> String {
     let mut body = escaped_for_code(json.trim_end());
+    // In an object literal `"__proto__": v` sets the prototype instead of a key (JSON.parse
+    // keeps the key): a computed key is the key. In JSON an unescaped `"` only delimits
+    // strings, so `"__proto__":` is always a key, never a user's text.
+    body = body.replace("\"__proto__\":", "[\"__proto__\"]:");
     if language == ModuleLanguage::Ts {
         // In JSON an unescaped `"` only delimits strings, so this matches the state types
         // and never a user's text (whose quotes are written `\"`).

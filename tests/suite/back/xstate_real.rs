@@ -289,3 +289,54 @@ if (end.status === "done") {
     }
     assert!(ended > 0, "no example's first events reach a final state");
 }
+
+/// `--module js` keeps a `__proto__` key (here in a port's `schema`, which passes any JSON
+/// through): the module's object literal writes it as a computed key, so the module's
+/// config is the JSON machine's, key for key; before, the literal set the prototype and
+/// the key was gone.
+#[test]
+fn the_module_keeps_proto_keys() {
+    let Some(node) = node_with_xstate() else {
+        return;
+    };
+    let dir = tempfile::Builder::new()
+        .prefix(".module-proto-")
+        .tempdir_in(repo().join("tools"))
+        .expect("tempdir in tools/");
+    let file = dir.path().join("proto.yaml");
+    std::fs::write(
+        &file,
+        "name: proto\ntype: VEAL\ndescription: Proto.\nvalidator: checker\nactor: fixer\nsuccess_criteria: Every check passes.\noutputs:\n  - name: report\n    type: object\n    schema:\n      type: object\n      properties:\n        __proto__:\n          type: boolean\nchecks:\n  - id: tests\n    description: The test suite passes.\n    type: command\n    command: cargo test\n",
+    )
+    .expect("write");
+    let file = file.to_string_lossy().into_owned();
+    let module = dir.path().join("machine.mjs");
+    let json = dir.path().join("machine.json");
+    let code = run(
+        &["convert", &file, "--to", "xstate", "--module", "js"],
+        &[0],
+    );
+    assert!(String::from_utf8_lossy(&code).contains(r#"["__proto__"]: {"#));
+    std::fs::write(&module, code).expect("write the module");
+    std::fs::write(&json, run(&["convert", &file, "--to", "xstate"], &[0])).expect("write");
+    const CHECK: &str = r#"
+const [module, json] = process.argv.slice(1);
+const { machine } = await import(module);
+const assert = await import("node:assert");
+const expected = JSON.parse((await import("node:fs")).readFileSync(json, "utf8"));
+const properties = machine.config.meta.goal.outputs[0].schema.properties;
+assert.ok(Object.hasOwn(properties, "__proto__"), "the key is kept");
+assert.deepStrictEqual(properties["__proto__"], { type: "boolean" });
+assert.strictEqual(JSON.stringify(machine.config.meta), JSON.stringify(expected.meta));
+console.log("kept");
+"#;
+    let out = Command::new(&node)
+        .current_dir(dir.path())
+        .args(["--input-type=module", "-e", CHECK])
+        .arg(&module)
+        .arg(&json)
+        .output()
+        .expect("run node");
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("kept"));
+}
