@@ -34,6 +34,10 @@ pip_tool pre-commit 4.7.0 pre-commit
 pip_tool maturin 1.16.0 maturin
 pip_tool zizmor 1.32.0 zizmor
 pip_tool uv 0.13.8 uv   # uvx runs the wheel in scripts/test-packages.sh
+# ruff and mypy check every generated LangGraph module in tests/suite/back/langgraph.rs
+# (`ruff check` with its defaults, `mypy --strict`).
+pip_tool ruff 0.17.6 ruff
+pip_tool mypy 2.4.1 mypy
 # LangGraph (PyPI, pinned) runs the generated programs of `convert --to langgraph` in
 # tests/suite/back/langgraph.rs (scripts/langgraph_check.py); it has no command to ask.
 LANGGRAPH_VERSION=1.2.24

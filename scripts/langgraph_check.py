@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import random
 import subprocess
 import sys
 import tempfile
@@ -35,18 +36,23 @@ from langgraph.types import Command
 
 # The top-level names the generator writes, besides one `phase_*` function per phase.
 NAMES = {
-    "LOOP", "MAX_STEPS", "GATES", "RECURSION_LIMIT", "RETRY", "ATTEMPTS", "OUTCOMES", "ENDS",
-    "State", "StepLimitReached", "ToolFailure", "scripted", "_escalated", "_phase", "_gate",
-    "_outcome", "_decision", "build_graph", "config", "run",
+    "LOOP", "MAX_STEPS", "GATES", "RECURSION_LIMIT", "TOOL_RETRIES", "TOOL_FAILURE",
+    "PHASE_FAILURE", "ATTEMPTS", "OUTCOMES", "Outcome", "RESERVED", "FAILED", "Node",
+    "State", "StepLimitReached", "ToolFailure", "PhaseFailure", "scripted", "_escalated",
+    "_phase", "_failed", "_gate", "_terminal", "_outcome", "_decision", "build_graph",
+    "config", "run",
 }
 IMPORTS = {
     ("__future__", ("annotations",)),
-    ("typing", ("Any", "Callable", "TypedDict")),
+    ("collections.abc", ("Callable",)),
+    ("typing", ("Any", "Protocol", "TypedDict")),
+    ("langchain_core.runnables", ("RunnableConfig",)),
     ("langgraph.checkpoint.base", ("BaseCheckpointSaver",)),
     ("langgraph.checkpoint.memory", ("MemorySaver",)),
+    ("langgraph.errors", ("NodeError",)),
     ("langgraph.graph", ("END", "START", "StateGraph")),
     ("langgraph.graph.state", ("CompiledStateGraph",)),
-    ("langgraph.types", ("Command", "RetryPolicy", "interrupt")),
+    ("langgraph.types", ("Command", "interrupt")),
 }
 
 
@@ -104,10 +110,12 @@ def expected_edges(ir: dict) -> set[tuple[str, str, str | None]]:
 
     def land(to: str) -> str:
         if to.startswith("$"):
-            return "__end__"
+            return to  # each terminal is a node of its own, which goes to END
         return (chains.get(to) or [to])[0]
 
     edges = {("__start__", land(g["entry"]), None)}
+    reached = {t["to"] for t in g["transitions"]} | {c["on_reject"] for c in g.get("checkpoints") or []}
+    edges |= {(t, "__end__", None) for t in reached if t.startswith("$")}
     for t in g["transitions"]:
         edges.add((t["from"], land(t["to"]), t["on"]))
     for c in g.get("checkpoints") or []:
@@ -136,18 +144,17 @@ def check_edges(module, ir: dict) -> None:
 
 
 def graph_run(module, outcomes: list[str], decisions: list[list[str]], thread: str) -> dict:
-    """Run the compiled graph, resuming each interrupt with Command(resume=decision)."""
+    """Run the compiled graph, resuming each interrupt with Command(resume=decision).
+    Failures (`@tool-failure`, `@phase-failure`) and the step limit end the run through the
+    phase nodes' error handler, never as an exception out of invoke."""
     graph = module.build_graph()
     cfg = module.config(thread)
     left: dict[str, list[str]] = {}
     for checkpoint, decision in decisions:
         left.setdefault(checkpoint, []).append(decision)
-    command = {"script": outcomes, "trace": []}
+    command = {"script": outcomes, "trace": [], "cursor": 0}
     while True:
-        try:
-            graph.invoke(command, cfg)
-        except module.StepLimitReached:
-            return {**graph.get_state(cfg).values, "status": "limit_reached"}
+        graph.invoke(command, cfg)
         snapshot = graph.get_state(cfg)
         waiting = [i.value["checkpoint"] for t in snapshot.tasks for i in t.interrupts]
         if not waiting:
@@ -157,8 +164,10 @@ def graph_run(module, outcomes: list[str], decisions: list[list[str]], thread: s
         command = Command(resume=left[waiting[0]].pop(0))
 
 
-def walk(bin_: str, file: str, outcomes: list[str], decisions: list[list[str]]) -> dict:
-    args = ["walk", file, "--format", "json"]
+def walk(bin_: str, file: str, outcomes: list[str], decisions: list[list[str]], max_steps: int) -> dict:
+    """`loopconv walk` under a runtime ceiling of the module's MAX_STEPS: the loop's own
+    `max_steps` whatever its size (above walk's default ceiling of 100 too)."""
+    args = ["walk", file, "--format", "json", "--runtime-max-steps", str(max_steps)]
     if outcomes:
         args += ["--outcomes", ",".join(outcomes)]
     for checkpoint, decision in decisions:
@@ -169,7 +178,7 @@ def walk(bin_: str, file: str, outcomes: list[str], decisions: list[list[str]]) 
     return json.loads(p.stdout)
 
 
-def endless_run(ir: dict) -> tuple[list[str], list[list[str]]] | None:
+def endless_run(ir: dict, limit: int) -> tuple[list[str], list[list[str]]] | None:
     """A run that never chooses a terminal, every gate approved, one phase longer than the
     step limit (walk: `limit_reached`, the graph: StepLimitReached); `None` when some phase
     on the way has no transition to a phase."""
@@ -177,7 +186,6 @@ def endless_run(ir: dict) -> tuple[list[str], list[list[str]]] | None:
     gates: dict[str, list[str]] = {}
     for c in g.get("checkpoints") or []:
         gates.setdefault(c["before_phase"], []).append(c["id"])
-    limit = min((ir.get("bounds") or {}).get("max_steps") or 100, 100)
     outcomes, decisions, at = [], [], g["entry"]
     for _ in range(limit + 1):
         decisions += [[c, "approve"] for c in gates.get(at, [])]
@@ -187,6 +195,15 @@ def endless_run(ir: dict) -> tuple[list[str], list[list[str]]] | None:
         outcomes.append(t["on"])
         at = t["to"]
     return outcomes, decisions
+
+
+def walk_phases(steps: list[dict]) -> list[str]:
+    """The phases walk ran: one per outcome, and the failed phase when a failure ended the
+    run (the graph's trace holds a failed phase too)."""
+    phases = [s["phase"] for s in steps if "outcome" in s]
+    if steps and "failure" in steps[-1]:
+        phases.append(steps[-1]["phase"])
+    return phases
 
 
 def whole_cover(paths: dict) -> list[dict]:
@@ -212,23 +229,24 @@ def whole_cover(paths: dict) -> list[dict]:
 
 def check_runs(bin_: str, file: str, module, ir: dict) -> int:
     """Every run of `loopconv paths`, through walk and through the graph; the count."""
-    p = loopconv(bin_, "paths", file, "--format", "json")
+    p = loopconv(bin_, "paths", file, "--format", "json", "--runtime-max-steps", str(module.MAX_STEPS))
     paths = json.loads(p.stdout)
     runs = [(r["outcomes"], r["decisions"]) for r in paths["shortest"] + whole_cover(paths)]
     runs += [(o, []) for o, d in list(runs) if d]
-    endless = endless_run(ir)
+    runs += [(r["outcomes"], r["decisions"]) for r in paths.get("failures", [])]
+    endless = endless_run(ir, module.MAX_STEPS)
     if endless is not None:
         runs.append(endless)
     checked = 0
     for n, (outcomes, decisions) in enumerate(runs):
-        want = walk(bin_, file, outcomes, decisions)
+        want = walk(bin_, file, outcomes, decisions, module.MAX_STEPS)
         if "status" not in want and (outcomes, decisions) == endless:
             # The run ended before the step limit (REAL/VEAL: the last attempt escalates),
             # and walk calls the outcomes left over a script mistake.
             continue
         checked += 1
         got = graph_run(module, list(outcomes), decisions, f"run-{n}")
-        phases = [s["phase"] for s in want["steps"] if "outcome" in s]
+        phases = walk_phases(want["steps"])
         if got.get("trace", []) != phases or got.get("status") != want["status"]:
             raise Failed(
                 f"run {outcomes} {decisions}: walk ran {phases} ({want['status']}), "
@@ -242,6 +260,7 @@ def check_runs(bin_: str, file: str, module, ir: dict) -> int:
 def load_module(path: Path, name: str):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # as an import does: the State's annotations are read there
     spec.loader.exec_module(module)
     return module
 
@@ -259,7 +278,173 @@ def check_file(bin_: str, file: str, out: Path, k: int) -> str:
     module = load_module(path, f"loop_{k}")
     check_edges(module, ir)
     n = check_runs(bin_, file, module, ir)
-    return f"ok ({len(ir['graph']['phases'])} phases, {n} runs)"
+    check_updates(bin_, file, module)
+    agreed = agreement(bin_, file, module, ir, out, k)
+    return f"ok ({len(ir['graph']['phases'])} phases, {n} runs, {agreed})"
+
+
+# Random scripts per loop (`--random N`, default RANDOM; the seed is fixed, so a run is
+# reproducible): each is run by `loopconv walk`, by the LangGraph program and, when node
+# has xstate (tools/node_modules), by a live XState actor of `convert --to xstate`, and the
+# three must end with the same status.
+RANDOM = 60
+SEED = 48
+
+
+def random_script(ir: dict, rng: random.Random, limit: int) -> tuple[list[str], list[list[str]]]:
+    """A script that follows the loop: at each phase an outcome that has a transition, now
+    and then a tool failure (retried while the policy allows) or a phase failure; at each
+    gate an approval or a rejection; REAL/VEAL attempts counted, so the failing verdict at
+    the last attempt escalates as walk does; at most `limit` + 1 phases (the last one
+    finds no step left). Now and then the last decision is left out (`approval_required`)."""
+    g = ir["graph"]
+    phases = {p["id"]: p for p in g["phases"]}
+    gates: dict[str, list[dict]] = {}
+    for c in g.get("checkpoints") or []:
+        gates.setdefault(c["before_phase"], []).append(c)
+    edges: dict[str, dict[str, str]] = {}
+    for t in g["transitions"]:
+        edges.setdefault(t["from"], {}).setdefault(t["on"], t["to"])
+    policy = (ir.get("bounds") or {}).get("error_policy") or {}
+    tool = policy.get("tool_failure") or {}
+    retries = tool.get("max_retries", 0) if tool.get("action") == "retry" else 0
+    fixed = ir.get("pattern") in ("real", "veal")
+    attempts_max = (ir.get("bounds") or {}).get("max_attempts") or 3
+    outcomes: list[str] = []
+    decisions: list[list[str]] = []
+    at, steps, attempts = g["entry"], 0, 0
+    while not at.startswith("$"):
+        rejected = None
+        for c in gates.get(at, []):
+            d = rng.choice(["approve", "approve", "reject"])
+            decisions.append([c["id"], d])
+            if d == "reject":
+                rejected = c["on_reject"]
+                break
+        if rejected is not None:
+            at = rejected
+            continue
+        if steps >= limit:
+            break
+        steps += 1
+        roll = rng.random()
+        if roll < 0.06:
+            outcomes.append("@phase-failure")
+            break
+        if roll < 0.14:
+            n = rng.randint(1, retries + 1)
+            outcomes += ["@tool-failure"] * n
+            if n > retries:
+                break
+        choices = [o for o in edges.get(at, {}) if not (fixed and at == "eval" and o == "escalate")]
+        if not choices:
+            break
+        o = rng.choice(choices)
+        if fixed and at == "eval":
+            attempts += 1
+            failing = o in ("no-go", "act")
+            if failing and attempts >= attempts_max:
+                outcomes.append(o)
+                at = edges[at]["escalate"]
+                continue
+        outcomes.append(o)
+        at = edges[at][o]
+    if decisions and rng.random() < 0.1:
+        decisions.pop()
+    return outcomes, decisions
+
+
+def agreement(bin_: str, file: str, module, ir: dict, out: Path, k: int) -> str:
+    rng = random.Random(f"{SEED}:{ir['name']}")
+    walks = []
+    for n in range(RANDOM):
+        outcomes, decisions = random_script(ir, rng, module.MAX_STEPS)
+        want = walk(bin_, file, outcomes, decisions, module.MAX_STEPS)
+        if "status" not in want:
+            raise Failed(f"random script {outcomes} {decisions} does not fit the loop: {want}")
+        got = graph_run(module, list(outcomes), decisions, f"random-{n}")
+        if got.get("status") != want["status"] or got.get("trace", []) != walk_phases(want["steps"]):
+            raise Failed(f"random script {outcomes} {decisions}: walk {want['status']} {walk_phases(want['steps'])}, "
+                         f"LangGraph {got.get('status')} {got.get('trace')}")
+        walks.append({"outcomes": outcomes, "decisions": decisions, "walk": want})
+    statuses = sorted({w["walk"]["status"] for w in walks})
+    xstate = xstate_agrees(bin_, file, walks, out, k, module.MAX_STEPS)
+    return f"{RANDOM} random scripts agree in walk, LangGraph{xstate} ({', '.join(statuses)})"
+
+
+def xstate_agrees(bin_: str, file: str, walks: list[dict], out: Path, k: int, max_steps: int) -> str:
+    """The same scripts sent to a live XState actor (scripts/xstate_check.mjs); "" when
+    node has no xstate, which the Rust test then notices (it asks for XState)."""
+    tools = Path(__file__).resolve().parent.parent / "tools" / "node_modules" / "xstate"
+    if not tools.exists():
+        return ""
+    files = {}
+    for name, args in [("machine", ["convert", file, "--to", "xstate"]), ("ir", ["convert", file, "--to", "ir"]),
+                       ("paths", ["paths", file, "--format", "json", "--runtime-max-steps", str(max_steps)])]:
+        p = loopconv(bin_, *args)
+        files[name] = out / f"x{k}.{name}.json"
+        files[name].write_text(p.stdout, encoding="utf-8")
+    files["walks"] = out / f"x{k}.walks.json"
+    files["walks"].write_text(json.dumps(walks), encoding="utf-8")
+    script = Path(__file__).resolve().parent / "xstate_check.mjs"
+    args = [a for name, f in files.items() for a in (f"--{name}", str(f))]
+    p = subprocess.run(["node", str(script), *args], capture_output=True, text=True, check=False)
+    if p.returncode != 0:
+        raise Failed(f"XState: {p.stderr.strip()}")
+    escalation = [line[3:] for line in p.stdout.splitlines() if line.startswith("ok escalation")]
+    return " and XState" + "".join(f"; {e}" for e in escalation)
+
+
+def check_updates(bin_: str, file: str, module) -> None:
+    """A phase function may return a state update beside its outcome: each phase, wrapped
+    to count its runs in `memory`, runs the first shortest run as before, and the count
+    is the trace's length; an update of a key the graph writes is refused."""
+    paths = json.loads(loopconv(bin_, "paths", file, "--format", "json").stdout)
+    if not paths["shortest"]:
+        return
+    run = paths["shortest"][0]
+    names = [n for n in dir(module) if n.startswith("phase_")]
+    saved = {n: getattr(module, n) for n in names}
+
+    def counting(f):
+        def phase(state):
+            memory = state.get("memory") or {}
+            return f(state), {"memory": {"runs": memory.get("runs", 0) + 1}}
+        return phase
+
+    try:
+        for n in names:
+            setattr(module, n, counting(saved[n]))
+        got = graph_run(module, list(run["outcomes"]), run["decisions"], "updates")
+        runs = (got.get("memory") or {}).get("runs", 0)
+        if runs != len(got.get("trace", [])) or got.get("status") != run["status"]:
+            raise Failed(f"a phase's state update was lost: memory {got.get('memory')}, trace {got.get('trace')}")
+        for n in names:
+            setattr(module, n, lambda state, f=saved[n]: (f(state), {"status": "ended"}))
+        try:
+            graph_run(module, list(run["outcomes"]), run["decisions"], "reserved")
+        except ValueError:
+            pass
+        else:
+            raise Failed("a phase function's update of `status` was taken")
+    finally:
+        for n in names:
+            setattr(module, n, saved[n])
+
+
+def lint(out: Path) -> str:
+    """Every generated module passes `ruff check` (its defaults, no configuration read)
+    and `mypy --strict`."""
+    modules = sorted(str(p) for p in out.glob("loop_*.py"))
+    ruff = subprocess.run(["ruff", "check", "--isolated", "--no-cache", "--output-format", "concise", *modules],
+                          capture_output=True, text=True, check=False)
+    if ruff.returncode != 0:
+        raise Failed(f"ruff check: {ruff.stdout}{ruff.stderr}")
+    mypy = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", *modules],
+                          capture_output=True, text=True, check=False)
+    if mypy.returncode != 0:
+        raise Failed(f"mypy --strict: {mypy.stdout}{mypy.stderr}")
+    return f"ruff and mypy --strict ok ({len(modules)} modules)"
 
 
 def must_fail(what: str, check) -> None:
@@ -300,6 +485,11 @@ def main(argv: list[str]) -> int:
             except Failed as e:
                 failed += 1
                 print(f"{file}: FAILED: {e}")
+        try:
+            print(f"lint: {lint(Path(tmp))}")
+        except Failed as e:
+            failed += 1
+            print(f"lint: FAILED: {e}")
     return 1 if failed else 0
 
 

@@ -24,22 +24,26 @@
 //     goes where the IR says (an edge into a gated phase to its first gate, gates chained
 //     in authored order, REJECT to `on_reject`); terminals are found by `output.status`.
 //     Outcome descriptions written as `{target, description}` are the IR's, literally.
+//     The machine's guards and actions (counters in `context`) are given the
+//     implementations the module of `--module js` holds; every phase state's step limit is
+//     the loop's `max_steps` (100 without one).
 //  b. `@xstate/graph`'s `getShortestPaths` (events: every outcome plus APPROVE and REJECT)
-//     reaches the final states whose statuses are those of loopconv's shortest runs. Both
-//     are breadth-first over transitions (a phase's outcome or a gate's decision is one
-//     step), so for each terminal the number of events and the number of phase states on
-//     XState's path equal those of loopconv's shortest run. A REAL/VEAL run that may only
-//     escalate after `max_attempts` evaluations repeats a cycle that a machine without
-//     counters does not have: loopconv's run is compared with its repeated cycles removed
-//     (a shortest run visits no state twice otherwise).
+//     reaches the terminal final states whose statuses are those of loopconv's shortest
+//     runs. Both are breadth-first over transitions (a phase's outcome or a gate's decision
+//     is one step), so for each terminal the number of events and the number of phase
+//     states on XState's path equal those of loopconv's shortest run, a REAL/VEAL run's
+//     repeated attempts included: the machine counts them, and a REAL/VEAL escalation is
+//     reached only after `max_attempts` evaluations.
 //  c. Each walk's script is sent to an actor as the harness would: a phase state takes the
 //     next outcome, a gate the next decision for its checkpoint. The phases visited and the
-//     decisions taken equal the walk's steps, and the end agrees: `ended`, `aborted` and
-//     `handed_off` are the actor done in the final state with that `output.status`;
+//     decisions taken equal the walk's steps (a failure token is the event TOOL_FAILURE or
+//     PHASE_FAILURE), and the end agrees: `ended`, `aborted`, `handed_off`, `failed` and
+//     `limit_reached` are the actor done in the final state with that `output.status` (a
+//     terminal's, or one of loopconv's enforcement: the step limit, a failure);
 //     `approval_required` is the actor waiting in the gate of the walk's checkpoint with no
-//     decision left; `limit_reached` is the actor still running in the phase the walk stopped
-//     before, after the walk's effective `max_steps` phase executions (a limit is the
-//     harness's, not the machine's, so the replay stops there too).
+//     decision left. A runtime ceiling stricter than the loop's `max_steps` is the
+//     harness's: the replay stops there, the actor still running in the phase the walk
+//     stopped before.
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -91,9 +95,13 @@ function classify(config) {
   const phases = new Map();
   const gates = new Map();
   const finals = new Map();
+  const enforced = new Map();
   const kinds = new Map();
   for (const [key, s] of Object.entries(config.states ?? {})) {
-    if (s.type === 'final') {
+    if (s.type === 'final' && s.meta?.enforced === true) {
+      enforced.set(s.output?.status, key);
+      kinds.set(key, 'enforced');
+    } else if (s.type === 'final') {
       const status = s.output?.status;
       if (finals.has(status)) fail(`two final states have output.status ${show(status)}`);
       finals.set(status, key);
@@ -106,7 +114,7 @@ function classify(config) {
       kinds.set(key, 'phase');
     }
   }
-  return { phases, gates, finals, kind: (key) => kinds.get(key) };
+  return { phases, gates, finals, enforced, kind: (key) => kinds.get(key) };
 }
 
 /// The IR's checkpoints of each phase, in authored order.
@@ -130,8 +138,41 @@ function entryKey(m, gatesOf, to) {
   return first === undefined ? to : m.gates.get(first);
 }
 
+/// An event's target: the last candidate's for a list (the first ones are loopconv's
+/// guarded escalation or retry; the last is the loop's transition).
 function targetOf(value) {
+  if (Array.isArray(value)) return targetOf(value.at(-1));
   return typeof value === 'string' ? value : value?.target;
+}
+
+// The implementations of the guards and actions a machine names (the same as the module
+// of `--module js` holds): counters in `context`.
+function counters(xstate) {
+  return {
+    guards: {
+      above: ({ context }, { counter, max }) => context[counter] > max,
+      below: ({ context }, { counter, max }) => context[counter] < max,
+      reached: ({ context }, { counter, max }) => context[counter] >= max,
+    },
+    actions: {
+      count: xstate.assign(({ context }, { counter }) => ({ [counter]: context[counter] + 1 })),
+      reset: xstate.assign((_, { counter }) => ({ [counter]: 0 })),
+    },
+  };
+}
+
+/// The machine's own step limit: the bound of its phase states' `always` guard, the same
+/// for every phase, and the loop's `max_steps` (100 without one).
+function stepLimit(config, ir, m) {
+  const want = ir.bounds?.max_steps ?? 100;
+  for (const key of m.phases.keys()) {
+    const always = config.states[key].always;
+    const max = always?.[0]?.guard?.params?.max;
+    if (max !== want || always[0].target !== m.enforced.get('limit_reached')) {
+      fail(`state ${show(key)}: the step limit is ${show(always)}, not ${want} to the limit_reached final state`);
+    }
+  }
+  return want;
 }
 
 function checkStructure(config, ir, m) {
@@ -182,7 +223,7 @@ function checkStructure(config, ir, m) {
 function checkStart(xstate, config, initial) {
   let machine;
   try {
-    machine = xstate.createMachine(config);
+    machine = xstate.setup(counters(xstate)).createMachine(config);
   } catch (e) {
     fail(`createMachine refused the machine: ${e.message}`);
   }
@@ -195,55 +236,74 @@ function checkStart(xstate, config, initial) {
 
 // ---- b. shortest paths ------------------------------------------------------------------
 
-/// Every event of the machine: each state's `on` keys (outcomes, APPROVE, REJECT).
+/// Every event of the machine but the failures: each state's `on` keys (outcomes,
+/// APPROVE, REJECT).
 function allEvents(config) {
   const types = new Set(['APPROVE', 'REJECT']);
   for (const s of Object.values(config.states)) for (const e of Object.keys(s.on ?? {})) types.add(e);
+  types.delete('TOOL_FAILURE');
+  types.delete('PHASE_FAILURE');
   return [...types].sort().map((type) => ({ type }));
 }
+
+// A state for the shortest paths: where the machine is and the counters that change what
+// it allows next (attempts, retries); the step count is left out, so that the search does
+// not visit each state once per step count (breadth-first, a state's first visit has the
+// fewest steps).
+const serializeState = (s) => JSON.stringify([s.value, s.context?.attempts ?? 0, s.context?.retries ?? 0]);
 
 /// `status -> {events, phases}` of @xstate/graph's shortest path to each final state.
 function xstatePaths(graph, machine, config, m) {
   const out = new Map();
-  for (const path of graph.getShortestPaths(machine, { events: allEvents(config) })) {
-    if (path.state.status !== 'done') continue;
+  for (const path of graph.getShortestPaths(machine, { events: allEvents(config), serializeState })) {
+    if (path.state.status !== 'done' || m.kind(path.state.value) !== 'final') continue;
     const key = path.state.value;
     const status = config.states[key].output?.status;
     const phases = path.steps.filter((s) => m.kind(s.state.value) === 'phase').length;
-    out.set(status, { events: path.steps.length - 1, phases, states: path.steps.map((s) => s.state.value) });
+    const evals = path.steps.filter((s) => s.state.value === 'eval' && m.kind('eval') === 'phase').length;
+    // A final state is reached with different counters by different paths: the shortest.
+    if (out.has(status) && out.get(status).events <= path.steps.length - 1) continue;
+    out.set(status, { events: path.steps.length - 1, phases, evals, states: path.steps.map((s) => s.state.value) });
   }
   return out;
 }
 
-/// A loopconv run's departure nodes (`P:id`, `G:id`), with repeated cycles removed.
-function erasedRun(run) {
-  const nodes = [];
-  for (const step of run.steps) {
+/// A loopconv run's departure nodes (`P:id`, `G:id`), every step (the machine counts the
+/// attempts, so a REAL/VEAL run repeats its cycles there too).
+function runNodes(run) {
+  return run.steps.map((step) => {
     if ('failure' in step) fail(`a shortest run holds a failure step: ${show(step)}`);
-    const node = 'checkpoint' in step ? `G:${step.checkpoint}` : `P:${step.phase}`;
-    const seen = nodes.indexOf(node);
-    if (seen >= 0) nodes.length = seen;
-    nodes.push(node);
-  }
-  return nodes;
+    return 'checkpoint' in step ? `G:${step.checkpoint}` : `P:${step.phase}`;
+  });
 }
 
-function checkShortest(graph, machine, config, m, paths) {
+function checkShortest(graph, machine, config, m, paths, ir) {
   const mine = xstatePaths(graph, machine, config, m);
   const theirs = new Map(paths.shortest.map((r) => [r.status, r]));
   const a = [...mine.keys()].sort();
   const b = [...theirs.keys()].sort();
   if (!same(a, b)) fail(`@xstate/graph reaches final statuses ${show(a)}, loopconv paths ${show(b)}`);
   for (const [status, run] of theirs) {
-    const nodes = erasedRun(run);
+    const nodes = runNodes(run);
     const phases = nodes.filter((n) => n.startsWith('P:')).length;
     const x = mine.get(status);
     if (x.events !== nodes.length || x.phases !== phases) {
       fail(`to ${status}: @xstate/graph's shortest path ${show(x.states)} has ${x.events} events and ${x.phases} phase states; ` +
-        `loopconv's shortest run ${show(nodes)} (its repeated cycles removed) has ${nodes.length} steps and ${phases} phase steps`);
+        `loopconv's shortest run ${show(nodes)} has ${nodes.length} steps and ${phases} phase steps`);
     }
-    const note = phases === run.phase_steps ? '' : ` (loopconv's run: ${run.phase_steps}, with the attempts repeated)`;
-    console.log(`ok shortest path to ${status}: ${x.phases} phase steps, ${x.events} events${note}`);
+    console.log(`ok shortest path to ${status}: ${x.phases} phase steps, ${x.events} events`);
+  }
+  // REAL/VEAL: the escalation is reached only after max_attempts failed evaluations.
+  if (ir.pattern === 'real' || ir.pattern === 'veal') {
+    const attempts = ir.bounds?.max_attempts ?? 3;
+    const escalate = ir.graph.transitions.find((t) => t.from === 'eval' && t.on === 'escalate');
+    const status = TERMINAL_STATUS[escalate?.to];
+    const x = mine.get(status);
+    const viaEscalation = paths.shortest.find((r) => r.status === status)?.steps.at(-1)?.outcome === 'escalate';
+    if (viaEscalation) {
+      if (x.evals !== attempts) fail(`@xstate/graph escalates to ${status} after ${x.evals} evaluations, not max_attempts ${attempts}`);
+      console.log(`ok escalation to ${status} only after ${attempts} failed evaluations (max_attempts)`);
+    }
   }
 }
 
@@ -257,14 +317,15 @@ function replay(xstate, machine, config, m, entry) {
     if (!decisions.has(id)) decisions.set(id, []);
     decisions.get(id).push(d);
   }
-  const limit = entry.walk.max_steps;
+  // The machine enforces its own limit; a stricter runtime ceiling is the harness's.
+  const limit = entry.walk.max_steps < m.limit ? entry.walk.max_steps : Infinity;
   const actor = xstate.createActor(machine).start();
   const steps = [];
   let end;
   for (;;) {
     const snap = actor.getSnapshot();
     const key = snap.value;
-    if (snap.status === 'done') { end = { status: config.states[key].output?.status, key }; break; }
+    if (snap.status === 'done') { end = { status: config.states[key].output?.status, key, enforced: m.kind(key) === 'enforced' }; break; }
     if (m.kind(key) === 'gate') {
       const id = config.states[key].meta.checkpoint;
       const d = (decisions.get(id) ?? []).shift();
@@ -276,17 +337,33 @@ function replay(xstate, machine, config, m, entry) {
     if (steps.filter((s) => s[0] === 'phase').length >= limit) { end = { status: 'limit_reached', key }; break; }
     const o = outcomes.shift();
     if (o === undefined) { end = { status: 'script_exhausted', key }; break; }
-    if (o.startsWith('@')) fail(`the script holds ${o}: a machine has no failure events`);
-    if (!snap.can({ type: o })) { end = { status: 'outcome_refused', key, outcome: o }; break; }
-    steps.push(['phase', key, o]);
-    actor.send({ type: o });
+    const type = { '@tool-failure': 'TOOL_FAILURE', '@phase-failure': 'PHASE_FAILURE' }[o] ?? o;
+    if (!snap.can({ type })) { end = { status: 'outcome_refused', key, outcome: o }; break; }
+    actor.send({ type });
+    // The failing verdict at the last attempt took the guarded candidate to the escalation's
+    // target: walk records that step as `escalate`.
+    const on = config.states[key].on?.[type];
+    const escalated = Array.isArray(on) && on.length === 2 && on[0].guard?.params?.counter === 'attempts' &&
+      actor.getSnapshot().value === on[0].target && on[0].target !== on[1].target;
+    steps.push([o.startsWith('@') ? 'failure' : 'phase', key, escalated ? 'escalate' : o]);
   }
   actor.stop();
   return { steps, end };
 }
 
+/// The walk's steps as the replay records them: a failure step per failure token (the
+/// phase failure that a tool failure's `fail_phase` brings is the same token's).
 function walkSteps(walk) {
-  return walk.steps.map((s) => ('checkpoint' in s ? ['checkpoint', s.checkpoint, s.decision] : ['phase', s.phase, s.outcome]));
+  const out = [];
+  walk.steps.forEach((s, i) => {
+    if ('checkpoint' in s) out.push(['checkpoint', s.checkpoint, s.decision]);
+    else if (s.failure === 'tool_failure') out.push(['failure', s.phase, '@tool-failure']);
+    else if (s.failure === 'phase_failure') {
+      const before = walk.steps[i - 1];
+      if (!(before?.failure === 'tool_failure' && before.action === 'fail_phase')) out.push(['failure', s.phase, '@phase-failure']);
+    } else out.push(['phase', s.phase, s.outcome]);
+  });
+  return out;
 }
 
 function checkWalk(xstate, machine, config, m, entry, n) {
@@ -299,7 +376,7 @@ function checkWalk(xstate, machine, config, m, entry, n) {
   if (walk.status === 'approval_required' && got.end.checkpoint !== walk.checkpoint) {
     fail(`${where}: the actor waits at checkpoint ${show(got.end.checkpoint)}, the walk at ${show(walk.checkpoint)}`);
   }
-  if (walk.status === 'limit_reached') {
+  if (walk.status === 'limit_reached' && !got.end.enforced) {
     const next = walk.steps.at(-1)?.to;
     if (got.end.key !== next) fail(`${where}: the actor stopped in ${show(got.end.key)}, the walk before ${show(next)}`);
   }
@@ -312,10 +389,11 @@ function main() {
   const config = input.machine;
   const m = classify(config);
   const initial = checkStructure(config, input.ir, m);
-  console.log(`ok structure: ${m.phases.size} phases, ${m.gates.size} gates, finals ${show([...m.finals.keys()])}`);
+  m.limit = stepLimit(config, input.ir, m);
+  console.log(`ok structure: ${m.phases.size} phases, ${m.gates.size} gates, finals ${show([...m.finals.keys()])}, step limit ${m.limit}`);
   const machine = checkStart(xstate, config, initial);
   console.log(`ok createMachine, createActor starts in ${show(initial)}`);
-  checkShortest(graph, machine, config, m, input.paths);
+  checkShortest(graph, machine, config, m, input.paths, input.ir);
   if (!Array.isArray(input.walks) || input.walks.length === 0) fail('no walks to replay');
   input.walks.forEach((w, i) => checkWalk(xstate, machine, config, m, w, i + 1));
 }

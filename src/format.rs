@@ -280,10 +280,17 @@ impl Target {
     }
 
     /// Where a converted loop named `name` goes in a folder: the format's place, or for a
-    /// LangGraph program `name.py` with `-` as `_` (an importable module name).
+    /// LangGraph program `loop_name.py` with `-` as `_`: an importable module name that
+    /// never shadows the standard library or what the module imports (a loop named
+    /// `email`, `json`, `typing` or `langgraph` is `loop_email`, ...).
     pub fn file_in_folder(self, name: &str) -> PathBuf {
         match self {
             Target::Loop(format) => format.file_in_folder(name),
+            Target::LangGraph => PathBuf::from(format!(
+                "loop_{}.{}",
+                name.replace('-', "_"),
+                Target::LangGraph.extension()
+            )),
             other => PathBuf::from(format!("{}.{}", name.replace('-', "_"), other.extension())),
         }
     }

@@ -26,7 +26,9 @@ pub(super) struct WalkLoopArgs {
     /// The outcomes of the phase executions, in order (comma-separated). `@tool-failure`
     /// is a failing tool call in the current phase (retried as `error_policy` says),
     /// `@phase-failure` a failure of the phase itself; no outcome id starts with `@`.
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// Empty (`--outcomes ''`, or none) for a run of no phase step, such as a rejection
+    /// at the entry's checkpoint, as `paths` lists it.
+    #[arg(long, value_delimiter = ',')]
     outcomes: Vec<String>,
     /// The runtime's step ceiling (the harness's `runtime.limits.max_steps`): the run stops
     /// `limit_reached` after the stricter of it and the loop's `max_steps`.
@@ -115,7 +117,12 @@ pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
     let script = Script {
-        outcomes: a.outcomes.clone(),
+        // `--outcomes ''` is no outcome at all (a zero-step run), not one empty outcome.
+        outcomes: if a.outcomes == [""] {
+            Vec::new()
+        } else {
+            a.outcomes.clone()
+        },
         decisions: decisions(a),
     };
     let rt = Runtime {

@@ -11,11 +11,13 @@ pub static KEYS: Vocabulary = Vocabulary::new(&WORDS);
 /// The words of [`KEYS`], by index: the compiled schemas (`front::shape::tables`) name
 /// their properties by index into this list, so that matching a key to a property
 /// compares two addresses.
-pub(crate) static WORDS: [&str; 74] = [
+pub(crate) static WORDS: [&str; 81] = [
     "$schema",
     "access",
     "action",
+    "actions",
     "actor",
+    "always",
     "archetype",
     "before_phase",
     "bounds",
@@ -23,9 +25,12 @@ pub(crate) static WORDS: [&str; 74] = [
     "checkpoints",
     "checks",
     "command",
+    "context",
     "default",
     "description",
     "empty_checkpoints",
+    "enforced",
+    "enforcement",
     "entry",
     "entry_phase",
     "environment",
@@ -38,6 +43,7 @@ pub(crate) static WORDS: [&str; 74] = [
     "from",
     "goal",
     "graph",
+    "guard",
     "id",
     "initial",
     "inputs",
@@ -65,6 +71,7 @@ pub(crate) static WORDS: [&str; 74] = [
     "phases",
     "read",
     "readme",
+    "reenter",
     "required",
     "roles",
     "schema",

@@ -36,7 +36,58 @@ pub fn read(
     };
     let machine: m::Machine = model_from_tree(doc, Format::Xstate, &profile, tree, diags)?;
     done_with_tree(doc, tree, diags);
+    let machine = match m::unenforced(&machine) {
+        Ok(Some(plain)) => plain,
+        Ok(None) => machine,
+        Err(()) => {
+            not_enforcement(&machine, diags);
+            machine
+        }
+    };
     Some(lower(machine, diags))
+}
+
+/// `F018` for each place of a machine that holds what loopconv's enforcement writes
+/// (`context`, `entry`, `always`, a transition's `guard`, `actions`, `reenter`) but not
+/// exactly that: a hand-written counter, guard or action, or a bound changed beside
+/// `meta` (candidate lists are `F018` in the lowering).
+fn not_enforcement(machine: &m::Machine, diags: &mut Diagnostics) {
+    let ours = machine
+        .meta
+        .as_ref()
+        .is_some_and(|m| m.enforcement.is_some());
+    let mut report = |pointer: String, key: &str, feature: &str| {
+        let mut d = unsupported(&pointer, key, feature);
+        if ours {
+            d = d.with_help("this is not what loopconv writes for the machine's `meta` (max_steps, max_attempts, error_policy): write the machine again with `loopconv convert --to xstate`");
+        }
+        diags.push(d);
+    };
+    if machine.context.is_some() {
+        report("/context".to_owned(), "context", "extended state");
+    }
+    for (key, state) in &machine.states {
+        let at = state_origin(key);
+        if state.entry.is_some() {
+            report(at.pointer_to("entry"), "entry", "entry actions");
+        }
+        if state.always.is_some() {
+            report(at.pointer_to("always"), "always", "eventless transitions");
+        }
+        for (event, on) in state.on.iter().flatten() {
+            let m::On::Transition(t) = on else { continue };
+            let ptr = at.child("on").pointer_to(event);
+            for (field, present, feature) in [
+                ("guard", t.guard.is_some(), "guards"),
+                ("actions", t.actions.is_some(), "actions"),
+                ("reenter", t.reenter.is_some(), "re-entering transitions"),
+            ] {
+                if present {
+                    report(format!("{ptr}/{field}"), field, feature);
+                }
+            }
+        }
+    }
 }
 
 /// The XState features a loop cannot hold, by the key that uses them.
@@ -394,7 +445,10 @@ impl<'a> Lowering<'a> {
         let by_key = Terminal::ALL
             .into_iter()
             .find(|t| m::terminal_key(*t) == key);
-        match (state.output.as_ref().map(|o| o.status.terminal()), by_key) {
+        match (
+            state.output.as_ref().and_then(|o| o.status.terminal()),
+            by_key,
+        ) {
             (Some(t), _) => t,
             (None, Some(t)) => t,
             (None, None) => {

@@ -11,6 +11,10 @@
 //! guards, actions, delays, invoked actors) are not in this model: the front end names them
 //! (`F018`).
 
+mod enforce;
+
+pub use enforce::{PHASE_FAILURE, STEP_CEILING, TOOL_FAILURE, enforce, unenforced};
+
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -42,6 +46,10 @@ pub struct Machine {
     pub description: Option<String>,
     /// The state a run starts in: the entry phase, or its first checkpoint's gate.
     pub initial: String,
+    /// loopconv's counters (`steps`, REAL/VEAL `attempts`, tool `retries`), which its
+    /// guards read ([`enforce`]); any other `context` is not a loop's (`F018`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<serde_json::Value>,
     /// loopconv's loop-level fields.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<MachineMeta>,
@@ -220,6 +228,9 @@ pub struct MachineMeta {
     /// their events.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transition_order: Option<Vec<TransitionKey>>,
+    /// What the machine's counters and guards enforce, and what they cannot ([`enforce`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enforcement: Option<String>,
 }
 
 /// A transition named by its phase and outcome.
@@ -248,6 +259,12 @@ pub struct State {
     /// A phase's access intent; a gate's checkpoint id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<StateMeta>,
+    /// A phase's entry actions: loopconv's counters ([`enforce`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<serde_json::Value>,
+    /// A phase's eventless transition to the step limit ([`enforce`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub always: Option<serde_json::Value>,
     /// The events: a phase's outcomes, a gate's `APPROVE` and `REJECT`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on: Option<Events>,
@@ -290,6 +307,9 @@ pub struct StateMeta {
     /// A gate's checkpoint id (default: the state's key).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<String>,
+    /// A final state of loopconv's enforcement (the step limit, a failure), no terminal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enforced: Option<bool>,
 }
 
 // Read by the kind of value (a string, an object, an array), not as serde's untagged
@@ -353,7 +373,7 @@ impl On {
 }
 
 /// A transition object.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Transition {
     /// The target state's key.
@@ -361,6 +381,15 @@ pub struct Transition {
     /// The outcome's description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// loopconv's guard on a counter ([`enforce`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Box<serde_json::Value>>,
+    /// loopconv's counting action ([`enforce`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions: Option<Box<serde_json::Value>>,
+    /// `true` on an outcome that goes back to its own phase: one more step ([`enforce`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reenter: Option<Box<serde_json::Value>>,
 }
 
 /// A final state's output.
@@ -381,6 +410,10 @@ pub enum Status {
     Aborted,
     /// `$handoff`: yield to an outside owner.
     HandedOff,
+    /// The step limit ran out (a final state of loopconv's enforcement, no terminal).
+    LimitReached,
+    /// A failure failed the run (a final state of loopconv's enforcement, no terminal).
+    Failed,
 }
 
 impl Status {
@@ -393,12 +426,14 @@ impl Status {
         }
     }
 
-    /// The terminal that ends a run with this status.
-    pub fn terminal(self) -> Terminal {
+    /// The terminal that ends a run with this status (none for the step limit and a
+    /// failed run).
+    pub fn terminal(self) -> Option<Terminal> {
         match self {
-            Status::Ended => Terminal::End,
-            Status::Aborted => Terminal::Abort,
-            Status::HandedOff => Terminal::Handoff,
+            Status::Ended => Some(Terminal::End),
+            Status::Aborted => Some(Terminal::Abort),
+            Status::HandedOff => Some(Terminal::Handoff),
+            Status::LimitReached | Status::Failed => None,
         }
     }
 }

@@ -3,18 +3,23 @@
 //!
 //! * a node per phase (first declaration of each id), named by its id, running a stub
 //!   function (`phase_<id>`) whose docstring is the objective and which by default returns
-//!   the next outcome of the scripted list `state["script"]`; the state's `trace` keeps
-//!   the phases run, so a run can be compared with `loopconv walk`;
+//!   the next token of the scripted list `state["script"]` (an outcome, or a failure it
+//!   raises); a phase function may return a state update beside its outcome; the state's
+//!   `trace` keeps the phases run, so a run can be compared with `loopconv walk`;
 //! * a gate node per approval checkpoint (`gate.<id>`: a phase id cannot hold a dot),
 //!   which calls `interrupt()` and is resumed with `Command(resume="approve"|"reject")`;
 //!   the gates of one phase are chained in authored order and every edge into the phase,
 //!   the entry included, goes through them ([`crate::valid::graph`]'s gate vertices);
 //! * conditional edges with an explicit `{outcome: node}` path map for every phase and
-//!   gate (LangGraph draws them wrongly without one), the terminals as `END` with the run
-//!   status in the state (`ENDS`);
-//! * the effective `max_steps` as `MAX_STEPS` (enforced per phase execution) and a
-//!   recursion limit that a run of that many phases fits; `error_policy` as a
-//!   `RetryPolicy` where it maps, a comment where it does not;
+//!   gate (LangGraph draws them wrongly without one); a node per terminal reached (`$end`,
+//!   `$abort`, `$handoff`, apart in LangGraph's drawing), which sets the run status and
+//!   goes to `END`;
+//! * the loop's own `max_steps` (without one, `walk`'s runtime ceiling) as `MAX_STEPS`,
+//!   whatever its size, enforced per phase execution, and a recursion limit computed from
+//!   it that such a run fits;
+//! * `error_policy` run by the phase node (tool retries) and by its error handler
+//!   (`_failed`, LangGraph's `error_handler`): `abort`, `handoff`, exhausted retries and a
+//!   failed phase end the run with `walk`'s status;
 //! * the whole loop as data (`LOOP`, the IR), so nothing a LangGraph program has no place
 //!   for is lost (MAS roles, goal, checks, ports; access intent) and no `B001` is needed.
 //!
@@ -28,7 +33,7 @@ mod python;
 use std::fmt::Write as _;
 
 use super::{Error, Options};
-use crate::analysis::{Runtime, Status};
+use crate::analysis::{RUNTIME_MAX_STEPS, Status};
 use crate::diag::Diagnostics;
 use crate::ir::{FixedLoop, Spec, ToolAction};
 use crate::valid::Info;
@@ -57,9 +62,9 @@ pub fn write(
     out.push('\n');
     limits(spec, info, &plan, &mut out);
     attempts(spec, &mut out);
+    policy(spec, &mut out);
     out.push_str(HELPERS);
-    retry(spec, &mut out);
-    tables(spec, &plan, &mut out);
+    outcomes(spec, &plan, &mut out);
     build(spec, &plan, &mut out);
     out.push_str(RUN);
     data(spec, &mut out)?;
@@ -82,12 +87,15 @@ fn header(spec: &Spec, out: &mut String) {
     out.push_str(&docstring(&doc));
     out.push_str(
         "\n\nfrom __future__ import annotations\n\n\
-         from typing import Any, Callable, TypedDict\n\n\
+         from collections.abc import Callable\n\
+         from typing import Any, Protocol, TypedDict\n\n\
+         from langchain_core.runnables import RunnableConfig\n\
          from langgraph.checkpoint.base import BaseCheckpointSaver\n\
          from langgraph.checkpoint.memory import MemorySaver\n\
+         from langgraph.errors import NodeError\n\
          from langgraph.graph import END, START, StateGraph\n\
          from langgraph.graph.state import CompiledStateGraph\n\
-         from langgraph.types import Command, RetryPolicy, interrupt\n",
+         from langgraph.types import Command, interrupt\n",
     );
 }
 
@@ -104,76 +112,76 @@ fn data(spec: &Spec, out: &mut String) -> Result<(), Error> {
     Ok(())
 }
 
-/// `MAX_STEPS`, `GATES` and `RECURSION_LIMIT`.
+/// `MAX_STEPS`, `GATES` and `RECURSION_LIMIT`: the loop's own bound whatever its size.
 fn limits(spec: &Spec, info: &Info, plan: &Plan, out: &mut String) {
-    let max = Runtime::default().effective_max_steps(info);
-    let own = match (info.max_steps, FixedLoop::of(spec.pattern)) {
-        (Some(_), Some(_)) => {
-            "3 x max_attempts - 1, the bound\n# of multi-agent-spec (or the runtime ceiling of loopconv walk, if stricter)"
-        }
-        (Some(_), None) => {
-            "the loop's `max_steps`\n# (or the runtime ceiling of loopconv walk, if stricter)"
-        }
-        (None, _) => "the loop sets none, so\n# the runtime ceiling of loopconv walk",
+    let (max, own) = match (info.max_steps, FixedLoop::of(spec.pattern)) {
+        (Some(m), Some(_)) => (m, "3 x max_attempts - 1, the bound\n# of multi-agent-spec"),
+        (Some(m), None) => (m, "the loop's `max_steps`"),
+        (None, _) => (
+            RUNTIME_MAX_STEPS,
+            "the loop sets none, so the\n# runtime ceiling of loopconv walk",
+        ),
     };
     let _ = write!(
         out,
         "\n# Most phase executions in one run: {own}. A phase node\n\
-         # raises StepLimitReached instead of running once the trace holds this many.\n\
+         # raises StepLimitReached instead of running once the trace holds this many, and the\n\
+         # run ends `limit_reached`. (A runtime with a stricter ceiling of its own stops\n\
+         # earlier: lower MAX_STEPS to it, as `loopconv walk --runtime-max-steps` does.)\n\
          MAX_STEPS = {max}\n\
          # Approval gate nodes in the graph.\n\
          GATES = {}\n\
          # LangGraph counts supersteps per invoke, not phases: every node run is one (a phase,\n\
-         # and a gate too, which costs loopconv no step), routing by conditional edges costs\n\
-         # none, and LangGraph needs one more than the nodes run. A run of MAX_STEPS phases\n\
-         # passing at most GATES gates before each phase and at the end fits:\n\
-         RECURSION_LIMIT = MAX_STEPS * (1 + GATES) + GATES + 1\n",
+         # a gate, which costs loopconv no step, a terminal and an error handler), routing by\n\
+         # conditional edges costs none, and LangGraph needs one more than the nodes run. A run\n\
+         # of MAX_STEPS phases passing at most GATES gates before each phase and at the end,\n\
+         # then a terminal or an error handler, fits:\n\
+         RECURSION_LIMIT = MAX_STEPS * (1 + GATES) + GATES + 3\n",
         plan.gates.len()
     );
 }
 
-/// `RETRY`: `error_policy.tool_failure` as a `RetryPolicy` where it maps, comments where it
-/// does not.
-fn retry(spec: &Spec, out: &mut String) {
+/// `TOOL_RETRIES`, `TOOL_FAILURE` and `PHASE_FAILURE`: the loop's `error_policy` (or the
+/// harness defaults), which the phase nodes and their error handler `_failed` follow.
+fn policy(spec: &Spec, out: &mut String) {
     let policy = spec.bounds.error_policy.as_ref();
     let tool = policy.and_then(|p| p.tool_failure.as_ref());
-    out.push_str("\n\n");
-    match tool {
-        Some(t) if t.action == ToolAction::Retry => {
-            let retries = t.max_retries.unwrap_or(0);
-            let exhausted = t.on_exhausted.map_or("fail_phase", |e| e.as_str());
-            let _ = write!(
-                out,
-                "# error_policy.tool_failure: retry, max_retries {retries}: a phase raising\n\
-                 # ToolFailure runs again, {retries} more time(s). on_exhausted `{exhausted}` has no\n\
-                 # RetryPolicy field: the last ToolFailure ends the invoke with the exception.\n\
-                 RETRY: RetryPolicy | None = RetryPolicy(max_attempts={}, retry_on=ToolFailure)\n",
-                retries.saturating_add(1)
-            );
-        }
-        Some(t) => {
-            let _ = write!(
-                out,
-                "# error_policy.tool_failure: `{}` is no retry and has no LangGraph policy: a\n\
-                 # ToolFailure ends the invoke with the exception; handle it around invoke.\n\
-                 RETRY: RetryPolicy | None = None\n",
-                t.action.as_str()
-            );
-        }
-        None => out.push_str(
-            "# No error_policy.tool_failure (the harness fails the phase): no retry, a ToolFailure\n\
-             # ends the invoke with the exception.\n\
-             RETRY: RetryPolicy | None = None\n",
+    let (retries, tool_action, tool_rule) = match tool {
+        None => (
+            0,
+            "fail_phase",
+            "no error_policy.tool_failure: the harness fails the phase",
         ),
-    }
-    if let Some(p) = policy.and_then(|p| p.phase_failure.as_ref()) {
-        let _ = writeln!(
-            out,
-            "# error_policy.phase_failure: `{}` has no LangGraph policy: a phase that raises ends\n\
-             # the invoke with the exception; handle it around invoke.",
-            p.action.as_str()
-        );
-    }
+        Some(t) if t.action == ToolAction::Retry => (
+            t.max_retries.unwrap_or(0),
+            t.on_exhausted.map_or("fail_phase", |e| e.as_str()),
+            "error_policy.tool_failure: retry, then on_exhausted",
+        ),
+        Some(t) => (0, t.action.as_str(), "error_policy.tool_failure"),
+    };
+    let (phase_action, phase_rule) = match policy.and_then(|p| p.phase_failure.as_ref()) {
+        Some(p) => (p.action.as_str(), "error_policy.phase_failure"),
+        None => (
+            "fail_run",
+            "no error_policy.phase_failure: the harness fails the run",
+        ),
+    };
+    let _ = write!(
+        out,
+        "\n\n# Failures, as `loopconv walk` runs them. A phase function raises ToolFailure for a\n\
+         # failing tool call: it runs again TOOL_RETRIES more time(s) in the same phase execution\n\
+         # (LangGraph's RetryPolicy would run the node on the same state, and a scripted run\n\
+         # would fail the same way again). The last ToolFailure takes TOOL_FAILURE ({tool_rule}):\n\
+         # \"abort\" ends the run `aborted`, \"handoff\" `handed_off`, \"fail_phase\" fails the phase.\n\
+         # A failed phase (PhaseFailure) takes PHASE_FAILURE ({phase_rule}): \"abort\",\n\
+         # \"handoff\", or \"fail_run\", which ends the run `failed`. `_failed`, the phase nodes'\n\
+         # error handler, does it.\n\
+         TOOL_RETRIES = {retries}\n\
+         TOOL_FAILURE = {}\n\
+         PHASE_FAILURE = {}\n",
+        string(tool_action),
+        string(phase_action),
+    );
 }
 
 /// `ATTEMPTS`: for REAL/VEAL, the evaluation phase and its escalation rule.
@@ -199,21 +207,23 @@ fn attempts(spec: &Spec, out: &mut String) {
 
 /// One function per phase: the objective as docstring, the scripted default as body.
 fn stubs(spec: &Spec, plan: &Plan, out: &mut String) {
-    out.push_str("\n\n# The phases: fill each function; it returns one of OUTCOMES[<phase id>].\n");
+    out.push_str(
+        "\n# The phases: fill each function; it returns one of OUTCOMES[<phase id>], or that and\n\
+         # a state update: (outcome, {\"memory\": ...}).\n",
+    );
     for (i, id, name) in &plan.phases {
         let phase = &spec.graph.phases[*i];
         let _ = write!(
             out,
-            "\n\ndef {name}(state: State) -> str:\n    {}\n    return scripted(state)  # one of OUTCOMES[{}]\n",
+            "\n\ndef {name}(state: State) -> Outcome:\n    {}\n    return scripted(state)  # one of OUTCOMES[{}]\n",
             docstring(&phase.objective),
             string(id),
         );
     }
 }
 
-/// `OUTCOMES` (each phase's outcomes and what they mean) and `ENDS` (the run status of
-/// each edge into a terminal).
-fn tables(spec: &Spec, plan: &Plan, out: &mut String) {
+/// `OUTCOMES`: each phase's outcomes and what they mean.
+fn outcomes(spec: &Spec, plan: &Plan, out: &mut String) {
     out.push_str("\n\n# Each phase's outcomes and what they mean.\nOUTCOMES: dict[str, dict[str, str]] = {\n");
     for (i, id, _) in &plan.phases {
         let phase = &spec.graph.phases[*i];
@@ -239,30 +249,20 @@ fn tables(spec: &Spec, plan: &Plan, out: &mut String) {
         }
         out.push_str("    },\n");
     }
-    out.push_str("}\n\n# The edges into a terminal (END) and the run status each gives.\nENDS: dict[tuple[str, str], str] = {\n");
-    for (node, key, status) in &plan.ends {
-        let _ = writeln!(
-            out,
-            "    ({}, {}): {},",
-            string(node),
-            string(key),
-            string(status.as_str())
-        );
-    }
     out.push_str("}\n");
 }
 
 /// `build_graph()`: the nodes, the entry edge and every path map.
 fn build(spec: &Spec, plan: &Plan, out: &mut String) {
     out.push_str(
-        "\n\ndef build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:\n    \
+        "\n\ndef build_graph(\n    checkpointer: BaseCheckpointSaver[Any] | None = None,\n) -> CompiledStateGraph[State, None, State, State]:\n    \
          \"\"\"The compiled graph; without a checkpointer, a MemorySaver (interrupt() needs one).\"\"\"\n    \
          graph = StateGraph(State)\n",
     );
     for (_, id, name) in &plan.phases {
         let _ = writeln!(
             out,
-            "    graph.add_node({}, _phase({}, {name}), retry_policy=RETRY)",
+            "    graph.add_node({}, _phase({}, {name}), error_handler=FAILED)",
             string(id),
             string(id)
         );
@@ -272,18 +272,25 @@ fn build(spec: &Spec, plan: &Plan, out: &mut String) {
         let c = &checkpoints[*i];
         let _ = writeln!(
             out,
-            "    graph.add_node({}, _gate({}, {}, {}))",
-            string(node),
+            "    graph.add_node({}, _gate({}, {}))",
             string(node),
             string(&c.id),
             string(&c.before_phase)
+        );
+    }
+    for (t, status) in &plan.terminals {
+        let _ = writeln!(
+            out,
+            "    graph.add_node({}, _terminal({}))",
+            string(t),
+            string(status.as_str())
         );
     }
     let _ = writeln!(out, "    graph.add_edge(START, {})", plan.start);
     let ends: std::collections::BTreeMap<(&str, &str), Status> = plan
         .ends
         .iter()
-        .map(|(node, key, st)| ((node.as_str(), *key), *st))
+        .map(|(node, key, st, _)| ((node.as_str(), *key), *st))
         .collect();
     for (from, route, map) in &plan.edges {
         let _ = writeln!(
@@ -303,6 +310,9 @@ fn build(spec: &Spec, plan: &Plan, out: &mut String) {
             };
         }
         out.push_str("    })\n");
+    }
+    for (t, _) in &plan.terminals {
+        let _ = writeln!(out, "    graph.add_edge({}, END)", string(t));
     }
     out.push_str("    return graph.compile(checkpointer=checkpointer or MemorySaver())\n");
 }

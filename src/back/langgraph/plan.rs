@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::python::{self, string};
 use crate::analysis::Status;
-use crate::ir::{Destination, Spec};
+use crate::ir::{Destination, Spec, Terminal};
 
 /// A path map: `(key, target expression)`s, in authored order.
 pub(super) type PathMap<'a> = Vec<(&'a str, String)>;
@@ -19,10 +19,13 @@ pub(super) struct Plan<'a> {
     pub(super) gates: Vec<(String, usize)>,
     /// The gate nodes guarding each phase id, in authored order.
     pub(super) chains: BTreeMap<&'a str, Vec<String>>,
-    /// `(node, key) -> status` for the edges that end the run at a terminal.
-    pub(super) ends: Vec<(String, &'a str, Status)>,
+    /// `(node, key, status, terminal)` for the edges that end the run at a terminal.
+    pub(super) ends: Vec<(String, &'a str, Status, Terminal)>,
     /// Conditional edges: source node, routing function, path map.
     pub(super) edges: Vec<(String, &'static str, PathMap<'a>)>,
+    /// The terminal nodes some edge reaches (`$end`, `$abort`, `$handoff`, in that order),
+    /// each with the status it gives.
+    pub(super) terminals: Vec<(&'static str, Status)>,
     /// The target expression of `START`.
     pub(super) start: String,
 }
@@ -46,11 +49,19 @@ impl<'a> Plan<'a> {
             chains: Default::default(),
             ends: Vec::new(),
             edges: Vec::new(),
+            terminals: Vec::new(),
             start: String::new(),
         };
         plan.add_gates(spec, &seen);
         plan.add_edges(spec);
         plan.start = plan.land(&Destination::Phase(g.entry.clone()));
+        let mut reached: Vec<Terminal> = plan.ends.iter().map(|e| e.3).collect();
+        reached.sort_by_key(|t| Terminal::ALL.iter().position(|a| a == t));
+        reached.dedup();
+        plan.terminals = reached
+            .into_iter()
+            .map(|t| (t.as_str(), Status::of_terminal(t)))
+            .collect();
         plan
     }
 
@@ -98,14 +109,14 @@ impl<'a> Plan<'a> {
     /// Record that `key` out of `node` ends the run, when `to` is a terminal.
     fn end_at(&mut self, node: String, key: &'a str, to: &Destination) {
         if let Destination::Terminal(t) = to {
-            self.ends.push((node, key, Status::of_terminal(*t)));
+            self.ends.push((node, key, Status::of_terminal(*t), *t));
         }
     }
 
     /// Where a run lands going to `to`: `END`, the phase's first gate, or the phase.
     fn land(&self, to: &Destination) -> String {
         match to {
-            Destination::Terminal(_) => "END".to_owned(),
+            Destination::Terminal(t) => string(t.as_str()),
             Destination::Phase(p) => match self.chains.get(p.as_str()).and_then(|c| c.first()) {
                 Some(gate) => string(gate),
                 None => string(p),

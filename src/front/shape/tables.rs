@@ -25,22 +25,22 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("kind", 29),
-            Name::word("name", 40),
-            Name::word("version", 72),
-            Name::word("description", 12),
-            Name::word("loop", 33),
+            Name::word("kind", 35),
+            Name::word("name", 46),
+            Name::word("version", 79),
+            Name::word("description", 15),
+            Name::word("loop", 39),
         ],
         properties: Some(&[
             (Name::word("$schema", 0), 1),
-            (Name::word("kind", 29), 2),
-            (Name::word("name", 40), 3),
-            (Name::word("version", 72), 4),
-            (Name::word("description", 12), 5),
-            (Name::word("readme", 52), 6),
-            (Name::word("license", 31), 7),
-            (Name::word("environment", 16), 10),
-            (Name::word("loop", 33), 16),
+            (Name::word("kind", 35), 2),
+            (Name::word("name", 46), 3),
+            (Name::word("version", 79), 4),
+            (Name::word("description", 15), 5),
+            (Name::word("readme", 58), 6),
+            (Name::word("license", 37), 7),
+            (Name::word("environment", 21), 10),
+            (Name::word("loop", 39), 16),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -89,7 +89,7 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("spdx", 58), 8), (Name::word("file", 21), 9)]),
+        properties: Some(&[(Name::word("spdx", 65), 8), (Name::word("file", 26), 9)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
@@ -111,7 +111,7 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("vars", 71), 11)]),
+        properties: Some(&[(Name::word("vars", 78), 11)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
@@ -127,11 +127,11 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("required", 53), Name::word("description", 12)],
+        required: &[Name::word("required", 60), Name::word("description", 15)],
         properties: Some(&[
-            (Name::word("required", 53), 13),
-            (Name::word("description", 12), 14),
-            (Name::word("default", 11), 15),
+            (Name::word("required", 60), 13),
+            (Name::word("description", 15), 14),
+            (Name::word("default", 14), 15),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -159,18 +159,18 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("entry_phase", 15),
-            Name::word("phases", 50),
-            Name::word("transitions", 68),
+            Name::word("entry_phase", 20),
+            Name::word("phases", 56),
+            Name::word("transitions", 75),
         ],
         properties: Some(&[
-            (Name::word("archetype", 4), 17),
-            (Name::word("entry_phase", 15), 18),
-            (Name::word("limits", 32), 19),
-            (Name::word("phases", 50), 21),
-            (Name::word("transitions", 68), 35),
-            (Name::word("checkpoints", 8), 40),
-            (Name::word("error_policy", 17), 46),
+            (Name::word("archetype", 6), 17),
+            (Name::word("entry_phase", 20), 18),
+            (Name::word("limits", 38), 19),
+            (Name::word("phases", 56), 21),
+            (Name::word("transitions", 75), 35),
+            (Name::word("checkpoints", 10), 40),
+            (Name::word("error_policy", 22), 46),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -195,7 +195,7 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("max_steps", 36), 20)]),
+        properties: Some(&[(Name::word("max_steps", 42), 20)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
@@ -218,12 +218,12 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 26), Name::word("objective", 41)],
+        required: &[Name::word("id", 32), Name::word("objective", 47)],
         properties: Some(&[
-            (Name::word("id", 26), 23),
-            (Name::word("objective", 41), 24),
+            (Name::word("id", 32), 23),
+            (Name::word("objective", 47), 24),
             (Name::word("access", 1), 25),
-            (Name::word("outcomes", 45), 31),
+            (Name::word("outcomes", 51), 31),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -249,9 +249,9 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tools", 66), 26),
-            (Name::word("knowledge", 30), 27),
-            (Name::word("memory", 37), 28),
+            (Name::word("tools", 73), 26),
+            (Name::word("knowledge", 36), 27),
+            (Name::word("memory", 43), 28),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -272,7 +272,7 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("read", 51), 29), (Name::word("write", 73), 30)]),
+        properties: Some(&[(Name::word("read", 57), 29), (Name::word("write", 80), 30)]),
         additional: Additional::Closed,
         min_properties: Some(1),
         ..Rules::EMPTY
@@ -301,10 +301,10 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 26), Name::word("description", 12)],
+        required: &[Name::word("id", 32), Name::word("description", 15)],
         properties: Some(&[
-            (Name::word("id", 26), 33),
-            (Name::word("description", 12), 34),
+            (Name::word("id", 32), 33),
+            (Name::word("description", 15), 34),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -338,14 +338,14 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("from", 23),
-            Name::word("on", 42),
-            Name::word("to", 64),
+            Name::word("from", 28),
+            Name::word("on", 48),
+            Name::word("to", 71),
         ],
         properties: Some(&[
-            (Name::word("from", 23), 37),
-            (Name::word("on", 42), 38),
-            (Name::word("to", 64), 39),
+            (Name::word("from", 28), 37),
+            (Name::word("on", 48), 38),
+            (Name::word("to", 71), 39),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -380,16 +380,16 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("id", 26),
-            Name::word("type", 69),
-            Name::word("before_phase", 5),
-            Name::word("on_reject", 44),
+            Name::word("id", 32),
+            Name::word("type", 76),
+            Name::word("before_phase", 7),
+            Name::word("on_reject", 50),
         ],
         properties: Some(&[
-            (Name::word("id", 26), 42),
-            (Name::word("type", 69), 43),
-            (Name::word("before_phase", 5), 44),
-            (Name::word("on_reject", 44), 45),
+            (Name::word("id", 32), 42),
+            (Name::word("type", 76), 43),
+            (Name::word("before_phase", 7), 44),
+            (Name::word("on_reject", 50), 45),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -426,8 +426,8 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tool_failure", 65), 47),
-            (Name::word("phase_failure", 49), 51),
+            (Name::word("tool_failure", 72), 47),
+            (Name::word("phase_failure", 55), 51),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -439,8 +439,8 @@ static AGENTPM_RULES: [Rules; 53] = [
         required: &[Name::word("action", 2)],
         properties: Some(&[
             (Name::word("action", 2), 48),
-            (Name::word("max_retries", 35), 49),
-            (Name::word("on_exhausted", 43), 50),
+            (Name::word("max_retries", 41), 49),
+            (Name::word("on_exhausted", 49), 50),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -493,24 +493,24 @@ static MAS_RULES: [Rules; 35] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("name", 40),
-            Name::word("type", 69),
-            Name::word("actor", 3),
+            Name::word("name", 46),
+            Name::word("type", 76),
+            Name::word("actor", 4),
         ],
         properties: Some(&[
-            (Name::word("name", 40), 1),
-            (Name::word("type", 69), 2),
-            (Name::word("description", 12), 3),
-            (Name::word("validator", 70), 4),
-            (Name::word("actor", 3), 5),
-            (Name::word("mission", 39), 6),
-            (Name::word("max_attempts", 34), 7),
-            (Name::word("escalation", 18), 8),
-            (Name::word("fallback_agent", 20), 9),
-            (Name::word("success_criteria", 61), 10),
-            (Name::word("checks", 9), 11),
-            (Name::word("inputs", 28), 22),
-            (Name::word("outputs", 47), 31),
+            (Name::word("name", 46), 1),
+            (Name::word("type", 76), 2),
+            (Name::word("description", 15), 3),
+            (Name::word("validator", 77), 4),
+            (Name::word("actor", 4), 5),
+            (Name::word("mission", 45), 6),
+            (Name::word("max_attempts", 40), 7),
+            (Name::word("escalation", 23), 8),
+            (Name::word("fallback_agent", 25), 9),
+            (Name::word("success_criteria", 68), 10),
+            (Name::word("checks", 11), 11),
+            (Name::word("inputs", 34), 22),
+            (Name::word("outputs", 53), 31),
         ]),
         additional: Additional::Closed,
         all_of: &[32, 33, 34],
@@ -591,17 +591,17 @@ static MAS_RULES: [Rules; 35] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 26)],
+        required: &[Name::word("id", 32)],
         properties: Some(&[
-            (Name::word("id", 26), 13),
-            (Name::word("description", 12), 14),
-            (Name::word("type", 69), 15),
-            (Name::word("command", 10), 16),
-            (Name::word("pattern", 48), 17),
-            (Name::word("files", 22), 18),
-            (Name::word("file", 21), 19),
-            (Name::word("required", 53), 20),
-            (Name::word("expected", 19), 21),
+            (Name::word("id", 32), 13),
+            (Name::word("description", 15), 14),
+            (Name::word("type", 76), 15),
+            (Name::word("command", 12), 16),
+            (Name::word("pattern", 54), 17),
+            (Name::word("files", 27), 18),
+            (Name::word("file", 26), 19),
+            (Name::word("required", 60), 20),
+            (Name::word("expected", 24), 21),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -673,15 +673,15 @@ static MAS_RULES: [Rules; 35] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("name", 40)],
+        required: &[Name::word("name", 46)],
         properties: Some(&[
-            (Name::word("name", 40), 24),
-            (Name::word("type", 69), 25),
-            (Name::word("description", 12), 26),
-            (Name::word("required", 53), 27),
-            (Name::word("from", 23), 28),
-            (Name::word("schema", 55), 29),
-            (Name::word("default", 11), 30),
+            (Name::word("name", 46), 24),
+            (Name::word("type", 76), 25),
+            (Name::word("description", 15), 26),
+            (Name::word("required", 60), 27),
+            (Name::word("from", 28), 28),
+            (Name::word("schema", 62), 29),
+            (Name::word("default", 14), 30),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -745,26 +745,26 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("source_format", 57),
-            Name::word("name", 40),
-            Name::word("pattern", 48),
-            Name::word("graph", 25),
+            Name::word("source_format", 64),
+            Name::word("name", 46),
+            Name::word("pattern", 54),
+            Name::word("graph", 30),
         ],
         properties: Some(&[
-            (Name::word("source_format", 57), 1),
-            (Name::word("name", 40), 2),
-            (Name::word("version", 72), 3),
-            (Name::word("description", 12), 4),
-            (Name::word("schema_uri", 56), 5),
-            (Name::word("readme", 52), 6),
-            (Name::word("license", 31), 7),
-            (Name::word("environment", 16), 10),
-            (Name::word("pattern", 48), 11),
-            (Name::word("archetype", 4), 12),
-            (Name::word("roles", 54), 13),
-            (Name::word("goal", 24), 17),
-            (Name::word("graph", 25), 41),
-            (Name::word("bounds", 6), 66),
+            (Name::word("source_format", 64), 1),
+            (Name::word("name", 46), 2),
+            (Name::word("version", 79), 3),
+            (Name::word("description", 15), 4),
+            (Name::word("schema_uri", 63), 5),
+            (Name::word("readme", 58), 6),
+            (Name::word("license", 37), 7),
+            (Name::word("environment", 21), 10),
+            (Name::word("pattern", 54), 11),
+            (Name::word("archetype", 6), 12),
+            (Name::word("roles", 61), 13),
+            (Name::word("goal", 29), 17),
+            (Name::word("graph", 30), 41),
+            (Name::word("bounds", 8), 66),
         ]),
         additional: Additional::Closed,
         all_of: &[77, 78, 79],
@@ -814,7 +814,7 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("spdx", 58), 8), (Name::word("file", 21), 9)]),
+        properties: Some(&[(Name::word("spdx", 65), 8), (Name::word("file", 26), 9)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
@@ -854,9 +854,9 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("actor", 3), 14),
-            (Name::word("validator", 70), 15),
-            (Name::word("fallback_agent", 20), 16),
+            (Name::word("actor", 4), 14),
+            (Name::word("validator", 77), 15),
+            (Name::word("fallback_agent", 25), 16),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -884,11 +884,11 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("mission", 39), 18),
-            (Name::word("success_criteria", 61), 19),
-            (Name::word("checks", 9), 20),
-            (Name::word("inputs", 28), 31),
-            (Name::word("outputs", 47), 40),
+            (Name::word("mission", 45), 18),
+            (Name::word("success_criteria", 68), 19),
+            (Name::word("checks", 11), 20),
+            (Name::word("inputs", 34), 31),
+            (Name::word("outputs", 53), 40),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -916,17 +916,17 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 26)],
+        required: &[Name::word("id", 32)],
         properties: Some(&[
-            (Name::word("id", 26), 22),
-            (Name::word("description", 12), 23),
-            (Name::word("type", 69), 24),
-            (Name::word("command", 10), 25),
-            (Name::word("pattern", 48), 26),
-            (Name::word("files", 22), 27),
-            (Name::word("file", 21), 28),
-            (Name::word("required", 53), 29),
-            (Name::word("expected", 19), 30),
+            (Name::word("id", 32), 22),
+            (Name::word("description", 15), 23),
+            (Name::word("type", 76), 24),
+            (Name::word("command", 12), 25),
+            (Name::word("pattern", 54), 26),
+            (Name::word("files", 27), 27),
+            (Name::word("file", 26), 28),
+            (Name::word("required", 60), 29),
+            (Name::word("expected", 24), 30),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -998,15 +998,15 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("name", 40)],
+        required: &[Name::word("name", 46)],
         properties: Some(&[
-            (Name::word("name", 40), 33),
-            (Name::word("type", 69), 34),
-            (Name::word("description", 12), 35),
-            (Name::word("required", 53), 36),
-            (Name::word("from", 23), 37),
-            (Name::word("schema", 55), 38),
-            (Name::word("default", 11), 39),
+            (Name::word("name", 46), 33),
+            (Name::word("type", 76), 34),
+            (Name::word("description", 15), 35),
+            (Name::word("required", 60), 36),
+            (Name::word("from", 28), 37),
+            (Name::word("schema", 62), 38),
+            (Name::word("default", 14), 39),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1058,15 +1058,15 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("entry", 14),
-            Name::word("phases", 50),
-            Name::word("transitions", 68),
+            Name::word("entry", 19),
+            Name::word("phases", 56),
+            Name::word("transitions", 75),
         ],
         properties: Some(&[
-            (Name::word("entry", 14), 42),
-            (Name::word("phases", 50), 43),
-            (Name::word("transitions", 68), 57),
-            (Name::word("checkpoints", 8), 62),
+            (Name::word("entry", 19), 42),
+            (Name::word("phases", 56), 43),
+            (Name::word("transitions", 75), 57),
+            (Name::word("checkpoints", 10), 62),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1091,12 +1091,12 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 26), Name::word("objective", 41)],
+        required: &[Name::word("id", 32), Name::word("objective", 47)],
         properties: Some(&[
-            (Name::word("id", 26), 45),
-            (Name::word("objective", 41), 46),
+            (Name::word("id", 32), 45),
+            (Name::word("objective", 47), 46),
             (Name::word("access", 1), 47),
-            (Name::word("outcomes", 45), 53),
+            (Name::word("outcomes", 51), 53),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1122,9 +1122,9 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tools", 66), 48),
-            (Name::word("knowledge", 30), 49),
-            (Name::word("memory", 37), 50),
+            (Name::word("tools", 73), 48),
+            (Name::word("knowledge", 36), 49),
+            (Name::word("memory", 43), 50),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1145,7 +1145,7 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("read", 51), 51), (Name::word("write", 73), 52)]),
+        properties: Some(&[(Name::word("read", 57), 51), (Name::word("write", 80), 52)]),
         additional: Additional::Closed,
         min_properties: Some(1),
         ..Rules::EMPTY
@@ -1174,10 +1174,10 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 26), Name::word("description", 12)],
+        required: &[Name::word("id", 32), Name::word("description", 15)],
         properties: Some(&[
-            (Name::word("id", 26), 55),
-            (Name::word("description", 12), 56),
+            (Name::word("id", 32), 55),
+            (Name::word("description", 15), 56),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1211,14 +1211,14 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("from", 23),
-            Name::word("on", 42),
-            Name::word("to", 64),
+            Name::word("from", 28),
+            Name::word("on", 48),
+            Name::word("to", 71),
         ],
         properties: Some(&[
-            (Name::word("from", 23), 59),
-            (Name::word("on", 42), 60),
-            (Name::word("to", 64), 61),
+            (Name::word("from", 28), 59),
+            (Name::word("on", 48), 60),
+            (Name::word("to", 71), 61),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1253,14 +1253,14 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("id", 26),
-            Name::word("before_phase", 5),
-            Name::word("on_reject", 44),
+            Name::word("id", 32),
+            Name::word("before_phase", 7),
+            Name::word("on_reject", 50),
         ],
         properties: Some(&[
-            (Name::word("id", 26), 64),
-            (Name::word("before_phase", 5), 65),
-            (Name::word("on_reject", 44), 61),
+            (Name::word("id", 32), 64),
+            (Name::word("before_phase", 7), 65),
+            (Name::word("on_reject", 50), 61),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1284,10 +1284,10 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("max_steps", 36), 67),
-            (Name::word("max_attempts", 34), 68),
-            (Name::word("escalation", 18), 69),
-            (Name::word("error_policy", 17), 70),
+            (Name::word("max_steps", 42), 67),
+            (Name::word("max_attempts", 40), 68),
+            (Name::word("escalation", 23), 69),
+            (Name::word("error_policy", 22), 70),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1318,8 +1318,8 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tool_failure", 65), 71),
-            (Name::word("phase_failure", 49), 75),
+            (Name::word("tool_failure", 72), 71),
+            (Name::word("phase_failure", 55), 75),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1331,8 +1331,8 @@ static IR_RULES: [Rules; 80] = [
         required: &[Name::word("action", 2)],
         properties: Some(&[
             (Name::word("action", 2), 72),
-            (Name::word("max_retries", 35), 73),
-            (Name::word("on_exhausted", 43), 74),
+            (Name::word("max_retries", 41), 73),
+            (Name::word("on_exhausted", 49), 74),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1385,23 +1385,24 @@ static IR_RULES: [Rules; 80] = [
 /// The compiled `xstate.schema.json`.
 pub(super) static XSTATE: Schema = Schema { rules: &XSTATE_RULES };
 
-static XSTATE_RULES: [Rules; 81] = [
+static XSTATE_RULES: [Rules; 89] = [
     // 0: #
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("id", 26),
-            Name::word("initial", 27),
-            Name::word("states", 59),
+            Name::word("id", 32),
+            Name::word("initial", 33),
+            Name::word("states", 66),
         ],
         properties: Some(&[
-            (Name::word("id", 26), 1),
-            (Name::word("version", 72), 2),
-            (Name::word("description", 12), 3),
-            (Name::word("initial", 27), 4),
-            (Name::word("meta", 38), 5),
-            (Name::word("states", 59), 58),
+            (Name::word("id", 32), 1),
+            (Name::word("version", 79), 2),
+            (Name::word("description", 15), 3),
+            (Name::word("initial", 33), 4),
+            (Name::word("context", 13), 5),
+            (Name::word("meta", 44), 6),
+            (Name::word("states", 66), 60),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1432,82 +1433,85 @@ static XSTATE_RULES: [Rules; 81] = [
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 5: #/$defs/MachineMeta
+    // 5: #/properties/context
+    Rules::EMPTY,
+    // 6: #/$defs/MachineMeta
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("source_format", 57), 6),
-            (Name::word("schema_uri", 56), 7),
-            (Name::word("readme", 52), 8),
-            (Name::word("license", 31), 9),
-            (Name::word("environment", 16), 12),
-            (Name::word("pattern", 48), 13),
-            (Name::word("archetype", 4), 14),
-            (Name::word("roles", 54), 15),
-            (Name::word("goal", 24), 19),
-            (Name::word("max_steps", 36), 43),
-            (Name::word("max_attempts", 34), 44),
-            (Name::word("escalation", 18), 45),
-            (Name::word("error_policy", 17), 46),
-            (Name::word("empty_checkpoints", 13), 53),
-            (Name::word("transition_order", 67), 54),
+            (Name::word("source_format", 64), 7),
+            (Name::word("schema_uri", 63), 8),
+            (Name::word("readme", 58), 9),
+            (Name::word("license", 37), 10),
+            (Name::word("environment", 21), 13),
+            (Name::word("pattern", 54), 14),
+            (Name::word("archetype", 6), 15),
+            (Name::word("roles", 61), 16),
+            (Name::word("goal", 29), 20),
+            (Name::word("max_steps", 42), 44),
+            (Name::word("max_attempts", 40), 45),
+            (Name::word("escalation", 23), 46),
+            (Name::word("error_policy", 22), 47),
+            (Name::word("empty_checkpoints", 16), 54),
+            (Name::word("transition_order", 74), 55),
+            (Name::word("enforcement", 18), 59),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 6: #/$defs/Format
+    // 7: #/$defs/Format
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["agentpm", "mas", "ir", "xstate"]),
         ..Rules::EMPTY
     },
-    // 7: #/$defs/MachineMeta/properties/schema_uri
+    // 8: #/$defs/MachineMeta/properties/schema_uri
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 8: #/$defs/MachineMeta/properties/readme
+    // 9: #/$defs/MachineMeta/properties/readme
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         min_length: Some(1),
         ..Rules::EMPTY
     },
-    // 9: #/$defs/License
+    // 10: #/$defs/License
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("spdx", 58), 10), (Name::word("file", 21), 11)]),
+        properties: Some(&[(Name::word("spdx", 65), 11), (Name::word("file", 26), 12)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 10: #/$defs/License/properties/spdx
+    // 11: #/$defs/License/properties/spdx
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         min_length: Some(1),
         ..Rules::EMPTY
     },
-    // 11: #/$defs/License/properties/file
+    // 12: #/$defs/License/properties/file
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         min_length: Some(1),
         ..Rules::EMPTY
     },
-    // 12: #/$defs/MachineMeta/properties/environment
+    // 13: #/$defs/MachineMeta/properties/environment
     Rules::EMPTY,
-    // 13: #/$defs/Pattern
+    // 14: #/$defs/Pattern
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["general", "real", "veal"]),
         ..Rules::EMPTY
     },
-    // 14: #/$defs/MachineMeta/properties/archetype
+    // 15: #/$defs/MachineMeta/properties/archetype
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
@@ -1515,500 +1519,528 @@ static XSTATE_RULES: [Rules; 81] = [
         pattern: Some(TextPattern::NotBlank),
         ..Rules::EMPTY
     },
-    // 15: #/$defs/Roles
+    // 16: #/$defs/Roles
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("actor", 3), 16),
-            (Name::word("validator", 70), 17),
-            (Name::word("fallback_agent", 20), 18),
+            (Name::word("actor", 4), 17),
+            (Name::word("validator", 77), 18),
+            (Name::word("fallback_agent", 25), 19),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 16: #/$defs/Roles/properties/actor
+    // 17: #/$defs/Roles/properties/actor
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 17: #/$defs/Roles/properties/validator
+    // 18: #/$defs/Roles/properties/validator
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 18: #/$defs/Roles/properties/fallback_agent
+    // 19: #/$defs/Roles/properties/fallback_agent
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 19: #/$defs/Goal
+    // 20: #/$defs/Goal
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("mission", 39), 20),
-            (Name::word("success_criteria", 61), 21),
-            (Name::word("checks", 9), 22),
-            (Name::word("inputs", 28), 33),
-            (Name::word("outputs", 47), 42),
+            (Name::word("mission", 45), 21),
+            (Name::word("success_criteria", 68), 22),
+            (Name::word("checks", 11), 23),
+            (Name::word("inputs", 34), 34),
+            (Name::word("outputs", 53), 43),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 20: #/$defs/Goal/properties/mission
+    // 21: #/$defs/Goal/properties/mission
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 21: #/$defs/Goal/properties/success_criteria
+    // 22: #/$defs/Goal/properties/success_criteria
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 22: #/$defs/Goal/properties/checks
+    // 23: #/$defs/Goal/properties/checks
     Rules {
         types: Some(&["array"]),
         type_set: Types(2),
-        items: Some(23),
+        items: Some(24),
         ..Rules::EMPTY
     },
-    // 23: #/$defs/Check
+    // 24: #/$defs/Check
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 26)],
+        required: &[Name::word("id", 32)],
         properties: Some(&[
-            (Name::word("id", 26), 24),
-            (Name::word("description", 12), 25),
-            (Name::word("type", 69), 26),
-            (Name::word("command", 10), 27),
-            (Name::word("pattern", 48), 28),
-            (Name::word("files", 22), 29),
-            (Name::word("file", 21), 30),
-            (Name::word("required", 53), 31),
-            (Name::word("expected", 19), 32),
+            (Name::word("id", 32), 25),
+            (Name::word("description", 15), 26),
+            (Name::word("type", 76), 27),
+            (Name::word("command", 12), 28),
+            (Name::word("pattern", 54), 29),
+            (Name::word("files", 27), 30),
+            (Name::word("file", 26), 31),
+            (Name::word("required", 60), 32),
+            (Name::word("expected", 24), 33),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 24: #/$defs/Check/properties/id
+    // 25: #/$defs/Check/properties/id
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         pattern: Some(TextPattern::Kebab),
         ..Rules::EMPTY
     },
-    // 25: #/$defs/Check/properties/description
+    // 26: #/$defs/Check/properties/description
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 26: #/$defs/CheckType
+    // 27: #/$defs/CheckType
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["command", "pattern", "file", "manual"]),
         ..Rules::EMPTY
     },
-    // 27: #/$defs/Check/properties/command
+    // 28: #/$defs/Check/properties/command
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 28: #/$defs/Check/properties/pattern
+    // 29: #/$defs/Check/properties/pattern
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 29: #/$defs/Check/properties/files
+    // 30: #/$defs/Check/properties/files
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 30: #/$defs/Check/properties/file
+    // 31: #/$defs/Check/properties/file
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 31: #/$defs/Check/properties/required
+    // 32: #/$defs/Check/properties/required
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 32: #/$defs/Check/properties/expected
+    // 33: #/$defs/Check/properties/expected
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 33: #/$defs/Goal/properties/inputs
+    // 34: #/$defs/Goal/properties/inputs
     Rules {
         types: Some(&["array"]),
         type_set: Types(2),
-        items: Some(34),
+        items: Some(35),
         ..Rules::EMPTY
     },
-    // 34: #/$defs/Port
+    // 35: #/$defs/Port
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("name", 40)],
+        required: &[Name::word("name", 46)],
         properties: Some(&[
-            (Name::word("name", 40), 35),
-            (Name::word("type", 69), 36),
-            (Name::word("description", 12), 37),
-            (Name::word("required", 53), 38),
-            (Name::word("from", 23), 39),
-            (Name::word("schema", 55), 40),
-            (Name::word("default", 11), 41),
+            (Name::word("name", 46), 36),
+            (Name::word("type", 76), 37),
+            (Name::word("description", 15), 38),
+            (Name::word("required", 60), 39),
+            (Name::word("from", 28), 40),
+            (Name::word("schema", 62), 41),
+            (Name::word("default", 14), 42),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 35: #/$defs/Port/properties/name
+    // 36: #/$defs/Port/properties/name
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 36: #/$defs/PortType
+    // 37: #/$defs/PortType
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["string", "number", "boolean", "object", "array", "file"]),
         ..Rules::EMPTY
     },
-    // 37: #/$defs/Port/properties/description
+    // 38: #/$defs/Port/properties/description
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 38: #/$defs/Port/properties/required
+    // 39: #/$defs/Port/properties/required
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 39: #/$defs/Port/properties/from
+    // 40: #/$defs/Port/properties/from
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 40: #/$defs/Port/properties/schema
+    // 41: #/$defs/Port/properties/schema
     Rules::EMPTY,
-    // 41: #/$defs/Port/properties/default
+    // 42: #/$defs/Port/properties/default
     Rules::EMPTY,
-    // 42: #/$defs/Goal/properties/outputs
+    // 43: #/$defs/Goal/properties/outputs
     Rules {
         types: Some(&["array"]),
         type_set: Types(2),
-        items: Some(34),
+        items: Some(35),
         ..Rules::EMPTY
     },
-    // 43: #/$defs/MachineMeta/properties/max_steps
+    // 44: #/$defs/MachineMeta/properties/max_steps
     Rules {
         types: Some(&["integer"]),
         type_set: Types(64),
         minimum: Some(1.0),
         ..Rules::EMPTY
     },
-    // 44: #/$defs/MachineMeta/properties/max_attempts
+    // 45: #/$defs/MachineMeta/properties/max_attempts
     Rules {
         types: Some(&["integer"]),
         type_set: Types(64),
         minimum: Some(1.0),
         ..Rules::EMPTY
     },
-    // 45: #/$defs/Escalation
+    // 46: #/$defs/Escalation
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["human", "abort", "continue", "fallback"]),
         ..Rules::EMPTY
     },
-    // 46: #/$defs/ErrorPolicy
+    // 47: #/$defs/ErrorPolicy
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tool_failure", 65), 47),
-            (Name::word("phase_failure", 49), 51),
+            (Name::word("tool_failure", 72), 48),
+            (Name::word("phase_failure", 55), 52),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 47: #/$defs/ToolFailure
+    // 48: #/$defs/ToolFailure
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[Name::word("action", 2)],
         properties: Some(&[
-            (Name::word("action", 2), 48),
-            (Name::word("max_retries", 35), 49),
-            (Name::word("on_exhausted", 43), 50),
+            (Name::word("action", 2), 49),
+            (Name::word("max_retries", 41), 50),
+            (Name::word("on_exhausted", 49), 51),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 48: #/$defs/ToolAction
+    // 49: #/$defs/ToolAction
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["retry", "fail_phase", "abort", "handoff"]),
         ..Rules::EMPTY
     },
-    // 49: #/$defs/ToolFailure/properties/max_retries
+    // 50: #/$defs/ToolFailure/properties/max_retries
     Rules {
         types: Some(&["integer"]),
         type_set: Types(64),
         minimum: Some(1.0),
         ..Rules::EMPTY
     },
-    // 50: #/$defs/Exhausted
+    // 51: #/$defs/Exhausted
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["fail_phase", "abort", "handoff"]),
         ..Rules::EMPTY
     },
-    // 51: #/$defs/PhaseFailure
+    // 52: #/$defs/PhaseFailure
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[Name::word("action", 2)],
-        properties: Some(&[(Name::word("action", 2), 52)]),
+        properties: Some(&[(Name::word("action", 2), 53)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 52: #/$defs/PhaseAction
+    // 53: #/$defs/PhaseAction
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["abort", "handoff"]),
         ..Rules::EMPTY
     },
-    // 53: #/$defs/MachineMeta/properties/empty_checkpoints
+    // 54: #/$defs/MachineMeta/properties/empty_checkpoints
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 54: #/$defs/MachineMeta/properties/transition_order
+    // 55: #/$defs/MachineMeta/properties/transition_order
     Rules {
         types: Some(&["array"]),
         type_set: Types(2),
-        items: Some(55),
+        items: Some(56),
         ..Rules::EMPTY
     },
-    // 55: #/$defs/TransitionKey
+    // 56: #/$defs/TransitionKey
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("from", 23), Name::word("on", 42)],
-        properties: Some(&[(Name::word("from", 23), 56), (Name::word("on", 42), 57)]),
+        required: &[Name::word("from", 28), Name::word("on", 48)],
+        properties: Some(&[(Name::word("from", 28), 57), (Name::word("on", 48), 58)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 56: #/$defs/TransitionKey/properties/from
+    // 57: #/$defs/TransitionKey/properties/from
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 57: #/$defs/TransitionKey/properties/on
+    // 58: #/$defs/TransitionKey/properties/on
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 58: #/properties/states
+    // 59: #/$defs/MachineMeta/properties/enforcement
+    Rules {
+        types: Some(&["string"]),
+        type_set: Types(4),
+        ..Rules::EMPTY
+    },
+    // 60: #/properties/states
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        additional: Additional::Schema(59),
+        additional: Additional::Schema(61),
         ..Rules::EMPTY
     },
-    // 59: #/$defs/State
+    // 61: #/$defs/State
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("type", 69), 60),
-            (Name::word("description", 12), 61),
-            (Name::word("tags", 62), 62),
-            (Name::word("meta", 38), 64),
-            (Name::word("on", 42), 72),
-            (Name::word("output", 46), 79),
+            (Name::word("type", 76), 62),
+            (Name::word("description", 15), 63),
+            (Name::word("tags", 69), 64),
+            (Name::word("meta", 44), 66),
+            (Name::word("entry", 19), 75),
+            (Name::word("always", 5), 76),
+            (Name::word("on", 48), 77),
+            (Name::word("output", 52), 87),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 60: #/$defs/StateType
+    // 62: #/$defs/StateType
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["atomic", "compound", "parallel", "history", "final"]),
         ..Rules::EMPTY
     },
-    // 61: #/$defs/State/properties/description
+    // 63: #/$defs/State/properties/description
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 62: #/$defs/State/properties/tags
+    // 64: #/$defs/State/properties/tags
     Rules {
         types: Some(&["array"]),
         type_set: Types(2),
-        items: Some(63),
+        items: Some(65),
         ..Rules::EMPTY
     },
-    // 63: #/$defs/Tag
+    // 65: #/$defs/Tag
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["checkpoint"]),
         ..Rules::EMPTY
     },
-    // 64: #/$defs/StateMeta
+    // 66: #/$defs/StateMeta
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("access", 1), 65),
-            (Name::word("checkpoint", 7), 71),
+            (Name::word("access", 1), 67),
+            (Name::word("checkpoint", 9), 73),
+            (Name::word("enforced", 17), 74),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 65: #/$defs/Access
+    // 67: #/$defs/Access
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tools", 66), 66),
-            (Name::word("knowledge", 30), 67),
-            (Name::word("memory", 37), 68),
+            (Name::word("tools", 73), 68),
+            (Name::word("knowledge", 36), 69),
+            (Name::word("memory", 43), 70),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 66: #/$defs/Access/properties/tools
+    // 68: #/$defs/Access/properties/tools
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 67: #/$defs/Access/properties/knowledge
+    // 69: #/$defs/Access/properties/knowledge
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 68: #/$defs/MemoryAccess
+    // 70: #/$defs/MemoryAccess
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("read", 51), 69), (Name::word("write", 73), 70)]),
+        properties: Some(&[(Name::word("read", 57), 71), (Name::word("write", 80), 72)]),
         additional: Additional::Closed,
         min_properties: Some(1),
         ..Rules::EMPTY
     },
-    // 69: #/$defs/MemoryAccess/properties/read
+    // 71: #/$defs/MemoryAccess/properties/read
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 70: #/$defs/MemoryAccess/properties/write
+    // 72: #/$defs/MemoryAccess/properties/write
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 71: #/$defs/StateMeta/properties/checkpoint
+    // 73: #/$defs/StateMeta/properties/checkpoint
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 72: #/$defs/State/properties/on
+    // 74: #/$defs/StateMeta/properties/enforced
+    Rules {
+        types: Some(&["boolean"]),
+        type_set: Types(8),
+        ..Rules::EMPTY
+    },
+    // 75: #/$defs/State/properties/entry
+    Rules::EMPTY,
+    // 76: #/$defs/State/properties/always
+    Rules::EMPTY,
+    // 77: #/$defs/State/properties/on
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        additional: Additional::Schema(73),
+        additional: Additional::Schema(78),
         ..Rules::EMPTY
     },
-    // 73: #/$defs/On
+    // 78: #/$defs/On
     Rules {
-        any_of: &[74, 75, 78],
+        any_of: &[79, 80, 86],
         ..Rules::EMPTY
     },
-    // 74: #/$defs/On/anyOf/0
+    // 79: #/$defs/On/anyOf/0
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 75: #/$defs/Transition
+    // 80: #/$defs/Transition
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("target", 63)],
+        required: &[Name::word("target", 70)],
         properties: Some(&[
-            (Name::word("target", 63), 76),
-            (Name::word("description", 12), 77),
+            (Name::word("target", 70), 81),
+            (Name::word("description", 15), 82),
+            (Name::word("guard", 31), 83),
+            (Name::word("actions", 3), 84),
+            (Name::word("reenter", 59), 85),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 76: #/$defs/Transition/properties/target
+    // 81: #/$defs/Transition/properties/target
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 77: #/$defs/Transition/properties/description
+    // 82: #/$defs/Transition/properties/description
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 78: #/$defs/On/anyOf/2
+    // 83: #/$defs/Transition/properties/guard
+    Rules::EMPTY,
+    // 84: #/$defs/Transition/properties/actions
+    Rules::EMPTY,
+    // 85: #/$defs/Transition/properties/reenter
+    Rules::EMPTY,
+    // 86: #/$defs/On/anyOf/2
     Rules {
         types: Some(&["array"]),
         type_set: Types(2),
-        items: Some(75),
+        items: Some(80),
         ..Rules::EMPTY
     },
-    // 79: #/$defs/Output
+    // 87: #/$defs/Output
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("status", 60)],
-        properties: Some(&[(Name::word("status", 60), 80)]),
+        required: &[Name::word("status", 67)],
+        properties: Some(&[(Name::word("status", 67), 88)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 80: #/$defs/Status
+    // 88: #/$defs/Status
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        enumeration: Some(&["ended", "aborted", "handed_off"]),
+        enumeration: Some(&["ended", "aborted", "handed_off", "limit_reached", "failed"]),
         ..Rules::EMPTY
     },
 ];

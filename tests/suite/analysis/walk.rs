@@ -550,3 +550,48 @@ fn every_run_end_and_script_error_reads_well() {
     assert!(judged > 200, "only {judged} texts were judged");
     crate::valid::messages::assert_reads_well(&bad);
 }
+
+/// A run of no phase step, a rejection at the entry's checkpoint, is one `paths` lists
+/// (`--outcomes ''`) and `walk` runs with its `walk_args`, or with no `--outcomes` at all,
+/// to the same status; before, walk refused both (an empty outcome, a missing argument).
+#[test]
+fn paths_and_walk_agree_on_a_zero_step_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint =
+        r#"{"id": "go", "type": "approval", "before_phase": "work", "on_reject": "$abort"}"#;
+    let f = loop_file(&dir, "zero.json", &agentpm("", checkpoint));
+    let out = loopconv()
+        .arg("paths")
+        .arg(&f)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let paths: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let zero = paths["shortest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["phase_steps"] == 0)
+        .expect("a zero-step shortest run");
+    assert_eq!(zero["status"], "aborted");
+    let args: Vec<String> = zero["walk_args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(args, ["--outcomes", "", "--reject", "go"]);
+    for with in [&args[..], &args[2..]] {
+        let out = loopconv()
+            .arg("walk")
+            .arg(&f)
+            .args(with)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        let run: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(run["status"], "aborted");
+        assert_eq!(run["phase_steps"], 0);
+    }
+}

@@ -216,19 +216,21 @@ fn the_module_is_the_machine_as_code() {
         .split_once("createMachine(")
         .and_then(|(head, rest)| {
             assert!(
-                head.contains("import { createMachine } from \"xstate\";"),
+                head.contains("import { assign, setup } from \"xstate\";"),
                 "{head}"
             );
             rest.strip_suffix(");\n")
         })
-        .expect("export const machine = createMachine(...);");
+        .expect("export const machine = setup(counters).createMachine(...);");
     // The JSON machine, with the machine's `output` (what JSON cannot hold) first.
     let output = "{\n  \"output\": ({ event }) => event.output,";
     assert_eq!(body.replacen(output, "{", 1), json.trim_end());
     let (_, ts) = run(&["--to", "xstate", "--module", "ts"]);
+    // Every final state: the two terminals', and the step limit's and a failure's.
+    assert_eq!(json.matches("\"type\": \"final\"").count(), 4, "{json}");
     assert_eq!(
         ts.matches("\"type\": \"final\" as const").count(),
-        2,
+        4,
         "{ts}"
     );
     let (code, _) = run(&["--to", "agentpm", "--module", "js"]);

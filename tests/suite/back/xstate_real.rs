@@ -10,10 +10,11 @@
 //! exactly what is compared). Without node or the packages the tests skip, named (a
 //! failure under `LOOPCONV_REQUIRE_TOOLS=1`).
 //!
-//! The walks: every shortest and covering run of `paths` (without failure outcomes, which
-//! a machine has no events for), each also with its last checkpoint decision left out
-//! (`approval_required`, or a rejection taken elsewhere) and with one phase step fewer
-//! allowed (`--runtime-max-steps`: `limit_reached`).
+//! The walks: every shortest, covering and failure run of `paths` (failures are the
+//! machine's `TOOL_FAILURE` and `PHASE_FAILURE` events), each also with its last checkpoint
+//! decision left out (`approval_required`, or a rejection taken elsewhere) and with one
+//! phase step fewer allowed (`--runtime-max-steps`: `limit_reached`, the harness's stop),
+//! and a run that never ends, which the machine's own step limit ends `limit_reached`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -92,13 +93,11 @@ fn scripts(paths: &Value) -> Vec<Script> {
         .as_array()
         .expect("runs")
         .iter()
-        .chain(&cover);
+        .chain(&cover)
+        .chain(paths["failures"].as_array().into_iter().flatten());
     let mut out = Vec::new();
     for r in runs {
         let outcomes = strings(&r["outcomes"]);
-        if outcomes.iter().any(|o| o.starts_with('@')) {
-            continue;
-        }
         let decisions: Vec<(String, String)> = r["decisions"]
             .as_array()
             .expect("decisions")
@@ -139,7 +138,7 @@ fn walk(file: &str, (outcomes, decisions, extra): &Script) -> Value {
     for ((id, _), flag) in decisions.iter().zip(&flags) {
         args.extend([flag.as_str(), id.as_str()]);
     }
-    let stdout = run(&args, &[0, 3, 4, 5, 6]);
+    let stdout = run(&args, &[0, 3, 4, 5, 6, 7]);
     let walk: Value = serde_json::from_slice(&stdout).expect("walk's JSON");
     json!({"outcomes": outcomes, "decisions": decisions, "walk": walk})
 }
@@ -225,7 +224,7 @@ fn xstate_runs_every_corpus_machine_as_loopconv_does() {
 }
 
 /// `--module js` is a module XState imports: its `machine.config` is the JSON machine
-/// with the machine's `output` added, for every example (the hostile ones too: U+2028,
+/// with the machine's `output` added, its guards and actions implemented (`setup`), for every example (the hostile ones too: U+2028,
 /// bidirectional controls and quotes stay the same text); and an actor run to a final
 /// state (sending each state's first event) ends with that state's `output` as its own
 /// (a machine from JSON ends with none: XState builds the output from the machine's).
@@ -250,8 +249,10 @@ const { machine } = await import(module);
 const { createActor } = await import("xstate");
 const assert = await import("node:assert");
 const expected = JSON.parse((await import("node:fs")).readFileSync(json, "utf8"));
-const { output, ...config } = machine.config;
+// `setup()` adds `schemas` (undefined without types) beside the config.
+const { output, schemas, ...config } = machine.config;
 assert.deepStrictEqual(config, expected);
+assert.strictEqual(schemas, undefined);
 assert.strictEqual(typeof output, "function");
 const actor = createActor(machine).start();
 for (let i = 0; i < 200 && actor.getSnapshot().status !== "done"; i++) {
@@ -287,4 +288,55 @@ if (end.status === "done") {
         ended += usize::from(String::from_utf8_lossy(&out.stdout).contains("done"));
     }
     assert!(ended > 0, "no example's first events reach a final state");
+}
+
+/// `--module js` keeps a `__proto__` key (here in a port's `schema`, which passes any JSON
+/// through): the module's object literal writes it as a computed key, so the module's
+/// config is the JSON machine's, key for key; before, the literal set the prototype and
+/// the key was gone.
+#[test]
+fn the_module_keeps_proto_keys() {
+    let Some(node) = node_with_xstate() else {
+        return;
+    };
+    let dir = tempfile::Builder::new()
+        .prefix(".module-proto-")
+        .tempdir_in(repo().join("tools"))
+        .expect("tempdir in tools/");
+    let file = dir.path().join("proto.yaml");
+    std::fs::write(
+        &file,
+        "name: proto\ntype: VEAL\ndescription: Proto.\nvalidator: checker\nactor: fixer\nsuccess_criteria: Every check passes.\noutputs:\n  - name: report\n    type: object\n    schema:\n      type: object\n      properties:\n        __proto__:\n          type: boolean\nchecks:\n  - id: tests\n    description: The test suite passes.\n    type: command\n    command: cargo test\n",
+    )
+    .expect("write");
+    let file = file.to_string_lossy().into_owned();
+    let module = dir.path().join("machine.mjs");
+    let json = dir.path().join("machine.json");
+    let code = run(
+        &["convert", &file, "--to", "xstate", "--module", "js"],
+        &[0],
+    );
+    assert!(String::from_utf8_lossy(&code).contains(r#"["__proto__"]: {"#));
+    std::fs::write(&module, code).expect("write the module");
+    std::fs::write(&json, run(&["convert", &file, "--to", "xstate"], &[0])).expect("write");
+    const CHECK: &str = r#"
+const [module, json] = process.argv.slice(1);
+const { machine } = await import(module);
+const assert = await import("node:assert");
+const expected = JSON.parse((await import("node:fs")).readFileSync(json, "utf8"));
+const properties = machine.config.meta.goal.outputs[0].schema.properties;
+assert.ok(Object.hasOwn(properties, "__proto__"), "the key is kept");
+assert.deepStrictEqual(properties["__proto__"], { type: "boolean" });
+assert.strictEqual(JSON.stringify(machine.config.meta), JSON.stringify(expected.meta));
+console.log("kept");
+"#;
+    let out = Command::new(&node)
+        .current_dir(dir.path())
+        .args(["--input-type=module", "-e", CHECK])
+        .arg(&module)
+        .arg(&json)
+        .output()
+        .expect("run node");
+    assert!(out.status.success(), "{}", support::stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("kept"));
 }

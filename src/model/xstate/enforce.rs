@@ -1,0 +1,325 @@
+//! The loop's limits and failures as part of the machine: counters in `context`, guards
+//! on them and counting actions, so that an actor (Stately's simulator, `createActor`)
+//! allows exactly the runs `loopconv walk` allows.
+//!
+//! * `steps`: each phase state counts a step on entry (an outcome back to its own phase
+//!   re-enters it, `reenter: true`), and an eventless transition (`always`) goes to the
+//!   final state `limit-reached` (`output.status` `limit_reached`) when the step is one
+//!   more than `max_steps` (the loop's own; without one, the runtime ceiling of 100, walk's
+//!   default).
+//! * REAL/VEAL `attempts`: `eval` counts its executions; its failing verdict goes to the
+//!   escalation's target only at the last of `max_attempts` (a guarded candidate first),
+//!   and `escalate` is guarded so that it cannot be taken earlier.
+//! * failures: every phase state takes `TOOL_FAILURE` and `PHASE_FAILURE`. A tool failure
+//!   stays in the phase while `max_retries` lasts (`retries`, counted per phase execution),
+//!   then goes where `error_policy` (or the harness default) says: a final state of the
+//!   run status it ends with (`failed`, `aborted`, `handed-off`, each `meta.enforced`),
+//!   or the phase failure's.
+//!
+//! The guards and actions are named with parameters (`{type: "above", params: {counter,
+//! max}}`): a JSON machine names them, and their implementations (four lines, the same for
+//! every loop) are in the module `--module js|ts` writes and in the guide. [`unenforced`]
+//! takes all of it out again exactly, so a machine goes through XState and back unchanged;
+//! anything else in those places is not a loop's.
+
+use serde_json::{Value, json};
+
+use super::{Events, Machine, On, State, StateMeta, StateType, Status, Tag, Transition};
+use crate::ir::{Exhausted, FixedLoop, Pattern, PhaseAction, ToolAction};
+
+/// The event of a failing tool call in the current phase.
+pub const TOOL_FAILURE: &str = "TOOL_FAILURE";
+/// The event of a failed phase.
+pub const PHASE_FAILURE: &str = "PHASE_FAILURE";
+/// The step limit of a loop that sets none: the runtime ceiling of `loopconv walk`
+/// (`analysis::RUNTIME_MAX_STEPS`, which a test keeps equal).
+pub const STEP_CEILING: u64 = 100;
+
+/// What the machine enforces and what it cannot, in its `meta.enforcement`.
+const NOTE: &str = "Counters in context (steps, attempts, retries) and guards on them enforce max_steps, max_attempts and the escalation at the last attempt; TOOL_FAILURE and PHASE_FAILURE follow error_policy. Not enforced by the machine: a runtime ceiling stricter than max_steps (the harness's), who takes over after an escalation or a handoff, and what a phase does. The guards (above, below, reached) and actions (count, reset) are implemented in the module of `loopconv convert --to xstate --module js`.";
+
+/// The guard `type` on `counter` with bound `max`.
+fn guard(kind: &str, counter: &str, max: u64) -> Value {
+    json!({"type": kind, "params": {"counter": counter, "max": max}})
+}
+
+/// The action `type` on `counter`.
+fn action(kind: &str, counter: &str) -> Value {
+    json!({"type": kind, "params": {"counter": counter}})
+}
+
+/// Whether `state` is a phase's (neither final nor a checkpoint's gate).
+fn is_phase(state: &State) -> bool {
+    state.kind != Some(StateType::Final)
+        && !state.tags.iter().flatten().any(|t| *t == Tag::Checkpoint)
+}
+
+/// `base` if no state has it, else `base-2`, `base-3`, ...
+fn free_key(machine: &Machine, base: &str) -> String {
+    let mut key = base.to_owned();
+    let mut n = 2;
+    while machine.states.contains_key(&key) {
+        key = format!("{base}-{n}");
+        n += 1;
+    }
+    key
+}
+
+/// The key of an enforcement final state of `status`.
+fn final_base(status: Status) -> &'static str {
+    match status {
+        Status::LimitReached => "limit-reached",
+        Status::Failed => "failed",
+        Status::Aborted => "aborted",
+        Status::HandedOff => "handed-off",
+        Status::Ended => "ended",
+    }
+}
+
+/// `on` as a transition object with its fields.
+fn transition(on: &On) -> Transition {
+    match on {
+        On::Target(t) => Transition {
+            target: t.clone(),
+            ..Transition::default()
+        },
+        On::Transition(t) => t.clone(),
+        On::Candidates(c) => c.last().cloned().unwrap_or_default(),
+    }
+}
+
+/// A transition object as it is written: its target alone when it has nothing else.
+fn written(t: Transition) -> On {
+    if t.description.is_none() && t.guard.is_none() && t.actions.is_none() && t.reenter.is_none() {
+        On::Target(t.target)
+    } else {
+        On::Transition(t)
+    }
+}
+
+/// Add the counters, guards, actions, failure events and final states to a machine that
+/// has none (as `back::xstate` builds it from a loop).
+pub fn enforce(machine: &mut Machine) {
+    let meta = machine.meta.clone().unwrap_or_default();
+    let fixed = FixedLoop::of(meta.pattern.unwrap_or(Pattern::General));
+    let limit = meta.max_steps.unwrap_or(STEP_CEILING);
+    let attempts = meta.max_attempts.unwrap_or(3);
+    let policy = meta.error_policy.as_ref();
+    let tool = policy.and_then(|p| p.tool_failure.as_ref());
+    let retries = match tool {
+        Some(t) if t.action == ToolAction::Retry => t.max_retries.unwrap_or(0),
+        _ => 0,
+    };
+    let phase_end = match policy
+        .and_then(|p| p.phase_failure.as_ref())
+        .map(|p| p.action)
+    {
+        Some(PhaseAction::Abort) => Status::Aborted,
+        Some(PhaseAction::Handoff) => Status::HandedOff,
+        None => Status::Failed,
+    };
+    let tool_action = match tool {
+        None => ToolAction::FailPhase,
+        Some(t) if t.action == ToolAction::Retry => match t.on_exhausted {
+            Some(Exhausted::Abort) => ToolAction::Abort,
+            Some(Exhausted::Handoff) => ToolAction::Handoff,
+            Some(Exhausted::FailPhase) | None => ToolAction::FailPhase,
+        },
+        Some(t) => t.action,
+    };
+    let tool_end = match tool_action {
+        ToolAction::Abort => Status::Aborted,
+        ToolAction::Handoff => Status::HandedOff,
+        ToolAction::FailPhase | ToolAction::Retry => phase_end,
+    };
+    let mut finals: Vec<(Status, String)> = Vec::new();
+    for status in [Status::LimitReached, tool_end, phase_end] {
+        if !finals.iter().any(|(s, _)| *s == status) {
+            let mut key = free_key(machine, final_base(status));
+            while finals.iter().any(|(_, k)| *k == key) {
+                key.push_str("-2");
+            }
+            finals.push((status, key));
+        }
+    }
+    let key_of = |status: Status| {
+        finals
+            .iter()
+            .find(|(s, _)| *s == status)
+            .map(|(_, k)| k.clone())
+            .unwrap_or_default()
+    };
+    let (limit_key, tool_key, phase_key) = (
+        key_of(Status::LimitReached),
+        key_of(tool_end),
+        key_of(phase_end),
+    );
+    for (key, state) in machine.states.iter_mut() {
+        if !is_phase(state) {
+            continue;
+        }
+        let eval = fixed.filter(|f| f.eval == key.as_str());
+        let mut entry = vec![action("count", "steps")];
+        if eval.is_some() {
+            entry.push(action("count", "attempts"));
+        }
+        if retries > 0 {
+            entry.push(action("reset", "retries"));
+        }
+        state.entry = Some(Value::Array(entry));
+        state.always =
+            Some(json!([{"target": limit_key, "guard": guard("above", "steps", limit)}]));
+        let mut pairs: Vec<(String, On)> = Vec::new();
+        let escalation = eval.and_then(|f| {
+            state
+                .on
+                .iter()
+                .flatten()
+                .find(|(name, _)| name.as_str() == f.escalate)
+                .and_then(|(_, on)| on.target().map(str::to_owned))
+        });
+        for (name, on) in state.on.iter().flatten() {
+            let mut t = transition(on);
+            if t.target == *key {
+                t.reenter = Some(Box::new(Value::Bool(true)));
+            }
+            let on = match (eval, &escalation) {
+                (Some(f), Some(target)) if name.as_str() == f.retry.0 => {
+                    let last = Transition {
+                        target: target.clone(),
+                        guard: Some(Box::new(guard("reached", "attempts", attempts))),
+                        ..Transition::default()
+                    };
+                    On::Candidates(vec![last, t])
+                }
+                (Some(f), _) if name.as_str() == f.escalate => {
+                    t.guard = Some(Box::new(guard("reached", "attempts", attempts)));
+                    written(t)
+                }
+                _ => written(t),
+            };
+            pairs.push((name.clone(), on));
+        }
+        let tool_on = if retries > 0 {
+            On::Candidates(vec![
+                Transition {
+                    target: key.clone(),
+                    guard: Some(Box::new(guard("below", "retries", retries))),
+                    actions: Some(Box::new(json!([action("count", "retries")]))),
+                    ..Transition::default()
+                },
+                Transition {
+                    target: tool_key.clone(),
+                    ..Transition::default()
+                },
+            ])
+        } else {
+            On::Target(tool_key.clone())
+        };
+        pairs.push((TOOL_FAILURE.to_owned(), tool_on));
+        pairs.push((PHASE_FAILURE.to_owned(), On::Target(phase_key.clone())));
+        state.on = Some(Events::from_pairs(pairs));
+    }
+    for (status, key) in finals {
+        let state = State {
+            kind: Some(StateType::Final),
+            meta: Some(StateMeta {
+                enforced: Some(true),
+                ..StateMeta::default()
+            }),
+            output: Some(super::Output { status }),
+            ..State::default()
+        };
+        machine.states.insert(key, state);
+    }
+    let mut context = json!({"steps": 0});
+    if fixed.is_some() {
+        context["attempts"] = json!(0);
+    }
+    if retries > 0 {
+        context["retries"] = json!(0);
+    }
+    machine.context = Some(context);
+    let mut meta = meta;
+    meta.enforcement = Some(NOTE.to_owned());
+    machine.meta = Some(meta);
+}
+
+/// Whether the machine holds anything [`enforce`] writes.
+fn has_enforcement(machine: &Machine) -> bool {
+    let transition_fields =
+        |t: &Transition| t.guard.is_some() || t.actions.is_some() || t.reenter.is_some();
+    machine.context.is_some()
+        || machine
+            .meta
+            .as_ref()
+            .is_some_and(|m| m.enforcement.is_some())
+        || machine.states.values().any(|s| {
+            s.entry.is_some()
+                || s.always.is_some()
+                || s.meta.as_ref().is_some_and(|m| m.enforced.is_some())
+                || s.on.iter().flatten().any(|(name, on)| {
+                    name == TOOL_FAILURE
+                        || name == PHASE_FAILURE
+                        || match on {
+                            On::Transition(t) => transition_fields(t),
+                            On::Candidates(c) => c.iter().any(transition_fields),
+                            On::Target(_) => false,
+                        }
+                })
+        })
+}
+
+/// The machine without what [`enforce`] wrote: `Ok(None)` when it holds none of it (a
+/// machine written before, or by hand), `Ok(Some(plain))` when it holds exactly what
+/// `enforce` writes for `plain`, and `Err(())` when it holds something else in those
+/// places (a hand-written guard, a changed bound): not a loop's.
+#[allow(clippy::result_unit_err)]
+pub fn unenforced(machine: &Machine) -> Result<Option<Machine>, ()> {
+    if !has_enforcement(machine) {
+        return Ok(None);
+    }
+    let mut plain = machine.clone();
+    plain.context = None;
+    if let Some(meta) = plain.meta.as_mut() {
+        meta.enforcement = None;
+    }
+    plain
+        .states
+        .retain(|_, s| s.meta.as_ref().is_none_or(|m| m.enforced != Some(true)));
+    for state in plain.states.values_mut() {
+        if !is_phase(state) {
+            continue;
+        }
+        state.entry = None;
+        state.always = None;
+        let pairs: Vec<(String, On)> = state
+            .on
+            .iter()
+            .flatten()
+            .filter(|(name, _)| name.as_str() != TOOL_FAILURE && name.as_str() != PHASE_FAILURE)
+            .map(|(name, on)| {
+                let mut t = transition(on);
+                t.guard = None;
+                t.actions = None;
+                t.reenter = None;
+                (name.clone(), written(t))
+            })
+            .collect();
+        state.on = (!pairs.is_empty()).then(|| Events::from_pairs(pairs));
+    }
+    let mut again = plain.clone();
+    enforce(&mut again);
+    let same = serde_json::to_value(&again).ok() == serde_json::to_value(machine).ok();
+    if same { Ok(Some(plain)) } else { Err(()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::STEP_CEILING;
+
+    #[test]
+    fn the_step_ceiling_is_walks() {
+        assert_eq!(STEP_CEILING, crate::analysis::RUNTIME_MAX_STEPS);
+    }
+}
