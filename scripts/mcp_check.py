@@ -103,6 +103,19 @@ async def main():
             assert r["diagnostics"] == cli("check", "--format", "json", "examples/invalid")
             assert r["files"] > 10
             ok(f"check of a folder ({r['files']} files)")
+            # Workspaces: the rules that span files, as `check` finds the workspace around a path.
+            spaces = ["examples/workspaces", *sorted(
+                str(p.relative_to(ROOT)) for p in (ROOT / "examples/workspaces").rglob("*") if p.suffix in (".json", ".yaml")
+            )]
+            codes = set()
+            for path in spaces:
+                want = cli("check", "--format", "json", path)
+                failed = any(d["severity"] == "error" for d in want)
+                r = structured(await call("check", {"path": path}), error=failed)
+                assert r["diagnostics"] == want, (path, r["diagnostics"], want)
+                codes |= {d["code"] for d in want}
+            assert any(c.startswith("W") for c in codes), codes
+            ok(f"check of workspaces and their files ({len(spaces)} paths; {', '.join(sorted(codes))})")
 
             # explain, list_codes.
             r = structured(await call("explain", {"code": "V012"}))

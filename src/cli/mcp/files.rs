@@ -60,6 +60,21 @@ impl Roots {
         Ok(real)
     }
 
+    /// The path to open for `path`, once it is found inside a root ([`Roots::readable`]):
+    /// as the client wrote it when the working directory is the first root (or the path
+    /// is absolute), so that diagnostics name it so; otherwise joined to the first root.
+    pub(super) fn openable(&self, path: &str) -> Result<PathBuf, String> {
+        self.readable(path)?;
+        let p = Path::new(path);
+        let cwd = std::env::current_dir()
+            .ok()
+            .and_then(|d| d.canonicalize().ok());
+        if p.is_absolute() || self.0.first() == cwd.as_ref() {
+            return Ok(p.to_path_buf());
+        }
+        Ok(self.absolute(p))
+    }
+
     /// Where to write `path`: its folder must exist inside a root, and the path must not
     /// be a link (it would lead elsewhere) or a folder.
     pub(super) fn writable(&self, path: &str) -> Result<PathBuf, String> {

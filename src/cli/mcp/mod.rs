@@ -12,7 +12,7 @@
 mod files;
 mod transport;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -37,11 +37,10 @@ use loopconv::analysis::{Decision, RUNTIME_MAX_STEPS, Runtime};
 use loopconv::back;
 use loopconv::diag::{self, Diagnostic, docs};
 use loopconv::scaffold::Archetype;
-use loopconv::tree::ReadLimits;
 use loopconv::{Format, LoadOptions, Loaded, Target};
 
 use self::files::Roots;
-use super::Limits;
+use super::{Color, Global, Limits, MessageFormat, Options};
 
 #[derive(Debug, Args)]
 pub(super) struct McpArgs {
@@ -52,7 +51,7 @@ pub(super) struct McpArgs {
 /// Serve until the client closes standard input.
 pub(super) fn run(a: &McpArgs) -> Result<ExitCode> {
     crate::memory_for_server();
-    let limits = a.limits.read_limits();
+    let limits = a.limits;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("mcp")
@@ -77,7 +76,7 @@ pub(super) fn run(a: &McpArgs) -> Result<ExitCode> {
 /// The server: the input limits, how many tool calls work at once, and the tools.
 #[derive(Clone)]
 pub(super) struct Server {
-    limits: ReadLimits,
+    limits: Limits,
     permits: Arc<tokio::sync::Semaphore>,
     tool_router: ToolRouter<Server>,
 }
@@ -455,15 +454,10 @@ fn parse_format(name: Option<&str>) -> Result<Option<Format>, String> {
 
 /// Where a loop comes from, once the roots were consulted.
 enum Source {
-    /// A file or folder: its name as the client gave it, and its real path.
-    Path {
-        shown: String,
-        real: PathBuf,
-    },
-    Text {
-        shown: String,
-        text: String,
-    },
+    /// A file or folder inside the roots: the path to open, which names it in diagnostics.
+    Path(PathBuf),
+    /// A draft's text and the name it gets.
+    Text { shown: String, text: String },
 }
 
 /// A loop input, resolved: the source and the format asked for.
@@ -473,12 +467,25 @@ struct Input {
 }
 
 impl Server {
-    fn new(limits: ReadLimits) -> Server {
+    fn new(limits: Limits) -> Server {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
         Server {
             limits,
             permits: Arc::new(tokio::sync::Semaphore::new(workers)),
             tool_router: Self::tool_router(),
+        }
+    }
+
+    /// The options of the commands a tool runs: JSON diagnostics, the server's limits.
+    fn global(&self, strict: bool) -> Global {
+        Global {
+            options: Options {
+                format: MessageFormat::Json,
+                strict,
+                color: Color::Never,
+            },
+            limits: self.limits,
+            stdin_name: None,
         }
     }
 
@@ -524,8 +531,7 @@ impl Server {
                     return Err("`file_name` names a `text`; a `path` is its own name".to_owned());
                 }
                 let roots = self.roots(ctx).await?;
-                let real = roots.readable(&path)?;
-                Source::Path { shown: path, real }
+                Source::Path(roots.openable(&path)?)
             }
         };
         Ok(Input { source, from })
@@ -569,40 +575,26 @@ impl Server {
     }
 }
 
-/// Read and load a file or a text with the server's limits (as the CLI does).
-fn load(source: Source, from: Option<Format>, limits: &ReadLimits) -> Result<Loaded, String> {
-    let opts = LoadOptions {
-        from,
-        limits: *limits,
-        ..LoadOptions::default()
-    };
+/// Read and load a file (as the commands read one: `load_file`) or a text, with the
+/// server's limits.
+fn load(source: Source, from: Option<Format>, g: &Global) -> Result<Loaded, String> {
     match source {
-        Source::Path { shown, real } => {
-            let bytes = super::io::read_input(&real, limits).map_err(|e| {
-                // The message names the real path; the client named it `shown`.
-                format!("{shown}: {}", e.root_cause())
-            })?;
-            Ok(loopconv::load_owned(&shown, bytes, &opts))
+        Source::Path(path) => {
+            super::report::load_file(g, &path, from).map_err(|e| format!("{e:#}"))
         }
-        Source::Text { shown, text } => Ok(loopconv::pipeline::load_string(&shown, text, &opts).0),
+        Source::Text { shown, text } => {
+            let opts = LoadOptions {
+                from,
+                limits: g.limits.read_limits(),
+                ..LoadOptions::default()
+            };
+            let mut l = loopconv::pipeline::load_string(&shown, text, &opts).0;
+            if g.strict {
+                l.diags.make_strict();
+            }
+            Ok(l)
+        }
     }
-}
-
-/// The loop files of a folder, sorted, named below `shown` as `check DIR` names them.
-fn folder_files(shown: &str, real: &Path) -> Result<Vec<(String, PathBuf)>, String> {
-    let mut files = Vec::new();
-    super::io::walk(real, &[], &mut files).map_err(|e| format!("{shown}: {e:#}"))?;
-    files.sort();
-    if files.is_empty() {
-        return Err(super::io::no_loop_files(Path::new(shown)).to_string());
-    }
-    Ok(files
-        .into_iter()
-        .map(|f| {
-            let rel = f.strip_prefix(real).unwrap_or(&f);
-            (Path::new(shown).join(rel).display().to_string(), f)
-        })
-        .collect())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -620,35 +612,24 @@ fn invalid<T: Serialize>(
     Some(answer(&empty(diagnostics_of(l.diags.items())), true))
 }
 
-fn check_work(input: Input, strict: bool, limits: &ReadLimits) -> CallToolResult {
-    let files = match input.source {
-        Source::Path { shown, real } if real.is_dir() => match folder_files(&shown, &real) {
-            Ok(files) => files
-                .into_iter()
-                .map(|(shown, real)| Source::Path { shown, real })
-                .collect(),
+fn check_work(input: Input, g: &Global) -> CallToolResult {
+    let (files, all) = match input.source {
+        // Files and folders as `check` reads them, the workspace around them included.
+        Source::Path(path) => match super::check::diagnostics(g, vec![path], input.from) {
+            Ok(found) => found,
+            Err(e) => return refused(format!("{e:#}")),
+        },
+        text => match load(text, input.from, g) {
+            Ok(l) => (1, l.diags.into_items()),
             Err(e) => return refused(e),
         },
-        source => vec![source],
     };
-    let count = files.len();
-    let mut all = Vec::new();
-    for source in files {
-        let mut l = match load(source, input.from, limits) {
-            Ok(l) => l,
-            Err(e) => return refused(e),
-        };
-        if strict {
-            l.diags.make_strict();
-        }
-        all.extend(l.diags.into_items());
-    }
     let diagnostics = diagnostics_of(&all);
     let ok = diagnostics.errors == 0;
     answer(
         &CheckOut {
             ok,
-            files: count,
+            files,
             diagnostics,
         },
         !ok,
@@ -659,14 +640,14 @@ fn graph_work(
     input: Input,
     language: Target,
     style: back::mermaid::Style,
-    limits: &ReadLimits,
+    g: &Global,
 ) -> CallToolResult {
     let empty = |d| GraphOut {
         language: language.name().to_owned(),
         diagram: None,
         diagnostics: d,
     };
-    let l = match load(input.source, input.from, limits) {
+    let l = match load(input.source, input.from, g) {
         Ok(l) => l,
         Err(e) => return refused(e),
     };
@@ -699,8 +680,8 @@ struct ConvertJob {
     output: Option<(String, PathBuf)>,
 }
 
-fn convert_work(job: ConvertJob, limits: &ReadLimits) -> CallToolResult {
-    let mut l = match load(job.input.source, job.input.from, limits) {
+fn convert_work(job: ConvertJob, g: &Global) -> CallToolResult {
+    let mut l = match load(job.input.source, job.input.from, g) {
         Ok(l) => l,
         Err(e) => return refused(e),
     };
@@ -734,13 +715,13 @@ fn convert_work(job: ConvertJob, limits: &ReadLimits) -> CallToolResult {
     answer(&out, false)
 }
 
-fn paths_work(input: Input, rt: Runtime, listed: usize, limits: &ReadLimits) -> CallToolResult {
+fn paths_work(input: Input, rt: Runtime, listed: usize, g: &Global) -> CallToolResult {
     use loopconv::analysis::paths as p;
     let empty = |d| PathsOut {
         paths: None,
         diagnostics: d,
     };
-    let l = match load(input.source, input.from, limits) {
+    let l = match load(input.source, input.from, g) {
         Ok(l) => l,
         Err(e) => return refused(e),
     };
@@ -764,7 +745,7 @@ fn walk_work(
     input: Input,
     script: loopconv::analysis::walk::Script,
     rt: Runtime,
-    limits: &ReadLimits,
+    g: &Global,
 ) -> CallToolResult {
     let empty = |d| WalkOut {
         status: None,
@@ -772,7 +753,7 @@ fn walk_work(
         script_error: None,
         diagnostics: d,
     };
-    let l = match load(input.source, input.from, limits) {
+    let l = match load(input.source, input.from, g) {
         Ok(l) => l,
         Err(e) => return refused(e),
     };
@@ -799,12 +780,9 @@ fn walk_work(
     }
 }
 
-fn diff_work(old: Input, new: Input, limits: &ReadLimits) -> CallToolResult {
+fn diff_work(old: Input, new: Input, g: &Global) -> CallToolResult {
     use loopconv::analysis::diff as d;
-    let (lo, ln) = match (
-        load(old.source, old.from, limits),
-        load(new.source, new.from, limits),
-    ) {
+    let (lo, ln) = match (load(old.source, old.from, g), load(new.source, new.from, g)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => return refused(e),
     };
@@ -827,13 +805,13 @@ fn diff_work(old: Input, new: Input, limits: &ReadLimits) -> CallToolResult {
     answer(&out, false)
 }
 
-fn outcome_schema_work(input: Input, limits: &ReadLimits) -> CallToolResult {
+fn outcome_schema_work(input: Input, g: &Global) -> CallToolResult {
     use loopconv::analysis::outcome_schema::{first_declarations, outcome_schema};
     let empty = |d| SchemaOut {
         schema: None,
         diagnostics: d,
     };
-    let l = match load(input.source, input.from, limits) {
+    let l = match load(input.source, input.from, g) {
         Ok(l) => l,
         Err(e) => return refused(e),
     };
@@ -878,9 +856,8 @@ impl Server {
             Ok(i) => i,
             Err(e) => return Ok(refused(e)),
         };
-        let limits = self.limits;
-        self.blocking(&ctx, move || check_work(input, a.strict, &limits))
-            .await
+        let g = self.global(a.strict);
+        self.blocking(&ctx, move || check_work(input, &g)).await
     }
 
     /// The page of one diagnostic code: what it checks, why, a failing example and the fix.
@@ -1002,8 +979,8 @@ impl Server {
             Ok(i) => i,
             Err(e) => return Ok(refused(e)),
         };
-        let limits = self.limits;
-        self.blocking(&ctx, move || graph_work(input, language, style, &limits))
+        let g = self.global(false);
+        self.blocking(&ctx, move || graph_work(input, language, style, &g))
             .await
     }
 
@@ -1067,8 +1044,8 @@ impl Server {
             Ok(o) => o,
             Err(e) => return Ok(refused(e)),
         };
-        if let (Some(out), Source::Path { real, .. }) = (&output, &input.source)
-            && out == real
+        if let (Some(out), Source::Path(path)) = (&output, &input.source)
+            && super::io::same_file(out, path)
         {
             return Ok(refused(
                 "`output` is the input file; convert to another file",
@@ -1081,9 +1058,8 @@ impl Server {
             module,
             output: a.output.zip(output),
         };
-        let limits = self.limits;
-        self.blocking(&ctx, move || convert_work(job, &limits))
-            .await
+        let g = self.global(false);
+        self.blocking(&ctx, move || convert_work(job, &g)).await
     }
 
     /// Test paths: the shortest run to each terminal, and runs covering every transition
@@ -1112,8 +1088,8 @@ impl Server {
             Ok(i) => i,
             Err(e) => return Ok(refused(e)),
         };
-        let limits = self.limits;
-        self.blocking(&ctx, move || paths_work(input, rt, listed, &limits))
+        let g = self.global(false);
+        self.blocking(&ctx, move || paths_work(input, rt, listed, &g))
             .await
     }
 
@@ -1159,8 +1135,8 @@ impl Server {
             Ok(i) => i,
             Err(e) => return Ok(refused(e)),
         };
-        let limits = self.limits;
-        self.blocking(&ctx, move || walk_work(input, script, rt, &limits))
+        let g = self.global(false);
+        self.blocking(&ctx, move || walk_work(input, script, rt, &g))
             .await
     }
 
@@ -1188,9 +1164,8 @@ impl Server {
             Ok(i) => i,
             Err(e) => return Ok(refused(e)),
         };
-        let limits = self.limits;
-        self.blocking(&ctx, move || diff_work(old, new, &limits))
-            .await
+        let g = self.global(false);
+        self.blocking(&ctx, move || diff_work(old, new, &g)).await
     }
 
     /// The JSON Schema of a loop format, or of the results one loop's phases return.
@@ -1229,8 +1204,8 @@ impl Server {
                     Ok(i) => i,
                     Err(e) => return Ok(refused(e)),
                 };
-                let limits = self.limits;
-                self.blocking(&ctx, move || outcome_schema_work(input, &limits))
+                let g = self.global(false);
+                self.blocking(&ctx, move || outcome_schema_work(input, &g))
                     .await
             }
             _ => Ok(refused("give either `format` or `outcomes_of`")),
