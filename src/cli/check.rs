@@ -91,21 +91,22 @@ pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
 }
 
 /// What `check --format json PATHS` reports: how many files were read, and every
-/// diagnostic (those of the rules that span the files of a workspace included), in the
-/// order of the paths. `g` should ask for JSON (no human rendering is made). The MCP
-/// server's `check` tool runs it.
+/// diagnostic (with `workspace`, those of the rules that span the files of a workspace),
+/// in the order of the paths. `g` should ask for JSON (no human rendering is made). The
+/// MCP server's `check` tool runs it.
 #[cfg(feature = "mcp")]
 pub(super) fn diagnostics(
     g: &Global,
     paths: Vec<PathBuf>,
     from: Option<Format>,
+    workspace: bool,
 ) -> Result<(usize, Vec<Diagnostic>)> {
     let a = CheckArgs {
         g: Global::default(),
         walk: WalkArgs::default(),
         paths,
         from,
-        no_workspace: false,
+        no_workspace: !workspace,
     };
     let mut reports = check_all(g, &a)?;
     add_project_diagnostics(g, &a, &mut reports)?;

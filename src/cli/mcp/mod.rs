@@ -612,13 +612,19 @@ fn invalid<T: Serialize>(
     Some(answer(&empty(diagnostics_of(l.diags.items())), true))
 }
 
-fn check_work(input: Input, g: &Global) -> CallToolResult {
+fn check_work(input: Input, g: &Global, roots: &Roots) -> CallToolResult {
     let (files, all) = match input.source {
-        // Files and folders as `check` reads them, the workspace around them included.
-        Source::Path(path) => match super::check::diagnostics(g, vec![path], input.from) {
-            Ok(found) => found,
-            Err(e) => return refused(format!("{e:#}")),
-        },
+        // Files and folders as `check` reads them, with the workspace around them when it
+        // lies inside the roots (the nearest `specs/` folder may be above them: its files
+        // are not read then, as under `check --no-workspace`).
+        Source::Path(path) => {
+            let workspace = super::project::workspace_of(g, &path)
+                .is_some_and(|w| roots.readable(&w.to_string_lossy()).is_ok());
+            match super::check::diagnostics(g, vec![path], input.from, workspace) {
+                Ok(found) => found,
+                Err(e) => return refused(format!("{e:#}")),
+            }
+        }
         text => match load(text, input.from, g) {
             Ok(l) => (1, l.diags.into_items()),
             Err(e) => return refused(e),
@@ -856,8 +862,16 @@ impl Server {
             Ok(i) => i,
             Err(e) => return Ok(refused(e)),
         };
+        let roots = match &input.source {
+            Source::Path(_) => match self.roots(&ctx).await {
+                Ok(r) => r,
+                Err(e) => return Ok(refused(e)),
+            },
+            Source::Text { .. } => Roots::from_uris([]),
+        };
         let g = self.global(a.strict);
-        self.blocking(&ctx, move || check_work(input, &g)).await
+        self.blocking(&ctx, move || check_work(input, &g, &roots))
+            .await
     }
 
     /// The page of one diagnostic code: what it checks, why, a failing example and the fix.
