@@ -17,7 +17,7 @@
 #     with raised limits: --max-input-bytes, --max-values, --max-phases)
 #   * `check` of 1,000 AgentPM packages vs the AgentPM Python SDK's `load_loop` (when the
 #     SDK is installed)
-#   * `graph --mermaid` of one small file vs `cat` of it
+#   * `graph --mermaid` of one small file, and `--version`, vs `cat` of it
 #   * the language server on a 10,000-phase loop: benches/lsp.rs (divan), an edit
 #     (`analyse`, plus `diagnostics` when the bench has it) and `completion` vs
 #     `check_from_scratch`; and `loopconv lsp` driven over JSON-RPC (scripts/lsp_probe.py):
@@ -247,7 +247,9 @@ fi
 # these commands and, on a busy machine, made `cat` take 0 s. A few milliseconds each: 60
 # times the runs of the other rows (300 for --runs 5), after 20 warm-up runs, since five
 # samples of a process's start-up on a shared machine moved the ratio by a third.
-WARMUP=20 RUNS=$((RUNS * 60)) bench small -N "cat '$SMALL'" "'$L' graph --mermaid '$SMALL'"
+# `--version` beside it: neither pays for the MCP server (issue 49: no async runtime unless
+# `loopconv mcp` runs).
+WARMUP=20 RUNS=$((RUNS * 60)) bench small -N "cat '$SMALL'" "'$L' graph --mermaid '$SMALL'" "'$L' --version"
 for cmd in check mermaid dot; do
     case $cmd in check) args=(check) ;; *) args=(graph "--$cmd") ;; esac
     peak "loop-$cmd" "$L" "${args[@]}" "$L10K"

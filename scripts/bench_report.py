@@ -142,6 +142,7 @@ for i, what in [(0, "check"), (3, "graph --mermaid"), (6, "graph --dot")]:
 if os.path.exists(os.path.join(OUT, "packages.json")):
     ratio("check 1,000 packages / AgentPM SDK load_loop", "packages", 1, 0, "<= 0.15")
 ratio("graph --mermaid small file / cat", "small", 1, 0, "<= 2.5")
+ratio("loopconv --version / cat", "small", 2, 0)
 
 UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 TIME = r"([\d.]+) (ns|µs|us|ms|s)\s*│"

@@ -45,6 +45,13 @@ if ! python3 -c "import importlib.metadata as m; assert m.version('langgraph') =
     python3 -m pip install --quiet "langgraph==$LANGGRAPH_VERSION" ||
         python3 -m pip install --quiet --break-system-packages "langgraph==$LANGGRAPH_VERSION"
 fi
+# The official MCP Python SDK (PyPI, pinned) drives `loopconv mcp` in tests/suite/cli/mcp.rs
+# (scripts/mcp_check.py); a library, with no command to ask.
+MCP_VERSION=2.3.0
+if ! python3 -c "import importlib.metadata as m; assert m.version('mcp') == '$MCP_VERSION'" 2>/dev/null; then
+    python3 -m pip install --quiet "mcp==$MCP_VERSION" ||
+        python3 -m pip install --quiet --break-system-packages "mcp==$MCP_VERSION"
+fi
 # mdBook (crates.io, pinned) builds the user guide in docs/ (`mdbook build docs` in .ci/run).
 # Compiled once, a few minutes; without the development server (`serve`, `watch`), which
 # CI does not use. Skipped when the pinned version is on PATH.

@@ -90,6 +90,34 @@ pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
     Ok(code(errors > 0))
 }
 
+/// What `check --format json PATHS` reports: how many files were read, and every
+/// diagnostic (with `workspace`, those of the rules that span the files of a workspace),
+/// in the order of the paths. `g` should ask for JSON (no human rendering is made). The
+/// MCP server's `check` tool runs it.
+#[cfg(feature = "mcp")]
+pub(super) fn diagnostics(
+    g: &Global,
+    paths: Vec<PathBuf>,
+    from: Option<Format>,
+    workspace: bool,
+) -> Result<(usize, Vec<Diagnostic>)> {
+    let a = CheckArgs {
+        g: Global::default(),
+        walk: WalkArgs::default(),
+        paths,
+        from,
+        no_workspace: !workspace,
+    };
+    let mut reports = check_all(g, &a)?;
+    add_project_diagnostics(g, &a, &mut reports)?;
+    let files = reports.len();
+    let mut all = Vec::new();
+    for r in reports {
+        all.extend(r?.items);
+    }
+    Ok((files, all))
+}
+
 /// Every input checked, in the order of the paths and, within a folder, of the sorted file
 /// names; nothing is printed yet. A path that does not exist or a folder without loop files
 /// is an error before any report (as before reading anything); a file that cannot be read

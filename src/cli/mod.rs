@@ -36,6 +36,8 @@ mod graph;
 mod io;
 mod lsp;
 mod man;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod new;
 mod paths;
 mod project;
@@ -176,6 +178,18 @@ impl Default for Options {
     }
 }
 
+impl Limits {
+    /// The limits of one input ([`ReadLimits`]), as every command reads them.
+    fn read_limits(&self) -> ReadLimits {
+        ReadLimits {
+            max_bytes: self.max_input_bytes,
+            max_phases: self.max_phases,
+            max_nodes: self.max_values,
+            ..ReadLimits::default()
+        }
+    }
+}
+
 impl Default for Limits {
     /// The defaults of the command line ([`ReadLimits::default`]).
     fn default() -> Self {
@@ -312,6 +326,10 @@ enum Command {
     Man(ManArgs),
     /// Run the language server (JSON-RPC on standard input and output) for editors.
     Lsp(LspArgs),
+    /// Serve the loop tools to coding agents: a Model Context Protocol server on standard
+    /// input and output (check, graph, convert, paths, walk, diff, schema, new, explain).
+    #[cfg(feature = "mcp")]
+    Mcp(mcp::McpArgs),
     /// Print the drawing model of a loop as JSON: the nodes and edges every diagram back
     /// end draws, with their text lines as wrapped and shortened (used by
     /// `scripts/conformance.sh` to know which texts a drawing shows whole).
@@ -335,6 +353,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => man::run(a),
         Command::Lsp(a) => lsp::run(a),
+        #[cfg(feature = "mcp")]
+        Command::Mcp(a) => mcp::run(a),
         Command::DiagramModel(a) => diagram_model::run(&a.g, a),
     }
 }

@@ -7,11 +7,11 @@ use anyhow::{Result, bail};
 use clap::Args;
 
 use loopconv::back;
-use loopconv::diag::Diagnostics;
+use loopconv::diag::{self, Diagnostics};
 use loopconv::{Format, LoadOptions, Target};
 
 use super::io::{emit, is_stdio};
-use super::report::{eprintln, report, report_loaded};
+use super::report::{eprintln, report};
 use super::{EXIT_PROBLEMS, Global, Options};
 
 use loopconv::scaffold::{Archetype, scaffold};
@@ -39,24 +39,25 @@ pub(super) struct NewArgs {
     force: bool,
 }
 
-pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
-    let Some(text) = scaffold(a.archetype, &a.name) else {
+/// What `new` makes: the scaffold in the format asked for, or the losses that keep it
+/// from being written in that format.
+pub(super) enum Made {
+    Text(String),
+    Lossy(Diagnostics),
+}
+
+/// The scaffold of `archetype` named `name`, in `to` (its native format when `None`).
+/// `new` and the MCP server's `new` tool both make it here.
+pub(super) fn make(archetype: Archetype, name: &str, to: Option<Format>) -> Result<Made> {
+    let Some(text) = scaffold(archetype, name) else {
         bail!(
-            "`--name {}`: a loop name is lowercase kebab-case: a letter, then letters, digits and hyphens, at most 64 characters",
-            a.name
+            "`--name {name}`: a loop name is lowercase kebab-case: a letter, then letters, digits and hyphens, at most 64 characters"
         );
     };
-    if let Some(out) = &a.output
-        && !is_stdio(out)
-        && out.exists()
-        && !a.force
-    {
-        bail!("{} exists; pass --force to overwrite it", out.display());
-    }
-    let native = a.archetype.format();
-    let name = format!("<{} scaffold>", a.archetype.name());
+    let native = archetype.format();
+    let shown = format!("<{} scaffold>", archetype.name());
     let l = loopconv::load(
-        &name,
+        &shown,
         text.as_bytes(),
         &LoadOptions {
             from: Some(native),
@@ -64,18 +65,17 @@ pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
         },
     );
     let Some((spec, info)) = l.valid() else {
-        report_loaded(g, &l);
         bail!(
-            "the {} scaffold does not validate (a loopconv bug)",
-            a.archetype.name()
+            "the {} scaffold does not validate (a loopconv bug): {}",
+            archetype.name(),
+            diag::render_human(l.diags.items(), l.text(), false)
         );
     };
-    let target = a.to.unwrap_or(native);
+    let target = to.unwrap_or(native);
     if target == native {
-        emit(a.output.as_deref(), &text)?.report(g);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Made::Text(text));
     }
-    let mut diags = Diagnostics::new(&name);
+    let mut diags = Diagnostics::new(&shown);
     let out = loopconv::write(
         Target::Loop(target),
         spec,
@@ -84,17 +84,37 @@ pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
         &mut diags,
     );
     if diags.has_errors() {
-        report(g, &without_flag_help(diags, &name), None);
-        eprintln!(
-            "the {} scaffold cannot be written as {} without losing data; write it as {} and convert it with `loopconv convert --allow-lossy`",
-            a.archetype.name(),
-            target.name(),
-            native.name()
-        );
-        return Ok(ExitCode::from(EXIT_PROBLEMS));
+        return Ok(Made::Lossy(without_flag_help(diags, &shown)));
     }
-    emit(a.output.as_deref(), &out?)?.report(g);
-    Ok(ExitCode::SUCCESS)
+    Ok(Made::Text(out?))
+}
+
+pub(super) fn run(g: &Global, a: &NewArgs) -> Result<ExitCode> {
+    let made = make(a.archetype, &a.name, a.to)?;
+    if let Some(out) = &a.output
+        && !is_stdio(out)
+        && out.exists()
+        && !a.force
+    {
+        bail!("{} exists; pass --force to overwrite it", out.display());
+    }
+    match made {
+        Made::Text(text) => {
+            emit(a.output.as_deref(), &text)?.report(g);
+            Ok(ExitCode::SUCCESS)
+        }
+        Made::Lossy(losses) => {
+            report(g, &losses, None);
+            let native = a.archetype.format();
+            eprintln!(
+                "the {} scaffold cannot be written as {} without losing data; write it as {} and convert it with `loopconv convert --allow-lossy`",
+                a.archetype.name(),
+                a.to.unwrap_or(native).name(),
+                native.name()
+            );
+            Ok(ExitCode::from(EXIT_PROBLEMS))
+        }
+    }
 }
 
 /// The losses of writing a scaffold in another format, without their help lines: those

@@ -66,12 +66,7 @@ pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result
 
 /// The read limits the global options set.
 pub(super) fn read_limits(g: &Global) -> ReadLimits {
-    ReadLimits {
-        max_bytes: g.limits.max_input_bytes,
-        max_phases: g.limits.max_phases,
-        max_nodes: g.limits.max_values,
-        ..ReadLimits::default()
-    }
+    g.limits.read_limits()
 }
 
 /// [`load_file`], accepting a document that uses loops (a team, an Agent manifest, a lock)

@@ -14,4 +14,5 @@ pub(super) use read::{
 };
 pub(super) use write::{
     Inputs, Written, emit, emit_streamed, refuse_input_as_output, same_file, write_all_atomic,
+    write_atomic,
 };

@@ -9,6 +9,8 @@ mod consistency;
 mod docs_pages;
 mod front_door;
 mod interrupt;
+#[cfg(feature = "mcp")]
+mod mcp;
 pub(crate) mod new;
 mod packaging;
 mod precommit;

@@ -1,0 +1,1477 @@
+//! `loopconv mcp`: the loop tools as a Model Context Protocol server on standard input and
+//! output (rmcp), for coding agents that draft loops.
+//!
+//! Each tool reads a loop from a `path` inside the client's roots or from its `text`, runs
+//! the library's pipeline as the command of the same name does (the helpers of the
+//! command modules, not a copy of them), and answers with structured content: the
+//! diagnostics as `check --format json` writes them, and what the tool made. A loop with
+//! errors is a tool result with `isError`, never a protocol error; so is a mistake in the
+//! arguments. The work runs on blocking threads, a few at a time, and a cancelled request
+//! stops waiting for it.
+
+mod files;
+mod transport;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum as _};
+use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::model::{
+    CallToolResult, ContentBlock, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, Implementation, JsonObject, ListPromptsResult, ListResourcesResult,
+    PaginatedRequestParams, Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, ServerHandler, ServiceExt as _, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use loopconv::analysis::{Decision, RUNTIME_MAX_STEPS, Runtime};
+use loopconv::back;
+use loopconv::diag::{self, Diagnostic, docs};
+use loopconv::scaffold::Archetype;
+use loopconv::{Format, LoadOptions, Loaded, Target};
+
+use self::files::Roots;
+use super::{Color, Global, Limits, MessageFormat, Options};
+
+#[derive(Debug, Args)]
+pub(super) struct McpArgs {
+    #[command(flatten)]
+    limits: Limits,
+}
+
+/// Serve until the client closes standard input.
+pub(super) fn run(a: &McpArgs) -> Result<ExitCode> {
+    crate::memory_for_server();
+    let limits = a.limits;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("mcp")
+        .build()?;
+    runtime.block_on(async move {
+        let server = Server::new(limits);
+        let service = server
+            .serve(transport::Stdio::new())
+            .await
+            .map_err(|e| anyhow::anyhow!("starting the MCP session: {e}"))?;
+        service
+            .waiting()
+            .await
+            .map_err(|e| anyhow::anyhow!("the MCP session: {e}"))?;
+        anyhow::Ok(())
+    })?;
+    // The blocking threads of requests the client cancelled may still run: not waited for.
+    runtime.shutdown_background();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The server: the input limits, how many tool calls work at once, and the tools.
+#[derive(Clone)]
+pub(super) struct Server {
+    limits: Limits,
+    permits: Arc<tokio::sync::Semaphore>,
+    tool_router: ToolRouter<Server>,
+}
+
+// ---------------------------------------------------------------------------------------
+// Inputs and outputs of the tools. An optional argument is declared with its own type, not
+// as nullable (`["string", "null"]`, which some clients' schema dialects reject): it may be
+// left out.
+
+/// A JSON object: a diagnostic, or the JSON output of a command.
+type Object = serde_json::Map<String, Value>;
+
+/// `value` as a JSON object (every value given here serialises as one).
+fn object<T: Serialize + ?Sized>(value: &T) -> Object {
+    match serde_json::to_value(value) {
+        Ok(Value::Object(m)) => m,
+        _ => Object::new(),
+    }
+}
+
+/// A loop: a file inside the client's roots, or its text.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+struct LoopIn {
+    /// A loop file (for `check`, also a folder), relative to the first root or absolute;
+    /// it must lie inside the client's roots. Give this or `text`.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    path: Option<String>,
+    /// The loop's text itself (JSON or YAML), to check a draft before writing it. Give this
+    /// or `path`.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    text: Option<String>,
+    /// The input format (`agentpm`, `mas`, `ir`, `xstate`); detected from the content when
+    /// absent.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    format: Option<String>,
+    /// The name `text` gets in diagnostics (default `<text>`).
+    #[serde(default)]
+    #[schemars(with = "String")]
+    file_name: Option<String>,
+}
+
+/// The diagnostics of an input, as `loopconv check --format json` writes them.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Diagnostics {
+    /// Every diagnostic: code, severity, message, file, line and column, help and typed
+    /// fixes.
+    diagnostics: Vec<Object>,
+    errors: usize,
+    warnings: usize,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct CheckIn {
+    #[serde(flatten)]
+    input: LoopIn,
+    /// Treat warnings as errors.
+    #[serde(default)]
+    strict: bool,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct CheckOut {
+    /// No errors (under `strict`, no warnings either).
+    ok: bool,
+    /// How many loop files were checked.
+    files: usize,
+    #[serde(flatten)]
+    diagnostics: Diagnostics,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct ExplainIn {
+    /// A code (`V012`) or its name (`unreachable-phase`).
+    code: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct ExplainOut {
+    code: String,
+    name: String,
+    /// The code's page (Markdown): what it checks, why, a failing example and the fix.
+    text: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Nothing {}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct CodeRow {
+    code: String,
+    name: String,
+    summary: String,
+    retired: bool,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct ListCodesOut {
+    codes: Vec<CodeRow>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct GraphIn {
+    #[serde(flatten)]
+    input: LoopIn,
+    /// `mermaid` (default), `dot` or `plantuml`.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    language: Option<String>,
+    /// The Mermaid diagram style (Mermaid only).
+    #[serde(default)]
+    #[schemars(with = "String")]
+    style: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct GraphOut {
+    language: String,
+    /// The diagram's source; absent when the loop has errors.
+    diagram: Option<String>,
+    #[serde(flatten)]
+    diagnostics: Diagnostics,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct ConvertIn {
+    #[serde(flatten)]
+    input: LoopIn,
+    /// The target: `agentpm`, `mas`, `ir`, `xstate` or `langgraph`.
+    to: String,
+    /// Convert even when the target cannot hold some fields (the losses are then warnings).
+    #[serde(default)]
+    allow_lossy: bool,
+    /// MAS `actor` for a loop that does not name one.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    actor: Option<String>,
+    /// MAS `validator` for a VEAL loop that does not name one.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    validator: Option<String>,
+    /// MAS `fallback_agent`.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    fallback_agent: Option<String>,
+    /// AgentPM `version` for a loop that has none.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    set_version: Option<String>,
+    /// With `to: xstate`: a `js` or `ts` module instead of JSON.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    module: Option<String>,
+    /// Write the result to this file (inside the roots; an existing file is replaced
+    /// atomically). Without it nothing is written and the text is returned.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    output: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct ConvertOut {
+    to: String,
+    /// The converted text (absent when the conversion was refused).
+    text: Option<String>,
+    /// The file written, when `output` was given.
+    written: Option<String>,
+    /// The loss report: the diagnostics of what the target cannot hold (errors unless
+    /// `allow_lossy`).
+    losses: Vec<Object>,
+    #[serde(flatten)]
+    diagnostics: Diagnostics,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct PathsIn {
+    #[serde(flatten)]
+    input: LoopIn,
+    /// The runtime's step ceiling (default 50).
+    #[serde(default)]
+    #[schemars(with = "u64")]
+    runtime_max_steps: Option<u64>,
+    /// List covering runs while the steps they spell out add up to at most this (default
+    /// 2000).
+    #[serde(default)]
+    #[schemars(with = "usize")]
+    max_steps_listed: Option<usize>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct PathsOut {
+    /// `loopconv paths --format json`: the shortest run to each terminal and the covering
+    /// runs.
+    paths: Option<Object>,
+    #[serde(flatten)]
+    diagnostics: Diagnostics,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct WalkDecision {
+    /// The checkpoint's id.
+    checkpoint: String,
+    /// `approve` or `reject`.
+    decision: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct WalkIn {
+    #[serde(flatten)]
+    input: LoopIn,
+    /// The outcomes of the phase executions, in order; `@tool-failure` and `@phase-failure`
+    /// are failures.
+    outcomes: Vec<String>,
+    /// Checkpoint decisions, in the order they are taken.
+    #[serde(default)]
+    decisions: Vec<WalkDecision>,
+    /// The runtime's step ceiling (default 50).
+    #[serde(default)]
+    #[schemars(with = "u64")]
+    runtime_max_steps: Option<u64>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct WalkOut {
+    /// The run's status (`ended`, `aborted`, `handed_off`, `limit_reached`,
+    /// `approval_required`, `failed`); absent when the script does not fit the loop.
+    status: Option<String>,
+    /// `loopconv walk --format json`: the steps and why the run stopped.
+    run: Option<Object>,
+    /// Why the script does not fit the loop.
+    script_error: Option<String>,
+    #[serde(flatten)]
+    diagnostics: Diagnostics,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct DiffIn {
+    /// The old loop.
+    old: LoopIn,
+    /// The new loop (any format).
+    new: LoopIn,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct DiffOut {
+    /// `loopconv diff --format json`: every change and whether it breaks callers.
+    changes: Option<Object>,
+    /// How many changes can break callers.
+    breaking: usize,
+    /// The changes as text for people.
+    text: Option<String>,
+    #[serde(flatten)]
+    diagnostics: Diagnostics,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct SchemaIn {
+    /// A format (`agentpm`, `mas`, `ir`, `xstate`): its JSON Schema. Give this or
+    /// `outcomes_of`.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    format: Option<String>,
+    /// A loop: the JSON Schema of the results its phases return.
+    #[serde(default)]
+    #[schemars(with = "LoopIn")]
+    outcomes_of: Option<LoopIn>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct SchemaOut {
+    schema: Option<Object>,
+    #[serde(flatten)]
+    diagnostics: Diagnostics,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct NewIn {
+    /// The pattern: `react`, `plan-and-solve`, `plan-execute-replan`, `reflexion`, `veal`,
+    /// `real`.
+    archetype: String,
+    /// The loop's name (lowercase kebab-case).
+    name: String,
+    /// Write it in this format (only where the conversion is exact).
+    #[serde(default)]
+    #[schemars(with = "String")]
+    format: Option<String>,
+    /// Write the scaffold to this file (inside the roots; an existing file is kept). Without
+    /// it the text is returned.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    output: Option<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct NewOut {
+    format: String,
+    text: Option<String>,
+    written: Option<String>,
+    #[serde(flatten)]
+    diagnostics: Diagnostics,
+}
+
+// ---------------------------------------------------------------------------------------
+// Results.
+
+/// A tool error for a mistake in the call (arguments, a path): a message, `isError`.
+fn refused(message: impl Into<String>) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message.into())])
+}
+
+/// A structured result, `isError` when `failed`.
+fn answer<T: Serialize>(out: &T, failed: bool) -> CallToolResult {
+    let value = serde_json::to_value(out).unwrap_or(Value::Null);
+    if failed {
+        CallToolResult::structured_error(value)
+    } else {
+        CallToolResult::structured(value)
+    }
+}
+
+fn diagnostics_of(items: &[Diagnostic]) -> Diagnostics {
+    Diagnostics {
+        diagnostics: items.iter().map(object).collect(),
+        errors: items
+            .iter()
+            .filter(|d| d.severity == diag::Severity::Error)
+            .count(),
+        warnings: items
+            .iter()
+            .filter(|d| d.severity == diag::Severity::Warning)
+            .count(),
+    }
+}
+
+/// The arguments of a call as `T`; a mistake (a missing or unknown argument, a wrong
+/// type) is a tool error naming it, so that the agent can correct the call.
+fn arguments<T: for<'de> Deserialize<'de> + JsonSchema + 'static>(
+    args: JsonObject,
+) -> Result<T, String> {
+    let schema = schema_for_type::<T>();
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        let unknown: Vec<&String> = args.keys().filter(|k| !props.contains_key(*k)).collect();
+        if !unknown.is_empty() {
+            let known: Vec<&String> = props.keys().collect();
+            return Err(format!(
+                "unknown argument{} {} (this tool takes {})",
+                if unknown.len() == 1 { "" } else { "s" },
+                quoted(unknown),
+                quoted(known)
+            ));
+        }
+    }
+    serde_json::from_value(Value::Object(args)).map_err(|e| format!("bad arguments: {e}"))
+}
+
+fn quoted<'a>(names: impl IntoIterator<Item = &'a String>) -> String {
+    let names: Vec<String> = names.into_iter().map(|n| format!("`{n}`")).collect();
+    names.join(", ")
+}
+
+fn parse_format(name: Option<&str>) -> Result<Option<Format>, String> {
+    name.map(|n| {
+        Format::from_str(n, true).map_err(|_| {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+            format!("`{n}` is not a format ({})", names.join(", "))
+        })
+    })
+    .transpose()
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading inputs.
+
+/// Where a loop comes from, once the roots were consulted.
+enum Source {
+    /// A file or folder inside the roots: the path to open, which names it in diagnostics.
+    Path(PathBuf),
+    /// A draft's text and the name it gets.
+    Text { shown: String, text: String },
+}
+
+/// A loop input, resolved: the source and the format asked for.
+struct Input {
+    source: Source,
+    from: Option<Format>,
+}
+
+impl Server {
+    fn new(limits: Limits) -> Server {
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get().max(2));
+        Server {
+            limits,
+            permits: Arc::new(tokio::sync::Semaphore::new(workers)),
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// The options of the commands a tool runs: JSON diagnostics, the server's limits.
+    fn global(&self, strict: bool) -> Global {
+        Global {
+            options: Options {
+                format: MessageFormat::Json,
+                strict,
+                color: Color::Never,
+            },
+            limits: self.limits,
+            stdin_name: None,
+        }
+    }
+
+    /// The client's roots (asked each time: they may change), or the working directory
+    /// when it has none. rmcp marks roots deprecated (a later protocol revision drops
+    /// them, SEP-2577); the clients of today's revision announce them, and they are the
+    /// only way to learn which folders the user opened.
+    #[allow(deprecated)]
+    async fn roots(&self, ctx: &RequestContext<RoleServer>) -> Result<Roots, String> {
+        let asks = ctx
+            .peer
+            .peer_info()
+            .is_some_and(|i| i.capabilities.roots.is_some());
+        if !asks {
+            return Ok(Roots::from_uris([]));
+        }
+        let listed = tokio::select! {
+            r = ctx.peer.list_roots() => r,
+            () = ctx.ct.cancelled() => return Err("cancelled".to_owned()),
+        };
+        match listed {
+            Ok(r) => Ok(Roots::from_uris(r.roots.iter().map(|r| r.uri.as_str()))),
+            Err(e) => Err(format!("asking the client for its roots: {e}")),
+        }
+    }
+
+    /// Resolve a loop input: exactly one of `path` and `text`, a path inside the roots.
+    async fn input(&self, i: LoopIn, ctx: &RequestContext<RoleServer>) -> Result<Input, String> {
+        let from = parse_format(i.format.as_deref())?;
+        let source = match (i.path, i.text) {
+            (Some(_), Some(_)) => return Err("give either `path` or `text`, not both".to_owned()),
+            (None, None) => {
+                return Err(
+                    "give the loop as `path` (a file inside the roots) or `text`".to_owned(),
+                );
+            }
+            (None, Some(text)) => Source::Text {
+                shown: i.file_name.unwrap_or_else(|| "<text>".to_owned()),
+                text,
+            },
+            (Some(path), None) => {
+                if i.file_name.is_some() {
+                    return Err("`file_name` names a `text`; a `path` is its own name".to_owned());
+                }
+                let roots = self.roots(ctx).await?;
+                Source::Path(roots.openable(&path)?)
+            }
+        };
+        Ok(Input { source, from })
+    }
+
+    /// Where `output` is written, inside the roots.
+    async fn output(
+        &self,
+        output: Option<&str>,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<Option<PathBuf>, String> {
+        let Some(out) = output else { return Ok(None) };
+        let roots = self.roots(ctx).await?;
+        roots.writable(out).map(Some)
+    }
+
+    /// Run `work` on a blocking thread once one of the permits is free; a cancelled
+    /// request stops waiting (its work is left to finish, and its result dropped).
+    async fn blocking(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        work: impl FnOnce() -> CallToolResult + Send + 'static,
+    ) -> Result<CallToolResult, ErrorData> {
+        let cancelled = || ErrorData::new(ErrorCode::INVALID_REQUEST, "cancelled", None);
+        let permit = tokio::select! {
+            p = Arc::clone(&self.permits).acquire_owned() => p,
+            () = ctx.ct.cancelled() => return Err(cancelled()),
+        };
+        let Ok(permit) = permit else {
+            return Err(ErrorData::internal_error("the server is closing", None));
+        };
+        let job = tokio::task::spawn_blocking(move || {
+            let result = work();
+            drop(permit);
+            result
+        });
+        tokio::select! {
+            r = job => Ok(r.unwrap_or_else(|e| refused(format!("internal error (a loopconv bug): {e}")))),
+            () = ctx.ct.cancelled() => Err(cancelled()),
+        }
+    }
+}
+
+/// Read and load a file (as the commands read one: `load_file`) or a text, with the
+/// server's limits.
+fn load(source: Source, from: Option<Format>, g: &Global) -> Result<Loaded, String> {
+    match source {
+        Source::Path(path) => {
+            super::report::load_file(g, &path, from).map_err(|e| format!("{e:#}"))
+        }
+        Source::Text { shown, text } => {
+            let opts = LoadOptions {
+                from,
+                limits: g.limits.read_limits(),
+                ..LoadOptions::default()
+            };
+            let mut l = loopconv::pipeline::load_string(&shown, text, &opts).0;
+            if g.strict {
+                l.diags.make_strict();
+            }
+            Ok(l)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The tools.
+
+/// The result that reports the diagnostics of a loop with errors (`None` for a valid
+/// loop), made by `empty` without the tool's own output.
+fn invalid<T: Serialize>(
+    l: &Loaded,
+    empty: impl FnOnce(Diagnostics) -> T,
+) -> Option<CallToolResult> {
+    if l.valid().is_some() {
+        return None;
+    }
+    Some(answer(&empty(diagnostics_of(l.diags.items())), true))
+}
+
+fn check_work(input: Input, g: &Global, roots: &Roots) -> CallToolResult {
+    let (files, all) = match input.source {
+        // Files and folders as `check` reads them, with the workspace around them when it
+        // lies inside the roots (the nearest `specs/` folder may be above them: its files
+        // are not read then, as under `check --no-workspace`).
+        Source::Path(path) => {
+            let workspace = super::project::workspace_of(g, &path)
+                .is_some_and(|w| roots.readable(&w.to_string_lossy()).is_ok());
+            match super::check::diagnostics(g, vec![path], input.from, workspace) {
+                Ok(found) => found,
+                Err(e) => return refused(format!("{e:#}")),
+            }
+        }
+        text => match load(text, input.from, g) {
+            Ok(l) => (1, l.diags.into_items()),
+            Err(e) => return refused(e),
+        },
+    };
+    let diagnostics = diagnostics_of(&all);
+    let ok = diagnostics.errors == 0;
+    answer(
+        &CheckOut {
+            ok,
+            files,
+            diagnostics,
+        },
+        !ok,
+    )
+}
+
+fn graph_work(
+    input: Input,
+    language: Target,
+    style: back::mermaid::Style,
+    g: &Global,
+) -> CallToolResult {
+    let empty = |d| GraphOut {
+        language: language.name().to_owned(),
+        diagram: None,
+        diagnostics: d,
+    };
+    let l = match load(input.source, input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    if let Some(r) = invalid(&l, empty) {
+        return r;
+    }
+    let Some((spec, info)) = l.valid() else {
+        return refused("internal: the loop is not valid");
+    };
+    let opts = back::Options {
+        style,
+        ..back::Options::default()
+    };
+    let mut diags = diag::Diagnostics::new(l.diags.file());
+    match loopconv::write(language, spec, info, &opts, &mut diags) {
+        Ok(text) => {
+            let mut out = empty(diagnostics_of(l.diags.items()));
+            out.diagram = Some(text);
+            answer(&out, false)
+        }
+        Err(e) => refused(format!("drawing: {e}")),
+    }
+}
+
+struct ConvertJob {
+    input: Input,
+    to: Target,
+    opts: back::Options,
+    module: Option<back::xstate::ModuleLanguage>,
+    output: Option<(String, PathBuf)>,
+}
+
+fn convert_work(job: ConvertJob, g: &Global) -> CallToolResult {
+    let mut l = match load(job.input.source, job.input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    let text = match super::convert::convert_loaded(&mut l, job.to, &job.opts, job.module) {
+        Ok(t) => t,
+        Err(e) => return refused(format!("converting: {e:#}")),
+    };
+    let items = l.diags.items();
+    let losses: Vec<Object> = items
+        .iter()
+        .filter(|d| d.code.is_loss())
+        .map(object)
+        .collect();
+    let mut out = ConvertOut {
+        to: job.to.name().to_owned(),
+        text: None,
+        written: None,
+        losses,
+        diagnostics: diagnostics_of(items),
+    };
+    let Some(text) = text else {
+        return answer(&out, true);
+    };
+    if let Some((shown, real)) = &job.output {
+        if let Err(e) = super::io::write_atomic(real, &text) {
+            return refused(format!("writing {shown}: {e:#}"));
+        }
+        out.written = Some(shown.clone());
+    }
+    out.text = Some(text);
+    answer(&out, false)
+}
+
+fn paths_work(input: Input, rt: Runtime, listed: usize, g: &Global) -> CallToolResult {
+    use loopconv::analysis::paths as p;
+    let empty = |d| PathsOut {
+        paths: None,
+        diagnostics: d,
+    };
+    let l = match load(input.source, input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    if let Some(r) = invalid(&l, empty) {
+        return r;
+    }
+    let Some((spec, info)) = l.valid() else {
+        return refused("internal: the loop is not valid");
+    };
+    let options = p::Options {
+        max_steps_listed: listed,
+        ..p::Options::default()
+    };
+    let found = p::plan(spec, info, rt, options);
+    let mut out = empty(diagnostics_of(l.diags.items()));
+    out.paths = Some(object(&found));
+    answer(&out, false)
+}
+
+fn walk_work(
+    input: Input,
+    script: loopconv::analysis::walk::Script,
+    rt: Runtime,
+    g: &Global,
+) -> CallToolResult {
+    let empty = |d| WalkOut {
+        status: None,
+        run: None,
+        script_error: None,
+        diagnostics: d,
+    };
+    let l = match load(input.source, input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    if let Some(r) = invalid(&l, empty) {
+        return r;
+    }
+    let Some((spec, info)) = l.valid() else {
+        return refused("internal: the loop is not valid");
+    };
+    let mut out = empty(diagnostics_of(l.diags.items()));
+    match loopconv::analysis::walk::walk(spec, info, &script, rt) {
+        Ok(run) => {
+            out.status = Some(run.status.as_str().to_owned());
+            out.run = Some(object(&run));
+            answer(&out, false)
+        }
+        Err(e) => {
+            out.script_error = Some(e.message.clone());
+            out.run = Some(object(
+                &serde_json::json!({"error": e.message, "steps": e.steps}),
+            ));
+            answer(&out, true)
+        }
+    }
+}
+
+fn diff_work(old: Input, new: Input, g: &Global) -> CallToolResult {
+    use loopconv::analysis::diff as d;
+    let (lo, ln) = match (load(old.source, old.from, g), load(new.source, new.from, g)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => return refused(e),
+    };
+    let mut items = lo.diags.items().to_vec();
+    items.extend_from_slice(ln.diags.items());
+    let mut out = DiffOut {
+        changes: None,
+        breaking: 0,
+        text: None,
+        diagnostics: diagnostics_of(&items),
+    };
+    let (Some((os, _)), Some((ns, _))) = (lo.valid(), ln.valid()) else {
+        return answer(&out, true);
+    };
+    let changes = d::diff(os, ns);
+    let (of, nf) = (lo.diags.file(), ln.diags.file());
+    out.changes = serde_json::from_str(&back::diff::json(&changes, of, nf)).ok();
+    out.text = Some(back::diff::text(&changes, of, nf));
+    out.breaking = changes.breaking();
+    answer(&out, false)
+}
+
+fn outcome_schema_work(input: Input, g: &Global) -> CallToolResult {
+    use loopconv::analysis::outcome_schema::{first_declarations, outcome_schema};
+    let empty = |d| SchemaOut {
+        schema: None,
+        diagnostics: d,
+    };
+    let l = match load(input.source, input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    if let Some(r) = invalid(&l, empty) {
+        return r;
+    }
+    let Some((spec, _)) = l.valid() else {
+        return refused("internal: the loop is not valid");
+    };
+    let phases = first_declarations(spec);
+    let schema = outcome_schema(spec, &phases);
+    let mut out = empty(diagnostics_of(l.diags.items()));
+    out.schema = Some(object(&schema));
+    answer(&out, false)
+}
+
+fn format_schema(format: Format) -> Object {
+    serde_json::from_str(back::schema::schema_text(format)).unwrap_or_default()
+}
+
+/// The tools' annotations: read-only unless they write.
+#[tool_router]
+impl Server {
+    /// Validate a loop (a file, a folder of them, or its text): every problem with its
+    /// code, position, help and typed fixes, exactly as `loopconv check --format json`.
+    #[tool(
+        name = "check",
+        input_schema = schema_for_type::<CheckIn>(),
+        output_schema = schema_for_output::<CheckOut>(),
+        annotations(title = "Check a loop", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn check(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let a: CheckIn = match arguments(args) {
+            Ok(a) => a,
+            Err(e) => return Ok(refused(e)),
+        };
+        let input = match self.input(a.input, &ctx).await {
+            Ok(i) => i,
+            Err(e) => return Ok(refused(e)),
+        };
+        let roots = match &input.source {
+            Source::Path(_) => match self.roots(&ctx).await {
+                Ok(r) => r,
+                Err(e) => return Ok(refused(e)),
+            },
+            Source::Text { .. } => Roots::from_uris([]),
+        };
+        let g = self.global(a.strict);
+        self.blocking(&ctx, move || check_work(input, &g, &roots))
+            .await
+    }
+
+    /// The page of one diagnostic code: what it checks, why, a failing example and the fix.
+    #[tool(
+        name = "explain",
+        input_schema = schema_for_type::<ExplainIn>(),
+        output_schema = schema_for_output::<ExplainOut>(),
+        annotations(title = "Explain a code", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn explain(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        let a: ExplainIn = match arguments(args) {
+            Ok(a) => a,
+            Err(e) => return Ok(refused(e)),
+        };
+        let Some(row) = docs::find(&a.code) else {
+            return Ok(refused(format!(
+                "`{}` is not a loopconv diagnostic code or name (the `list_codes` tool lists them)",
+                a.code
+            )));
+        };
+        let text = match row {
+            docs::Row::Active(code) => docs::explain(code),
+            docs::Row::Retired(r) => docs::explain_retired(r),
+        };
+        Ok(answer(
+            &ExplainOut {
+                code: row.code().to_owned(),
+                name: row.name().to_owned(),
+                text,
+            },
+            false,
+        ))
+    }
+
+    /// Every diagnostic code with its name and summary.
+    #[tool(
+        name = "list_codes",
+        input_schema = schema_for_type::<Nothing>(),
+        output_schema = schema_for_output::<ListCodesOut>(),
+        annotations(title = "List the codes", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn list_codes(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
+        if let Err(e) = arguments::<Nothing>(args) {
+            return Ok(refused(e));
+        }
+        let codes = docs::rows()
+            .into_iter()
+            .map(|row| {
+                let (summary, retired) = match row {
+                    docs::Row::Active(c) => (c.summary().to_owned(), false),
+                    docs::Row::Retired(r) => (r.summary.to_owned(), true),
+                };
+                CodeRow {
+                    code: row.code().to_owned(),
+                    name: row.name().to_owned(),
+                    summary,
+                    retired,
+                }
+            })
+            .collect();
+        Ok(answer(&ListCodesOut { codes }, false))
+    }
+
+    /// Draw a loop: Mermaid, Graphviz DOT or PlantUML source.
+    #[tool(
+        name = "graph",
+        input_schema = schema_for_type::<GraphIn>(),
+        output_schema = schema_for_output::<GraphOut>(),
+        annotations(title = "Draw a loop", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn graph(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let a: GraphIn = match arguments(args) {
+            Ok(a) => a,
+            Err(e) => return Ok(refused(e)),
+        };
+        let name = a.language.as_deref().unwrap_or("mermaid");
+        let Some(language) = Target::ALL
+            .into_iter()
+            .find(|t| t.is_diagram() && t.name() == name)
+        else {
+            let names: Vec<&str> = Target::ALL
+                .into_iter()
+                .filter(|t| t.is_diagram())
+                .map(Target::name)
+                .collect();
+            return Ok(refused(format!(
+                "`{name}` is not a diagram language ({})",
+                names.join(", ")
+            )));
+        };
+        let style = match a.style.as_deref() {
+            None => back::mermaid::Style::Flowchart,
+            Some(_) if language != Target::Mermaid => {
+                return Ok(refused(format!(
+                    "`style` chooses a Mermaid diagram style; {} has only one",
+                    language.name()
+                )));
+            }
+            Some(s) => match back::mermaid::Style::from_str(s, true) {
+                Ok(s) => s,
+                Err(_) => {
+                    let names: Vec<String> = back::mermaid::Style::value_variants()
+                        .iter()
+                        .filter_map(|v| v.to_possible_value())
+                        .map(|v| v.get_name().to_owned())
+                        .collect();
+                    return Ok(refused(format!(
+                        "`{s}` is not a Mermaid style ({})",
+                        names.join(", ")
+                    )));
+                }
+            },
+        };
+        let input = match self.input(a.input, &ctx).await {
+            Ok(i) => i,
+            Err(e) => return Ok(refused(e)),
+        };
+        let g = self.global(false);
+        self.blocking(&ctx, move || graph_work(input, language, style, &g))
+            .await
+    }
+
+    /// Convert a loop to another format (AgentPM, multi-agent-spec, IR, XState) or to a
+    /// LangGraph program. A conversion that loses data is refused, with the loss report,
+    /// unless `allow_lossy`. Returns the text; writes a file only when `output` is given.
+    #[tool(
+        name = "convert",
+        input_schema = schema_for_type::<ConvertIn>(),
+        output_schema = schema_for_output::<ConvertOut>(),
+        annotations(
+            title = "Convert a loop",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    async fn convert(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let a: ConvertIn = match arguments(args) {
+            Ok(a) => a,
+            Err(e) => return Ok(refused(e)),
+        };
+        let Some(to) = Target::CONVERTED.into_iter().find(|t| t.name() == a.to) else {
+            let names: Vec<&str> = Target::CONVERTED.into_iter().map(Target::name).collect();
+            return Ok(refused(format!(
+                "`{}` is not a conversion target ({})",
+                a.to,
+                names.join(", ")
+            )));
+        };
+        let module = match a.module.as_deref() {
+            None => None,
+            Some(_) if to != Target::Loop(Format::Xstate) => {
+                return Ok(refused(
+                    "`module` writes an XState machine as code: it needs `to: xstate`",
+                ));
+            }
+            Some(m) => match back::xstate::ModuleLanguage::from_str(m, true) {
+                Ok(m) => Some(m),
+                Err(_) => return Ok(refused(format!("`{m}` is not a module language (js, ts)"))),
+            },
+        };
+        let opts = back::Options {
+            allow_lossy: a.allow_lossy,
+            actor: a.actor,
+            validator: a.validator,
+            fallback_agent: a.fallback_agent,
+            version: a.set_version,
+            ..back::Options::default()
+        };
+        let input = match self.input(a.input, &ctx).await {
+            Ok(i) => i,
+            Err(e) => return Ok(refused(e)),
+        };
+        let output = match self.output(a.output.as_deref(), &ctx).await {
+            Ok(o) => o,
+            Err(e) => return Ok(refused(e)),
+        };
+        if let (Some(out), Source::Path(path)) = (&output, &input.source)
+            && super::io::same_file(out, path)
+        {
+            return Ok(refused(
+                "`output` is the input file; convert to another file",
+            ));
+        }
+        let job = ConvertJob {
+            input,
+            to,
+            opts,
+            module,
+            output: a.output.zip(output),
+        };
+        let g = self.global(false);
+        self.blocking(&ctx, move || convert_work(job, &g)).await
+    }
+
+    /// Test paths: the shortest run to each terminal, and runs covering every transition
+    /// and checkpoint decision.
+    #[tool(
+        name = "paths",
+        input_schema = schema_for_type::<PathsIn>(),
+        output_schema = schema_for_output::<PathsOut>(),
+        annotations(title = "Test paths", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn paths(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let a: PathsIn = match arguments(args) {
+            Ok(a) => a,
+            Err(e) => return Ok(refused(e)),
+        };
+        let rt = match runtime(a.runtime_max_steps) {
+            Ok(rt) => rt,
+            Err(e) => return Ok(refused(e)),
+        };
+        let listed = a.max_steps_listed.unwrap_or(super::paths::MAX_STEPS_LISTED);
+        let input = match self.input(a.input, &ctx).await {
+            Ok(i) => i,
+            Err(e) => return Ok(refused(e)),
+        };
+        let g = self.global(false);
+        self.blocking(&ctx, move || paths_work(input, rt, listed, &g))
+            .await
+    }
+
+    /// Step through a loop as the AgentPM harness runs it, with scripted outcomes,
+    /// failures and checkpoint decisions; ends with the run's status.
+    #[tool(
+        name = "walk",
+        input_schema = schema_for_type::<WalkIn>(),
+        output_schema = schema_for_output::<WalkOut>(),
+        annotations(title = "Walk a loop", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn walk(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let a: WalkIn = match arguments(args) {
+            Ok(a) => a,
+            Err(e) => return Ok(refused(e)),
+        };
+        let rt = match runtime(a.runtime_max_steps) {
+            Ok(rt) => rt,
+            Err(e) => return Ok(refused(e)),
+        };
+        let mut decisions = Vec::new();
+        for d in a.decisions {
+            let decision = match d.decision.as_str() {
+                "approve" => Decision::Approve,
+                "reject" => Decision::Reject,
+                other => {
+                    return Ok(refused(format!(
+                        "`{other}` is not a checkpoint decision (approve, reject)"
+                    )));
+                }
+            };
+            decisions.push((d.checkpoint, decision));
+        }
+        let script = loopconv::analysis::walk::Script {
+            outcomes: a.outcomes,
+            decisions,
+        };
+        let input = match self.input(a.input, &ctx).await {
+            Ok(i) => i,
+            Err(e) => return Ok(refused(e)),
+        };
+        let g = self.global(false);
+        self.blocking(&ctx, move || walk_work(input, script, rt, &g))
+            .await
+    }
+
+    /// Compare two loops (any formats): what changed, and whether it breaks callers.
+    #[tool(
+        name = "diff",
+        input_schema = schema_for_type::<DiffIn>(),
+        output_schema = schema_for_output::<DiffOut>(),
+        annotations(title = "Compare two loops", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn diff(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let a: DiffIn = match arguments(args) {
+            Ok(a) => a,
+            Err(e) => return Ok(refused(e)),
+        };
+        let old = match self.input(a.old, &ctx).await {
+            Ok(i) => i,
+            Err(e) => return Ok(refused(e)),
+        };
+        let new = match self.input(a.new, &ctx).await {
+            Ok(i) => i,
+            Err(e) => return Ok(refused(e)),
+        };
+        let g = self.global(false);
+        self.blocking(&ctx, move || diff_work(old, new, &g)).await
+    }
+
+    /// The JSON Schema of a loop format, or of the results one loop's phases return.
+    #[tool(
+        name = "schema",
+        input_schema = schema_for_type::<SchemaIn>(),
+        output_schema = schema_for_output::<SchemaOut>(),
+        annotations(title = "A JSON Schema", read_only_hint = true, open_world_hint = false)
+    )]
+    async fn schema(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let a: SchemaIn = match arguments(args) {
+            Ok(a) => a,
+            Err(e) => return Ok(refused(e)),
+        };
+        match (a.format, a.outcomes_of) {
+            (Some(f), None) => {
+                let format = match parse_format(Some(&f)) {
+                    Ok(Some(f)) => f,
+                    Ok(None) => return Ok(refused("no format")),
+                    Err(e) => return Ok(refused(e)),
+                };
+                Ok(answer(
+                    &SchemaOut {
+                        schema: Some(format_schema(format)),
+                        diagnostics: diagnostics_of(&[]),
+                    },
+                    false,
+                ))
+            }
+            (None, Some(i)) => {
+                let input = match self.input(i, &ctx).await {
+                    Ok(i) => i,
+                    Err(e) => return Ok(refused(e)),
+                };
+                let g = self.global(false);
+                self.blocking(&ctx, move || outcome_schema_work(input, &g))
+                    .await
+            }
+            _ => Ok(refused("give either `format` or `outcomes_of`")),
+        }
+    }
+
+    /// A new loop of a known pattern: a valid scaffold to edit. Returns the text; writes a
+    /// file only when `output` is given (an existing file is kept).
+    #[tool(
+        name = "new",
+        input_schema = schema_for_type::<NewIn>(),
+        output_schema = schema_for_output::<NewOut>(),
+        annotations(
+            title = "A new loop",
+            read_only_hint = false,
+            destructive_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn new_loop(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let a: NewIn = match arguments(args) {
+            Ok(a) => a,
+            Err(e) => return Ok(refused(e)),
+        };
+        let Ok(archetype) = Archetype::from_str(&a.archetype, true) else {
+            let names: Vec<&str> = Archetype::ALL.iter().map(|a| a.name()).collect();
+            return Ok(refused(format!(
+                "`{}` is not an archetype ({})",
+                a.archetype,
+                names.join(", ")
+            )));
+        };
+        let to = match parse_format(a.format.as_deref()) {
+            Ok(f) => f,
+            Err(e) => return Ok(refused(e)),
+        };
+        let output = match self.output(a.output.as_deref(), &ctx).await {
+            Ok(o) => o,
+            Err(e) => return Ok(refused(e)),
+        };
+        let format = to.unwrap_or(archetype.format()).name().to_owned();
+        let made = match super::new::make(archetype, &a.name, to) {
+            Ok(m) => m,
+            Err(e) => return Ok(refused(format!("{e:#}").replace("`--name ", "`name: "))),
+        };
+        let mut out = NewOut {
+            format,
+            text: None,
+            written: None,
+            diagnostics: diagnostics_of(&[]),
+        };
+        let text = match made {
+            super::new::Made::Text(t) => t,
+            super::new::Made::Lossy(losses) => {
+                out.diagnostics = diagnostics_of(losses.items());
+                return Ok(answer(&out, true));
+            }
+        };
+        if let (Some(real), Some(shown)) = (output, a.output) {
+            if real.exists() {
+                return Ok(refused(format!("{shown} exists; loopconv mcp keeps it")));
+            }
+            if let Err(e) = super::io::write_atomic(&real, &text) {
+                return Ok(refused(format!("writing {shown}: {e:#}")));
+            }
+            out.written = Some(shown);
+        }
+        out.text = Some(text);
+        Ok(answer(&out, false))
+    }
+}
+
+fn runtime(max_steps: Option<u64>) -> Result<Runtime, String> {
+    match max_steps {
+        Some(0) => Err("`runtime_max_steps` is at least 1".to_owned()),
+        n => Ok(Runtime {
+            max_steps: n.unwrap_or(RUNTIME_MAX_STEPS),
+        }),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Resources and the prompt.
+
+/// The URI of a format's JSON Schema.
+fn schema_uri(f: Format) -> String {
+    format!("loopconv://schemas/{}", f.schema_file_name())
+}
+
+/// The URI of a code's page.
+fn code_uri(code: &str) -> String {
+    format!("loopconv://codes/{code}")
+}
+
+const PROMPT: &str = "draft-loop";
+
+fn draft_prompt(description: &str, format: Format) -> String {
+    format!(
+        "Draft an agent loop specification in the {title} format ({name}) for this purpose:\n\n\
+         {description}\n\n\
+         Steps:\n\
+         1. Read the format's JSON Schema (resource {uri}, or the `schema` tool with \
+         `format: {name}`); the `new` tool gives a valid scaffold of a known pattern to start from.\n\
+         2. Write the loop as text and call the `check` tool with `text` and `format: {name}`.\n\
+         3. Fix every diagnostic (the `explain` tool gives a code's page, and each diagnostic's \
+         `help` and `fixes` say what to change), and check again until `ok` is true with no warnings.\n\
+         4. Call `paths` to see that every terminal is reached, and show the final loop and its \
+         `graph` (Mermaid).",
+        title = format.title(),
+        name = format.name(),
+        uri = schema_uri(format),
+    )
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .enable_prompts()
+                .build(),
+        )
+        .with_server_info(
+            Implementation::new("loopconv", env!("CARGO_PKG_VERSION")).with_title("loopconv"),
+        )
+        .with_instructions(
+            "Validate, draw, convert, walk and path-test agent-loop specifications (AgentPM \
+             loop manifests, multi-agent-spec REAL/VEAL loops, XState machines). Every tool \
+             takes a loop as `path` (inside the client's roots) or as `text`: call `check` \
+             on a draft before writing it.",
+        )
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let mut resources = Vec::new();
+        for f in Format::ALL {
+            resources.push(
+                Resource::new(schema_uri(f), f.schema_file_name())
+                    .with_title(format!("JSON Schema of the {} format", f.title()))
+                    .with_mime_type("application/schema+json"),
+            );
+        }
+        for row in docs::rows() {
+            resources.push(
+                Resource::new(code_uri(row.code()), row.code())
+                    .with_title(format!("{} {}", row.code(), row.name()))
+                    .with_mime_type("text/markdown"),
+            );
+        }
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri.as_str();
+        let found = if let Some(file) = uri.strip_prefix("loopconv://schemas/") {
+            Format::ALL
+                .into_iter()
+                .find(|f| f.schema_file_name() == file)
+                .map(|f| {
+                    (
+                        back::schema::schema_text(f).to_owned(),
+                        "application/schema+json",
+                    )
+                })
+        } else if let Some(code) = uri.strip_prefix("loopconv://codes/") {
+            docs::find(code)
+                .filter(|row| row.code() == code)
+                .map(|row| {
+                    let text = match row {
+                        docs::Row::Active(c) => docs::explain(c),
+                        docs::Row::Retired(r) => docs::explain_retired(r),
+                    };
+                    (text, "text/markdown")
+                })
+        } else {
+            None
+        };
+        let Some((text, mime)) = found else {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {uri}"),
+                None,
+            ));
+        };
+        Ok(
+            ReadResourceResult::new(vec![ResourceContents::text(text, uri).with_mime_type(mime)])
+                .into(),
+        )
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let prompt = Prompt::new(
+            PROMPT,
+            Some("Draft a loop from a description, then check and fix it until it is clean"),
+            Some(vec![
+                PromptArgument::new("description")
+                    .with_description("What the loop is for: its phases, checks and approvals")
+                    .with_required(true),
+                PromptArgument::new("format")
+                    .with_description("agentpm (default), mas, ir or xstate")
+                    .with_required(false),
+            ]),
+        );
+        Ok(ListPromptsResult::with_all_items(vec![prompt]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != PROMPT {
+            return Err(ErrorData::invalid_params(
+                format!("no prompt `{}` (the prompt is `{PROMPT}`)", request.name),
+                None,
+            ));
+        }
+        let args = request.arguments.unwrap_or_default();
+        let text = |k: &str| args.get(k).and_then(Value::as_str).map(str::to_owned);
+        let Some(description) = text("description") else {
+            return Err(ErrorData::invalid_params(
+                "the prompt needs a `description`",
+                None,
+            ));
+        };
+        let format = match text("format") {
+            None => Format::Agentpm,
+            Some(f) => Format::from_str(&f, true)
+                .map_err(|_| ErrorData::invalid_params(format!("`{f}` is not a format"), None))?,
+        };
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            draft_prompt(&description, format),
+        )])
+        .with_description("Draft a loop and check it")
+        .into())
+    }
+}

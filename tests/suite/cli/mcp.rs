@@ -1,0 +1,200 @@
+//! `loopconv mcp`, the Model Context Protocol server: driven by the official Python client
+//! (`scripts/mcp_check.py`: every tool against the command line, a broken loop, bad
+//! arguments, paths outside the roots, a 100 MB text, 100 concurrent calls), and by raw
+//! JSON-RPC lines for what a client library never sends (broken messages).
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::path::Path;
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+
+use crate::support::{ROOT, loopconv_process};
+
+/// Whether `python3` can import the MCP SDK (installed by `scripts/install-tools.sh`).
+fn have_mcp() -> bool {
+    std::process::Command::new("python3")
+        .args(["-c", "import mcp.client.stdio"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn the_official_python_client_drives_every_tool() {
+    if crate::support::skip_without_tool(
+        have_mcp(),
+        "the MCP Python SDK (python3 -m pip install mcp==2.3.0)",
+    ) {
+        return;
+    }
+    let out = std::process::Command::new("python3")
+        .arg(Path::new(ROOT).join("scripts/mcp_check.py"))
+        .arg(env!("CARGO_BIN_EXE_loopconv"))
+        .current_dir(ROOT)
+        .output()
+        .expect("run python3");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{report}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for check in [
+        "ok: initialize",
+        "ok: 10 tools, each with input and output schemas",
+        "ok: check of broken loops: the diagnostics of `check --format json`",
+        "ok: check of a folder",
+        "ok: convert: every target, a lossy conversion refused",
+        "ok: paths, walk, diff, schema, new as the command line",
+        "ok: bad arguments are tool errors, and the session goes on",
+        "ok: paths outside the roots are refused",
+        "ok: a 100 MB text is refused by the limit",
+        "ok: 100 concurrent calls, all answered",
+        "all checks passed",
+    ] {
+        assert!(report.contains(check), "no `{check}` in:\n{report}");
+    }
+}
+
+/// A server on standard input and output, spoken to a line at a time.
+struct Session {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: BufReader<std::process::ChildStdout>,
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = loopconv_process()
+            .arg("mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start loopconv mcp");
+        let input = child.stdin.take().expect("stdin");
+        let output = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut s = Session {
+            child,
+            input,
+            output,
+        };
+        s.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "suite", "version": "1"}}}),
+        );
+        let init = s.read();
+        assert_eq!(init["result"]["serverInfo"]["name"], "loopconv", "{init}");
+        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        s
+    }
+
+    fn send_line(&mut self, line: &str) {
+        writeln!(self.input, "{line}").expect("write to the server");
+        self.input.flush().expect("flush");
+    }
+
+    fn send(&mut self, message: &Value) {
+        self.send_line(&message.to_string());
+    }
+
+    /// The next line of standard output, which must be one JSON-RPC message.
+    fn read(&mut self) -> Value {
+        let mut line = String::new();
+        self.output
+            .read_line(&mut line)
+            .expect("read from the server");
+        let v: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("not a JSON message on stdout ({e}): {line:?}"));
+        assert_eq!(v["jsonrpc"], "2.0", "{v}");
+        v
+    }
+
+    fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}}));
+        let r = self.read();
+        assert_eq!(r["id"], id, "{r}");
+        r
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_malformed_message_gets_a_json_rpc_error_and_the_session_goes_on() {
+    let mut s = Session::start();
+    s.send_line("{this is not json");
+    let e = s.read();
+    assert_eq!(e["error"]["code"], -32700, "{e}");
+    assert!(e["id"].is_null(), "{e}");
+    s.send_line(r#"{"jsonrpc":"2.0","id":41,"method":7}"#);
+    let e = s.read();
+    assert_eq!(e["error"]["code"], -32600, "{e}");
+    assert_eq!(e["id"], 41, "{e}");
+    s.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    let tools = s.read();
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names.len(), 10, "{names:?}");
+}
+
+#[test]
+fn a_broken_loop_is_a_tool_result_with_its_diagnostics_not_a_protocol_error() {
+    let file = "examples/invalid/V003-duplicate-phase-id.json";
+    let want: Value = serde_json::from_slice(
+        &crate::support::loopconv()
+            .args(["check", "--format", "json", file])
+            .output()
+            .expect("run check")
+            .stdout,
+    )
+    .expect("JSON");
+    let mut s = Session::start();
+    let r = s.call(1, "check", json!({"path": file}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert_eq!(r["result"]["structuredContent"]["diagnostics"], want);
+    // Arguments of the wrong type, an unknown argument: tool errors too.
+    let r = s.call(2, "graph", json!({"path": 5}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let r = s.call(3, "graph", json!({"path": file, "colour": "red"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let r = s.call(
+        4,
+        "graph",
+        json!({"path": "examples/agentpm/react-loop.json"}),
+    );
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    let diagram = r["result"]["structuredContent"]["diagram"]
+        .as_str()
+        .expect("a diagram");
+    assert!(
+        diagram.starts_with("flowchart") || diagram.contains("flowchart"),
+        "{diagram}"
+    );
+}
+
+#[test]
+fn without_roots_the_working_directory_is_the_root() {
+    let mut s = Session::start();
+    let r = s.call(1, "check", json!({"path": "/etc/hostname"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let text = r["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("outside the client's roots"), "{text}");
+    let r = s.call(2, "check", json!({"path": "../shared"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let r = s.call(3, "check", json!({"path": "examples/agentpm"}));
+    assert_eq!(r["result"]["structuredContent"]["ok"], true, "{r}");
+}
