@@ -70,6 +70,7 @@ pub(super) fn read_limits(g: &Global) -> ReadLimits {
         max_bytes: g.limits.max_input_bytes,
         max_phases: g.limits.max_phases,
         max_nodes: g.limits.max_values,
+        max_diagnostics: g.limits.max_diagnostics,
         ..ReadLimits::default()
     }
 }

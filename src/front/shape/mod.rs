@@ -123,10 +123,18 @@ struct ShapeCheck<'a> {
     fatal: usize,
 }
 
+/// A user's text in a message: escaped, cut to [`crate::diag::QUOTED_CHARS`] with its
+/// full length ([`crate::diag::quote`]).
 fn quote(s: &str) -> String {
-    let short: String = s.chars().take(80).collect();
-    let more = if s.chars().count() > 80 { "…" } else { "" };
-    format!("`{}{more}`", short.escape_debug())
+    let cut = crate::diag::cut(s);
+    match cut {
+        std::borrow::Cow::Borrowed(s) => format!("`{}`", s.escape_debug()),
+        std::borrow::Cow::Owned(_) => {
+            let head: String = s.chars().take(crate::diag::QUOTED_CHARS).collect();
+            let (_, len) = cut.rsplit_once("… (").unwrap_or_default();
+            format!("`{}…` ({len}", head.escape_debug())
+        }
+    }
 }
 
 /// A float with no fractional part (`3.0`, `1e1`, `-0.0`; also `1e308`, which is then out
@@ -284,7 +292,11 @@ impl ShapeCheck<'_> {
             ok = false;
             let d = Diagnostic::new(
                 Code::OutOfRange,
-                format!("`{}` must be at least {min}, found {n}", ptr.field()),
+                format!(
+                    "`{}` must be at least {min}, found {}",
+                    ptr.field(),
+                    crate::diag::cut(&n.to_string())
+                ),
             )
             .at(ptr.to_string());
             self.emit(d, false, report);
@@ -547,7 +559,7 @@ impl ShapeCheck<'_> {
             .join(", ");
         let found = match &node.value {
             Value::String(text) => quote(text),
-            _ => format!("`{}`", node.to_json()),
+            _ => crate::diag::quote(&node.to_json().to_string()),
         };
         let expected = if allowed.len() == 1 {
             list

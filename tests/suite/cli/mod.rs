@@ -8,6 +8,7 @@ mod commands;
 mod consistency;
 mod docs_pages;
 mod front_door;
+mod hostile;
 mod interrupt;
 pub(crate) mod new;
 mod packaging;
