@@ -9,7 +9,7 @@
 
 pub mod graph;
 pub(crate) mod names;
-mod outcomes;
+pub(crate) mod outcomes;
 pub(crate) mod refs;
 mod unknown;
 
