@@ -481,6 +481,24 @@ impl<'a> Names<'a> {
         {
             return Resolved::Declared(declared_outcome(&self.graph.phases[i], k));
         }
+        if self.outcomes_flagged.contains(id) {
+            return Resolved::Excused(None);
+        }
+        // A phase of more outcomes than are compared: no did-you-mean, and no list of its
+        // outcomes made for each transition on an unknown one (quadratic in a phase of
+        // many).
+        if !self.duplicated.contains(id)
+            && (self.get(id)).is_some_and(|p| {
+                p.outcomes
+                    .as_ref()
+                    .is_some_and(|os| os.len() > MAX_COMPARED)
+            })
+        {
+            if self.is_flagged(pointer) {
+                return Resolved::Excused(None);
+            }
+            return Resolved::Unknown { near: None };
+        }
         let outs = self.outcomes_of(id);
         if let Some(&o) = outs.iter().find(|o| **o == on) {
             return Resolved::Declared(o);
@@ -556,6 +574,9 @@ pub(crate) fn closest<'a>(
     accept: impl Fn(usize, &str) -> bool,
 ) -> Option<&'a str> {
     let len = unknown.chars().count();
+    if len > MAX_SUGGESTED_CHARS {
+        return None;
+    }
     candidates
         .into_iter()
         .filter(|k| accept(k.chars().count().abs_diff(len), k))
@@ -567,6 +588,11 @@ pub(crate) fn closest<'a>(
 
 /// The most ids whose edit distance to an unknown one is computed.
 const MAX_COMPARED: usize = 1000;
+
+/// The longest name compared by edit distance (a stable id has at most 64 characters):
+/// the distance costs the product of the two lengths, and a 440 KB file of long
+/// invalid ids took 22 s for its did-you-means.
+pub(super) const MAX_SUGGESTED_CHARS: usize = 128;
 
 /// The ids among `ids` whose edit distance to an unknown one is computed: all of them, or
 /// none beyond [`MAX_COMPARED`] (a loop with thousands of phases and many dangling ids
@@ -599,7 +625,9 @@ fn unique<'a>(
 /// only in case.
 pub(super) fn one_edit(name: &str, declared: &str) -> bool {
     name.eq_ignore_ascii_case(declared)
-        || (name.len().abs_diff(declared.len()) <= 1 && strsim::osa_distance(name, declared) <= 1)
+        || (name.len().abs_diff(declared.len()) <= 1
+            && name.len() <= MAX_SUGGESTED_CHARS
+            && strsim::osa_distance(name, declared) <= 1)
 }
 
 /// `name` is the invalid id `declared` written validly: the same but for case, or its

@@ -203,7 +203,12 @@ fn help(names: &Names, d: Diagnostic, name: &str, uses: &[Use]) -> Diagnostic {
         });
     }
     let d = unknown_id_help(d, name, names.valid_ids(), "phase");
-    let close = |i: &&&str| strsim::levenshtein(&i.to_ascii_lowercase(), name) <= 2;
+    let chars = name.chars().count();
+    let close = |i: &&&str| {
+        chars <= super::names::MAX_SUGGESTED_CHARS
+            && i.chars().count().abs_diff(chars) <= 2
+            && strsim::levenshtein(&i.to_ascii_lowercase(), name) <= 2
+    };
     // Edit distances only among at most 1,000 ids, as for the valid ids.
     let invalid = names.invalid_ids();
     let compared = if invalid.len() <= 1000 { invalid } else { &[] };
