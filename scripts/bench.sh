@@ -76,7 +76,7 @@ rm -f "$MEASURED"
 ln "$LOOPCONV" "$MEASURED" 2>/dev/null || cp "$LOOPCONV" "$MEASURED"
 LOOPCONV="$MEASURED"
 # The generator writes VERSION last: a folder of another layout (or half written) is redone.
-if [ "$(cat "$W/VERSION" 2>/dev/null)" != 2 ]; then
+if [ "$(cat "$W/VERSION" 2>/dev/null)" != 4 ]; then
     rm -rf "$W"
     cargo run --release --quiet --example gen-workload -- "$W"
 fi
@@ -235,6 +235,23 @@ FOLDER="$OUT/folder"
 WARMUP=0 bench folder --prepare "rm -rf '$FOLDER'" "cp -r '$W/corpus' '$FOLDER'" \
     "'$L' docs '$W/corpus' -o '$FOLDER'" "'$L' convert --to ir '$W/corpus' -o '$FOLDER'"
 rm -rf "$FOLDER"
+# The hostile shapes of issue 45 (benches/workload/hostile.rs) at 1 MB and 10 MB, in one
+# run: each against `check` of a plain loop of its size (goal <= 2) and 1 MB -> 10 MB
+# (goal <= 12). Some exit 1 (the shapes with errors): hyperfine ignores it.
+H="$W/hostile"
+hostile=()
+for size in 1mb 10mb; do
+    hostile+=("'$L' check '$H/plain-$size.json'" \
+        "'$L' check '$H/outcomes-$size.json'" \
+        "'$L' graph --mermaid '$H/repeated-keys-$size.json'" \
+        "'$L' check '$H/long-ids-$size.json'" \
+        "'$L' check --color always '$H/one-line-$size.json'" \
+        "'$L' check --format sarif '$H/repeated-keys-$size.json'" \
+        "'$L' diff --format markdown '$H/plain-$size.json' '$H/plain-changed-$size.json'" \
+        "'$L' graph --dot '$H/outcomes-$size.json'")
+done
+bench hostile "${hostile[@]}"
+peak hostile-sarif "$L" check --format sarif "$H/repeated-keys-10mb.json"
 growth=()
 for cmd in check "graph --mermaid" "graph --dot"; do
     growth+=("'$L' $cmd '$L1K'" "'$L' $cmd '$L10K'" "'$L' $cmd $BIG '$L100K'")

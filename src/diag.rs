@@ -113,6 +113,7 @@ codes! {
     TooManyPhases = ("P013", "too-many-phases", Error, "the loop declares more phases than the limit"),
     JsonDuplicateKey = ("P014", "json-duplicate-key", Warning, "a JSON object repeats a key (upstream readers keep the last value, as loopconv does)"),
     NotALoop = ("P015", "not-a-loop", Error, "the file uses loops (a team, an agent spec, an Agent or Template manifest, a lock) but is no loop, where a loop is needed"),
+    TooManyDiagnostics = ("P016", "too-many-diagnostics", Note, "the file has more diagnostics than the limit; the others are counted, not shown"),
     // ---- F: format shape ----
     UnknownField = ("F001", "unknown-field", Error, "a key that the format does not define"),
     MissingField = ("F002", "missing-field", Error, "a required key is missing"),
@@ -447,13 +448,28 @@ pub trait Locate {
     fn locate_exact(&self, pointer: &str, key: bool) -> Option<(Pos, Pos)>;
 }
 
+/// The most diagnostics of one file that are kept by default ([`Diagnostics::set_limit`],
+/// `--max-diagnostics`): a report of hundreds is already more than anyone reads, and a
+/// hostile file of a million repeated keys made a 637 MB SARIF log.
+pub const DEFAULT_MAX_DIAGNOSTICS: usize = 200;
+
 /// An append-only collection of diagnostics for one file.
+///
+/// With a limit ([`Self::set_limit`]) it keeps the first diagnostics up to the limit and
+/// counts the others by code and severity: its last item is then one `P016` that says how
+/// many were left out and of which codes, so that every output (human, JSON, SARIF,
+/// GitHub, the language server) is bounded and says so. [`Self::count`] and
+/// [`Self::has_errors`] count the ones left out too: the verdict is the whole file's.
 #[derive(Debug, Default, Clone)]
 pub struct Diagnostics {
     file: String,
     /// [`Location::file_bytes`].
     file_bytes: Option<Vec<u8>>,
     items: Vec<Diagnostic>,
+    /// The most diagnostics kept (`None`: all).
+    limit: Option<usize>,
+    /// The diagnostics left out, by code and severity.
+    omitted: std::collections::BTreeMap<(Code, Severity), usize>,
 }
 
 impl Diagnostics {
@@ -463,7 +479,113 @@ impl Diagnostics {
             file: file.into(),
             file_bytes: None,
             items: Vec::new(),
+            limit: None,
+            omitted: std::collections::BTreeMap::new(),
         }
+    }
+
+    /// Keep at most `limit` diagnostics (at least one); the others are counted and said in
+    /// one `P016` at the end. Diagnostics kept so far beyond the limit are left out now.
+    pub fn set_limit(&mut self, limit: usize) {
+        let limit = limit.max(1);
+        self.limit = Some(limit);
+        self.take_summary();
+        if self.items.len() > limit {
+            for d in self.items.split_off(limit) {
+                *self.omitted.entry((d.code, d.severity)).or_default() += 1;
+            }
+        }
+        self.put_summary();
+    }
+
+    /// Count `n` more diagnostics of `code` as left out, without making them (a parser
+    /// that stopped recording repeats at the limit).
+    pub fn omit(&mut self, code: Code, n: usize) {
+        if n == 0 {
+            return;
+        }
+        self.take_summary();
+        *self.omitted.entry((code, code.severity())).or_default() += n;
+        self.put_summary();
+    }
+
+    /// How many more diagnostics the file has than are kept.
+    pub fn omitted(&self) -> usize {
+        self.omitted.values().sum()
+    }
+
+    /// Whether a diagnostic is room for one more (always without a limit): a producer of
+    /// many can stop making them and [`Self::omit`] the rest.
+    pub fn has_room(&self) -> bool {
+        self.limit.is_none_or(|l| self.kept() < l)
+    }
+
+    /// The diagnostics kept, less the summary.
+    fn kept(&self) -> usize {
+        self.items.len() - usize::from(!self.omitted.is_empty())
+    }
+
+    /// Take the `P016` summary off the end (there is one exactly when some were left out).
+    fn take_summary(&mut self) {
+        if !self.omitted.is_empty() {
+            let last = self.items.pop();
+            debug_assert!(last.is_some_and(|d| d.code == Code::TooManyDiagnostics));
+        }
+    }
+
+    /// Put the `P016` summary back at the end, made anew from the counts.
+    fn put_summary(&mut self) {
+        if self.omitted.is_empty() {
+            return;
+        }
+        let d = self.summary();
+        self.items.push(d);
+    }
+
+    /// The `P016` that says how many diagnostics were left out, and of which codes (at
+    /// most one clause per code: its length is bounded whatever the input). Made while
+    /// it is off the end ([`Self::take_summary`]).
+    fn summary(&self) -> Diagnostic {
+        let total = self.omitted();
+        let mut by_code: Vec<(Code, usize)> = Vec::new();
+        for (&(code, _), &n) in &self.omitted {
+            match by_code.last_mut() {
+                Some((c, m)) if *c == code => *m += n,
+                _ => by_code.push((code, n)),
+            }
+        }
+        by_code.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let codes: Vec<String> = (by_code.iter())
+            .map(|(c, n)| format!("{} {c} {}", thousands(*n), c.name()))
+            .collect();
+        let worst = (self.omitted.keys().map(|&(_, s)| s).min()).unwrap_or(Severity::Note);
+        let mut errors = 0;
+        let mut warnings = 0;
+        for (&(_, s), &n) in &self.omitted {
+            match s {
+                Severity::Error => errors += n,
+                Severity::Warning => warnings += n,
+                Severity::Note => {}
+            }
+        }
+        let mut d = Diagnostic::new(
+            Code::TooManyDiagnostics,
+            format!(
+                "{} more diagnostic{} left out after the first {} ({} error{}, {} warning{}): {}",
+                thousands(total),
+                if total == 1 { "" } else { "s" },
+                thousands(self.items.len()),
+                thousands(errors),
+                if errors == 1 { "" } else { "s" },
+                thousands(warnings),
+                if warnings == 1 { "" } else { "s" },
+                codes.join(", ")
+            ),
+        )
+        .with_help("fix these first, or raise the limit with `--max-diagnostics`");
+        d.severity = worst;
+        name_file(&mut d.location, &self.file, &self.file_bytes);
+        d
     }
 
     /// The file these diagnostics are about.
@@ -484,13 +606,26 @@ impl Diagnostics {
         }
     }
 
-    /// Add a diagnostic whose position is already known (or absent).
+    /// Add a diagnostic whose position is already known (or absent). Beyond the limit
+    /// ([`Self::set_limit`]) it is only counted.
     pub fn push(&mut self, mut d: Diagnostic) {
+        if !self.has_room() {
+            self.omit_one(&d);
+            return;
+        }
         name_file(&mut d.location, &self.file, &self.file_bytes);
         for l in &mut d.labels {
             name_label_file(&mut l.location, &self.file, &self.file_bytes);
         }
+        self.take_summary();
         self.items.push(d);
+        self.put_summary();
+    }
+
+    fn omit_one(&mut self, d: &Diagnostic) {
+        self.take_summary();
+        *self.omitted.entry((d.code, d.severity)).or_default() += 1;
+        self.put_summary();
     }
 
     /// Give a position to every diagnostic that has none yet, resolving its pointer with
@@ -533,14 +668,17 @@ impl Diagnostics {
         out
     }
 
-    /// True when any diagnostic is an error.
+    /// True when any diagnostic is an error (one left out too).
     pub fn has_errors(&self) -> bool {
         self.items.iter().any(|d| d.severity == Severity::Error)
     }
 
-    /// Number of diagnostics with the given severity.
+    /// Number of diagnostics with the given severity, those left out included (the `P016`
+    /// that counts them is not one).
     pub fn count(&self, sev: Severity) -> usize {
-        self.items.iter().filter(|d| d.severity == sev).count()
+        let kept = self.items[..self.kept()].iter();
+        let omitted = (self.omitted.iter()).filter(|((_, s), _)| *s == sev);
+        kept.filter(|d| d.severity == sev).count() + omitted.map(|(_, n)| n).sum::<usize>()
     }
 
     /// All diagnostics.
@@ -551,7 +689,9 @@ impl Diagnostics {
     /// Keep only the diagnostics `keep` accepts (a later stage that finds one explained by
     /// another: one cause, one diagnostic).
     pub(crate) fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.take_summary();
         self.items.retain(keep);
+        self.put_summary();
     }
 
     /// The diagnostics, to amend (a later stage that knows more of a cause).
@@ -590,18 +730,30 @@ impl Diagnostics {
         self.items.is_empty()
     }
 
-    /// Turn warnings into errors (`--strict`).
+    /// Turn warnings into errors (`--strict`), those left out too.
     pub fn make_strict(&mut self) {
+        self.take_summary();
         for d in &mut self.items {
             if d.severity == Severity::Warning {
                 d.severity = Severity::Error;
             }
         }
+        let omitted = std::mem::take(&mut self.omitted);
+        for ((code, sev), n) in omitted {
+            let sev = if sev == Severity::Warning {
+                Severity::Error
+            } else {
+                sev
+            };
+            *self.omitted.entry((code, sev)).or_default() += n;
+        }
+        self.put_summary();
     }
 
     /// Sort into the documented, deterministic order: by position in the file (documents
     /// without positions last), then code, then message. Identical diagnostics are merged.
     pub fn sort(&mut self) {
+        self.take_summary();
         self.items.sort_by(|a, b| {
             let ka = a
                 .location
@@ -619,7 +771,51 @@ impl Diagnostics {
                 .then_with(|| a.message.cmp(&b.message))
         });
         self.items.dedup();
+        self.put_summary();
     }
+}
+
+/// How many characters of a user's text a message quotes ([`quote`], [`cut`]).
+pub const QUOTED_CHARS: usize = 80;
+
+/// A user's text as a message shows it: whole when it has at most [`QUOTED_CHARS`]
+/// characters, otherwise its start, an ellipsis and its full length (`aaaa… (10,000,000
+/// characters)`), so that no message grows with the input (an out-of-range number of
+/// 10 MB of digits was quoted whole).
+pub fn cut(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((end, _)) => std::borrow::Cow::Owned(format!(
+            "{}… ({} characters)",
+            &text[..end],
+            thousands(text.chars().count())
+        )),
+    }
+}
+
+/// [`cut`] in backticks, the length outside them: `` `aaaa…` (10,000,000 characters) ``.
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        None => format!("`{text}`"),
+        Some((end, _)) => format!(
+            "`{}…` ({} characters)",
+            &text[..end],
+            thousands(text.chars().count())
+        ),
+    }
+}
+
+/// `n` with a comma between thousands (`990,000`), as the messages write counts.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Render diagnostics for people: `error[V012]: ...` with a source snippet when the source

@@ -14,7 +14,91 @@ use anyhow::Context as _;
 /// small page faults were 25 ms of system time. [`memory_for_input`] keeps the resident
 /// memory that costs in check.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: OutOfMemoryIsAnError<mimalloc::MiMalloc> =
+    OutOfMemoryIsAnError(mimalloc::MiMalloc);
+
+/// The allocator, with an allocation failure made an error: a message and exit 2, as for
+/// any input the command cannot handle, instead of the runtime's abort (exit 134 and a core
+/// dump) when memory ran out under raised limits. Stable Rust has no allocation-error hook
+/// (`std::alloc::set_alloc_error_hook` is unstable), so the hook is here: every failed
+/// request ends the process. (A fallible reservation, `try_reserve`, therefore never sees
+/// the failure in this binary; the library's, where sizes come from the input, serve its
+/// other users.)
+struct OutOfMemoryIsAnError<A>(A);
+
+// SAFETY: every call is passed to the inner allocator unchanged; a null result ends the
+// process instead of being returned.
+unsafe impl<A: std::alloc::GlobalAlloc> std::alloc::GlobalAlloc for OutOfMemoryIsAnError<A> {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { self.0.alloc(layout) };
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { self.0.alloc_zeroed(layout) };
+        if p.is_null() {
+            out_of_memory(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { self.0.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new: usize) -> *mut u8 {
+        // SAFETY: the caller's contract, passed on.
+        let p = unsafe { self.0.realloc(ptr, layout, new) };
+        if p.is_null() {
+            out_of_memory(new);
+        }
+        p
+    }
+}
+
+/// Say that memory ran out, and exit 2 at once: written with no allocation (there is no
+/// memory to format a message with) straight to standard error, and ended with `_exit`
+/// (exit handlers may allocate).
+fn out_of_memory(size: usize) -> ! {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = size;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let parts: [&[u8]; 3] = [
+        b"error: out of memory: could not allocate ",
+        &digits[at..],
+        b" bytes; the input needs more memory than this process may use (lower \
+--max-input-bytes or --max-values, or give it more memory)\n",
+    ];
+    #[cfg(unix)]
+    for part in parts {
+        // SAFETY: writes a live buffer of its own length to standard error.
+        let _ = unsafe { libc::write(2, part.as_ptr().cast(), part.len()) };
+    }
+    #[cfg(unix)]
+    // SAFETY: `_exit` ends the process; nothing of Rust's is used after it.
+    unsafe {
+        libc::_exit(i32::from(cli::EXIT_USAGE))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = parts;
+        std::process::exit(i32::from(cli::EXIT_USAGE))
+    }
+}
 
 /// mimalloc's `mi_option_purge_delay`, by its position in `mi_option_t` (`mimalloc.h`):
 /// libmimalloc-sys exports no constant for it, so it is pinned in Cargo.toml and a test

@@ -15,6 +15,11 @@
 //! * DIR/workspace/specs/, a multi-agent-spec workspace: 10,000 VEAL loops
 //!   (`loops/loop-N.yaml`), 1,000 teams of 10 loop steps each (`teams/team-N.json`) and
 //!   1,000 agent specs (`agents/agent-N.md`), every reference resolving;
+//! * DIR/hostile/, the shapes of issue 45 at 1 MB and 10 MB (`NAME-1mb.json`,
+//!   `NAME-10mb.json`): `plain` and `plain-changed` (every other transition changed, for
+//!   `diff`), `outcomes` (one phase, as many outcomes as fit), `repeated-keys` (one key
+//!   repeated in one object), `long-ids` (transitions to undeclared ids of 1,000
+//!   characters), `one-line` (a minified loop of many unknown keys);
 //! * DIR/VERSION, written last: the version of this layout (`scripts/bench.sh` regenerates
 //!   the folder when it differs).
 
@@ -29,7 +34,7 @@ use workload::shapes::{KeyOrder, Layout, Shape, mas_checks, shaped_loop};
 use workload::{Faults, agentpm_loop, agentpm_loop_with, changed_loop};
 
 /// The version of the folder's layout: raise it when a file is added or changed.
-const VERSION: &str = "3";
+const VERSION: &str = "4";
 
 fn write(path: &Path, text: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
@@ -92,6 +97,21 @@ fn main() -> std::io::Result<()> {
     let json = mas.to_json(KeyOrder::Authored, Layout::Spaces(2));
     write(&shapes.join("mas-10000.json"), &json)?;
     workspace(&dir.join("workspace").join("specs"))?;
+    // The hostile shapes of issue 45 at 1 MB and 10 MB, and a plain loop of each size.
+    let hostile = dir.join("hostile");
+    for (size, bytes) in [("1mb", 1 << 20), ("10mb", 10 << 20)] {
+        let files: [(&str, String); 6] = [
+            ("plain", workload::hostile::plain(bytes)),
+            ("plain-changed", workload::hostile::plain_changed(bytes)),
+            ("outcomes", workload::hostile::one_phase_outcomes(bytes)),
+            ("repeated-keys", workload::hostile::repeated_keys(bytes)),
+            ("long-ids", workload::hostile::long_invalid_ids(bytes)),
+            ("one-line", workload::hostile::one_line_diagnostics(bytes)),
+        ];
+        for (name, text) in files {
+            write(&hostile.join(format!("{name}-{size}.json")), &text)?;
+        }
+    }
     write(&dir.join("VERSION"), VERSION)
 }
 

@@ -11,6 +11,7 @@
 //! * [`shapes`]: loops laid out and shaped unlike [`agentpm_loop`], and a large MAS loop.
 #![allow(dead_code)]
 
+pub mod hostile;
 pub mod shapes;
 
 use std::fmt::Write as _;

@@ -5,6 +5,7 @@
 pub mod check;
 pub mod graph;
 pub mod json_front;
+pub mod report;
 pub mod roundtrip;
 pub mod yaml_front;
 
@@ -18,4 +19,5 @@ pub const ALL: &[(&str, Body)] = &[
     ("check", check::run),
     ("graph", graph::run),
     ("roundtrip", roundtrip::run),
+    ("report", report::run),
 ];

@@ -119,7 +119,7 @@ impl Cli {
     }
 }
 
-/// The options of every command that reads loop files (all but `schema`): how
+/// The options of every command that reads loop files (`schema` for `--outcomes`): how
 /// diagnostics are shown, the limits of an input and `--stdin-name`, for those that read
 /// inputs (all but `new`). They are declared per command, not clap-global, so that
 /// `--help` lists them only where they do something.
@@ -164,11 +164,14 @@ struct Limits {
     /// Most values (objects, arrays and scalars) in one document (a larger one is `P004`).
     #[arg(long, value_name = "N", default_value_t = ReadLimits::default().max_nodes, help_heading = "Input")]
     max_values: usize,
+    /// Most diagnostics reported for one file (in every `--format`); the others are
+    /// counted, by code, in one `P016` at its end.
+    #[arg(long, value_name = "N", default_value_t = ReadLimits::default().max_diagnostics, help_heading = "Diagnostics")]
+    max_diagnostics: usize,
 }
 
 impl Default for Options {
-    /// The defaults of the command line, for commands that do not take these options
-    /// (`schema FILE --outcomes`).
+    /// The defaults of the command line, for commands that do not take these options.
     fn default() -> Self {
         Options {
             format: MessageFormat::Human,
@@ -185,6 +188,7 @@ impl Limits {
             max_bytes: self.max_input_bytes,
             max_phases: self.max_phases,
             max_nodes: self.max_values,
+            max_diagnostics: self.max_diagnostics,
             ..ReadLimits::default()
         }
     }
@@ -197,6 +201,7 @@ impl Default for Limits {
             max_input_bytes: ReadLimits::default().max_bytes,
             max_phases: ReadLimits::default().max_phases,
             max_values: ReadLimits::default().max_nodes,
+            max_diagnostics: ReadLimits::default().max_diagnostics,
         }
     }
 }
@@ -344,7 +349,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Convert(a) => convert::run(&a.g, a),
         Command::Graph(a) => graph::run(&a.g, a),
         Command::Docs(a) => docs::run(&a.g, a),
-        Command::Schema(a) => schema::run(&Global::default(), a),
+        Command::Schema(a) => schema::run(&a.g, a),
         Command::New(a) => new::run(&Global::reading_no_input(a.g), a),
         Command::Diff(a) => diff::run(&a.g, a),
         Command::Paths(a) => paths::run(&a.g, a),

@@ -16,6 +16,9 @@ use super::{EXIT_PROBLEMS, Global};
 
 #[derive(Debug, Args)]
 pub(super) struct SchemaArgs {
+    /// How diagnostics are shown and the limits of the loop FILE (with `--outcomes`).
+    #[command(flatten)]
+    pub(super) g: Global,
     /// The format (`agentpm`, `mas`, `ir`, `xstate`), or with `--outcomes` a loop file.
     #[arg(value_name = "FORMAT|FILE")]
     of: String,

@@ -10,7 +10,7 @@ use clap::Args;
 use loopconv::Format;
 
 use super::io::{emit_streamed, refuse_unused_stdin_name};
-use super::report::load_valid;
+use super::report::{eprintln, load_valid};
 use super::{EXIT_PROBLEMS, EXIT_USAGE, Global, MessageFormat};
 
 use loopconv::analysis::walk::{self as w, Script};
@@ -143,12 +143,19 @@ pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
                 &mut *w,
                 &serde_json::json!({"error": e.message, "steps": e.steps}),
             )?,
-            Err(e) => write_trace(w, &e.steps, &format!("error: {}", e.message))?,
+            // The steps made, then the error on standard error, as every command's.
+            // (Each step's line ends with its newline.)
+            Err(e) => return Ok(write_trace(w, &e.steps, "")?),
         }
         w.write_all(b"\n")?;
         Ok(())
     })?
     .report(g);
+    if let Err(e) = &result
+        && !json
+    {
+        eprintln!("error: {}", loopconv::text::lines(&e.message).trim_end());
+    }
     Ok(ExitCode::from(code))
 }
 

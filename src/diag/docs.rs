@@ -80,6 +80,8 @@ pub enum ReadLimit {
     Depth(usize),
     /// `max_phases`.
     Phases(usize),
+    /// `max_diagnostics` (`--max-diagnostics`).
+    Diagnostics(usize),
 }
 
 impl How {
@@ -91,6 +93,9 @@ impl How {
                 format!("loopconv check --max-input-bytes {n} {file}")
             }
             How::Limit(ReadLimit::Phases(n)) => format!("loopconv check --max-phases {n} {file}"),
+            How::Limit(ReadLimit::Diagnostics(n)) => {
+                format!("loopconv check --max-diagnostics {n} {file}")
+            }
             How::Latin1 => format!(
                 "iconv -f UTF-8 -t LATIN1 {file} > latin1-{file} && loopconv check latin1-{file}"
             ),

@@ -52,9 +52,25 @@ pub(crate) fn data(s: &str) -> String {
         .replace('\n', "%0A")
 }
 
-/// Escape a property value.
+/// Escape a property value. A control character other than CR and LF (an ESC in a file's
+/// name, which a terminal showing the log would obey) is written as `%XX` too: the runner
+/// leaves the text as it is, and no raw control byte reaches the log.
 pub(crate) fn property(s: &str) -> String {
-    data(s).replace(':', "%3A").replace(',', "%2C")
+    let mut out = String::with_capacity(s.len());
+    for c in data(s).chars() {
+        match c {
+            ':' => out.push_str("%3A"),
+            ',' => out.push_str("%2C"),
+            c if c.is_control() => {
+                let mut buf = [0; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -76,5 +92,19 @@ mod tests {
             render_github(ds.items()),
             "::error file=a%2Cb%3Ac%25.json,line=3,col=7,title=V006 unknown-entry-phase::50%25 of%0Ait%0Ahelp: use `read`\n"
         );
+    }
+
+    /// A control character in a file's name (ESC, which a terminal showing the log would
+    /// obey) is escaped, not written raw (before, the ESC byte went through).
+    #[test]
+    fn escapes_control_characters_in_file_names() {
+        let mut ds = Diagnostics::new("a\u{1b}[31mred\u{7}\u{85}.json");
+        ds.push(Diagnostic::new(Code::UnknownEntryPhase, "x"));
+        let out = render_github(ds.items());
+        assert!(
+            out.starts_with("::error file=a%1B[31mred%07%C2%85.json,"),
+            "{out}"
+        );
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
     }
 }

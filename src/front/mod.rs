@@ -166,10 +166,22 @@ fn phase_count_fits(
     limits: &ReadLimits,
     diags: &mut Diagnostics,
 ) -> bool {
+    phases_fit(doc, path, |_| true, limits, diags)
+}
+
+/// [`phase_count_fits`], counting only the values `is_phase` accepts (an XState machine's
+/// states are its phases, its checkpoints' gates and its terminals: only the first count).
+fn phases_fit(
+    doc: &Document,
+    path: &[&str],
+    is_phase: impl Fn(&Node) -> bool,
+    limits: &ReadLimits,
+    diags: &mut Diagnostics,
+) -> bool {
     let node = path.iter().try_fold(doc.root(), |n: &Node, k| n.get(k));
     let count = match node.map(|n| &n.value) {
-        Some(Value::Array(items)) => items.len(),
-        Some(Value::Object(members)) => members.len(),
+        Some(Value::Array(items)) => items.iter().filter(|n| is_phase(n)).count(),
+        Some(Value::Object(members)) => members.iter().filter(|m| is_phase(&m.value)).count(),
         _ => return true,
     };
     if count <= limits.max_phases {

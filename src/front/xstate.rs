@@ -6,7 +6,7 @@
 //! machine's `meta` carries the loop-level fields, so what `back::xstate` writes is read
 //! back exactly; a hand-written machine of the same shape is read too.
 
-use super::{TreeUse, done_with_tree, has_key, model_from_tree, phase_count_fits};
+use super::{TreeUse, done_with_tree, has_key, model_from_tree, phases_fit};
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::format::Format;
 use crate::front::shape::{Profile, UnknownKey};
@@ -20,6 +20,19 @@ pub fn claims(root: &Node) -> bool {
     has_key(root, "states") && has_key(root, "initial")
 }
 
+/// Whether a state is a phase, for the phase limit: not a terminal (`type: final`) nor a
+/// checkpoint's gate (tagged `checkpoint`). A 10,000-phase loop written as a machine has
+/// 10,001 states or more, and was refused by the limit it had passed as a loop.
+fn is_phase_state(state: &Node) -> bool {
+    let final_ = state.get("type").and_then(Node::as_str) == Some("final");
+    let gate = (state.get("tags").and_then(|t| match &t.value {
+        crate::tree::Value::Array(tags) => Some(tags),
+        _ => None,
+    }))
+    .is_some_and(|tags| tags.iter().any(|t| t.as_str() == Some(m::CHECKPOINT_TAG)));
+    !final_ && !gate
+}
+
 /// Read a machine: shape, the features a loop cannot hold, lowering.
 pub fn read(
     doc: &mut Document,
@@ -27,7 +40,7 @@ pub fn read(
     tree: TreeUse,
     diags: &mut Diagnostics,
 ) -> Option<Spec> {
-    if !phase_count_fits(doc, &["states"], limits, diags) {
+    if !phases_fit(doc, &["states"], is_phase_state, limits, diags) {
         return None;
     }
     let profile = Profile {

@@ -146,11 +146,34 @@ fn finish_initialize(
             Ok(Message::Notification(n)) if n.method == super::transport::SKIPPED => {
                 log_skipped(conn, &n);
             }
-            Ok(msg) => {
-                return Err(SessionError(format!(
-                    "expected initialized notification, got: {msg:?}"
-                )));
+            // A request before `initialized` is answered with an error, and the wait goes
+            // on (before, the session ended: "expected initialized notification").
+            Ok(Message::Request(req)) => send(
+                conn,
+                Message::Response(Response::new_err(
+                    req.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    format!(
+                        "`{}` before the `initialized` notification: send `initialized` first",
+                        crate::diag::cut(&req.method)
+                    ),
+                )),
+            ),
+            Ok(Message::Notification(n)) if n.method == "exit" => {
+                return Err(SessionError(
+                    "`exit` before the `initialized` notification".to_owned(),
+                ));
             }
+            // Any other notification before `initialized` is dropped, as the protocol
+            // allows, and said.
+            Ok(Message::Notification(n)) => log(
+                conn,
+                format!(
+                    "loopconv ignored `{}`, sent before the `initialized` notification",
+                    crate::diag::cut(&n.method)
+                ),
+            ),
+            Ok(Message::Response(_)) => {}
             Err(_) => return Err(SessionError("disconnected channel".to_owned())),
         }
     }
@@ -162,6 +185,11 @@ fn log_skipped(conn: &Connection, n: &Notification) {
         "loopconv skipped a message: {}",
         n.params.as_str().unwrap_or("")
     );
+    log(conn, message);
+}
+
+/// A warning to the client's log (`window/logMessage`).
+fn log(conn: &Connection, message: String) {
     let params = lsp_types::LogMessageParams {
         typ: lsp_types::MessageType::WARNING,
         message,

@@ -28,6 +28,9 @@ use crate::ir::{
 pub const APPROVE: &str = "APPROVE";
 /// The event that rejects a checkpoint.
 pub const REJECT: &str = "REJECT";
+/// The tag of a checkpoint's gate state (`back::xstate` writes it; the phase limit
+/// leaves tagged states out).
+pub const CHECKPOINT_TAG: &str = "checkpoint";
 
 /// An XState machine config.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

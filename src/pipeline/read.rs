@@ -83,6 +83,7 @@ impl Loaded {
 /// Read one file.
 pub fn load(path: &str, bytes: &[u8], opts: &LoadOptions) -> Loaded {
     let mut diags = Diagnostics::new(path);
+    diags.set_limit(opts.limits.max_diagnostics);
     let text = tree::decode(bytes, &opts.limits, &mut diags);
     load_text(path, text, diags, opts)
 }
@@ -90,6 +91,7 @@ pub fn load(path: &str, bytes: &[u8], opts: &LoadOptions) -> Loaded {
 /// [`load`] from a buffer the loop may keep (no copy of the input).
 pub fn load_owned(path: &str, bytes: Vec<u8>, opts: &LoadOptions) -> Loaded {
     let mut diags = Diagnostics::new(path);
+    diags.set_limit(opts.limits.max_diagnostics);
     let text = tree::decode_owned(bytes, &opts.limits, &mut diags);
     load_text(path, text, diags, opts)
 }
@@ -99,6 +101,7 @@ pub fn load_owned(path: &str, bytes: Vec<u8>, opts: &LoadOptions) -> Loaded {
 /// byte, empty), so that its owner can still edit it.
 pub fn load_string(path: &str, text: String, opts: &LoadOptions) -> (Loaded, Option<String>) {
     let mut diags = Diagnostics::new(path);
+    diags.set_limit(opts.limits.max_diagnostics);
     match tree::decode_text(text, &opts.limits, &mut diags) {
         Ok(text) => (load_text(path, Some(text), diags, opts), None),
         Err(text) => (load_text(path, None, diags, opts), Some(text)),

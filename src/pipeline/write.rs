@@ -17,6 +17,7 @@ const GENERATED: ReadLimits = ReadLimits {
     max_alias_events: usize::MAX,
     max_phases: usize::MAX,
     max_nodes: usize::MAX,
+    max_diagnostics: crate::diag::DEFAULT_MAX_DIAGNOSTICS,
 };
 
 /// Write `spec` with a back end ([`back::render`]). A loop-format output is then read back
@@ -62,6 +63,20 @@ fn check_output(format: Format, text: &str, diags: &mut Diagnostics) {
     let help = if errors.iter().all(|d| d.code == Code::TooDeep) {
         format!(
             "nothing was written; the {format} format nests the input's deepest value (a port `schema`) more levels deep than the {DEFAULT_MAX_DEPTH} loopconv reads: nest it less"
+        )
+    } else if let Some(limit) = (errors.iter()).find(|d| {
+        matches!(
+            d.code,
+            Code::TooLarge | Code::AliasLimit | Code::TooManyPhases
+        )
+    }) {
+        // A limit of reading, not a bug: said with the limit and its flag.
+        format!(
+            "nothing was written; the {format} output is beyond a limit of what loopconv reads ({}): {}",
+            limit.code,
+            limit
+                .help_text()
+                .unwrap_or_else(|| "raise the limit".to_owned())
         )
     } else {
         "nothing was written; please report this loopconv bug with the input file".to_owned()

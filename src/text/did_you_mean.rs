@@ -14,6 +14,9 @@ pub fn closest<'a>(
     accept: impl Fn(usize, &str) -> bool,
 ) -> Option<&'a str> {
     let len = unknown.chars().count();
+    if len > MAX_SUGGESTED_CHARS {
+        return None;
+    }
     candidates
         .into_iter()
         .filter(|k| accept(k.chars().count().abs_diff(len), k))
@@ -28,8 +31,15 @@ pub fn closest<'a>(
 /// only in case.
 pub fn one_edit(name: &str, declared: &str) -> bool {
     name.eq_ignore_ascii_case(declared)
-        || (name.len().abs_diff(declared.len()) <= 1 && strsim::osa_distance(name, declared) <= 1)
+        || (name.len().abs_diff(declared.len()) <= 1
+            && name.len() <= MAX_SUGGESTED_CHARS
+            && strsim::osa_distance(name, declared) <= 1)
 }
+
+/// The longest name compared by edit distance (a stable id has at most 64 characters):
+/// the distance costs the product of the two lengths, and a 440 KB file of long invalid
+/// ids took 22 s for its did-you-means.
+pub const MAX_SUGGESTED_CHARS: usize = 128;
 
 #[cfg(test)]
 mod tests {

@@ -30,6 +30,9 @@ pub struct ReadLimits {
     /// zeros holds 33 million values and took 6.5 GB to read; a loop with the most phases
     /// needs a few hundred thousand.
     pub max_nodes: usize,
+    /// Most diagnostics kept for one file ([`Diagnostics::set_limit`]); the others are
+    /// counted in one `P016`. A parser that finds many repeats records no more than this.
+    pub max_diagnostics: usize,
 }
 
 /// The deepest nesting of arrays and objects read by default.
@@ -43,6 +46,7 @@ impl Default for ReadLimits {
             max_alias_events: 100_000,
             max_phases: 10_000,
             max_nodes: 1_000_000,
+            max_diagnostics: crate::diag::DEFAULT_MAX_DIAGNOSTICS,
         }
     }
 }

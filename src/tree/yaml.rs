@@ -7,7 +7,7 @@ use serde_saphyr::Spanned;
 use crate::diag::{Code, Diagnostic, Diagnostics, Pos};
 
 use super::decode::{MAX_VALUES_HELP, ReadLimits};
-use super::duplicates::{Dup, report_duplicates};
+use super::duplicates::{Dups, report_duplicates};
 use super::key::{Key, Vocabulary};
 use super::lines::{line_starts, pos_of};
 use super::node::{Document, KeyType, Member, Node, Reread, Span, Syntax, Value};
@@ -212,7 +212,7 @@ pub fn parse_yaml_or_text(
             let text = SourceText::new(text);
             let doc = Document::new(text, Syntax::Yaml, root, Some(starts), reread)
                 .with_non_string_keys(non_string);
-            let mut dups = Vec::new();
+            let mut dups = Dups::new(limits.max_diagnostics);
             collect_yaml_issues(doc.root(), "", &mut dups, &doc, diags);
             report_duplicates(&doc, dups, diags);
             Ok(doc)
@@ -403,6 +403,10 @@ fn yaml_budget(limits: &ReadLimits) -> serde_saphyr::Budget {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = limits.max_depth;
     budget.max_nodes = limits.max_nodes;
+    // Scalar text is at most the input (aliases are bounded on their own): the budget's
+    // 64 MiB default refused a larger input that the size limit let in, such as a valid
+    // 34 MB loop's multi-agent-spec output read back.
+    budget.max_total_scalar_bytes = budget.max_total_scalar_bytes.max(limits.max_bytes);
     budget.max_events = budget.max_events.max(limits.max_nodes.saturating_mul(2));
     budget.max_documents = 64;
     budget
@@ -656,7 +660,7 @@ fn strip_line_column(msg: &str) -> &str {
 fn collect_yaml_issues(
     node: &Node,
     ptr: &str,
-    dups: &mut Vec<Dup>,
+    dups: &mut Dups,
     doc: &Document,
     diags: &mut Diagnostics,
 ) {
@@ -681,7 +685,8 @@ fn collect_yaml_issues(
                 match seen.entry(m.key.as_str()) {
                     _ if non_string.is_some() => {}
                     std::collections::hash_map::Entry::Occupied(first) => {
-                        dups.push((ptr.to_owned(), m.key.to_string(), m.key_span, *first.get()));
+                        let first = *first.get();
+                        dups.push(|| (ptr.to_owned(), m.key.to_string(), m.key_span, first));
                     }
                     std::collections::hash_map::Entry::Vacant(v) => {
                         v.insert(m.key_span);

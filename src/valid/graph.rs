@@ -268,6 +268,7 @@ fn add_nodes(g: &Graph) -> Built<'_> {
 /// An edge per transition that leaves on a declared outcome of a declared phase for a
 /// target that lands somewhere.
 fn add_transitions(g: &Graph, built: &mut Built) {
+    let outcomes = super::outcomes::OutcomeIndex::new(g);
     for (i, t) in g.transitions.iter().enumerate() {
         let Some(from) = built.phase_node(&t.from) else {
             continue;
@@ -277,7 +278,7 @@ fn add_transitions(g: &Graph, built: &mut Built) {
             continue;
         };
         if let Some(to) = built.land(&t.to)
-            && g.phases[p].has_outcome(&t.on)
+            && outcomes.has(p, &g.phases[p], &t.on)
         {
             built.graph.add_edge(from, to, Edge::Transition(i));
         }

@@ -9,6 +9,7 @@
 
 pub mod graph;
 pub(crate) mod names;
+pub(crate) mod outcomes;
 pub(crate) mod refs;
 mod unknown;
 

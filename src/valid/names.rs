@@ -54,6 +54,8 @@ impl<'a> Resolved<'a> {
 /// The declared phases by id, and what is wrong with their declarations.
 pub(super) struct Names<'a> {
     pub(super) graph: &'a Graph,
+    /// Where each declaration's outcomes are, by id.
+    pub(super) outcomes: super::outcomes::OutcomeIndex<'a>,
     /// Index into `graph.phases` of each id's first declaration.
     first: IdMap<&'a str, usize>,
     /// The ids in order of first declaration that are valid (for "did you mean").
@@ -132,6 +134,7 @@ impl<'a> Names<'a> {
         }
         let mut names = Names {
             graph,
+            outcomes: super::outcomes::OutcomeIndex::new(graph),
             first,
             valid_ids: Vec::new(),
             invalid_ids: Vec::new(),
@@ -474,10 +477,28 @@ impl<'a> Names<'a> {
         on: &'a str,
         pointer: impl FnOnce() -> String,
     ) -> Resolved<'a> {
-        if let Some(p) = self.get(id)
-            && let Some(o) = declared_outcome(p, on)
+        if let Some(i) = self.first_index(id)
+            && let Some(k) = self.outcomes.position(i, &self.graph.phases[i], on)
         {
-            return Resolved::Declared(o);
+            return Resolved::Declared(declared_outcome(&self.graph.phases[i], k));
+        }
+        if self.outcomes_flagged.contains(id) {
+            return Resolved::Excused(None);
+        }
+        // A phase of more outcomes than are compared: no did-you-mean, and no list of its
+        // outcomes made for each transition on an unknown one (quadratic in a phase of
+        // many).
+        if !self.duplicated.contains(id)
+            && (self.get(id)).is_some_and(|p| {
+                p.outcomes
+                    .as_ref()
+                    .is_some_and(|os| os.len() > MAX_COMPARED)
+            })
+        {
+            if self.is_flagged(pointer) {
+                return Resolved::Excused(None);
+            }
+            return Resolved::Unknown { near: None };
         }
         let outs = self.outcomes_of(id);
         if let Some(&o) = outs.iter().find(|o| **o == on) {
@@ -544,6 +565,8 @@ pub(super) fn unknown_id_help(
 /// The most ids whose edit distance to an unknown one is computed.
 const MAX_COMPARED: usize = 1000;
 
+pub(super) use crate::text::did_you_mean::MAX_SUGGESTED_CHARS;
+
 /// The ids among `ids` whose edit distance to an unknown one is computed: all of them, or
 /// none beyond [`MAX_COMPARED`] (a loop with thousands of phases and many dangling ids
 /// must not take quadratic time).
@@ -551,11 +574,12 @@ fn compared<'s, 'a>(ids: &'s [&'a str]) -> &'s [&'a str] {
     if ids.len() <= MAX_COMPARED { ids } else { &[] }
 }
 
-/// The outcome `on` of the phase declaration `p` (its declared one, or the implicit one).
-fn declared_outcome<'a>(p: &'a Phase, on: &str) -> Option<&'a str> {
+/// The outcome at position `k` of the phase declaration `p` (its declared one, or the
+/// implicit one), as [`super::outcomes::OutcomeIndex::position`] found it.
+fn declared_outcome(p: &Phase, k: usize) -> &str {
     match &p.outcomes {
-        Some(os) => os.iter().find(|o| o.id == on).map(|o| o.id.as_str()),
-        None => (on == IMPLICIT_OUTCOME).then_some(IMPLICIT_OUTCOME),
+        Some(os) => os.get(k).map_or(IMPLICIT_OUTCOME, |o| o.id.as_str()),
+        None => IMPLICIT_OUTCOME,
     }
 }
 

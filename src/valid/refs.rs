@@ -39,7 +39,7 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     super::unknown::phase_references_exist(spec, &phases, sink);
     // Rules 8, 10, 11: outcomes and transitions.
     transition_outcomes_exist(&phases, sink);
-    let slots = OutcomeSlots::new(g);
+    let slots = OutcomeSlots::new(g, &phases.outcomes);
     at_most_one_transition_per_outcome(&slots, &phases, sink);
     every_outcome_has_a_transition(&slots, &phases, sink);
     // Rules 14-16: checkpoints (rule 17, one checkpoint per phase, is retired: several
@@ -110,9 +110,7 @@ fn invalid_ids_renamed_everywhere(spec: &Spec, phases: &Names, sink: &mut Diagno
 /// Whether a transition's `from` is a declared phase and its `on` an outcome of its first
 /// declaration (the one the graph is built from).
 fn outcome_known(phases: &Names, t: &Transition, names: &TransitionNames) -> bool {
-    names
-        .from_index
-        .is_some_and(|i| phases.graph.phases[i].has_outcome(&t.on))
+    (names.from_index).is_some_and(|i| (phases.outcomes).has(i, &phases.graph.phases[i], &t.on))
 }
 
 /// Whether a target is a declared phase or a terminal.
@@ -382,10 +380,11 @@ fn outcome_help(
 struct OutcomeSlots<'a> {
     graph: &'a Graph,
     start: Vec<usize>,
+    index: &'a super::outcomes::OutcomeIndex<'a>,
 }
 
 impl<'a> OutcomeSlots<'a> {
-    fn new(graph: &'a Graph) -> Self {
+    fn new(graph: &'a Graph, index: &'a super::outcomes::OutcomeIndex<'a>) -> Self {
         let mut start = Vec::with_capacity(graph.phases.len() + 1);
         let mut next = 0;
         start.push(next);
@@ -393,7 +392,11 @@ impl<'a> OutcomeSlots<'a> {
             next += p.outcomes.as_ref().map_or(1, Vec::len);
             start.push(next);
         }
-        OutcomeSlots { graph, start }
+        OutcomeSlots {
+            graph,
+            start,
+            index,
+        }
     }
 
     /// How many slots there are.
@@ -404,10 +407,7 @@ impl<'a> OutcomeSlots<'a> {
     /// The slot of outcome `on` of the phase at index `phase`: its first declaration of
     /// `on`; `None` when that phase cannot emit `on`.
     fn of(&self, phase: usize, on: &str) -> Option<usize> {
-        let k = match &self.graph.phases.get(phase)?.outcomes {
-            Some(os) => os.iter().position(|o| o.id == on)?,
-            None => (on == crate::ir::IMPLICIT_OUTCOME).then_some(0)?,
-        };
+        let k = (self.index).position(phase, self.graph.phases.get(phase)?, on)?;
         Some(self.start.get(phase)? + k)
     }
 }

@@ -35,27 +35,28 @@ impl Role<'_> {
 
     /// The first reference's diagnostic: its rule's code and message.
     fn diagnostic(self, name: &str) -> Diagnostic {
+        let q = crate::diag::quote(name);
         let (code, message) = match self {
             Role::Entry => (
                 Code::UnknownEntryPhase,
-                format!("`entry_phase` `{name}` is not a declared phase"),
+                format!("`entry_phase` {q} is not a declared phase"),
             ),
             Role::From => (
                 Code::UnknownTransitionSource,
-                format!("transition `from` `{name}` is not a declared phase"),
+                format!("transition `from` {q} is not a declared phase"),
             ),
             Role::To => (
                 Code::UnknownTransitionTarget,
-                format!("transition `to` `{name}` is neither a declared phase nor a terminal"),
+                format!("transition `to` {q} is neither a declared phase nor a terminal"),
             ),
             Role::Guard(c) => (
                 Code::UnknownCheckpointPhase,
-                format!("checkpoint `{c}` guards `{name}`, which is not a declared phase"),
+                format!("checkpoint `{c}` guards {q}, which is not a declared phase"),
             ),
             Role::Reject(c) => (
                 Code::UnknownRejectTarget,
                 format!(
-                    "checkpoint `{c}` rejects to `{name}`, which is neither a declared phase nor a terminal"
+                    "checkpoint `{c}` rejects to {q}, which is neither a declared phase nor a terminal"
                 ),
             ),
         };
@@ -71,7 +72,7 @@ impl Role<'_> {
             Role::Guard(c) => format!("as checkpoint `{c}`'s `before_phase`"),
             Role::Reject(c) => format!("as checkpoint `{c}`'s `on_reject`"),
         };
-        format!("`{name}` again, {place}")
+        format!("{} again, {place}", crate::diag::quote(name))
     }
 }
 
@@ -202,7 +203,12 @@ fn help(names: &Names, d: Diagnostic, name: &str, uses: &[Use]) -> Diagnostic {
         });
     }
     let d = unknown_id_help(d, name, names.valid_ids(), "phase");
-    let close = |i: &&&str| strsim::levenshtein(&i.to_ascii_lowercase(), name) <= 2;
+    let chars = name.chars().count();
+    let close = |i: &&&str| {
+        chars <= super::names::MAX_SUGGESTED_CHARS
+            && i.chars().count().abs_diff(chars) <= 2
+            && strsim::levenshtein(&i.to_ascii_lowercase(), name) <= 2
+    };
     // Edit distances only among at most 1,000 ids, as for the valid ids.
     let invalid = names.invalid_ids();
     let compared = if invalid.len() <= 1000 { invalid } else { &[] };

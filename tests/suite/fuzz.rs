@@ -140,3 +140,8 @@ fn graph() {
 fn roundtrip() {
     run_target("roundtrip");
 }
+
+#[test]
+fn report() {
+    run_target("report");
+}

@@ -61,6 +61,7 @@ pub(in crate::cli) fn read_input(path: &Path, limits: &ReadLimits) -> Result<Vec
                 path.display()
             );
         }
+        refuse_pipe(path)?;
         let f = std::fs::File::open(path).map_err(|e| open_error(path, &e))?;
         // Sized from the file's length: growing the buffer by doubling copied a large
         // loop several times and touched twice its memory.
@@ -68,7 +69,13 @@ pub(in crate::cli) fn read_input(path: &Path, limits: &ReadLimits) -> Result<Vec
         // Decided before the buffer is allocated: a large input's buffer is then read
         // into huge pages.
         crate::memory_for_input(usize::try_from(len).unwrap_or(usize::MAX));
-        buf.reserve_exact(usize::try_from(len).unwrap_or(0).saturating_add(1));
+        let want = usize::try_from(len).unwrap_or(0).saturating_add(1);
+        buf.try_reserve_exact(want).map_err(|_| {
+            anyhow::anyhow!(
+                "{}: out of memory: could not allocate {want} bytes to read it",
+                path.display()
+            )
+        })?;
         f.take(cap)
             .read_to_end(&mut buf)
             .with_context(|| format!("reading {}", path.display()))?;
@@ -78,6 +85,9 @@ pub(in crate::cli) fn read_input(path: &Path, limits: &ReadLimits) -> Result<Vec
 
 /// The one message for a file that cannot be opened, whichever command opens it.
 pub(in crate::cli) fn open_error(path: &Path, e: &std::io::Error) -> anyhow::Error {
+    if is_link_loop(e) {
+        return link_loop(path);
+    }
     match e.kind() {
         std::io::ErrorKind::NotFound => no_such_path(path),
         std::io::ErrorKind::PermissionDenied => {
@@ -122,7 +132,78 @@ fn os_error_in(e: &std::io::Error) -> Option<i32> {
     digits.parse().ok()
 }
 
-/// The error for a path that does not exist, whichever command names it.
+/// The error for a path that does not exist, whichever command names it: a symbolic link
+/// that leads nowhere is told as such (a loop of links, or a link to nothing), not as a
+/// missing file.
 pub(in crate::cli) fn no_such_path(path: &Path) -> anyhow::Error {
+    if let Err(e) = std::fs::symlink_metadata(path)
+        && is_link_loop(&e)
+    {
+        return link_loop(path);
+    }
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return match std::fs::metadata(path) {
+            Err(e) if is_link_loop(&e) => link_loop(path),
+            _ => match std::fs::read_link(path) {
+                Ok(to) => anyhow::anyhow!(
+                    "{}: a symbolic link to {}, which does not exist",
+                    path.display(),
+                    to.display()
+                ),
+                Err(_) => anyhow::anyhow!("{}: a symbolic link to nothing", path.display()),
+            },
+        };
+    }
     anyhow::anyhow!("{}: no such file or folder", path.display())
+}
+
+/// The error for a symbolic link that leads back to itself.
+fn link_loop(path: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{}: a loop of symbolic links (the link leads back to itself)",
+        path.display()
+    )
+}
+
+/// A named pipe (or a socket) named as an input: refused before it is opened, since
+/// opening a pipe waits for a writer, and reading one blocked forever when none came.
+/// Standard input (`-`) is how a pipe is read.
+fn refuse_pipe(path: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        let Ok(meta) = std::fs::metadata(path) else {
+            return Ok(());
+        };
+        let t = meta.file_type();
+        let what = if t.is_fifo() {
+            "a named pipe"
+        } else if t.is_socket() {
+            "a socket"
+        } else {
+            return Ok(());
+        };
+        anyhow::bail!(
+            "{}: is {what}, not a file; to read a stream, pass `-` and redirect it to standard input",
+            path.display()
+        );
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(())
+    }
+}
+
+/// Whether `e` is the system's "too many levels of symbolic links" (a link loop).
+fn is_link_loop(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        e.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
 }

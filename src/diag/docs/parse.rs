@@ -190,4 +190,18 @@ f: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
         fix: "Give the command the loop the document names (a team step's `loop`, an Agent's `loop`), or check the document with `loopconv check`, which reads it with its loops.",
         example: None,
     },
+    CodeDoc {
+        code: Code::TooManyDiagnostics,
+        checks: "A file's report holds at most `--max-diagnostics` diagnostics (200 by default); the others are counted by code in this one note at its end, which takes the severity of the worst of them. The exit code and the summary's counts are the whole file's. SARIF and the language server get the same cap.",
+        why: "A generated or hostile file can repeat one mistake a million times: its whole report took gigabytes of memory and a 637 MB SARIF log, while the first few hundred diagnostics tell all there is to fix.",
+        fix: "Fix the diagnostics shown (often one cause repeated), or raise `--max-diagnostics` to see more.",
+        example: limit(
+            concat!(
+                head!(),
+                "name: triage\nname: sort\nname: label\nversion: 0.1.0\ndescription: Sort an incoming issue.\n",
+                body!()
+            ),
+            ReadLimit::Diagnostics(1),
+        ),
+    },
 ];

@@ -7,10 +7,18 @@ use super::rules::{Rules, Types};
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
 use crate::tree::{Member, Node, Value};
 
+/// A user's text in a message: escaped, cut to [`crate::diag::QUOTED_CHARS`] with its
+/// full length ([`crate::diag::quote`]).
 pub(super) fn quote(s: &str) -> String {
-    let short: String = s.chars().take(80).collect();
-    let more = if s.chars().count() > 80 { "…" } else { "" };
-    format!("`{}{more}`", short.escape_debug())
+    let cut = crate::diag::cut(s);
+    match cut {
+        std::borrow::Cow::Borrowed(s) => format!("`{}`", s.escape_debug()),
+        std::borrow::Cow::Owned(_) => {
+            let head: String = s.chars().take(crate::diag::QUOTED_CHARS).collect();
+            let (_, len) = cut.rsplit_once("… (").unwrap_or_default();
+            format!("`{}…` ({len}", head.escape_debug())
+        }
+    }
 }
 
 /// The string `text` written without its quotes, when that is a value of the types `set`
@@ -202,7 +210,7 @@ impl ShapeCheck<'_> {
             .join(", ");
         let found = match &node.value {
             Value::String(text) => quote(text),
-            _ => format!("`{}`", node.to_json()),
+            _ => crate::diag::quote(&node.to_json().to_string()),
         };
         let expected = if allowed.len() == 1 {
             list

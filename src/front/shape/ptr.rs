@@ -32,7 +32,11 @@ impl<'a> Ptr<'a> {
 
     /// The field's name for messages (`loop.phases[1].id`, see [`crate::pointer::field_path`]).
     pub(super) fn field(&self) -> String {
-        crate::pointer::field_path(&self.to_string())
+        let field = crate::pointer::field_path(&self.to_string());
+        match crate::diag::cut(&field) {
+            std::borrow::Cow::Borrowed(_) => field,
+            std::borrow::Cow::Owned(cut) => cut,
+        }
     }
 
     /// Whether this is the document itself.

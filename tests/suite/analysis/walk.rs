@@ -15,7 +15,14 @@ const REACT: &str = "agentpm/react-loop.json";
 const SIGN_OFF: &str = "agentpm/code-review-sign-off.json";
 
 /// `walk FILE --outcomes OUTCOMES EXTRA…`: exit code and standard output.
+/// The trace (standard output) and then the script's error, if any (standard error).
 fn walk_with(f: &Path, outcomes: &str, extra: &[&str]) -> (Option<i32>, String) {
+    let (code, out, err) = walk_streams(f, outcomes, extra);
+    (code, out + &err)
+}
+
+/// The exit code, standard output and standard error of `walk`.
+fn walk_streams(f: &Path, outcomes: &str, extra: &[&str]) -> (Option<i32>, String, String) {
     let out = loopconv()
         .arg("walk")
         .arg(f)
@@ -23,14 +30,34 @@ fn walk_with(f: &Path, outcomes: &str, extra: &[&str]) -> (Option<i32>, String) 
         .args(extra)
         .output()
         .unwrap();
-    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A script that does not fit the loop is an error on standard error, after the trace of
+/// the steps it made on standard output (before, the error was the trace's last line, on
+/// standard output).
+#[test]
+fn a_script_error_goes_to_stderr_and_the_trace_to_stdout() {
+    let f = examples().join(REACT);
+    let (code, out, err) = walk_streams(&f, "act,done", &["--approve", "approve-next-action"]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(!out.contains("error"), "{out}");
+    assert!(out.contains("1. "), "the trace of the steps made: {out}");
+    assert!(
+        err.starts_with("error: `done` is not an outcome of phase `act`"),
+        "{err}"
+    );
 }
 
 /// The same with `--format json`, parsed.
 fn walk_json(f: &Path, outcomes: &str, extra: &[&str]) -> (Option<i32>, Value) {
     let mut args = extra.to_vec();
     args.extend(["--format", "json"]);
-    let (code, out) = walk_with(f, outcomes, &args);
+    let (code, out, _) = walk_streams(f, outcomes, &args);
     (
         code,
         serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}")),

@@ -333,9 +333,11 @@ fn help_is_consistent() {
         )
         .into_owned()
     };
+    // `schema FILE --outcomes` reads a loop: it takes the limits of one (issue 45: before,
+    // its help named them and the command refused them).
     let schema = help("schema");
     assert!(
-        !schema.contains("--strict") && !schema.contains("--max-input-bytes"),
+        schema.contains("--max-input-bytes") && schema.contains("--max-diagnostics"),
         "{schema}"
     );
     let convert = help("convert");

@@ -8,6 +8,7 @@ mod commands;
 mod consistency;
 mod docs_pages;
 mod front_door;
+mod hostile;
 mod interrupt;
 #[cfg(feature = "mcp")]
 mod mcp;

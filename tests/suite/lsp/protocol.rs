@@ -8,7 +8,7 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use lsp_server::{Message, Notification, Request, RequestId};
+use lsp_server::{Message, Notification, Request, RequestId, Response};
 use serde_json::{Value, json};
 
 /// How long a test waits for one message before failing (a hung server, not a speed test).
@@ -23,6 +23,8 @@ pub(crate) struct Client {
     next_id: i32,
     /// Notifications received while waiting for something else.
     seen: Vec<Notification>,
+    /// Answers to requests no one waited for (sent as raw bytes).
+    answers: Vec<Response>,
     /// The server's answer to `initialize`.
     init: Value,
 }
@@ -59,6 +61,7 @@ impl Client {
             inbox,
             next_id: 0,
             seen: Vec::new(),
+            answers: Vec::new(),
             init: Value::Null,
         };
         let init = c.request("initialize", json!({"capabilities": {}}));
@@ -113,7 +116,8 @@ impl Client {
                     return r.response_result.map_err(|e| e.message);
                 }
                 Message::Notification(n) => self.seen.push(n),
-                _ => {}
+                Message::Response(r) => self.answers.push(r),
+                Message::Request(_) => {}
             }
         }
     }
@@ -137,8 +141,10 @@ impl Client {
                 Instant::now() < deadline,
                 "no diagnostics for {uri} v{version}"
             );
-            if let Message::Notification(n) = self.recv() {
-                self.seen.push(n);
+            match self.recv() {
+                Message::Notification(n) => self.seen.push(n),
+                Message::Response(r) => self.answers.push(r),
+                Message::Request(_) => {}
             }
         }
     }
@@ -1288,5 +1294,25 @@ fn definition_from_a_step_loop_to_the_loop_file() {
         at(&uri, pos(&text, "\"release\"", 0, 2)),
     );
     assert!(none.is_null(), "{none}");
+    c.shutdown();
+}
+
+/// A request between the answer to `initialize` and `initialized` is answered with an
+/// error (`ServerNotInitialized`, -32002), and the session goes on (before, it ended:
+/// "expected initialized notification, got: Request ...").
+#[test]
+fn a_request_before_initialized_is_answered_with_an_error_and_the_session_goes_on() {
+    let body = r#"{"jsonrpc":"2.0","id":"early","method":"textDocument/hover","params":{"textDocument":{"uri":"file:///tmp/x.json"},"position":{"line":0,"character":0}}}"#;
+    let raw = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+    let mut c = Client::start_with(raw.as_bytes());
+    let uri = "file:///tmp/after-early-request.json";
+    c.open(uri, &example("invalid/V009-unknown-transition-target.json"));
+    assert!(c.diagnostics(uri, 1).iter().any(|d| d["code"] == "V009"));
+    let early = (c.answers.iter())
+        .find(|r| r.id == RequestId::from("early".to_owned()))
+        .unwrap_or_else(|| panic!("no answer to the early request: {:?}", c.answers));
+    let e = early.response_result.as_ref().expect_err("an error");
+    assert_eq!(e.code, -32002, "{e:?}");
+    assert!(e.message.contains("initialized"), "{e:?}");
     c.shutdown();
 }

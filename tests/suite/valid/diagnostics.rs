@@ -32,6 +32,10 @@ const COVERED_ELSEWHERE: &[(Code, &str)] = &[
         "a loopconv bug, or a port schema nested ~128 levels deep: tests/suite/cli/commands.rs `the_read_back_check_judges_validity_not_the_inputs_limits`",
     ),
     (
+        Code::TooManyDiagnostics,
+        "the examples need more diagnostics than the limit: tests/suite/cli/hostile.rs `the_report_is_capped_and_says_what_it_left_out`",
+    ),
+    (
         Code::OutputCollision,
         "needs two files: tests/suite/cli/consistency.rs `name_collision_comes_first_and_names_both_files`",
     ),

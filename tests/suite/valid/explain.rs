@@ -60,6 +60,7 @@ fn run(text: &str, how: How) -> Vec<(Code, Severity)> {
         How::Limit(ReadLimit::Bytes(n)) => limits.max_bytes = n,
         How::Limit(ReadLimit::Depth(n)) => limits.max_depth = n,
         How::Limit(ReadLimit::Phases(n)) => limits.max_phases = n,
+        How::Limit(ReadLimit::Diagnostics(n)) => limits.max_diagnostics = n,
         How::Check | How::Latin1 | How::Convert { .. } => {}
     }
     let name = docs::example_file_name(text);

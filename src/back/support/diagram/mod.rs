@@ -663,6 +663,9 @@ struct DrawingTables<'a> {
     gates_of: IdMap<usize, Vec<usize>>,
     drawn: Drawn<'a>,
     tooltips: Tooltips,
+    /// Where each phase's outcomes are, by id (a transition's tooltip is its outcome's
+    /// description: scanning the outcomes for each was quadratic in a phase of many).
+    outcomes: crate::valid::outcomes::OutcomeIndex<'a>,
 }
 
 /// What the analysis says of a phase.
@@ -711,6 +714,7 @@ impl<'a> DrawingTables<'a> {
             gates_of,
             drawn,
             tooltips,
+            outcomes: crate::valid::outcomes::OutcomeIndex::new(&spec.graph),
         }
     }
 
@@ -809,9 +813,9 @@ impl<'a> DrawingTables<'a> {
             return None;
         }
         let described = (self.info.phase_index(&self.spec.graph, &t.from))
-            .and_then(|i| self.spec.graph.phases.get(i))
-            .and_then(|p| p.outcomes.as_ref())
-            .and_then(|os| os.iter().find(|o| o.id == t.on))
+            .and_then(|i| Some((i, self.spec.graph.phases.get(i)?)))
+            .and_then(|(i, p)| Some((self.outcomes.position(i, p, &t.on)?, p)))
+            .and_then(|(k, p)| p.outcomes.as_ref()?.get(k))
             .map(|o| shorten(&o.description, TOOLTIP_CHARS));
         described.or_else(|| {
             (t.on == crate::ir::IMPLICIT_OUTCOME).then_some(Cow::Borrowed(
