@@ -28,7 +28,7 @@ pub(super) struct ConvertArgs {
     pub(super) walk: WalkArgs,
     /// Input file or folder (`-` for standard input).
     #[arg(value_name = "INPUT")]
-    input: PathBuf,
+    pub(super) input: PathBuf,
     /// Target: a loop format, or `langgraph` (a Python module that runs the loop).
     #[arg(long, short = 't', value_enum, value_name = "FORMAT")]
     to: ConvertTo,

@@ -32,7 +32,7 @@ pub(super) struct DocsArgs {
     /// Loop files or folders (searched recursively, skipping sub-folders named `invalid`;
     /// `-` for standard input).
     #[arg(required = true)]
-    paths: Vec<PathBuf>,
+    pub(super) paths: Vec<PathBuf>,
     /// Output folder.
     #[arg(long, short = 'o', value_name = "DIR")]
     output: PathBuf,

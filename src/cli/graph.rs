@@ -23,7 +23,7 @@ pub(super) struct GraphArgs {
     #[command(flatten)]
     pub(super) g: Global,
     /// Loop file (`-` for standard input).
-    input: PathBuf,
+    pub(super) input: PathBuf,
     /// The diagram language.
     #[arg(long, short = 't', value_name = "LANGUAGE", value_parser = diagram_target(), default_value = "mermaid")]
     to: Target,

@@ -27,6 +27,7 @@ use self::walk::WalkLoopArgs;
 
 mod check;
 mod completions;
+mod config;
 mod convert;
 mod diagram_model;
 mod diff;
@@ -131,6 +132,11 @@ struct Global {
     /// `-` among the inputs).
     #[arg(long, value_name = "NAME", help_heading = "Input")]
     stdin_name: Option<String>,
+    #[command(flatten)]
+    config: config::ConfigArgs,
+    /// The configuration file's settings under the flags' ([`configure`]).
+    #[arg(skip)]
+    settings: config::Settings,
 }
 
 /// How diagnostics are shown: the options of [`Global`] that `new` takes too. `new` reads
@@ -138,16 +144,45 @@ struct Global {
 /// `--help` (they did nothing there, and `--stdin-name` was always refused).
 #[derive(Debug, Clone, Copy, Args)]
 struct Options {
-    /// How to print diagnostics.
-    #[arg(long, value_enum, default_value_t = MessageFormat::Human, help_heading = "Diagnostics")]
+    /// How to print diagnostics [default: human, or the configuration's `format`].
+    #[arg(
+        long = "format",
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = "Diagnostics"
+    )]
+    format_flag: Option<MessageFormat>,
+    /// The format in use: `--format`, the configuration's, or human ([`Options::resolve`]).
+    #[arg(skip)]
     format: MessageFormat,
-    /// Treat warnings as errors.
+    /// Treat warnings as errors (also `strict = true` in the configuration).
     #[arg(long, help_heading = "Diagnostics")]
     strict: bool,
     /// Colour in human diagnostics (auto: on a terminal, unless `NO_COLOR` is set or
-    /// `TERM=dumb`; `CLICOLOR_FORCE` forces it).
-    #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN", help_heading = "Diagnostics")]
+    /// `TERM=dumb`; `CLICOLOR_FORCE` forces it) [default: auto, or the configuration's
+    /// `color`].
+    #[arg(
+        long = "color",
+        value_enum,
+        value_name = "WHEN",
+        help_heading = "Diagnostics"
+    )]
+    color_flag: Option<Color>,
+    /// The colour choice in use ([`Options::resolve`]).
+    #[arg(skip)]
     color: Color,
+}
+
+impl Options {
+    /// The options in use: each flag, or the configuration's setting, or the default.
+    fn resolve(&mut self, s: &config::Settings) {
+        self.format = self
+            .format_flag
+            .or(s.format)
+            .unwrap_or(MessageFormat::Human);
+        self.color = self.color_flag.or(s.color).unwrap_or(Color::Auto);
+        self.strict |= s.strict;
+    }
 }
 
 /// The limits of an input, from the command line.
@@ -169,8 +204,10 @@ impl Default for Options {
     /// (`schema FILE --outcomes`).
     fn default() -> Self {
         Options {
+            format_flag: None,
             format: MessageFormat::Human,
             strict: false,
+            color_flag: None,
             color: Color::Auto,
         }
     }
@@ -201,10 +238,14 @@ impl Global {
     /// The options of a command that reads no input (`new`): the default limits, and
     /// standard input has no name.
     fn reading_no_input(options: Options) -> Self {
+        let mut options = options;
+        options.resolve(&config::Settings::default());
         Global {
             options,
             limits: Limits::default(),
             stdin_name: None,
+            config: config::ConfigArgs::default(),
+            settings: config::Settings::default(),
         }
     }
 
@@ -222,6 +263,13 @@ pub(super) struct WalkArgs {
     /// always read.
     #[arg(long, value_name = "GLOB", help_heading = "Input")]
     pub(super) exclude: Vec<String>,
+    /// Read only the files matching GLOB while searching folders (gitignore syntax,
+    /// relative to the folder searched; repeatable; also `include` in the configuration).
+    #[arg(long, value_name = "GLOB", help_heading = "Input")]
+    pub(super) include: Vec<String>,
+    /// The configuration's `include` and `exclude` ([`configure`]).
+    #[arg(skip)]
+    pub(super) rules: Option<std::sync::Arc<config::PathRules>>,
 }
 
 /// A size on the command line: `1000`, `64KiB`, `64MiB`, `1GiB` (also `KB`/`MB`/`GB`/`k`/`M`/`G`,
@@ -245,10 +293,11 @@ fn parse_size(s: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("`{s}` is too large: loopconv reads files of at most 4 GiB"))
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Default, Clone, Copy, ValueEnum)]
 enum MessageFormat {
     /// Rendered for people, with source snippets (`text` is the same).
     #[value(alias = "text")]
+    #[default]
     Human,
     /// One JSON array of all diagnostics: `check`'s report on stdout; on stderr for the
     /// other commands, whose stdout is their result (one array per input read).
@@ -266,8 +315,9 @@ enum MessageFormat {
     Github,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Default, Clone, Copy, ValueEnum)]
 enum Color {
+    #[default]
     Auto,
     Always,
     Never,
@@ -320,7 +370,8 @@ enum Command {
 }
 
 /// Run a parsed command line.
-pub fn run(cli: Cli) -> Result<ExitCode> {
+pub fn run(mut cli: Cli) -> Result<ExitCode> {
+    configure(&mut cli.command)?;
     match &cli.command {
         Command::Check(a) => check::run(&a.g, a),
         Command::Convert(a) => convert::run(&a.g, a),
@@ -337,6 +388,45 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Lsp(a) => lsp::run(a),
         Command::DiagramModel(a) => diagram_model::run(&a.g, a),
     }
+}
+
+/// Read the configuration of a command that reads inputs (the file nearest to its first
+/// input, `config`), and settle its options: each flag, else the file's setting, else
+/// the default.
+fn configure(command: &mut Command) -> Result<()> {
+    let (g, first, walk): (
+        &mut Global,
+        Option<std::path::PathBuf>,
+        Option<&mut WalkArgs>,
+    ) = match command {
+        Command::Check(a) => (&mut a.g, a.paths.first().cloned(), Some(&mut a.walk)),
+        Command::Convert(a) => (&mut a.g, Some(a.input.clone()), Some(&mut a.walk)),
+        Command::Graph(a) => (&mut a.g, Some(a.input.clone()), None),
+        Command::Docs(a) => (&mut a.g, a.paths.first().cloned(), Some(&mut a.walk)),
+        Command::Diff(a) => (&mut a.g, Some(a.old.clone()), None),
+        Command::Paths(a) => (&mut a.g, Some(a.input.clone()), None),
+        Command::Walk(a) => (&mut a.g, Some(a.input.clone()), None),
+        Command::DiagramModel(a) => (&mut a.g, Some(a.input.clone()), None),
+        Command::New(a) => {
+            a.g.resolve(&config::Settings::default());
+            return Ok(());
+        }
+        Command::Schema(_)
+        | Command::Explain(_)
+        | Command::Completions(_)
+        | Command::Man(_)
+        | Command::Lsp(_) => return Ok(()),
+    };
+    // The colour of the configuration's own problems: the flag's, or auto.
+    let mut early = g.options;
+    early.resolve(&config::Settings::default());
+    let color = report::use_color_of(early.color);
+    g.settings = config::settings(&g.config, first.as_deref(), color)?;
+    g.options.resolve(&g.settings);
+    if let Some(w) = walk {
+        w.rules.clone_from(&g.settings.paths);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
