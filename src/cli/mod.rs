@@ -61,6 +61,11 @@ macro_rules! exit_codes {
     };
 }
 
+/// The top line of `--help` (the crate's description names only the first two formats).
+const ABOUT: &str = "Read, validate, convert and draw agent-loop specifications: AgentPM loop \
+manifests, multi-agent-spec REAL/VEAL loops and XState machines, to Mermaid, Graphviz and \
+PlantUML diagrams, Markdown pages, JSON Schema, each other, and LangGraph programs";
+
 /// The exit codes of a command's `--help`.
 const EXIT_CODES: &str = exit_codes!();
 
@@ -70,10 +75,11 @@ const ALL_EXIT_CODES: &str = concat!(
     "\n  3-7  `walk` only: the run's status (see `loopconv walk --help`)"
 );
 
-/// Read, validate, convert and draw agent-loop specifications (AgentPM loop manifests and
-/// multi-agent-spec REAL/VEAL loops).
+/// Read, validate, convert and draw agent-loop specifications: AgentPM loop manifests,
+/// multi-agent-spec REAL/VEAL loops and XState machines, to diagrams, pages, each other
+/// and LangGraph programs.
 #[derive(Debug, Parser)]
-#[command(name = "loopconv", version, about, long_about = None, propagate_version = true)]
+#[command(name = "loopconv", version, about = ABOUT, long_about = None, propagate_version = true)]
 #[command(after_help = ALL_EXIT_CODES)]
 pub struct Cli {
     #[command(subcommand)]
@@ -84,7 +90,15 @@ impl Cli {
     /// The command line of this process; on a mistake (or `--help`, `--version`), clap's
     /// message and exit.
     pub fn from_env() -> Cli {
-        Cli::one_command(std::env::args_os()).unwrap_or_else(Cli::parse)
+        Cli::one_command(std::env::args_os()).unwrap_or_else(|| {
+            Cli::try_parse().unwrap_or_else(|e| {
+                let args: Vec<String> = std::env::args_os()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect();
+                let piped = !std::io::IsTerminal::is_terminal(&std::io::stdin());
+                with_tip(e, &args, piped).exit()
+            })
+        })
     }
 
     /// The command line `args` when its first argument names a command and the rest parse
@@ -116,6 +130,51 @@ impl Cli {
             .ok()?;
         Cli::from_arg_matches(&matches).ok()
     }
+}
+
+/// A tip under clap's error for the mistakes it cannot know: `--format dot` (a diagram is
+/// `--dot`; `--format` is how diagnostics are printed), and input piped to a command
+/// given no path (standard input is read when `-` is among the paths).
+fn with_tip(mut e: clap::Error, args: &[String], piped: bool) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let format_value = args.iter().enumerate().find_map(|(i, a)| {
+        a.strip_prefix("--format=").or_else(|| {
+            (a == "--format")
+                .then(|| args.get(i + 1).map(String::as_str))
+                .flatten()
+        })
+    });
+    let tip = match (e.kind(), format_value) {
+        (ErrorKind::InvalidValue, Some(v)) => {
+            let v = v.to_ascii_lowercase();
+            let flag = match v.as_str() {
+                "dot" | "graphviz" | "gv" => Some("--dot"),
+                "mermaid" | "mmd" => Some("--mermaid"),
+                "plantuml" | "puml" => Some("--plantuml"),
+                "svg" => Some("--svg"),
+                _ => None,
+            };
+            flag.map(|f| {
+                format!(
+                    "`--format` is how diagnostics are printed; to draw {v}, pass `{f}`                      (`loopconv graph FILE {f}`)"
+                )
+            })
+        }
+        (ErrorKind::MissingRequiredArgument, _) if piped => {
+            let command = args.get(1).map_or("check", String::as_str);
+            Some(format!(
+                "standard input is read when a path is `-`: `... | loopconv {command} -`"
+            ))
+        }
+        _ => None,
+    };
+    if let Some(tip) = tip {
+        e.insert(
+            ContextKind::Suggested,
+            ContextValue::StyledStrs(vec![tip.into()]),
+        );
+    }
+    e
 }
 
 /// The options of every command that reads loop files (all but `schema`): how
@@ -394,6 +453,7 @@ pub fn run(mut cli: Cli) -> Result<ExitCode> {
 /// input, `config`), and settle its options: each flag, else the file's setting, else
 /// the default.
 fn configure(command: &mut Command) -> Result<()> {
+    let is_diff = matches!(command, Command::Diff(_));
     let (g, first, walk): (
         &mut Global,
         Option<std::path::PathBuf>,
@@ -408,6 +468,12 @@ fn configure(command: &mut Command) -> Result<()> {
         Command::Walk(a) => (&mut a.g, Some(a.input.clone()), None),
         Command::DiagramModel(a) => (&mut a.g, Some(a.input.clone()), None),
         Command::New(a) => {
+            if matches!(a.g.format_flag, Some(MessageFormat::Markdown)) {
+                anyhow::bail!(
+                    "--format markdown is `diff`'s pull-request comment; `new` prints \
+                     diagnostics as human, json, sarif or github"
+                );
+            }
             a.g.resolve(&config::Settings::default());
             return Ok(());
         }
@@ -417,6 +483,12 @@ fn configure(command: &mut Command) -> Result<()> {
         | Command::Man(_)
         | Command::Lsp(_) => return Ok(()),
     };
+    if matches!(g.options.format_flag, Some(MessageFormat::Markdown)) && !is_diff {
+        anyhow::bail!(
+            "--format markdown is `diff`'s pull-request comment; this command prints \
+             diagnostics as human, json, sarif or github"
+        );
+    }
     // The colour of the configuration's own problems: the flag's, or auto.
     let mut early = g.options;
     early.resolve(&config::Settings::default());

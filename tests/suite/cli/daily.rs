@@ -263,3 +263,311 @@ fn a_repository_root_checks_clean() {
         .code(1)
         .stderr(predicate::str::contains("bad.json"));
 }
+
+/// A library with one invalid loop and two loops of one name.
+fn library(dir: &Path) {
+    std::fs::create_dir_all(dir.join("loops")).expect("mkdir");
+    for (from, to) in [
+        ("examples/agentpm/react-loop.json", "react-loop.json"),
+        ("examples/agentpm/react-loop.json", "react-copy.json"),
+        ("examples/agentpm/reflexion.json", "reflexion.json"),
+        (
+            "examples/invalid/V009-unknown-transition-target.json",
+            "broken.json",
+        ),
+    ] {
+        std::fs::write(dir.join("loops").join(to), read(&repo().join(from))).expect("write");
+    }
+}
+
+#[test]
+fn docs_keep_going_writes_every_valid_page_and_lists_the_rest() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path();
+    library(dir);
+    // Without it, nothing is written.
+    loopconv()
+        .current_dir(dir)
+        .args(["docs", "loops", "-o", "site"])
+        .assert()
+        .code(1);
+    assert!(!dir.join("site").exists());
+    let out = loopconv()
+        .current_dir(dir)
+        .args(["docs", "loops", "-o", "site", "--keep-going"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("left out loops/broken.json: 1 error (first: V009"),
+        "{err}"
+    );
+    assert!(
+        err.contains("--page-names file"),
+        "the way out of a clash: {err}"
+    );
+    for page in ["index.md", "react-loop.md", "reflexion.md"] {
+        assert!(dir.join("site").join(page).is_file(), "{page}");
+    }
+    // The way out of the clash: pages named after their files.
+    loopconv()
+        .current_dir(dir)
+        .args([
+            "docs",
+            "loops",
+            "-o",
+            "site2",
+            "--keep-going",
+            "--page-names",
+            "file",
+        ])
+        .assert()
+        .code(1);
+    for page in ["react-loop.md", "react-copy.md", "reflexion.md"] {
+        assert!(dir.join("site2").join(page).is_file(), "{page}");
+    }
+    assert!(!dir.join("site2/broken.md").exists());
+}
+
+#[test]
+fn convert_keep_going_writes_every_file_that_converts() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path();
+    library(dir);
+    let out = loopconv()
+        .current_dir(dir)
+        .args([
+            "convert",
+            "loops",
+            "--to",
+            "ir",
+            "-o",
+            "out",
+            "--keep-going",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("converted 2 of 4 files to ir in out; left out 2:"),
+        "{err}"
+    );
+    assert!(
+        err.contains("loops/broken.json: 1 error (first: V009"),
+        "{err}"
+    );
+    assert!(dir.join("out/reflexion.ir.json").is_file());
+    assert!(dir.join("out/react-loop.ir.json").is_file());
+}
+
+#[test]
+fn graph_allow_invalid_draws_the_faults_in_red() {
+    let out = loopconv()
+        .args([
+            "graph",
+            "--allow-invalid",
+            "--dot",
+            "examples/invalid/V009-unknown-transition-target.json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let dot = String::from_utf8_lossy(&out.stdout);
+    assert!(dot.contains("x0 [label=\"$human?\""), "{dot}");
+    assert!(
+        dot.contains("-> x0 [label=\"escalate\", style=dashed, color=\"#dc2626\""),
+        "{dot}"
+    );
+    let out = loopconv()
+        .args([
+            "graph",
+            "--allow-invalid",
+            "--dot",
+            "examples/invalid/V011-missing-transition.json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let dot = String::from_utf8_lossy(&out.stdout);
+    assert!(dot.contains("p1 [color=\"#dc2626\", penwidth=3"), "{dot}");
+    // Graphviz draws it.
+    let has_dot = std::process::Command::new("dot").arg("-V").output().is_ok();
+    if !crate::support::skip_without_tool(has_dot, "Graphviz (dot)") {
+        let png = std::process::Command::new("bash")
+            .args([
+                "-o",
+                "pipefail",
+                "-c",
+                &format!(
+                    "{} graph --allow-invalid --dot examples/invalid/V009-unknown-transition-target.json 2>/dev/null | dot -Tpng",
+                    env!("CARGO_BIN_EXE_loopconv")
+                ),
+            ])
+            .current_dir(repo())
+            .output()
+            .expect("runs");
+        // The pipeline's status is loopconv's 1; dot wrote a PNG.
+        assert!(png.stdout.starts_with(b"\x89PNG"), "{:?}", png.stderr);
+    }
+    // Without the flag, an invalid loop draws nothing.
+    loopconv()
+        .args([
+            "graph",
+            "--dot",
+            "examples/invalid/V009-unknown-transition-target.json",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty());
+}
+
+/// Every invalid example in every diagram language: drawn or refused, exit 1, no panic.
+#[test]
+fn graph_allow_invalid_never_panics() {
+    for f in crate::support::loop_files(&repo().join("examples/invalid")) {
+        for to in ["mermaid", "dot", "plantuml"] {
+            let out = loopconv()
+                .args(["graph", "--allow-invalid", "--to", to])
+                .arg(&f)
+                .output()
+                .expect("runs");
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{f:?} {to}: {out:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn small_things_of_daily_use() {
+    // --format dot points at --dot.
+    loopconv()
+        .args([
+            "graph",
+            "examples/agentpm/react-loop.json",
+            "--format",
+            "dot",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("pass `--dot`"));
+    // Piped input without `-`.
+    loopconv()
+        .arg("check")
+        .write_stdin("{}")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("loopconv check -"));
+    // --format markdown is diff's only.
+    loopconv()
+        .args([
+            "check",
+            "--format",
+            "markdown",
+            "examples/agentpm/react-loop.json",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("diff"));
+    // --help names XState and LangGraph.
+    loopconv()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("XState").and(predicate::str::contains("LangGraph")));
+    // docs says what it leaves out under `invalid`.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let lib = tmp.path().join("lib");
+    std::fs::create_dir_all(lib.join("invalid")).expect("mkdir");
+    let good = read(&repo().join("examples/agentpm/react-loop.json"));
+    std::fs::write(lib.join("react-loop.json"), &good).expect("write");
+    std::fs::write(lib.join("invalid/bad.json"), "{").expect("write");
+    loopconv()
+        .arg("docs")
+        .arg(&lib)
+        .arg("-o")
+        .arg(tmp.path().join("site"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "note: left out 1 file under folders named `invalid`",
+        ));
+    // man writes every page at once.
+    let man = tmp.path().join("man");
+    loopconv()
+        .args(["man", "--dir"])
+        .arg(&man)
+        .assert()
+        .success();
+    for page in [
+        "loopconv.1",
+        "loopconv-check.1",
+        "loopconv-graph.1",
+        "loopconv-man.1",
+    ] {
+        let text = std::fs::read_to_string(man.join(page)).expect(page);
+        assert!(text.starts_with(".ie") || text.contains(".TH"), "{page}");
+    }
+}
+
+/// The npm shim names the cause: a platform without a package, or a package npm did not
+/// install. Before, it always blamed `--no-optional`.
+#[test]
+fn the_npm_shim_names_the_right_cause() {
+    let has_node = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if crate::support::skip_without_tool(has_node, "node") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let pkg = tmp.path().join("loopconv");
+    std::fs::create_dir_all(pkg.join("bin")).expect("mkdir");
+    std::fs::copy(
+        repo().join("npm/loopconv/bin/loopconv.js"),
+        pkg.join("bin/loopconv.js"),
+    )
+    .expect("copy");
+    let manifest =
+        String::from_utf8(read(&repo().join("npm/loopconv/package.json"))).expect("utf-8");
+    std::fs::write(pkg.join("package.json"), &manifest).expect("write");
+    let run = |env: &[(&str, &str)]| {
+        let mut c = std::process::Command::new("node");
+        c.arg(pkg.join("bin/loopconv.js"))
+            .arg("--version")
+            .env_remove("LOOPCONV_BINARY");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().expect("node runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("is not installed") && err.contains("--omit=optional"),
+        "{err}"
+    );
+    // A platform loopconv ships nothing for.
+    let mut v: serde_json::Value = serde_json::from_str(&manifest).expect("JSON");
+    v["optionalDependencies"] = serde_json::json!({"@loopconv/cli-aix-ppc64": "0.1.0"});
+    std::fs::write(pkg.join("package.json"), v.to_string()).expect("write");
+    let (code, err) = run(&[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("no prebuilt loopconv for this platform"),
+        "{err}"
+    );
+    let (_, err) = run(&[("LOOPCONV_BINARY", "/no/such/loopconv")]);
+    assert!(
+        err.contains("LOOPCONV_BINARY is /no/such/loopconv, which does not exist"),
+        "{err}"
+    );
+}
