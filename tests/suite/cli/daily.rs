@@ -571,3 +571,44 @@ fn the_npm_shim_names_the_right_cause() {
         "{err}"
     );
 }
+
+/// The configuration's JSON Schema (for editors) accepts the guide's example, which
+/// loopconv reads without a problem, and rejects an unknown key, as loopconv does.
+#[test]
+fn the_configuration_schema_agrees_with_loopconv() {
+    let schema: serde_json::Value =
+        serde_json::from_slice(&read(&repo().join("schemas/loopconv-config.schema.json")))
+            .expect("JSON");
+    jsonschema::draft202012::meta::validate(&schema).expect("a valid schema");
+    let v = jsonschema::draft202012::new(&schema).expect("compiles");
+    let guide = String::from_utf8(read(&repo().join("docs/src/configuration.md"))).expect("utf-8");
+    let example = guide
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the guide's example");
+    // loopconv reads it.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    with_loop(tmp.path());
+    std::fs::write(tmp.path().join("loopconv.toml"), example).expect("write");
+    loopconv()
+        .current_dir(tmp.path())
+        .args(["check", "--format", "human", "gate.yaml"])
+        .assert()
+        .success();
+    // The schema accepts the same settings (as JSON).
+    let instance = serde_json::json!({
+        "include": ["loops/**", "*.loop.yaml"],
+        "exclude": ["vendor", "examples/hostile/**"],
+        "ignore": ["F015"],
+        "strict": true,
+        "runtime-max-steps": 50,
+        "format": "human",
+        "color": "auto",
+        "skip-unknown": true,
+        "per-file-ignores": {"third_party/**": ["F012", "F013"]},
+    });
+    assert!(v.is_valid(&instance));
+    assert!(!v.is_valid(&serde_json::json!({"ignor": ["F015"]})));
+    assert!(!v.is_valid(&serde_json::json!({"runtime-max-steps": 0})));
+}
