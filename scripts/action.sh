@@ -5,9 +5,9 @@
 #   action.sh install   pip install loopconv==VERSION into a fresh virtual environment in
 #                       $RUNNER_TEMP and put its bin folder on $GITHUB_PATH (pip's own
 #                       variables apply: PIP_INDEX_URL, PIP_FIND_LINKS, PIP_NO_INDEX)
-#   action.sh sarif     loopconv check --format sarif $LOOPCONV_PATHS into
+#   action.sh sarif     loopconv check --skip-unknown --format sarif $LOOPCONV_PATHS into
 #                       $RUNNER_TEMP/loopconv.sarif; `sarif-file` on $GITHUB_OUTPUT
-#   action.sh check     loopconv check --format github $LOOPCONV_PATHS (annotations)
+#   action.sh check     loopconv check --skip-unknown --format github $LOOPCONV_PATHS (annotations)
 #   action.sh docs      loopconv docs --check $LOOPCONV_DOCS
 # Exit codes are loopconv's: 1 for problems found, 2 for a usage or I/O error. CI runs
 # this script (scripts/test-packages.sh) with a locally built wheel.
@@ -58,7 +58,7 @@ sarif() {
   : "${RUNNER_TEMP:?RUNNER_TEMP is not set}" "${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}"
   local file="$RUNNER_TEMP/loopconv.sarif" code=0
   split_words "${LOOPCONV_PATHS:-.}"
-  loopconv check --format sarif "${WORDS[@]}" > "$file" || code=$?
+  loopconv check --skip-unknown --format sarif "${WORDS[@]}" > "$file" || code=$?
   # Problems found (1) still give a log to upload; a usage or I/O error (2) does not.
   [ "$code" -le 1 ] || exit "$code"
   printf 'sarif-file=%s\n' "$file" >> "$GITHUB_OUTPUT"
@@ -66,7 +66,7 @@ sarif() {
 
 check() {
   split_words "${LOOPCONV_PATHS:-.}"
-  loopconv check --format github "${WORDS[@]}"
+  loopconv check --skip-unknown --format github "${WORDS[@]}"
 }
 
 docs() {

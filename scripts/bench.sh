@@ -61,12 +61,12 @@ OUT="$ROOT/target/bench"
 mkdir -p "$OUT"
 rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/peak-*
 if [ -z "${LOOPCONV:-}" ]; then
-    cargo build --release --quiet
-    LOOPCONV="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/release/loopconv"
+    cargo build --profile dist --quiet
+    LOOPCONV="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/dist/loopconv"
 fi
 [ -x "$LOOPCONV" ] || { echo "bench.sh: $LOOPCONV is not an executable" >&2; exit 2; }
 # Every row measures this one binary: `cargo bench --bench lsp` below builds the crate's
-# binary again, from the work tree, into target/release, which once put another build under
+# binary again, from the work tree, into target/release (the bench profile, built as `dist`), which once put another build under
 # the rows that ran after it. A hard link keeps the file measured (the linker writes a new
 # file, and cargo links it in place of the old one) and its pages in the page cache (a fresh
 # copy of the binary mapped more of its own code: 0.5 MB more for a small loop); a copy

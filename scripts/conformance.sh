@@ -58,7 +58,15 @@ install_tools() {
         apt-get update
         apt-get install -y graphviz chromium plantuml
     fi
-    (cd "$ROOT/tools" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund)
+    # The node tools once per lock file: `npm ci` (about 500 MB) runs only when
+    # tools/package-lock.json differs from the copy left in node_modules by the last
+    # install, and its downloads stay in a cache folder for the next fresh install.
+    local lock="$ROOT/tools/package-lock.json" stamp="$ROOT/tools/node_modules/.loopconv-installed-lock"
+    if ! cmp -s "$lock" "$stamp"; then
+        (cd "$ROOT/tools" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund \
+            --prefer-offline --cache "${LOOPCONV_NPM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/loopconv-npm}")
+        cp "$lock" "$stamp"
+    fi
     # Neovim: the language server's end-to-end test with a real client (tests/suite/lsp/nvim.rs).
     if ! command -v nvim >/dev/null; then
         export DEBIAN_FRONTEND=noninteractive

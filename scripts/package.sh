@@ -34,7 +34,7 @@ platform_row() {
 abs_dir() { mkdir -p "$1" && (cd "$1" && pwd); }
 
 build_wheel() {
-  (cd "$ROOT/python" && maturin build --release --locked --out "$1")
+  (cd "$ROOT/python" && maturin build --profile dist --locked --out "$1")
 }
 
 # maturin first looks for a Cargo.toml in python/ and says "error: manifest path

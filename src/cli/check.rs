@@ -35,7 +35,7 @@ pub(super) struct CheckArgs {
     pub(super) walk: WalkArgs,
     /// Files or folders (`-` for standard input).
     #[arg(required = true)]
-    paths: Vec<PathBuf>,
+    pub(super) paths: Vec<PathBuf>,
     /// Input format.
     #[arg(
         long,
@@ -50,6 +50,11 @@ pub(super) struct CheckArgs {
     /// span files.
     #[arg(long, help_heading = "Input")]
     no_workspace: bool,
+    /// Skip a named file that is no loop (its content is none of the known formats), with
+    /// a note, as a folder search does; the pre-commit hooks and the Action pass it, since
+    /// they name every JSON and YAML file. Also `skip-unknown = true` in the configuration.
+    #[arg(long, help_heading = "Input")]
+    skip_unknown: bool,
 }
 
 pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
@@ -58,9 +63,15 @@ pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
     add_project_diagnostics(g, a, &mut reports)?;
     let (mut errors, mut warnings, mut bad_files) = (0, 0, 0);
     let mut all = Vec::new();
-    let files = reports.len();
+    let mut skipped = Vec::new();
+    let mut files = 0;
     for r in reports {
         let r = r?;
+        if let Some(why) = r.skipped {
+            skipped.push(why);
+            continue;
+        }
+        files += 1;
         eprint!("{}", r.human);
         all.extend(r.items);
         errors += r.errors;
@@ -78,6 +89,16 @@ pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
         g.format,
         MessageFormat::Human | MessageFormat::Markdown | MessageFormat::Github
     ) {
+        for why in &skipped {
+            eprintln!("note: skipped {why}");
+        }
+        if files == 0 && !skipped.is_empty() {
+            eprintln!(
+                "checked no loop file: {} skipped (none of the known formats)",
+                skipped.len()
+            );
+            return Ok(code(false));
+        }
         eprintln!(
             "checked {} file{}: {} with errors, {errors} error{}, {warnings} warning{}",
             files,
@@ -107,6 +128,7 @@ pub(super) fn diagnostics(
         paths,
         from,
         no_workspace: !workspace,
+        skip_unknown: false,
     };
     let mut reports = check_all(g, &a)?;
     add_project_diagnostics(g, &a, &mut reports)?;
@@ -133,7 +155,14 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
         if *kind == Named::Missing {
             return Err(no_such_path(one));
         }
-        return Ok(vec![FileReport::of(g, one, a.from, color, true)]);
+        return Ok(vec![FileReport::of(
+            g,
+            one,
+            a.from,
+            color,
+            true,
+            skip_named(g, a),
+        )]);
     }
     let pool = folder_pool()?;
     // The files named on the command line (a pre-commit hook names many), in parallel;
@@ -150,7 +179,7 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
         .install(|| {
             files
                 .par_iter()
-                .map(|p| FileReport::of(g, p, a.from, color, false))
+                .map(|p| FileReport::of(g, p, a.from, color, false, skip_named(g, a)))
                 .collect::<Vec<_>>()
         })
         .into_iter();
@@ -170,7 +199,7 @@ fn check_all(g: &Global, a: &CheckArgs) -> Result<Vec<Result<FileReport>>> {
     for (p, part) in a.paths.iter().zip(parts) {
         match part {
             Some(reports) => out.extend(reports),
-            None => out.push(FileReport::of(g, p, a.from, color, false)),
+            None => out.push(FileReport::of(g, p, a.from, color, false, false)),
         }
     }
     Ok(out)
@@ -232,12 +261,12 @@ fn check_folder(
     let (tx, rx) = std::sync::mpsc::channel::<PathBuf>();
     let (walked, mut reports) = pool.install(|| {
         rayon::join(
-            move || walk_each(dir, &a.walk.exclude, true, |p| drop(tx.send(p))),
+            move || walk_each(dir, &a.walk, true, |p| drop(tx.send(p))),
             || {
                 rx.into_iter()
                     .par_bridge()
                     .map(|p| {
-                        let r = FileReport::of(g, &p, a.from, color, false);
+                        let r = FileReport::of(g, &p, a.from, color, false, true);
                         (p, r)
                     })
                     .collect::<Vec<_>>()
@@ -267,6 +296,9 @@ struct FileReport {
     /// Its source text, kept for a document that uses loops (the cross-file rules point
     /// into it); a loop's is read again if a rule points into it.
     text: Option<String>,
+    /// Why the file was skipped (`package.json: no loop format (P011)`): it is no loop,
+    /// and was found by a folder search or named under `--skip-unknown`.
+    skipped: Option<String>,
 }
 
 impl FileReport {
@@ -277,8 +309,24 @@ impl FileReport {
         from: Option<Format>,
         color: bool,
         last: bool,
+        skip_unknown: bool,
     ) -> Result<FileReport> {
         let mut r = super::project::read(g, path, from)?;
+        if skip_unknown && from.is_none() && is_unknown_kind(r.diags.items(), r.text(), path) {
+            return Ok(FileReport {
+                path: path.to_path_buf(),
+                human: String::new(),
+                items: Vec::new(),
+                errors: 0,
+                warnings: 0,
+                member: None,
+                text: None,
+                skipped: Some(format!(
+                    "{}: none of the known loop formats (P011)",
+                    path.display()
+                )),
+            });
+        }
         let (human, items) = match g.format {
             MessageFormat::Human | MessageFormat::Markdown if !r.diags.is_empty() => (
                 diag::render_human(r.diags.items(), r.text(), color),
@@ -306,6 +354,7 @@ impl FileReport {
             warnings: r.diags.count(Severity::Warning),
             member: r.member.take(),
             text,
+            skipped: None,
         };
         if last {
             free_at_exit(r);
@@ -420,6 +469,12 @@ fn distribute(g: &Global, reports: &mut [Result<FileReport>], found: Vec<Diagnos
         let Some(mut diags) = by_file.remove(&display_name(g, &r.path)) else {
             continue;
         };
+        // The configuration's `ignore`, `select` and `per-file-ignores` hold for the
+        // project's warnings too.
+        diags.retain(|d| !g.settings.silences(d, Some(&r.path)));
+        if diags.is_empty() {
+            continue;
+        }
         diags.sort_by_key(|d| (d.location.pos.map_or(0, |p| p.start), d.code));
         r.errors += diags
             .iter()
@@ -445,5 +500,103 @@ fn distribute(g: &Global, reports: &mut [Result<FileReport>], found: Vec<Diagnos
                 r.items.extend(diags);
             }
         }
+    }
+}
+
+/// Whether a file named on the command line is skipped when it is no loop.
+fn skip_named(g: &Global, a: &CheckArgs) -> bool {
+    a.skip_unknown || g.settings.skip_unknown
+}
+
+/// Whether a loaded file is of no known kind: the detection said it is no loop format
+/// (`P011`), or it is JSON with comments or trailing commas (`tsconfig.json`,
+/// `.vscode/settings.json`) that, read without them, the detection says the same of. A
+/// loop with a syntax error is still a loop: its error is reported.
+fn is_unknown_kind(diags: &[diag::Diagnostic], text: Option<&str>, path: &Path) -> bool {
+    let codes: Vec<diag::Code> = diags.iter().map(|d| d.code).collect();
+    if codes.contains(&diag::Code::UnknownFormat) {
+        return true;
+    }
+    let json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if !json || !codes.contains(&diag::Code::Syntax) {
+        return false;
+    }
+    let Some(text) = text else { return false };
+    let Some(plain) = without_comments(text) else {
+        return false;
+    };
+    let again = loopconv::load_owned("-", plain.into_bytes(), &loopconv::LoadOptions::default());
+    again
+        .diags
+        .items()
+        .iter()
+        .any(|d| d.code == diag::Code::UnknownFormat)
+}
+
+/// JSON text without `//` and `/* */` comments and trailing commas (JSON with comments, as
+/// `tsconfig.json` is written), or `None` when it had none of them.
+fn without_comments(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut changed, mut start) = (0, false, 0);
+    let mut in_string = false;
+    while i < b.len() {
+        let c = b[i];
+        if in_string {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            in_string = c != b'"';
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                out.push_str(&text[start..i]);
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                (start, changed) = (i, true);
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                out.push_str(&text[start..i]);
+                let end = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+                // A comment's lines stay lines, so that nothing else moves.
+                out.extend(text[i..end].chars().filter(|&c| c == '\n'));
+                (i, start, changed) = (end, end, true);
+                continue;
+            }
+            b',' => {
+                let next = text[i + 1..].trim_start().as_bytes().first().copied();
+                if matches!(next, Some(b'}' | b']')) {
+                    out.push_str(&text[start..i]);
+                    (start, changed) = (i + 1, true);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push_str(&text[start.min(text.len())..]);
+    changed.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_comments;
+
+    #[test]
+    fn json_with_comments_is_read_without_them() {
+        let text = "{\n  // a comment \"x\"\n  \"a\": \"//not\", /* b */\n  \"c\": [1, 2,],\n}\n";
+        let plain = without_comments(text).expect("changed");
+        let v: serde_json::Value = serde_json::from_str(&plain).expect(&plain);
+        assert_eq!(v["a"], "//not");
+        assert_eq!(v["c"], serde_json::json!([1, 2]));
+        assert_eq!(without_comments("{\"a\": 1}"), None);
     }
 }

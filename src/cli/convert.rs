@@ -28,7 +28,7 @@ pub(super) struct ConvertArgs {
     pub(super) walk: WalkArgs,
     /// Input file or folder (`-` for standard input).
     #[arg(value_name = "INPUT")]
-    input: PathBuf,
+    pub(super) input: PathBuf,
     /// Target: a loop format, or `langgraph` (a Python module that runs the loop).
     #[arg(long, short = 't', value_enum, value_name = "FORMAT")]
     to: ConvertTo,
@@ -66,6 +66,11 @@ pub(super) struct ConvertArgs {
     /// (`createMachine({...})`), for Stately's "Import from code".
     #[arg(long, value_enum, value_name = "LANGUAGE")]
     module: Option<ModuleLanguage>,
+    /// Converting a folder: write every file that converts even when others fail; those
+    /// are left out and listed with why, and the exit code is 1. Without it, one failure
+    /// means no file is written.
+    #[arg(long)]
+    keep_going: bool,
 }
 
 /// What `--to` takes: [`Target::CONVERTED`].
@@ -227,6 +232,24 @@ fn convert_each<'a>(
         }
     }
     Ok(out)
+}
+
+/// Why a file of a folder conversion was left out: its errors, by count and the first
+/// one's code and message.
+fn first_error(l: &Loaded) -> String {
+    let errors: Vec<&loopconv::diag::Diagnostic> = (l.diags.items().iter())
+        .filter(|d| d.severity == loopconv::diag::Severity::Error)
+        .collect();
+    match errors.first() {
+        Some(d) => format!(
+            "{} error{} (first: {} {})",
+            errors.len(),
+            plural(errors.len()),
+            d.code.as_str(),
+            loopconv::text::one_line(&d.message)
+        ),
+        None => "its output is another file's".to_owned(),
+    }
 }
 
 /// Where a converted file goes in the mirrored output folder.
@@ -394,13 +417,16 @@ pub(super) fn convert_folder(
     let mut planned: Vec<(PathBuf, String)> = Vec::new();
     let mut planned_dests = std::collections::HashSet::new();
     let (mut ok, mut lossy, mut failed) = (Vec::new(), Vec::new(), Vec::new());
+    let mut why = Vec::new();
     for (f, l, text, dest) in results {
         let (Some(t), Some(dest)) = (text, dest) else {
             failed.push(f.display().to_string());
+            why.push(format!("{}: {}", f.display(), first_error(&l)));
             continue;
         };
         if l.diags.has_errors() || !planned_dests.insert(dest.clone()) {
             failed.push(f.display().to_string());
+            why.push(format!("{}: {}", f.display(), first_error(&l)));
             continue;
         }
         if l.diags.items().iter().any(|d| d.code.is_loss()) {
@@ -408,6 +434,25 @@ pub(super) fn convert_folder(
         }
         ok.push(f.display().to_string());
         planned.push((dest, t));
+    }
+    if !failed.is_empty() && a.keep_going {
+        write_all_atomic(Some(out), &planned)?.report(g);
+        summary(
+            g,
+            format_args!(
+                "converted {} of {} file{} to {} in {}; left out {}:",
+                ok.len(),
+                files.len(),
+                plural(files.len()),
+                to.name(),
+                out.display(),
+                failed.len()
+            ),
+        );
+        for w in &why {
+            summary(g, format_args!("  {w}"));
+        }
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
     if !failed.is_empty() {
         summary(

@@ -18,7 +18,7 @@ pub(super) struct DiagramModelArgs {
     #[command(flatten)]
     pub(super) g: Global,
     /// Loop file (`-` for standard input).
-    input: PathBuf,
+    pub(super) input: PathBuf,
     /// Input format.
     #[arg(
         long,

@@ -18,7 +18,7 @@ pub(super) struct DiffArgs {
     #[command(flatten)]
     pub(super) g: Global,
     /// The old loop file.
-    old: PathBuf,
+    pub(super) old: PathBuf,
     /// The new loop file (any format).
     new: PathBuf,
     /// Exit 1 when some change is breaking.

@@ -32,7 +32,7 @@ pub(super) struct DocsArgs {
     /// Loop files or folders (searched recursively, skipping sub-folders named `invalid`;
     /// `-` for standard input).
     #[arg(required = true)]
-    paths: Vec<PathBuf>,
+    pub(super) paths: Vec<PathBuf>,
     /// Output folder.
     #[arg(long, short = 'o', value_name = "DIR")]
     output: PathBuf,
@@ -56,27 +56,46 @@ pub(super) struct DocsArgs {
         help_heading = "Input"
     )]
     from: Option<Format>,
+    /// Write the pages of every valid loop even when others have errors or share a page
+    /// name: those are left out and listed with why, and the exit code is 1. Without it,
+    /// one bad loop means no page is written.
+    #[arg(long)]
+    keep_going: bool,
+    /// What a page is named after: the loop's `name` (`loop`), or its file (`file`:
+    /// `loops/a.json` -> `a.md`), the way out when two loops share a name.
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = PageNames::Loop)]
+    page_names: PageNames,
+}
+
+/// What a loop's page is named after ([`DocsArgs::page_names`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum PageNames {
+    /// The loop's `name`: `react-loop.md`.
+    Loop,
+    /// The file's name without its extension: `loops/a.json` -> `a.md`.
+    File,
 }
 
 /// The loop files to document: files as given; in a folder, every loop file except those
 /// under an `invalid` sub-folder (inputs that must fail, like `examples/invalid/`), so that
 /// `loopconv docs examples` documents the valid examples.
-pub(super) fn docs_files(paths: &[PathBuf], walk: &WalkArgs) -> Result<Vec<PathBuf>> {
+pub(super) fn docs_files(paths: &[PathBuf], walk: &WalkArgs) -> Result<(Vec<PathBuf>, usize)> {
     let mut out = Vec::new();
+    let mut left_out = 0;
     for p in paths {
         let walked = !is_stdio(p) && p.is_dir();
-        out.extend(
-            expand(std::slice::from_ref(p), walk)?
-                .into_iter()
-                .filter(|f| {
-                    !walked
-                        || !f
-                            .strip_prefix(p)
-                            .is_ok_and(|rel| rel.components().any(|c| c.as_os_str() == "invalid"))
-                }),
-        );
+        for f in expand(std::slice::from_ref(p), walk)? {
+            let under_invalid = walked
+                && f.strip_prefix(p)
+                    .is_ok_and(|rel| rel.components().any(|c| c.as_os_str() == "invalid"));
+            if under_invalid {
+                left_out += 1;
+            } else {
+                out.push(f);
+            }
+        }
     }
-    Ok(out)
+    Ok((out, left_out))
 }
 
 pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
@@ -94,8 +113,18 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         template,
         ..back::Options::default()
     };
-    let files = docs_files(&a.paths, &a.walk)?;
-    let Some(pages) = docs_pages(g, a, &files, &opts)? else {
+    let (files, under_invalid) = docs_files(&a.paths, &a.walk)?;
+    if under_invalid > 0 {
+        summary(
+            g,
+            format_args!(
+                "note: left out {under_invalid} file{} under folders named `invalid` (inputs \
+                 that must fail, as examples/invalid/); name a file to document it",
+                plural(under_invalid)
+            ),
+        );
+    }
+    let Some((pages, left_out)) = docs_pages(g, a, &files, &opts)? else {
         summary(
             g,
             format_args!("no page was written: fix the errors above first"),
@@ -115,8 +144,15 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
     } else {
         Inputs::of([])
     };
+    let left_out_code = |ok: bool| {
+        for why in &left_out {
+            summary(g, format_args!("left out {why}"));
+        }
+        code(!ok || !left_out.is_empty())
+    };
     if a.check {
-        return Ok(code(!pages_up_to_date(g, &pages, &a.output, &inputs)));
+        let current = pages_up_to_date(g, &pages, &a.output, &inputs);
+        return Ok(left_out_code(current));
     }
     let outputs: Vec<(PathBuf, String)> = pages
         .iter()
@@ -155,7 +191,7 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
             ),
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(left_out_code(true))
 }
 
 /// The page listing every loop's page (no loop's page may have its name).
@@ -170,19 +206,23 @@ pub(super) fn is_generated(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|t| t.contains(GENERATED_MARK))
 }
 
-/// Every page (file name, text) and the index; `None` when a loop has errors or two loops
-/// share a name (reported: a name collision first, naming both files, then the
-/// diagnostics of every file).
+/// Every page (file name, text) and the index, and the loops left out (`--keep-going`:
+/// `FILE: why`); `None` when a loop has errors or two loops share a name and
+/// `--keep-going` is not given (reported: a name collision first, naming both files, then
+/// the diagnostics of every file).
+#[allow(clippy::type_complexity)]
 pub(super) fn docs_pages(
     g: &Global,
     a: &DocsArgs,
     files: &[PathBuf],
     opts: &back::Options,
-) -> Result<Option<Vec<(String, String)>>> {
+) -> Result<Option<(Vec<(String, String)>, Vec<String>)>> {
     let mut sources = SourceNames::new(g);
     // One pool for reading and rendering: starting its threads is the cost of a pool.
     let pool = folder_pool()?;
     let mut loaded = Vec::new();
+    // The file of each loaded loop (teams and other documents are not among them).
+    let mut loaded_files: Vec<&PathBuf> = Vec::new();
     let mut page_sources = Vec::new();
     // Read in parallel, reported in order: the first file that cannot be read stops it.
     // A document that uses loops (a team, an Agent manifest) found in a folder has no page
@@ -208,11 +248,20 @@ pub(super) fn docs_pages(
             continue;
         }
         loaded.push((display_name(g, f), l));
+        loaded_files.push(f);
         page_sources.push(sources.name(f));
     }
+    let page_name = |f: &Path, spec: &loopconv::ir::Spec| match a.page_names {
+        PageNames::Loop => format!("{}.md", spec.name),
+        PageNames::File => {
+            let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned());
+            format!("{}.md", stem.unwrap_or_else(|| spec.name.clone()))
+        }
+    };
     let mut pages: Vec<(String, &mut loopconv::Loaded, Option<String>)> = (loaded.iter_mut())
-        .map(|(src, l)| {
-            let page = l.valid().map(|(s, _)| format!("{}.md", s.name));
+        .zip(&loaded_files)
+        .map(|((src, l), f)| {
+            let page = l.valid().map(|(s, _)| page_name(f, s));
             (src.clone(), l, page)
         })
         .collect();
@@ -221,12 +270,16 @@ pub(super) fn docs_pages(
         .map(|(src, _, page)| (src, page))
         .collect();
     let mut failed = !collided.is_empty();
+    let mut left_out = Vec::new();
     for i in first_then_rest(&collided, loaded.len()) {
         let l = &loaded[i].1;
         report_loaded(g, l);
-        failed |= l.valid().is_none();
+        if l.valid().is_none() {
+            failed = true;
+            left_out.push(format!("{}: {}", loaded[i].0, why_left_out(l)));
+        }
     }
-    if failed {
+    if failed && !a.keep_going {
         return Ok(None);
     }
     let jobs: Vec<_> = loaded.iter().zip(names).zip(page_sources).collect();
@@ -271,7 +324,29 @@ pub(super) fn docs_pages(
         index = before_footer(&index, &team_index(&team_pages));
     }
     pages.push((INDEX_PAGE.to_owned(), index));
-    Ok(Some(pages))
+    Ok(Some((pages, left_out)))
+}
+
+/// Why a loop has no page: its errors, by count and the first one's code and message, or
+/// that its page is another's (`B006`, with the way out).
+fn why_left_out(l: &loopconv::Loaded) -> String {
+    let errors: Vec<&loopconv::diag::Diagnostic> = (l.diags.items().iter())
+        .filter(|d| d.severity == loopconv::diag::Severity::Error)
+        .collect();
+    match errors.first() {
+        Some(d) if d.code == loopconv::diag::Code::OutputCollision => format!(
+            "{} (B006; `--page-names file` names each page after its file)",
+            loopconv::text::one_line(&d.message)
+        ),
+        Some(d) => format!(
+            "{} error{} (first: {} {})",
+            errors.len(),
+            plural(errors.len()),
+            d.code.as_str(),
+            loopconv::text::one_line(&d.message)
+        ),
+        None => "it could not be read".to_owned(),
+    }
 }
 
 /// A team read by `docs`: its file, its name in pages, and what was loaded.

@@ -29,6 +29,19 @@ pub(super) fn run(a: &ExplainArgs) -> Result<ExitCode> {
         emit(None, &out).map(drop)?;
         return Ok(ExitCode::SUCCESS);
     };
+    // The configuration file's own codes (a usage error, not a loop diagnostic).
+    let config = super::config::CODES
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(text.trim()));
+    if let Some((c, summary)) = config {
+        let text = format!(
+            "{c}: {summary}\n\nA problem in the configuration file (loopconv.toml, .loopconv.toml or \
+             [tool.loopconv] in pyproject.toml): loopconv stops with exit code 2 and shows where. \
+             The guide's Configuration chapter lists every key.\n"
+        );
+        emit(None, &text).map(drop)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let Some(found) = docs::find(text) else {
         bail!(
             "`{text}` is not a loopconv diagnostic code or name (run `loopconv explain` for the list)"

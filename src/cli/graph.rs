@@ -23,7 +23,7 @@ pub(super) struct GraphArgs {
     #[command(flatten)]
     pub(super) g: Global,
     /// Loop file (`-` for standard input).
-    input: PathBuf,
+    pub(super) input: PathBuf,
     /// The diagram language.
     #[arg(long, short = 't', value_name = "LANGUAGE", value_parser = diagram_target(), default_value = "mermaid")]
     to: Target,
@@ -58,6 +58,13 @@ pub(super) struct GraphArgs {
         help_heading = "Input"
     )]
     from: Option<Format>,
+    /// Draw a loop that has errors, as far as it can be read, and exit 1: in DOT (and
+    /// `--svg`) a transition to an undeclared target is a red dashed edge to a red node,
+    /// and a phase with a broken outcome (no transition, an unknown one) is outlined in
+    /// red; other languages draw what was read, unmarked. A loop whose shape could not be
+    /// read is not drawn.
+    #[arg(long)]
+    allow_invalid: bool,
 }
 
 /// The values of `graph --to`: the diagram back ends.
@@ -104,13 +111,35 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     // so a large loop is not held twice.
     l.doc = None;
     crate::return_freed_memory();
-    let Some((spec, info)) = l.valid() else {
-        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    let valid = l.valid().is_some();
+    let (spec, info) = match (&l.spec, &l.info) {
+        (Some(s), Some(i)) if valid || a.allow_invalid => (s, i),
+        _ if a.allow_invalid => {
+            super::report::summary(
+                g,
+                format_args!("nothing drawn: the loop's shape could not be read"),
+            );
+            return Ok(ExitCode::from(EXIT_PROBLEMS));
+        }
+        _ => return Ok(ExitCode::from(EXIT_PROBLEMS)),
     };
     let opts = back::Options {
         style: a.style.unwrap_or(Style::Flowchart),
         ..back::Options::default()
     };
+    if !valid {
+        // Drawn whole, then marked (a DOT statement may set a node's attributes again).
+        let mut diags = Diagnostics::new(l.diags.file());
+        let mut text = loopconv::write(target, spec, info, &opts, &mut diags)?;
+        if target == Target::Dot {
+            text = mark_faults(&text, spec);
+        }
+        if a.svg {
+            text = dot_to_svg(&text)?;
+        }
+        emit(a.output.as_deref(), &text)?.report(g);
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    }
     if a.svg {
         let mut diags = Diagnostics::new(l.diags.file());
         let text = dot_to_svg(&loopconv::write(target, spec, info, &opts, &mut diags)?)?;
@@ -175,6 +204,74 @@ fn graph_team(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resul
     let text = if a.svg { dot_to_svg(&text)? } else { text };
     emit(a.output.as_deref(), &text)?.report(g);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The faults of an invalid loop marked in its DOT drawing: each transition to a target
+/// that is neither a phase nor a terminal is a red dashed edge from its phase to a red
+/// node named after the target, and each phase with an outcome that has no transition, or
+/// a transition on an outcome it does not declare, is outlined in red. Node ids are the
+/// back end's (`p0` is the first phase); ids of phases declared twice are the first's.
+fn mark_faults(dot: &str, spec: &loopconv::ir::Spec) -> String {
+    use loopconv::ir::Destination;
+    let phases = &spec.graph.phases;
+    let node = |id: &str| {
+        phases
+            .iter()
+            .position(|p| p.id == id)
+            .map(|i| format!("p{i}"))
+    };
+    let quote = |s: &str| {
+        let s: String = loopconv::text::one_line(s)
+            .chars()
+            .flat_map(|c| match c {
+                '"' | '\\' => vec!['\\', c],
+                c => vec![c],
+            })
+            .collect();
+        format!("\"{s}\"")
+    };
+    let mut marks = String::new();
+    let mut broken = std::collections::BTreeSet::new();
+    let mut missing = 0;
+    for t in &spec.graph.transitions {
+        let Some(from) = node(&t.from) else { continue };
+        if let Destination::Phase(to) = &t.to
+            && node(to).is_none()
+        {
+            let label = quote(&format!("{to}?"));
+            marks.push_str(&format!(
+                "  x{missing} [label={label}, shape=box, style=\"dashed,filled\", color=\"#dc2626\", fillcolor=\"#fee2e2\", fontcolor=\"#991b1b\", tooltip={}];\n  {from} -> x{missing} [label={}, style=dashed, color=\"#dc2626\", fontcolor=\"#dc2626\", penwidth=2, tooltip={}];\n",
+                quote(&format!("undeclared target `{to}`")),
+                quote(&t.on),
+                quote(&format!("{} on {} goes to `{to}`, which is neither a phase nor a terminal", t.from, t.on)),
+            ));
+            missing += 1;
+        }
+    }
+    for (i, p) in phases.iter().enumerate() {
+        let declared: Vec<&str> = match &p.outcomes {
+            Some(o) => o.iter().map(|o| o.id.as_str()).collect(),
+            None => vec!["complete"],
+        };
+        let on: Vec<&str> = (spec.graph.transitions.iter())
+            .filter(|t| t.from == p.id)
+            .map(|t| t.on.as_str())
+            .collect();
+        let unhandled = declared.iter().any(|o| !on.contains(o));
+        let unknown = on.iter().any(|o| !declared.contains(o));
+        if (unhandled || unknown) && node(&p.id) == Some(format!("p{i}")) {
+            broken.insert(i);
+        }
+    }
+    for i in broken {
+        marks.push_str(&format!(
+            "  p{i} [color=\"#dc2626\", penwidth=3, fillcolor=\"#fee2e2\"];\n"
+        ));
+    }
+    match dot.rfind('}') {
+        Some(end) if !marks.is_empty() => format!("{}{marks}{}", &dot[..end], &dot[end..]),
+        _ => dot.to_owned(),
+    }
 }
 
 /// Render DOT source as SVG with Graphviz's `dot` (`LOOPCONV_DOT` names another binary).

@@ -17,14 +17,29 @@ pub(super) struct ManArgs {
     #[arg(value_name = "COMMAND")]
     command: Option<String>,
     /// Output file (default: standard output).
-    #[arg(long, short = 'o')]
+    #[arg(long, short = 'o', conflicts_with = "dir")]
     output: Option<PathBuf>,
+    /// Write every page into DIR at once (`loopconv.1`, `loopconv-check.1`, ...), for
+    /// packaging (`man -M`, `MANPATH`); without COMMAND.
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    dir: Option<PathBuf>,
 }
 
 pub(super) fn run(a: &ManArgs) -> Result<ExitCode> {
     let mut cli = Cli::command();
     // Built, so that each command's display name is `loopconv-check`, the page's name.
     cli.build();
+    if let Some(dir) = &a.dir {
+        let mut pages = vec![(dir.join("loopconv.1"), render(cli.clone())?)];
+        for sub in cli.get_subcommands().filter(|c| !c.is_hide_set()) {
+            let name = format!("loopconv-{}.1", sub.get_name());
+            pages.push((dir.join(name), render(sub.clone())?));
+        }
+        let n = pages.len();
+        super::io::write_all_atomic(Some(dir), &pages)?.report_plain();
+        super::report::eprintln!("wrote {n} man pages to {}", dir.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let page = match &a.command {
         None => cli,
         Some(name) => {
@@ -38,14 +53,15 @@ pub(super) fn run(a: &ManArgs) -> Result<ExitCode> {
             sub.clone()
         }
     };
+    emit(a.output.as_deref(), &render(page)?)?.report_plain();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The man page of a built command.
+fn render(page: clap::Command) -> Result<String> {
     let mut buf = Vec::new();
     clap_mangen::Man::new(page)
         .render(&mut buf)
         .context("rendering the man page")?;
-    emit(
-        a.output.as_deref(),
-        &String::from_utf8(buf).context("man page")?,
-    )?
-    .report_plain();
-    Ok(ExitCode::SUCCESS)
+    String::from_utf8(buf).context("man page")
 }

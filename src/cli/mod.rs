@@ -27,6 +27,7 @@ use self::walk::WalkLoopArgs;
 
 mod check;
 mod completions;
+mod config;
 mod convert;
 mod diagram_model;
 mod diff;
@@ -62,6 +63,11 @@ macro_rules! exit_codes {
     };
 }
 
+/// The top line of `--help` (the crate's description names only the first two formats).
+const ABOUT: &str = "Read, validate, convert and draw agent-loop specifications: AgentPM loop \
+manifests, multi-agent-spec REAL/VEAL loops and XState machines, to Mermaid, Graphviz and \
+PlantUML diagrams, Markdown pages, JSON Schema, each other, and LangGraph programs";
+
 /// The exit codes of a command's `--help`.
 const EXIT_CODES: &str = exit_codes!();
 
@@ -71,10 +77,11 @@ const ALL_EXIT_CODES: &str = concat!(
     "\n  3-7  `walk` only: the run's status (see `loopconv walk --help`)"
 );
 
-/// Read, validate, convert and draw agent-loop specifications (AgentPM loop manifests and
-/// multi-agent-spec REAL/VEAL loops).
+/// Read, validate, convert and draw agent-loop specifications: AgentPM loop manifests,
+/// multi-agent-spec REAL/VEAL loops and XState machines, to diagrams, pages, each other
+/// and LangGraph programs.
 #[derive(Debug, Parser)]
-#[command(name = "loopconv", version, about, long_about = None, propagate_version = true)]
+#[command(name = "loopconv", version, about = ABOUT, long_about = None, propagate_version = true)]
 #[command(after_help = ALL_EXIT_CODES)]
 pub struct Cli {
     #[command(subcommand)]
@@ -85,7 +92,15 @@ impl Cli {
     /// The command line of this process; on a mistake (or `--help`, `--version`), clap's
     /// message and exit.
     pub fn from_env() -> Cli {
-        Cli::one_command(std::env::args_os()).unwrap_or_else(Cli::parse)
+        Cli::one_command(std::env::args_os()).unwrap_or_else(|| {
+            Cli::try_parse().unwrap_or_else(|e| {
+                let args: Vec<String> = std::env::args_os()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect();
+                let piped = !std::io::IsTerminal::is_terminal(&std::io::stdin());
+                with_tip(e, &args, piped).exit()
+            })
+        })
     }
 
     /// The command line `args` when its first argument names a command and the rest parse
@@ -119,6 +134,51 @@ impl Cli {
     }
 }
 
+/// A tip under clap's error for the mistakes it cannot know: `--format dot` (a diagram is
+/// `--dot`; `--format` is how diagnostics are printed), and input piped to a command
+/// given no path (standard input is read when `-` is among the paths).
+fn with_tip(mut e: clap::Error, args: &[String], piped: bool) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let format_value = args.iter().enumerate().find_map(|(i, a)| {
+        a.strip_prefix("--format=").or_else(|| {
+            (a == "--format")
+                .then(|| args.get(i + 1).map(String::as_str))
+                .flatten()
+        })
+    });
+    let tip = match (e.kind(), format_value) {
+        (ErrorKind::InvalidValue, Some(v)) => {
+            let v = v.to_ascii_lowercase();
+            let flag = match v.as_str() {
+                "dot" | "graphviz" | "gv" => Some("--dot"),
+                "mermaid" | "mmd" => Some("--mermaid"),
+                "plantuml" | "puml" => Some("--plantuml"),
+                "svg" => Some("--svg"),
+                _ => None,
+            };
+            flag.map(|f| {
+                format!(
+                    "`--format` is how diagnostics are printed; to draw {v}, pass `{f}`                      (`loopconv graph FILE {f}`)"
+                )
+            })
+        }
+        (ErrorKind::MissingRequiredArgument, _) if piped => {
+            let command = args.get(1).map_or("check", String::as_str);
+            Some(format!(
+                "standard input is read when a path is `-`: `... | loopconv {command} -`"
+            ))
+        }
+        _ => None,
+    };
+    if let Some(tip) = tip {
+        e.insert(
+            ContextKind::Suggested,
+            ContextValue::StyledStrs(vec![tip.into()]),
+        );
+    }
+    e
+}
+
 /// The options of every command that reads loop files (`schema` for `--outcomes`): how
 /// diagnostics are shown, the limits of an input and `--stdin-name`, for those that read
 /// inputs (all but `new`). They are declared per command, not clap-global, so that
@@ -133,6 +193,11 @@ struct Global {
     /// `-` among the inputs).
     #[arg(long, value_name = "NAME", help_heading = "Input")]
     stdin_name: Option<String>,
+    #[command(flatten)]
+    config: config::ConfigArgs,
+    /// The configuration file's settings under the flags' ([`configure`]).
+    #[arg(skip)]
+    settings: config::Settings,
 }
 
 /// How diagnostics are shown: the options of [`Global`] that `new` takes too. `new` reads
@@ -140,16 +205,45 @@ struct Global {
 /// `--help` (they did nothing there, and `--stdin-name` was always refused).
 #[derive(Debug, Clone, Copy, Args)]
 struct Options {
-    /// How to print diagnostics.
-    #[arg(long, value_enum, default_value_t = MessageFormat::Human, help_heading = "Diagnostics")]
+    /// How to print diagnostics [default: human, or the configuration's `format`].
+    #[arg(
+        long = "format",
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = "Diagnostics"
+    )]
+    format_flag: Option<MessageFormat>,
+    /// The format in use: `--format`, the configuration's, or human ([`Options::resolve`]).
+    #[arg(skip)]
     format: MessageFormat,
-    /// Treat warnings as errors.
+    /// Treat warnings as errors (also `strict = true` in the configuration).
     #[arg(long, help_heading = "Diagnostics")]
     strict: bool,
     /// Colour in human diagnostics (auto: on a terminal, unless `NO_COLOR` is set or
-    /// `TERM=dumb`; `CLICOLOR_FORCE` forces it).
-    #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN", help_heading = "Diagnostics")]
+    /// `TERM=dumb`; `CLICOLOR_FORCE` forces it) [default: auto, or the configuration's
+    /// `color`].
+    #[arg(
+        long = "color",
+        value_enum,
+        value_name = "WHEN",
+        help_heading = "Diagnostics"
+    )]
+    color_flag: Option<Color>,
+    /// The colour choice in use ([`Options::resolve`]).
+    #[arg(skip)]
     color: Color,
+}
+
+impl Options {
+    /// The options in use: each flag, or the configuration's setting, or the default.
+    fn resolve(&mut self, s: &config::Settings) {
+        self.format = self
+            .format_flag
+            .or(s.format)
+            .unwrap_or(MessageFormat::Human);
+        self.color = self.color_flag.or(s.color).unwrap_or(Color::Auto);
+        self.strict |= s.strict;
+    }
 }
 
 /// The limits of an input, from the command line.
@@ -174,8 +268,10 @@ impl Default for Options {
     /// The defaults of the command line, for commands that do not take these options.
     fn default() -> Self {
         Options {
+            format_flag: None,
             format: MessageFormat::Human,
             strict: false,
+            color_flag: None,
             color: Color::Auto,
         }
     }
@@ -220,10 +316,14 @@ impl Global {
     /// The options of a command that reads no input (`new`): the default limits, and
     /// standard input has no name.
     fn reading_no_input(options: Options) -> Self {
+        let mut options = options;
+        options.resolve(&config::Settings::default());
         Global {
             options,
             limits: Limits::default(),
             stdin_name: None,
+            config: config::ConfigArgs::default(),
+            settings: config::Settings::default(),
         }
     }
 
@@ -241,6 +341,13 @@ pub(super) struct WalkArgs {
     /// always read.
     #[arg(long, value_name = "GLOB", help_heading = "Input")]
     pub(super) exclude: Vec<String>,
+    /// Read only the files matching GLOB while searching folders (gitignore syntax,
+    /// relative to the folder searched; repeatable; also `include` in the configuration).
+    #[arg(long, value_name = "GLOB", help_heading = "Input")]
+    pub(super) include: Vec<String>,
+    /// The configuration's `include` and `exclude` ([`configure`]).
+    #[arg(skip)]
+    pub(super) rules: Option<std::sync::Arc<config::PathRules>>,
 }
 
 /// A size on the command line: `1000`, `64KiB`, `64MiB`, `1GiB` (also `KB`/`MB`/`GB`/`k`/`M`/`G`,
@@ -264,10 +371,11 @@ fn parse_size(s: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("`{s}` is too large: loopconv reads files of at most 4 GiB"))
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Default, Clone, Copy, ValueEnum)]
 enum MessageFormat {
     /// Rendered for people, with source snippets (`text` is the same).
     #[value(alias = "text")]
+    #[default]
     Human,
     /// One JSON array of all diagnostics: `check`'s report on stdout; on stderr for the
     /// other commands, whose stdout is their result (one array per input read).
@@ -285,8 +393,9 @@ enum MessageFormat {
     Github,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Default, Clone, Copy, ValueEnum)]
 enum Color {
+    #[default]
     Auto,
     Always,
     Never,
@@ -343,7 +452,8 @@ enum Command {
 }
 
 /// Run a parsed command line.
-pub fn run(cli: Cli) -> Result<ExitCode> {
+pub fn run(mut cli: Cli) -> Result<ExitCode> {
+    configure(&mut cli.command)?;
     match &cli.command {
         Command::Check(a) => check::run(&a.g, a),
         Command::Convert(a) => convert::run(&a.g, a),
@@ -362,6 +472,60 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Mcp(a) => mcp::run(a),
         Command::DiagramModel(a) => diagram_model::run(&a.g, a),
     }
+}
+
+/// Read the configuration of a command that reads inputs (the file nearest to its first
+/// input, `config`), and settle its options: each flag, else the file's setting, else
+/// the default.
+fn configure(command: &mut Command) -> Result<()> {
+    let is_diff = matches!(command, Command::Diff(_));
+    let (g, first, walk): (
+        &mut Global,
+        Option<std::path::PathBuf>,
+        Option<&mut WalkArgs>,
+    ) = match command {
+        Command::Check(a) => (&mut a.g, a.paths.first().cloned(), Some(&mut a.walk)),
+        Command::Convert(a) => (&mut a.g, Some(a.input.clone()), Some(&mut a.walk)),
+        Command::Graph(a) => (&mut a.g, Some(a.input.clone()), None),
+        Command::Docs(a) => (&mut a.g, a.paths.first().cloned(), Some(&mut a.walk)),
+        Command::Diff(a) => (&mut a.g, Some(a.old.clone()), None),
+        Command::Paths(a) => (&mut a.g, Some(a.input.clone()), None),
+        Command::Walk(a) => (&mut a.g, Some(a.input.clone()), None),
+        Command::DiagramModel(a) => (&mut a.g, Some(a.input.clone()), None),
+        Command::New(a) => {
+            if matches!(a.g.format_flag, Some(MessageFormat::Markdown)) {
+                anyhow::bail!(
+                    "--format markdown is `diff`'s pull-request comment; `new` prints \
+                     diagnostics as human, json, sarif or github"
+                );
+            }
+            a.g.resolve(&config::Settings::default());
+            return Ok(());
+        }
+        Command::Schema(_)
+        | Command::Explain(_)
+        | Command::Completions(_)
+        | Command::Man(_)
+        | Command::Lsp(_) => return Ok(()),
+        #[cfg(feature = "mcp")]
+        Command::Mcp(_) => return Ok(()),
+    };
+    if matches!(g.options.format_flag, Some(MessageFormat::Markdown)) && !is_diff {
+        anyhow::bail!(
+            "--format markdown is `diff`'s pull-request comment; this command prints \
+             diagnostics as human, json, sarif or github"
+        );
+    }
+    // The colour of the configuration's own problems: the flag's, or auto.
+    let mut early = g.options;
+    early.resolve(&config::Settings::default());
+    let color = report::use_color_of(early.color);
+    g.settings = config::settings(&g.config, first.as_deref(), color)?;
+    g.options.resolve(&g.settings);
+    if let Some(w) = walk {
+        w.rules.clone_from(&g.settings.paths);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub(super) struct PathsArgs {
     #[command(flatten)]
     pub(super) g: Global,
     /// Loop file (`-` for standard input).
-    input: PathBuf,
+    pub(super) input: PathBuf,
     /// Input format.
     #[arg(long, value_enum, help_heading = "Input")]
     from: Option<Format>,
@@ -31,9 +31,10 @@ pub(super) struct PathsArgs {
     output: Option<PathBuf>,
     /// The runtime's step ceiling, as for `walk`: `fits_max_steps` compares each run with
     /// the stricter of it and the loop's `max_steps`.
-    #[arg(long, value_name = "N", default_value_t = RUNTIME_MAX_STEPS,
+    /// [default: the harness's, or the configuration's `runtime-max-steps`]
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..))]
-    runtime_max_steps: u64,
+    runtime_max_steps: Option<u64>,
     /// List covering runs only while the steps they spell out add up to at most N (steps
     /// shared with an earlier run are not spelled out again); the rest are counted in a
     /// closing line (JSON: `omitted`).
@@ -57,7 +58,9 @@ pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
     let rt = Runtime {
-        max_steps: a.runtime_max_steps,
+        max_steps: (a.runtime_max_steps)
+            .or(g.settings.runtime_max_steps)
+            .unwrap_or(RUNTIME_MAX_STEPS),
     };
     let options = p::Options {
         max_steps_listed: a.max_steps_listed,

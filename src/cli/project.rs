@@ -82,7 +82,7 @@ pub(super) fn context(
     let found = std::sync::Mutex::new(Vec::new());
     for root in roots {
         for dir in context_folders(root) {
-            walk_each(&dir, &[], true, |p| {
+            walk_each(&dir, &super::WalkArgs::default(), true, |p| {
                 // Named as the user would name them: `loops/x.json`, not `./loops/x.json`.
                 let p = match p.strip_prefix(".") {
                     Ok(rest) => rest.to_path_buf(),
@@ -131,7 +131,8 @@ pub(super) fn read(g: &Global, path: &Path, from: Option<Format>) -> Result<Read
         let bytes = read_input(path, &read_limits(g))?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let name = display_name(g, path);
-        let (spec, mut diags) = read_agent_spec(&name, path, &text, &read_limits(g));
+        let (spec, diags) = read_agent_spec(&name, path, &text, &read_limits(g));
+        let mut diags = g.settings.filter(diags, Some(path));
         if g.strict {
             diags.make_strict();
         }

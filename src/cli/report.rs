@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use loopconv::diag::{self, Diagnostics};
+use loopconv::diag::{self, Code, Diagnostics};
 use loopconv::tree::ReadLimits;
 use loopconv::{Format, LoadOptions, Loaded, TreeUse};
 
@@ -90,6 +90,9 @@ pub(super) fn load_document(
             documents,
         },
     );
+    let file = (!is_stdio(path)).then_some(path);
+    loaded.diags = g.settings.filter(std::mem::take(&mut loaded.diags), file);
+    loaded.diags = unknown_format_help(std::mem::take(&mut loaded.diags));
     if path.to_str().is_none() {
         loaded.diags.set_file_bytes(name_bytes(path));
     }
@@ -97,6 +100,33 @@ pub(super) fn load_document(
         loaded.diags.make_strict();
     }
     Ok(loaded)
+}
+
+/// `P011`'s help on the command line says what works there: `--from` for a loop, and for
+/// a file that is no loop, that a folder search skips it and that `--skip-unknown` skips
+/// it when it is named (as by pre-commit, which names the files it checks). The library's
+/// help is the same for every caller, and the language server has its own.
+fn unknown_format_help(diags: Diagnostics) -> Diagnostics {
+    if !diags.items().iter().any(|d| d.code == Code::UnknownFormat) {
+        return diags;
+    }
+    let names: Vec<String> = (Format::ALL.iter())
+        .map(|f| format!("`--from {}`", f.name()))
+        .collect();
+    let help = format!(
+        "a loop: pass {}; a file that is no loop: a folder search skips it, and `check \
+         --skip-unknown` skips it when it is named (the pre-commit hooks and the Action pass \
+         it), or leave it out of the paths",
+        loopconv::text::list(&names, "or")
+    );
+    let mut out = Diagnostics::new(diags.file());
+    for mut d in diags.into_items() {
+        if d.code == Code::UnknownFormat {
+            d.help = Some(help.clone());
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// A path's name as bytes, for SARIF's URIs: on Unix the bytes themselves (a name that is
@@ -132,7 +162,12 @@ pub(super) fn display_name(g: &Global, path: &Path) -> String {
 }
 
 pub(super) fn use_color(g: &Global) -> bool {
-    match g.color {
+    use_color_of(g.color)
+}
+
+/// Whether to colour stderr for a `--color` choice.
+pub(super) fn use_color_of(choice: Color) -> bool {
+    match choice {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => auto_color(

@@ -22,7 +22,7 @@ pub(super) struct WalkLoopArgs {
     #[command(flatten)]
     pub(super) g: Global,
     /// Loop file (`-` for standard input).
-    input: PathBuf,
+    pub(super) input: PathBuf,
     /// The outcomes of the phase executions, in order (comma-separated). `@tool-failure`
     /// is a failing tool call in the current phase (retried as `error_policy` says),
     /// `@phase-failure` a failure of the phase itself; no outcome id starts with `@`.
@@ -32,9 +32,10 @@ pub(super) struct WalkLoopArgs {
     outcomes: Vec<String>,
     /// The runtime's step ceiling (the harness's `runtime.limits.max_steps`): the run stops
     /// `limit_reached` after the stricter of it and the loop's `max_steps`.
-    #[arg(long, value_name = "N", default_value_t = RUNTIME_MAX_STEPS,
+    /// [default: the harness's, or the configuration's `runtime-max-steps`]
+    #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..))]
-    runtime_max_steps: u64,
+    runtime_max_steps: Option<u64>,
     /// Approve checkpoint ID (repeat for each time it is reached; a checkpoint takes its
     /// `--approve`/`--reject` decisions in command-line order).
     #[arg(long, value_name = "ID")]
@@ -126,7 +127,9 @@ pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
         decisions: decisions(a),
     };
     let rt = Runtime {
-        max_steps: a.runtime_max_steps,
+        max_steps: (a.runtime_max_steps)
+            .or(g.settings.runtime_max_steps)
+            .unwrap_or(RUNTIME_MAX_STEPS),
     };
     let result = w::walk(spec, info, &script, rt);
     let json = matches!(g.format, MessageFormat::Json);

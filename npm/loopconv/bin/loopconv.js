@@ -22,21 +22,49 @@ function platformPackage() {
   return `@loopconv/cli-${platform}-${arch}`;
 }
 
+// Why there is no binary, named by its cause: a platform loopconv ships no package for
+// (no optional dependency would ever match), or a package npm did not install (optional
+// dependencies omitted, or an install copied from another platform).
+function missingBinary(pkg) {
+  let shipped = [];
+  try {
+    shipped = Object.keys(require("../package.json").optionalDependencies || {});
+  } catch {
+    // The list is unknown: say what can be said without it.
+  }
+  const where = `${process.platform} ${process.arch}${process.platform === "linux" ? (isMusl() ? " musl" : " glibc") : ""}`;
+  if (shipped.length > 0 && !shipped.includes(pkg)) {
+    return (
+      `loopconv: there is no prebuilt loopconv for this platform (${where}); the npm ` +
+      `package ships ${shipped.map((p) => p.replace("@loopconv/cli-", "")).join(", ")}.\n` +
+      "  Build it (cargo install --locked loopconv, Rust 1.89 or newer) and set " +
+      "LOOPCONV_BINARY to the binary.\n"
+    );
+  }
+  return (
+    `loopconv: the package ${pkg}, which holds the binary for this platform (${where}), ` +
+    "is not installed: npm leaves optional dependencies out with --no-optional, " +
+    "--omit=optional or `optional=false`, and node_modules copied from another platform " +
+    "holds another platform's package.\n" +
+    "  Reinstall here without those options, or set LOOPCONV_BINARY to a loopconv binary.\n"
+  );
+}
+
 function binaryPath() {
-  if (process.env.LOOPCONV_BINARY) {
-    return process.env.LOOPCONV_BINARY;
+  const fromEnv = process.env.LOOPCONV_BINARY;
+  if (fromEnv) {
+    if (!require("node:fs").existsSync(fromEnv)) {
+      process.stderr.write(`loopconv: LOOPCONV_BINARY is ${fromEnv}, which does not exist.\n`);
+      process.exit(2);
+    }
+    return fromEnv;
   }
   const pkg = platformPackage();
   const exe = process.platform === "win32" ? "loopconv.exe" : "loopconv";
   try {
     return require.resolve(`${pkg}/bin/${exe}`);
   } catch {
-    process.stderr.write(
-      `loopconv: the package ${pkg} is not installed, so there is no binary for this ` +
-        `platform (${process.platform} ${process.arch}).\n` +
-        "  Reinstall without --no-optional / --omit=optional, or set LOOPCONV_BINARY to " +
-        "a loopconv binary (pip install loopconv, cargo install loopconv).\n",
-    );
+    process.stderr.write(missingBinary(pkg));
     process.exit(2);
   }
 }

@@ -22,7 +22,7 @@ pub(in crate::cli) fn expand(paths: &[PathBuf], w: &WalkArgs) -> Result<Vec<Path
             out.push(p.clone());
         } else {
             let mut found = Vec::new();
-            loop_files_in(p, &w.exclude, &mut found)
+            loop_files_in(p, w, &mut found)
                 .with_context(|| format!("reading folder {}", p.display()))?;
             if found.is_empty() {
                 return Err(no_loop_files(p));
@@ -76,9 +76,9 @@ pub(in crate::cli) fn refuse_unused_stdin_name<'a>(
 /// files and folders are skipped, and so is whatever `.gitignore`, `.ignore`, the git
 /// excludes and `exclude` globs list (inside a git repository or not). `dir` itself is
 /// always searched, even when hidden (`.agentpm/loops`).
-fn loop_files_in(dir: &Path, exclude: &[String], out: &mut Vec<PathBuf>) -> Result<()> {
+fn loop_files_in(dir: &Path, w: &WalkArgs, out: &mut Vec<PathBuf>) -> Result<()> {
     let found = std::sync::Mutex::new(Vec::new());
-    walk_each(dir, exclude, false, |p| lock(&found).push(p))?;
+    walk_each(dir, w, false, |p| lock(&found).push(p))?;
     out.extend(found.into_inner().unwrap_or_else(|p| p.into_inner()));
     Ok(())
 }
@@ -89,16 +89,23 @@ fn loop_files_in(dir: &Path, exclude: &[String], out: &mut Vec<PathBuf>) -> Resu
 /// sorted order is reported.
 pub(in crate::cli) fn walk_each(
     dir: &Path,
-    exclude: &[String],
+    w: &WalkArgs,
     documents: bool,
     on_file: impl Fn(PathBuf) + Sync,
 ) -> Result<()> {
     let mut overrides = ignore::overrides::OverrideBuilder::new(dir);
-    for glob in exclude {
+    for glob in &w.include {
+        overrides
+            .add(glob)
+            .with_context(|| format!("--include {glob}: not a valid glob"))?;
+    }
+    for glob in &w.exclude {
         overrides
             .add(&format!("!{glob}"))
             .with_context(|| format!("--exclude {glob}: not a valid glob"))?;
     }
+    // The configuration's `include` and `exclude`, relative to its folder.
+    let admits = |p: &Path| w.rules.as_ref().is_none_or(|r| r.admits(p));
     // Walked on every core: a walk checks each folder for ignore files, a dozen system
     // calls a folder, and was a quarter of checking 1,000 installed packages.
     let walker = ignore::WalkBuilder::new(dir)
@@ -109,7 +116,10 @@ pub(in crate::cli) fn walk_each(
     walker.run(|| {
         Box::new(|entry| {
             match entry {
-                Ok(e) if is_loop_file(&e) || (documents && is_project_document(&e)) => {
+                Ok(e)
+                    if (is_loop_file(&e) || (documents && is_project_document(&e)))
+                        && admits(e.path()) =>
+                {
                     on_file(e.into_path());
                 }
                 Ok(_) => {}

@@ -480,12 +480,15 @@ impl Server {
     fn global(&self, strict: bool) -> Global {
         Global {
             options: Options {
+                format_flag: Some(MessageFormat::Json),
                 format: MessageFormat::Json,
                 strict,
+                color_flag: Some(Color::Never),
                 color: Color::Never,
             },
             limits: self.limits,
             stdin_name: None,
+            ..Global::default()
         }
     }
 

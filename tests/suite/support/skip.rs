@@ -33,18 +33,25 @@ pub fn skip(what: &str, why: &str) {
         "{what} is required (LOOPCONV_REQUIRE_TOOLS=1) but {why}: run scripts/install-tools.sh \
          and check out the shared folder beside the repository"
     );
-    static AT_EXIT: Once = Once::new();
-    AT_EXIT.call_once(|| {
-        // SAFETY: `atexit` is the C library's; `print_summary` is a plain `extern "C" fn`
-        // without arguments, which is what it takes.
-        unsafe { atexit(print_summary) };
-    });
+    at_exit();
     let mut skips = SKIPS.lock().unwrap_or_else(|e| e.into_inner());
     let tests = skips.entry((what.to_owned(), why.to_owned())).or_default();
     let name = test_name();
     if !tests.contains(&name) {
         tests.push(name);
     }
+}
+
+/// Print the summary line when the test binary exits, skips or not (called by
+/// `support::repo`, which nearly every test uses, and by [`skip`]): a run that skipped
+/// nothing says so.
+pub fn at_exit() {
+    static AT_EXIT: Once = Once::new();
+    AT_EXIT.call_once(|| {
+        // SAFETY: `atexit` is the C library's; `print_summary` is a plain `extern "C" fn`
+        // without arguments, which is what it takes.
+        unsafe { atexit(print_summary) };
+    });
 }
 
 unsafe extern "C" {
@@ -60,10 +67,12 @@ extern "C" fn print_summary() {
     }
 }
 
-/// `skipped N checks: <what> (<why>): test, test; ...`, or nothing when nothing was skipped.
+/// `skipped N checks: <what> (<why>): test, test; ...`, or that none was skipped.
 fn summary(skips: &BTreeMap<(String, String), Vec<String>>) -> Option<String> {
     if skips.is_empty() {
-        return None;
+        return Some(
+            "loopconv tests: skipped no checks (every tool and ../shared were found)".to_owned(),
+        );
     }
     let count: usize = skips.values().map(Vec::len).sum();
     let parts: Vec<String> = skips
