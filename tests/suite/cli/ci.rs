@@ -81,7 +81,9 @@ const FEATURE_CRATES: &[&str] = &[
     "lsp-types",
     "mimalloc",
     "minijinja",
+    "rmcp",
     "tempfile",
+    "tokio",
     "toml",
 ];
 

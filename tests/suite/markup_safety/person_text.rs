@@ -329,7 +329,8 @@ fn walk_paths_and_explain() {
         "do\u{202E}ne\u{200B}",
     ]);
     assert_ne!(code, 0);
-    assert!(out.contains("do") && out.contains("ne"), "{out}{err}");
+    // The script's error is on stderr (stdout holds only the run).
+    assert!(err.contains("do") && err.contains("ne"), "{out}{err}");
     assert_clean(&out, "walk (error)");
     assert_clean(&err, "walk (error)");
     let (code, out, err) = run(&["paths", path_str(&file)]);
