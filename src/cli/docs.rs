@@ -225,10 +225,9 @@ pub(super) fn docs_pages(
     let mut loaded_files: Vec<&PathBuf> = Vec::new();
     let mut page_sources = Vec::new();
     // Read in parallel, reported in order: the first file that cannot be read stops it.
-    // A document that uses loops (a team, an Agent manifest) found in a folder has no page
-    // of its own: it is left out, and said so.
-    let walked = a.paths.iter().any(|p| p.is_dir());
-    let read = |f: &PathBuf| load_document(g, f, a.from, walked);
+    // A team gets a page of its own; any other document that uses loops (an Agent
+    // manifest, a lock) has none: it is left out, and said so.
+    let read = |f: &PathBuf| load_document(g, f, a.from, true);
     let mut teams = Vec::new();
     for (f, l) in files.iter().zip(map_on_readers(&pool, files, read)) {
         let l = l?;
