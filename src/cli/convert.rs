@@ -15,8 +15,8 @@ use super::io::{
     refuse_unused_stdin_name, same_file, write_all_atomic,
 };
 use super::report::{
-    first_then_rest, load_document, load_file, mark_collisions, output_taken, plural,
-    report_loaded, summary,
+    errors_in_brief, first_then_rest, left_out_not_a_loop, load_document, load_file,
+    mark_collisions, output_taken, plural, report_loaded, summary,
 };
 use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
@@ -221,35 +221,16 @@ fn convert_each<'a>(
     for c in converted {
         match c? {
             Ok(c) => out.push(c),
-            Err((f, kind)) => summary(
-                g,
-                format_args!(
-                    "left out {}: {}, not a loop (`loopconv check` reads it with its loops)",
-                    f.display(),
-                    kind.with_article()
-                ),
-            ),
+            Err((f, kind)) => left_out_not_a_loop(g, &f.display().to_string(), kind),
         }
     }
     Ok(out)
 }
 
-/// Why a file of a folder conversion was left out: its errors, by count and the first
-/// one's code and message.
+/// Why a file of a folder conversion was left out: its errors in brief, or that its
+/// output is another file's.
 fn first_error(l: &Loaded) -> String {
-    let errors: Vec<&loopconv::diag::Diagnostic> = (l.diags.items().iter())
-        .filter(|d| d.severity == loopconv::diag::Severity::Error)
-        .collect();
-    match errors.first() {
-        Some(d) => format!(
-            "{} error{} (first: {} {})",
-            errors.len(),
-            plural(errors.len()),
-            d.code.as_str(),
-            loopconv::text::one_line(&d.message)
-        ),
-        None => "its output is another file's".to_owned(),
-    }
+    errors_in_brief(l).unwrap_or_else(|| "its output is another file's".to_owned())
 }
 
 /// Where a converted file goes in the mirrored output folder.

@@ -18,8 +18,8 @@ use super::io::{
     refuse_unused_stdin_name, write_all_atomic,
 };
 use super::report::{
-    code, display_name, first_then_rest, load_document, mark_collisions, plural, report_loaded,
-    summary,
+    code, display_name, errors_in_brief, first_then_rest, left_out_not_a_loop, load_document,
+    mark_collisions, plural, report_loaded, summary,
 };
 use super::{EXIT_PROBLEMS, Global, WalkArgs};
 
@@ -236,14 +236,7 @@ pub(super) fn docs_pages(
             continue;
         }
         if let Some(kind) = l.kind.filter(|k| !matches!(k, DocKind::Loop(_))) {
-            summary(
-                g,
-                format_args!(
-                    "left out {}: {}, not a loop (`loopconv check` reads it with its loops)",
-                    display_name(g, f),
-                    kind.with_article()
-                ),
-            );
+            left_out_not_a_loop(g, &display_name(g, f), kind);
             continue;
         }
         loaded.push((display_name(g, f), l));
@@ -337,13 +330,7 @@ fn why_left_out(l: &loopconv::Loaded) -> String {
             "{} (B006; `--page-names file` names each page after its file)",
             loopconv::text::one_line(&d.message)
         ),
-        Some(d) => format!(
-            "{} error{} (first: {} {})",
-            errors.len(),
-            plural(errors.len()),
-            d.code.as_str(),
-            loopconv::text::one_line(&d.message)
-        ),
+        Some(_) => errors_in_brief(l).unwrap_or_default(),
         None => "it could not be read".to_owned(),
     }
 }

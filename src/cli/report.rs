@@ -370,3 +370,32 @@ impl super::io::Written {
         }
     }
 }
+
+/// Say that a document that uses loops (an Agent manifest, a lock) was left out of a
+/// command that works on loops: `docs` and folder `convert` say it alike.
+pub(super) fn left_out_not_a_loop(g: &Global, name: &str, kind: loopconv::format::DocKind) {
+    summary(
+        g,
+        format_args!(
+            "left out {name}: {}, not a loop (`loopconv check` reads it with its loops)",
+            kind.with_article()
+        ),
+    );
+}
+
+/// Why a file with errors was left out: its errors, by count and the first one's code and
+/// message; `None` when it has none.
+pub(super) fn errors_in_brief(l: &Loaded) -> Option<String> {
+    let errors: Vec<&diag::Diagnostic> = (l.diags.items().iter())
+        .filter(|d| d.severity == diag::Severity::Error)
+        .collect();
+    errors.first().map(|d| {
+        format!(
+            "{} error{} (first: {} {})",
+            errors.len(),
+            plural(errors.len()),
+            d.code.as_str(),
+            loopconv::text::one_line(&d.message)
+        )
+    })
+}
