@@ -18,7 +18,7 @@ use super::report::{code, eprint, eprintln, free_at_exit, plural, print, use_col
 use super::{Global, MessageFormat, WalkArgs};
 use std::collections::{HashMap, HashSet};
 
-use loopconv::diag::{Diagnostic, Locate as _};
+use loopconv::diag::Diagnostic;
 use loopconv::format::DocKind;
 use loopconv::project::{Member, Project};
 use loopconv::{LoadOptions, TreeUse};
@@ -409,15 +409,7 @@ fn locate(g: &Global, project: &Project, diags: &mut [Diagnostic]) {
     let paths: HashMap<&str, &std::path::Path> = (project.members().iter())
         .map(|m| (m.file.as_str(), m.path.as_path()))
         .collect();
-    let mut files: Vec<&str> = Vec::new();
-    for d in diags.iter() {
-        let places = std::iter::once(&d.location).chain(d.labels.iter().map(|l| &l.location));
-        files.extend(places.filter(|l| l.pos.is_none()).map(|l| l.file.as_str()));
-    }
-    files.sort_unstable();
-    files.dedup();
-    let files: Vec<String> = files.into_iter().map(str::to_owned).collect();
-    for file in files {
+    for file in loopconv::project::unlocated_files(diags) {
         let Some(path) = paths.get(file.as_str()) else {
             continue;
         };
@@ -431,28 +423,8 @@ fn locate(g: &Global, project: &Project, diags: &mut [Diagnostic]) {
             ..LoadOptions::default()
         };
         let l = loopconv::load_owned(&file, bytes, &opts);
-        let Some(doc) = &l.doc else { continue };
-        for d in diags.iter_mut() {
-            let mut places: Vec<&mut diag::Location> = vec![&mut d.location];
-            places.extend(d.labels.iter_mut().map(|l| &mut l.location));
-            for at in places
-                .into_iter()
-                .filter(|at| at.pos.is_none() && at.file == file)
-            {
-                at.pos = doc.locate(&at.pointer, at.on_key);
-            }
-            if d.location.file == file {
-                for t in d
-                    .suggestions
-                    .iter_mut()
-                    .flat_map(diag::Suggestion::targets_mut)
-                {
-                    if t.pos.is_none() {
-                        let found = doc.locate_exact(&t.pointer, t.key);
-                        (t.pos, t.end) = (found.map(|f| f.0), found.map(|f| f.1));
-                    }
-                }
-            }
+        if let Some(doc) = &l.doc {
+            loopconv::project::locate(diags, &file, doc);
         }
     }
 }

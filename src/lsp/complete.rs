@@ -22,9 +22,22 @@ fn is_id_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '$' | '.')
 }
 
-/// The completion context at byte `offset`, when the cursor is on the value of a key that
-/// holds a phase or outcome reference.
-pub fn context(text: &str, offset: usize) -> Option<Context> {
+/// The value being typed at the cursor, after `key:`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueAt<'t> {
+    /// The key (lowercase letters and `_`).
+    pub key: &'t str,
+    /// The range of the partial value (to be replaced).
+    pub replace: ByteRange,
+    /// Inside a quoted string: insert the bare value.
+    pub quoted: bool,
+    /// A JSON document and no opening quote: insert a JSON string.
+    pub json_needs_quotes: bool,
+}
+
+/// The value typed at byte `offset`, when the cursor is on the value of a key (`key: ` in
+/// YAML, `"key": ` in JSON) on the cursor's line.
+pub fn value_at(text: &str, offset: usize) -> Option<ValueAt<'_>> {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
@@ -44,6 +57,20 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
             .trim_end_matches(|c: char| c.is_ascii_lowercase() || c == '_')
             .len();
     let key = &before[before.len() - key_len..];
+    let rest = &text[offset..];
+    let word_end = offset + (rest.len() - rest.trim_start_matches(is_id_char).len());
+    Some(ValueAt {
+        key,
+        replace: (word_start, word_end),
+        quoted,
+        json_needs_quotes: !quoted && text.trim_start().starts_with('{'),
+    })
+}
+
+/// The completion context at byte `offset`, when the cursor is on the value of a key that
+/// holds a phase or outcome reference.
+pub fn context(text: &str, offset: usize) -> Option<Context> {
+    let v = value_at(text, offset)?;
     let kind = [
         RefKind::Entry,
         RefKind::From,
@@ -53,19 +80,74 @@ pub fn context(text: &str, offset: usize) -> Option<Context> {
         RefKind::On,
     ]
     .into_iter()
-    .find(|k| k.keys().contains(&key))?;
-    let rest = &text[offset..];
-    let word_end = offset + (rest.len() - rest.trim_start_matches(is_id_char).len());
+    .find(|k| k.keys().contains(&v.key))?;
     let from = (kind == RefKind::On)
-        .then(|| from_near(text, offset))
+        .then(|| from_near(text, v.replace.0))
         .flatten();
     Some(Context {
         kind,
-        replace: (word_start, word_end),
-        quoted,
-        json_needs_quotes: !quoted && text.trim_start().starts_with('{'),
+        replace: v.replace,
+        quoted: v.quoted,
+        json_needs_quotes: v.json_needs_quotes,
         from,
     })
+}
+
+/// The keys of the JSON objects around byte `offset`, outermost first, when the cursor is
+/// where a key of the innermost one is typed (after `{` or `,`, with or without its opening
+/// quote), and the range of the partial key; `None` elsewhere and in YAML.
+pub fn json_key_at(text: &str, offset: usize) -> Option<(Vec<String>, ByteRange)> {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let head = &text[..offset];
+    let word = head.len() - head.trim_end_matches(is_id_char).len();
+    let start = offset - word;
+    let before = head[..start].trim_end_matches('"').trim_end();
+    if !before.ends_with(['{', ',']) {
+        return None;
+    }
+    let rest = &text[offset..];
+    let end = offset + (rest.len() - rest.trim_start_matches(is_id_char).len());
+    Some((open_objects(&text[..start])?, (start, end)))
+}
+
+/// The key of each object still open at the end of `text` (JSON), outermost first; the
+/// top-level object's key is empty. `None` when the innermost open value is an array.
+fn open_objects(text: &str) -> Option<Vec<String>> {
+    let b = text.as_bytes();
+    let mut stack: Vec<(u8, String)> = Vec::new();
+    let (mut last_string, mut key) = (String::new(), String::new());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                let len = string_len(&b[i + 1..]);
+                last_string = text.get(i + 1..i + 1 + len).unwrap_or("").to_owned();
+                i += len + 2;
+                continue;
+            }
+            b':' => key = std::mem::take(&mut last_string),
+            c @ (b'{' | b'[') => stack.push((c, std::mem::take(&mut key))),
+            b'}' | b']' => drop(stack.pop()),
+            _ => {}
+        }
+        i += 1;
+    }
+    match stack.last() {
+        Some((b'{', _)) => Some(stack.into_iter().skip(1).map(|(_, k)| k).collect()),
+        _ => None,
+    }
+}
+
+/// The length of a JSON string's body (up to its closing quote, or the end).
+fn string_len(b: &[u8]) -> usize {
+    let mut i = 0;
+    while i < b.len() && b[i] != b'"' {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    i.min(b.len())
 }
 
 /// The `from` of the transition around `offset`: in JSON the enclosing `{...}`, in YAML

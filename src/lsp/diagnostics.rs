@@ -27,8 +27,6 @@ pub fn span_of(d: &Diagnostic) -> ByteRange {
 /// diagnostic's labels (the other places of the same problem).
 pub fn to_lsp(t: &DocumentText, index: &Index, uri: &Uri, d: &Diagnostic) -> LspDiagnostic {
     let span = span_of(d);
-    // Read by people in the editor: without the characters `text::lines` drops.
-    let message = crate::text::lines(&d.full_message()).into_owned();
     let mut related: Vec<DiagnosticRelatedInformation> = first_declaration(index, d.code, span)
         .map(|first| DiagnosticRelatedInformation {
             location: Location::new(uri.clone(), t.range(first)),
@@ -43,9 +41,20 @@ pub fn to_lsp(t: &DocumentText, index: &Index, uri: &Uri, d: &Diagnostic) -> Lsp
             message: crate::text::lines(&l.message).into_owned(),
         })
     }));
-    let related = (!related.is_empty()).then_some(related);
+    placed(d, t.range(span), related)
+}
+
+/// One diagnostic at `range`, with the other places it concerns (`related`, each already
+/// a location: in this file or another).
+pub fn placed(
+    d: &Diagnostic,
+    range: Range,
+    related: Vec<DiagnosticRelatedInformation>,
+) -> LspDiagnostic {
+    // Read by people in the editor: without the characters `text::lines` drops.
+    let message = crate::text::lines(&d.full_message()).into_owned();
     LspDiagnostic {
-        range: t.range(span),
+        range,
         severity: Some(match d.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
@@ -59,7 +68,7 @@ pub fn to_lsp(t: &DocumentText, index: &Index, uri: &Uri, d: &Diagnostic) -> Lsp
             .map(|href| CodeDescription { href }),
         source: Some("loopconv".to_owned()),
         message,
-        related_information: related,
+        related_information: (!related.is_empty()).then_some(related),
         tags: None,
         data: None,
     }

@@ -36,6 +36,9 @@ pub struct DocumentAnalysis {
     pub index: Arc<Index>,
     /// The syntax.
     pub syntax: Syntax,
+    /// What the rules across files need of a document that uses loops (a team, an Agent
+    /// manifest, a lock), read with it; a loop's is made when a workspace asks.
+    used: Option<crate::project::Member>,
 }
 
 impl DocumentAnalysis {
@@ -55,14 +58,13 @@ impl DocumentAnalysis {
             ..LoadOptions::default()
         };
         let (mut loaded, rejected) = load_string(path, text, &opts);
-        // A document that uses loops gets the problems of its own reader (the rules across
-        // files need the project, which the server does not build yet).
-        if !matches!(loaded.kind, None | Some(crate::format::DocKind::Loop(_))) {
-            drop(crate::project::Member::of(
-                std::path::Path::new(path),
-                &mut loaded,
-            ));
-        }
+        // A document that uses loops gets the problems of its own reader, and keeps its
+        // facts for the rules across files (`super::workspace`).
+        let used = if matches!(loaded.kind, None | Some(crate::format::DocKind::Loop(_))) {
+            None
+        } else {
+            crate::project::Member::of(std::path::Path::new(path), &mut loaded)
+        };
         let mut rejected = rejected.unwrap_or_default();
         if bom {
             // The analysis counts from after the mark (a text rejected before parsing is
@@ -84,7 +86,22 @@ impl DocumentAnalysis {
             rejected,
             index,
             syntax,
+            used,
         }
+    }
+
+    /// What the rules across files need of this document, when it is one a project holds.
+    pub fn member(&self) -> Option<crate::project::Member> {
+        if let Some(m) = &self.used {
+            return Some(m.clone());
+        }
+        let facts = crate::project::LoopFacts::of(&self.loaded)?;
+        let file = self.loaded.diags.file().to_owned();
+        Some(crate::project::Member {
+            path: std::path::PathBuf::from(&file),
+            file,
+            facts: crate::project::Facts::Loop(facts),
+        })
     }
 
     /// The text analysed.
@@ -201,7 +218,7 @@ impl Doc {
             self.analysis = Some(a);
         }
         self.analysis
-            .get_or_insert_with(|| DocumentAnalysis::new(uri.path().as_str(), ""))
+            .get_or_insert_with(|| DocumentAnalysis::new(&name_of(uri), ""))
     }
 }
 
@@ -228,13 +245,23 @@ fn empty() -> Source {
 /// is lost with it: the next edits apply to the empty text, until the client sends the
 /// whole text again or reopens the document).
 fn analyse(uri: &Uri, source: Source) -> DocumentAnalysis {
-    let path = uri.path().as_str();
-    catch_unwind(AssertUnwindSafe(|| DocumentAnalysis::of(path, source)))
-        .unwrap_or_else(|_| DocumentAnalysis::new(path, ""))
+    let path = name_of(uri);
+    catch_unwind(AssertUnwindSafe(|| DocumentAnalysis::of(&path, source)))
+        .unwrap_or_else(|_| DocumentAnalysis::new(&path, ""))
 }
 
-/// The server's state: the open documents.
+/// The name a document is analysed under: a `file:` URI's path, decoded (the name the
+/// workspace's files have), else the URI's path as it is.
+pub(super) fn name_of(uri: &Uri) -> String {
+    super::workspace::file_path(uri).map_or_else(
+        || uri.path().as_str().to_owned(),
+        |p| p.to_string_lossy().into_owned(),
+    )
+}
+
+/// The server's state: the open documents, and the workspaces they are in.
 #[derive(Default)]
 pub(super) struct Server {
     pub(super) docs: BTreeMap<String, (Uri, Doc)>,
+    pub(super) workspaces: super::workspace::Workspaces,
 }

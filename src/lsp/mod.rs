@@ -9,6 +9,7 @@
 //! [`transport`] reads each message once from its bytes. A request handler that panics answers with an error instead of
 //! ending the server.
 
+mod across;
 pub mod complete;
 pub mod diagnostics;
 mod documents;
@@ -16,6 +17,7 @@ pub mod features;
 pub mod fixes;
 pub mod index;
 pub mod index_xstate;
+mod links;
 mod requests;
 mod server;
 pub mod text;

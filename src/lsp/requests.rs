@@ -83,9 +83,9 @@ fn definition(s: &mut Server, req: &Request) -> Result<Value, Failure> {
     let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
     let r = features::definition(&a.text(), &a.index, off);
     let here = r.map(|r| lsp_types::Location::new(uri.clone(), r));
-    // A team step's `loop`: the loop, in another file of the workspace.
-    let found =
-        here.or_else(|| super::workspace::loop_definition(uri.path().as_str(), &a.loaded, off));
+    // A team step's `loop`, an Agent's `loop` or bound phase: in another file of the
+    // workspace.
+    let found = here.or_else(|| super::links::definition(s, uri.as_str(), off));
     json(found.map(GotoDefinitionResponse::Scalar))
 }
 
@@ -99,7 +99,12 @@ fn references(s: &mut Server, req: &Request) -> Result<Value, Failure> {
         .into_iter()
         .map(|r| lsp_types::Location::new(uri.clone(), r))
         .collect();
-    json(locs)
+    if !locs.is_empty() {
+        return json(locs);
+    }
+    // A loop's name, in the loop or in a team step: across the workspace.
+    let across = super::links::references(s, uri.as_str(), off, p.context.include_declaration);
+    json(across.unwrap_or_default())
 }
 
 /// `textDocument/hover`: what the symbol at the position is and what validation knows of it.
@@ -125,6 +130,12 @@ fn completion(s: &mut Server, req: &Request) -> Result<Value, Failure> {
     let d = doc(s, &tp.text_document)?;
     let t = d.text();
     let off = t.lines.offset(t.text, tp.position);
+    // Loop names in a team, bound phase ids in an Agent manifest.
+    if let Some(list) = super::links::completion(s, tp.text_document.uri.as_str(), off) {
+        return json(CompletionResponse::List(list));
+    }
+    let d = doc(s, &tp.text_document)?;
+    let t = d.text();
     json(CompletionResponse::List(features::completion(
         &t,
         &d.last_index,
@@ -146,6 +157,11 @@ fn document_symbols(s: &mut Server, req: &Request) -> Result<Value, Failure> {
 fn rename(s: &mut Server, req: &Request) -> Result<Value, Failure> {
     let p: lsp_types::RenameParams = params(req)?;
     let tp = p.text_document_position;
+    let (_, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
+    // A loop's name: the loop and the steps that run it, across the workspace.
+    if let Some(r) = super::links::rename(s, uri.as_str(), off, &p.new_name) {
+        return r.map_or_else(|why| Err((ErrorCode::InvalidRequest, why)), json);
+    }
     let (a, off, uri) = at(s, &tp.text_document, Some(tp.position))?;
     match features::rename(&a.text(), &a.index, &uri, off, &p.new_name) {
         Ok(edit) => json(edit),

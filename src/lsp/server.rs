@@ -200,6 +200,14 @@ fn log(conn: &Connection, message: String) {
     );
 }
 
+/// Send `textDocument/publishDiagnostics`.
+fn publish_params(conn: &Connection, params: PublishDiagnosticsParams) {
+    send(
+        conn,
+        Message::Notification(Notification::new(PublishDiagnostics::METHOD.into(), params)),
+    );
+}
+
 fn send(conn: &Connection, msg: Message) {
     // The client went away: the next receive ends the loop.
     let _ = conn.sender.send(msg);
@@ -223,19 +231,12 @@ impl Server {
         }
     }
 
+    /// Publish the diagnostics of the document at `key`, and, in a workspace, of every
+    /// file whose diagnostics across files changed with it.
     fn publish(&mut self, conn: &Connection, key: &str) {
-        let Some((uri, doc)) = self.docs.get_mut(key) else {
-            return;
-        };
-        doc.due = None;
-        let version = doc.version;
-        let uri = uri.clone();
-        let diagnostics = doc.analysis(&uri).diagnostics(&uri);
-        let params = PublishDiagnosticsParams::new(uri, diagnostics, Some(version));
-        send(
-            conn,
-            Message::Notification(Notification::new(PublishDiagnostics::METHOD.into(), params)),
-        );
+        for params in super::across::after_edit(self, key) {
+            publish_params(conn, params);
+        }
     }
 
     fn notify(&mut self, conn: &Connection, n: Notification) {
@@ -275,15 +276,16 @@ impl Server {
                     return;
                 };
                 if self.docs.remove(p.text_document.uri.as_str()).is_some() {
+                    let path = super::workspace::file_path(&p.text_document.uri);
                     let params =
                         PublishDiagnosticsParams::new(p.text_document.uri, Vec::new(), None);
-                    send(
-                        conn,
-                        Message::Notification(Notification::new(
-                            PublishDiagnostics::METHOD.into(),
-                            params,
-                        )),
-                    );
+                    publish_params(conn, params);
+                    // The file as it is on disk takes the buffer's place in its workspace.
+                    for params in
+                        path.map_or_else(Vec::new, |p| super::across::after_close(self, &p))
+                    {
+                        publish_params(conn, params);
+                    }
                 }
             }
             _ => {}

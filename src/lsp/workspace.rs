@@ -1,79 +1,176 @@
-//! Definitions across the files of a workspace: from a team step's `loop` to the loop
-//! (formats.md 3.1). The loops are found on disk, in the nearest `specs/` folder above the
-//! document, each read when asked.
+//! The workspace of an open document: the project its folder holds (formats.md 3), read
+//! from disk once and then kept current from the editor's buffers, so that the rules across
+//! files run on every edit and their diagnostics reach the file they point into.
+//!
+//! A document's workspace is found as `check` finds it: the nearest folder named `specs`
+//! (multi-agent-spec), or holding an `agent.lock` or an Agent manifest `agent.json`
+//! (AgentPM), from the document's folder up. A document outside any workspace is analysed
+//! alone, as before.
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use lsp_types::{Location, Uri};
+use lsp_types::Uri;
 
+use crate::diag::Diagnostic;
 use crate::format::DocKind;
-use crate::pipeline::{LoadOptions, Loaded, load};
-use crate::tree::{Node, Value};
+use crate::front::TreeUse;
+use crate::pipeline::{LoadOptions, load_owned};
+use crate::project::{Facts, Member, Project};
+use crate::tree::Document;
 
-use super::text::Utf16Lines;
+/// The largest file a workspace reads from disk (a larger one is left out of it).
+const MAX_FILE: u64 = 16 << 20;
 
-/// The loop a team step's `loop` at `offset` names, as the location of its `name` in the
-/// loop's file; `None` elsewhere, or when no loop of the workspace has that name.
-pub fn loop_definition(path: &str, loaded: &Loaded, offset: usize) -> Option<Location> {
-    if loaded.kind != Some(DocKind::MasTeam) {
-        return None;
+/// The workspaces of the open documents, by their folder.
+#[derive(Default)]
+pub(super) struct Workspaces {
+    /// The workspace folder of each folder asked about (`None`: outside any).
+    roots: HashMap<PathBuf, Option<PathBuf>>,
+    /// The workspaces read so far.
+    spaces: BTreeMap<PathBuf, Workspace>,
+}
+
+/// One workspace: its project, and the cross-file diagnostics last published per file.
+pub(super) struct Workspace {
+    /// The documents, the open ones as the editor holds them.
+    pub(super) project: Project,
+    /// The diagnostics of the rules across files last published, by file.
+    pub(super) shown: BTreeMap<String, Vec<Diagnostic>>,
+}
+
+impl Workspaces {
+    /// The workspace of the file at `path`, read from disk the first time.
+    pub(super) fn of(&mut self, path: &Path) -> Option<&mut Workspace> {
+        let dir = path.parent()?.to_path_buf();
+        let root = match self.roots.get(&dir) {
+            Some(r) => r.clone(),
+            None => {
+                let r = root_of(&dir);
+                self.roots.insert(dir, r.clone());
+                r
+            }
+        }?;
+        Some(
+            self.spaces
+                .entry(root)
+                .or_insert_with_key(|root| Workspace {
+                    project: Project::new(read_members(root)),
+                    shown: BTreeMap::new(),
+                }),
+        )
     }
-    let name = step_loop_at(loaded.doc.as_ref()?.root(), offset)?;
-    let path = percent_decoded(path);
-    let specs = Path::new(&path)
-        .ancestors()
-        .find(|d| d.file_name().is_some_and(|n| n == "specs"))?;
-    loop_files(specs).into_iter().find_map(|f| named(&f, &name))
+
+    /// The workspace of `path`, when one was read.
+    pub(super) fn get(&self, path: &Path) -> Option<&Workspace> {
+        let root = self.roots.get(path.parent()?)?.as_ref()?;
+        self.spaces.get(root)
+    }
 }
 
-/// The name a step's `loop` holds, when `offset` is in that value.
-fn step_loop_at(root: &Node, offset: usize) -> Option<String> {
-    let Value::Array(steps) = &root.get("workflow")?.get("steps")?.value else {
-        return None;
-    };
-    steps.iter().find_map(|s| {
-        let l = s.get("loop")?;
-        (l.span.start() <= offset && offset <= l.span.end())
-            .then(|| l.as_str().map(str::to_owned))?
-    })
-}
-
-/// The loop files below `specs`, sorted (hidden and ignored files left out).
-fn loop_files(specs: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = ignore::WalkBuilder::new(specs)
-        .require_git(false)
-        .build()
-        .filter_map(Result::ok)
-        .map(ignore::DirEntry::into_path)
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+/// The workspace folder of `dir`: the nearest folder named `specs`, or holding an
+/// `agent.lock` or an Agent manifest `agent.json`, from `dir` up.
+fn root_of(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|d| {
+            d.file_name().is_some_and(|n| n == "specs")
+                || d.join("agent.lock").is_file()
+                || is_agent_manifest(&d.join("agent.json"))
         })
-        .collect();
-    out.sort();
-    out
+        .map(Path::to_path_buf)
 }
 
-/// The location of the `name` of the loop in `file`, when it is named `name`.
-fn named(file: &Path, name: &str) -> Option<Location> {
-    let bytes = std::fs::read(file).ok()?;
-    let opts = LoadOptions {
-        tree: crate::front::TreeUse::Keep,
+/// Whether `path` is an AgentPM Agent manifest.
+fn is_agent_manifest(path: &Path) -> bool {
+    let small = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20);
+    small
+        && std::fs::read(path).is_ok_and(|bytes| {
+            let l = load_owned(&path.to_string_lossy(), bytes, &options());
+            l.kind == Some(DocKind::AgentpmAgent)
+        })
+}
+
+/// How a workspace's files are read: any document kind, the tree kept for locating.
+fn options() -> LoadOptions {
+    LoadOptions {
+        tree: TreeUse::Keep,
         documents: true,
         ..LoadOptions::default()
-    };
-    let l = load(&file.to_string_lossy(), &bytes, &opts);
-    if l.spec.as_ref()?.name != name {
+    }
+}
+
+/// The members of the workspace at `root`: its loops and the documents that use them, and
+/// its installed loops (`.agentpm/loops`, hidden, so walked on its own), sorted by path.
+fn read_members(root: &Path) -> Vec<Member> {
+    let installed = root.join(".agentpm").join("loops");
+    let mut files: Vec<PathBuf> = std::iter::once(root.to_path_buf())
+        .chain(installed.is_dir().then_some(installed))
+        .flat_map(|dir| {
+            ignore::WalkBuilder::new(dir)
+                .require_git(false)
+                .build()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+                .map(ignore::DirEntry::into_path)
+                .collect::<Vec<_>>()
+        })
+        .filter(|p| is_member_file(p))
+        .collect();
+    files.sort();
+    files.dedup();
+    files.iter().filter_map(|p| read_member(p)).collect()
+}
+
+/// Whether a workspace reads `p`: JSON and YAML files, `agent.lock`, and agent specs.
+fn is_member_file(p: &Path) -> bool {
+    let data = p
+        .extension()
+        .is_some_and(|e| e == "json" || e == "yaml" || e == "yml");
+    data || p.file_name().is_some_and(|n| n == "agent.lock")
+        || crate::project::is_agent_spec_path(p)
+}
+
+/// The member of the file at `path`, read from disk; `None` when it cannot be read or is
+/// no document a project holds.
+pub(super) fn read_member(path: &Path) -> Option<Member> {
+    if std::fs::metadata(path).ok()?.len() > MAX_FILE {
         return None;
     }
-    let doc = l.doc.as_ref()?;
-    let node = doc.root().get("name")?;
-    let lines = Utf16Lines::new(&doc.text);
-    let range = lines.range(&doc.text, (node.span.start(), node.span.end()));
-    let uri: Uri = crate::diag::sarif::uri(file.to_string_lossy().as_bytes())
+    let file = path.to_string_lossy();
+    if crate::project::is_agent_spec_path(path) {
+        let text = std::fs::read_to_string(path).ok()?;
+        let limits = LoadOptions::default().limits;
+        let (spec, _) = crate::project::read_agent_spec(&file, path, &text, &limits);
+        return spec.map(|s| Member::agent(&file, path, s));
+    }
+    let mut l = load_owned(&file, std::fs::read(path).ok()?, &options());
+    Member::of(path, &mut l)
+}
+
+/// The tree of the file at `path` read from disk, to locate places in it.
+pub(super) fn disk_tree(path: &Path) -> Option<(Document, String)> {
+    if std::fs::metadata(path).ok()?.len() > MAX_FILE {
+        return None;
+    }
+    let file = path.to_string_lossy().into_owned();
+    let l = load_owned(&file, std::fs::read(path).ok()?, &options());
+    Some((l.doc?, file))
+}
+
+/// The path a `file:` URI names, with its `%XX` escapes decoded; `None` for another scheme.
+pub(super) fn file_path(uri: &Uri) -> Option<PathBuf> {
+    let scheme = uri.scheme()?;
+    if !scheme.as_str().eq_ignore_ascii_case("file") {
+        return None;
+    }
+    Some(PathBuf::from(percent_decoded(uri.path().as_str())))
+}
+
+/// The `file:` URI of a path.
+pub(super) fn uri_of(path: &Path) -> Option<Uri> {
+    crate::diag::sarif::uri(path.to_string_lossy().as_bytes())
         .parse()
-        .ok()?;
-    Some(Location::new(uri, range))
+        .ok()
 }
 
 /// A URI's path with its `%XX` escapes decoded (a path that does not decode is kept).
@@ -97,4 +194,84 @@ fn percent_decoded(path: &str) -> String {
         }
     }
     String::from_utf8(out).unwrap_or_else(|_| path.to_owned())
+}
+
+/// The loops of the project named `name`, with the pointer to each one's name.
+pub(super) fn loops_named<'p>(project: &'p Project, name: &str) -> Vec<(&'p Member, String)> {
+    (project.members().iter())
+        .filter_map(|m| match &m.facts {
+            Facts::Loop(l) if l.name == name => Some((m, l.name_at.pointer.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every team step that runs the loop `name`: the step's file, and the byte range of its
+/// `loop` value.
+pub(super) fn steps_running<'p>(
+    project: &'p Project,
+    name: &str,
+) -> Vec<(&'p Path, (usize, usize))> {
+    let mut out = Vec::new();
+    for m in project.members() {
+        let Facts::Team(team) = &m.facts else {
+            continue;
+        };
+        for s in &team.steps {
+            let Some((n, at)) = &s.loop_name else {
+                continue;
+            };
+            if n == name
+                && let Some(p) = at.pos
+            {
+                out.push((m.path.as_path(), (p.start, p.end)));
+            }
+        }
+    }
+    out
+}
+
+/// The loop name at byte `offset` of the member at `path`: a team step's `loop` value, with
+/// its byte range.
+pub(super) fn step_loop_at(
+    project: &Project,
+    path: &Path,
+    offset: usize,
+) -> Option<(String, (usize, usize))> {
+    let m = &project.members()[project.position(path)?];
+    let Facts::Team(team) = &m.facts else {
+        return None;
+    };
+    team.steps.iter().find_map(|s| {
+        let (n, at) = s.loop_name.as_ref()?;
+        let p = at.pos?;
+        (p.start <= offset && offset <= p.end).then(|| (n.clone(), (p.start, p.end)))
+    })
+}
+
+/// The phase bound at byte `offset` of an Agent manifest (a key of `bindings.phases`).
+pub(super) fn bound_phase_at(project: &Project, path: &Path, offset: usize) -> Option<String> {
+    let m = &project.members()[project.position(path)?];
+    let Facts::Manifest(manifest) = &m.facts else {
+        return None;
+    };
+    manifest.bound_phases.iter().find_map(|(id, at)| {
+        let p = at.pos?;
+        (p.start <= offset && offset <= p.end).then(|| id.clone())
+    })
+}
+
+/// Whether `offset` is on an Agent manifest's `loop` reference.
+pub(super) fn on_agent_loop(project: &Project, path: &Path, offset: usize) -> bool {
+    let Some(i) = project.position(path) else {
+        return false;
+    };
+    let Facts::Manifest(manifest) = &project.members()[i].facts else {
+        return false;
+    };
+    manifest
+        .loop_ref
+        .as_ref()
+        .and_then(|r| r.at.pos)
+        .is_some_and(|p| p.start <= offset && offset <= p.end)
 }

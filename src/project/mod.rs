@@ -15,6 +15,7 @@ mod agent_spec;
 mod agentpm;
 mod at;
 mod facts;
+mod locate;
 mod rules;
 mod team;
 mod words;
@@ -24,6 +25,7 @@ use std::path::{Path, PathBuf};
 pub use agent_spec::read_agent_spec;
 pub use at::At;
 pub use facts::{LoopFacts, Role};
+pub use locate::{locate, unlocated_files};
 pub use rules::normal;
 
 use crate::diag::Diagnostic;
@@ -122,6 +124,44 @@ impl Project {
     pub fn check(&self) -> Vec<Diagnostic> {
         rules::run(self)
     }
+}
+
+impl Project {
+    /// Put `member` in the place of the member of its path, or add it last: an editor's
+    /// buffer in place of the file read from disk.
+    pub fn put(&mut self, member: Member) {
+        match self.members.iter().position(|m| m.path == member.path) {
+            Some(i) => self.members[i] = member,
+            None => self.members.push(member),
+        }
+    }
+
+    /// Take out the member of `path`.
+    pub fn remove(&mut self, path: &Path) -> Option<Member> {
+        let i = self.members.iter().position(|m| m.path == path)?;
+        Some(self.members.remove(i))
+    }
+
+    /// The index of the member of `path`.
+    pub fn position(&self, path: &Path) -> Option<usize> {
+        self.members.iter().position(|m| m.path == path)
+    }
+
+    /// The member that the loop of the Agent or Template manifest at index `i` resolves to
+    /// (the lock's pin, the highest installed version, a local source, as `check` resolves
+    /// it), and how it was found.
+    pub fn resolved_loop(&self, i: usize) -> Option<(&Member, String)> {
+        let (j, how) = rules::resolved_loop(self, i)?;
+        Some((&self.members[j], how))
+    }
+}
+
+/// Whether `p` is a multi-agent-spec agent spec by its place: a Markdown file below a
+/// folder named `agents`.
+pub fn is_agent_spec_path(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "md")
+        && p.parent()
+            .is_some_and(|d| d.components().any(|c| c.as_os_str() == "agents"))
 }
 
 impl Project {

@@ -268,6 +268,23 @@ fn agent_loops_resolve(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
     }
 }
 
+/// The member an Agent or Template manifest's loop resolves to, and how it was found
+/// (as [`agent_loops_resolve`] resolves it); `None` when member `i` is no manifest with a
+/// `loop`, or it resolves to nothing.
+pub(super) fn resolved_loop(project: &Project, i: usize) -> Option<(usize, String)> {
+    let idx = Index::of(project.members());
+    let m = idx.members.get(i)?;
+    let Facts::Manifest(manifest) = &m.facts else {
+        return None;
+    };
+    let r = manifest.loop_ref.as_ref()?;
+    let dir = m.path.parent().unwrap_or(Path::new(""));
+    match resolve(&idx, dir, r, &mut Vec::new(), i) {
+        Found::At(j, how) => Some((j, how)),
+        Found::Nowhere => None,
+    }
+}
+
 /// Where the loop of a reference is: the lock's pin, an installed version, a local source.
 fn resolve(
     idx: &Index<'_>,

@@ -167,9 +167,7 @@ fn is_project_document(entry: &ignore::DirEntry) -> bool {
 
 /// A Markdown file below a folder named `agents`.
 pub(in crate::cli) fn is_agent_spec(p: &Path) -> bool {
-    p.extension().is_some_and(|e| e == "md")
-        && p.parent()
-            .is_some_and(|d| d.components().any(|c| c.as_os_str() == "agents"))
+    loopconv::project::is_agent_spec_path(p)
 }
 
 /// A mutex's contents, also after a panic on another thread (the walk keeps no invariant

@@ -2,3 +2,4 @@
 
 mod nvim;
 pub(crate) mod protocol;
+mod workspace;

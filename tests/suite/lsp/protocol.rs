@@ -149,7 +149,68 @@ impl Client {
         }
     }
 
-    fn open(&mut self, uri: &str, text: &str) {
+    /// Wait for diagnostics of `uri` (of any version, or none: a file that is not open)
+    /// that `want` accepts, published after the first `after` notifications seen.
+    pub(crate) fn diagnostics_where(
+        &mut self,
+        uri: &str,
+        after: usize,
+        want: impl Fn(&[Value]) -> bool,
+    ) -> Vec<Value> {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let found =
+                self.seen.iter().skip(after).rev().find(|n| {
+                    n.method == "textDocument/publishDiagnostics" && n.params["uri"] == uri
+                });
+            let ds = found.map(|n| {
+                n.params["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+            });
+            if let Some(ds) = ds.filter(|ds| want(ds)) {
+                return ds;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no such diagnostics for {uri}: {:?}",
+                self.seen
+                    .iter()
+                    .skip(after)
+                    .filter(|n| n.params["uri"] == uri)
+                    .collect::<Vec<_>>()
+            );
+            match self.recv() {
+                Message::Notification(n) => self.seen.push(n),
+                Message::Response(r) => self.answers.push(r),
+                Message::Request(_) => {}
+            }
+        }
+    }
+
+    /// The error message of a request that must fail.
+    pub(crate) fn try_request_err(&mut self, method: &str, params: Value) -> String {
+        match self.try_request(method, params) {
+            Ok(v) => panic!("{method} answered {v}, not an error"),
+            Err(e) => e,
+        }
+    }
+
+    /// The documents diagnostics were published for so far, in order.
+    pub(crate) fn published_uris(&self) -> Vec<String> {
+        (self.seen.iter())
+            .filter(|n| n.method == "textDocument/publishDiagnostics")
+            .map(|n| n.params["uri"].as_str().unwrap_or("").to_owned())
+            .collect()
+    }
+
+    /// How many notifications were seen so far.
+    pub(crate) fn seen_count(&self) -> usize {
+        self.seen.len()
+    }
+
+    pub(crate) fn open(&mut self, uri: &str, text: &str) {
         let lang = if uri.ends_with(".json") {
             "json"
         } else {
@@ -161,7 +222,7 @@ impl Client {
         );
     }
 
-    fn change(&mut self, uri: &str, version: i32, text: &str) {
+    pub(crate) fn change(&mut self, uri: &str, version: i32, text: &str) {
         self.notify(
             "textDocument/didChange",
             json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
@@ -215,7 +276,7 @@ pub(crate) fn pos(text: &str, needle: &str, nth: usize, shift: usize) -> Value {
     json!({"line": line, "character": col + shift})
 }
 
-fn at(uri: &str, p: Value) -> Value {
+pub(crate) fn at(uri: &str, p: Value) -> Value {
     json!({"textDocument": {"uri": uri}, "position": p})
 }
 
@@ -749,7 +810,7 @@ fn several_checkpoints_before_one_phase_are_clean_and_indexed() {
 
 /// Apply one text edit (ASCII text: columns are bytes).
 /// `text` with one LSP text edit applied (positions on ASCII lines).
-fn apply(text: &str, edit: &Value) -> String {
+pub(crate) fn apply(text: &str, edit: &Value) -> String {
     let starts = loopconv::text::line_starts(text);
     let off = |p: &Value| {
         let line = p["line"].as_u64().unwrap() as usize;
