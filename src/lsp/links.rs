@@ -22,15 +22,25 @@ use crate::diag::Locate as _;
 use crate::format::Format;
 use crate::project::{Facts, Member, Project};
 
-/// The path of the open document at `key`, when it is in a workspace; its facts made
-/// current first (a request may come before an edit's diagnostics are due).
+/// The path of the open document at `key`, when it is in a workspace; the facts of every
+/// open document edited since its last analysis made current first (a request may come
+/// before an edit's diagnostics are due).
 fn in_workspace(s: &mut Server, key: &str) -> Option<PathBuf> {
-    let (uri, doc) = s.docs.get_mut(key)?;
-    let path = file_path(uri)?;
-    let member = doc.analysis(uri).member();
-    let ws = s.workspaces.of(&path)?;
-    if let Some(m) = member {
-        ws.project.put(m);
+    let path = file_path(&s.docs.get(key)?.0)?;
+    s.workspaces.of(&path)?;
+    let pending: Vec<String> = (s.docs.iter())
+        .filter(|(k, (_, d))| *k == key || d.due.is_some())
+        .map(|(k, _)| k.clone())
+        .collect();
+    for k in pending {
+        let Some((uri, doc)) = s.docs.get_mut(&k) else {
+            continue;
+        };
+        let Some(p) = file_path(uri) else { continue };
+        let member = doc.analysis(uri).member();
+        if let (Some(m), Some(ws)) = (member, s.workspaces.of(&p)) {
+            ws.project.put(m);
+        }
     }
     Some(path)
 }
@@ -225,11 +235,19 @@ fn replacement(s: &mut Server, loc: &Location, new: &str) -> String {
 /// team step's `loop:`, the phase ids of the resolved loop among an Agent manifest's
 /// `bindings.phases` keys.
 pub(super) fn completion(s: &mut Server, key: &str, offset: usize) -> Option<CompletionList> {
-    let (uri, doc) = s.docs.get(key)?;
-    let path = file_path(uri)?;
-    let text = doc.text().text.to_owned();
+    // Only a team or an Agent manifest (as last read): a loop being typed is not analysed
+    // for each completion.
+    let path = file_path(&s.docs.get(key)?.0)?;
+    let p = s.workspaces.get(&path).map(|w| &w.project)?;
+    let uses_loops = p
+        .position(&path)
+        .is_some_and(|i| matches!(p.members()[i].facts, Facts::Team(_) | Facts::Manifest(_)));
+    if !uses_loops {
+        return None;
+    }
+    let path = in_workspace(s, key)?;
+    let text = s.docs.get(key)?.1.text().text.to_owned();
     let lines = Utf16Lines::new(&text);
-    s.workspaces.of(&path)?;
     let p = project(s, &path)?;
     let (words, replace, quote) = if let Some(v) =
         super::complete::value_at(&text, offset).filter(|v| v.key == "loop" && is_team(p, &path))

@@ -67,3 +67,53 @@ fn neovim_gets_diagnostics_definition_and_completion() {
         ["gather", "review", "revise", "$end", "$abort", "$handoff"]
     );
 }
+
+/// The same client on a workspace: definition from a team step's `loop` into the loop's
+/// file, references of the loop's name in both files, a rename applied to both buffers, and
+/// the completion of loop names.
+#[test]
+fn neovim_follows_a_loop_across_the_files_of_a_workspace() {
+    let have_nvim = Command::new("nvim").arg("--version").output().is_ok();
+    if crate::support::skip_without_tool(have_nvim, "Neovim (nvim)") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out.json");
+    let specs = support::examples().join("workspaces/mas-release/specs");
+    let team = specs.join("teams/release.json");
+    let status = Command::new("nvim")
+        .args(["--headless", "--clean", "-c"])
+        .arg("luafile editors/nvim/e2e-workspace.lua")
+        .current_dir(support::ROOT)
+        .env("LOOPCONV_BIN", env!("CARGO_BIN_EXE_loopconv"))
+        .env("LOOPCONV_TEAM", &team)
+        .env("LOOPCONV_OUT", &out)
+        .env("XDG_STATE_HOME", dir.path())
+        .env("XDG_DATA_HOME", dir.path())
+        .status()
+        .expect("run nvim");
+    assert!(status.success(), "nvim exited with {status}");
+    let got: Value = serde_json::from_str(&std::fs::read_to_string(&out).expect("results"))
+        .expect("JSON results");
+    assert_eq!(got["errors"], serde_json::json!([]), "{got}");
+    assert_eq!(got["attached"], true, "{got}");
+    let lp = specs.join("loops/docs-fix.yaml");
+    let lp = lp.to_str().unwrap();
+    assert_eq!(got["definition"]["file"], lp, "{got}");
+    assert_eq!(got["definition"]["text"], "name: docs-fix", "{got}");
+    let refs: Vec<(&str, u64)> = (got["references"].as_array().unwrap().iter())
+        .map(|r| (r["file"].as_str().unwrap(), r["line"].as_u64().unwrap()))
+        .collect();
+    let step = got["step_line"].as_u64().unwrap();
+    assert_eq!(refs, [(lp, 0), (team.to_str().unwrap(), step)], "{got}");
+    assert_eq!(got["renamed_loop"], "name: docs-check", "{got}");
+    assert!(
+        (got["renamed_step"].as_str().unwrap()).contains(r#""loop": "docs-check""#),
+        "{got}"
+    );
+    assert_eq!(
+        got["completion"],
+        serde_json::json!(["docs-check", "qa-fix"]),
+        "{got}"
+    );
+}
