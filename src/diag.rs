@@ -472,6 +472,15 @@ pub struct Diagnostics {
     omitted: std::collections::BTreeMap<(Code, Severity), usize>,
 }
 
+/// Every warning made an error (`--strict`).
+pub fn make_strict(diags: &mut [Diagnostic]) {
+    for d in diags {
+        if d.severity == Severity::Warning {
+            d.severity = Severity::Error;
+        }
+    }
+}
+
 impl Diagnostics {
     /// An empty sink for diagnostics about `file`.
     pub fn new(file: impl Into<String>) -> Self {
@@ -733,11 +742,7 @@ impl Diagnostics {
     /// Turn warnings into errors (`--strict`), those left out too.
     pub fn make_strict(&mut self) {
         self.take_summary();
-        for d in &mut self.items {
-            if d.severity == Severity::Warning {
-                d.severity = Severity::Error;
-            }
-        }
+        make_strict(&mut self.items);
         let omitted = std::mem::take(&mut self.omitted);
         for ((code, sev), n) in omitted {
             let sev = if sev == Severity::Warning {

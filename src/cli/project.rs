@@ -175,11 +175,7 @@ impl Read {
 /// The project's diagnostics made strict under `--strict`.
 pub(super) fn strict(g: &Global, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     if g.strict {
-        for d in &mut diags {
-            if d.severity == loopconv::diag::Severity::Warning {
-                d.severity = loopconv::diag::Severity::Error;
-            }
-        }
+        loopconv::diag::make_strict(&mut diags);
     }
     diags
 }
