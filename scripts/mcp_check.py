@@ -58,6 +58,8 @@ async def main():
     outside = pathlib.Path(tempfile.mkdtemp(prefix="loopconv-outside-"))
     (outside / "secret.json").write_text("{}")
 
+    logs = []
+
     async def roots(_context):
         return types.ListRootsResult(
             roots=[types.Root(uri=ROOT.as_uri()), types.Root(uri=tmp.as_uri())]
@@ -65,7 +67,10 @@ async def main():
 
     params = StdioServerParameters(command=LOOPCONV, args=["mcp"], cwd=str(ROOT))
     async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write, list_roots_callback=roots) as s:
+        async def logged(params):
+            logs.append(params)
+
+        async with ClientSession(read, write, list_roots_callback=roots, logging_callback=logged) as s:
             init = await s.initialize()
             assert init.server_info.name == "loopconv", init
             ok(f"initialize ({init.protocol_version})")
@@ -142,6 +147,13 @@ async def main():
             out = tmp / "converted.yaml"
             r = structured(await call("convert", {"path": good, "to": "mas", "allow_lossy": True, "actor": "coder", "output": str(out)}))
             assert r["written"] == str(out) and out.read_text() == r["text"]
+            wrote = [m for m in logs if m.level == "info" and m.data == f"wrote {out}"]
+            assert wrote and wrote[0].logger == "loopconv", logs
+            await s.set_logging_level("warning")
+            logs.clear()
+            structured(await call("convert", {"path": good, "to": "mas", "allow_lossy": True, "actor": "coder", "output": str(tmp / "quiet.yaml")}))
+            assert not logs, logs
+            ok("logging: the file written is said at info (MCP logging, not stdout), and nothing below the level the client set")
             ok("convert: every target, a lossy conversion refused with its loss report, a file written inside the roots")
 
             # paths, walk, diff, schema, new.

@@ -12,7 +12,8 @@ pub(super) use read::{
     folder_pool, is_stdio, map_on_readers, no_such_path, open_error, plain_io, read_input,
     reader_pool,
 };
+#[cfg(feature = "mcp")]
+pub(super) use write::write_atomic;
 pub(super) use write::{
     Inputs, Written, emit, emit_streamed, refuse_input_as_output, same_file, write_all_atomic,
-    write_atomic,
 };

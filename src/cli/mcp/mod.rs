@@ -10,7 +10,10 @@
 //! stops waiting for it.
 
 mod files;
+mod log;
 mod transport;
+mod types;
+mod work;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,6 +43,15 @@ use loopconv::scaffold::Archetype;
 use loopconv::{Format, LoadOptions, Loaded, Target};
 
 use self::files::Roots;
+use self::types::{
+    CheckIn, CheckOut, CodeRow, ConvertIn, ConvertOut, Diagnostics, DiffIn, DiffOut, ExplainIn,
+    ExplainOut, GraphIn, GraphOut, ListCodesOut, LoopIn, NewIn, NewOut, Nothing, PathsIn, PathsOut,
+    SchemaIn, SchemaOut, WalkIn, WalkOut, object,
+};
+use self::work::{
+    ConvertJob, check_work, convert_work, diff_work, format_schema, graph_work,
+    outcome_schema_work, paths_work, walk_work,
+};
 use super::{Color, Global, Limits, MessageFormat, Options};
 
 #[derive(Debug, Args)]
@@ -78,311 +90,42 @@ pub(super) fn run(a: &McpArgs) -> Result<ExitCode> {
 pub(super) struct Server {
     limits: Limits,
     permits: Arc<tokio::sync::Semaphore>,
+    /// The log messages the client wants (`logging/setLevel`).
+    log: Arc<log::Log>,
     tool_router: ToolRouter<Server>,
 }
 
 // ---------------------------------------------------------------------------------------
-// Inputs and outputs of the tools. An optional argument is declared with its own type, not
-// as nullable (`["string", "null"]`, which some clients' schema dialects reject): it may be
-// left out.
+// Results.
 
-/// A JSON object: a diagnostic, or the JSON output of a command.
-type Object = serde_json::Map<String, Value>;
+/// Why a call has no result of its own: a mistake in the call (arguments, a path), which
+/// is a tool error the agent can correct, or a protocol error (a cancelled request).
+enum Call {
+    Refused(String),
+    Protocol(ErrorData),
+}
 
-/// `value` as a JSON object (every value given here serialises as one).
-fn object<T: Serialize + ?Sized>(value: &T) -> Object {
-    match serde_json::to_value(value) {
-        Ok(Value::Object(m)) => m,
-        _ => Object::new(),
+impl From<String> for Call {
+    fn from(message: String) -> Call {
+        Call::Refused(message)
     }
 }
 
-/// A loop: a file inside the client's roots, or its text.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-struct LoopIn {
-    /// A loop file (for `check`, also a folder), relative to the first root or absolute;
-    /// it must lie inside the client's roots. Give this or `text`.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    path: Option<String>,
-    /// The loop's text itself (JSON or YAML), to check a draft before writing it. Give this
-    /// or `path`.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    text: Option<String>,
-    /// The input format (`agentpm`, `mas`, `ir`, `xstate`); detected from the content when
-    /// absent.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    format: Option<String>,
-    /// The name `text` gets in diagnostics (default `<text>`).
-    #[serde(default)]
-    #[schemars(with = "String")]
-    file_name: Option<String>,
+impl From<&str> for Call {
+    fn from(message: &str) -> Call {
+        Call::Refused(message.to_owned())
+    }
 }
 
-/// The diagnostics of an input, as `loopconv check --format json` writes them.
-#[derive(Debug, Serialize, JsonSchema)]
-struct Diagnostics {
-    /// Every diagnostic: code, severity, message, file, line and column, help and typed
-    /// fixes.
-    diagnostics: Vec<Object>,
-    errors: usize,
-    warnings: usize,
+/// A tool's answer: its result, a refused call as a tool error (`isError`), or a protocol
+/// error.
+fn finish(r: Result<CallToolResult, Call>) -> Result<CallToolResult, ErrorData> {
+    match r {
+        Ok(result) => Ok(result),
+        Err(Call::Refused(message)) => Ok(refused(message)),
+        Err(Call::Protocol(e)) => Err(e),
+    }
 }
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct CheckIn {
-    #[serde(flatten)]
-    input: LoopIn,
-    /// Treat warnings as errors.
-    #[serde(default)]
-    strict: bool,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct CheckOut {
-    /// No errors (under `strict`, no warnings either).
-    ok: bool,
-    /// How many loop files were checked.
-    files: usize,
-    #[serde(flatten)]
-    diagnostics: Diagnostics,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct ExplainIn {
-    /// A code (`V012`) or its name (`unreachable-phase`).
-    code: String,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct ExplainOut {
-    code: String,
-    name: String,
-    /// The code's page (Markdown): what it checks, why, a failing example and the fix.
-    text: String,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct Nothing {}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct CodeRow {
-    code: String,
-    name: String,
-    summary: String,
-    retired: bool,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct ListCodesOut {
-    codes: Vec<CodeRow>,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct GraphIn {
-    #[serde(flatten)]
-    input: LoopIn,
-    /// `mermaid` (default), `dot` or `plantuml`.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    language: Option<String>,
-    /// The Mermaid diagram style (Mermaid only).
-    #[serde(default)]
-    #[schemars(with = "String")]
-    style: Option<String>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct GraphOut {
-    language: String,
-    /// The diagram's source; absent when the loop has errors.
-    diagram: Option<String>,
-    #[serde(flatten)]
-    diagnostics: Diagnostics,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct ConvertIn {
-    #[serde(flatten)]
-    input: LoopIn,
-    /// The target: `agentpm`, `mas`, `ir`, `xstate` or `langgraph`.
-    to: String,
-    /// Convert even when the target cannot hold some fields (the losses are then warnings).
-    #[serde(default)]
-    allow_lossy: bool,
-    /// MAS `actor` for a loop that does not name one.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    actor: Option<String>,
-    /// MAS `validator` for a VEAL loop that does not name one.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    validator: Option<String>,
-    /// MAS `fallback_agent`.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    fallback_agent: Option<String>,
-    /// AgentPM `version` for a loop that has none.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    set_version: Option<String>,
-    /// With `to: xstate`: a `js` or `ts` module instead of JSON.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    module: Option<String>,
-    /// Write the result to this file (inside the roots; an existing file is replaced
-    /// atomically). Without it nothing is written and the text is returned.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    output: Option<String>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct ConvertOut {
-    to: String,
-    /// The converted text (absent when the conversion was refused).
-    text: Option<String>,
-    /// The file written, when `output` was given.
-    written: Option<String>,
-    /// The loss report: the diagnostics of what the target cannot hold (errors unless
-    /// `allow_lossy`).
-    losses: Vec<Object>,
-    #[serde(flatten)]
-    diagnostics: Diagnostics,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct PathsIn {
-    #[serde(flatten)]
-    input: LoopIn,
-    /// The runtime's step ceiling (default 50).
-    #[serde(default)]
-    #[schemars(with = "u64")]
-    runtime_max_steps: Option<u64>,
-    /// List covering runs while the steps they spell out add up to at most this (default
-    /// 2000).
-    #[serde(default)]
-    #[schemars(with = "usize")]
-    max_steps_listed: Option<usize>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct PathsOut {
-    /// `loopconv paths --format json`: the shortest run to each terminal and the covering
-    /// runs.
-    paths: Option<Object>,
-    #[serde(flatten)]
-    diagnostics: Diagnostics,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct WalkDecision {
-    /// The checkpoint's id.
-    checkpoint: String,
-    /// `approve` or `reject`.
-    decision: String,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct WalkIn {
-    #[serde(flatten)]
-    input: LoopIn,
-    /// The outcomes of the phase executions, in order; `@tool-failure` and `@phase-failure`
-    /// are failures.
-    outcomes: Vec<String>,
-    /// Checkpoint decisions, in the order they are taken.
-    #[serde(default)]
-    decisions: Vec<WalkDecision>,
-    /// The runtime's step ceiling (default 50).
-    #[serde(default)]
-    #[schemars(with = "u64")]
-    runtime_max_steps: Option<u64>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct WalkOut {
-    /// The run's status (`ended`, `aborted`, `handed_off`, `limit_reached`,
-    /// `approval_required`, `failed`); absent when the script does not fit the loop.
-    status: Option<String>,
-    /// `loopconv walk --format json`: the steps and why the run stopped.
-    run: Option<Object>,
-    /// Why the script does not fit the loop.
-    script_error: Option<String>,
-    #[serde(flatten)]
-    diagnostics: Diagnostics,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct DiffIn {
-    /// The old loop.
-    old: LoopIn,
-    /// The new loop (any format).
-    new: LoopIn,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct DiffOut {
-    /// `loopconv diff --format json`: every change and whether it breaks callers.
-    changes: Option<Object>,
-    /// How many changes can break callers.
-    breaking: usize,
-    /// The changes as text for people.
-    text: Option<String>,
-    #[serde(flatten)]
-    diagnostics: Diagnostics,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct SchemaIn {
-    /// A format (`agentpm`, `mas`, `ir`, `xstate`): its JSON Schema. Give this or
-    /// `outcomes_of`.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    format: Option<String>,
-    /// A loop: the JSON Schema of the results its phases return.
-    #[serde(default)]
-    #[schemars(with = "LoopIn")]
-    outcomes_of: Option<LoopIn>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct SchemaOut {
-    schema: Option<Object>,
-    #[serde(flatten)]
-    diagnostics: Diagnostics,
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-struct NewIn {
-    /// The pattern: `react`, `plan-and-solve`, `plan-execute-replan`, `reflexion`, `veal`,
-    /// `real`.
-    archetype: String,
-    /// The loop's name (lowercase kebab-case).
-    name: String,
-    /// Write it in this format (only where the conversion is exact).
-    #[serde(default)]
-    #[schemars(with = "String")]
-    format: Option<String>,
-    /// Write the scaffold to this file (inside the roots; an existing file is kept). Without
-    /// it the text is returned.
-    #[serde(default)]
-    #[schemars(with = "String")]
-    output: Option<String>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-struct NewOut {
-    format: String,
-    text: Option<String>,
-    written: Option<String>,
-    #[serde(flatten)]
-    diagnostics: Diagnostics,
-}
-
-// ---------------------------------------------------------------------------------------
-// Results.
 
 /// A tool error for a mistake in the call (arguments, a path): a message, `isError`.
 fn refused(message: impl Into<String>) -> CallToolResult {
@@ -472,7 +215,18 @@ impl Server {
         Server {
             limits,
             permits: Arc::new(tokio::sync::Semaphore::new(workers)),
+            log: Arc::new(log::Log::default()),
             tool_router: Self::tool_router(),
+        }
+    }
+
+    /// Log the file a call wrote.
+    async fn log_written(&self, ctx: &RequestContext<RoleServer>, result: &CallToolResult) {
+        let written = (result.structured_content.as_ref())
+            .and_then(|v| v.get("written"))
+            .and_then(Value::as_str);
+        if let Some(path) = written {
+            self.log.info(ctx, format!("wrote {path}")).await;
         }
     }
 
@@ -557,14 +311,23 @@ impl Server {
         &self,
         ctx: &RequestContext<RoleServer>,
         work: impl FnOnce() -> CallToolResult + Send + 'static,
-    ) -> Result<CallToolResult, ErrorData> {
-        let cancelled = || ErrorData::new(ErrorCode::INVALID_REQUEST, "cancelled", None);
+    ) -> Result<CallToolResult, Call> {
+        let cancelled = || {
+            Call::Protocol(ErrorData::new(
+                ErrorCode::INVALID_REQUEST,
+                "cancelled",
+                None,
+            ))
+        };
         let permit = tokio::select! {
             p = Arc::clone(&self.permits).acquire_owned() => p,
             () = ctx.ct.cancelled() => return Err(cancelled()),
         };
         let Ok(permit) = permit else {
-            return Err(ErrorData::internal_error("the server is closing", None));
+            return Err(Call::Protocol(ErrorData::internal_error(
+                "the server is closing",
+                None,
+            )));
         };
         let job = tokio::task::spawn_blocking(move || {
             let result = work();
@@ -573,7 +336,11 @@ impl Server {
         });
         tokio::select! {
             r = job => Ok(r.unwrap_or_else(|e| refused(format!("internal error (a loopconv bug): {e}")))),
-            () = ctx.ct.cancelled() => Err(cancelled()),
+            () = ctx.ct.cancelled() => {
+                let said = "a call was cancelled while it ran: its work finishes, and its result is dropped";
+                self.log.notice(ctx, said.to_owned()).await;
+                Err(cancelled())
+            }
         }
     }
 }
@@ -600,247 +367,6 @@ fn load(source: Source, from: Option<Format>, g: &Global) -> Result<Loaded, Stri
     }
 }
 
-// ---------------------------------------------------------------------------------------
-// The tools.
-
-/// The result that reports the diagnostics of a loop with errors (`None` for a valid
-/// loop), made by `empty` without the tool's own output.
-fn invalid<T: Serialize>(
-    l: &Loaded,
-    empty: impl FnOnce(Diagnostics) -> T,
-) -> Option<CallToolResult> {
-    if l.valid().is_some() {
-        return None;
-    }
-    Some(answer(&empty(diagnostics_of(l.diags.items())), true))
-}
-
-fn check_work(input: Input, g: &Global, roots: &Roots) -> CallToolResult {
-    let (files, all) = match input.source {
-        // Files and folders as `check` reads them, with the workspace around them when it
-        // lies inside the roots (the nearest `specs/` folder may be above them: its files
-        // are not read then, as under `check --no-workspace`).
-        Source::Path(path) => {
-            let workspace = super::project::workspace_of(g, &path)
-                .is_some_and(|w| roots.readable(&w.to_string_lossy()).is_ok());
-            match super::check::diagnostics(g, vec![path], input.from, workspace) {
-                Ok(found) => found,
-                Err(e) => return refused(format!("{e:#}")),
-            }
-        }
-        text => match load(text, input.from, g) {
-            Ok(l) => (1, l.diags.into_items()),
-            Err(e) => return refused(e),
-        },
-    };
-    let diagnostics = diagnostics_of(&all);
-    let ok = diagnostics.errors == 0;
-    answer(
-        &CheckOut {
-            ok,
-            files,
-            diagnostics,
-        },
-        !ok,
-    )
-}
-
-fn graph_work(
-    input: Input,
-    language: Target,
-    style: back::mermaid::Style,
-    g: &Global,
-) -> CallToolResult {
-    let empty = |d| GraphOut {
-        language: language.name().to_owned(),
-        diagram: None,
-        diagnostics: d,
-    };
-    let l = match load(input.source, input.from, g) {
-        Ok(l) => l,
-        Err(e) => return refused(e),
-    };
-    if let Some(r) = invalid(&l, empty) {
-        return r;
-    }
-    let Some((spec, info)) = l.valid() else {
-        return refused("internal: the loop is not valid");
-    };
-    let opts = back::Options {
-        style,
-        ..back::Options::default()
-    };
-    let mut diags = diag::Diagnostics::new(l.diags.file());
-    match loopconv::write(language, spec, info, &opts, &mut diags) {
-        Ok(text) => {
-            let mut out = empty(diagnostics_of(l.diags.items()));
-            out.diagram = Some(text);
-            answer(&out, false)
-        }
-        Err(e) => refused(format!("drawing: {e}")),
-    }
-}
-
-struct ConvertJob {
-    input: Input,
-    to: Target,
-    opts: back::Options,
-    module: Option<back::xstate::ModuleLanguage>,
-    output: Option<(String, PathBuf)>,
-}
-
-fn convert_work(job: ConvertJob, g: &Global) -> CallToolResult {
-    let mut l = match load(job.input.source, job.input.from, g) {
-        Ok(l) => l,
-        Err(e) => return refused(e),
-    };
-    let text = match super::convert::convert_loaded(&mut l, job.to, &job.opts, job.module) {
-        Ok(t) => t,
-        Err(e) => return refused(format!("converting: {e:#}")),
-    };
-    let items = l.diags.items();
-    let losses: Vec<Object> = items
-        .iter()
-        .filter(|d| d.code.is_loss())
-        .map(object)
-        .collect();
-    let mut out = ConvertOut {
-        to: job.to.name().to_owned(),
-        text: None,
-        written: None,
-        losses,
-        diagnostics: diagnostics_of(items),
-    };
-    let Some(text) = text else {
-        return answer(&out, true);
-    };
-    if let Some((shown, real)) = &job.output {
-        if let Err(e) = super::io::write_atomic(real, &text) {
-            return refused(format!("writing {shown}: {e:#}"));
-        }
-        out.written = Some(shown.clone());
-    }
-    out.text = Some(text);
-    answer(&out, false)
-}
-
-fn paths_work(input: Input, rt: Runtime, listed: usize, g: &Global) -> CallToolResult {
-    use loopconv::analysis::paths as p;
-    let empty = |d| PathsOut {
-        paths: None,
-        diagnostics: d,
-    };
-    let l = match load(input.source, input.from, g) {
-        Ok(l) => l,
-        Err(e) => return refused(e),
-    };
-    if let Some(r) = invalid(&l, empty) {
-        return r;
-    }
-    let Some((spec, info)) = l.valid() else {
-        return refused("internal: the loop is not valid");
-    };
-    let options = p::Options {
-        max_steps_listed: listed,
-        ..p::Options::default()
-    };
-    let found = p::plan(spec, info, rt, options);
-    let mut out = empty(diagnostics_of(l.diags.items()));
-    out.paths = Some(object(&found));
-    answer(&out, false)
-}
-
-fn walk_work(
-    input: Input,
-    script: loopconv::analysis::walk::Script,
-    rt: Runtime,
-    g: &Global,
-) -> CallToolResult {
-    let empty = |d| WalkOut {
-        status: None,
-        run: None,
-        script_error: None,
-        diagnostics: d,
-    };
-    let l = match load(input.source, input.from, g) {
-        Ok(l) => l,
-        Err(e) => return refused(e),
-    };
-    if let Some(r) = invalid(&l, empty) {
-        return r;
-    }
-    let Some((spec, info)) = l.valid() else {
-        return refused("internal: the loop is not valid");
-    };
-    let mut out = empty(diagnostics_of(l.diags.items()));
-    match loopconv::analysis::walk::walk(spec, info, &script, rt) {
-        Ok(run) => {
-            out.status = Some(run.status.as_str().to_owned());
-            out.run = Some(object(&run));
-            answer(&out, false)
-        }
-        Err(e) => {
-            out.script_error = Some(e.message.clone());
-            out.run = Some(object(
-                &serde_json::json!({"error": e.message, "steps": e.steps}),
-            ));
-            answer(&out, true)
-        }
-    }
-}
-
-fn diff_work(old: Input, new: Input, g: &Global) -> CallToolResult {
-    use loopconv::analysis::diff as d;
-    let (lo, ln) = match (load(old.source, old.from, g), load(new.source, new.from, g)) {
-        (Ok(a), Ok(b)) => (a, b),
-        (Err(e), _) | (_, Err(e)) => return refused(e),
-    };
-    let mut items = lo.diags.items().to_vec();
-    items.extend_from_slice(ln.diags.items());
-    let mut out = DiffOut {
-        changes: None,
-        breaking: 0,
-        text: None,
-        diagnostics: diagnostics_of(&items),
-    };
-    let (Some((os, _)), Some((ns, _))) = (lo.valid(), ln.valid()) else {
-        return answer(&out, true);
-    };
-    let changes = d::diff(os, ns);
-    let (of, nf) = (lo.diags.file(), ln.diags.file());
-    out.changes = serde_json::from_str(&back::diff::json(&changes, of, nf)).ok();
-    out.text = Some(back::diff::text(&changes, of, nf));
-    out.breaking = changes.breaking();
-    answer(&out, false)
-}
-
-fn outcome_schema_work(input: Input, g: &Global) -> CallToolResult {
-    use loopconv::analysis::outcome_schema::{first_declarations, outcome_schema};
-    let empty = |d| SchemaOut {
-        schema: None,
-        diagnostics: d,
-    };
-    let l = match load(input.source, input.from, g) {
-        Ok(l) => l,
-        Err(e) => return refused(e),
-    };
-    if let Some(r) = invalid(&l, empty) {
-        return r;
-    }
-    let Some((spec, _)) = l.valid() else {
-        return refused("internal: the loop is not valid");
-    };
-    let phases = first_declarations(spec);
-    let schema = outcome_schema(spec, &phases);
-    let mut out = empty(diagnostics_of(l.diags.items()));
-    out.schema = Some(object(&schema));
-    answer(&out, false)
-}
-
-fn format_schema(format: Format) -> Object {
-    serde_json::from_str(back::schema::schema_text(format)).unwrap_or_default()
-}
-
 /// The tools' annotations: read-only unless they write.
 #[tool_router]
 impl Server {
@@ -857,24 +383,20 @@ impl Server {
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let a: CheckIn = match arguments(args) {
-            Ok(a) => a,
-            Err(e) => return Ok(refused(e)),
-        };
-        let input = match self.input(a.input, &ctx).await {
-            Ok(i) => i,
-            Err(e) => return Ok(refused(e)),
-        };
-        let roots = match &input.source {
-            Source::Path(_) => match self.roots(&ctx).await {
-                Ok(r) => r,
-                Err(e) => return Ok(refused(e)),
-            },
-            Source::Text { .. } => Roots::from_uris([]),
-        };
-        let g = self.global(a.strict);
-        self.blocking(&ctx, move || check_work(input, &g, &roots))
-            .await
+        finish(
+            async move {
+                let a: CheckIn = arguments(args)?;
+                let input = self.input(a.input, &ctx).await?;
+                let roots = match &input.source {
+                    Source::Path(_) => self.roots(&ctx).await?,
+                    Source::Text { .. } => Roots::from_uris([]),
+                };
+                let g = self.global(a.strict);
+                self.blocking(&ctx, move || check_work(input, &g, &roots))
+                    .await
+            }
+            .await,
+        )
     }
 
     /// The page of one diagnostic code: what it checks, why, a failing example and the fix.
@@ -885,28 +407,28 @@ impl Server {
         annotations(title = "Explain a code", read_only_hint = true, open_world_hint = false)
     )]
     async fn explain(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
-        let a: ExplainIn = match arguments(args) {
-            Ok(a) => a,
-            Err(e) => return Ok(refused(e)),
-        };
-        let Some(row) = docs::find(&a.code) else {
-            return Ok(refused(format!(
-                "`{}` is not a loopconv diagnostic code or name (the `list_codes` tool lists them)",
-                a.code
-            )));
-        };
-        let text = match row {
-            docs::Row::Active(code) => docs::explain(code),
-            docs::Row::Retired(r) => docs::explain_retired(r),
-        };
-        Ok(answer(
-            &ExplainOut {
-                code: row.code().to_owned(),
-                name: row.name().to_owned(),
-                text,
-            },
-            false,
-        ))
+        finish(async move {
+            let a: ExplainIn = arguments(args)?;
+            let Some(row) = docs::find(&a.code) else {
+                return Err(Call::from(format!(
+                    "`{}` is not a loopconv diagnostic code or name (the `list_codes` tool lists them)",
+                    a.code
+                )));
+            };
+            let text = match row {
+                docs::Row::Active(code) => docs::explain(code),
+                docs::Row::Retired(r) => docs::explain_retired(r),
+            };
+            Ok(answer(
+                &ExplainOut {
+                    code: row.code().to_owned(),
+                    name: row.name().to_owned(),
+                    text,
+                },
+                false,
+            ))
+        }
+        .await)
     }
 
     /// Every diagnostic code with its name and summary.
@@ -917,25 +439,28 @@ impl Server {
         annotations(title = "List the codes", read_only_hint = true, open_world_hint = false)
     )]
     async fn list_codes(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
-        if let Err(e) = arguments::<Nothing>(args) {
-            return Ok(refused(e));
-        }
-        let codes = docs::rows()
-            .into_iter()
-            .map(|row| {
-                let (summary, retired) = match row {
-                    docs::Row::Active(c) => (c.summary().to_owned(), false),
-                    docs::Row::Retired(r) => (r.summary.to_owned(), true),
-                };
-                CodeRow {
-                    code: row.code().to_owned(),
-                    name: row.name().to_owned(),
-                    summary,
-                    retired,
-                }
-            })
-            .collect();
-        Ok(answer(&ListCodesOut { codes }, false))
+        finish(
+            async move {
+                arguments::<Nothing>(args)?;
+                let codes = docs::rows()
+                    .into_iter()
+                    .map(|row| {
+                        let (summary, retired) = match row {
+                            docs::Row::Active(c) => (c.summary().to_owned(), false),
+                            docs::Row::Retired(r) => (r.summary.to_owned(), true),
+                        };
+                        CodeRow {
+                            code: row.code().to_owned(),
+                            name: row.name().to_owned(),
+                            summary,
+                            retired,
+                        }
+                    })
+                    .collect();
+                Ok(answer(&ListCodesOut { codes }, false))
+            }
+            .await,
+        )
     }
 
     /// Draw a loop: Mermaid, Graphviz DOT or PlantUML source.
@@ -950,55 +475,54 @@ impl Server {
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let a: GraphIn = match arguments(args) {
-            Ok(a) => a,
-            Err(e) => return Ok(refused(e)),
-        };
-        let name = a.language.as_deref().unwrap_or("mermaid");
-        let Some(language) = Target::ALL
-            .into_iter()
-            .find(|t| t.is_diagram() && t.name() == name)
-        else {
-            let names: Vec<&str> = Target::ALL
-                .into_iter()
-                .filter(|t| t.is_diagram())
-                .map(Target::name)
-                .collect();
-            return Ok(refused(format!(
-                "`{name}` is not a diagram language ({})",
-                names.join(", ")
-            )));
-        };
-        let style = match a.style.as_deref() {
-            None => back::mermaid::Style::Flowchart,
-            Some(_) if language != Target::Mermaid => {
-                return Ok(refused(format!(
-                    "`style` chooses a Mermaid diagram style; {} has only one",
-                    language.name()
-                )));
-            }
-            Some(s) => match back::mermaid::Style::from_str(s, true) {
-                Ok(s) => s,
-                Err(_) => {
-                    let names: Vec<String> = back::mermaid::Style::value_variants()
-                        .iter()
-                        .filter_map(|v| v.to_possible_value())
-                        .map(|v| v.get_name().to_owned())
+        finish(
+            async move {
+                let a: GraphIn = arguments(args)?;
+                let name = a.language.as_deref().unwrap_or("mermaid");
+                let Some(language) = Target::ALL
+                    .into_iter()
+                    .find(|t| t.is_diagram() && t.name() == name)
+                else {
+                    let names: Vec<&str> = Target::ALL
+                        .into_iter()
+                        .filter(|t| t.is_diagram())
+                        .map(Target::name)
                         .collect();
-                    return Ok(refused(format!(
-                        "`{s}` is not a Mermaid style ({})",
+                    return Err(Call::from(format!(
+                        "`{name}` is not a diagram language ({})",
                         names.join(", ")
                     )));
-                }
-            },
-        };
-        let input = match self.input(a.input, &ctx).await {
-            Ok(i) => i,
-            Err(e) => return Ok(refused(e)),
-        };
-        let g = self.global(false);
-        self.blocking(&ctx, move || graph_work(input, language, style, &g))
-            .await
+                };
+                let style = match a.style.as_deref() {
+                    None => back::mermaid::Style::Flowchart,
+                    Some(_) if language != Target::Mermaid => {
+                        return Err(Call::from(format!(
+                            "`style` chooses a Mermaid diagram style; {} has only one",
+                            language.name()
+                        )));
+                    }
+                    Some(s) => match back::mermaid::Style::from_str(s, true) {
+                        Ok(s) => s,
+                        Err(_) => {
+                            let names: Vec<String> = back::mermaid::Style::value_variants()
+                                .iter()
+                                .filter_map(|v| v.to_possible_value())
+                                .map(|v| v.get_name().to_owned())
+                                .collect();
+                            return Err(Call::from(format!(
+                                "`{s}` is not a Mermaid style ({})",
+                                names.join(", ")
+                            )));
+                        }
+                    },
+                };
+                let input = self.input(a.input, &ctx).await?;
+                let g = self.global(false);
+                self.blocking(&ctx, move || graph_work(input, language, style, &g))
+                    .await
+            }
+            .await,
+        )
     }
 
     /// Convert a loop to another format (AgentPM, multi-agent-spec, IR, XState) or to a
@@ -1021,62 +545,65 @@ impl Server {
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let a: ConvertIn = match arguments(args) {
-            Ok(a) => a,
-            Err(e) => return Ok(refused(e)),
-        };
-        let Some(to) = Target::CONVERTED.into_iter().find(|t| t.name() == a.to) else {
-            let names: Vec<&str> = Target::CONVERTED.into_iter().map(Target::name).collect();
-            return Ok(refused(format!(
-                "`{}` is not a conversion target ({})",
-                a.to,
-                names.join(", ")
-            )));
-        };
-        let module = match a.module.as_deref() {
-            None => None,
-            Some(_) if to != Target::Loop(Format::Xstate) => {
-                return Ok(refused(
-                    "`module` writes an XState machine as code: it needs `to: xstate`",
-                ));
+        finish(
+            async move {
+                let a: ConvertIn = arguments(args)?;
+                let Some(to) = Target::CONVERTED.into_iter().find(|t| t.name() == a.to) else {
+                    let names: Vec<&str> =
+                        Target::CONVERTED.into_iter().map(Target::name).collect();
+                    return Err(Call::from(format!(
+                        "`{}` is not a conversion target ({})",
+                        a.to,
+                        names.join(", ")
+                    )));
+                };
+                let module = match a.module.as_deref() {
+                    None => None,
+                    Some(_) if to != Target::Loop(Format::Xstate) => {
+                        return Err(Call::from(
+                            "`module` writes an XState machine as code: it needs `to: xstate`",
+                        ));
+                    }
+                    Some(m) => match back::xstate::ModuleLanguage::from_str(m, true) {
+                        Ok(m) => Some(m),
+                        Err(_) => {
+                            return Err(Call::from(format!(
+                                "`{m}` is not a module language (js, ts)"
+                            )));
+                        }
+                    },
+                };
+                let opts = back::Options {
+                    allow_lossy: a.allow_lossy,
+                    actor: a.actor,
+                    validator: a.validator,
+                    fallback_agent: a.fallback_agent,
+                    version: a.set_version,
+                    ..back::Options::default()
+                };
+                let input = self.input(a.input, &ctx).await?;
+                let output = self.output(a.output.as_deref(), &ctx).await?;
+                if let (Some(out), Source::Path(path)) = (&output, &input.source)
+                    && super::io::same_file(out, path)
+                {
+                    return Err(Call::from(
+                        "`output` is the input file; convert to another file",
+                    ));
+                }
+                let job = ConvertJob {
+                    input,
+                    to,
+                    opts,
+                    module,
+                    output: a.output.zip(output),
+                };
+                let g = self.global(false);
+                let result = self.blocking(&ctx, move || convert_work(job, &g)).await?;
+                self.log_written(&ctx, &result).await;
+                Ok(result)
             }
-            Some(m) => match back::xstate::ModuleLanguage::from_str(m, true) {
-                Ok(m) => Some(m),
-                Err(_) => return Ok(refused(format!("`{m}` is not a module language (js, ts)"))),
-            },
-        };
-        let opts = back::Options {
-            allow_lossy: a.allow_lossy,
-            actor: a.actor,
-            validator: a.validator,
-            fallback_agent: a.fallback_agent,
-            version: a.set_version,
-            ..back::Options::default()
-        };
-        let input = match self.input(a.input, &ctx).await {
-            Ok(i) => i,
-            Err(e) => return Ok(refused(e)),
-        };
-        let output = match self.output(a.output.as_deref(), &ctx).await {
-            Ok(o) => o,
-            Err(e) => return Ok(refused(e)),
-        };
-        if let (Some(out), Source::Path(path)) = (&output, &input.source)
-            && super::io::same_file(out, path)
-        {
-            return Ok(refused(
-                "`output` is the input file; convert to another file",
-            ));
-        }
-        let job = ConvertJob {
-            input,
-            to,
-            opts,
-            module,
-            output: a.output.zip(output),
-        };
-        let g = self.global(false);
-        self.blocking(&ctx, move || convert_work(job, &g)).await
+            .await,
+        )
     }
 
     /// Test paths: the shortest run to each terminal, and runs covering every transition
@@ -1092,22 +619,18 @@ impl Server {
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let a: PathsIn = match arguments(args) {
-            Ok(a) => a,
-            Err(e) => return Ok(refused(e)),
-        };
-        let rt = match runtime(a.runtime_max_steps) {
-            Ok(rt) => rt,
-            Err(e) => return Ok(refused(e)),
-        };
-        let listed = a.max_steps_listed.unwrap_or(super::paths::MAX_STEPS_LISTED);
-        let input = match self.input(a.input, &ctx).await {
-            Ok(i) => i,
-            Err(e) => return Ok(refused(e)),
-        };
-        let g = self.global(false);
-        self.blocking(&ctx, move || paths_work(input, rt, listed, &g))
-            .await
+        finish(
+            async move {
+                let a: PathsIn = arguments(args)?;
+                let rt = runtime(a.runtime_max_steps)?;
+                let listed = a.max_steps_listed.unwrap_or(super::paths::MAX_STEPS_LISTED);
+                let input = self.input(a.input, &ctx).await?;
+                let g = self.global(false);
+                self.blocking(&ctx, move || paths_work(input, rt, listed, &g))
+                    .await
+            }
+            .await,
+        )
     }
 
     /// Step through a loop as the AgentPM harness runs it, with scripted outcomes,
@@ -1123,38 +646,34 @@ impl Server {
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let a: WalkIn = match arguments(args) {
-            Ok(a) => a,
-            Err(e) => return Ok(refused(e)),
-        };
-        let rt = match runtime(a.runtime_max_steps) {
-            Ok(rt) => rt,
-            Err(e) => return Ok(refused(e)),
-        };
-        let mut decisions = Vec::new();
-        for d in a.decisions {
-            let decision = match d.decision.as_str() {
-                "approve" => Decision::Approve,
-                "reject" => Decision::Reject,
-                other => {
-                    return Ok(refused(format!(
-                        "`{other}` is not a checkpoint decision (approve, reject)"
-                    )));
+        finish(
+            async move {
+                let a: WalkIn = arguments(args)?;
+                let rt = runtime(a.runtime_max_steps)?;
+                let mut decisions = Vec::new();
+                for d in a.decisions {
+                    let decision = match d.decision.as_str() {
+                        "approve" => Decision::Approve,
+                        "reject" => Decision::Reject,
+                        other => {
+                            return Err(Call::from(format!(
+                                "`{other}` is not a checkpoint decision (approve, reject)"
+                            )));
+                        }
+                    };
+                    decisions.push((d.checkpoint, decision));
                 }
-            };
-            decisions.push((d.checkpoint, decision));
-        }
-        let script = loopconv::analysis::walk::Script {
-            outcomes: a.outcomes,
-            decisions,
-        };
-        let input = match self.input(a.input, &ctx).await {
-            Ok(i) => i,
-            Err(e) => return Ok(refused(e)),
-        };
-        let g = self.global(false);
-        self.blocking(&ctx, move || walk_work(input, script, rt, &g))
-            .await
+                let script = loopconv::analysis::walk::Script {
+                    outcomes: a.outcomes,
+                    decisions,
+                };
+                let input = self.input(a.input, &ctx).await?;
+                let g = self.global(false);
+                self.blocking(&ctx, move || walk_work(input, script, rt, &g))
+                    .await
+            }
+            .await,
+        )
     }
 
     /// Compare two loops (any formats): what changed, and whether it breaks callers.
@@ -1169,20 +688,16 @@ impl Server {
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let a: DiffIn = match arguments(args) {
-            Ok(a) => a,
-            Err(e) => return Ok(refused(e)),
-        };
-        let old = match self.input(a.old, &ctx).await {
-            Ok(i) => i,
-            Err(e) => return Ok(refused(e)),
-        };
-        let new = match self.input(a.new, &ctx).await {
-            Ok(i) => i,
-            Err(e) => return Ok(refused(e)),
-        };
-        let g = self.global(false);
-        self.blocking(&ctx, move || diff_work(old, new, &g)).await
+        finish(
+            async move {
+                let a: DiffIn = arguments(args)?;
+                let old = self.input(a.old, &ctx).await?;
+                let new = self.input(a.new, &ctx).await?;
+                let g = self.global(false);
+                self.blocking(&ctx, move || diff_work(old, new, &g)).await
+            }
+            .await,
+        )
     }
 
     /// The JSON Schema of a loop format, or of the results one loop's phases return.
@@ -1197,36 +712,35 @@ impl Server {
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let a: SchemaIn = match arguments(args) {
-            Ok(a) => a,
-            Err(e) => return Ok(refused(e)),
-        };
-        match (a.format, a.outcomes_of) {
-            (Some(f), None) => {
-                let format = match parse_format(Some(&f)) {
-                    Ok(Some(f)) => f,
-                    Ok(None) => return Ok(refused("no format")),
-                    Err(e) => return Ok(refused(e)),
-                };
-                Ok(answer(
-                    &SchemaOut {
-                        schema: Some(format_schema(format)),
-                        diagnostics: diagnostics_of(&[]),
-                    },
-                    false,
-                ))
+        finish(
+            async move {
+                let a: SchemaIn = arguments(args)?;
+                match (a.format, a.outcomes_of) {
+                    (Some(f), None) => {
+                        let format = match parse_format(Some(&f)) {
+                            Ok(Some(f)) => f,
+                            Ok(None) => return Err(Call::from("no format")),
+                            Err(e) => return Err(Call::from(e)),
+                        };
+                        Ok(answer(
+                            &SchemaOut {
+                                schema: Some(format_schema(format)),
+                                diagnostics: diagnostics_of(&[]),
+                            },
+                            false,
+                        ))
+                    }
+                    (None, Some(i)) => {
+                        let input = self.input(i, &ctx).await?;
+                        let g = self.global(false);
+                        self.blocking(&ctx, move || outcome_schema_work(input, &g))
+                            .await
+                    }
+                    _ => Ok(refused("give either `format` or `outcomes_of`")),
+                }
             }
-            (None, Some(i)) => {
-                let input = match self.input(i, &ctx).await {
-                    Ok(i) => i,
-                    Err(e) => return Ok(refused(e)),
-                };
-                let g = self.global(false);
-                self.blocking(&ctx, move || outcome_schema_work(input, &g))
-                    .await
-            }
-            _ => Ok(refused("give either `format` or `outcomes_of`")),
-        }
+            .await,
+        )
     }
 
     /// A new loop of a known pattern: a valid scaffold to edit. Returns the text; writes a
@@ -1247,55 +761,55 @@ impl Server {
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let a: NewIn = match arguments(args) {
-            Ok(a) => a,
-            Err(e) => return Ok(refused(e)),
-        };
-        let Ok(archetype) = Archetype::from_str(&a.archetype, true) else {
-            let names: Vec<&str> = Archetype::ALL.iter().map(|a| a.name()).collect();
-            return Ok(refused(format!(
-                "`{}` is not an archetype ({})",
-                a.archetype,
-                names.join(", ")
-            )));
-        };
-        let to = match parse_format(a.format.as_deref()) {
-            Ok(f) => f,
-            Err(e) => return Ok(refused(e)),
-        };
-        let output = match self.output(a.output.as_deref(), &ctx).await {
-            Ok(o) => o,
-            Err(e) => return Ok(refused(e)),
-        };
-        let format = to.unwrap_or(archetype.format()).name().to_owned();
-        let made = match super::new::make(archetype, &a.name, to) {
-            Ok(m) => m,
-            Err(e) => return Ok(refused(format!("{e:#}").replace("`--name ", "`name: "))),
-        };
-        let mut out = NewOut {
-            format,
-            text: None,
-            written: None,
-            diagnostics: diagnostics_of(&[]),
-        };
-        let text = match made {
-            super::new::Made::Text(t) => t,
-            super::new::Made::Lossy(losses) => {
-                out.diagnostics = diagnostics_of(losses.items());
-                return Ok(answer(&out, true));
+        finish(
+            async move {
+                let a: NewIn = arguments(args)?;
+                let Ok(archetype) = Archetype::from_str(&a.archetype, true) else {
+                    let names: Vec<&str> = Archetype::ALL.iter().map(|a| a.name()).collect();
+                    return Err(Call::from(format!(
+                        "`{}` is not an archetype ({})",
+                        a.archetype,
+                        names.join(", ")
+                    )));
+                };
+                let to = parse_format(a.format.as_deref())?;
+                let output = self.output(a.output.as_deref(), &ctx).await?;
+                let format = to.unwrap_or(archetype.format()).name().to_owned();
+                let made = match super::new::make(archetype, &a.name, to) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        return Err(Call::from(format!("{e:#}").replace("`--name ", "`name: ")));
+                    }
+                };
+                let mut out = NewOut {
+                    format,
+                    text: None,
+                    written: None,
+                    diagnostics: diagnostics_of(&[]),
+                };
+                let text = match made {
+                    super::new::Made::Text(t) => t,
+                    super::new::Made::Lossy(losses) => {
+                        out.diagnostics = diagnostics_of(losses.items());
+                        return Ok(answer(&out, true));
+                    }
+                };
+                if let (Some(real), Some(shown)) = (output, a.output) {
+                    if real.exists() {
+                        return Err(Call::from(format!("{shown} exists; loopconv mcp keeps it")));
+                    }
+                    if let Err(e) = super::io::write_atomic(&real, &text) {
+                        return Err(Call::from(format!("writing {shown}: {e:#}")));
+                    }
+                    out.written = Some(shown);
+                }
+                out.text = Some(text);
+                let result = answer(&out, false);
+                self.log_written(&ctx, &result).await;
+                Ok(result)
             }
-        };
-        if let (Some(real), Some(shown)) = (output, a.output) {
-            if real.exists() {
-                return Ok(refused(format!("{shown} exists; loopconv mcp keeps it")));
-            }
-            if let Err(e) = super::io::write_atomic(&real, &text) {
-                return Ok(refused(format!("writing {shown}: {e:#}")));
-            }
-            out.written = Some(shown);
-        }
-        out.text = Some(text);
-        Ok(answer(&out, false))
+            .await,
+        )
     }
 }
 
@@ -1343,12 +857,14 @@ fn draft_prompt(description: &str, format: Format) -> String {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Server {
+    #[allow(deprecated)] // MCP logging: see `log`.
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
                 .enable_prompts()
+                .enable_logging()
                 .build(),
         )
         .with_server_info(
@@ -1360,6 +876,16 @@ impl ServerHandler for Server {
              takes a loop as `path` (inside the client's roots) or as `text`: call `check` \
              on a draft before writing it.",
         )
+    }
+
+    #[allow(deprecated)] // MCP logging: see `log`.
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log.set(request.level);
+        Ok(())
     }
 
     async fn list_resources(

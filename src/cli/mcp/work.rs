@@ -1,0 +1,256 @@
+//! The work of each tool, on a blocking thread: the library's pipeline, as the command of
+//! the same name runs it.
+
+use std::path::PathBuf;
+
+use rmcp::model::CallToolResult;
+use serde::Serialize;
+
+use loopconv::analysis::Runtime;
+use loopconv::{Format, Loaded, Target, back, diag};
+
+use super::files::Roots;
+use super::types::{
+    CheckOut, ConvertOut, Diagnostics, DiffOut, GraphOut, Object, PathsOut, SchemaOut, WalkOut,
+    object,
+};
+use super::{Input, Source, answer, diagnostics_of, load, refused};
+use crate::cli::Global;
+
+/// The result that reports the diagnostics of a loop with errors (`None` for a valid
+/// loop), made by `empty` without the tool's own output.
+pub(super) fn invalid<T: Serialize>(
+    l: &Loaded,
+    empty: impl FnOnce(Diagnostics) -> T,
+) -> Option<CallToolResult> {
+    if l.valid().is_some() {
+        return None;
+    }
+    Some(answer(&empty(diagnostics_of(l.diags.items())), true))
+}
+
+pub(super) fn check_work(input: Input, g: &Global, roots: &Roots) -> CallToolResult {
+    let (files, all) = match input.source {
+        // Files and folders as `check` reads them, with the workspace around them when it
+        // lies inside the roots (the nearest `specs/` folder may be above them: its files
+        // are not read then, as under `check --no-workspace`).
+        Source::Path(path) => {
+            let workspace = super::super::project::workspace_of(g, &path)
+                .is_some_and(|w| roots.readable(&w.to_string_lossy()).is_ok());
+            match super::super::check::diagnostics(g, vec![path], input.from, workspace) {
+                Ok(found) => found,
+                Err(e) => return refused(format!("{e:#}")),
+            }
+        }
+        text => match load(text, input.from, g) {
+            Ok(l) => (1, l.diags.into_items()),
+            Err(e) => return refused(e),
+        },
+    };
+    let diagnostics = diagnostics_of(&all);
+    let ok = diagnostics.errors == 0;
+    answer(
+        &CheckOut {
+            ok,
+            files,
+            diagnostics,
+        },
+        !ok,
+    )
+}
+
+pub(super) fn graph_work(
+    input: Input,
+    language: Target,
+    style: back::mermaid::Style,
+    g: &Global,
+) -> CallToolResult {
+    let empty = |d| GraphOut {
+        language: language.name().to_owned(),
+        diagram: None,
+        diagnostics: d,
+    };
+    let l = match load(input.source, input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    if let Some(r) = invalid(&l, empty) {
+        return r;
+    }
+    let Some((spec, info)) = l.valid() else {
+        return refused("internal: the loop is not valid");
+    };
+    let opts = back::Options {
+        style,
+        ..back::Options::default()
+    };
+    let mut diags = diag::Diagnostics::new(l.diags.file());
+    match loopconv::write(language, spec, info, &opts, &mut diags) {
+        Ok(text) => {
+            let mut out = empty(diagnostics_of(l.diags.items()));
+            out.diagram = Some(text);
+            answer(&out, false)
+        }
+        Err(e) => refused(format!("drawing: {e}")),
+    }
+}
+
+pub(super) struct ConvertJob {
+    pub(super) input: Input,
+    pub(super) to: Target,
+    pub(super) opts: back::Options,
+    pub(super) module: Option<back::xstate::ModuleLanguage>,
+    pub(super) output: Option<(String, PathBuf)>,
+}
+
+pub(super) fn convert_work(job: ConvertJob, g: &Global) -> CallToolResult {
+    let mut l = match load(job.input.source, job.input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    let text = match super::super::convert::convert_loaded(&mut l, job.to, &job.opts, job.module) {
+        Ok(t) => t,
+        Err(e) => return refused(format!("converting: {e:#}")),
+    };
+    let items = l.diags.items();
+    let losses: Vec<Object> = items
+        .iter()
+        .filter(|d| d.code.is_loss())
+        .map(object)
+        .collect();
+    let mut out = ConvertOut {
+        to: job.to.name().to_owned(),
+        text: None,
+        written: None,
+        losses,
+        diagnostics: diagnostics_of(items),
+    };
+    let Some(text) = text else {
+        return answer(&out, true);
+    };
+    if let Some((shown, real)) = &job.output {
+        if let Err(e) = super::super::io::write_atomic(real, &text) {
+            return refused(format!("writing {shown}: {e:#}"));
+        }
+        out.written = Some(shown.clone());
+    }
+    out.text = Some(text);
+    answer(&out, false)
+}
+
+pub(super) fn paths_work(input: Input, rt: Runtime, listed: usize, g: &Global) -> CallToolResult {
+    use loopconv::analysis::paths as p;
+    let empty = |d| PathsOut {
+        paths: None,
+        diagnostics: d,
+    };
+    let l = match load(input.source, input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    if let Some(r) = invalid(&l, empty) {
+        return r;
+    }
+    let Some((spec, info)) = l.valid() else {
+        return refused("internal: the loop is not valid");
+    };
+    let options = p::Options {
+        max_steps_listed: listed,
+        ..p::Options::default()
+    };
+    let found = p::plan(spec, info, rt, options);
+    let mut out = empty(diagnostics_of(l.diags.items()));
+    out.paths = Some(object(&found));
+    answer(&out, false)
+}
+
+pub(super) fn walk_work(
+    input: Input,
+    script: loopconv::analysis::walk::Script,
+    rt: Runtime,
+    g: &Global,
+) -> CallToolResult {
+    let empty = |d| WalkOut {
+        status: None,
+        run: None,
+        script_error: None,
+        diagnostics: d,
+    };
+    let l = match load(input.source, input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    if let Some(r) = invalid(&l, empty) {
+        return r;
+    }
+    let Some((spec, info)) = l.valid() else {
+        return refused("internal: the loop is not valid");
+    };
+    let mut out = empty(diagnostics_of(l.diags.items()));
+    match loopconv::analysis::walk::walk(spec, info, &script, rt) {
+        Ok(run) => {
+            out.status = Some(run.status.as_str().to_owned());
+            out.run = Some(object(&run));
+            answer(&out, false)
+        }
+        Err(e) => {
+            out.script_error = Some(e.message.clone());
+            out.run = Some(object(
+                &serde_json::json!({"error": e.message, "steps": e.steps}),
+            ));
+            answer(&out, true)
+        }
+    }
+}
+
+pub(super) fn diff_work(old: Input, new: Input, g: &Global) -> CallToolResult {
+    use loopconv::analysis::diff as d;
+    let (lo, ln) = match (load(old.source, old.from, g), load(new.source, new.from, g)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => return refused(e),
+    };
+    let mut items = lo.diags.items().to_vec();
+    items.extend_from_slice(ln.diags.items());
+    let mut out = DiffOut {
+        changes: None,
+        breaking: 0,
+        text: None,
+        diagnostics: diagnostics_of(&items),
+    };
+    let (Some((os, _)), Some((ns, _))) = (lo.valid(), ln.valid()) else {
+        return answer(&out, true);
+    };
+    let changes = d::diff(os, ns);
+    let (of, nf) = (lo.diags.file(), ln.diags.file());
+    out.changes = serde_json::from_str(&back::diff::json(&changes, of, nf)).ok();
+    out.text = Some(back::diff::text(&changes, of, nf));
+    out.breaking = changes.breaking();
+    answer(&out, false)
+}
+
+pub(super) fn outcome_schema_work(input: Input, g: &Global) -> CallToolResult {
+    use loopconv::analysis::outcome_schema::{first_declarations, outcome_schema};
+    let empty = |d| SchemaOut {
+        schema: None,
+        diagnostics: d,
+    };
+    let l = match load(input.source, input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    if let Some(r) = invalid(&l, empty) {
+        return r;
+    }
+    let Some((spec, _)) = l.valid() else {
+        return refused("internal: the loop is not valid");
+    };
+    let phases = first_declarations(spec);
+    let schema = outcome_schema(spec, &phases);
+    let mut out = empty(diagnostics_of(l.diags.items()));
+    out.schema = Some(object(&schema));
+    answer(&out, false)
+}
+
+pub(super) fn format_schema(format: Format) -> Object {
+    serde_json::from_str(back::schema::schema_text(format)).unwrap_or_default()
+}
