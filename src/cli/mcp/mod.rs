@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum as _};
-use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use rmcp::handler::server::common::schema_for_type;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     CallToolResult, ContentBlock, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse,
@@ -46,7 +46,7 @@ use self::files::Roots;
 use self::types::{
     CheckIn, CheckOut, CodeRow, ConvertIn, ConvertOut, Diagnostics, DiffIn, DiffOut, ExplainIn,
     ExplainOut, GraphIn, GraphOut, ListCodesOut, LoopIn, NewIn, NewOut, Nothing, PathsIn, PathsOut,
-    SchemaIn, SchemaOut, WalkIn, WalkOut, object,
+    SchemaIn, SchemaOut, WalkIn, WalkOut, input_schema, object, output_schema,
 };
 use self::work::{
     ConvertJob, check_work, convert_work, diff_work, format_schema, graph_work,
@@ -374,8 +374,8 @@ impl Server {
     /// code, position, help and typed fixes, exactly as `loopconv check --format json`.
     #[tool(
         name = "check",
-        input_schema = schema_for_type::<CheckIn>(),
-        output_schema = schema_for_output::<CheckOut>(),
+        input_schema = input_schema::<CheckIn>(),
+        output_schema = output_schema::<CheckOut>(),
         annotations(title = "Check a loop", read_only_hint = true, open_world_hint = false)
     )]
     async fn check(
@@ -402,8 +402,8 @@ impl Server {
     /// The page of one diagnostic code: what it checks, why, a failing example and the fix.
     #[tool(
         name = "explain",
-        input_schema = schema_for_type::<ExplainIn>(),
-        output_schema = schema_for_output::<ExplainOut>(),
+        input_schema = input_schema::<ExplainIn>(),
+        output_schema = output_schema::<ExplainOut>(),
         annotations(title = "Explain a code", read_only_hint = true, open_world_hint = false)
     )]
     async fn explain(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
@@ -434,8 +434,8 @@ impl Server {
     /// Every diagnostic code with its name and summary.
     #[tool(
         name = "list_codes",
-        input_schema = schema_for_type::<Nothing>(),
-        output_schema = schema_for_output::<ListCodesOut>(),
+        input_schema = input_schema::<Nothing>(),
+        output_schema = output_schema::<ListCodesOut>(),
         annotations(title = "List the codes", read_only_hint = true, open_world_hint = false)
     )]
     async fn list_codes(&self, args: JsonObject) -> Result<CallToolResult, ErrorData> {
@@ -466,8 +466,8 @@ impl Server {
     /// Draw a loop: Mermaid, Graphviz DOT or PlantUML source.
     #[tool(
         name = "graph",
-        input_schema = schema_for_type::<GraphIn>(),
-        output_schema = schema_for_output::<GraphOut>(),
+        input_schema = input_schema::<GraphIn>(),
+        output_schema = output_schema::<GraphOut>(),
         annotations(title = "Draw a loop", read_only_hint = true, open_world_hint = false)
     )]
     async fn graph(
@@ -530,8 +530,8 @@ impl Server {
     /// unless `allow_lossy`. Returns the text; writes a file only when `output` is given.
     #[tool(
         name = "convert",
-        input_schema = schema_for_type::<ConvertIn>(),
-        output_schema = schema_for_output::<ConvertOut>(),
+        input_schema = input_schema::<ConvertIn>(),
+        output_schema = output_schema::<ConvertOut>(),
         annotations(
             title = "Convert a loop",
             read_only_hint = false,
@@ -610,8 +610,8 @@ impl Server {
     /// and checkpoint decision.
     #[tool(
         name = "paths",
-        input_schema = schema_for_type::<PathsIn>(),
-        output_schema = schema_for_output::<PathsOut>(),
+        input_schema = input_schema::<PathsIn>(),
+        output_schema = output_schema::<PathsOut>(),
         annotations(title = "Test paths", read_only_hint = true, open_world_hint = false)
     )]
     async fn paths(
@@ -637,8 +637,8 @@ impl Server {
     /// failures and checkpoint decisions; ends with the run's status.
     #[tool(
         name = "walk",
-        input_schema = schema_for_type::<WalkIn>(),
-        output_schema = schema_for_output::<WalkOut>(),
+        input_schema = input_schema::<WalkIn>(),
+        output_schema = output_schema::<WalkOut>(),
         annotations(title = "Walk a loop", read_only_hint = true, open_world_hint = false)
     )]
     async fn walk(
@@ -679,8 +679,8 @@ impl Server {
     /// Compare two loops (any formats): what changed, and whether it breaks callers.
     #[tool(
         name = "diff",
-        input_schema = schema_for_type::<DiffIn>(),
-        output_schema = schema_for_output::<DiffOut>(),
+        input_schema = input_schema::<DiffIn>(),
+        output_schema = output_schema::<DiffOut>(),
         annotations(title = "Compare two loops", read_only_hint = true, open_world_hint = false)
     )]
     async fn diff(
@@ -703,8 +703,8 @@ impl Server {
     /// The JSON Schema of a loop format, or of the results one loop's phases return.
     #[tool(
         name = "schema",
-        input_schema = schema_for_type::<SchemaIn>(),
-        output_schema = schema_for_output::<SchemaOut>(),
+        input_schema = input_schema::<SchemaIn>(),
+        output_schema = output_schema::<SchemaOut>(),
         annotations(title = "A JSON Schema", read_only_hint = true, open_world_hint = false)
     )]
     async fn schema(
@@ -747,8 +747,8 @@ impl Server {
     /// file only when `output` is given (an existing file is kept).
     #[tool(
         name = "new",
-        input_schema = schema_for_type::<NewIn>(),
-        output_schema = schema_for_output::<NewOut>(),
+        input_schema = input_schema::<NewIn>(),
+        output_schema = output_schema::<NewOut>(),
         annotations(
             title = "A new loop",
             read_only_hint = false,

@@ -1,5 +1,9 @@
 //! The inputs and outputs of the tools, with their JSON Schemas.
 
+use std::sync::Arc;
+
+use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use rmcp::model::JsonObject;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -300,4 +304,65 @@ pub(super) struct NewOut {
     pub(super) written: Option<String>,
     #[serde(flatten)]
     pub(super) diagnostics: Diagnostics,
+}
+
+/// The input schema of a tool taking `T`.
+pub(super) fn input_schema<T: JsonSchema + std::any::Any>() -> Arc<JsonObject> {
+    standard(&schema_for_type::<T>())
+}
+
+/// The output schema of a tool answering `T`.
+pub(super) fn output_schema<T: JsonSchema + std::any::Any>() -> Arc<JsonObject> {
+    standard(&schema_for_output::<T>())
+}
+
+/// A schema without the `format`s JSON Schema does not define: schemars writes `uint`,
+/// `uint64` or `double` for Rust's numbers, which a validating client ignores with a
+/// warning for each (the TypeScript SDK's Ajv); their bounds stay as `minimum`.
+fn standard(schema: &JsonObject) -> Arc<JsonObject> {
+    let mut v = Value::Object(schema.clone());
+    drop_formats(&mut v);
+    match v {
+        Value::Object(m) => Arc::new(m),
+        _ => Arc::new(JsonObject::new()),
+    }
+}
+
+/// The `format` keywords of `v` that JSON Schema (2020-12) does not define, removed.
+fn drop_formats(v: &mut Value) {
+    const DEFINED: [&str; 19] = [
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "idn-email",
+        "hostname",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uuid",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
+    ];
+    match v {
+        Value::Object(m) => {
+            let unknown = m
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|f| !DEFINED.contains(&f));
+            if unknown {
+                m.remove("format");
+            }
+            m.values_mut().for_each(drop_formats);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_formats),
+        _ => {}
+    }
 }

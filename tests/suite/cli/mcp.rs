@@ -19,6 +19,36 @@ fn have_mcp() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// A second client: the official TypeScript SDK's, which validates every structured
+/// result against the tool's output schema (before, the schemas' `format: uint` made it warn
+/// for each number), and calls concurrently.
+#[test]
+fn the_official_typescript_client_validates_the_results() {
+    let node = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let client =
+        Path::new(ROOT).join("tools/node_modules/@modelcontextprotocol/client/package.json");
+    if crate::support::skip_without_tool(
+        node && client.exists(),
+        "node with tools/node_modules/@modelcontextprotocol/client (scripts/install-tools.sh)",
+    ) {
+        return;
+    }
+    let out = std::process::Command::new("node")
+        .arg(Path::new(ROOT).join("scripts/mcp_check.mjs"))
+        .arg(env!("CARGO_BIN_EXE_loopconv"))
+        .current_dir(ROOT)
+        .output()
+        .expect("run node");
+    let report = String::from_utf8_lossy(&out.stdout);
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{report}\n{errors}");
+    assert!(report.contains("all checks passed"), "{report}");
+    assert!(!errors.contains("unknown format"), "{errors}");
+}
+
 #[test]
 fn the_official_python_client_drives_every_tool() {
     if crate::support::skip_without_tool(
@@ -50,6 +80,7 @@ fn the_official_python_client_drives_every_tool() {
         "ok: paths outside the roots are refused",
         "ok: a 100 MB text is refused by the limit",
         "ok: 100 concurrent calls, all answered",
+        "ok: logging: the file written is said at info",
         "all checks passed",
     ] {
         assert!(report.contains(check), "no `{check}` in:\n{report}");
