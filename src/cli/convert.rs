@@ -32,7 +32,9 @@ pub(super) struct ConvertArgs {
     /// Target: a loop format, or `langgraph` (a Python module that runs the loop).
     #[arg(long, short = 't', value_enum, value_name = "FORMAT")]
     to: ConvertTo,
-    /// Output file or folder (`-` or absent: standard output; required for a folder).
+    /// Output file or folder (`-` or absent: standard output; required for a folder). An
+    /// existing output is replaced, atomically: it is generated, and made again by the same
+    /// command (never the input: see `--in-place`).
     #[arg(long, short = 'o', value_name = "PATH")]
     output: Option<PathBuf>,
     /// Input format.

@@ -43,7 +43,8 @@ pub(super) struct GraphArgs {
     /// Mermaid diagram style (Mermaid only; flowchart when absent).
     #[arg(long, value_enum)]
     style: Option<Style>,
-    /// Output file (`-` or absent: standard output).
+    /// Output file (`-` or absent: standard output). An existing file is replaced,
+    /// atomically: a drawing is generated, and made again by the same command.
     #[arg(long, short = 'o', value_name = "PATH")]
     output: Option<PathBuf>,
     /// A team: draw each loop step as one box instead of the loop's phases.

@@ -31,7 +31,8 @@ pub(super) struct NewArgs {
     /// for the graph archetypes, multi-agent-spec for VEAL and REAL).
     #[arg(long, value_enum)]
     to: Option<Format>,
-    /// Output file (default: standard output). An existing file is kept unless `--force`.
+    /// Output file (default: standard output). An existing file is kept unless `--force`:
+    /// a new loop is a source to edit, not generated output that the command makes again.
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
     /// Overwrite an existing output file.

@@ -29,7 +29,8 @@ pub(super) struct SchemaArgs {
     /// Input format of FILE.
     #[arg(long, value_enum, help_heading = "Input", requires = "outcomes")]
     from: Option<Format>,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output). An existing file is replaced, atomically:
+    /// a schema is generated, and made again by the same command.
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
 }

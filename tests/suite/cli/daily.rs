@@ -612,3 +612,47 @@ fn the_configuration_schema_agrees_with_loopconv() {
     assert!(!v.is_valid(&serde_json::json!({"ignor": ["F015"]})));
     assert!(!v.is_valid(&serde_json::json!({"runtime-max-steps": 0})));
 }
+
+/// One rule for an existing output file, said by each `-o` help and kept: generated output
+/// (`convert`, `graph`, `schema`) replaces it; `new`, whose output is a source, keeps it
+/// unless `--force` (before, only `new` said anything of it).
+#[test]
+fn generated_outputs_replace_a_file_and_new_keeps_one_each_help_says_which() {
+    for (cmd, says) in [
+        ("convert", "existing output is replaced"),
+        ("graph", "existing file is replaced"),
+        ("schema", "existing file is replaced"),
+        ("new", "existing file is kept unless `--force`"),
+    ] {
+        let out = loopconv().args([cmd, "--help"]).output().expect("run");
+        let help = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            help.contains(says),
+            "`{cmd} --help` does not say {says:?}:\n{help}"
+        );
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out.mmd");
+    std::fs::write(&out, "old").expect("write");
+    let lp = repo().join(F015_LOOP);
+    loopconv()
+        .args(["graph", "--mermaid", "-o"])
+        .arg(&out)
+        .arg(&lp)
+        .assert()
+        .success();
+    assert!(
+        read(&out).starts_with(b"---\ntitle:"),
+        "graph replaced the file"
+    );
+    let draft = tmp.path().join("draft.json");
+    std::fs::write(&draft, "mine").expect("write");
+    loopconv()
+        .args(["new", "--archetype", "react", "--name", "draft", "-o"])
+        .arg(&draft)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--force"));
+    assert_eq!(read(&draft), b"mine");
+}
