@@ -13,6 +13,7 @@ mod cli;
 mod front;
 mod fuzz;
 mod layers;
+mod library;
 mod lsp;
 mod markup_safety;
 mod support;
