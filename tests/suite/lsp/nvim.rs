@@ -1,6 +1,7 @@
 //! End-to-end run with a real client: headless Neovim (`editors/nvim/e2e.lua`) opens a
 //! broken loop with `loopconv lsp`, receives its diagnostics, jumps to a definition and
-//! completes an id. Skipped, with a notice, when `nvim` is not installed
+//! completes an id; and on a workspace (`e2e-workspace.lua`), follows a loop from a team to
+//! its file and renames it in both. Skipped, with a notice, when `nvim` is not installed
 //! (`scripts/install-tools.sh` installs it, so `.ci/run` runs it).
 
 use crate::support;
@@ -9,21 +10,22 @@ use std::process::Command;
 
 use serde_json::Value;
 
-#[test]
-fn neovim_gets_diagnostics_definition_and_completion() {
+/// Run headless Neovim on `script`, with the file in the environment variable `var`; what
+/// it saw, checked to have attached without errors. `None` (the skip recorded) without
+/// `nvim`.
+fn run_nvim(script: &str, var: &str, file: &std::path::Path) -> Option<Value> {
     let have_nvim = Command::new("nvim").arg("--version").output().is_ok();
     if crate::support::skip_without_tool(have_nvim, "Neovim (nvim)") {
-        return;
+        return None;
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out.json");
-    let file = support::examples().join("invalid/V009-unknown-transition-target.json");
     let status = Command::new("nvim")
         .args(["--headless", "--clean", "-c"])
-        .arg("luafile editors/nvim/e2e.lua")
+        .arg(format!("luafile {script}"))
         .current_dir(support::ROOT)
         .env("LOOPCONV_BIN", env!("CARGO_BIN_EXE_loopconv"))
-        .env("LOOPCONV_FILE", &file)
+        .env(var, file)
         .env("LOOPCONV_OUT", &out)
         .env("XDG_STATE_HOME", dir.path())
         .env("XDG_DATA_HOME", dir.path())
@@ -34,7 +36,15 @@ fn neovim_gets_diagnostics_definition_and_completion() {
     let got: Value = serde_json::from_str(&text).expect("JSON results");
     assert_eq!(got["errors"], serde_json::json!([]), "{got}");
     assert_eq!(got["attached"], true, "{got}");
+    Some(got)
+}
 
+#[test]
+fn neovim_gets_diagnostics_definition_and_completion() {
+    let file = support::examples().join("invalid/V009-unknown-transition-target.json");
+    let Some(got) = run_nvim("editors/nvim/e2e.lua", "LOOPCONV_FILE", &file) else {
+        return;
+    };
     let diags = got["diagnostics"].as_array().expect("diagnostics");
     let v009 = diags
         .iter()
@@ -73,30 +83,11 @@ fn neovim_gets_diagnostics_definition_and_completion() {
 /// the completion of loop names.
 #[test]
 fn neovim_follows_a_loop_across_the_files_of_a_workspace() {
-    let have_nvim = Command::new("nvim").arg("--version").output().is_ok();
-    if crate::support::skip_without_tool(have_nvim, "Neovim (nvim)") {
-        return;
-    }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("out.json");
     let specs = support::examples().join("workspaces/mas-release/specs");
     let team = specs.join("teams/release.json");
-    let status = Command::new("nvim")
-        .args(["--headless", "--clean", "-c"])
-        .arg("luafile editors/nvim/e2e-workspace.lua")
-        .current_dir(support::ROOT)
-        .env("LOOPCONV_BIN", env!("CARGO_BIN_EXE_loopconv"))
-        .env("LOOPCONV_TEAM", &team)
-        .env("LOOPCONV_OUT", &out)
-        .env("XDG_STATE_HOME", dir.path())
-        .env("XDG_DATA_HOME", dir.path())
-        .status()
-        .expect("run nvim");
-    assert!(status.success(), "nvim exited with {status}");
-    let got: Value = serde_json::from_str(&std::fs::read_to_string(&out).expect("results"))
-        .expect("JSON results");
-    assert_eq!(got["errors"], serde_json::json!([]), "{got}");
-    assert_eq!(got["attached"], true, "{got}");
+    let Some(got) = run_nvim("editors/nvim/e2e-workspace.lua", "LOOPCONV_TEAM", &team) else {
+        return;
+    };
     let lp = specs.join("loops/docs-fix.yaml");
     let lp = lp.to_str().unwrap();
     assert_eq!(got["definition"]["file"], lp, "{got}");

@@ -535,7 +535,7 @@ fn symbol_names(syms: &Value) -> Vec<&str> {
 }
 
 /// The labels of a completion answer (a `CompletionList`), asserting it is complete.
-fn labels(list: &Value) -> Vec<&str> {
+pub(crate) fn labels(list: &Value) -> Vec<&str> {
     assert_eq!(list["isIncomplete"], false, "{list}");
     list["items"]
         .as_array()

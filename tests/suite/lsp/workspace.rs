@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use super::protocol::{Client, apply, at, pos};
+use super::protocol::{Client, apply, at, labels, pos};
 use crate::support;
 
 fn mas() -> PathBuf {
@@ -24,6 +24,11 @@ fn uri(p: &std::path::Path) -> String {
 
 fn read(p: &std::path::Path) -> String {
     String::from_utf8(support::read(p)).expect("UTF-8")
+}
+
+/// The 0-based line of the first line of `text` holding `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    (text.lines().position(|l| l.contains(needle))).unwrap_or_else(|| panic!("no {needle:?}"))
 }
 
 fn codes(ds: &[Value]) -> Vec<&str> {
@@ -164,13 +169,7 @@ fn completion_of_loop_names_in_a_team() {
         "textDocument/completion",
         at(&team_uri, pos(&text, r#""loop": "q"#, 0, 10)),
     );
-    let labels: Vec<&str> = list["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
-    assert_eq!(labels, ["docs-fix", "qa-fix"], "{list}");
+    assert_eq!(labels(&list), ["docs-fix", "qa-fix"], "{list}");
     assert_eq!(list["items"][1]["textEdit"]["newText"], "qa-fix", "{list}");
     c.shutdown();
 }
@@ -193,22 +192,22 @@ fn an_agents_loop_and_bound_phases_lead_to_the_loop() {
         at(&agent_uri, pos(&text, "@acme/notes-loop", 0, 3)),
     );
     assert_eq!(def["uri"], loop_uri.as_str(), "{def}");
-    let line = loop_text
-        .lines()
-        .position(|l| l.contains(r#""name": "notes-loop""#))
-        .unwrap();
-    assert_eq!(def["range"]["start"]["line"], line, "{def}");
+    assert_eq!(
+        def["range"]["start"]["line"],
+        line_of(&loop_text, r#""name": "notes-loop""#),
+        "{def}"
+    );
 
     let def = c.request(
         "textDocument/definition",
         at(&agent_uri, pos(&text, "\"summarize\"", 0, 2)),
     );
     assert_eq!(def["uri"], loop_uri.as_str(), "{def}");
-    let line = loop_text
-        .lines()
-        .position(|l| l.contains(r#""id": "summarize""#))
-        .unwrap();
-    assert_eq!(def["range"]["start"]["line"], line, "{def}");
+    assert_eq!(
+        def["range"]["start"]["line"],
+        line_of(&loop_text, r#""id": "summarize""#),
+        "{def}"
+    );
 
     let typed = text.replacen(r#""phases": {"#, r#""phases": { "re"#, 1);
     c.change(&agent_uri, 2, &typed);
@@ -216,13 +215,7 @@ fn an_agents_loop_and_bound_phases_lead_to_the_loop() {
         "textDocument/completion",
         at(&agent_uri, pos(&typed, r#"{ "re"#, 0, 5)),
     );
-    let labels: Vec<&str> = list["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["label"].as_str().unwrap())
-        .collect();
-    assert_eq!(labels, ["read", "summarize"], "{list}");
+    assert_eq!(labels(&list), ["read", "summarize"], "{list}");
     assert_eq!(list["items"][0]["textEdit"]["newText"], "read", "{list}");
     c.shutdown();
 }
