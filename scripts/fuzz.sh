@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzz loopconv with cargo-fuzz (libFuzzer): scripts/fuzz.sh SECONDS [TARGET...]
 #
-# Runs each target (default: all six) for SECONDS, one after the other, seeded from
+# Runs each target (default: all eight) for SECONDS, one after the other, seeded from
 # examples/ and ../shared/corpus (copied into fuzz/corpus/<target>/ at run time; that folder
 # is gitignored). Installs cargo-fuzz if it is missing. Builds on the stable toolchain with
 # RUSTC_BOOTSTRAP=1 (cargo-fuzz needs nightly-only sanitizer flags).
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json_front yaml_front check graph roundtrip report)
+[ ${#targets[@]} -gt 0 ] || targets=(json_front yaml_front check graph roundtrip report lsp workspace)
 
 export RUSTC_BOOTSTRAP=1
 if ! cargo fuzz --version >/dev/null 2>&1; then

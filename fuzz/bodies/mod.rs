@@ -5,8 +5,10 @@
 pub mod check;
 pub mod graph;
 pub mod json_front;
+pub mod lsp;
 pub mod report;
 pub mod roundtrip;
+pub mod workspace;
 pub mod yaml_front;
 
 /// A target's body: one input, a panic on a bug.
@@ -20,4 +22,6 @@ pub const ALL: &[(&str, Body)] = &[
     ("graph", graph::run),
     ("roundtrip", roundtrip::run),
     ("report", report::run),
+    ("lsp", lsp::run),
+    ("workspace", workspace::run),
 ];

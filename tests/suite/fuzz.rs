@@ -145,3 +145,13 @@ fn roundtrip() {
 fn report() {
     run_target("report");
 }
+
+#[test]
+fn lsp() {
+    run_target("lsp");
+}
+
+#[test]
+fn workspace() {
+    run_target("workspace");
+}
