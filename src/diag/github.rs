@@ -37,7 +37,10 @@ fn command(d: &Diagnostic) -> String {
     let mut message = d.full_message();
     for l in &d.labels {
         match l.location.pos {
-            Some(_) => message.push_str(&format!("\n{}", super::label_note(l, &d.location.file))),
+            Some(_) => message.push_str(&format!(
+                "\n{}",
+                super::human::label_note(l, &d.location.file)
+            )),
             None => message.push_str(&format!("\nalso: {}", l.message)),
         }
     }
