@@ -165,12 +165,42 @@ pub fn is_agent_spec_path(p: &Path) -> bool {
 }
 
 impl Project {
+    /// The loop each Agent or Template manifest resolves to, as [`Project::check`]
+    /// resolves it (the lock's pin, the highest installed version, the local source):
+    /// (the manifest's member, the loop's member), in member order; `None` when the
+    /// manifest names no loop, or it resolves to nothing or to a document that is no loop
+    /// (`check` says which: `W101`, `W102`).
+    pub fn agent_loops(&self) -> Vec<(usize, Option<usize>)> {
+        rules::agent_loops(self)
+    }
+
     /// The file of the loop named `name`, the first of its name.
     pub fn loop_path(&self, name: &str) -> Option<&Path> {
         self.members.iter().find_map(|m| match &m.facts {
             Facts::Loop(l) if l.name == name => Some(m.path.as_path()),
             _ => None,
         })
+    }
+}
+
+/// How the loop of an Agent manifest is drawn ([`crate::back::AgentView`]): titled with
+/// the Agent's name (`fallback` when it has none), its loop reference below, and each
+/// bound phase with what it binds.
+pub fn agent_view(manifest: &agentpm::Manifest, fallback: &str) -> crate::back::AgentView {
+    let reference = manifest
+        .loop_ref
+        .as_ref()
+        .map_or_else(String::new, |r| match &r.version {
+            Some(v) => format!("{}@{v}", r.scoped()),
+            None => r.scoped(),
+        });
+    crate::back::AgentView {
+        name: manifest.name.clone().unwrap_or_else(|| fallback.to_owned()),
+        reference,
+        bound: (manifest.bound_phases.iter())
+            .zip(&manifest.binds)
+            .map(|((id, _), what)| (id.clone(), what.clone()))
+            .collect(),
     }
 }
 
