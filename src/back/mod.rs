@@ -10,6 +10,7 @@
 //! [`diff`] writes a semantic diff (from [`crate::analysis::diff`]) in each report format;
 //! [`support`] holds what the diagram writers share, which is not a target itself.
 
+pub mod agent;
 pub mod agentpm;
 pub mod diff;
 pub mod dot;

@@ -661,7 +661,7 @@ fn an_agent_that_cannot_be_drawn_says_why() {
 #[test]
 fn an_agents_text_stays_text() {
     let ws = copy(AGENTPM);
-    let hostile = r#"<img src=x onerror=alert(1)> \"q\" %% --> @enduml"#;
+    let hostile = r#"<img src=x onerror=alert(1)> \"q\" %% --> @enduml ../../x"#;
     edit(
         ws.path(),
         "agent.json",
@@ -688,4 +688,120 @@ fn an_agents_text_stays_text() {
             renders("plantuml", &text, &[]);
         }
     }
+    // The Agent's page: its name makes no path (`/` and `..`), and stays text.
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let out = loopconv()
+        .current_dir(ws.path())
+        .args(["docs", ".", "-o"])
+        .arg(out_dir.path())
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    let pages: Vec<_> = support::files_under(out_dir.path());
+    assert_eq!(pages.len(), 3, "{pages:?}");
+    let page = pages
+        .iter()
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("agent-"))
+        })
+        .expect("the Agent's page");
+    let text = std::fs::read_to_string(page).expect("read");
+    for bad in ["<img", "<script"] {
+        assert!(!text.contains(bad), "{bad} in {text}");
+    }
+}
+
+/// `docs` of an AgentPM workspace: a page per Agent with a loop (its name, description,
+/// loop linked to its page, bindings, the loop drawn with the bound phases marked), the
+/// Agent in its loop's "Used by" and in the index; `docs --check` passes, and fails once a
+/// binding changes; a bound phase the loop lacks is flagged on the page.
+#[test]
+fn docs_of_a_workspace_writes_agent_pages() {
+    let ws = copy(AGENTPM);
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let docs = |extra: &[&str]| {
+        loopconv()
+            .current_dir(ws.path())
+            .args(["docs", ".", "-o"])
+            .arg(out_dir.path())
+            .args(extra)
+            .output()
+            .expect("run")
+    };
+    let out = docs(&[]);
+    assert!(out.status.success(), "{out:?}");
+    let read = |p: &str| std::fs::read_to_string(out_dir.path().join(p)).expect(p);
+    let agent = read("agent-notes-agent.md");
+    for want in [
+        "# Agent notes-agent\n\nKeeps a running summary of notes with the notes loop.\n",
+        "Runs the loop [notes-loop](notes-loop.md) (`@acme/notes-loop@0.2.0`, from `loops/notes-loop/agent.json`).",
+        "```mermaid\n---\ntitle: \"notes-agent · loop @acme/notes-loop@0.2.0",
+        "class p1 bound",
+        "| phase | bound |\n|---|---|\n| `summarize` | memory @acme/notes-memory |\n",
+    ] {
+        assert!(agent.contains(want), "no {want:?} in {agent}");
+    }
+    insta::assert_snapshot!("agent_notes_page", agent);
+    let notes = read("notes-loop.md");
+    assert!(
+        notes.contains("## Used by\n\n- Agent [notes-agent](agent-notes-agent.md)\n\n---"),
+        "{notes}"
+    );
+    assert!(read("index.md").contains("## Agents\n\n- [notes-agent](agent-notes-agent.md)\n"));
+    assert!(docs(&["--check"]).status.success());
+    edit(
+        ws.path(),
+        "agent.json",
+        r#""summarize": {"#,
+        r#""summarise": {"#,
+    );
+    assert_eq!(docs(&["--check"]).status.code(), Some(1));
+    assert!(docs(&[]).status.success());
+    assert!(
+        read("agent-notes-agent.md")
+            .contains("| `summarise` | memory @acme/notes-memory **(no phase of the loop"),
+    );
+    // An Agent whose loop does not resolve: `check`'s error, and no page.
+    edit(
+        ws.path(),
+        "agent.json",
+        "notes-loop@0.2.0",
+        "notes-lop@0.2.0",
+    );
+    let out = docs(&["--check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = support::stderr(&out);
+    assert!(said.contains("error[W101]"), "{said}");
+}
+
+/// `docs` of (a copy of) the corpus's AgentPM workspace: the Agent's page links the loop
+/// read from the local source, with `remember` bound; `--check` passes.
+#[test]
+fn docs_of_the_corpus_agent() {
+    let Some(corpus) = support::corpus() else {
+        return;
+    };
+    let ws = copy_from(&corpus.join("workspaces/agentpm-m16-harness-workspace"));
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let docs = |extra: &[&str]| {
+        loopconv()
+            .current_dir(ws.path())
+            .args(["docs", ".", "-o"])
+            .arg(out_dir.path())
+            .args(extra)
+            .output()
+            .expect("run")
+    };
+    let out = docs(&[]);
+    assert!(out.status.success(), "{out:?}");
+    let page = std::fs::read_to_string(out_dir.path().join("agent-m16-reference-harness-agent.md"))
+        .expect("the Agent's page");
+    assert!(
+        page.contains("Runs the loop [m16-reference-loop](m16-reference-loop.md)")
+            && page.contains("| `remember` | memory @zack/m16-reference-memory |")
+            && page.contains("class p0 bound"),
+        "{page}"
+    );
+    assert!(docs(&["--check"]).status.success());
 }
