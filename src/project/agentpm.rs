@@ -307,3 +307,38 @@ pub fn read_lock(loaded: &mut Loaded) -> Option<Lock> {
     });
     Some(Lock { root_loop })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::binding_summary;
+    use crate::diag::Diagnostics;
+    use crate::front::vocabulary::KEYS;
+    use crate::tree::{ReadLimits, parse_json};
+
+    fn summary(json: &str) -> String {
+        let mut diags = Diagnostics::new("t.json");
+        let doc =
+            parse_json(json.to_owned(), &KEYS, &ReadLimits::default(), &mut diags).expect("JSON");
+        binding_summary(doc.root())
+    }
+
+    /// Each kind of package and its packages: strings, objects' `package` or `name`; a
+    /// value of another shape by its key; nothing as `nothing`.
+    #[test]
+    fn a_binding_in_one_line() {
+        assert_eq!(
+            summary(
+                r#"{"memory": [{"package": "@z/m", "spaces": ["a"]}], "tools": ["@z/t", {"name": "@z/u"}]}"#
+            ),
+            "memory @z/m · tools @z/t, @z/u"
+        );
+        assert_eq!(summary(r#"{"skills": {"package": "@z/s"}}"#), "skills @z/s");
+        assert_eq!(
+            summary(r#"{"profiles": 3, "knowledge": []}"#),
+            "profiles · knowledge"
+        );
+        assert_eq!(summary("{}"), "nothing");
+        assert_eq!(summary(r#""@z/x""#), "@z/x");
+        assert_eq!(summary("null"), "nothing");
+    }
+}
