@@ -327,6 +327,7 @@ pub(super) fn docs_pages(
     if !agents.is_empty() {
         let found = AgentPages {
             loaded: &loaded,
+            files: &loaded_files,
             entries: &entries,
         };
         let Some(made) = found.pages(g, &mut agents, &mut sources, &mut pages, &mut uses)? else {
@@ -433,7 +434,10 @@ type AgentFile<'f> = (&'f PathBuf, String, loopconv::Loaded);
 
 /// What the pages of the Agents are made from: the loops read and their pages.
 struct AgentPages<'a> {
+    /// The loops read, and their files.
     loaded: &'a [(String, loopconv::Loaded)],
+    files: &'a [&'a PathBuf],
+    /// The pages of the valid loops.
     entries: &'a [back::markdown::IndexEntry],
 }
 
@@ -520,10 +524,9 @@ impl AgentPages<'_> {
             let entry = self.entries.iter().find(|e| e.source == loop_source);
             // The loop as documented, or read from its workspace (an installed package).
             let read_here;
-            let documented = entry.and_then(|e| {
-                (self.loaded.iter())
-                    .filter_map(|(_, l)| l.valid())
-                    .find(|(s, _)| s.name == e.name)
+            let documented = entry.and_then(|_| {
+                let k = (self.files.iter()).position(|f| normal(f) == normal(&loop_path))?;
+                self.loaded.get(k)?.1.valid()
             });
             let (spec, info) = match documented {
                 Some(found) => found,

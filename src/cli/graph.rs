@@ -216,6 +216,11 @@ fn graph_team(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resul
 /// names none, gets the diagnostic (located in the manifest) instead of a drawing; a loop
 /// with errors, its own.
 fn graph_agent(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Result<ExitCode> {
+    if a.collapse_loops {
+        bail!(
+            "--collapse-loops draws a team's loop steps as boxes; an Agent's loop is drawn whole (drop --collapse-loops)"
+        );
+    }
     let member = Member::of(&a.input, &mut l);
     let Some(member) = member else {
         report_loaded(g, &l);
