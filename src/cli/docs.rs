@@ -474,7 +474,6 @@ impl AgentPages<'_> {
         let project = Project::new(members);
         let mut found = super::project::strict(g, project.check());
         super::check::locate(g, &project, &mut found);
-        let resolved = project.agent_loops();
         let mut failed = false;
         let mut made: Vec<(String, String)> = Vec::new();
         let mut listed: Vec<(String, String)> = Vec::new();
@@ -514,12 +513,13 @@ impl AgentPages<'_> {
                 );
                 continue;
             }
-            let to = resolved.iter().find(|(i, _)| *i == k).and_then(|(_, j)| *j);
-            let Some(j) = to else {
+            // A loop, or the errors reported say why not (`W101`, `W102`).
+            let to = (project.resolved_loop(k)).filter(|(m, _)| matches!(m.facts, Facts::Loop(_)));
+            let Some((found, _)) = to else {
                 failed = true;
                 continue;
             };
-            let loop_path = project.members()[j].path.clone();
+            let loop_path = found.path.clone();
             let loop_source = sources.name(&loop_path);
             let entry = self.entries.iter().find(|e| e.source == loop_source);
             // The loop as documented, or read from its workspace (an installed package).

@@ -276,13 +276,12 @@ fn graph_agent(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resu
     }
     l.diags.sort();
     report_loaded(g, &l);
-    let resolved = (project.agent_loops().into_iter())
-        .find(|(i, _)| *i == 0)
-        .and_then(|(_, j)| j);
-    let (Some(j), false) = (resolved, l.diags.has_errors()) else {
+    // A loop, or the errors above say why not (`W101`, `W102`).
+    let resolved = (project.resolved_loop(0)).filter(|(m, _)| matches!(m.facts, Facts::Loop(_)));
+    let (Some((found, _)), false) = (resolved, l.diags.has_errors()) else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
-    let loop_path = project.members()[j].path.clone();
+    let loop_path = found.path.clone();
     let lp = load_file(g, &loop_path, None)?;
     let Some((spec, info)) = lp.valid() else {
         report_loaded(g, &lp);

@@ -165,15 +165,6 @@ pub fn is_agent_spec_path(p: &Path) -> bool {
 }
 
 impl Project {
-    /// The loop each Agent or Template manifest resolves to, as [`Project::check`]
-    /// resolves it (the lock's pin, the highest installed version, the local source):
-    /// (the manifest's member, the loop's member), in member order; `None` when the
-    /// manifest names no loop, or it resolves to nothing or to a document that is no loop
-    /// (`check` says which: `W101`, `W102`).
-    pub fn agent_loops(&self) -> Vec<(usize, Option<usize>)> {
-        rules::agent_loops(self)
-    }
-
     /// The file of the loop named `name`, the first of its name.
     pub fn loop_path(&self, name: &str) -> Option<&Path> {
         self.members.iter().find_map(|m| match &m.facts {

@@ -242,31 +242,6 @@ fn loop_names_are_unique(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
     }
 }
 
-/// The loop each Agent or Template manifest resolves to, as [`agent_loops_resolve`]
-/// resolves it: (manifest's member, loop's member), `None` when it names no loop or
-/// resolves to nothing, or to a document that is no loop.
-pub(super) fn agent_loops(project: &Project) -> Vec<(usize, Option<usize>)> {
-    let idx = Index::of(project.members());
-    let mut scratch = Vec::new();
-    (idx.members.iter().enumerate())
-        .filter_map(|(i, m)| match &m.facts {
-            Facts::Manifest(manifest) => Some((i, m, manifest)),
-            _ => None,
-        })
-        .map(|(i, m, manifest)| {
-            let found = manifest.loop_ref.as_ref().and_then(|r| {
-                let dir = m.path.parent().unwrap_or(Path::new(""));
-                match resolve(&idx, dir, r, &mut scratch, i) {
-                    Found::At(j, _) => idx.loop_at(j).map(|_| j),
-                    Found::Nowhere => None,
-                }
-            });
-            scratch.clear();
-            (i, found)
-        })
-        .collect()
-}
-
 /// How an Agent's loop was found.
 enum Found {
     /// The member, and how it was found.
