@@ -271,7 +271,7 @@ main() {
     local f
     while IFS= read -r f; do
         # examples/workspaces/ holds the documents that use loops beside their loops: a team
-        # is drawn, an Agent manifest or a lock is no drawing (P015), so they are optional.
+        # and an Agent manifest are drawn, a lock is no drawing (P015), so they are optional.
         case $f in
             */examples/workspaces/*) files+=("$f|optional") ;;
             *) files+=("$f|required") ;;

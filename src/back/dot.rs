@@ -33,7 +33,9 @@ pub fn write(
     opts: &Options,
     _diags: &mut Diagnostics,
 ) -> Result<String, Error> {
-    Ok(draw(spec, info, opts.legend))
+    let d = Drawing::new(spec, info, Tooltips::Built).for_agent(opts.agent.as_ref());
+    let legend = opts.legend;
+    Ok(d.text(NODE_SYNTAX, EDGE_SYNTAX, |d, out| graph(d, legend, out)))
 }
 
 /// The graph, with or without a legend.
@@ -42,15 +44,16 @@ pub fn draw(spec: &Spec, info: &Info, legend: bool) -> String {
     d.text(NODE_SYNTAX, EDGE_SYNTAX, |d, out| graph(d, legend, out))
 }
 
-/// The graph, handed to `sink` as it is written (never held whole).
+/// The graph (with a legend when `opts.legend`, for `opts.agent` when given), handed to
+/// `sink` as it is written (never held whole).
 pub fn draw_to(
     spec: &Spec,
     info: &Info,
-    legend: bool,
+    opts: &Options,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let d = Drawing::new(spec, info, Tooltips::Built);
-    d.stream(sink, |d, out| graph(d, legend, out))
+    let d = Drawing::new(spec, info, Tooltips::Built).for_agent(opts.agent.as_ref());
+    d.stream(sink, |d, out| graph(d, opts.legend, out))
 }
 
 /// The font stack used for every label.
@@ -77,6 +80,9 @@ mod color {
     pub const HANDOFF_INK: &str = "#78350f";
     pub const GREY: &str = "#94a3b8";
     pub const GREY_FILL: &str = "#f1f5f9";
+    pub const BOUND: &str = "#0d9488";
+    pub const BOUND_FILL: &str = "#ccfbf1";
+    pub const BOUND_INK: &str = "#134e4a";
 }
 
 /// Node shapes used.
@@ -432,6 +438,10 @@ fn node_attrs<'a>(n: &'a DiagramNode) -> NodeAttrs<'a> {
             for extra in [&n.access, &n.role].into_iter().flatten() {
                 h = h.br().small(extra, color::SLATE);
             }
+            if let Some(binding) = &n.binding {
+                h = h.br().small(binding, color::BOUND_INK);
+            }
+            let bound = n.binding.is_some() && n.reachable;
             let dashed = !n.reachable || n.trap;
             let (border, pen) = if n.trap {
                 (color::FAILURE, "2.5")
@@ -439,6 +449,8 @@ fn node_attrs<'a>(n: &'a DiagramNode) -> NodeAttrs<'a> {
                 (color::GREY, "1.5")
             } else if n.entry {
                 (color::ENTRY, "3")
+            } else if bound {
+                (color::BOUND, "2.5")
             } else {
                 (color::SLATE, "1.5")
             };
@@ -451,7 +463,9 @@ fn node_attrs<'a>(n: &'a DiagramNode) -> NodeAttrs<'a> {
                     NodeStyle::Rounded
                 }),
                 color: Some(border),
-                fillcolor: Some(if n.reachable {
+                fillcolor: Some(if bound {
+                    color::BOUND_FILL
+                } else if n.reachable {
                     color::PHASE_FILL
                 } else {
                     color::GREY_FILL
@@ -719,6 +733,7 @@ fn sample(kind: NodeKind, title: &'static str, line: &'static str) -> DiagramNod
         },
         access: None,
         role: None,
+        binding: None,
         tooltip: "".into(),
         entry: false,
         reachable: true,

@@ -53,7 +53,9 @@ pub fn write(
     opts: &Options,
     _diags: &mut Diagnostics,
 ) -> Result<String, Error> {
-    Ok(draw(spec, info, opts.style))
+    let d = Drawing::new(spec, info, Tooltips::Omitted).for_agent(opts.agent.as_ref());
+    let style = opts.style;
+    Ok(d.text(NODE_SYNTAX, EDGE_SYNTAX, |d, out| draw_into(d, style, out)))
 }
 
 /// The diagram in a style.
@@ -62,15 +64,16 @@ pub fn draw(spec: &Spec, info: &Info, style: Style) -> String {
     d.text(NODE_SYNTAX, EDGE_SYNTAX, |d, out| draw_into(d, style, out))
 }
 
-/// The diagram in a style, handed to `sink` as it is written (never held whole).
+/// The diagram in the style of `opts.style` (for `opts.agent`, when given), handed to
+/// `sink` as it is written (never held whole).
 pub fn draw_to(
     spec: &Spec,
     info: &Info,
-    style: Style,
+    opts: &Options,
     sink: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let d = Drawing::new(spec, info, Tooltips::Omitted);
-    d.stream(sink, |d, out| draw_into(d, style, out))
+    let d = Drawing::new(spec, info, Tooltips::Omitted).for_agent(opts.agent.as_ref());
+    d.stream(sink, |d, out| draw_into(d, opts.style, out))
 }
 
 fn draw_into(d: &Drawing, style: Style, out: &mut Output) {
@@ -207,6 +210,10 @@ const CLASS_DEFS: &[(&str, &str)] = &[
         "phase",
         "fill:#f8fafc,stroke:#475569,stroke-width:1.5px,color:#0f172a",
     ),
+    (
+        "bound",
+        "fill:#ccfbf1,stroke:#0d9488,stroke-width:2.5px,color:#134e4a",
+    ),
     ("entry", "stroke:#1d4ed8,stroke-width:3px"),
     (
         "gate",
@@ -251,6 +258,7 @@ fn class_bits(n: &NodeMark) -> u16 {
     let unreachable = !n.reachable && !matches!(n.kind, NodeKind::Terminal(_));
     [
         Some(kind),
+        n.bound.then_some("bound"),
         n.entry.then_some("entry"),
         unreachable.then_some("unreachable"),
         n.trap.then_some("trap"),

@@ -10,6 +10,7 @@
 //! [`diff`] writes a semantic diff (from [`crate::analysis::diff`]) in each report format;
 //! [`support`] holds what the diagram writers share, which is not a target itself.
 
+pub mod agent;
 pub mod agentpm;
 pub mod diff;
 pub mod dot;
@@ -56,6 +57,22 @@ pub struct Options {
     /// Schema: the format whose schema to write (default: the format the loop was read
     /// as).
     pub schema: Option<Format>,
+    /// Diagrams: the loop as an AgentPM Agent runs it (`graph` of an Agent manifest).
+    pub agent: Option<AgentView>,
+}
+
+/// A loop drawn as an AgentPM Agent runs it: titled with the Agent's name, and each phase
+/// the Agent binds packages to (`bindings.phases.<id>`) marked, with what is bound to it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AgentView {
+    /// The Agent's name (the drawing's title).
+    pub name: String,
+    /// The loop's reference as the Agent writes it (`@acme/notes-loop@0.2.0`), shown
+    /// below the title.
+    pub reference: String,
+    /// Each bound phase's id and what is bound to it (`memory: @acme/notes-memory`), in
+    /// the manifest's order; a phase the loop lacks is not drawn.
+    pub bound: Vec<(String, String)>,
 }
 
 impl Options {
@@ -135,9 +152,9 @@ pub fn draw_to(
     sink: &mut dyn std::io::Write,
 ) -> Option<std::io::Result<()>> {
     match target {
-        Target::Mermaid => Some(mermaid::draw_to(spec, info, opts.style, sink)),
-        Target::Dot => Some(dot::draw_to(spec, info, opts.legend, sink)),
-        Target::PlantUml => Some(plantuml::draw_to(spec, info, sink)),
+        Target::Mermaid => Some(mermaid::draw_to(spec, info, opts, sink)),
+        Target::Dot => Some(dot::draw_to(spec, info, opts, sink)),
+        Target::PlantUml => Some(plantuml::draw_to(spec, info, opts, sink)),
         Target::Loop(_) | Target::Markdown | Target::Schema | Target::LangGraph => None,
     }
 }

@@ -40,10 +40,12 @@ use crate::valid::Info;
 pub fn write(
     spec: &Spec,
     info: &Info,
-    _opts: &Options,
+    opts: &Options,
     _diags: &mut Diagnostics,
 ) -> Result<String, Error> {
-    Ok(draw(spec, info))
+    Ok(Drawing::new(spec, info, Tooltips::Omitted)
+        .for_agent(opts.agent.as_ref())
+        .text(NODE_SYNTAX, EDGE_SYNTAX, diagram))
 }
 
 /// The diagram.
@@ -51,9 +53,17 @@ pub fn draw(spec: &Spec, info: &Info) -> String {
     Drawing::new(spec, info, Tooltips::Omitted).text(NODE_SYNTAX, EDGE_SYNTAX, diagram)
 }
 
-/// The diagram, handed to `sink` as it is written (never held whole).
-pub fn draw_to(spec: &Spec, info: &Info, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
-    Drawing::new(spec, info, Tooltips::Omitted).stream(sink, diagram)
+/// The diagram (for `opts.agent`, when given), handed to `sink` as it is written (never
+/// held whole).
+pub fn draw_to(
+    spec: &Spec,
+    info: &Info,
+    opts: &Options,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    Drawing::new(spec, info, Tooltips::Omitted)
+        .for_agent(opts.agent.as_ref())
+        .stream(sink, diagram)
 }
 
 /// WORD JOINER (U+2060) in Unicode notation: invisible, and written between two characters
@@ -105,6 +115,7 @@ mod color {
     pub const INK: &str = "#0f172a";
     pub const SLATE: &str = "#475569";
     pub const GATE: &str = "#7c3aed";
+    pub const BOUND_INK: &str = "#134e4a";
 }
 
 /// Look of the whole diagram. Choice states take no inline colour in PlantUML 1.2020, so
@@ -135,7 +146,9 @@ fn node_style(n: &DiagramNode) -> Option<&'static str> {
     match n.kind {
         NodeKind::Phase if n.trap => Some("#f8fafc;line:dc2626;line.dashed"),
         NodeKind::Phase if !n.reachable => Some("#f1f5f9;line:94a3b8;line.dashed;text:64748b"),
+        NodeKind::Phase if n.entry && n.binding.is_some() => Some("#ccfbf1;line:1d4ed8;line.bold"),
         NodeKind::Phase if n.entry => Some("#f8fafc;line:1d4ed8;line.bold"),
+        NodeKind::Phase if n.binding.is_some() => Some("#ccfbf1;line:0d9488;line.bold;text:134e4a"),
         NodeKind::Phase | NodeKind::Gate => None,
         NodeKind::Terminal(Terminal::End) => Some("#dcfce7;line:16a34a;line.bold;text:14532d"),
         NodeKind::Terminal(Terminal::Abort) => Some("#fee2e2;line:dc2626;line.bold;text:7f1d1d"),
@@ -182,6 +195,15 @@ fn node(n: &DiagramNode, out: &mut String) {
     }
     for extra in [&n.access, &n.role].into_iter().flatten() {
         let _ = writeln!(out, "{} : {}", n.id, small(extra, 10));
+    }
+    if let Some(binding) = &n.binding {
+        let _ = writeln!(
+            out,
+            "{} : <size:10><color:{}>{}</color></size>",
+            n.id,
+            color::BOUND_INK,
+            escape(binding)
+        );
     }
 }
 

@@ -364,18 +364,20 @@ pub fn page(
     out
 }
 
-/// The "Used by" section of a loop's page: each team step that runs it, linked to the
+/// The line of a loop's "Used by" section for a team step that runs it, linked to the
 /// team's page.
-pub fn used_by(uses: &[(&str, &str, &str)]) -> String {
+pub fn used_by_step(team: &str, page: &str, step: &str) -> String {
     use crate::text::markdown::{code, inline};
+    format!("- team [{}]({page}), step {}", inline(team), code(step))
+}
+
+/// The "Used by" section of a loop's page: one line for each user ([`used_by_step`],
+/// [`super::agent::used_by`]).
+pub fn used_by(lines: &[String]) -> String {
     let mut out = String::from("## Used by\n\n");
-    for (team, page, step) in uses {
-        let _ = writeln!(
-            out,
-            "- team [{}]({page}), step {}",
-            inline(team),
-            code(step)
-        );
+    for line in lines {
+        out.push_str(line);
+        out.push('\n');
     }
     out
 }

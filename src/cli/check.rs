@@ -405,7 +405,7 @@ fn add_project_diagnostics(
 
 /// Give a position to every place of `diags` that has none yet (in loops, whose trees were
 /// freed): each file read again once, keeping its tree.
-fn locate(g: &Global, project: &Project, diags: &mut [Diagnostic]) {
+pub(super) fn locate(g: &Global, project: &Project, diags: &mut [Diagnostic]) {
     let paths: HashMap<&str, &std::path::Path> = (project.members().iter())
         .map(|m| (m.file.as_str(), m.path.as_path()))
         .collect();

@@ -11,7 +11,7 @@ use loopconv::Target;
 use loopconv::back;
 use loopconv::diag::Diagnostics;
 use loopconv::format::DocKind;
-use loopconv::project::{Facts, Member};
+use loopconv::project::{Facts, Member, Project};
 
 use super::io::{
     Inputs, expand, folder_pool, is_stdio, map_on_readers, open_error, plain_io,
@@ -30,7 +30,8 @@ pub(super) struct DocsArgs {
     #[command(flatten)]
     pub(super) walk: WalkArgs,
     /// Loop files or folders (searched recursively, skipping sub-folders named `invalid`;
-    /// `-` for standard input).
+    /// `-` for standard input); a multi-agent-spec team and an AgentPM Agent manifest get
+    /// a page too.
     #[arg(required = true)]
     pub(super) paths: Vec<PathBuf>,
     /// Output folder.
@@ -225,14 +226,19 @@ pub(super) fn docs_pages(
     let mut loaded_files: Vec<&PathBuf> = Vec::new();
     let mut page_sources = Vec::new();
     // Read in parallel, reported in order: the first file that cannot be read stops it.
-    // A team gets a page of its own; any other document that uses loops (an Agent
-    // manifest, a lock) has none: it is left out, and said so.
+    // A team and an Agent manifest get a page of their own; any other document that uses
+    // loops (a Template, a lock) has none: it is left out, and said so.
     let read = |f: &PathBuf| load_document(g, f, a.from, true);
     let mut teams = Vec::new();
+    let mut agents = Vec::new();
     for (f, l) in files.iter().zip(map_on_readers(&pool, files, read)) {
         let l = l?;
         if l.kind == Some(DocKind::MasTeam) {
             teams.push((f, sources.name(f), l));
+            continue;
+        }
+        if l.kind == Some(DocKind::AgentpmAgent) {
+            agents.push((f, sources.name(f), l));
             continue;
         }
         if let Some(kind) = l.kind.filter(|k| !matches!(k, DocKind::Loop(_))) {
@@ -309,11 +315,32 @@ pub(super) fn docs_pages(
         }
     }
     let mut index = back::markdown::index(&entries)?;
+    // The "Used by" lines of each loop's page, by page.
+    let mut uses: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     if !teams.is_empty() {
-        let Some(team_pages) = team_pages(g, &mut teams, &loaded, &entries, &mut pages) else {
+        let Some(team_pages) = team_pages(g, &mut teams, &loaded, &entries, &mut pages, &mut uses)
+        else {
             return Ok(None);
         };
         index = before_footer(&index, &team_index(&team_pages));
+    }
+    if !agents.is_empty() {
+        let found = AgentPages {
+            loaded: &loaded,
+            files: &loaded_files,
+            entries: &entries,
+        };
+        let Some(made) = found.pages(g, &mut agents, &mut sources, &mut pages, &mut uses)? else {
+            return Ok(None);
+        };
+        if !made.is_empty() {
+            index = before_footer(&index, &agent_index(&made));
+        }
+    }
+    for (page, lines) in &uses {
+        if let Some((_, text)) = pages.iter_mut().find(|(n, _)| n == page) {
+            *text = before_footer(text, &back::team::used_by(lines));
+        }
     }
     pages.push((INDEX_PAGE.to_owned(), index));
     Ok(Some((pages, left_out)))
@@ -338,14 +365,16 @@ fn why_left_out(l: &loopconv::Loaded) -> String {
 /// A team read by `docs`: its file, its name in pages, and what was loaded.
 type TeamFile<'f> = (&'f PathBuf, String, loopconv::Loaded);
 
-/// The page of each team (`team-<name>.md`), and a "Used by" section on the page of each
-/// loop a team runs; `None` when a team has errors or its page name is taken (reported).
+/// The page of each team (`team-<name>.md`), and a "Used by" line for the page of each
+/// loop a team runs (`uses`, by page); `None` when a team has errors or its page name is
+/// taken (reported).
 fn team_pages(
     g: &Global,
     teams: &mut [TeamFile<'_>],
     loaded: &[(String, loopconv::Loaded)],
     entries: &[back::markdown::IndexEntry],
     pages: &mut Vec<(String, String)>,
+    uses: &mut std::collections::BTreeMap<String, Vec<String>>,
 ) -> Option<Vec<(String, String)>> {
     let page_of = |name: &str| {
         entries
@@ -360,8 +389,6 @@ fn team_pages(
             .map(|(spec, _)| &spec.graph)
     };
     let mut made = Vec::new();
-    let mut uses: std::collections::BTreeMap<String, Vec<(String, String, String)>> =
-        Default::default();
     for (f, source, l) in teams.iter_mut() {
         let member = Member::of(f, l);
         report_loaded(g, l);
@@ -382,12 +409,11 @@ fn team_pages(
             return None;
         }
         for s in &drawing.steps {
-            if let back::team::Runs::Loop(name, _) = s.runs {
-                uses.entry(name.to_owned()).or_default().push((
-                    drawing.name.to_owned(),
-                    file_name.clone(),
-                    s.name.to_owned(),
-                ));
+            if let back::team::Runs::Loop(name, _) = s.runs
+                && let Some(page) = page_of(name)
+            {
+                let line = back::team::used_by_step(drawing.name, &file_name, s.name);
+                uses.entry(page).or_default().push(line);
             }
         }
         let roster: Vec<&str> = team.roster.iter().map(|(n, _)| n.as_str()).collect();
@@ -399,18 +425,182 @@ fn team_pages(
         let text = back::team::page(&drawing, description, &roster, source, &page_of);
         made.push((file_name, text));
     }
-    for (name, used) in &uses {
-        let Some(page) = page_of(name) else { continue };
-        let used: Vec<(&str, &str, &str)> = used
-            .iter()
-            .map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str()))
-            .collect();
-        if let Some((_, text)) = pages.iter_mut().find(|(n, _)| *n == page) {
-            *text = before_footer(text, &back::team::used_by(&used));
-        }
-    }
     pages.extend(made.iter().cloned());
     Some(made)
+}
+
+/// An Agent manifest read by `docs`: its file, its name in pages, and what was loaded.
+type AgentFile<'f> = (&'f PathBuf, String, loopconv::Loaded);
+
+/// What the pages of the Agents are made from: the loops read and their pages.
+struct AgentPages<'a> {
+    /// The loops read, and their files.
+    loaded: &'a [(String, loopconv::Loaded)],
+    files: &'a [&'a PathBuf],
+    /// The pages of the valid loops.
+    entries: &'a [back::markdown::IndexEntry],
+}
+
+impl AgentPages<'_> {
+    /// The page of each Agent that names a loop (`agent-<name>.md`): its loop resolved as
+    /// `check` resolves it, in the Agents' workspaces; and a "Used by" line for the page of
+    /// each loop an Agent runs (`uses`, by page). An Agent without a loop is left out, and
+    /// said so. Gives each Agent's name and page, for the index; `None` when an Agent or
+    /// its loop has errors, or a page name is taken (reported).
+    fn pages(
+        &self,
+        g: &Global,
+        agents: &mut [AgentFile<'_>],
+        sources: &mut SourceNames<'_>,
+        pages: &mut Vec<(String, String)>,
+        uses: &mut std::collections::BTreeMap<String, Vec<String>>,
+    ) -> Result<Option<Vec<(String, String)>>> {
+        use super::project::{context, normal, workspace_of};
+        // Each Agent is member `k` of the project (one that cannot be read has none).
+        let mut members = Vec::new();
+        let mut member_of = Vec::new();
+        for (f, _, l) in agents.iter_mut() {
+            let m = Member::of(f, l);
+            member_of.push(m.as_ref().map(|_| members.len()));
+            members.extend(m);
+        }
+        let mut roots: Vec<PathBuf> = (agents.iter())
+            .filter_map(|(f, _, _)| workspace_of(g, f))
+            .collect();
+        roots.sort();
+        roots.dedup();
+        let reported = agents.iter().map(|(f, _, _)| normal(f)).collect();
+        members.extend(context(g, &roots, &reported, &folder_pool()?)?);
+        let project = Project::new(members);
+        let mut found = super::project::strict(g, project.check());
+        super::check::locate(g, &project, &mut found);
+        let mut failed = false;
+        let mut made: Vec<(String, String)> = Vec::new();
+        let mut listed: Vec<(String, String)> = Vec::new();
+        for ((f, source, l), k) in agents.iter_mut().zip(member_of) {
+            let file = l.diags.file().to_owned();
+            // Where the loop came from (`W108`) is on the page: not said again.
+            let said = |d: &&loopconv::diag::Diagnostic| {
+                d.location.file == file && d.severity != loopconv::diag::Severity::Note
+            };
+            for d in found.iter().filter(said) {
+                if !g.settings.silences(d, Some(f)) {
+                    l.diags.push(d.clone());
+                }
+            }
+            l.diags.sort();
+            report_loaded(g, l);
+            let member = k.and_then(|k| Some((project.members().get(k)?, k)));
+            let Some((
+                Member {
+                    facts: Facts::Manifest(manifest),
+                    ..
+                },
+                k,
+            )) = member
+            else {
+                failed = true;
+                continue;
+            };
+            if l.diags.has_errors() {
+                failed = true;
+                continue;
+            }
+            if manifest.loop_ref.is_none() {
+                summary(
+                    g,
+                    format_args!("left out {file}: an AgentPM Agent manifest that names no loop"),
+                );
+                continue;
+            }
+            // A loop, or the errors reported say why not (`W101`, `W102`).
+            let to = (project.resolved_loop(k)).filter(|(m, _)| matches!(m.facts, Facts::Loop(_)));
+            let Some((found, _)) = to else {
+                failed = true;
+                continue;
+            };
+            let loop_path = found.path.clone();
+            let loop_source = sources.name(&loop_path);
+            let entry = self.entries.iter().find(|e| e.source == loop_source);
+            // The loop as documented, or read from its workspace (an installed package).
+            let read_here;
+            let documented = entry.and_then(|_| {
+                let k = (self.files.iter()).position(|f| normal(f) == normal(&loop_path))?;
+                self.loaded.get(k)?.1.valid()
+            });
+            let (spec, info) = match documented {
+                Some(found) => found,
+                None => {
+                    read_here = super::report::load_file(g, &loop_path, None)?;
+                    match read_here.valid() {
+                        Some(found) => found,
+                        None => {
+                            report_loaded(g, &read_here);
+                            failed = true;
+                            continue;
+                        }
+                    }
+                }
+            };
+            let stem = (f.file_stem())
+                .map_or_else(|| "agent".to_owned(), |s| s.to_string_lossy().into_owned());
+            let view = loopconv::project::agent_view(manifest, &stem);
+            let file_name = format!("agent-{}.md", file_stem_of(&view.name));
+            if pages.iter().chain(&made).any(|(n, _)| *n == file_name) {
+                summary(
+                    g,
+                    format_args!("no page was written: two pages would be named {file_name}"),
+                );
+                return Ok(None);
+            }
+            let page = back::agent::page(&back::agent::AgentPage {
+                view: &view,
+                description: manifest.description.as_deref(),
+                loop_page: entry.map(|e| e.file_name.as_str()),
+                loop_source: &loop_source,
+                spec,
+                info,
+                source,
+            });
+            if let Some(e) = entry {
+                let line = back::agent::used_by(&view.name, &file_name);
+                uses.entry(e.file_name.clone()).or_default().push(line);
+            }
+            listed.push((view.name.clone(), file_name.clone()));
+            made.push((file_name, page));
+        }
+        if failed {
+            return Ok(None);
+        }
+        pages.extend(made);
+        Ok(Some(listed))
+    }
+}
+
+/// A name made a file name's stem: each character other than a letter, a digit, `-`, `_`
+/// and `.` becomes `-`, so that a name holding `/` or `..` names no other folder.
+fn file_stem_of(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// The index's list of Agents (name, page).
+fn agent_index(agents: &[(String, String)]) -> String {
+    let mut out = String::from("## Agents\n\n");
+    for (name, file_name) in agents {
+        out.push_str(&format!(
+            "- [{}]({file_name})\n",
+            loopconv::text::markdown::inline(name)
+        ));
+    }
+    out
 }
 
 /// The index's list of teams.

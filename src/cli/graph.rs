@@ -9,7 +9,7 @@ use clap::Args;
 
 use loopconv::back::team::Language;
 use loopconv::back::{self, mermaid::Style};
-use loopconv::diag::Diagnostics;
+use loopconv::diag::{Code, Diagnostic, Diagnostics};
 use loopconv::format::DocKind;
 use loopconv::project::{Facts, Member, Project};
 use loopconv::{Format, Loaded, Target};
@@ -22,7 +22,9 @@ use super::{EXIT_PROBLEMS, Global};
 pub(super) struct GraphArgs {
     #[command(flatten)]
     pub(super) g: Global,
-    /// Loop file (`-` for standard input).
+    /// Loop file (`-` for standard input); or a multi-agent-spec team (its workflow, with
+    /// its loops inside) or an AgentPM Agent manifest (its loop, with the bound phases
+    /// marked), drawn with the loops of its workspace.
     pub(super) input: PathBuf,
     /// The diagram language.
     #[arg(long, short = 't', value_name = "LANGUAGE", value_parser = diagram_target(), default_value = "mermaid")]
@@ -103,6 +105,7 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     let mut l = load_document(g, &a.input, a.from, true)?;
     match l.kind {
         Some(DocKind::MasTeam) => return graph_team(g, a, target, l),
+        Some(DocKind::AgentpmAgent) => return graph_agent(g, a, target, l),
         Some(DocKind::Loop(_)) | None => {}
         // Refused as what it is (`P015`).
         Some(_) => l = load_file(g, &a.input, a.from)?,
@@ -204,6 +207,112 @@ fn graph_team(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resul
     let text = back::team::draw(&drawing, language, a.collapse_loops);
     let text = if a.svg { dot_to_svg(&text)? } else { text };
     emit(a.output.as_deref(), &text)?.report(g);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Draw the loop of an AgentPM Agent manifest, resolved as `check` resolves it (the lock,
+/// an installed package, the local source), titled with the Agent's name and each bound
+/// phase marked with what is bound to it. An Agent whose loop does not resolve, or that
+/// names none, gets the diagnostic (located in the manifest) instead of a drawing; a loop
+/// with errors, its own.
+fn graph_agent(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Result<ExitCode> {
+    if a.collapse_loops {
+        bail!(
+            "--collapse-loops draws a team's loop steps as boxes; an Agent's loop is drawn whole (drop --collapse-loops)"
+        );
+    }
+    let member = Member::of(&a.input, &mut l);
+    let Some(member) = member else {
+        report_loaded(g, &l);
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let Facts::Manifest(manifest) = &member.facts else {
+        bail!("internal: an Agent manifest without its facts");
+    };
+    if manifest.loop_ref.is_none() {
+        // A `loop` that is there but unreadable, or bindings without one, was reported
+        // by the manifest's reader: one cause, one diagnostic.
+        if !l.diags.has_errors() {
+            l.diags.push(
+                Diagnostic::new(
+                    Code::NotALoop,
+                    "this AgentPM Agent manifest names no `loop`: there is no loop to draw",
+                )
+                .with_help("add the loop it runs (`\"loop\": \"@owner/name@X.Y.Z\"`), or give `graph` a loop file")
+                .at(""),
+            );
+            if let Some(doc) = &l.doc {
+                l.diags.locate_missing(doc);
+            }
+        }
+        report_loaded(g, &l);
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    }
+    let file = member.file.clone();
+    let stem = (a.input.file_stem())
+        .map_or_else(|| "agent".to_owned(), |s| s.to_string_lossy().into_owned());
+    let view = loopconv::project::agent_view(manifest, &stem);
+    // The context `check` reads: the rest of the Agent's workspace.
+    let roots: Vec<PathBuf> = super::project::workspace_of(g, &a.input)
+        .into_iter()
+        .collect();
+    let reported = [super::project::normal(&a.input)].into_iter().collect();
+    let mut members = vec![member.clone()];
+    members.extend(super::project::context(
+        g,
+        &roots,
+        &reported,
+        &super::io::folder_pool()?,
+    )?);
+    let project = Project::new(members);
+    // The project's diagnostics in the manifest, as `check` gives them.
+    let mut found: Vec<Diagnostic> = (super::project::strict(g, project.check()).into_iter())
+        .filter(|d| d.location.file == file)
+        .filter(|d| !g.settings.silences(d, Some(&a.input)))
+        .collect();
+    super::check::locate(g, &project, &mut found);
+    for d in found {
+        l.diags.push(d);
+    }
+    l.diags.sort();
+    report_loaded(g, &l);
+    // A loop, or the errors above say why not (`W101`, `W102`).
+    let resolved = (project.resolved_loop(0)).filter(|(m, _)| matches!(m.facts, Facts::Loop(_)));
+    let (Some((found, _)), false) = (resolved, l.diags.has_errors()) else {
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let loop_path = found.path.clone();
+    let lp = load_file(g, &loop_path, None)?;
+    let Some((spec, info)) = lp.valid() else {
+        report_loaded(g, &lp);
+        super::report::summary(
+            g,
+            format_args!(
+                "nothing drawn: the Agent's loop {} has errors",
+                lp.diags.file()
+            ),
+        );
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    report_loaded(g, &lp);
+    let opts = back::Options {
+        style: a.style.unwrap_or(Style::Flowchart),
+        agent: Some(view),
+        ..back::Options::default()
+    };
+    if a.svg {
+        let mut diags = Diagnostics::new(lp.diags.file());
+        let text = dot_to_svg(&loopconv::write(target, spec, info, &opts, &mut diags)?)?;
+        emit(a.output.as_deref(), &text)?.report(g);
+        return Ok(ExitCode::SUCCESS);
+    }
+    emit_streamed(a.output.as_deref(), |w| {
+        match back::draw_to(target, spec, info, &opts, w) {
+            Some(written) => Ok(written?),
+            None => bail!("internal: {} is not a drawing", target.name()),
+        }
+    })?
+    .report(g);
     Ok(ExitCode::SUCCESS)
 }
 

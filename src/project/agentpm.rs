@@ -60,6 +60,11 @@ pub struct Manifest {
     pub loop_ref: Option<PackageRef>,
     /// The bound phases (`bindings.phases` keys), each located.
     pub bound_phases: Vec<(String, At)>,
+    /// What each bound phase binds, in the order of `bound_phases`, in one line: each kind
+    /// of package and the packages (`memory @zack/m16-reference-memory`).
+    pub binds: Vec<String>,
+    /// Its `description`.
+    pub description: Option<String>,
 }
 
 /// An `agent.lock`, as the project's rules see it.
@@ -114,6 +119,13 @@ pub fn read_manifest(loaded: &mut Loaded) -> Option<Manifest> {
         ));
     }
     let name = root.get("name").and_then(Node::as_str).map(str::to_owned);
+    let description = (root.get("description").and_then(Node::as_str)).map(str::to_owned);
+    let binds = (root.get("bindings").and_then(|b| b.get("phases")))
+        .and_then(Node::members)
+        .unwrap_or_default()
+        .iter()
+        .map(|m| binding_summary(&m.value))
+        .collect();
     for d in diags {
         loaded.diags.push(d);
     }
@@ -124,7 +136,47 @@ pub fn read_manifest(loaded: &mut Loaded) -> Option<Manifest> {
         name,
         loop_ref,
         bound_phases,
+        binds,
+        description,
     })
+}
+
+/// What one phase binding holds, in one line: each key (the kind of package: `memory`,
+/// `tools`, `skills`...) and the packages under it, each a string or an object's `package`
+/// or `name` (`memory @zack/m16-reference-memory · tools @acme/search`). A value of another
+/// shape is named by its key alone; nothing at all is `nothing`.
+pub fn binding_summary(binding: &Node) -> String {
+    let package = |n: &Node| -> Option<String> {
+        match &n.value {
+            Value::String(s) => Some(s.to_string()),
+            Value::Object(_) => (n.get("package").or_else(|| n.get("name")))
+                .and_then(Node::as_str)
+                .map(str::to_owned),
+            _ => None,
+        }
+    };
+    let parts: Vec<String> = match &binding.value {
+        Value::Object(members) => members
+            .iter()
+            .map(|m| {
+                let packages: Vec<String> = match &m.value.value {
+                    Value::Array(items) => items.iter().filter_map(package).collect(),
+                    _ => package(&m.value).into_iter().collect(),
+                };
+                if packages.is_empty() {
+                    m.key.to_string()
+                } else {
+                    format!("{} {}", &*m.key, packages.join(", "))
+                }
+            })
+            .collect(),
+        _ => package(binding).into_iter().collect(),
+    };
+    if parts.is_empty() {
+        "nothing".to_owned()
+    } else {
+        parts.join(" · ")
+    }
 }
 
 /// The reference at `node`: a string, or `{name, version?}`; a malformed one is reported.
@@ -254,4 +306,39 @@ pub fn read_lock(loaded: &mut Loaded) -> Option<Lock> {
         ))
     });
     Some(Lock { root_loop })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::binding_summary;
+    use crate::diag::Diagnostics;
+    use crate::front::vocabulary::KEYS;
+    use crate::tree::{ReadLimits, parse_json};
+
+    fn summary(json: &str) -> String {
+        let mut diags = Diagnostics::new("t.json");
+        let doc =
+            parse_json(json.to_owned(), &KEYS, &ReadLimits::default(), &mut diags).expect("JSON");
+        binding_summary(doc.root())
+    }
+
+    /// Each kind of package and its packages: strings, objects' `package` or `name`; a
+    /// value of another shape by its key; nothing as `nothing`.
+    #[test]
+    fn a_binding_in_one_line() {
+        assert_eq!(
+            summary(
+                r#"{"memory": [{"package": "@z/m", "spaces": ["a"]}], "tools": ["@z/t", {"name": "@z/u"}]}"#
+            ),
+            "memory @z/m · tools @z/t, @z/u"
+        );
+        assert_eq!(summary(r#"{"skills": {"package": "@z/s"}}"#), "skills @z/s");
+        assert_eq!(
+            summary(r#"{"profiles": 3, "knowledge": []}"#),
+            "profiles · knowledge"
+        );
+        assert_eq!(summary("{}"), "nothing");
+        assert_eq!(summary(r#""@z/x""#), "@z/x");
+        assert_eq!(summary("null"), "nothing");
+    }
 }

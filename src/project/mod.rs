@@ -174,6 +174,27 @@ impl Project {
     }
 }
 
+/// How the loop of an Agent manifest is drawn ([`crate::back::AgentView`]): titled with
+/// the Agent's name (`fallback` when it has none), its loop reference below, and each
+/// bound phase with what it binds.
+pub fn agent_view(manifest: &agentpm::Manifest, fallback: &str) -> crate::back::AgentView {
+    let reference = manifest
+        .loop_ref
+        .as_ref()
+        .map_or_else(String::new, |r| match &r.version {
+            Some(v) => format!("{}@{v}", r.scoped()),
+            None => r.scoped(),
+        });
+    crate::back::AgentView {
+        name: manifest.name.clone().unwrap_or_else(|| fallback.to_owned()),
+        reference,
+        bound: (manifest.bound_phases.iter())
+            .zip(&manifest.binds)
+            .map(|((id, _), what)| (id.clone(), what.clone()))
+            .collect(),
+    }
+}
+
 /// The drawing of a team ([`crate::back::team`]): its steps in order, each after the steps
 /// it depends on, or, in a `chain`, `sequential` or `orchestrated` workflow without
 /// `depends_on`, after the step before it; `graph_of` gives the graph of a loop by name.

@@ -185,7 +185,7 @@ f: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
     },
     CodeDoc {
         code: Code::NotALoop,
-        checks: "A command that needs one loop (`graph`, `convert`, `paths`, `walk`, `diff`, `docs` of a file) is given a loop, not a document that uses loops: a multi-agent-spec team or agent spec, an AgentPM Agent or Template manifest, or an `agent.lock`.",
+        checks: "A command that needs one loop (`graph`, `convert`, `paths`, `walk`, `diff`, `docs` of a file) is given a loop, not a document that uses loops: a multi-agent-spec team or agent spec, an AgentPM Agent or Template manifest, or an `agent.lock`. `graph` and `docs` take a team and an Agent manifest too (a team's workflow, an Agent's loop), and `graph` says this of an Agent manifest that names no `loop`.",
         why: "Such a document names loops but holds none; reading it as a loop would report every one of its fields as wrong instead of saying what it is.",
         fix: "Give the command the loop the document names (a team step's `loop`, an Agent's `loop`), or check the document with `loopconv check`, which reads it with its loops.",
         example: None,

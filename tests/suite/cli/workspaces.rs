@@ -22,12 +22,15 @@ impl Copy {
 }
 
 fn copy(from: &str) -> Copy {
+    copy_from(&support::repo().join(from))
+}
+
+/// A copy of the workspace at `from` (a folder of the repository or of `../shared`).
+fn copy_from(from: &Path) -> Copy {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let dir = tmp
-        .path()
-        .join(Path::new(from).file_name().expect("a name"));
-    for f in support::files_under(&support::repo().join(from)) {
-        let rel = f.strip_prefix(support::repo().join(from)).expect("below");
+    let dir = tmp.path().join(from.file_name().expect("a name"));
+    for f in support::files_under(from) {
+        let rel = f.strip_prefix(from).expect("below");
         let to = dir.join(rel);
         std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
         std::fs::copy(&f, &to).expect("copy");
@@ -434,4 +437,371 @@ fn docs_of_a_workspace_links_teams_and_loops() {
         "name: docs-fixes",
     );
     assert_eq!(docs(&["--check"]).status.code(), Some(1));
+}
+
+/// `graph LANGUAGE FILE` run in `dir`: the exit code, standard output and standard error.
+fn graph(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = loopconv()
+        .current_dir(dir)
+        .arg("graph")
+        .args(args)
+        .output()
+        .expect("run");
+    let said = support::stderr(&out);
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8(out.stdout).expect("utf-8"),
+        said,
+    )
+}
+
+/// Render `source` with a real renderer (`dot -Tsvg`, `plantuml -pipe -tsvg`), unless it
+/// is not installed (the skip is named): it must draw it without an error and show
+/// `shown` as text.
+fn renders(tool: &str, source: &str, shown: &[&str]) {
+    let (bin, args, name): (&str, &[&str], &str) = match tool {
+        "dot" => ("dot", &["-Tsvg"], "dot (Graphviz)"),
+        _ => (
+            "plantuml",
+            &["-pipe", "-tsvg", "-charset", "UTF-8", "-nometadata"],
+            "PlantUML (plantuml)",
+        ),
+    };
+    if support::skip_without_tool(which(bin), name) {
+        return;
+    }
+    let mut child = std::process::Command::new(bin)
+        .args(args)
+        .env("JAVA_TOOL_OPTIONS", "-Djava.awt.headless=true")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect(bin);
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), source.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect(bin);
+    // Graphviz writes `-` as `&#45;`.
+    let svg = String::from_utf8_lossy(&out.stdout).replace("&#45;", "-");
+    assert!(
+        out.status.success() && svg.contains("<svg"),
+        "{tool}: {out:?}"
+    );
+    assert!(
+        !svg.contains("Syntax Error") && !svg.contains("An error has occured"),
+        "{tool}: {svg}"
+    );
+    for s in shown {
+        assert!(svg.contains(s), "{tool}: no {s:?} in {svg}");
+    }
+}
+
+/// `graph` of an Agent manifest draws its loop, resolved as `check` resolves it, titled
+/// with the Agent's name, each bound phase marked (a class or colour) and labelled with
+/// what is bound to it, in every diagram language; Graphviz and PlantUML draw it.
+#[test]
+fn an_agent_is_drawn_with_its_bound_phases_marked() {
+    let dir = support::repo().join(AGENTPM);
+    for (flags, marked) in [
+        (&["--mermaid"][..], "class p1 bound"),
+        (&["--mermaid", "--style", "state"][..], "class p1 bound"),
+        (&["--dot"][..], "fillcolor=\"#ccfbf1\""),
+        (&["--plantuml"][..], "as p1 #ccfbf1"),
+    ] {
+        let mut args = flags.to_vec();
+        args.push("agent.json");
+        let (code, text, said) = graph(&dir, &args);
+        assert_eq!(code, 0, "{flags:?}: {said}");
+        assert!(text.contains(marked), "{flags:?}: {text}");
+        let bound = match flags[0] {
+            "--mermaid" => "bound#58; memory @acme/notes-memory",
+            "--dot" => "bound: memory @acme/notes-memory",
+            _ => "bound<U+003A> memory <U+0040>acme<U+002F>notes<U+002D>memory",
+        };
+        assert_eq!(text.matches(bound).count(), 1, "{flags:?}: {text}");
+        let title = match flags[0] {
+            "--plantuml" => "title <b>notes<U+002D>agent</b>",
+            "--dot" => "label=<<B>notes-agent</B>",
+            _ => "accTitle: notes-agent · loop @acme/notes-loop@0.2.0",
+        };
+        assert!(text.contains(title), "{flags:?}: {text}");
+        // Where the loop came from, as `check` says it.
+        assert!(
+            said.contains("note[W108]") && !said.contains("error"),
+            "{said}"
+        );
+        if flags.len() == 1 {
+            insta::assert_snapshot!(format!("agent_notes{}", flags[0].replace("--", "_")), text);
+        }
+    }
+    let (_, dot, _) = graph(&dir, &["--dot", "agent.json"]);
+    renders(
+        "dot",
+        &dot,
+        &[">notes-agent<", "bound: memory @acme/notes-memory"],
+    );
+    let (_, puml, _) = graph(&dir, &["--plantuml", "agent.json"]);
+    renders(
+        "plantuml",
+        &puml,
+        &["notes-agent", "bound: memory @acme/notes-memory"],
+    );
+}
+
+/// The corpus's AgentPM workspace (a copy made here): its Agent's loop, read from the
+/// local source, drawn with `remember` bound to the memory package; Graphviz and PlantUML
+/// draw it.
+#[test]
+fn the_corpus_agent_is_drawn() {
+    let Some(corpus) = support::corpus() else {
+        return;
+    };
+    let ws = copy_from(&corpus.join("workspaces/agentpm-m16-harness-workspace"));
+    let (code, dot, said) = graph(ws.path(), &["--dot", "agent.json"]);
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        said.contains("local source loops/m16-reference-loop/agent.json"),
+        "{said}"
+    );
+    assert!(
+        dot.contains("label=<<B>m16-reference-harness-agent</B>")
+            && dot.contains("bound: memory @zack/m16-reference-memory"),
+        "{dot}"
+    );
+    renders("dot", &dot, &["bound: memory @zack/m16-reference-memory"]);
+    let (code, puml, _) = graph(ws.path(), &["--plantuml", "agent.json"]);
+    assert_eq!(code, 0);
+    renders("plantuml", &puml, &["m16-reference-harness-agent"]);
+    let (code, mermaid, _) = graph(ws.path(), &["agent.json"]);
+    assert_eq!(code, 0);
+    assert!(mermaid.contains("class p0 bound"), "{mermaid}");
+}
+
+/// An Agent whose loop does not resolve gets `check`'s diagnostic (one, located), not a
+/// drawing; one without a `loop`, one diagnostic that says so; one whose loop has errors,
+/// the loop's errors; a bound phase the loop lacks is a warning, and the rest is drawn.
+#[test]
+fn an_agent_that_cannot_be_drawn_says_why() {
+    let ws = copy(AGENTPM);
+    edit(
+        ws.path(),
+        "agent.json",
+        "notes-loop@0.2.0",
+        "notes-lop@0.2.0",
+    );
+    let (code, text, said) = graph(ws.path(), &["agent.json"]);
+    assert_eq!((code, text.as_str()), (1, ""), "{said}");
+    let checked = loopconv()
+        .current_dir(ws.path())
+        .args(["check", "agent.json"])
+        .output()
+        .expect("run");
+    let first = |s: &str| s.split("\n\n").next().unwrap_or_default().to_owned();
+    assert_eq!(first(&said), first(&support::stderr(&checked)));
+    assert_eq!(said.matches("error[").count(), 1, "{said}");
+    assert!(
+        said.contains("error[W101]") && said.contains("agent.json:7:11"),
+        "{said}"
+    );
+
+    let ws = copy(AGENTPM);
+    edit(
+        ws.path(),
+        "agent.json",
+        r#""loop": "@acme/notes-loop@0.2.0","#,
+        "",
+    );
+    edit(ws.path(), "agent.json", r#""summarize": {"#, r#""x": {"#);
+    let (code, _, said) = graph(ws.path(), &["agent.json"]);
+    // Bindings without a loop: the reader's one error.
+    assert_eq!(code, 1);
+    assert_eq!(said.matches("error[").count(), 1, "{said}");
+    assert!(said.contains("error[W104]"), "{said}");
+    edit(ws.path(), "agent.json", r#""bindings""#, r#""other""#);
+    let (code, _, said) = graph(ws.path(), &["agent.json"]);
+    assert_eq!(code, 1);
+    assert_eq!(said.matches("error[").count(), 1, "{said}");
+    assert!(
+        said.contains("error[P015]: this AgentPM Agent manifest names no `loop`")
+            && said.contains("agent.json:1:1"),
+        "{said}"
+    );
+
+    let ws = copy(AGENTPM);
+    edit(
+        ws.path(),
+        "loops/notes-loop/agent.json",
+        r#""to": "$end""#,
+        r#""to": "$ennd""#,
+    );
+    let (code, text, said) = graph(ws.path(), &["agent.json"]);
+    assert_eq!((code, text.as_str()), (1, ""), "{said}");
+    assert!(
+        said.contains("error[V009]") && said.contains("nothing drawn: the Agent's loop"),
+        "{said}"
+    );
+
+    let ws = copy(AGENTPM);
+    edit(
+        ws.path(),
+        "agent.json",
+        r#""summarize": {"#,
+        r#""summarise": {"#,
+    );
+    let (code, text, said) = graph(ws.path(), &["--dot", "agent.json"]);
+    assert_eq!(code, 0, "{said}");
+    assert!(said.contains("warning[W105]"), "{said}");
+    assert!(
+        !text.contains("bound:") && text.contains("summarize"),
+        "{text}"
+    );
+}
+
+/// An Agent's name and bindings are user text: escaped in every language like a loop's.
+#[test]
+fn an_agents_text_stays_text() {
+    let ws = copy(AGENTPM);
+    let hostile = r#"<img src=x onerror=alert(1)> \"q\" %% --> @enduml ../../x"#;
+    edit(
+        ws.path(),
+        "agent.json",
+        r#""name": "notes-agent""#,
+        &format!(r#""name": "{hostile}""#),
+    );
+    edit(
+        ws.path(),
+        "agent.json",
+        r#""package": "@acme/notes-memory""#,
+        r#""package": "<script>alert(1)</script> ]]} end""#,
+    );
+    for flag in ["--mermaid", "--dot", "--plantuml"] {
+        let (code, text, said) = graph(ws.path(), &[flag, "agent.json"]);
+        assert_eq!(code, 0, "{flag}: {said}");
+        for bad in ["<img", "<script", "-->"] {
+            assert!(!text.contains(bad), "{flag}: {bad} in {text}");
+        }
+        if flag == "--dot" {
+            renders("dot", &text, &["&lt;script&gt;"]);
+        }
+        if flag == "--plantuml" {
+            assert_eq!(text.matches("@enduml").count(), 1, "{text}");
+            renders("plantuml", &text, &[]);
+        }
+    }
+    // The Agent's page: its name makes no path (`/` and `..`), and stays text.
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let out = loopconv()
+        .current_dir(ws.path())
+        .args(["docs", ".", "-o"])
+        .arg(out_dir.path())
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    let pages: Vec<_> = support::files_under(out_dir.path());
+    assert_eq!(pages.len(), 3, "{pages:?}");
+    let page = pages
+        .iter()
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("agent-"))
+        })
+        .expect("the Agent's page");
+    let text = std::fs::read_to_string(page).expect("read");
+    for bad in ["<img", "<script"] {
+        assert!(!text.contains(bad), "{bad} in {text}");
+    }
+}
+
+/// `docs` of an AgentPM workspace: a page per Agent with a loop (its name, description,
+/// loop linked to its page, bindings, the loop drawn with the bound phases marked), the
+/// Agent in its loop's "Used by" and in the index; `docs --check` passes, and fails once a
+/// binding changes; a bound phase the loop lacks is flagged on the page.
+#[test]
+fn docs_of_a_workspace_writes_agent_pages() {
+    let ws = copy(AGENTPM);
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let docs = |extra: &[&str]| {
+        loopconv()
+            .current_dir(ws.path())
+            .args(["docs", ".", "-o"])
+            .arg(out_dir.path())
+            .args(extra)
+            .output()
+            .expect("run")
+    };
+    let out = docs(&[]);
+    assert!(out.status.success(), "{out:?}");
+    let read = |p: &str| std::fs::read_to_string(out_dir.path().join(p)).expect(p);
+    let agent = read("agent-notes-agent.md");
+    for want in [
+        "# Agent notes-agent\n\nKeeps a running summary of notes with the notes loop.\n",
+        "Runs the loop [notes-loop](notes-loop.md) (`@acme/notes-loop@0.2.0`, from `loops/notes-loop/agent.json`).",
+        "```mermaid\n---\ntitle: \"notes-agent · loop @acme/notes-loop@0.2.0",
+        "class p1 bound",
+        "| phase | bound |\n|---|---|\n| `summarize` | memory @acme/notes-memory |\n",
+    ] {
+        assert!(agent.contains(want), "no {want:?} in {agent}");
+    }
+    insta::assert_snapshot!("agent_notes_page", agent);
+    let notes = read("notes-loop.md");
+    assert!(
+        notes.contains("## Used by\n\n- Agent [notes-agent](agent-notes-agent.md)\n\n---"),
+        "{notes}"
+    );
+    assert!(read("index.md").contains("## Agents\n\n- [notes-agent](agent-notes-agent.md)\n"));
+    assert!(docs(&["--check"]).status.success());
+    edit(
+        ws.path(),
+        "agent.json",
+        r#""summarize": {"#,
+        r#""summarise": {"#,
+    );
+    assert_eq!(docs(&["--check"]).status.code(), Some(1));
+    assert!(docs(&[]).status.success());
+    assert!(
+        read("agent-notes-agent.md")
+            .contains("| `summarise` | memory @acme/notes-memory **(no phase of the loop"),
+    );
+    // An Agent whose loop does not resolve: `check`'s error, and no page.
+    edit(
+        ws.path(),
+        "agent.json",
+        "notes-loop@0.2.0",
+        "notes-lop@0.2.0",
+    );
+    let out = docs(&["--check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = support::stderr(&out);
+    assert!(said.contains("error[W101]"), "{said}");
+}
+
+/// `docs` of (a copy of) the corpus's AgentPM workspace: the Agent's page links the loop
+/// read from the local source, with `remember` bound; `--check` passes.
+#[test]
+fn docs_of_the_corpus_agent() {
+    let Some(corpus) = support::corpus() else {
+        return;
+    };
+    let ws = copy_from(&corpus.join("workspaces/agentpm-m16-harness-workspace"));
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let docs = |extra: &[&str]| {
+        loopconv()
+            .current_dir(ws.path())
+            .args(["docs", ".", "-o"])
+            .arg(out_dir.path())
+            .args(extra)
+            .output()
+            .expect("run")
+    };
+    let out = docs(&[]);
+    assert!(out.status.success(), "{out:?}");
+    let page = std::fs::read_to_string(out_dir.path().join("agent-m16-reference-harness-agent.md"))
+        .expect("the Agent's page");
+    assert!(
+        page.contains("Runs the loop [m16-reference-loop](m16-reference-loop.md)")
+            && page.contains("| `remember` | memory @zack/m16-reference-memory |")
+            && page.contains("class p0 bound"),
+        "{page}"
+    );
+    assert!(docs(&["--check"]).status.success());
 }

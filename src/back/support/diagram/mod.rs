@@ -133,6 +133,8 @@ pub const LINE_WIDTH: usize = 34;
 pub const OBJECTIVE_LINES: usize = 2;
 /// Longest agent name shown in a role line.
 pub const ROLE_CHARS: usize = 40;
+/// Longest binding shown on a phase of an Agent's loop.
+pub const BINDING_CHARS: usize = 60;
 /// Longest full text kept for tooltips.
 pub const TOOLTIP_CHARS: usize = 600;
 
@@ -164,6 +166,10 @@ pub struct DiagramNode<'a> {
     pub access: Option<String>,
     /// MAS role shown on the phase (`validator: qa`, `actor: code-fixer`).
     pub role: Option<String>,
+    /// What an AgentPM Agent binds to the phase (`bound: memory @acme/notes-memory`),
+    /// when the loop is drawn for an Agent ([`Drawing::for_agent`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binding: Option<String>,
     /// Full text for tooltips (cleaned, bounded; empty when [`Tooltips::Omitted`]).
     pub tooltip: Text<'a>,
     /// The entry phase.
@@ -175,9 +181,9 @@ pub struct DiagramNode<'a> {
 }
 
 impl DiagramNode<'_> {
-    /// The extra lines of a phase: its access intent, then its role.
+    /// The extra lines of a phase: its access intent, its role, then its binding.
     pub fn extras(&self) -> impl Iterator<Item = &str> {
-        [&self.access, &self.role]
+        [&self.access, &self.role, &self.binding]
             .into_iter()
             .flatten()
             .map(String::as_str)
@@ -291,6 +297,8 @@ pub struct NodeMark {
     pub reachable: bool,
     /// A reachable phase from which no terminal can be reached.
     pub trap: bool,
+    /// A phase an AgentPM Agent binds packages to ([`Drawing::for_agent`]).
+    pub bound: bool,
 }
 
 /// A loop ready to draw: its heading, and the tables its nodes and edges are made from.
@@ -333,6 +341,32 @@ impl<'a> Drawing<'a> {
             text_per_item: text_per_item(spec, tooltips),
             tables,
         }
+    }
+
+    /// The drawing as `agent` runs the loop (none: unchanged): titled with the Agent's
+    /// name, the loop's reference and kind below it, and each bound phase marked with
+    /// what is bound to it. A bound phase the loop lacks, or one declared twice past its
+    /// first declaration, marks nothing.
+    pub fn for_agent(mut self, agent: Option<&'a crate::back::AgentView>) -> Drawing<'a> {
+        let Some(agent) = agent else {
+            return self;
+        };
+        self.title = shorten(&agent.name, 80);
+        let reference = format!("loop {}", shorten(&agent.reference, 80));
+        self.subtitle = Some(match self.subtitle.take() {
+            Some(s) => format!("{reference} · {s}"),
+            None => reference,
+        });
+        let t = &mut self.tables;
+        t.bound = vec![None; t.spec.graph.phases.len()];
+        for (id, what) in &agent.bound {
+            if let Some(slot) =
+                (t.info.phase_index(&t.spec.graph, id)).and_then(|i| t.bound.get_mut(i))
+            {
+                slot.get_or_insert(what.as_str());
+            }
+        }
+        self
     }
 
     /// Node items: each phase (with its gates, drawn before it), then each terminal used.
@@ -483,6 +517,7 @@ impl<'a> Drawing<'a> {
                 entry: false,
                 reachable: facts.reachable,
                 trap: false,
+                bound: false,
             });
         }
         each(NodeMark {
@@ -491,6 +526,7 @@ impl<'a> Drawing<'a> {
             entry: p.id == t.spec.graph.entry,
             reachable: facts.reachable,
             trap: facts.trap,
+            bound: t.bound_to(i).is_some(),
         });
     }
 
@@ -663,6 +699,8 @@ struct DrawingTables<'a> {
     gates_of: IdMap<usize, Vec<usize>>,
     drawn: Drawn<'a>,
     tooltips: Tooltips,
+    /// What an Agent binds to each phase, by its index (empty: drawn for no Agent).
+    bound: Vec<Option<&'a str>>,
     /// Where each phase's outcomes are, by id (a transition's tooltip is its outcome's
     /// description: scanning the outcomes for each was quadratic in a phase of many).
     outcomes: crate::valid::outcomes::OutcomeIndex<'a>,
@@ -714,8 +752,14 @@ impl<'a> DrawingTables<'a> {
             gates_of,
             drawn,
             tooltips,
+            bound: Vec::new(),
             outcomes: crate::valid::outcomes::OutcomeIndex::new(&spec.graph),
         }
+    }
+
+    /// What an Agent binds to phase `i`, if the drawing is an Agent's and it binds any.
+    fn bound_to(&self, i: usize) -> Option<&'a str> {
+        self.bound.get(i).copied().flatten()
     }
 
     /// What the analysis says of the drawn phase with this id.
@@ -773,7 +817,9 @@ impl<'a> DrawingTables<'a> {
             Tooltips::Omitted => Cow::Borrowed(""),
         };
         let extras = (access_summary(p.access.as_ref()), role_of(self.spec, &p.id));
-        marked(m, shorten(&p.id, 64), lines, extras, tooltip)
+        let mut node = marked(m, shorten(&p.id, 64), lines, extras, tooltip);
+        node.binding = (self.bound_to(i)).map(|b| format!("bound: {}", shorten(b, BINDING_CHARS)));
+        node
     }
 
     fn terminal_mark(&self, t: Terminal) -> NodeMark {
@@ -783,6 +829,7 @@ impl<'a> DrawingTables<'a> {
             entry: false,
             reachable: self.info.reachable_terminals.contains(&t),
             trap: false,
+            bound: false,
         }
     }
 
@@ -910,6 +957,7 @@ fn marked<'a>(
         lines,
         access,
         role,
+        binding: None,
         tooltip,
         entry: m.entry,
         reachable: m.reachable,

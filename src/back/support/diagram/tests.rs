@@ -215,3 +215,52 @@ proptest::proptest! {
         );
     }
 }
+
+/// A loop drawn for an Agent: titled with the Agent's name, its reference before the
+/// loop's kind, each bound phase (its first declaration) marked with what is bound to it;
+/// a phase the loop lacks marks nothing, and without an Agent nothing changes.
+#[test]
+fn a_loop_drawn_for_an_agent_marks_its_bound_phases() {
+    use crate::pipeline::{LoadOptions, load};
+    let src = r#"{"kind": "loop", "name": "l", "version": "1.0.0", "description": "d", "loop": {
+        "entry_phase": "a", "limits": {"max_steps": 4},
+        "phases": [{"id": "a", "objective": "A."}, {"id": "b", "objective": "B."}],
+        "transitions": [{"from": "a", "on": "complete", "to": "b"},
+                        {"from": "b", "on": "complete", "to": "$end"}]}}"#;
+    let l = load("l.json", src.as_bytes(), &LoadOptions::default());
+    let (spec, info) = l.valid().expect("a valid loop");
+    let agent = crate::back::AgentView {
+        name: "my-agent".to_owned(),
+        reference: "@o/l@1.0.0".to_owned(),
+        bound: vec![
+            ("b".to_owned(), "tools @o/search".to_owned()),
+            ("nope".to_owned(), "memory @o/m".to_owned()),
+            ("b".to_owned(), "skills @o/second".to_owned()),
+        ],
+    };
+    let plain = Drawing::new(spec, info, Tooltips::Omitted).for_agent(None);
+    assert_eq!(plain.title, "l");
+    let plain = plain.into_diagram();
+    assert!(plain.nodes.iter().all(|n| n.binding.is_none()));
+    let d = Drawing::new(spec, info, Tooltips::Omitted).for_agent(Some(&agent));
+    assert_eq!(d.title, "my-agent");
+    assert_eq!(d.subtitle.as_deref(), Some("loop @o/l@1.0.0 · max 4 steps"));
+    let mut marks = Vec::new();
+    d.for_each_mark(|m| marks.push((m.id, m.bound)));
+    assert_eq!(
+        marks,
+        [
+            (NodeId::Phase(0), false),
+            (NodeId::Phase(1), true),
+            (NodeId::Terminal(Terminal::End), false)
+        ]
+    );
+    let d = d.into_diagram();
+    let b = d.node(NodeId::Phase(1)).expect("b");
+    assert_eq!(b.binding.as_deref(), Some("bound: tools @o/search"));
+    assert_eq!(b.extras().last(), Some("bound: tools @o/search"));
+    assert!(
+        d.node(NodeId::Phase(0))
+            .is_some_and(|a| a.binding.is_none())
+    );
+}
