@@ -398,7 +398,7 @@ fn team_pages(
             _ => return None,
         };
         let drawing = loopconv::project::team_drawing(team, &graph_of);
-        let file_name = format!("team-{}.md", drawing.name);
+        let file_name = format!("team-{}.md", file_stem_of(drawing.name));
         if pages.iter().any(|(n, _)| *n == file_name)
             || made.iter().any(|(n, _): &(String, String)| *n == file_name)
         {

@@ -712,6 +712,30 @@ fn an_agents_text_stays_text() {
     }
 }
 
+/// A team's name makes no path either: `/` and `..` in it become `-` in its page's name
+/// (before, `docs` failed: "creating folder .../team-x/..: file exists").
+#[test]
+fn a_team_name_makes_no_path() {
+    let ws = copy(MAS);
+    edit(
+        ws.path(),
+        "teams/release.json",
+        r#""name": "release""#,
+        r#""name": "x/../../../evil""#,
+    );
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let out = loopconv()
+        .current_dir(ws.path())
+        .args(["docs", ".", "-o"])
+        .arg(out_dir.path())
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{out:?}");
+    assert!(out_dir.path().join("team-x-..-..-..-evil.md").is_file());
+    let outside = out_dir.path().parent().expect("parent");
+    assert!(!outside.join("evil.md").exists() && !outside.join("team-evil.md").exists());
+}
+
 /// `docs` of an AgentPM workspace: a page per Agent with a loop (its name, description,
 /// loop linked to its page, bindings, the loop drawn with the bound phases marked), the
 /// Agent in its loop's "Used by" and in the index; `docs --check` passes, and fails once a
