@@ -706,6 +706,18 @@ impl Diagnostics {
         &mut self.items
     }
 
+    /// Take out the diagnostics `pick` picks, in order, keeping the others (and the file,
+    /// the limit and the counts of those left out).
+    pub fn extract(&mut self, pick: impl Fn(&Diagnostic) -> bool) -> Vec<Diagnostic> {
+        self.take_summary();
+        let (picked, kept) = std::mem::take(&mut self.items)
+            .into_iter()
+            .partition(|d| pick(d));
+        self.items = kept;
+        self.put_summary();
+        picked
+    }
+
     /// Take the diagnostics out.
     pub fn into_items(self) -> Vec<Diagnostic> {
         self.items

@@ -206,7 +206,7 @@ pub fn to_model(spec: &Spec) -> m::Machine {
         states.insert(keys.terminal[terminal_index(t)].clone(), state);
     }
     let mut machine = m::Machine {
-        id: spec.name.clone(),
+        id: Some(spec.name.clone()),
         version: spec.version.clone(),
         description: spec.description.clone(),
         initial: keys.target(&Destination::Phase(spec.graph.entry.clone())),
@@ -233,7 +233,7 @@ fn phase_state(p: &ir::Phase, outgoing: &ir::Outgoing<'_>, keys: &Keys<'_>) -> m
             for o in outcomes {
                 if let Some(t) = target(&o.id) {
                     let transition = m::Transition {
-                        target: t,
+                        target: m::Targets::one(t),
                         description: Some(o.description.clone()),
                         ..m::Transition::default()
                     };
@@ -270,7 +270,7 @@ fn gate_states(spec: &Spec, keys: &Keys<'_>, states: &mut m::States) {
             ),
         ]);
         let state = m::State {
-            tags: Some(vec![m::Tag::Checkpoint]),
+            tags: Some(m::Tags::checkpoint()),
             meta: Some(m::StateMeta {
                 checkpoint: Some(c.id.clone()),
                 ..m::StateMeta::default()

@@ -46,9 +46,6 @@ pub(super) struct ConvertArgs {
         help_heading = "Input"
     )]
     from: Option<Format>,
-    /// Write even when the target cannot hold some fields (they are reported as warnings).
-    #[arg(long)]
-    allow_lossy: bool,
     /// MAS `actor` for a loop that does not name one.
     #[arg(long, value_name = "AGENT")]
     actor: Option<String>,
@@ -100,7 +97,7 @@ impl clap::ValueEnum for ConvertTo {
 
 pub(super) fn convert_opts(a: &ConvertArgs) -> back::Options {
     back::Options {
-        allow_lossy: a.allow_lossy,
+        allow_lossy: a.g.allow_lossy,
         actor: a.actor.clone(),
         validator: a.validator.clone(),
         fallback_agent: a.fallback_agent.clone(),
@@ -164,7 +161,7 @@ pub(super) fn run(g: &Global, a: &ConvertArgs) -> Result<ExitCode> {
                 g,
                 format_args!(
                     "converted nothing: nothing was written{}",
-                    if lossy && !a.allow_lossy {
+                    if lossy && !a.g.allow_lossy {
                         " (pass --allow-lossy to write the output anyway, with these losses as warnings)"
                     } else {
                         ""

@@ -193,6 +193,11 @@ struct Global {
     /// `-` among the inputs).
     #[arg(long, value_name = "NAME", help_heading = "Input")]
     stdin_name: Option<String>,
+    /// Read what a loop cannot hold but can do without, each loss a warning (`B001`): an
+    /// XState machine's names that are no ids, missing descriptions, guards, actions,
+    /// `context`. `convert` also writes an output its target cannot hold whole.
+    #[arg(long)]
+    allow_lossy: bool,
     #[command(flatten)]
     config: config::ConfigArgs,
     /// The configuration file's settings under the flags' ([`configure`]).
@@ -322,6 +327,7 @@ impl Global {
             options,
             limits: Limits::default(),
             stdin_name: None,
+            allow_lossy: false,
             config: config::ConfigArgs::default(),
             settings: config::Settings::default(),
         }

@@ -88,6 +88,7 @@ pub(super) fn load_document(
             limits,
             tree: TreeUse::ReleaseThen(crate::return_freed_memory),
             documents,
+            allow_lossy: g.allow_lossy,
         },
     );
     let file = (!is_stdio(path)).then_some(path);

@@ -46,6 +46,14 @@ impl Flagged {
             .clone()
             .filter(|d| invalidates(d.code))
             .map(|d| d.location.pointer.clone());
+        // A machine that uses an XState feature a loop cannot hold (`F018`: nested or
+        // parallel states, guarded candidates, `always`, a child or wildcard target) is not
+        // the loop read from it: its states (its phases and transitions, `/states`) are not
+        // judged as a graph, so that no `V` code follows from the refusal.
+        let refused = errors
+            .clone()
+            .filter(|d| d.code == Code::XstateUnsupported)
+            .flat_map(|d| [d.location.pointer.clone(), "/states".to_owned()]);
         let misspelled = errors
             .filter(|d| d.code == Code::UnknownField)
             .filter_map(|d| match d.suggestions.first() {
@@ -56,7 +64,7 @@ impl Flagged {
                 }
                 _ => None,
             });
-        Flagged(unusable.chain(misspelled).collect())
+        Flagged(unusable.chain(refused).chain(misspelled).collect())
     }
 
     /// Whether nothing is flagged (the common case: then no pointer is written out).

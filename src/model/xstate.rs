@@ -37,9 +37,11 @@ pub const CHECKPOINT_TAG: &str = "checkpoint";
 #[serde(deny_unknown_fields)]
 #[schemars(title = "XState machine (loopconv subset)")]
 pub struct Machine {
-    /// Machine id: the loop's name.
-    #[schemars(regex(pattern = id_pattern::NAME))]
-    pub id: String,
+    /// Machine id: the loop's name (a name, `^[a-z][a-z0-9-]*$`; the front end checks it,
+    /// and names a machine without one, so that a hand-written machine's other problems
+    /// are reported with it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// Package version (AgentPM).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(regex(pattern = id_pattern::VERSION))]
@@ -88,6 +90,11 @@ impl Events {
     /// The events, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &On)> {
         self.0.iter().map(|(name, on)| (name, on))
+    }
+
+    /// The events, in order, as owned pairs.
+    pub fn into_pairs(self) -> Vec<(String, On)> {
+        self.0
     }
 
     /// The events, in order, each `On` writable.
@@ -256,9 +263,13 @@ pub struct State {
     /// A phase's objective.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// `["checkpoint"]` on a checkpoint's gate.
+    /// `["checkpoint"]` on a checkpoint's gate (XState also takes one tag as a string;
+    /// any other tag is not a loop's, and is dropped only with `--allow-lossy`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tags: Option<Vec<Tag>>,
+    pub tags: Option<Tags>,
+    /// The state's own id, for `#id` targets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// A phase's access intent; a gate's checkpoint id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<StateMeta>,
@@ -292,12 +303,103 @@ pub enum StateType {
     Final,
 }
 
-/// A state tag loopconv reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Tag {
-    /// The state is an approval checkpoint's gate.
-    Checkpoint,
+/// A state's tags: one string or a list of them (written as a list).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Tags(pub Vec<String>);
+
+impl Tags {
+    /// The tags of a checkpoint's gate.
+    pub fn checkpoint() -> Tags {
+        Tags(vec![CHECKPOINT_TAG.to_owned()])
+    }
+
+    /// Whether the state is tagged `checkpoint`.
+    pub fn is_checkpoint(&self) -> bool {
+        self.0.iter().any(|t| t == CHECKPOINT_TAG)
+    }
+}
+
+impl<'de> Deserialize<'de> for Tags {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        OneOrMany::deserialize(de).map(|t| Tags(t.into_vec()))
+    }
+}
+
+impl JsonSchema for Tags {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Tags".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <OneOrMany as JsonSchema>::json_schema(generator)
+    }
+}
+
+/// One string or a list of them, as XState writes tags and targets.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+enum OneOrMany {
+    /// One.
+    One(String),
+    /// A list.
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+/// A transition's targets: the key of one state (or `#id`), as loopconv writes it, or a
+/// list of them, as XState also takes (one is the same as the key alone; several are a
+/// parallel machine's); none for a targetless transition.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Targets(pub Vec<String>);
+
+impl Targets {
+    /// The one target `key`.
+    pub fn one(key: impl Into<String>) -> Targets {
+        Targets(vec![key.into()])
+    }
+
+    /// The first target.
+    pub fn first(&self) -> Option<&str> {
+        self.0.first().map(String::as_str)
+    }
+
+    /// Whether there is no target.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Targets {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self.0.as_slice() {
+            [one] => ser.serialize_str(one),
+            many => many.serialize(ser),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Targets {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        OneOrMany::deserialize(de).map(|t| Targets(t.into_vec()))
+    }
+}
+
+impl JsonSchema for Targets {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Targets".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <OneOrMany as JsonSchema>::json_schema(generator)
+    }
 }
 
 /// A state's `meta`.
@@ -326,8 +428,20 @@ pub enum On {
     Target(String),
     /// A transition object.
     Transition(Transition),
-    /// Several candidate transitions, chosen by guards: not a loop's.
-    Candidates(Vec<Transition>),
+    /// Several candidate transitions, chosen by guards: not a loop's (one is the same
+    /// as that transition alone). XState takes a target's key as a candidate too.
+    Candidates(#[schemars(with = "Vec<Candidate>")] Vec<Transition>),
+}
+
+/// A candidate transition as it may be written: a target's key or a transition object.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Candidate {
+    /// The target state's key.
+    Target(String),
+    /// A transition object.
+    Transition(Transition),
 }
 
 impl<'de> Deserialize<'de> for On {
@@ -359,8 +473,20 @@ impl<'de> serde::de::Visitor<'de> for OnVisitor {
             .map(On::Transition)
     }
 
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<On, A::Error> {
-        Vec::deserialize(serde::de::value::SeqAccessDeserializer::new(seq)).map(On::Candidates)
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<On, A::Error> {
+        let mut candidates = Vec::new();
+        while let Some(on) = seq.next_element::<On>()? {
+            candidates.push(match on {
+                On::Target(key) => Transition::to(key),
+                On::Transition(t) => t,
+                On::Candidates(_) => {
+                    return Err(serde::de::Error::custom(
+                        "a candidate transition is a target or a transition object",
+                    ));
+                }
+            });
+        }
+        Ok(On::Candidates(candidates))
     }
 }
 
@@ -369,8 +495,8 @@ impl On {
     pub fn target(&self) -> Option<&str> {
         match self {
             On::Target(t) => Some(t),
-            On::Transition(t) => Some(&t.target),
-            On::Candidates(c) => c.first().map(|t| t.target.as_str()),
+            On::Transition(t) => t.target.first(),
+            On::Candidates(c) => c.first().and_then(|t| t.target.first()),
         }
     }
 }
@@ -379,8 +505,9 @@ impl On {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Transition {
-    /// The target state's key.
-    pub target: String,
+    /// The target state's key (or several, or none: not a loop's).
+    #[serde(default, skip_serializing_if = "Targets::is_empty")]
+    pub target: Targets,
     /// The outcome's description.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -393,6 +520,16 @@ pub struct Transition {
     /// `true` on an outcome that goes back to its own phase: one more step ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reenter: Option<Box<serde_json::Value>>,
+}
+
+impl Transition {
+    /// The transition to `key` and nothing else.
+    pub fn to(key: impl Into<String>) -> Transition {
+        Transition {
+            target: Targets::one(key),
+            ..Transition::default()
+        }
+    }
 }
 
 /// A final state's output.

@@ -70,7 +70,8 @@ pub fn claimed_format(root: &Node) -> Option<Format> {
 
 /// Read a located document as `format`: shape check, format warnings, lowering into the
 /// IR. `None` when the loop could not be built (the reasons are in `diags`). The tree is
-/// freed once the model is built unless `tree` keeps it.
+/// freed once the model is built unless `tree` keeps it. Losses are one error
+/// ([`read_format_allowing`] with `false`).
 pub fn read_format(
     format: Format,
     doc: &mut Document,
@@ -78,10 +79,24 @@ pub fn read_format(
     tree: TreeUse,
     diags: &mut Diagnostics,
 ) -> Option<Spec> {
+    read_format_allowing(format, doc, limits, tree, false, diags)
+}
+
+/// [`read_format`]; with `lossy`, what a loop can do without (an XState machine's names
+/// that are no ids, guards, actions, ...) is dropped, each loss a warning
+/// ([`LoadOptions::allow_lossy`]).
+pub fn read_format_allowing(
+    format: Format,
+    doc: &mut Document,
+    limits: &ReadLimits,
+    tree: TreeUse,
+    lossy: bool,
+    diags: &mut Diagnostics,
+) -> Option<Spec> {
     match format {
         Format::Agentpm => front::agentpm::read(doc, limits, tree, diags),
         Format::Mas => front::mas::read(doc, limits, tree, diags),
         Format::Ir => front::ir::read(doc, limits, tree, diags),
-        Format::Xstate => front::xstate::read(doc, limits, tree, diags),
+        Format::Xstate => front::xstate::read(doc, limits, tree, lossy, diags),
     }
 }

@@ -12,7 +12,7 @@ use crate::ir::Spec;
 use crate::tree::{self, Document, ReadLimits, Syntax};
 use crate::valid::{self, Info};
 
-use super::{claimed_format, read_format};
+use super::{claimed_format, read_format_allowing};
 
 /// How to read.
 #[derive(Debug, Clone, Default)]
@@ -31,6 +31,11 @@ pub struct LoadOptions {
     /// (`crate::project`); otherwise it is refused with `P015`, as a command that needs a
     /// loop must.
     pub documents: bool,
+    /// Whether what a loop cannot hold but can do without is dropped, each loss a warning
+    /// (`B001`), instead of one error that lists them (`--allow-lossy`; the XState front
+    /// end reads a machine written by hand so: names that are no ids, missing
+    /// descriptions, guards, actions, `context`).
+    pub allow_lossy: bool,
 }
 
 /// The result of reading one file: whatever could be built, and every diagnostic.
@@ -150,6 +155,9 @@ fn read_into(
     out: &mut Loaded,
     other_format: &mut Option<Format>,
 ) -> Option<()> {
+    // A machine as `convert --to xstate --module js` (or `ts`) writes it: its JSON, at
+    // the same places.
+    let text = front::xstate::module_json(&text).unwrap_or(text);
     let doc = match syntax_for(path, &text) {
         Syntax::Json => {
             tree::parse_json_or_text(text, &vocabulary::KEYS, &opts.limits, &mut out.diags)
@@ -192,7 +200,14 @@ fn read_into(
         .from
         .and_then(|_| super::claimed_format(doc.root()))
         .filter(|&c| c != format);
-    let spec = read_format(format, doc, &opts.limits, opts.tree, &mut out.diags)?;
+    let spec = read_format_allowing(
+        format,
+        doc,
+        &opts.limits,
+        opts.tree,
+        opts.allow_lossy,
+        &mut out.diags,
+    )?;
     out.info = Some(valid::validate(&spec, &mut out.diags));
     out.spec = Some(spec);
     Some(())

@@ -351,6 +351,7 @@ fn load(source: Source, from: Option<Format>, g: &Global) -> Result<Loaded, Stri
             let opts = LoadOptions {
                 from,
                 limits: g.limits.read_limits(),
+                allow_lossy: g.allow_lossy,
                 ..LoadOptions::default()
             };
             let mut l = loopconv::pipeline::load_string(&shown, text, &opts).0;
@@ -592,7 +593,8 @@ impl Server {
                     module,
                     output: a.output.zip(output),
                 };
-                let g = self.global(false);
+                let mut g = self.global(false);
+                g.allow_lossy = job.opts.allow_lossy;
                 let result = self.blocking(&ctx, move || convert_work(job, &g)).await?;
                 self.log_written(&ctx, &result).await;
                 Ok(result)

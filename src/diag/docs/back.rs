@@ -9,9 +9,9 @@ use crate::format::{Format, Target};
 pub(super) const DOCS: &[CodeDoc] = &[
     CodeDoc {
         code: Code::LostField,
-        checks: "A conversion carries every field of the source into the target format.",
+        checks: "A conversion carries every field of the source into the target format; reading an XState machine written by hand keeps all of it in the loop (names that are no stable ids, missing descriptions, guards, actions, `context`, final states without a status are losses: one error that names each at its place, or with `--allow-lossy` a warning each).",
         why: "A field the target cannot hold would be dropped silently: the converted loop would do less than the original.",
-        fix: "Convert to a format that holds the field (the IR holds everything), or accept the loss with `--allow-lossy`.",
+        fix: "Convert to a format that holds the field (the IR holds everything), write the machine the way a loop is (stable ids, descriptions, no guards or actions), or accept the loss with `--allow-lossy`.",
         example: convert(
             veal!("checks:\n  - {id: clippy, type: command, command: cargo clippy}\n"),
             Target::Loop(Format::Agentpm),

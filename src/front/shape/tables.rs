@@ -1385,16 +1385,12 @@ static IR_RULES: [Rules; 80] = [
 /// The compiled `xstate.schema.json`.
 pub(super) static XSTATE: Schema = Schema { rules: &XSTATE_RULES };
 
-static XSTATE_RULES: [Rules; 89] = [
+static XSTATE_RULES: [Rules; 97] = [
     // 0: #
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[
-            Name::word("id", 32),
-            Name::word("initial", 33),
-            Name::word("states", 66),
-        ],
+        required: &[Name::word("initial", 33), Name::word("states", 66)],
         properties: Some(&[
             (Name::word("id", 32), 1),
             (Name::word("version", 79), 2),
@@ -1411,7 +1407,6 @@ static XSTATE_RULES: [Rules; 89] = [
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        pattern: Some(TextPattern::Kebab),
         ..Rules::EMPTY
     },
     // 2: #/properties/version
@@ -1860,11 +1855,12 @@ static XSTATE_RULES: [Rules; 89] = [
             (Name::word("type", 76), 62),
             (Name::word("description", 15), 63),
             (Name::word("tags", 69), 64),
-            (Name::word("meta", 44), 66),
-            (Name::word("entry", 19), 75),
-            (Name::word("always", 5), 76),
-            (Name::word("on", 48), 77),
-            (Name::word("output", 52), 87),
+            (Name::word("id", 32), 68),
+            (Name::word("meta", 44), 69),
+            (Name::word("entry", 19), 78),
+            (Name::word("always", 5), 79),
+            (Name::word("on", 48), 80),
+            (Name::word("output", 52), 95),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1882,161 +1878,205 @@ static XSTATE_RULES: [Rules; 89] = [
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 64: #/$defs/State/properties/tags
+    // 64: #/$defs/Tags
     Rules {
-        types: Some(&["array"]),
-        type_set: Types(2),
-        items: Some(65),
+        any_of: &[65, 66],
         ..Rules::EMPTY
     },
-    // 65: #/$defs/Tag
+    // 65: #/$defs/Tags/anyOf/0
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
-        enumeration: Some(&["checkpoint"]),
         ..Rules::EMPTY
     },
-    // 66: #/$defs/StateMeta
+    // 66: #/$defs/Tags/anyOf/1
+    Rules {
+        types: Some(&["array"]),
+        type_set: Types(2),
+        items: Some(67),
+        ..Rules::EMPTY
+    },
+    // 67: #/$defs/Tags/anyOf/1/items
+    Rules {
+        types: Some(&["string"]),
+        type_set: Types(4),
+        ..Rules::EMPTY
+    },
+    // 68: #/$defs/State/properties/id
+    Rules {
+        types: Some(&["string"]),
+        type_set: Types(4),
+        ..Rules::EMPTY
+    },
+    // 69: #/$defs/StateMeta
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("access", 1), 67),
-            (Name::word("checkpoint", 9), 73),
-            (Name::word("enforced", 17), 74),
+            (Name::word("access", 1), 70),
+            (Name::word("checkpoint", 9), 76),
+            (Name::word("enforced", 17), 77),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 67: #/$defs/Access
+    // 70: #/$defs/Access
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tools", 73), 68),
-            (Name::word("knowledge", 36), 69),
-            (Name::word("memory", 43), 70),
+            (Name::word("tools", 73), 71),
+            (Name::word("knowledge", 36), 72),
+            (Name::word("memory", 43), 73),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 68: #/$defs/Access/properties/tools
+    // 71: #/$defs/Access/properties/tools
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 69: #/$defs/Access/properties/knowledge
+    // 72: #/$defs/Access/properties/knowledge
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 70: #/$defs/MemoryAccess
+    // 73: #/$defs/MemoryAccess
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("read", 57), 71), (Name::word("write", 80), 72)]),
+        properties: Some(&[(Name::word("read", 57), 74), (Name::word("write", 80), 75)]),
         additional: Additional::Closed,
         min_properties: Some(1),
         ..Rules::EMPTY
     },
-    // 71: #/$defs/MemoryAccess/properties/read
+    // 74: #/$defs/MemoryAccess/properties/read
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 72: #/$defs/MemoryAccess/properties/write
+    // 75: #/$defs/MemoryAccess/properties/write
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 73: #/$defs/StateMeta/properties/checkpoint
+    // 76: #/$defs/StateMeta/properties/checkpoint
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 74: #/$defs/StateMeta/properties/enforced
+    // 77: #/$defs/StateMeta/properties/enforced
     Rules {
         types: Some(&["boolean"]),
         type_set: Types(8),
         ..Rules::EMPTY
     },
-    // 75: #/$defs/State/properties/entry
+    // 78: #/$defs/State/properties/entry
     Rules::EMPTY,
-    // 76: #/$defs/State/properties/always
+    // 79: #/$defs/State/properties/always
     Rules::EMPTY,
-    // 77: #/$defs/State/properties/on
+    // 80: #/$defs/State/properties/on
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        additional: Additional::Schema(78),
+        additional: Additional::Schema(81),
         ..Rules::EMPTY
     },
-    // 78: #/$defs/On
+    // 81: #/$defs/On
     Rules {
-        any_of: &[79, 80, 86],
+        any_of: &[82, 83, 92],
         ..Rules::EMPTY
     },
-    // 79: #/$defs/On/anyOf/0
+    // 82: #/$defs/On/anyOf/0
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 80: #/$defs/Transition
+    // 83: #/$defs/Transition
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("target", 70)],
         properties: Some(&[
-            (Name::word("target", 70), 81),
-            (Name::word("description", 15), 82),
-            (Name::word("guard", 31), 83),
-            (Name::word("actions", 3), 84),
-            (Name::word("reenter", 59), 85),
+            (Name::word("target", 70), 84),
+            (Name::word("description", 15), 88),
+            (Name::word("guard", 31), 89),
+            (Name::word("actions", 3), 90),
+            (Name::word("reenter", 59), 91),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 81: #/$defs/Transition/properties/target
+    // 84: #/$defs/Targets
+    Rules {
+        any_of: &[85, 86],
+        ..Rules::EMPTY
+    },
+    // 85: #/$defs/Targets/anyOf/0
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 82: #/$defs/Transition/properties/description
-    Rules {
-        types: Some(&["string"]),
-        type_set: Types(4),
-        ..Rules::EMPTY
-    },
-    // 83: #/$defs/Transition/properties/guard
-    Rules::EMPTY,
-    // 84: #/$defs/Transition/properties/actions
-    Rules::EMPTY,
-    // 85: #/$defs/Transition/properties/reenter
-    Rules::EMPTY,
-    // 86: #/$defs/On/anyOf/2
+    // 86: #/$defs/Targets/anyOf/1
     Rules {
         types: Some(&["array"]),
         type_set: Types(2),
-        items: Some(80),
+        items: Some(87),
         ..Rules::EMPTY
     },
-    // 87: #/$defs/Output
+    // 87: #/$defs/Targets/anyOf/1/items
+    Rules {
+        types: Some(&["string"]),
+        type_set: Types(4),
+        ..Rules::EMPTY
+    },
+    // 88: #/$defs/Transition/properties/description
+    Rules {
+        types: Some(&["string"]),
+        type_set: Types(4),
+        ..Rules::EMPTY
+    },
+    // 89: #/$defs/Transition/properties/guard
+    Rules::EMPTY,
+    // 90: #/$defs/Transition/properties/actions
+    Rules::EMPTY,
+    // 91: #/$defs/Transition/properties/reenter
+    Rules::EMPTY,
+    // 92: #/$defs/On/anyOf/2
+    Rules {
+        types: Some(&["array"]),
+        type_set: Types(2),
+        items: Some(93),
+        ..Rules::EMPTY
+    },
+    // 93: #/$defs/Candidate
+    Rules {
+        any_of: &[94, 83],
+        ..Rules::EMPTY
+    },
+    // 94: #/$defs/Candidate/anyOf/0
+    Rules {
+        types: Some(&["string"]),
+        type_set: Types(4),
+        ..Rules::EMPTY
+    },
+    // 95: #/$defs/Output
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[Name::word("status", 67)],
-        properties: Some(&[(Name::word("status", 67), 88)]),
+        properties: Some(&[(Name::word("status", 67), 96)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 88: #/$defs/Status
+    // 96: #/$defs/Status
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),

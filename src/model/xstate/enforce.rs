@@ -24,7 +24,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Events, Machine, On, State, StateMeta, StateType, Status, Tag, Transition};
+use super::{Events, Machine, On, State, StateMeta, StateType, Status, Tags, Targets, Transition};
 use crate::ir::{Exhausted, FixedLoop, Pattern, PhaseAction, ToolAction};
 
 /// The event of a failing tool call in the current phase.
@@ -50,8 +50,7 @@ fn action(kind: &str, counter: &str) -> Value {
 
 /// Whether `state` is a phase's (neither final nor a checkpoint's gate).
 fn is_phase(state: &State) -> bool {
-    state.kind != Some(StateType::Final)
-        && !state.tags.iter().flatten().any(|t| *t == Tag::Checkpoint)
+    state.kind != Some(StateType::Final) && !state.tags.as_ref().is_some_and(Tags::is_checkpoint)
 }
 
 /// `base` if no state has it, else `base-2`, `base-3`, ...
@@ -79,19 +78,18 @@ fn final_base(status: Status) -> &'static str {
 /// `on` as a transition object with its fields.
 fn transition(on: &On) -> Transition {
     match on {
-        On::Target(t) => Transition {
-            target: t.clone(),
-            ..Transition::default()
-        },
+        On::Target(t) => Transition::to(t.clone()),
         On::Transition(t) => t.clone(),
         On::Candidates(c) => c.last().cloned().unwrap_or_default(),
     }
 }
 
 /// A transition object as it is written: its target alone when it has nothing else.
-fn written(t: Transition) -> On {
-    if t.description.is_none() && t.guard.is_none() && t.actions.is_none() && t.reenter.is_none() {
-        On::Target(t.target)
+fn written(mut t: Transition) -> On {
+    let plain =
+        t.description.is_none() && t.guard.is_none() && t.actions.is_none() && t.reenter.is_none();
+    if plain && t.target.0.len() == 1 {
+        On::Target(t.target.0.swap_remove(0))
     } else {
         On::Transition(t)
     }
@@ -180,13 +178,13 @@ pub fn enforce(machine: &mut Machine) {
         });
         for (name, on) in state.on.iter().flatten() {
             let mut t = transition(on);
-            if t.target == *key {
+            if t.target.first() == Some(key.as_str()) {
                 t.reenter = Some(Box::new(Value::Bool(true)));
             }
             let on = match (eval, &escalation) {
                 (Some(f), Some(target)) if name.as_str() == f.retry.0 => {
                     let last = Transition {
-                        target: target.clone(),
+                        target: Targets::one(target.clone()),
                         guard: Some(Box::new(guard("reached", "attempts", attempts))),
                         ..Transition::default()
                     };
@@ -203,15 +201,12 @@ pub fn enforce(machine: &mut Machine) {
         let tool_on = if retries > 0 {
             On::Candidates(vec![
                 Transition {
-                    target: key.clone(),
+                    target: Targets::one(key.clone()),
                     guard: Some(Box::new(guard("below", "retries", retries))),
                     actions: Some(Box::new(json!([action("count", "retries")]))),
                     ..Transition::default()
                 },
-                Transition {
-                    target: tool_key.clone(),
-                    ..Transition::default()
-                },
+                Transition::to(tool_key.clone()),
             ])
         } else {
             On::Target(tool_key.clone())
@@ -272,10 +267,10 @@ fn has_enforcement(machine: &Machine) -> bool {
 
 /// The machine without what [`enforce`] wrote: `Ok(None)` when it holds none of it (a
 /// machine written before, or by hand), `Ok(Some(plain))` when it holds exactly what
-/// `enforce` writes for `plain`, and `Err(())` when it holds something else in those
-/// places (a hand-written guard, a changed bound): not a loop's.
-#[allow(clippy::result_unit_err)]
-pub fn unenforced(machine: &Machine) -> Result<Option<Machine>, ()> {
+/// `enforce` writes for `plain`, and `Err(plain)` when it holds something else in those
+/// places (a hand-written guard, a changed bound): not a loop's; `plain` is the machine
+/// with those places emptied all the same.
+pub fn unenforced(machine: &Machine) -> Result<Option<Machine>, Box<Machine>> {
     if !has_enforcement(machine) {
         return Ok(None);
     }
@@ -311,7 +306,11 @@ pub fn unenforced(machine: &Machine) -> Result<Option<Machine>, ()> {
     let mut again = plain.clone();
     enforce(&mut again);
     let same = serde_json::to_value(&again).ok() == serde_json::to_value(machine).ok();
-    if same { Ok(Some(plain)) } else { Err(()) }
+    if same {
+        Ok(Some(plain))
+    } else {
+        Err(Box::new(plain))
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use super::roundtrip::*;
 
 use crate::support::{examples, loop_files, rel};
-use loopconv::diag::Code;
+use loopconv::diag::{Code, Severity};
 use loopconv::ir::same_content;
 use loopconv::{Format, LoadOptions};
 use std::path::PathBuf;
@@ -91,6 +91,9 @@ fn a_parallel_state_is_one_located_coded_error() {
     assert!(message.contains("a parallel state"), "{message}");
 }
 
+/// What changes the graph (`after`) is refused, `F018`; what a loop can do without
+/// (`context`, `entry`, a guard) is a loss: one error that names each at its place, or
+/// with `--allow-lossy` a warning each and the machine read without them.
 #[test]
 fn each_unsupported_feature_is_named_where_it_is() {
     let text = r#"{"id": "triage", "initial": "read", "context": {},
@@ -104,20 +107,47 @@ fn each_unsupported_feature_is_named_where_it_is() {
     let codes: Vec<(Code, u32, u32)> = got.iter().map(|g| (g.0, g.1, g.2)).collect();
     assert_eq!(
         codes,
-        vec![
-            (Code::XstateUnsupported, 1, 37),
-            (Code::XstateUnsupported, 3, 46),
-            (Code::XstateUnsupported, 3, 64),
-            (Code::XstateUnsupported, 4, 49),
-        ],
+        vec![(Code::LostField, 1, 37), (Code::XstateUnsupported, 3, 64)],
         "{got:#?}"
     );
-    for (g, feature) in got
+    assert!(got[0].3.contains("`context`"), "{}", got[0].3);
+    assert!(got[1].3.contains("delayed"), "{}", got[1].3);
+    let l = loopconv::load("machine.json", text.as_bytes(), &LoadOptions::default());
+    let labels: Vec<(u32, u32, &str)> = l.diags.items()[0]
+        .labels
         .iter()
-        .zip(["extended state", "entry actions", "delayed", "guards"])
-    {
-        assert!(g.3.contains(feature), "{}", g.3);
-    }
+        .map(|l| {
+            let pos = l.location.pos.expect("located");
+            (pos.line, pos.column, l.message.as_str())
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            (3, 46, "the entry actions of `read` dropped"),
+            (4, 49, "the guard of `complete` in `read` dropped"),
+        ]
+    );
+    let lossy = LoadOptions {
+        allow_lossy: true,
+        ..LoadOptions::default()
+    };
+    let l = loopconv::load("machine.json", text.as_bytes(), &lossy);
+    let codes: Vec<(Code, Severity, u32, u32)> = (l.diags.items().iter())
+        .map(|d| {
+            let pos = d.location.pos.expect("located");
+            (d.code, d.severity, pos.line, pos.column)
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            (Code::LostField, Severity::Warning, 1, 37),
+            (Code::LostField, Severity::Warning, 3, 46),
+            (Code::XstateUnsupported, Severity::Error, 3, 64),
+            (Code::LostField, Severity::Warning, 4, 49),
+        ]
+    );
 }
 
 #[test]
@@ -184,11 +214,17 @@ fn a_field_a_state_of_its_kind_cannot_hold_is_an_error() {
     let codes: Vec<(Code, u32, u32)> = got.iter().map(|g| (g.0, g.1, g.2)).collect();
     assert_eq!(
         codes,
-        vec![(Code::UnknownField, 2, 46), (Code::UnknownField, 3, 28)],
+        vec![(Code::UnknownField, 2, 46), (Code::LostField, 3, 28)],
         "{got:#?}"
     );
     assert!(got[0].3.contains("a phase state"), "{}", got[0].3);
-    assert!(got[1].3.contains("a final state"), "{}", got[1].3);
+    assert!(
+        got[1]
+            .3
+            .contains("the `description` of the final state `end` dropped"),
+        "{}",
+        got[1].3
+    );
 }
 
 /// `--module js` wraps exactly the machine `--to xstate` writes; `ts` marks the final
@@ -252,4 +288,45 @@ fn candidate_transitions_on_a_gate_are_refused_too() {
     let codes: Vec<(Code, u32)> = got.iter().map(|g| (g.0, g.1)).collect();
     assert_eq!(codes, vec![(Code::XstateUnsupported, 4)], "{got:#?}");
     assert!(got[0].3.contains("guarded candidate"), "{}", got[0].3);
+}
+
+/// loopconv's machine with a bound of its enforcement edited is one loss (its counters,
+/// guards and actions are left out whole, no loss or refusal for each of them); with
+/// `--allow-lossy` the loop read from the rest is the loop it was written from.
+#[test]
+fn an_edited_enforcement_is_one_loss() {
+    let input = examples().join("agentpm/code-review-sign-off.json");
+    let bytes = std::fs::read(&input).expect("read");
+    let original = loopconv::load("loop.json", &bytes, &LoadOptions::default());
+    let (spec, info) = original.valid().expect("valid");
+    let mut d = loopconv::diag::Diagnostics::default();
+    let json = loopconv::back::render(
+        loopconv::Target::Loop(Format::Xstate),
+        spec,
+        info,
+        &loopconv::back::Options::default(),
+        &mut d,
+    )
+    .expect("render");
+    let at = json.find("\"max\": ").expect("a guard's bound") + "\"max\": ".len();
+    let edited = format!(
+        "{}7{}",
+        &json[..at],
+        &json[at..].trim_start_matches(char::is_numeric)
+    );
+    let got = located(&edited);
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert_eq!(got[0].0, Code::LostField, "{}", got[0].3);
+    assert!(
+        got[0].3.contains("not what loopconv writes"),
+        "{}",
+        got[0].3
+    );
+    let lossy = LoadOptions {
+        allow_lossy: true,
+        ..LoadOptions::default()
+    };
+    let l = loopconv::load("machine.json", edited.as_bytes(), &lossy);
+    let (again, _) = l.valid().expect("read with the loss");
+    assert!(same_content(spec, again));
 }

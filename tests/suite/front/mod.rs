@@ -7,3 +7,4 @@ mod limits;
 mod mutations;
 mod regressions;
 mod released_tree;
+mod xstate_wild;
