@@ -6,8 +6,8 @@
 //! stays in literals; every module passes `ruff check` and `mypy --strict`.
 //!
 //! The agreement check: for every example and corpus loop, and loops for every error
-//! policy, `max_steps` above 100 and VEAL attempts, 60 random scripts per loop (fixed seed
-//! 48, `RANDOM` in the script; the 1,000 would take the suite past its minutes)
+//! policy, `max_steps` above 100 and VEAL attempts, 60 random scripts per loop (1,000 in
+//! `.ci/run`, `LOOPCONV_RANDOM_SCRIPTS`, some 8 minutes more of one core; fixed seed 48)
 //! end with the same status in `loopconv walk`, in the LangGraph program and in a live
 //! XState actor of `convert --to xstate` (`scripts/xstate_check.mjs`).
 
