@@ -1,5 +1,6 @@
 //! `loopconv check --from X` on arbitrary bytes: every format forced on every input, with
-//! both syntaxes, plus the human and JSON renderings of the diagnostics.
+//! both syntaxes, with and without `--allow-lossy`, plus the human and JSON renderings of
+//! the diagnostics.
 
 use loopconv::diag;
 use loopconv::{Format, LoadOptions, load};
@@ -7,9 +8,13 @@ use loopconv::{Format, LoadOptions, load};
 /// One fuzz input: panics on a bug, returns on anything else.
 pub fn run(data: &[u8]) {
     for name in ["fuzz.json", "fuzz.yaml"] {
-        for from in Format::ALL {
+        for (from, allow_lossy) in Format::ALL
+            .into_iter()
+            .flat_map(|f| [(f, false), (f, true)])
+        {
             let opts = LoadOptions {
                 from: Some(from),
+                allow_lossy,
                 ..LoadOptions::default()
             };
             let l = load(name, data, &opts);

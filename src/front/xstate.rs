@@ -4,7 +4,13 @@
 //! A state is a phase, a checkpoint's gate (tagged `checkpoint`) or a terminal (`type:
 //! final`, its run status in `output.status`); `model::xstate` says what each holds. The
 //! machine's `meta` carries the loop-level fields, so what `back::xstate` writes is read
-//! back exactly; a hand-written machine of the same shape is read too.
+//! back exactly (as JSON, or as the module `--module js` writes, [`module_json`]).
+//!
+//! A machine written by hand is read too: `#id` targets and one-element lists are
+//! understood, what changes the graph is refused by name (`F018`), and what a loop can do
+//! without (names that are no stable ids, missing descriptions, guards, actions,
+//! `context`, a final state's name) is a loss (`B001`): a warning each with
+//! `--allow-lossy`, else one error that names each.
 
 use super::{TreeUse, done_with_tree, has_key, model_from_tree, phases_fit};
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
@@ -328,105 +334,159 @@ fn refused(pointer: String, message: String) -> Diagnostic {
 /// dotted `state.child` target, several targets, none) and for the wildcard event `*`,
 /// whose events are left out.
 fn resolve_targets(machine: &mut m::Machine, diags: &mut Diagnostics) {
+    // The `#id` targets, made only for a machine that has one (loopconv writes none).
     let mut ids: IdMap<String, String> = ir::id_map(0);
-    for (key, state) in &machine.states {
-        if let Some(id) = &state.id {
-            ids.entry(format!("#{id}")).or_insert_with(|| key.clone());
-        }
-        if let Some(mid) = &machine.id {
-            ids.insert(format!("#{mid}.{key}"), key.clone());
+    let hash_targets = (machine.states.values())
+        .flat_map(|s| s.on.iter().flatten())
+        .any(|(_, on)| on.target().is_some_and(|t| t.starts_with('#')))
+        || machine.initial.starts_with('#');
+    if hash_targets {
+        for (key, state) in &machine.states {
+            if let Some(id) = &state.id {
+                ids.entry(format!("#{id}")).or_insert_with(|| key.clone());
+            }
+            if let Some(mid) = &machine.id {
+                ids.insert(format!("#{mid}.{key}"), key.clone());
+            }
         }
     }
-    let keys: std::collections::HashSet<String> = machine.states.keys().cloned().collect();
-    let resolve = |target: &str, ptr: String, diags: &mut Diagnostics| -> String {
-        if keys.contains(target) {
-            return target.to_owned();
+    let states = &mut machine.states;
+    // The key a target names (`None`: the target itself), `F018` for a child state.
+    let resolve = |states: &m::States,
+                   target: &str,
+                   ptr: &dyn Fn() -> String,
+                   diags: &mut Diagnostics| {
+        if states.contains_key(target) {
+            return None;
         }
         if let Some(key) = ids.get(target) {
-            return key.clone();
+            return Some(key.clone());
         }
         let child = match target.split_once('.') {
             Some(("", _)) => true,
-            Some((head, _)) => {
-                keys.contains(head) || ids.contains_key(head) || head.starts_with('#')
-            }
+            Some((head, _)) => states.contains_key(head) || head.starts_with('#'),
             None => false,
         };
         if child {
             diags.push(refused(
-                ptr,
+                ptr(),
                 format!(
                     "the target `{}` names a child state: nested states, an XState feature a loop cannot hold",
                     target.escape_debug()
                 ),
             ));
         }
-        target.to_owned()
+        None
     };
-    for (key, state) in machine.states.iter_mut() {
-        let Some(events) = state.on.as_mut() else {
-            continue;
-        };
+    for i in 0..states.len() {
+        let (key, state) = states.get_index(i).expect("in range");
         let at = state_origin(key).child("on");
-        let mut kept = Vec::new();
-        for (event, on) in std::mem::take(events).into_pairs() {
-            let ptr = at.pointer_to(&event);
+        // What changes, found first (most machines need none): a new target per event
+        // index and its place in a list (`None`: the transition's own), events left out.
+        let mut retarget: Vec<(usize, Option<usize>, String)> = Vec::new();
+        let mut drop: Vec<usize> = Vec::new();
+        for (e, (event, on)) in state.on.iter().flatten().enumerate() {
+            let ptr = || at.pointer_to(event);
             if event == "*" {
                 diags.push(refused(
-                    ptr,
+                    ptr(),
                     "the wildcard event `*` (any other event), an XState feature a loop cannot hold: name each outcome".to_owned(),
                 ));
+                drop.push(e);
                 continue;
             }
-            let on = match on {
-                m::On::Candidates(mut c) if c.len() == 1 => m::On::Transition(c.remove(0)),
-                on => on,
+            let single = match on {
+                m::On::Candidates(c) if c.len() == 1 => Some(&c[0]),
+                m::On::Transition(t) => Some(t),
+                _ => None,
             };
-            let on = match on {
-                m::On::Target(t) => m::On::Target(resolve(&t, ptr, diags)),
-                m::On::Transition(mut t) => {
-                    let tp = format!("{ptr}/target");
-                    match t.target.0.len() {
-                        0 => {
-                            diags.push(refused(
-                                ptr,
-                                format!(
-                                    "the event `{}` has no target (it stays in the state and only runs actions), an XState feature a loop cannot hold: an outcome leads somewhere",
-                                    event.escape_debug()
-                                ),
-                            ));
-                            continue;
+            let tp = || format!("{}/target", ptr());
+            match (on, single.map(|t| t.target.0.len())) {
+                (m::On::Target(t), _) => {
+                    if let Some(k) = resolve(states, t, &ptr, diags) {
+                        retarget.push((e, None, k));
+                    }
+                }
+                (_, Some(0)) => {
+                    diags.push(refused(
+                        ptr(),
+                        format!(
+                            "the event `{}` has no target (it stays in the state and only runs actions), an XState feature a loop cannot hold: an outcome leads somewhere",
+                            event.escape_debug()
+                        ),
+                    ));
+                    drop.push(e);
+                }
+                (_, Some(n)) => {
+                    if n > 1 {
+                        diags.push(refused(
+                            tp(),
+                            format!(
+                                "the event `{}` has several targets at once (parallel states), an XState feature a loop cannot hold",
+                                event.escape_debug()
+                            ),
+                        ));
+                    }
+                    let first = single.and_then(|t| t.target.first()).unwrap_or_default();
+                    match resolve(states, first, &tp, diags) {
+                        Some(k) => retarget.push((e, None, k)),
+                        None if n > 1 || matches!(on, m::On::Candidates(_)) => {
+                            retarget.push((e, None, first.to_owned()));
                         }
-                        1 => {}
-                        _ => {
-                            diags.push(refused(
-                                tp.clone(),
-                                format!(
-                                    "the event `{}` has several targets at once (parallel states), an XState feature a loop cannot hold",
-                                    event.escape_debug()
-                                ),
-                            ));
-                            t.target.0.truncate(1);
+                        None => {}
+                    }
+                }
+                (m::On::Candidates(c), None) => {
+                    for (j, t) in c.iter().enumerate() {
+                        let tp = || format!("{}/{j}/target", ptr());
+                        if let Some(k) = t
+                            .target
+                            .first()
+                            .and_then(|f| resolve(states, f, &tp, diags))
+                        {
+                            retarget.push((e, Some(j), k));
                         }
                     }
-                    t.target.0[0] = resolve(&t.target.0[0], tp, diags);
-                    m::On::Transition(t)
                 }
-                m::On::Candidates(mut c) => {
-                    for (i, t) in c.iter_mut().enumerate() {
-                        if let Some(first) = t.target.0.first_mut() {
-                            *first = resolve(&first.clone(), format!("{ptr}/{i}/target"), diags);
-                        }
-                    }
-                    m::On::Candidates(c)
-                }
-            };
-            kept.push((event, on));
+                (m::On::Transition(_), None) => {}
+            }
         }
-        *events = m::Events::from_pairs(kept);
+        if retarget.is_empty() && drop.is_empty() {
+            continue;
+        }
+        let Some(events) = states[i].on.as_mut() else {
+            continue;
+        };
+        let mut pairs = std::mem::take(events).into_pairs();
+        for (e, j, k) in retarget {
+            let on = &mut pairs[e].1;
+            // One candidate, one target: the transition alone.
+            if let m::On::Candidates(c) = on
+                && c.len() == 1
+            {
+                *on = m::On::Transition(c.remove(0));
+            }
+            match (on, j) {
+                (m::On::Target(t), _) => *t = k,
+                (m::On::Transition(t), _) => t.target = m::Targets::one(k),
+                (m::On::Candidates(c), Some(j)) => {
+                    if let Some(t) = c.get_mut(j) {
+                        t.target.0[0] = k;
+                    }
+                }
+                (m::On::Candidates(_), None) => {}
+            }
+        }
+        let mut e = 0;
+        pairs.retain(|_| {
+            e += 1;
+            !drop.contains(&(e - 1))
+        });
+        *events = m::Events::from_pairs(pairs);
     }
-    let initial = machine.initial.clone();
-    machine.initial = resolve(&initial, "/initial".to_owned(), diags);
+    if let Some(k) = resolve(states, &machine.initial, &|| "/initial".to_owned(), diags) {
+        machine.initial = k;
+    }
 }
 
 /// Where each loop-level field is in a machine.

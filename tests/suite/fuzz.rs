@@ -1,6 +1,6 @@
 //! The fuzz targets on stable (cargo-fuzz needs nightly): each target's body
 //! (`fuzz/bodies/`, the same code `fuzz/fuzz_targets/` hands to libFuzzer) runs over every
-//! file of `examples/` and `tests/regressions/` as a seed, and over a fixed number of
+//! file of `examples/`, `tests/regressions/` and `tests/fixtures/xstate-wild/` as a seed, and over a fixed number of
 //! mutations of each (bit flips, cuts, inserted bytes, splices of two seeds). The mutations
 //! come from a fixed seed: the run is bounded by count, not time, and the same every time.
 
@@ -38,6 +38,7 @@ impl Rng {
 fn seeds() -> Vec<(String, Vec<u8>)> {
     let mut files = files_under(&examples());
     files.extend(files_under(&repo().join("tests/regressions")));
+    files.extend(files_under(&repo().join("tests/fixtures/xstate-wild")));
     let seeds: Vec<_> = files
         .into_iter()
         .filter(|p| p.file_name().is_some_and(|n| n != "README.md"))
