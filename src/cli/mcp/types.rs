@@ -134,7 +134,8 @@ pub(super) struct ConvertIn {
     pub(super) input: LoopIn,
     /// The target: `agentpm`, `mas`, `ir`, `xstate` or `langgraph`.
     pub(super) to: String,
-    /// Convert even when the target cannot hold some fields (the losses are then warnings).
+    /// Convert even when the target cannot hold some fields, and read an XState machine
+    /// written by hand without what a loop cannot hold (the losses are then warnings).
     #[serde(default)]
     pub(super) allow_lossy: bool,
     /// MAS `actor` for a loop that does not name one.
