@@ -613,6 +613,10 @@ fn terminal_by_name(key: &str) -> Option<Terminal> {
         "invalid",
         "terminated",
         "declined",
+        "unresolved",
+        "abandoned",
+        "broken",
+        "lost",
     ];
     const HANDED_OFF: &[&str] = &[
         "handoff",
@@ -626,6 +630,7 @@ fn terminal_by_name(key: &str) -> Option<Terminal> {
         "success",
         "succeeded",
         "successful",
+        "solved",
         "done",
         "complete",
         "completed",
