@@ -7,7 +7,7 @@
 //!
 //! The agreement check: for every example and corpus loop, and loops for every error
 //! policy, `max_steps` above 100 and VEAL attempts, 60 random scripts per loop (1,000 in
-//! `.ci/run`, `LOOPCONV_RANDOM_SCRIPTS`, some 8 minutes more of one core; fixed seed 48)
+//! `.ci/run`, `LOOPCONV_RANDOM_SCRIPTS`, 8 to 15 minutes more of one core; fixed seed 48)
 //! end with the same status in `loopconv walk`, in the LangGraph program and in a live
 //! XState actor of `convert --to xstate` (`scripts/xstate_check.mjs`).
 
