@@ -300,7 +300,6 @@ def random_script(ir: dict, rng: random.Random, limit: int) -> tuple[list[str], 
     the last attempt escalates as walk does; at most `limit` + 1 phases (the last one
     finds no step left). Now and then the last decision is left out (`approval_required`)."""
     g = ir["graph"]
-    phases = {p["id"]: p for p in g["phases"]}
     gates: dict[str, list[dict]] = {}
     for c in g.get("checkpoints") or []:
         gates.setdefault(c["before_phase"], []).append(c)
