@@ -25,19 +25,40 @@
 #     items) vs `check` of the file as a process
 #   * peak memory (GNU time, the median of 3 runs) against the file's size
 #
-# Usage: scripts/bench.sh [--install] [--runs N]
+# Usage: scripts/bench.sh [--install] [--runs N] [--seeds N] [--seed S]...
 #   --install  apt-get install hyperfine jq time; pip install agentpm (once per machine)
-# Environment: WORKLOAD=dir (default target/workload), LOOPCONV=binary (default: a release
-# build). Results: target/bench/results.md (a Markdown table with the ratios of the means
-# and of the medians: an outlier sample, common on a shared virtual machine, moves the
-# mean but not the median; `met` is `yes` when both are within the goal, `median` when
-# only the median is, `no` otherwise) and the hyperfine JSON files beside it. A missing
-# tool stops the script; a missed goal never does (it is reported). Timings are for
-# comparison within one run only. CI does not run this script.
+#   --runs N   rounds of each row (default 5)
+#   --seeds N  how many seeds to draw the random loops from (default 5), each new on every
+#              run (from /dev/urandom) and printed; --seed S (repeatable) or SEEDS="S ..."
+#              gives them instead, to run a seed again
+# The seeded rows (issue 50, benches/workload/random.rs): for each seed, a 10,000-phase loop
+# whose shape is drawn from the seed (text lengths, id lengths and alphabets, outcome and
+# checkpoint density, self-loops, key order, indentation, minified or not, `$schema` and
+# errors or not), the same shape without `$schema` (one F012), and a pair for `diff`:
+# `check`, `graph --mermaid`, `graph --dot` of each against `json.load`, `diff`
+# against `json.load` of one, and `loopconv lsp`'s edit against `check`. Each such row of
+# the table is the WORST of the seeds (its seed named), so no run can be tuned to.
+# Environment: WORKLOAD=dir (default target/workload), LOOPCONV=binary (default: a dist
+# build), QUICK=1 (small workloads in target/workload-quick, 1 round, 1 seed, a release
+# build, no `cargo bench --bench lsp`: proves that the script runs end to end, measures
+# nothing worth keeping). Results: target/bench/results.md (a Markdown table with the
+# ratios of the means and of the medians: an outlier sample, common on a shared virtual
+# machine, moves the mean but not the median; `met` is `yes` when both are within the
+# goal, `median` when only the median is, `no` otherwise; system time beside them) and the
+# hyperfine JSON files beside it. The folder rows write into target/bench on the
+# checkout's own file system, and every run of them starts after `sync` (hyperfine
+# --prepare), so that no run pays for another's writeback. A missing tool stops the
+# script; a missed goal never does (it is reported). Timings are for comparison within
+# one run only. CI does not run this script.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+QUICK=${QUICK:-0}
 RUNS=5
+[ "$QUICK" = 1 ] && RUNS=1
+NSEEDS=5
+[ "$QUICK" = 1 ] && NSEEDS=1
+read -r -a SEED_LIST <<<"${SEEDS:-}"
 while [ $# -gt 0 ]; do
     case "$1" in
         --install)
@@ -46,21 +67,40 @@ while [ $# -gt 0 ]; do
             python3 -m pip install --quiet agentpm
             shift ;;
         --runs) RUNS="$2"; shift 2 ;;
-        *) echo "usage: scripts/bench.sh [--install] [--runs N]" >&2; exit 2 ;;
+        --seeds) NSEEDS="$2"; shift 2 ;;
+        --seed) SEED_LIST+=("$2"); shift 2 ;;
+        *) echo "usage: scripts/bench.sh [--install] [--runs N] [--seeds N] [--seed S]..." >&2; exit 2 ;;
     esac
 done
 # One run of each command a round (see bench below).
 ROUNDS=$RUNS
-for tool in hyperfine jq python3 /usr/bin/time cargo cp cat find; do
+for tool in hyperfine jq python3 /usr/bin/time cargo cp cat find sync od; do
     command -v "$tool" >/dev/null || { echo "bench.sh: $tool is missing (run with --install)" >&2; exit 2; }
 done
 /usr/bin/time -f %M true 2>/dev/null || { echo "bench.sh: /usr/bin/time is not GNU time (run with --install)" >&2; exit 2; }
 
-W="${WORKLOAD:-$ROOT/target/workload}"
+if [ "$QUICK" = 1 ]; then
+    W="${WORKLOAD:-$ROOT/target/workload-quick}"
+    GEN_SCALE=--quick
+    PHASES=1000
+else
+    W="${WORKLOAD:-$ROOT/target/workload}"
+    GEN_SCALE=
+    PHASES=10000
+fi
+# The seeds of the random loops: given, or drawn anew on every run.
+while [ ${#SEED_LIST[@]} -lt "$NSEEDS" ]; do
+    SEED_LIST+=("$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')")
+done
+echo "bench.sh: seeds: ${SEED_LIST[*]} (run again with SEEDS=\"${SEED_LIST[*]}\")" >&2
 OUT="$ROOT/target/bench"
 mkdir -p "$OUT"
 rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/peak-*
-if [ -z "${LOOPCONV:-}" ]; then
+echo "${SEED_LIST[*]}" >"$OUT/seeds"
+if [ -z "${LOOPCONV:-}" ] && [ "$QUICK" = 1 ]; then
+    cargo build --release --quiet
+    LOOPCONV="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/release/loopconv"
+elif [ -z "${LOOPCONV:-}" ]; then
     cargo build --profile dist --quiet
     LOOPCONV="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/dist/loopconv"
 fi
@@ -76,10 +116,21 @@ rm -f "$MEASURED"
 ln "$LOOPCONV" "$MEASURED" 2>/dev/null || cp "$LOOPCONV" "$MEASURED"
 LOOPCONV="$MEASURED"
 # The generator writes VERSION last: a folder of another layout (or half written) is redone.
-if [ "$(cat "$W/VERSION" 2>/dev/null)" != 4 ]; then
+GEN_VERSION=5
+if [ "$(cat "$W/VERSION" 2>/dev/null)" != $GEN_VERSION ]; then
     rm -rf "$W"
-    cargo run --release --quiet --example gen-workload -- "$W"
+    # shellcheck disable=SC2086 # empty or one word
+    cargo run --release --quiet --example gen-workload -- $GEN_SCALE "$W"
 fi
+# The loops drawn from each seed (random.rs), in W/random/PHASES/seed-S.
+for seed in "${SEED_LIST[@]}"; do
+    dir="$W/random/$PHASES/seed-$seed"
+    if [ "$(cat "$dir/VERSION" 2>/dev/null)" != $GEN_VERSION ]; then
+        rm -rf "$dir"
+        cargo run --release --quiet --example gen-workload -- --random "$seed" --phases "$PHASES" "$dir"
+    fi
+    echo "bench.sh: seed $seed: $(cat "$dir/shape.txt")" >&2
+done
 
 # 1,000 AgentPM packages laid out as AgentPM installs them (staged, then renamed: a run
 # stopped half-way leaves no partial set). `sed` reads all of its input: `head` would
@@ -215,6 +266,15 @@ for shape in "${shapes[@]}"; do
     peak "$shape-dot" "$L" graph --dot $extra "$file"
 done
 bench warning "'$L' check '$L10K'" "'$L' check '$S/warn-10000.json'"
+# The loops drawn from each seed (see Usage): each row's worst seed is in the table.
+for seed in "${SEED_LIST[@]}"; do
+    R="$W/random/$PHASES/seed-$seed"
+    for kind in loop warn; do
+        bench "seed-$seed-$kind" "$JSONLOAD '$R/$kind.json'" "'$L' check '$R/$kind.json'" \
+            "'$L' graph --mermaid '$R/$kind.json'" "'$L' graph --dot '$R/$kind.json'"
+    done
+    bench "seed-$seed-diff" "$JSONLOAD '$R/a.json'" "'$L' diff '$R/a.json' '$R/b.json'"
+done
 bench paths "$JSONLOAD '$L10K'" "'$L' paths '$L10K'" "'$L' paths --max-steps-listed $RAISED '$L10K'"
 peak paths "$L" paths "$L10K"
 peak paths-raised "$L" paths --max-steps-listed "$RAISED" "$L10K"
@@ -230,9 +290,12 @@ bench walk -n "json.load" -n "walk" "$JSONLOAD '$L10K'" \
     "'$L' walk --runtime-max-steps 30000 --outcomes $outcomes $approvals '$L10K'"
 # shellcheck disable=SC2086 # the approvals are words
 peak walk "$L" walk --runtime-max-steps 30000 --outcomes "$outcomes" $approvals "$L10K"
+# On the checkout's file system (OUT is under it), every run after `sync`: one `syncfs`
+# pays for every earlier writer's dirty pages, and without it the rows measured 3.4 to
+# 5.9x `cp -r` (issue 50), the writeback of the runs before.
 FOLDER="$OUT/folder"
 # No warm-up: the corpus was read just before, and each run takes seconds.
-WARMUP=0 bench folder --prepare "rm -rf '$FOLDER'" "cp -r '$W/corpus' '$FOLDER'" \
+WARMUP=0 bench folder --prepare "rm -rf '$FOLDER'; sync" "cp -r '$W/corpus' '$FOLDER'" \
     "'$L' docs '$W/corpus' -o '$FOLDER'" "'$L' convert --to ir '$W/corpus' -o '$FOLDER'"
 rm -rf "$FOLDER"
 # The hostile shapes of issue 45 (benches/workload/hostile.rs) at 1 MB and 10 MB, in one
@@ -272,10 +335,15 @@ for cmd in check mermaid dot; do
     peak "loop-$cmd" "$L" "${args[@]}" "$L10K"
 done
 # The language server on a 10,000-phase loop (benches/lsp.rs, divan): its medians and means.
-echo "bench.sh: lsp" >&2
-LOOPCONV_BENCH_PHASES=10000 DIVAN_SAMPLE_COUNT=$((RUNS < 10 ? 10 : RUNS)) \
-    cargo bench --quiet --bench lsp >"$OUT/lsp.txt" 2>"$OUT/lsp.err" ||
-    { cat "$OUT/lsp.err" >&2; echo "bench.sh: cargo bench --bench lsp failed" >&2; exit 2; }
+# Not in the quick mode: the bench profile is a fat-LTO build of its own.
+if [ "$QUICK" = 1 ]; then
+    echo "bench.sh: lsp (divan) left out in the quick mode" >&2
+else
+    echo "bench.sh: lsp" >&2
+    LOOPCONV_BENCH_PHASES=10000 DIVAN_SAMPLE_COUNT=$((RUNS < 10 ? 10 : RUNS)) \
+        cargo bench --quiet --bench lsp >"$OUT/lsp.txt" 2>"$OUT/lsp.err" ||
+        { cat "$OUT/lsp.err" >&2; echo "bench.sh: cargo bench --bench lsp failed" >&2; exit 2; }
+fi
 
 # The same as an editor sees it: `loopconv lsp` over JSON-RPC on the generator's
 # 10,000-phase loop (scripts/lsp_probe.py): an edit until its diagnostics, less the
@@ -287,5 +355,10 @@ if [ -z "$PAUSE_MS" ]; then
     PAUSE_MS=0
 fi
 python3 "$ROOT/scripts/lsp_probe.py" "$L" "$L10K" "$((RUNS < 5 ? 5 : RUNS))" "$PAUSE_MS" >"$OUT/lsp-probe.json"
+# And on each seed's loop without `$schema`, against `check` of it (row seed-S-warn).
+for seed in "${SEED_LIST[@]}"; do
+    python3 "$ROOT/scripts/lsp_probe.py" "$L" "$W/random/$PHASES/seed-$seed/warn.json" \
+        "$((RUNS < 5 ? 5 : RUNS))" "$PAUSE_MS" >"$OUT/seed-$seed-lsp-probe.json"
+done
 
 python3 "$ROOT/scripts/bench_report.py" "$OUT" "$W"

@@ -7,7 +7,11 @@ A row is left out (and named on stderr) when its measurement is missing; a misse
 is reported in the `met` column, never an error. `met` compares the ratios of the means
 and of the medians of wall-clock time with the goal; the ratio of CPU time (user and
 system, the means) is beside them, steadier on a busy machine (but a folder command runs
-on every core, so its CPU time is more than its wall-clock time).
+on every core, so its CPU time is more than its wall-clock time), and the system time of
+each side (the means), which a writer to the file system pays in the kernel.
+
+The seeded rows (OUT/seeds: the seeds of the random loops) are each the worst of the
+seeds: the seed whose ratio of means is the largest, named in the row.
 """
 
 import json
@@ -22,11 +26,19 @@ missing = []
 
 
 def results(name):
-    """(mean, median, mean CPU time) of each command of one hyperfine run, in order."""
+    """(mean, median, mean CPU time, mean system time) of each command of one hyperfine
+    run, in order."""
     path = os.path.join(OUT, name + ".json")
     if not os.path.exists(path):
         return []
-    return [(r["mean"], r["median"], r["user"] + r["system"]) for r in json.load(open(path))["results"]]
+    return [(r["mean"], r["median"], r["user"] + r["system"], r["system"])
+            for r in json.load(open(path))["results"]]
+
+
+try:
+    SEEDS = open(os.path.join(OUT, "seeds")).read().split()
+except OSError:
+    SEEDS = []
 
 
 def met(ratio_mean, ratio_median, goal):
@@ -49,19 +61,44 @@ def secs(t):
     return f"{t * 1000:.1f} ms" if t < 0.01 else f"{t:.3f} s"
 
 
-def ratio(label, name, num, den, goal=""):
-    """A row: command `num` against command `den` of the hyperfine run `name`."""
+def measure(name, num, den):
+    """Command `num` against command `den` of the hyperfine run `name`: (ratio of means,
+    ratio of medians, the row's cells but the label and goal), or a reason it is missing."""
     r = results(name)
     if len(r) <= max(num, den):
-        missing.append(label)
-        return
-    (a, am, acpu), (b, bm, bcpu) = r[num], r[den]
+        return "not measured"
+    (a, am, acpu, asys), (b, bm, bcpu, bsys) = r[num], r[den]
     if b <= 0 or bm <= 0:
-        missing.append(label + " (the reference took 0 s)")
-        return
+        return "the reference took 0 s"
     rm, rmed = a / b, am / bm
     cpu = fmt(acpu / bcpu) if bcpu > 0 else ""
-    rows.append((label, secs(a), secs(b), fmt(rm), fmt(rmed), cpu, goal, met(rm, rmed, goal)))
+    system = f"{secs(asys)} / {secs(bsys)}"
+    return rm, rmed, (secs(a), secs(b), fmt(rm), fmt(rmed), cpu, system)
+
+
+def ratio(label, name, num, den, goal=""):
+    """A row: command `num` against command `den` of the hyperfine run `name`."""
+    m = measure(name, num, den)
+    if isinstance(m, str):
+        missing.append(label if m == "not measured" else f"{label} ({m})")
+        return
+    rm, rmed, cells = m
+    rows.append((label, *cells, goal, met(rm, rmed, goal)))
+
+
+def worst(label, name, num, den, goal=""):
+    """A seeded row: `ratio` of the hyperfine runs `seed-S-NAME`, the worst of the seeds."""
+    found = []
+    for seed in SEEDS:
+        m = measure(f"seed-{seed}-{name}", num, den)
+        if isinstance(m, str):
+            missing.append(f"{label}, seed {seed}")
+        else:
+            found.append((m[0], seed, m))
+    if not found:
+        return
+    _, seed, (rm, rmed, cells) = max(found)
+    rows.append((f"{label} (worst of {len(found)} seeds: {seed})", *cells, goal, met(rm, rmed, goal)))
 
 
 def peak_mb(name):
@@ -84,7 +121,7 @@ def memory(label, name, *paths, goal="<= 10"):
         return
     size = sum(size_mb(p) for p in paths)
     r = mb / size
-    rows.append((label, f"{mb:.0f} MB", f"{size:.1f} MB", f"{r:.1f}", "", "", goal, met(r, r, goal)))
+    rows.append((label, f"{mb:.0f} MB", f"{size:.1f} MB", f"{r:.1f}", "", "", "", goal, met(r, r, goal)))
 
 
 L10K = os.path.join(W, "loop-10000.json")
@@ -119,9 +156,15 @@ without, with_ = peak_mb("warn-check"), peak_mb("loop-check")
 if without is not None and with_ is not None:
     delta = without - with_
     rows.append(("warning's cost: peak memory without `$schema` - with", f"{without:.1f} MB",
-                 f"{with_:.1f} MB", f"{delta:+.1f} MB", "", "", "<= +1 MB", "yes" if delta <= 1 else "**no**"))
+                 f"{with_:.1f} MB", f"{delta:+.1f} MB", "", "", "", "<= +1 MB", "yes" if delta <= 1 else "**no**"))
 else:
     missing.append("warning's memory")
+
+# The loops drawn from the seeds (random.rs): each row the worst seed.
+for kind, what in [("loop", "random shape"), ("warn", "random shape, no `$schema`")]:
+    for i, cmd in [(1, "check"), (2, "graph --mermaid"), (3, "graph --dot")]:
+        worst(f"{cmd} 10,000 phases, {what} / json.load", kind, i, 0, "<= 0.5")
+worst("diff of two 10,000-phase loops, random shape / json.load of one", "diff", 1, 0, "<= 1")
 
 ratio("paths 10,000 phases (default bound) / json.load", "paths", 1, 0, "<= 2")
 ratio("paths 10,000 phases, --max-steps-listed 2000000 / json.load", "paths", 2, 0, "<= 2")
@@ -183,40 +226,64 @@ if base and "analyse" in lsp:
     med = sum(lsp[p][0] for p in parts)
     mean = sum(lsp[p][1] for p in parts)
     rows.append((f"language server, 10,000 phases: an edit ({' + '.join(parts)}) / check_from_scratch",
-                 secs(mean), secs(base[1]), fmt(mean / base[1]), fmt(med / base[0]), "", "<= 1.5",
+                 secs(mean), secs(base[1]), fmt(mean / base[1]), fmt(med / base[0]), "", "", "<= 1.5",
                  met(mean / base[1], med / base[0], "<= 1.5")))
 else:
     missing.append("language server edit")
 if base and "completion" in lsp:
     med, mean = lsp["completion"]
     rows.append(("language server, 10,000 phases: completion / check_from_scratch", secs(mean), secs(base[1]),
-                 fmt(mean / base[1]), fmt(med / base[0]), "", "<= 0.5", met(mean / base[1], med / base[0], "<= 0.5")))
+                 fmt(mean / base[1]), fmt(med / base[0]), "", "", "<= 0.5", met(mean / base[1], med / base[0], "<= 0.5")))
 else:
     missing.append("language server completion")
 
-probe_path = os.path.join(OUT, "lsp-probe.json")
-check = results("loop10k")
-if os.path.exists(probe_path) and len(check) > 2:
+def probe_rows(probe_file, check_run, check_index, what, seed_note=""):
+    """The rows of one `lsp_probe.py` run against `check` (command `check_index` of the
+    hyperfine run `check_run`), and the edit's ratio of means."""
+    probe_path = os.path.join(OUT, probe_file)
+    check = results(check_run)
+    if not (os.path.exists(probe_path) and len(check) > check_index):
+        return None
     probe = json.load(open(probe_path))
     mean, med = probe["edit_mean"] - probe["pause"], probe["edit_median"] - probe["pause"]
-    (cmean, cmed, _) = check[2]
+    cmean, cmed = check[check_index][0], check[check_index][1]
     pause = f"{probe['pause'] * 1000:.0f} ms"
-    rows.append((f"loopconv lsp, 10,000-phase loop: an edit until its diagnostics, less the {pause} pause"
-                 " / check of the file", secs(mean), secs(cmean), fmt(mean / cmean), fmt(med / cmed), "",
-                 "<= 1.5", met(mean / cmean, med / cmed, "<= 1.5")))
+    edit = (f"loopconv lsp, {what}: an edit until its diagnostics, less the {pause} pause"
+            f" / check of the file{seed_note}", secs(mean), secs(cmean), fmt(mean / cmean), fmt(med / cmed), "",
+            "", "<= 1.5", met(mean / cmean, med / cmed, "<= 1.5"))
     mean, med = probe["completion_mean"], probe["completion_median"]
-    rows.append(("loopconv lsp, 10,000-phase loop: completion / check of the file", secs(mean), secs(cmean),
-                 fmt(mean / cmean), fmt(med / cmed), "", "<= 0.5", met(mean / cmean, med / cmed, "<= 0.5")))
+    completion = (f"loopconv lsp, {what}: completion / check of the file{seed_note}", secs(mean), secs(cmean),
+                  fmt(mean / cmean), fmt(med / cmed), "", "", "<= 0.5", met(mean / cmean, med / cmed, "<= 0.5"))
     n = probe["completion_items"]
-    rows.append(("loopconv lsp, 10,000-phase loop: completion items", str(n), "", "", "", "", "<= 200",
-                 "yes" if n <= 200 else "**no**"))
+    items = (f"loopconv lsp, {what}: completion items{seed_note}", str(n), "", "", "", "", "", "<= 200",
+             "yes" if n <= 200 else "**no**")
+    return (mean / cmean, edit, completion, items)
+
+
+# The generator's loop: its `check` is command 2 of the row loop10k (command 1 is jq).
+fixed = probe_rows("lsp-probe.json", "loop10k", 2, "10,000-phase loop")
+if fixed:
+    rows.extend(fixed[1:])
 else:
     missing.append("loopconv lsp probe")
+# Each seed's loop without `$schema`, against `check` of it (row seed-S-warn): the worst
+# edit, and the worst completion.
+seeded = [(seed, probe_rows(f"seed-{seed}-lsp-probe.json", f"seed-{seed}-warn", 1,
+                            "10,000 phases, random shape, no `$schema`", f" (worst of {len(SEEDS)} seeds: {seed})"))
+          for seed in SEEDS]
+seeded = [(seed, r) for seed, r in seeded if r]
+if seeded:
+    worst_edit = max(seeded, key=lambda sr: sr[1][0])[1]
+    worst_completion = max(seeded, key=lambda sr: float(sr[1][2][3]))[1]
+    worst_items = max(seeded, key=lambda sr: int(sr[1][3][1]))[1]
+    rows.extend([worst_edit[1], worst_completion[2], worst_items[3]])
+if len(seeded) < len(SEEDS):
+    missing.append("loopconv lsp probe of a seed's loop")
 
 with open(os.path.join(OUT, "results.md"), "w") as f:
     f.write("| workload | loopconv (mean) | reference (mean) | ratio of means | ratio of medians"
-            " | ratio of CPU time | goal | met |\n")
-    f.write("|---|---|---|---|---|---|---|---|\n")
+            " | ratio of CPU time | system time (loopconv / reference) | goal | met |\n")
+    f.write("|---|---|---|---|---|---|---|---|---|\n")
     for row in rows:
         f.write("| " + " | ".join(row) + " |\n")
 print(open(os.path.join(OUT, "results.md")).read())

@@ -7,6 +7,7 @@ Usage: python3 scripts/lsp_probe.py LOOPCONV FILE RUNS PAUSE_MS
 """
 
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -57,8 +58,19 @@ def diagnostics():
 
 
 def position(offset):
+    """The LSP position of a character offset: its line, and UTF-16 code units before it."""
     line = text.count("\n", 0, offset)
-    return {"line": line, "character": offset - (text.rfind("\n", 0, offset) + 1)}
+    before = text[text.rfind("\n", 0, offset) + 1:offset]
+    return {"line": line, "character": len(before.encode("utf-16-le")) // 2}
+
+
+def last_value(key):
+    """The offset of the first character of the last string value of `key` (any layout:
+    minified, spaces or tabs around the colon)."""
+    found = list(re.finditer(r'"%s"\s*:\s*"' % re.escape(key), text))
+    if not found:
+        sys.exit(f"lsp_probe.py: no {key} in {path}")
+    return found[-1].end()
 
 
 init = request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
@@ -71,7 +83,7 @@ diagnostics()
 edits, completions, items = [], [], []
 # An edit: the first character of the last objective replaced (a range when the server
 # takes incremental changes, else the whole text).
-at = text.rfind('"objective": "') + len('"objective": "')
+at = last_value("objective")
 for k in range(runs):
     typed = "xy"[k % 2]
     if incremental:
@@ -84,7 +96,7 @@ for k in range(runs):
     diagnostics()
     edits.append(time.perf_counter() - start)
 # A completion inside the last transition's `to` value (its first character typed).
-to = text.rfind('"to": "p') + len('"to": "p')
+to = last_value("to") + 1
 for _ in range(runs):
     start = time.perf_counter()
     answer = request("textDocument/completion", {"textDocument": {"uri": uri}, "position": position(to)})

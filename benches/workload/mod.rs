@@ -8,10 +8,12 @@
 //!   unknown field, a missing check, a bad id);
 //! * [`agentpm_loop_with`]: the same loop with [`Faults`] (no `$schema`, errors in 1 % of
 //!   the phases), and [`changed_loop`], the 10,000-phase loop with a few changes;
-//! * [`shapes`]: loops laid out and shaped unlike [`agentpm_loop`], and a large MAS loop.
+//! * [`shapes`]: loops laid out and shaped unlike [`agentpm_loop`], and a large MAS loop;
+//! * [`random`]: loops whose shape is drawn from a seed (issue 50).
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod random;
 pub mod shapes;
 
 use std::fmt::Write as _;
