@@ -1,15 +1,46 @@
 //! Byte offsets to LSP positions and back (LSP counts columns in UTF-16 code units), and
 //! a document's text as the client's changes edit it.
 
+use std::sync::OnceLock;
+
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
 /// Line starts of one text, for converting between byte offsets and LSP positions.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Utf16Lines {
     starts: Vec<usize>,
     /// UTF-16 units the client's first line has before the text indexed: 1 for a
     /// byte-order mark, which the client's buffer holds and the analysed text does not.
     lead: u32,
+    /// The UTF-16 units before every [`BLOCK`]-th byte of the text, built when a column
+    /// far into a long line is first asked for (and dropped by an edit): a column is then
+    /// counted from the block it is in, not from its line's start. Counted from the line's
+    /// start, every position on a minified loop (one line of 10-40 MB) read the text up to
+    /// it: the diagnostics of 100 errors read it 200 times (issue 50).
+    marks: OnceLock<Vec<usize>>,
+}
+
+/// Equal when the line starts and lead are (the marks follow from the text).
+impl PartialEq for Utf16Lines {
+    fn eq(&self, other: &Utf16Lines) -> bool {
+        self.starts == other.starts && self.lead == other.lead
+    }
+}
+
+impl Eq for Utf16Lines {}
+
+/// Bytes between two marks of [`Utf16Lines::marks`], and the longest stretch of a line
+/// that is counted without them.
+const BLOCK: usize = 4096;
+
+/// UTF-16 units of the characters that start in `bytes`: one for every byte that is not
+/// a continuation byte, and one more for a character of four bytes (a surrogate pair).
+/// Counted a byte at a time without branches, which the compiler vectorises.
+fn utf16_units(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .map(|&b| usize::from((b & 0xC0) != 0x80) + usize::from(b >= 0xF0))
+        .sum()
 }
 
 impl Utf16Lines {
@@ -19,7 +50,37 @@ impl Utf16Lines {
         Utf16Lines {
             starts: crate::text::line_starts(text),
             lead: 0,
+            marks: OnceLock::new(),
         }
+    }
+
+    /// The UTF-16 units of `text[from..to]` (both character boundaries, `from <= to`):
+    /// read whole when short, else from the marks ([`Self::marks`]).
+    fn units_between(&self, text: &str, from: usize, to: usize) -> usize {
+        let b = text.as_bytes();
+        if to - from <= BLOCK {
+            return utf16_units(&b[from..to]);
+        }
+        self.units_before(text, to) - self.units_before(text, from)
+    }
+
+    /// The UTF-16 units of `text[..at]`, from the marks.
+    fn units_before(&self, text: &str, at: usize) -> usize {
+        let b = text.as_bytes();
+        let marks = self
+            .marks
+            .get_or_init(|| {
+                let mut total = 0;
+                let mut marks = Vec::with_capacity(b.len() / BLOCK + 1);
+                for block in b.chunks(BLOCK) {
+                    marks.push(total);
+                    total += utf16_units(block);
+                }
+                marks
+            })
+            .as_slice();
+        let k = (at / BLOCK).min(marks.len().saturating_sub(1));
+        marks.get(k).copied().unwrap_or(0) + utf16_units(&b[(k * BLOCK).min(at)..at])
     }
 
     /// The index of a text that the client's buffer has after `lead` more UTF-16 units on
@@ -40,6 +101,7 @@ impl Utf16Lines {
     /// `edited` from the byte before it (a `\r` there ends a line or not by what follows
     /// it); no scan of the rest of the text.
     pub fn replace(&mut self, edited: &str, (start, end): (usize, usize), inserted: &str) {
+        self.marks = OnceLock::new();
         let removed_from = self.starts.partition_point(|&s| s < start.max(1));
         let removed_to = self.starts.partition_point(|&s| s <= end);
         for s in &mut self.starts[removed_to..] {
@@ -65,7 +127,7 @@ impl Utf16Lines {
             Err(i) => i.saturating_sub(1),
         };
         let start = self.starts.get(line).copied().unwrap_or(0).min(offset);
-        let col: usize = text[start..offset].chars().map(char::len_utf16).sum();
+        let col = self.units_between(text, start, offset);
         let lead = if line == 0 { self.lead } else { 0 };
         Position::new(to_u32(line), to_u32(col).saturating_add(lead))
     }
@@ -89,13 +151,34 @@ impl Utf16Lines {
             .get(pos.line as usize + 1)
             .copied()
             .unwrap_or(text.len());
-        let line = text.get(start..end).unwrap_or("");
         let lead = if pos.line == 0 { self.lead } else { 0 };
         let character = pos.character.saturating_sub(lead) as usize;
-        let mut units = 0usize;
+        // Far into a long line: from the last mark the column does not pass (the marks
+        // are at byte multiples of BLOCK, maybe inside a character: moved back to its
+        // start, whose units the count from the line's start then holds).
+        let mut from = start;
+        if end - start > BLOCK {
+            let before_line = self.units_before(text, start);
+            let (mut lo, mut hi) = (start / BLOCK + 1, end / BLOCK + 1);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                let mut at = (mid * BLOCK).min(end);
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                if self.units_before(text, at) - before_line <= character {
+                    lo = mid + 1;
+                    from = from.max(at);
+                } else {
+                    hi = mid;
+                }
+            }
+        }
+        let mut units = self.units_between(text, start, from);
+        let line = text.get(from..end).unwrap_or("");
         for (i, c) in line.char_indices() {
             if units >= character || c == '\n' || c == '\r' {
-                return start + i;
+                return from + i;
             }
             units += c.len_utf16();
         }
@@ -155,6 +238,50 @@ mod tests {
         assert_eq!(idx.offset(text, Position::new(9, 0)), text.len());
         // Inside a multi-byte character: moved back to its start.
         assert_eq!(idx.position(text, x - 1), Position::new(1, 1));
+    }
+
+    /// On a line much longer than a block (a minified file), with characters of 1 to 4
+    /// bytes across the blocks' edges, positions and offsets agree with counting from the
+    /// line's start, and an edit drops the marks of the text before it.
+    #[test]
+    fn columns_far_into_a_long_line_count_from_the_marks() {
+        let mut text = String::from("x\n");
+        for i in 0..3 * BLOCK {
+            text.push_str(["a", "\u{e9}", "\u{65e5}", "\u{1f680}"][i % 7 % 4]);
+        }
+        text.push_str("\nend");
+        let idx = Utf16Lines::new(&text);
+        let line = &text[2..text.rfind('\n').unwrap()];
+        let mut units = 0u32;
+        for (i, _) in line.char_indices().step_by(97) {
+            let prefix: u32 = line[..i].chars().map(|c| c.len_utf16() as u32).sum();
+            units = units.max(prefix);
+            assert_eq!(
+                idx.position(&text, 2 + i),
+                Position::new(1, prefix),
+                "byte {i}"
+            );
+            assert_eq!(
+                idx.offset(&text, Position::new(1, prefix)),
+                2 + i,
+                "column {prefix}"
+            );
+        }
+        let end = text.rfind('\n').unwrap();
+        assert_eq!(idx.offset(&text, Position::new(1, units + 1_000_000)), end);
+        // An edit at the start: the marks of the old text are not used for the new one.
+        let mut s = Source {
+            text: text.clone(),
+            lines: idx,
+        };
+        s.apply(TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(1, 0), Position::new(1, 0))),
+            range_length: None,
+            text: "\u{1f680}".to_owned(),
+        });
+        let fresh = Utf16Lines::new(&s.text);
+        let at = s.text.rfind('\n').unwrap() - 1;
+        assert_eq!(s.lines.position(&s.text, at), fresh.position(&s.text, at));
     }
 
     #[test]
