@@ -98,7 +98,9 @@ mkdir -p "$OUT"
 rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/peak-*
 echo "${SEED_LIST[*]}" >"$OUT/seeds"
 if [ -z "${LOOPCONV:-}" ] && [ "$QUICK" = 1 ]; then
-    cargo build --release --quiet
+    # With the generator: built apart, the binary and the example (which turns on the
+    # dev-dependencies' features) were two builds of every dependency.
+    cargo build --release --quiet --bin loopconv --example gen-workload
     LOOPCONV="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/release/loopconv"
 elif [ -z "${LOOPCONV:-}" ]; then
     cargo build --profile dist --quiet
