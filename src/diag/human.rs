@@ -103,7 +103,11 @@ fn snippet_of<'a>(
     )];
     if let Some(src) = source.filter(|s| p.start <= s.len()) {
         let at = clamp_range(src, p.start..p.start).start;
-        let line = snippet::line_start(src, at)..snippet::line_end(src, at);
+        // The excerpt shows 40 bytes either side: its line's ends matter no further (a
+        // minified file's one line was read to both ends for every diagnostic).
+        let near = 41;
+        let line = snippet::line_start_within(src, at, near).unwrap_or(at.saturating_sub(near + 1))
+            ..snippet::line_end_within(src, at, near).unwrap_or(at + near + 1);
         notes.push(format!(
             "near: {}",
             one_terminal_line(&excerpt(src, line, at))

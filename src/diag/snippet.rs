@@ -39,8 +39,16 @@ impl<'a> Window<'a> {
     /// [`MAX_SNIPPET_LINES`] lines: a snippet would then print too much.
     pub fn around(name: &'a str, src: &'a str, range: Range<usize>, line: u32) -> Option<Self> {
         let (start, end) = (range.start, range.end.max(range.start));
-        let from = line_start(src, start);
-        let to = line_end(src, end);
+        // No line of a snippet is longer than MAX_SNIPPET_LINE, so the ends of its lines
+        // are looked for no further: on a minified loop of one 8 MB line each diagnostic
+        // read the line three times before giving up, 336 M of the 1,133 M instructions of
+        // checking one with 100 errors (issue 50).
+        let reach = MAX_SNIPPET_LINE + 1;
+        if end - start > MAX_SNIPPET_LINES * MAX_SNIPPET_LINE {
+            return None;
+        }
+        let from = line_start_within(src, start, reach)?;
+        let to = line_end_within(src, end, reach)?;
         let raw = src.get(from..to)?;
         let b = raw.as_bytes();
         let breaks = memchr::memchr2_iter(b'\n', b'\r', b).filter(|&i| is_break(b, i));
@@ -82,23 +90,36 @@ impl<'a> Window<'a> {
     }
 }
 
-/// Where the line holding byte `at` starts (a lone carriage return ends a line too).
-pub fn line_start(src: &str, at: usize) -> usize {
+/// Where the line holding byte `at` starts (a lone carriage return ends a line too),
+/// looking back at most `reach` bytes: `None` when it starts further back.
+pub fn line_start_within(src: &str, at: usize, reach: usize) -> Option<usize> {
     let b = src.as_bytes();
-    let before = b.get(..at).unwrap_or(b);
-    memchr::memrchr2_iter(b'\n', b'\r', before)
-        .find(|&i| is_break(b, i))
-        .map_or(0, |i| i + 1)
+    let at = at.min(b.len());
+    let lo = at.saturating_sub(reach);
+    let found = memchr::memrchr2_iter(b'\n', b'\r', &b[lo..at])
+        .map(|i| lo + i)
+        .find(|&i| is_break(b, i));
+    match found {
+        Some(i) => Some(i + 1),
+        None if lo == 0 => Some(0),
+        None => None,
+    }
 }
 
-/// Where the line holding byte `at` ends (its line break included).
-pub fn line_end(src: &str, at: usize) -> usize {
+/// Where the line holding byte `at` ends (its line break included), looking ahead at
+/// most `reach` bytes: `None` when it ends further on.
+pub fn line_end_within(src: &str, at: usize, reach: usize) -> Option<usize> {
     let b = src.as_bytes();
-    let after = b.get(at..).unwrap_or_default();
-    memchr::memchr2_iter(b'\n', b'\r', after)
+    let at = at.min(b.len());
+    let hi = at.saturating_add(reach).min(b.len());
+    let found = memchr::memchr2_iter(b'\n', b'\r', &b[at..hi])
         .map(|i| at + i)
-        .find(|&i| is_break(b, i))
-        .map_or(src.len(), |i| i + 1)
+        .find(|&i| is_break(b, i));
+    match found {
+        Some(i) => Some(i + 1),
+        None if hi == b.len() => Some(b.len()),
+        None => None,
+    }
 }
 
 impl<'a> Files<'a> for Window<'a> {
@@ -159,5 +180,39 @@ mod tests {
         let tall = "{\n".repeat(40);
         assert!(Window::around("f", &tall, 0..tall.len(), 1).is_none());
         assert!(Window::around("f", "", 0..0, 1).is_some());
+    }
+
+    /// The bounded searches find a line's ends as a search of the whole text does, when
+    /// they are within reach, and say so when they are not: every offset of texts with
+    /// each kind of line break at many distances.
+    #[test]
+    fn line_ends_within_reach_agree_with_the_whole_text() {
+        let whole_start =
+            |b: &[u8], at: usize| (0..at).rev().find(|&i| is_break(b, i)).map_or(0, |i| i + 1);
+        let whole_end = |b: &[u8], at: usize| {
+            (at..b.len())
+                .find(|&i| is_break(b, i))
+                .map_or(b.len(), |i| i + 1)
+        };
+        for brk in ["\n", "\r", "\r\n"] {
+            let src = format!(
+                "ab{brk}{}{brk}{brk}xyz{brk}{}",
+                "c".repeat(9),
+                "d".repeat(5)
+            );
+            let b = src.as_bytes();
+            for at in 0..=src.len() {
+                for reach in [0, 1, 3, 8, 40] {
+                    let start = whole_start(b, at);
+                    let within = at <= reach || start > at - reach;
+                    let found = line_start_within(&src, at, reach);
+                    assert_eq!(found, within.then_some(start), "{src:?} start {at} {reach}");
+                    let end = whole_end(b, at);
+                    let within = at + reach >= b.len() || end - 1 < at + reach;
+                    let found = line_end_within(&src, at, reach);
+                    assert_eq!(found, within.then_some(end), "{src:?} end {at} {reach}");
+                }
+            }
+        }
     }
 }
