@@ -95,8 +95,9 @@ done
 echo "bench.sh: seeds: ${SEED_LIST[*]} (run again with SEEDS=\"${SEED_LIST[*]}\")" >&2
 OUT="$ROOT/target/bench"
 mkdir -p "$OUT"
-rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/peak-*
+rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/peak-* "$OUT"/seeds "$OUT"/phases
 echo "${SEED_LIST[*]}" >"$OUT/seeds"
+echo "$PHASES" >"$OUT/phases"
 if [ -z "${LOOPCONV:-}" ] && [ "$QUICK" = 1 ]; then
     # With the generator: built apart, the binary and the example (which turns on the
     # dev-dependencies' features) were two builds of every dependency.

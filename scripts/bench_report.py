@@ -39,6 +39,11 @@ try:
     SEEDS = open(os.path.join(OUT, "seeds")).read().split()
 except OSError:
     SEEDS = []
+try:
+    PHASES = f'{int(open(os.path.join(OUT, "phases")).read()):,}'
+except (OSError, ValueError):
+    PHASES = "10,000"
+SEEDS_NOTE = f"worst of {len(SEEDS)} seed{'s' if len(SEEDS) != 1 else ''}"
 
 
 def met(ratio_mean, ratio_median, goal):
@@ -98,7 +103,7 @@ def worst(label, name, num, den, goal=""):
     if not found:
         return
     _, seed, (rm, rmed, cells) = max(found)
-    rows.append((f"{label} (worst of {len(found)} seeds: {seed})", *cells, goal, met(rm, rmed, goal)))
+    rows.append((f"{label} ({SEEDS_NOTE}: {seed})", *cells, goal, met(rm, rmed, goal)))
 
 
 def peak_mb(name):
@@ -163,8 +168,8 @@ else:
 # The loops drawn from the seeds (random.rs): each row the worst seed.
 for kind, what in [("loop", "random shape"), ("warn", "random shape, no `$schema`")]:
     for i, cmd in [(1, "check"), (2, "graph --mermaid"), (3, "graph --dot")]:
-        worst(f"{cmd} 10,000 phases, {what} / json.load", kind, i, 0, "<= 0.5")
-worst("diff of two 10,000-phase loops, random shape / json.load of one", "diff", 1, 0, "<= 1")
+        worst(f"{cmd} {PHASES} phases, {what} / json.load", kind, i, 0, "<= 0.5")
+worst(f"diff of two {PHASES}-phase loops, random shape / json.load of one", "diff", 1, 0, "<= 1")
 
 ratio("paths 10,000 phases (default bound) / json.load", "paths", 1, 0, "<= 2")
 ratio("paths 10,000 phases, --max-steps-listed 2000000 / json.load", "paths", 2, 0, "<= 2")
@@ -269,7 +274,7 @@ else:
 # Each seed's loop without `$schema`, against `check` of it (row seed-S-warn): the worst
 # edit, and the worst completion.
 seeded = [(seed, probe_rows(f"seed-{seed}-lsp-probe.json", f"seed-{seed}-warn", 1,
-                            "10,000 phases, random shape, no `$schema`", f" (worst of {len(SEEDS)} seeds: {seed})"))
+                            f"{PHASES} phases, random shape, no `$schema`", f" ({SEEDS_NOTE}: {seed})"))
           for seed in SEEDS]
 seeded = [(seed, r) for seed, r in seeded if r]
 if seeded:

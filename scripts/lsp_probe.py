@@ -64,13 +64,15 @@ def position(offset):
     return {"line": line, "character": len(before.encode("utf-16-le")) // 2}
 
 
-def last_value(key):
+def last_value(key, phase=False):
     """The offset of the first character of the last string value of `key` (any layout:
-    minified, spaces or tabs around the colon)."""
-    found = list(re.finditer(r'"%s"\s*:\s*"' % re.escape(key), text))
+    minified, spaces or tabs around the colon); with `phase`, the last that names a
+    phase (not a terminal such as `$end`)."""
+    found = [m.end() for m in re.finditer(r'"%s"\s*:\s*"' % re.escape(key), text)
+             if not (phase and text.startswith("$", m.end()))]
     if not found:
         sys.exit(f"lsp_probe.py: no {key} in {path}")
-    return found[-1].end()
+    return found[-1]
 
 
 init = request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
@@ -95,8 +97,9 @@ for k in range(runs):
           "params": {"textDocument": {"uri": uri, "version": k + 2}, "contentChanges": [change]}})
     diagnostics()
     edits.append(time.perf_counter() - start)
-# A completion inside the last transition's `to` value (its first character typed).
-to = last_value("to") + 1
+# A completion inside the last transition's `to` value that names a phase (its first
+# character typed).
+to = last_value("to", phase=True) + 1
 for _ in range(runs):
     start = time.perf_counter()
     answer = request("textDocument/completion", {"textDocument": {"uri": uri}, "position": position(to)})
