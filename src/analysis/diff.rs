@@ -140,10 +140,11 @@ pub fn diff(old: &Spec, new: &Spec) -> Diff {
     let (old, new) = crate::ir::effective::pair(old, new);
     let (old, new) = (&old, &new);
     let renames = renames(old, new);
+    let generated = Generated::of(old, new, &renames);
     let mut out = Out(Vec::new());
     loop_fields(old, new, &renames, &mut out);
-    phases(old, new, &renames, &mut out);
-    transitions(old, new, &renames, &mut out);
+    phases(old, new, &renames, generated.as_ref(), &mut out);
+    transitions(old, new, &renames, generated.as_ref(), &mut out);
     checkpoints(old, new, &renames, &mut out);
     bounds(old, new, &mut out);
     roles_and_goal(old, new, &mut out);
@@ -152,6 +153,70 @@ pub fn diff(old: &Spec, new: &Spec) -> Diff {
     Diff {
         renames,
         changes: out.0,
+    }
+}
+
+/// What the fields of two REAL/VEAL loops write into their graphs: the outcomes'
+/// descriptions and the transitions (`max_attempts` and `escalation` name the escalation's
+/// terminal and describe the `escalate` outcome). A part of the graph that is what its
+/// loop's fields write, on both sides, is compared through those fields: an edited
+/// escalation is one change, not also a re-pointed transition and a reworded outcome.
+/// Keys are the new loop's phase ids (renames applied).
+struct Generated {
+    old: Written,
+    new: Written,
+}
+
+/// The generated graph of one loop: each transition's target and each outcome's
+/// description.
+struct Written {
+    targets: BTreeMap<(String, String), String>,
+    descriptions: BTreeMap<(String, String), String>,
+}
+
+impl Generated {
+    fn of(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>) -> Option<Generated> {
+        derived_objectives(old, new).then(|| Generated {
+            old: Written::of(old, Some(renames)),
+            new: Written::of(new, None),
+        })
+    }
+
+    /// Whether the transition from `from` on `on` is, on each side, what the loop's fields
+    /// write (`None`: no transition).
+    fn transition(&self, key: (&str, &str), old: Option<&str>, new: Option<&str>) -> bool {
+        let k = (key.0.to_owned(), key.1.to_owned());
+        self.old.targets.get(&k).map(String::as_str) == old
+            && self.new.targets.get(&k).map(String::as_str) == new
+    }
+
+    /// Whether outcome `on` of phase `phase` has, on each side, the description the loop's
+    /// fields write.
+    fn description(&self, phase: &str, on: &str, old: Option<&str>, new: Option<&str>) -> bool {
+        let k = (phase.to_owned(), on.to_owned());
+        self.old.descriptions.get(&k).map(String::as_str) == old
+            && self.new.descriptions.get(&k).map(String::as_str) == new
+    }
+}
+
+impl Written {
+    fn of(spec: &Spec, renames: Option<&BTreeMap<String, String>>) -> Written {
+        let graph = crate::ir::carried::derive_graph_named_as(spec, spec);
+        let id = |s: &str| renames.map_or(s, |r| renamed(r, s)).to_owned();
+        let targets = (graph.transitions.iter())
+            .map(|t| ((id(&t.from), t.on.clone()), id(t.to.as_str())))
+            .collect();
+        let descriptions = (graph.phases.iter())
+            .flat_map(|p| {
+                let pid = id(&p.id);
+                (p.outcomes.iter().flatten())
+                    .map(move |o| ((pid.clone(), o.id.clone()), o.description.clone()))
+            })
+            .collect();
+        Written {
+            targets,
+            descriptions,
+        }
     }
 }
 
@@ -319,7 +384,13 @@ fn change_kind<T>(o: &Option<T>, n: &Option<T>) -> ChangeKind {
     }
 }
 
-fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut Out) {
+fn phases(
+    old: &Spec,
+    new: &Spec,
+    renames: &BTreeMap<String, String>,
+    generated: Option<&Generated>,
+    out: &mut Out,
+) {
     use Impact::*;
     for (o, n) in renames {
         let r = "runtimes and results name phases by id (same outcomes and edges: a rename)";
@@ -344,7 +415,7 @@ fn phases(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut 
                 Breaking,
                 "runs and callers that reach this phase fail",
             )),
-            Some(q) => phase(p, q, derived, out),
+            Some(q) => phase(p, q, derived, generated, out),
         }
     }
     let renamed_to: BTreeSet<&str> = renames.values().map(String::as_str).collect();
@@ -368,7 +439,13 @@ fn derived_objectives(old: &Spec, new: &Spec) -> bool {
     old.pattern != General && new.pattern != General
 }
 
-fn phase(p: &Phase, q: &Phase, derived_objectives: bool, out: &mut Out) {
+fn phase(
+    p: &Phase,
+    q: &Phase,
+    derived_objectives: bool,
+    generated: Option<&Generated>,
+    out: &mut Out,
+) {
     use Impact::*;
     if p.objective != q.objective && !derived_objectives {
         let (o, n) = (Some(p.objective.clone()), Some(q.objective.clone()));
@@ -401,7 +478,7 @@ fn phase(p: &Phase, q: &Phase, derived_objectives: bool, out: &mut Out) {
             .values(opt(&p.access), opt(&q.access)),
         );
     }
-    outcomes(p, q, out);
+    outcomes(p, q, generated, out);
 }
 
 /// The description of each outcome id's first declaration on a phase.
@@ -426,7 +503,7 @@ fn tighter(o: Option<&Access>, n: Option<&Access>) -> bool {
         .any(|(o, n)| *o != Some(false) && n == Some(false))
 }
 
-fn outcomes(p: &Phase, q: &Phase, out: &mut Out) {
+fn outcomes(p: &Phase, q: &Phase, generated: Option<&Generated>, out: &mut Out) {
     use Impact::*;
     let (pd, qd) = (descriptions(p), descriptions(q));
     let desc = |ds: &IdMap<&str, &String>, id: &str| ds.get(id).map(|d| (*d).clone());
@@ -445,7 +522,13 @@ fn outcomes(p: &Phase, q: &Phase, out: &mut Out) {
                 Breaking,
                 "runtimes that emit it would be refused",
             ));
-        } else if pd.get(o) != qd.get(o) {
+        } else if pd.get(o) != qd.get(o)
+            && !generated.is_some_and(|g| {
+                let (o_text, n_text) =
+                    (pd.get(o).map(|d| d.as_str()), qd.get(o).map(|d| d.as_str()));
+                g.description(&q.id, o, o_text, n_text)
+            })
+        {
             out.push(
                 Change::new(
                     ChangeKind::Changed,
@@ -474,7 +557,17 @@ fn outcomes(p: &Phase, q: &Phase, out: &mut Out) {
     }
 }
 
-fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut Out) {
+fn transitions(
+    old: &Spec,
+    new: &Spec,
+    renames: &BTreeMap<String, String>,
+    generated: Option<&Generated>,
+    out: &mut Out,
+) {
+    // What the loops' fields write is compared through the fields.
+    let written = |key: (&str, &str), o: Option<&str>, n: Option<&str>| {
+        generated.is_some_and(|g| g.transition(key, o, n))
+    };
     let before: BTreeMap<(&str, &str), &str> = old
         .graph
         .transitions
@@ -502,6 +595,9 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
             from: from.to_owned(),
             on: on.to_owned(),
         };
+        if written((from, on), Some(to), after.get(&(from, on)).copied()) {
+            continue;
+        }
         let change = match after.get(&(from, on)) {
             Some(&t) if t != to => Change::new(
                 ChangeKind::Changed,
@@ -533,7 +629,10 @@ fn transitions(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
         })
         .collect();
     for (&(from, on), &to) in &after {
-        if !before.contains_key(&(from, on)) && old_pairs.contains(&(from, on)) {
+        if !before.contains_key(&(from, on))
+            && old_pairs.contains(&(from, on))
+            && !written((from, on), None, Some(to))
+        {
             let subject = Subject::Transition {
                 from: from.to_owned(),
                 on: on.to_owned(),
@@ -609,6 +708,79 @@ fn checkpoints(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
             .values(None, Some(n.clone())),
         );
     }
+    checkpoint_order(old, new, renames, out);
+}
+
+/// The checkpoints before each phase are evaluated in the order they are listed: the
+/// first rejection ends the chain. Of the checkpoints that guard the same phase in both
+/// loops, a new order is one change of that phase's chain: breaking when their rejections
+/// lead to different places (a run that rejects one and would have rejected another
+/// first now ends elsewhere), compatible when they all lead to the same one (the same
+/// approvals, asked in another order).
+fn checkpoint_order(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut Out) {
+    // Each checkpoint (id) and where it guards and rejects, in the new loop's ids.
+    let placed = |s: &Spec, map: bool| -> Vec<(String, String, String)> {
+        let id = |x: &str| {
+            if map {
+                renamed(renames, x).to_owned()
+            } else {
+                x.to_owned()
+            }
+        };
+        (s.graph.checkpoints.iter().flatten())
+            .map(|c| {
+                let to = id(c.on_reject.as_str());
+                (c.id.clone(), id(&c.before_phase), to)
+            })
+            .collect()
+    };
+    let (before, after) = (placed(old, true), placed(new, false));
+    let guards: BTreeSet<(&str, &str)> = (before.iter())
+        .map(|(c, p, _)| (c.as_str(), p.as_str()))
+        .filter(|k| after.iter().any(|(c, p, _)| (c.as_str(), p.as_str()) == *k))
+        .collect();
+    let chain = |list: &[(String, String, String)], phase: &str| -> Vec<String> {
+        (list.iter())
+            .filter(|(c, p, _)| p == phase && guards.contains(&(c.as_str(), p.as_str())))
+            .map(|(c, _, _)| c.clone())
+            .collect()
+    };
+    let phases: BTreeSet<&str> = guards.iter().map(|(_, p)| *p).collect();
+    for phase in phases {
+        let (o, n) = (chain(&before, phase), chain(&after, phase));
+        if o == n {
+            continue;
+        }
+        let rejects: BTreeSet<&str> = (after.iter())
+            .filter(|(c, p, _)| p == phase && n.contains(c))
+            .map(|(_, _, to)| to.as_str())
+            .chain(
+                (before.iter())
+                    .filter(|(c, p, _)| p == phase && o.contains(c))
+                    .map(|(_, _, to)| to.as_str()),
+            )
+            .collect();
+        let (impact, r) = if rejects.len() > 1 {
+            (
+                Impact::Breaking,
+                "the checkpoints are evaluated in another order, and their rejections lead to different places: the same decisions can end a run elsewhere",
+            )
+        } else {
+            (
+                Impact::Compatible,
+                "the checkpoints are evaluated in another order; a rejection at any of them leads to the same place",
+            )
+        };
+        out.push(
+            Change::new(
+                ChangeKind::Changed,
+                Subject::CheckpointOrder(phase.to_owned()),
+                impact,
+                r,
+            )
+            .values(Some(o.join(", ")), Some(n.join(", "))),
+        );
+    }
 }
 
 fn bounds(old: &Spec, new: &Spec, out: &mut Out) {
@@ -632,7 +804,7 @@ fn bounds(old: &Spec, new: &Spec, out: &mut Out) {
                 Impact::Breaking,
                 "a failed loop now ends differently",
             )
-            .values(opt(&o.escalation), opt(&n.escalation)),
+            .values(escalation(old), escalation(new)),
         );
     }
     if o.error_policy != n.error_policy {
@@ -646,6 +818,16 @@ fn bounds(old: &Spec, new: &Spec, out: &mut Out) {
             .values(opt(&o.error_policy), opt(&n.error_policy)),
         );
     }
+}
+
+/// A loop's escalation as the diff shows it: the JSON string, and under `fallback` the
+/// agent it hands over to (which only that escalation uses).
+fn escalation(s: &Spec) -> Option<String> {
+    let e = s.bounds.escalation.as_ref()?;
+    Some(match fallback_agent(s) {
+        Some(agent) => format!("{} (agent {})", text(e), text(&agent)),
+        None => text(e),
+    })
 }
 
 fn limit(id: Limit, o: Option<u64>, n: Option<u64>, out: &mut Out) {
@@ -667,7 +849,23 @@ fn limit(id: Limit, o: Option<u64>, n: Option<u64>, out: &mut Out) {
     );
 }
 
+/// The fallback agent a loop can hand over to: `fallback_agent` under the `fallback`
+/// escalation; under any other it plays no part in a run (and an AgentPM graph has no place
+/// for it), so it is compared only where it is used.
+fn fallback_agent(s: &Spec) -> Option<String> {
+    (s.pattern != crate::ir::Pattern::General
+        && s.effective_escalation() == crate::ir::Escalation::Fallback)
+        .then(|| s.roles.fallback_agent.clone())
+        .flatten()
+}
+
 fn roles_and_goal(old: &Spec, new: &Spec, out: &mut Out) {
+    let mut fallback = (fallback_agent(old), fallback_agent(new));
+    // A new escalation's entry shows the agent the old or new `fallback` uses (only one
+    // of them is `fallback`): one entry.
+    if old.effective_escalation() != new.effective_escalation() {
+        fallback = (None, None);
+    }
     let roles = [
         (RoleName::Actor, &old.roles.actor, &new.roles.actor),
         (
@@ -675,11 +873,7 @@ fn roles_and_goal(old: &Spec, new: &Spec, out: &mut Out) {
             &old.roles.validator,
             &new.roles.validator,
         ),
-        (
-            RoleName::FallbackAgent,
-            &old.roles.fallback_agent,
-            &new.roles.fallback_agent,
-        ),
+        (RoleName::FallbackAgent, &fallback.0, &fallback.1),
     ];
     for (id, o, n) in roles {
         if o != n {
@@ -736,22 +930,11 @@ fn checks(old: &Spec, new: &Spec, out: &mut Out) {
                 "one check fewer can only turn NO-GO into GO",
             )),
             Some(d) if !same_content(d, c) => {
-                let only_text = same_content(
-                    &Check {
-                        description: c.description.clone(),
-                        expected: c.expected.clone(),
-                        ..d.clone()
-                    },
-                    c,
-                );
-                let (impact, r) = if only_text {
-                    (Impact::Compatible, "reworded description")
-                } else {
-                    (Impact::Breaking, "the check runs differently")
-                };
+                let (impact, r) = check_change(c, d);
+                let (o, n) = edited_fields(c, d);
                 out.push(
                     Change::new(ChangeKind::Changed, Subject::Check(id.clone()), impact, r)
-                        .values(Some(text(c)), Some(text(d))),
+                        .values(Some(o), Some(n)),
                 );
             }
             _ => {}
@@ -771,6 +954,61 @@ fn checks(old: &Spec, new: &Spec, out: &mut Out) {
                 .values(None, Some(text(c))),
         );
     }
+}
+
+/// The verdict on an edited check, by what its fields do: how it runs (`type`,
+/// `command`, `pattern`, `files`, `file`), whether its failure decides the verdict
+/// (`required`), or only its texts (`description`, `expected`).
+fn check_change(old: &Check, new: &Check) -> (Impact, &'static str) {
+    let runs = |c: &Check| {
+        (
+            c.kind,
+            c.command.clone(),
+            c.pattern.clone(),
+            c.files.clone(),
+            c.file.clone(),
+        )
+    };
+    // Effective values: `required` defaults to true.
+    let required = |c: &Check| c.required.unwrap_or(true);
+    if runs(old) != runs(new) {
+        (Impact::Breaking, "the check runs differently")
+    } else if required(old) && !required(new) {
+        (
+            Impact::Compatible,
+            "now optional: its failure no longer makes the evaluation NO-GO, which can only turn NO-GO into GO",
+        )
+    } else if !required(old) && required(new) {
+        (
+            Impact::Breaking,
+            "now required: its failure makes the evaluation NO-GO, which can turn GO into NO-GO",
+        )
+    } else {
+        (Impact::Compatible, "reworded description")
+    }
+}
+
+/// The fields of `old` and `new` (a check or a port) that differ, each side as `key
+/// value, key value` (values as JSON; a field one side lacks is `none` there): one entry
+/// shows only what was edited.
+fn edited_fields<T: Serialize>(old: &T, new: &T) -> (String, String) {
+    let fields = |v: &T| match serde_json::to_value(v) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (o, n) = (fields(old), fields(new));
+    let keys: BTreeSet<&String> = o.keys().chain(n.keys()).collect();
+    let side = |m: &serde_json::Map<String, serde_json::Value>| {
+        keys.iter()
+            .filter(|k| o.get(k.as_str()) != n.get(k.as_str()))
+            .map(|k| match m.get(k.as_str()) {
+                Some(v) => format!("{k} {v}"),
+                None => format!("{k} none"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    (side(&o), side(&n))
 }
 
 fn ports(old: &Spec, new: &Spec, out: &mut Out) {
@@ -840,6 +1078,7 @@ fn port_list(
                         "description, default or optional metadata",
                     )
                 };
+                let (o, n) = edited_fields(p, q);
                 out.push(
                     Change::new(
                         ChangeKind::Changed,
@@ -847,7 +1086,7 @@ fn port_list(
                         i,
                         r,
                     )
-                    .values(Some(text(p)), Some(text(q))),
+                    .values(Some(o), Some(n)),
                 );
             }
             _ => {}

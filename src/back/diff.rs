@@ -57,13 +57,55 @@ fn impact(i: Impact) -> &'static str {
     }
 }
 
-fn values(c: &Change) -> String {
+/// The values of a change for people, on one line and at most about `max` characters:
+/// an edit of a long text shows the part that changed ([`excerpts`]).
+fn values(c: &Change, max: usize) -> String {
     match (&c.old, &c.new) {
-        (Some(o), Some(n)) => format!(": {o} → {n}"),
-        (Some(o), None) => format!(": was {o}"),
-        (None, Some(n)) => format!(": {n}"),
+        (Some(o), Some(n)) => {
+            let (o, n) = excerpts(o, n, max);
+            format!(": {o} → {n}")
+        }
+        (Some(o), None) => format!(": was {}", shown(o, max)),
+        (None, Some(n)) => format!(": {}", shown(n, max)),
         (None, None) => String::new(),
     }
+}
+
+/// Characters of context shown before the first changed character of a long text.
+const CONTEXT: usize = 30;
+
+/// The old and new text, each on one line, together at most about `max` characters:
+/// when they are longer, each side gets half (or what the other leaves), and both start a
+/// few words ([`CONTEXT`] characters) before the first character that differs, marked
+/// `…`, so the edit shows however far into the text it is.
+fn excerpts(old: &str, new: &str, max: usize) -> (String, String) {
+    let (o, n) = (text::one_line(old), text::one_line(new));
+    let (oc, nc): (Vec<char>, Vec<char>) = (o.chars().collect(), n.chars().collect());
+    if oc.len() + nc.len() <= max {
+        return (o.into_owned(), n.into_owned());
+    }
+    let same = oc.iter().zip(&nc).take_while(|(a, b)| a == b).count();
+    let mut start = same.saturating_sub(CONTEXT);
+    // From the start of a word: after the first space or comma between the start and the
+    // change.
+    if start > 0
+        && let Some(at) = oc[start..same].iter().position(|c| matches!(c, ' ' | ','))
+    {
+        start += at + 1;
+    }
+    let half = (max / 2).max(1);
+    // What the other side leaves, at least half.
+    let budget = |other: &[char]| (max.saturating_sub(other.len().saturating_sub(start))).max(half);
+    let side = |chars: &[char], max: usize| {
+        let rest: String = chars[start.min(chars.len())..].iter().collect();
+        let rest = shown(&rest, max);
+        if start > 0 {
+            format!("…{rest}")
+        } else {
+            rest
+        }
+    };
+    (side(&oc, budget(&nc)), side(&nc, budget(&oc)))
 }
 
 /// The text form: a summary line, then one line per change.
@@ -89,7 +131,7 @@ fn describe(c: &Change) -> String {
         kind(c.kind),
         c.subject.element(),
         text::one_line(&c.subject.id()),
-        shown(&values(c), 200),
+        values(c, 200),
         c.reason
     )
 }
@@ -228,7 +270,7 @@ pub fn markdown(diff: &Diff, old: &Spec, new: &Spec, old_file: &str, new_file: &
                 kind(c.kind),
                 c.subject.element(),
                 cell(&c.subject.id()),
-                cell(&values(c)),
+                markdown::cell(&values(c, 160)),
                 cell(c.reason)
             );
         }
@@ -316,7 +358,7 @@ fn mark(mk: &mut Marks, c: &Change) {
             mk.removed.insert(id.clone());
         }
         (Subject::Phase(id), ChangeKind::Renamed)
-        | (Subject::Objective(id) | Subject::Access(id), _) => {
+        | (Subject::Objective(id) | Subject::Access(id) | Subject::CheckpointOrder(id), _) => {
             mk.changed.insert(id.clone());
         }
         (Subject::Outcome { phase, outcome }, ChangeKind::Added) => {
@@ -439,6 +481,20 @@ fn styles(s: &mut String, mk: &Marks, links: &[(&str, usize)], node: impl Fn(&st
 #[cfg(test)]
 mod tests {
     use super::shown;
+
+    /// A long objective edited near its end shows the edit on both sides; before, the
+    /// old and new values were cut as one text, so the new one never showed.
+    #[test]
+    fn a_long_edited_text_shows_the_changed_part() {
+        let words = "the loop keeps going through every phase and reads every note ".repeat(6);
+        let (old, new) = (format!("{words}then stops."), format!("{words}then ships."));
+        let (o, n) = super::excerpts(&old, &new, 200);
+        assert!(o.starts_with('…') && o.ends_with("then stops."), "{o}");
+        assert!(n.starts_with('…') && n.ends_with("then ships."), "{n}");
+        assert!(o.chars().count() + n.chars().count() <= 202, "{o} {n}");
+        let (o, n) = super::excerpts("short", "shorter", 100);
+        assert_eq!((o.as_str(), n.as_str()), ("short", "shorter"));
+    }
 
     #[test]
     fn a_long_text_is_shortened_between_words() {

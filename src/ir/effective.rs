@@ -139,14 +139,21 @@ pub fn lift_shape(spec: &Spec) -> Spec {
 /// graph lifted ([`lift`]) when the other loop is a MAS loop. A lifted graph without
 /// `max_steps` has no `max_attempts`: its runs are bounded by the runtime's ceiling only,
 /// not by the MAS default of 3 attempts, so that the two compare as different limits.
+///
+/// Two graphs that were both written from MAS loops ([`carried::decode`]) are lifted too:
+/// compared as the MAS loops they carry, so that a change gets the verdict it gets
+/// between the MAS files (a check's command is a structured field, not a word of an
+/// objective).
 pub fn pair(old: &Spec, new: &Spec) -> (Spec, Spec) {
-    let mas = |s: &Spec| s.pattern != Pattern::General;
+    let carries = |s: &Spec| s.pattern != Pattern::General || carried::decode(s).is_some();
+    let both = carries(old) && carries(new);
+    let mas = |s: &Spec| s.pattern != Pattern::General || both;
     let side = |s: &Spec, other: &Spec| {
         if !mas(other) {
             return with_defaults(s);
         }
         let mut lifted = with_defaults(&lift(s));
-        if !mas(s) && s.bounds.max_steps.is_none() {
+        if s.pattern == Pattern::General && s.bounds.max_steps.is_none() {
             lifted.bounds.max_attempts = None;
         }
         lifted

@@ -30,6 +30,9 @@ pub enum Subject {
     },
     /// An approval checkpoint, by id.
     Checkpoint(String),
+    /// The order of the checkpoints before a phase (the new id), which the runtime
+    /// evaluates in order.
+    CheckpointOrder(String),
     /// A limit of the loop.
     Limit(Limit),
     /// The escalation of a failed loop.
@@ -113,7 +116,8 @@ pub enum PortDirection {
 impl Subject {
     /// The kind of element, as the outputs name it: `loop`, `metadata`, `phase`,
     /// `objective`, `access`, `outcome`, `transition`, `checkpoint`, `limit`,
-    /// `escalation`, `error policy`, `role`, `goal`, `check`, `input` or `output`.
+    /// `checkpoint order`, `escalation`, `error policy`, `role`, `goal`, `check`, `input`
+    /// or `output`.
     pub fn element(&self) -> &'static str {
         match self {
             Subject::Loop(_) => "loop",
@@ -124,6 +128,7 @@ impl Subject {
             Subject::Outcome { .. } => "outcome",
             Subject::Transition { .. } => "transition",
             Subject::Checkpoint(_) => "checkpoint",
+            Subject::CheckpointOrder(_) => "checkpoint order",
             Subject::Limit(_) => "limit",
             Subject::Escalation => "escalation",
             Subject::ErrorPolicy => "error policy",
@@ -135,7 +140,8 @@ impl Subject {
         }
     }
 
-    /// Which one, as the outputs name it: the id of a phase, checkpoint or check, the name
+    /// Which one, as the outputs name it: the id of a phase (for a checkpoint order: the
+    /// guarded phase's), checkpoint or check, the name
     /// of a port, `phase/outcome`, `from --on-->`, or the key of a field (`entry_phase`,
     /// `max_steps`, `error_policy`, ...).
     pub fn id(&self) -> String {
@@ -144,6 +150,7 @@ impl Subject {
             | Subject::Objective(id)
             | Subject::Access(id)
             | Subject::Checkpoint(id)
+            | Subject::CheckpointOrder(id)
             | Subject::Check(id)
             | Subject::Port(_, id) => id.clone(),
             Subject::Outcome { phase, outcome } => format!("{phase}/{outcome}"),
@@ -244,6 +251,11 @@ mod tests {
                 "act --done-->",
             ),
             (Subject::Checkpoint("gate".into()), "checkpoint", "gate"),
+            (
+                Subject::CheckpointOrder("act".into()),
+                "checkpoint order",
+                "act",
+            ),
             (Subject::Limit(Limit::MaxAttempts), "limit", "max_attempts"),
             (Subject::Escalation, "escalation", "escalation"),
             (Subject::ErrorPolicy, "error policy", "error_policy"),

@@ -2,8 +2,10 @@
 //! ports and roles, and diffs across formats.
 
 use crate::support::*;
+use loopconv::Format;
 use loopconv::scaffold::{Archetype, scaffold};
 use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
 
 pub(crate) fn react() -> Value {
     serde_json::from_str(&scaffold(Archetype::React, "react-demo").unwrap()).unwrap()
@@ -386,6 +388,261 @@ fn diff_diagram_marks_the_phase_a_new_checkpoint_guards() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!(
         class.contains(&node) && class.contains(&format!("n_{other}")),
+        "{text}"
+    );
+}
+
+/// The changes of one loop made one at a time: each check's command, pattern or file,
+/// type, `required`, description and expected text, the check removed, a required and an
+/// optional check added, `max_attempts` one up and one down, and every other escalation
+/// (with a fallback agent for `fallback`).
+fn check_limit_and_escalation_changes(
+    spec: &loopconv::ir::Spec,
+) -> Vec<(String, loopconv::ir::Spec)> {
+    use loopconv::ir::{Check, CheckType, Escalation};
+    let mut out = Vec::new();
+    let mut push = |what: String, f: &dyn Fn(&mut loopconv::ir::Spec)| {
+        let mut s = spec.clone();
+        f(&mut s);
+        // The graph and `max_steps` of a MAS loop are written from its fields, as its
+        // front end writes them.
+        s.graph = loopconv::ir::carried::derive_graph(&s);
+        s.bounds.max_steps = Some(loopconv::ir::max_steps_for(s.effective_max_attempts()));
+        out.push((what, s));
+    };
+    let checks = spec.goal.checks.clone().unwrap_or_default();
+    for (i, c) in checks.iter().enumerate() {
+        let edit = |f: fn(&mut Check)| {
+            move |s: &mut loopconv::ir::Spec| f(&mut s.goal.checks.as_mut().unwrap()[i])
+        };
+        let id = &c.id;
+        match c.kind {
+            Some(CheckType::Command) => push(
+                format!("{id}-command"),
+                &edit(|c| c.command = c.command.as_ref().map(|x| format!("{x} --verbose"))),
+            ),
+            Some(CheckType::Pattern) => push(
+                format!("{id}-pattern"),
+                &edit(|c| c.pattern = c.pattern.as_ref().map(|x| format!("{x}|XXX"))),
+            ),
+            Some(CheckType::File) => push(
+                format!("{id}-file"),
+                &edit(|c| c.file = Some("OTHER.md".to_owned())),
+            ),
+            _ => {}
+        }
+        push(
+            format!("{id}-required"),
+            &edit(|c| c.required = Some(!c.required.unwrap_or(true))),
+        );
+        push(
+            format!("{id}-type"),
+            &edit(|c| {
+                c.kind = Some(match c.kind {
+                    Some(CheckType::Manual) => CheckType::Command,
+                    _ => CheckType::Manual,
+                })
+            }),
+        );
+        push(
+            format!("{id}-description"),
+            &edit(|c| c.description = Some("A reworded description.".to_owned())),
+        );
+        push(
+            format!("{id}-expected"),
+            &edit(|c| c.expected = Some("Something else.".to_owned())),
+        );
+        push(format!("{id}-removed"), &|s| {
+            s.goal.checks.as_mut().unwrap().remove(i);
+        });
+    }
+    for required in [None, Some(false)] {
+        push(format!("added-{required:?}"), &move |s| {
+            s.goal.checks.get_or_insert_with(Vec::new).push(Check {
+                id: "added-check".to_owned(),
+                kind: Some(CheckType::Command),
+                command: Some("make check".to_owned()),
+                required,
+                ..Check::default()
+            });
+        });
+    }
+    let attempts = spec.effective_max_attempts();
+    push("attempts-up".to_owned(), &move |s| {
+        s.bounds.max_attempts = Some(attempts + 1)
+    });
+    if attempts > 1 {
+        push("attempts-down".to_owned(), &move |s| {
+            s.bounds.max_attempts = Some(attempts - 1)
+        });
+    }
+    let escalation = spec.effective_escalation();
+    for e in [
+        Escalation::Human,
+        Escalation::Abort,
+        Escalation::Continue,
+        Escalation::Fallback,
+    ] {
+        if e != escalation {
+            push(format!("escalation-{}", e.as_str()), &move |s| {
+                s.bounds.escalation = Some(e);
+                if e == Escalation::Fallback && s.roles.fallback_agent.is_none() {
+                    s.roles.fallback_agent = Some("fallback-bot".to_owned());
+                }
+            });
+        }
+    }
+    out
+}
+
+/// Every check, limit and escalation change of the multi-agent-spec examples, written as
+/// multi-agent-spec and as its AgentPM conversion: `diff --fail-on breaking` exits the
+/// same on the two pairs and lists the same changes (kind, element, id, values, impact,
+/// reason), each edit one entry. Before, a check's new command was breaking between the
+/// MAS files and a compatible reworded objective between their conversions, and an edited
+/// escalation was three entries, two about generated text.
+#[test]
+fn a_change_gets_one_verdict_in_every_format() {
+    use loopconv::ir::Spec;
+    use loopconv::{Target, pipeline};
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, spec: &Spec| -> [PathBuf; 2] {
+        let mut diags = loopconv::diag::Diagnostics::new(name);
+        let info = loopconv::valid::validate(spec, &mut diags);
+        [(Format::Mas, "yaml"), (Format::Agentpm, "json")].map(|(format, ext)| {
+            let text = pipeline::write(
+                Target::Loop(format),
+                spec,
+                &info,
+                &lossy_options(),
+                &mut diags,
+            )
+            .unwrap();
+            assert!(!diags.has_errors(), "{name}: {:?}", diags.items());
+            let path = dir.path().join(format!("{name}.{ext}"));
+            std::fs::write(&path, text).unwrap();
+            path
+        })
+    };
+    let diff = |old: &Path, new: &Path| {
+        let out = loopconv()
+            .arg("diff")
+            .arg(old)
+            .arg(new)
+            .args(["--fail-on", "breaking", "--format", "json"])
+            .output()
+            .unwrap();
+        let v = stdout_json(&out);
+        let changes: Vec<Value> = (v["changes"].as_array().unwrap().iter())
+            .map(|c| {
+                let c = c.as_object().unwrap();
+                json!([
+                    c["kind"],
+                    c["element"],
+                    c["id"],
+                    c.get("old"),
+                    c.get("new"),
+                    c["impact"],
+                    c["reason"]
+                ])
+            })
+            .collect();
+        (out.status.code(), v["breaking"].clone(), changes)
+    };
+    let mut pairs = 0;
+    for f in loop_files(&examples().join("mas")) {
+        let l = load_file(&f);
+        let Some((spec, _)) = l.valid() else {
+            continue;
+        };
+        let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
+        let [old_mas, old_apm] = write(&format!("{stem}-old"), spec);
+        for (what, changed) in check_limit_and_escalation_changes(spec) {
+            let [new_mas, new_apm] = write(&format!("{stem}-{what}"), &changed);
+            let (mas, apm) = (diff(&old_mas, &new_mas), diff(&old_apm, &new_apm));
+            assert_eq!(mas, apm, "{stem}: {what}: MAS (left) and AgentPM (right)");
+            assert!(!mas.2.is_empty(), "{stem}: {what}: no change found");
+            assert!(
+                mas.2.len() == 1,
+                "{stem}: {what}: one edit, one entry: {:?}",
+                mas.2
+            );
+            pairs += 1;
+        }
+    }
+    assert!(pairs > 40, "only {pairs} pairs");
+}
+
+/// Two checkpoints before one phase in the other order are one change of that phase's
+/// chain (the runtime evaluates them in order): breaking when their rejections lead to
+/// different places, compatible when to the same one. Before, a reorder was "0 changes".
+#[test]
+fn a_reordered_checkpoint_chain_is_a_change() {
+    let mut old = react();
+    let second = json!({"id": "security-review", "type": "approval", "before_phase": "act", "on_reject": "$abort"});
+    old["loop"]["checkpoints"]
+        .as_array_mut()
+        .unwrap()
+        .push(second);
+    let mut new = old.clone();
+    new["loop"]["checkpoints"].as_array_mut().unwrap().reverse();
+    let (code, text) = diff_json(&old, &new, &["--fail-on", "breaking"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("1 change, 1 breaking")
+            && text.contains("breaking   changed checkpoint order `act`: approve-action, security-review → security-review, approve-action (the checkpoints are evaluated in another order, and their rejections lead to different places"),
+        "{text}"
+    );
+    // The same place on rejection: the same runs end the same way.
+    for v in [&mut old, &mut new] {
+        for c in v["loop"]["checkpoints"].as_array_mut().unwrap() {
+            c["on_reject"] = json!("think");
+        }
+    }
+    let (code, text) = diff_json(&old, &new, &["--fail-on", "breaking"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("1 change, 0 breaking")
+            && text.contains("compatible changed checkpoint order `act`"),
+        "{text}"
+    );
+}
+
+/// A check made optional is described by what it does to the verdict, an edited field is
+/// one entry showing only that field, and a long mission edited near its end shows the
+/// edit. Before: "the check runs differently", the whole check as JSON cut before the new
+/// value, and a cut that hid the new text.
+#[test]
+fn an_edit_shows_what_changed_and_what_it_does() {
+    // The scaffold's `changelog` check is optional.
+    let optional = veal();
+    let required = optional.replacen("    required: false\n", "    required: true\n", 1);
+    assert_ne!(optional, required, "the scaffold has an optional check");
+    let (code, text) = diff_in(
+        ("old.yaml", &required),
+        ("new.yaml", &optional),
+        &["--fail-on", "breaking"],
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains(": required true → required false (now optional: its failure no longer makes the evaluation NO-GO"),
+        "{text}"
+    );
+    let (code, text) = diff_in(
+        ("old.yaml", &optional),
+        ("new.yaml", &required),
+        &["--fail-on", "breaking"],
+    );
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("(now required: "), "{text}");
+    let mut old = react();
+    let long = "Decide the next step from the task and what was observed so far, ".repeat(5);
+    old["loop"]["phases"][0]["objective"] = json!(format!("{long}then stop."));
+    let mut new = old.clone();
+    new["loop"]["phases"][0]["objective"] = json!(format!("{long}then ship."));
+    let (_, text) = diff_json(&old, &new, &[]);
+    assert!(
+        text.contains("then stop. → …") && text.contains("then ship. (reworded objective)"),
         "{text}"
     );
 }
