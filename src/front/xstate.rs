@@ -537,7 +537,8 @@ struct Lowering<'a> {
     roles: IdMap<&'a str, Role>,
     /// The phase a gate guards (`None`: its `APPROVE` leads to no phase).
     guarded: IdMap<&'a str, Option<&'a str>>,
-    /// Each guarded phase's gates, in the order they are listed.
+    /// Each guarded phase's gates, in the order of their chain (each gate's `APPROVE` into
+    /// the next, the last into the phase), or as listed when they form no single chain.
     gates_of: IdMap<&'a str, Vec<&'a str>>,
     diags: &'a mut Diagnostics,
     /// The states' texts, by the state's index, moved into the IR as the phases are made.
@@ -1171,8 +1172,8 @@ impl<'a> Lowering<'a> {
     }
 
     /// The phase each gate guards (following `APPROVE` through later gates), each guarded
-    /// phase's gates in order, `F019` for a gate approving into the wrong place and for
-    /// an event a gate does not take.
+    /// phase's gates in the order of their chain ([`Lowering::chain_order`]), `F019` for a
+    /// gate approving into the wrong place and for an event a gate does not take.
     fn chain_gates(&mut self) {
         let gates = self.keys_of(|r| *r == Role::Gate);
         for &(_, g) in &gates {
@@ -1183,23 +1184,63 @@ impl<'a> Lowering<'a> {
                 self.gates_of.entry(p).or_default().push(g);
             }
         }
-        // Each phase's gates were listed in the order of `gates`: the gate's place in its
-        // chain is how many of the phase's gates came before it (a search of the chains
-        // for each gate was quadratic in the number of gates).
-        let mut place: IdMap<&'a str, usize> = ir::id_map(self.gates_of.len());
+        let mut chains = std::mem::take(&mut self.gates_of);
+        for (p, listed) in &mut chains {
+            if let Some(chain) = self.chain_order(p, listed) {
+                *listed = chain;
+            }
+        }
+        self.gates_of = chains;
+        // Each gate's place in its phase's chain, found once (a search of the chains for
+        // each gate was quadratic in the number of gates).
+        let mut place: IdMap<&'a str, usize> = ir::id_map(gates.len());
+        for chain in self.gates_of.values() {
+            for (i, g) in chain.iter().enumerate() {
+                place.insert(g, i);
+            }
+        }
         for &(_, g) in &gates {
             let Some(p) = self.guarded.get(g).copied().flatten() else {
                 continue;
             };
-            let i = place.entry(p).or_default();
-            let next = self
-                .gates_of
-                .get(p)
-                .and_then(|chain| chain.get(*i + 1))
+            let next = (self.gates_of.get(p))
+                .zip(place.get(g))
+                .and_then(|(chain, i)| chain.get(i + 1))
                 .copied();
-            *i += 1;
             self.check_approval(g, p, next.unwrap_or(p));
         }
+    }
+
+    /// The gates of phase `p` (`listed`, in the order of the states) in the order of their
+    /// chain, read from the `APPROVE` events backwards from the phase: the one gate that
+    /// approves into `p` is the last, the one that approves into it the one before, and so
+    /// on. The order of the keys of `states` plays no part: editors reorder keys freely,
+    /// and the chain is what a person edits. `None` when the gates form no single chain
+    /// (two approve into the same state): they are then taken as listed, and `F019` says
+    /// which gate approves into the wrong place.
+    fn chain_order(&self, p: &'a str, listed: &[&'a str]) -> Option<Vec<&'a str>> {
+        let mut into: IdMap<&'a str, Vec<&'a str>> = ir::id_map(listed.len());
+        for &g in listed {
+            if let Some((target, _)) = self.approval(g) {
+                into.entry(target).or_default().push(g);
+            }
+        }
+        let mut chain = Vec::with_capacity(listed.len());
+        let mut at = p;
+        while let Some(before) = into.get(at) {
+            let [g] = before.as_slice() else {
+                return None;
+            };
+            if chain.contains(g) {
+                return None;
+            }
+            chain.push(*g);
+            at = g;
+        }
+        (chain.len() == listed.len()).then(|| {
+            chain.reverse();
+            chain
+        })
     }
 
     /// The phase a gate's `APPROVE` leads to, through later gates; `None` (after `F019`)
@@ -1287,7 +1328,7 @@ impl<'a> Lowering<'a> {
             Diagnostic::new(
                 Code::XstateGate,
                 format!(
-                    "the checkpoint gate `{}` approves into `{}`, but the checkpoints before `{}` are evaluated in the order their gates are listed, so it approves into `{}`",
+                    "the checkpoint gate `{}` approves into `{}`, but the gates before `{}` form no single chain (two approve into the same state), so they are taken in the order they are listed, and it approves into `{}`",
                     g.escape_debug(),
                     actual.escape_debug(),
                     p.escape_debug(),
@@ -1595,15 +1636,30 @@ impl<'a> Lowering<'a> {
         out
     }
 
-    /// The checkpoints: one per gate, in the order of the gates.
+    /// The checkpoints: one per gate. The checkpoints of a guarded phase are in the order
+    /// of its chain, in the places its gates have among the states (so that a machine
+    /// written in chain order, as `convert` writes it, reads back as it was written).
     fn checkpoints(&mut self, declared_empty: bool) -> Option<Vec<ir::Checkpoint>> {
         let gates = self.keys_of(|r| *r == Role::Gate);
         if gates.is_empty() {
             return declared_empty.then(Vec::new);
         }
+        // The next gate of each phase's chain to place.
+        let mut next: IdMap<&'a str, usize> = ir::id_map(self.gates_of.len());
+        let gates: Vec<&'a str> = (gates.into_iter())
+            .map(|(_, g)| match self.guarded.get(g).copied().flatten() {
+                Some(p) => {
+                    let i = next.entry(p).or_default();
+                    let chained = self.gates_of.get(p).and_then(|c| c.get(*i)).copied();
+                    *i += 1;
+                    chained.unwrap_or(g)
+                }
+                None => g,
+            })
+            .collect();
         let list = gates
             .into_iter()
-            .map(|(_, g)| {
+            .map(|g| {
                 let origin = state_origin(g);
                 let id = self.checkpoint_id(g);
                 let id = self

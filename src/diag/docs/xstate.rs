@@ -25,7 +25,7 @@ pub(super) const DOCS: &[CodeDoc] = &[
     },
     CodeDoc {
         code: Code::XstateGate,
-        checks: "Every way into a phase guarded by approval checkpoints goes through its first gate, each gate approves into the next (in the order the gates are listed) and the last into the phase, and each gate has exactly the events `APPROVE` and `REJECT`.",
+        checks: "Every way into a phase guarded by approval checkpoints goes through its first gate, the gates form one chain (each approves into the next, the last into the phase), and each gate has exactly the events `APPROVE` and `REJECT`. The chain is the checkpoints' order; the order of the keys of `states` plays no part. When two gates approve into the same state they form no chain, and they are taken in the order they are listed.",
         why: "The runtime evaluates a phase's checkpoints every time the phase is entered. A transition that targets the phase itself, or a later gate, skips an approval the loop requires.",
         fix: "Target the phase's first gate state, and chain its gates with `APPROVE`.",
         example: ex(

@@ -172,6 +172,86 @@ fn a_bypassed_checkpoint_is_one_error_with_its_fix() {
     assert!(located(&fixed).is_empty(), "{:#?}", located(&fixed));
 }
 
+/// The checkpoints before a phase are read in the order of their gate chain (each gate's
+/// `APPROVE` into the next, the last into the phase), whatever the order of the keys of
+/// `states`: keys listed the other way round read as the chain says, and a chain edited by
+/// hand (the entry into the new first gate, the approvals re-pointed) is read as the new
+/// order. Before, the first gave three `F019` errors, the second three advising to undo
+/// the edit.
+#[test]
+fn checkpoint_order_comes_from_the_gate_chain() {
+    let machine = |first: &str, second: &str, keys_reversed: bool| {
+        let gate = |id: &str, approve: &str, reject: &str| {
+            format!(
+                r#""{id}": {{"tags": ["checkpoint"], "on": {{"APPROVE": "{approve}", "REJECT": "{reject}"}}}}"#
+            )
+        };
+        let reject = |id: &str| if id == "legal" { "abort" } else { "build" };
+        let mut gates = [
+            gate(first, second, reject(first)),
+            gate(second, "deploy", reject(second)),
+        ];
+        if keys_reversed {
+            gates.reverse();
+        }
+        format!(
+            r#"{{"id": "ship", "initial": "build", "states": {{
+  "build": {{"description": "Build the release.", "on": {{"complete": "{first}"}}}},
+  {},
+  {},
+  "deploy": {{"description": "Deploy the release.", "on": {{"complete": "end"}}}},
+  "end": {{"type": "final", "output": {{"status": "ended"}}}},
+  "abort": {{"type": "final", "output": {{"status": "aborted"}}}}
+}}}}
+"#,
+            gates[0], gates[1]
+        )
+    };
+    let order = |text: &str| -> Vec<(String, String)> {
+        let (spec, _) = reread("ship.json", text, Format::Xstate);
+        (spec.graph.checkpoints.iter().flatten())
+            .map(|c| (c.id.clone(), c.on_reject.as_str().to_owned()))
+            .collect()
+    };
+    let written = machine("security", "legal", false);
+    assert!(located(&written).is_empty(), "{:#?}", located(&written));
+    let want = [("security", "build"), ("legal", "$abort")].map(|(a, b)| (a.into(), b.into()));
+    assert_eq!(order(&written), want);
+    let reordered_keys = machine("security", "legal", true);
+    assert!(
+        located(&reordered_keys).is_empty(),
+        "{:#?}",
+        located(&reordered_keys)
+    );
+    assert_eq!(
+        order(&reordered_keys),
+        want,
+        "the order of the keys plays no part"
+    );
+    for keys_reversed in [false, true] {
+        let edited = machine("legal", "security", keys_reversed);
+        assert!(located(&edited).is_empty(), "{:#?}", located(&edited));
+        let mut want = want.clone();
+        want.reverse();
+        assert_eq!(order(&edited), want, "the edited chain is the new order");
+    }
+    // Two gates approving into the phase form no chain: one error, on the gate listed
+    // first, which (taken in listed order) should approve into the second.
+    let branched = written.replacen(r#""APPROVE": "legal""#, r#""APPROVE": "deploy""#, 1);
+    let got = located(&branched);
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert!(
+        got[0].0 == Code::XstateGate && got[0].3.contains("form no single chain"),
+        "{got:#?}"
+    );
+    // Written back, a machine in chain order is the same bytes.
+    let (spec, info) = reread("ship.json", &written, Format::Xstate);
+    let (again, _) = convert("ship.json", &spec, &info, Format::Xstate, &strict());
+    let (spec2, info2) = reread("again.json", &again, Format::Xstate);
+    let (third, _) = convert("again.json", &spec2, &info2, Format::Xstate, &strict());
+    assert_eq!(again, third);
+}
+
 #[test]
 fn a_hand_written_machine_reads_as_a_loop() {
     let text = r#"{"id": "triage", "initial": "read", "states": {
