@@ -295,7 +295,8 @@ SEED = 48
 
 def random_script(ir: dict, rng: random.Random, limit: int) -> tuple[list[str], list[list[str]]]:
     """A script that follows the loop: at each phase an outcome that has a transition, now
-    and then a tool failure (retried while the policy allows) or a phase failure; at each
+    and then a tool failure (retried while the policy allows; in a phase that calls tools)
+    or a phase failure; at each
     gate an approval or a rejection; REAL/VEAL attempts counted, so the failing verdict at
     the last attempt escalates as walk does; at most `limit` + 1 phases (the last one
     finds no step left). Now and then the last decision is left out (`approval_required`)."""
@@ -332,7 +333,10 @@ def random_script(ir: dict, rng: random.Random, limit: int) -> tuple[list[str], 
         if roll < 0.06:
             outcomes.append("@phase-failure")
             break
-        if roll < 0.14:
+        # A phase whose access says `tools: false` calls no tool (walk refuses the failure).
+        phase = next((p for p in g["phases"] if p["id"] == at), {})
+        calls_tools = (phase.get("access") or {}).get("tools") is not False
+        if roll < 0.14 and calls_tools:
             n = rng.randint(1, retries + 1)
             outcomes += ["@tool-failure"] * n
             if n > retries:

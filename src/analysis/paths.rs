@@ -26,7 +26,9 @@
 //!   phase changes only the way in): a phase failure; a tool failure repeated until the
 //!   policy gives up (`max_retries + 1` failures with `retry`); and with `retry`, a run
 //!   whose tool call fails `max_retries` times and then succeeds, going on by the
-//!   shortest run to `$end`.
+//!   shortest run to `$end`. A phase with `access.tools: false` calls no tool: when the
+//!   entry has it, the tool failures happen in the first phase of the shortest run to
+//!   `$end` that calls tools (none, when no phase of it does).
 //! * `fits_max_steps` compares a run with the effective limit: the stricter of the loop's
 //!   `max_steps` and the runtime's ceiling.
 
@@ -246,7 +248,7 @@ pub fn plan<'a>(spec: &'a Spec, info: &'a Info, rt: Runtime, options: Options) -
     if let Some(start) = info.start {
         listing.plan_cover(start, options);
         listing.shortest = shortest_paths(&listing.ctx, &listing.trees.into, &terminals);
-        listing.failures = failure_runs(&listing.ctx, &listing.trees.into, &listing.shortest);
+        listing.failures = failure_runs(&listing.ctx, &listing.trees, &listing.shortest);
     }
     listing
 }
@@ -553,7 +555,8 @@ impl Ctx<'_> {
 }
 
 /// The failure runs (module documentation), each computed by `walk` itself.
-fn failure_runs(ctx: &Ctx, into: &Tree, shortest: &[Path]) -> Vec<Path> {
+fn failure_runs(ctx: &Ctx, trees: &Trees, shortest: &[Path]) -> Vec<Path> {
+    let into = &trees.into;
     let spec = ctx.spec;
     let Some(entry) = ctx.info.phase_node(&spec.graph, &spec.graph.entry) else {
         return Vec::new();
@@ -569,42 +572,90 @@ fn failure_runs(ctx: &Ctx, into: &Tree, shortest: &[Path]) -> Vec<Path> {
         .and_then(|t| t.max_retries);
     let tries = usize::try_from(retries.unwrap_or(0)).unwrap_or(usize::MAX);
     let tool_failures = |n: usize| vec![TOOL_FAILURE.to_owned(); n];
-    let mut scripts = vec![vec![PHASE_FAILURE.to_owned()]];
+    let mut scripts = vec![Script {
+        outcomes: vec![PHASE_FAILURE.to_owned()],
+        decisions: way_in.decisions.clone(),
+    }];
     if retries.is_some_and(|r| r > MAX_LISTED_RETRIES) {
-        return scripts_to_runs(ctx, &way_in, None, scripts);
+        return scripts_to_runs(ctx, scripts);
     }
-    scripts.push(tool_failures(tries.saturating_add(1)));
     let to_end = shortest.iter().find(|p| p.status == Status::Ended);
-    if let (Some(_), Some(end)) = (retries, to_end) {
-        let mut recovered = tool_failures(tries);
-        recovered.extend(end.outcomes.iter().cloned());
-        scripts.push(recovered);
+    // A tool fails in the first phase that calls tools: the entry, unless its access says
+    // `tools: false` (it calls none); then the nearest phase from the entry that does.
+    let (before, after) = if calls_tools(ctx, &spec.graph.entry) {
+        let after = to_end.map(|end| (end.outcomes.clone(), end.decisions.clone()));
+        ((Vec::new(), way_in.decisions.clone()), after)
+    } else {
+        let Some(n) = nearest_tool_phase(ctx, into) else {
+            return scripts_to_runs(ctx, scripts);
+        };
+        let there = path_of(ctx, &self::way_in(ctx.info, into, n, None));
+        let on = path_of(ctx, &way_out(ctx.info, &trees.out, n, None));
+        let after = (on.outcomes, on.decisions);
+        ((there.outcomes, there.decisions), Some(after))
+    };
+    let script = |failures: usize, after: Option<&Steps>| {
+        let mut outcomes = before.0.clone();
+        outcomes.extend(tool_failures(failures));
+        let mut decisions = before.1.clone();
+        if let Some((o, d)) = after {
+            outcomes.extend(o.iter().cloned());
+            decisions.extend(d.iter().cloned());
+        }
+        Script {
+            outcomes,
+            decisions,
+        }
+    };
+    scripts.push(script(tries.saturating_add(1), None));
+    if let (Some(_), Some(after)) = (retries, &after) {
+        if calls_tools(ctx, &spec.graph.entry) {
+            // The entry's recovered run goes on by the shortest run to `$end`, which
+            // starts there (its outcomes and decisions are the whole run's).
+            scripts.push(Script {
+                outcomes: tool_failures(tries)
+                    .into_iter()
+                    .chain(after.0.iter().cloned())
+                    .collect(),
+                decisions: after.1.clone(),
+            });
+        } else {
+            scripts.push(script(tries, Some(after)));
+        }
     }
-    scripts_to_runs(ctx, &way_in, to_end, scripts)
+    scripts_to_runs(ctx, scripts)
 }
 
-/// Walk each failure script (the way into the entry phase's checkpoints first, or a
-/// recovered run's decisions) into a run.
-fn scripts_to_runs(
-    ctx: &Ctx,
-    way_in: &Path,
-    to_end: Option<&Path>,
-    scripts: Vec<Vec<String>>,
-) -> Vec<Path> {
+/// The outcomes and the decisions of part of a run.
+type Steps = (Vec<String>, Vec<(String, Decision)>);
+
+/// Whether phase `id` calls tools: its access does not say `tools: false`.
+fn calls_tools(ctx: &Ctx, id: &str) -> bool {
+    (ctx.spec.phase(id))
+        .and_then(|p| p.access.as_ref())
+        .and_then(|a| a.tools)
+        != Some(false)
+}
+
+/// The phase nearest to the start (fewest steps in, then the first declared) that calls
+/// tools, reached from the start.
+fn nearest_tool_phase(ctx: &Ctx, into: &Tree) -> Option<NodeIndex> {
+    let g = &ctx.info.graph;
+    (g.node_indices())
+        .filter_map(|n| match g[n] {
+            Vertex::Phase(i) if into.via[n.index()].is_some() => Some((n, i)),
+            _ => None,
+        })
+        .filter(|(_, i)| calls_tools(ctx, &ctx.spec.graph.phases[*i].id))
+        .min_by_key(|(n, i)| (into.steps[n.index()], *i))
+        .map(|(n, _)| n)
+}
+
+/// Walk each failure script into a run.
+fn scripts_to_runs(ctx: &Ctx, scripts: Vec<Script>) -> Vec<Path> {
     scripts
         .into_iter()
-        .filter_map(|outcomes| {
-            // A recovered run replays the shortest run's decisions; the others only pass
-            // the entry's checkpoints.
-            let decisions = if outcomes.last().is_some_and(|o| !o.starts_with('@')) {
-                to_end.map(|p| p.decisions.clone()).unwrap_or_default()
-            } else {
-                way_in.decisions.clone()
-            };
-            let script = Script {
-                outcomes,
-                decisions,
-            };
+        .filter_map(|script| {
             walk(ctx.spec, ctx.info, &script, ctx.rt)
                 .ok()
                 .map(|run| path_of_run(ctx, script, run))
@@ -612,8 +663,19 @@ fn scripts_to_runs(
         .collect()
 }
 
-/// A failure run from the script `walk` ran and its result.
-fn path_of_run(ctx: &Ctx, script: Script, run: super::walk::Run) -> Path {
+/// A failure run from the script `walk` ran and its result: the decisions are those the
+/// run took.
+fn path_of_run(ctx: &Ctx, mut script: Script, run: super::walk::Run) -> Path {
+    script.decisions = (run.steps.iter())
+        .filter_map(|s| match s {
+            Step::Checkpoint {
+                checkpoint,
+                decision,
+                ..
+            } => Some((checkpoint.clone(), *decision)),
+            _ => None,
+        })
+        .collect();
     Path {
         status: run.status,
         terminal: run.terminal,

@@ -276,6 +276,12 @@ impl<'a> Walker<'a> {
                 )));
             };
             match token.as_str() {
+                TOOL_FAILURE if phase.access.as_ref().and_then(|a| a.tools) == Some(false) => {
+                    return Err(self.fail(format!(
+                        "`{TOOL_FAILURE}` in phase `{}`, which calls no tool (`access.tools: false`): script `{PHASE_FAILURE}` for a failure of the phase",
+                        phase.id
+                    )));
+                }
                 TOOL_FAILURE => {
                     tool_failures += 1;
                     if let Some(stop) = self.tool_failed(i, tool_failures) {

@@ -622,3 +622,157 @@ fn paths_and_walk_agree_on_a_zero_step_run() {
         assert_eq!(run["phase_steps"], 0);
     }
 }
+
+/// Every run `paths` lists for every example and corpus loop (the shortest, the covering
+/// runs in full and the failure runs), replayed by `walk` with its outcomes and decisions,
+/// ends with the status and terminal `paths` states, and takes the same steps.
+#[test]
+fn walk_replays_every_run_paths_lists_to_its_status() {
+    use loopconv::analysis::paths::{Options, plan};
+    use loopconv::analysis::walk::{Script, walk};
+    use loopconv::analysis::{Runtime, Status};
+    let whole = Options {
+        max_steps_listed: usize::MAX,
+        shared_min_steps: usize::MAX,
+    };
+    let mut replayed = 0;
+    for f in all_inputs() {
+        let l = load_file(&f);
+        let Some((spec, info)) = l.valid() else {
+            continue;
+        };
+        let name = rel(&f);
+        let found = plan(spec, info, Runtime::default(), whole).into_paths();
+        for run in (found.shortest.iter())
+            .chain(&found.cover)
+            .chain(&found.failures)
+        {
+            let script = Script {
+                outcomes: run.outcomes.clone(),
+                decisions: run.decisions.clone(),
+            };
+            let walked = walk(spec, info, &script, Runtime::default()).unwrap_or_else(|e| {
+                panic!("{name}: walk refuses {:?}: {}", run.walk_args, e.message)
+            });
+            if !run.fits_max_steps {
+                // A run longer than the effective `max_steps` (paths says so): the runtime
+                // cuts it off at its limit, on the way paths lists.
+                let on_the_way = run.steps.starts_with(&walked.steps);
+                assert!(
+                    walked.status == Status::LimitReached && on_the_way,
+                    "{name}: {:?}",
+                    run.walk_args
+                );
+                replayed += 1;
+                continue;
+            }
+            assert_eq!(
+                (walked.status, &walked.terminal, &walked.steps),
+                (run.status, &run.terminal, &run.steps),
+                "{name}: {:?}",
+                run.walk_args
+            );
+            assert!(
+                walked.unused.is_empty(),
+                "{name}: {:?} leaves {:?}",
+                run.walk_args,
+                walked.unused
+            );
+            replayed += 1;
+        }
+    }
+    assert!(replayed > 100, "only {replayed} runs replayed");
+}
+
+/// The same through the command line: `walk FILE` with each `walk_args` of `paths --format
+/// json` exits with the code of the status `paths` states, for every example and corpus
+/// loop.
+#[test]
+fn walk_accepts_every_walk_args_paths_prints() {
+    let mut replayed = 0;
+    for f in all_inputs() {
+        if load_file(&f).valid().is_none() {
+            continue;
+        }
+        let out = loopconv()
+            .arg("paths")
+            .arg(&f)
+            .args(["--format", "json", "--max-steps-listed", "1000000"])
+            .output()
+            .unwrap();
+        let paths: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let runs = ["shortest", "cover", "failures"]
+            .iter()
+            .flat_map(|k| paths[k].as_array().cloned().unwrap_or_default());
+        for run in runs {
+            let Some(args) = run["walk_args"].as_array() else {
+                continue;
+            };
+            let args: Vec<&str> = args.iter().map(|a| a.as_str().unwrap()).collect();
+            let out = loopconv()
+                .arg("walk")
+                .arg(&f)
+                .args(&args)
+                .args(["--format", "json"])
+                .output()
+                .unwrap();
+            let walked: Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|_| panic!("{}: walk {args:?}: {}", rel(&f), stderr(&out)));
+            // A run that does not fit the effective `max_steps` is cut off at the limit.
+            let status = if run["fits_max_steps"] == true {
+                run["status"].as_str().unwrap()
+            } else {
+                "limit_reached"
+            };
+            assert_eq!(walked["status"], status, "{}: walk {args:?}", rel(&f));
+            let want = match status {
+                "ended" => 0,
+                "aborted" => 3,
+                "handed_off" => 4,
+                "limit_reached" => 5,
+                "approval_required" => 6,
+                _ => 7,
+            };
+            assert_eq!(out.status.code(), Some(want), "{}: walk {args:?}", rel(&f));
+            replayed += 1;
+        }
+    }
+    assert!(replayed > 50, "only {replayed} runs replayed");
+}
+
+/// A tool failure in a phase whose access says `tools: false` cannot happen: `walk`
+/// refuses it as a script mistake (exit 2) and names `@phase-failure`; `paths` puts its
+/// tool-failure runs in the first phase that calls tools. Before, walk ran the failure
+/// and paths listed it in the entry phase, which calls none.
+#[test]
+fn a_tool_failure_needs_a_phase_that_calls_tools() {
+    let f = examples().join("agentpm/react-loop.json");
+    let (code, out, err) = walk_streams(&f, "@tool-failure", &[]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains(
+            "`@tool-failure` in phase `reason`, which calls no tool (`access.tools: false`)"
+        ),
+        "{err}"
+    );
+    let out = loopconv()
+        .arg("paths")
+        .arg(&f)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let paths: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tool_runs: Vec<&Value> = (paths["failures"].as_array().unwrap().iter())
+        .filter(|r| {
+            r["outcomes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|o| o == "@tool-failure")
+        })
+        .collect();
+    assert!(!tool_runs.is_empty(), "{paths:#}");
+    for r in tool_runs {
+        assert_eq!(r["outcomes"][0], "act", "{r:#}");
+    }
+}
