@@ -256,8 +256,25 @@ pub(super) fn load_valid_pair(g: &Global, paths: [&Path; 2]) -> Result<[Option<L
         let (a, b) = pool.install(|| rayon::join(|| load(paths[0]), || load(paths[1])));
         [a, b]
     };
-    let a = report_valid(g, a?);
-    Ok([a, report_valid(g, b?)])
+    let (a, b) = (a?, b?);
+    if matches!(g.format, MessageFormat::Json | MessageFormat::Sarif) {
+        // One JSON document on standard error, as `check` prints for several files: one
+        // array (one SARIF log) with both files' diagnostics, the first file's first.
+        let both: Vec<diag::Diagnostic> = (a.diags.items().iter())
+            .chain(b.diags.items())
+            .cloned()
+            .collect();
+        if !both.is_empty() {
+            match g.format {
+                MessageFormat::Json => eprint!("{}", diag::render_json(&both)),
+                _ => eprint!("{}", diag::render_sarif(&both)),
+            }
+        }
+        let valid = |l: Loaded| l.valid().is_some().then_some(l);
+        return Ok([valid(a), valid(b)]);
+    }
+    let a = report_valid(g, a);
+    Ok([a, report_valid(g, b)])
 }
 
 /// Report a loaded file's diagnostics (in the form `--format` asks for, whether it is

@@ -814,3 +814,39 @@ fn readme_install_is_locked_and_speaks_plainly() {
         assert!(!text.contains("seed 000"), "{}", file.display());
     }
 }
+
+/// Under `--format json`, `diff`, `paths` and `walk` print their diagnostics on standard
+/// error as the JSON array `check --format json` prints (here the `F010` warning of a loop
+/// without `kind`), and nothing for people: one document, for `diff` too, whose two files
+/// were before two arrays one after the other, which no JSON reader takes.
+#[test]
+fn diff_paths_and_walk_json_diagnostics_are_json_on_stderr() {
+    let f = "examples/invalid/F010-missing-kind.json";
+    let runs: [&[&str]; 3] = [
+        &["diff", f, f],
+        &["paths", f],
+        &["walk", f, "--outcomes", "no-such-outcome"],
+    ];
+    for args in runs {
+        let out = loopconv()
+            .args(args)
+            .args(["--format", "json"])
+            .output()
+            .expect("run");
+        let err: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap_or_else(|e| {
+            panic!(
+                "{args:?}: stderr is no JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        let codes: Vec<&str> = (err.as_array().expect("an array").iter())
+            .map(|d| d["code"].as_str().expect("a code"))
+            .collect();
+        assert!(
+            codes.iter().all(|c| *c == "F010") && !codes.is_empty(),
+            "{args:?}: {err:#}"
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: stdout is no JSON ({e})"));
+    }
+}
