@@ -717,9 +717,16 @@ fn checkpoints(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
 /// lead to different places (a run that rejects one and would have rejected another
 /// first now ends elsewhere), compatible when they all lead to the same one (the same
 /// approvals, asked in another order).
-fn checkpoint_order(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut Out) {
-    // Each checkpoint (id) and where it guards and rejects, in the new loop's ids.
-    let placed = |s: &Spec, map: bool| -> Vec<(String, String, String)> {
+fn checkpoint_order<'s>(
+    old: &'s Spec,
+    new: &'s Spec,
+    renames: &BTreeMap<String, String>,
+    out: &mut Out,
+) {
+    // Each guarded phase's chain, in order: (checkpoint id, where it rejects to), in the
+    // new loop's ids.
+    type Chains<'a> = BTreeMap<String, Vec<(&'a str, String)>>;
+    let chains = |s: &'s Spec, map: bool| -> Chains<'s> {
         let id = |x: &str| {
             if map {
                 renamed(renames, x).to_owned()
@@ -727,39 +734,34 @@ fn checkpoint_order(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, 
                 x.to_owned()
             }
         };
-        (s.graph.checkpoints.iter().flatten())
-            .map(|c| {
-                let to = id(c.on_reject.as_str());
-                (c.id.clone(), id(&c.before_phase), to)
-            })
-            .collect()
+        let mut chains: Chains = BTreeMap::new();
+        for c in s.graph.checkpoints.iter().flatten() {
+            let entry = (c.id.as_str(), id(c.on_reject.as_str()));
+            chains.entry(id(&c.before_phase)).or_default().push(entry);
+        }
+        chains
     };
-    let (before, after) = (placed(old, true), placed(new, false));
-    let guards: BTreeSet<(&str, &str)> = (before.iter())
-        .map(|(c, p, _)| (c.as_str(), p.as_str()))
-        .filter(|k| after.iter().any(|(c, p, _)| (c.as_str(), p.as_str()) == *k))
-        .collect();
-    let chain = |list: &[(String, String, String)], phase: &str| -> Vec<String> {
-        (list.iter())
-            .filter(|(c, p, _)| p == phase && guards.contains(&(c.as_str(), p.as_str())))
-            .map(|(c, _, _)| c.clone())
-            .collect()
-    };
-    let phases: BTreeSet<&str> = guards.iter().map(|(_, p)| *p).collect();
-    for phase in phases {
-        let (o, n) = (chain(&before, phase), chain(&after, phase));
-        if o == n {
+    let (before, after) = (chains(old, true), chains(new, false));
+    for (phase, o) in &before {
+        let Some(n) = after.get(phase) else {
+            continue;
+        };
+        // The checkpoints that guard the phase in both loops, in each loop's order.
+        let (in_o, in_n): (IdSet<&str>, IdSet<&str>) = (
+            o.iter().map(|(c, _)| *c).collect(),
+            n.iter().map(|(c, _)| *c).collect(),
+        );
+        let (o, n): (Vec<_>, Vec<_>) = (
+            o.iter().filter(|(c, _)| in_n.contains(c)).collect(),
+            n.iter().filter(|(c, _)| in_o.contains(c)).collect(),
+        );
+        let ids = |chain: &[&(&'s str, String)]| -> Vec<&'s str> {
+            chain.iter().map(|(c, _)| *c).collect()
+        };
+        if ids(&o) == ids(&n) {
             continue;
         }
-        let rejects: BTreeSet<&str> = (after.iter())
-            .filter(|(c, p, _)| p == phase && n.contains(c))
-            .map(|(_, _, to)| to.as_str())
-            .chain(
-                (before.iter())
-                    .filter(|(c, p, _)| p == phase && o.contains(c))
-                    .map(|(_, _, to)| to.as_str()),
-            )
-            .collect();
+        let rejects: BTreeSet<&str> = (o.iter().chain(&n)).map(|(_, to)| to.as_str()).collect();
         let (impact, r) = if rejects.len() > 1 {
             (
                 Impact::Breaking,
@@ -774,11 +776,11 @@ fn checkpoint_order(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, 
         out.push(
             Change::new(
                 ChangeKind::Changed,
-                Subject::CheckpointOrder(phase.to_owned()),
+                Subject::CheckpointOrder(phase.clone()),
                 impact,
                 r,
             )
-            .values(Some(o.join(", ")), Some(n.join(", "))),
+            .values(Some(ids(&o).join(", ")), Some(ids(&n).join(", "))),
         );
     }
 }
