@@ -496,8 +496,8 @@ fn check_limit_and_escalation_changes(
 }
 
 /// Every check, limit and escalation change of the multi-agent-spec examples, written as
-/// multi-agent-spec and as its AgentPM conversion: `diff --fail-on breaking` exits the
-/// same on the two pairs and lists the same changes (kind, element, id, values, impact,
+/// multi-agent-spec and as its AgentPM, XState and IR conversions: `diff --fail-on
+/// breaking` exits the same on the four pairs and lists the same changes (kind, element, id, values, impact,
 /// reason), each edit one entry. Before, a check's new command was breaking between the
 /// MAS files and a compatible reworded objective between their conversions, and an edited
 /// escalation was three entries, two about generated text.
@@ -506,10 +506,17 @@ fn a_change_gets_one_verdict_in_every_format() {
     use loopconv::ir::Spec;
     use loopconv::{Target, pipeline};
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, spec: &Spec| -> [PathBuf; 2] {
+    // Every loop format, MAS first.
+    let formats = [
+        (Format::Mas, "yaml"),
+        (Format::Agentpm, "agentpm.json"),
+        (Format::Xstate, "xstate.json"),
+        (Format::Ir, "ir.json"),
+    ];
+    let write = |name: &str, spec: &Spec| -> [PathBuf; 4] {
         let mut diags = loopconv::diag::Diagnostics::new(name);
         let info = loopconv::valid::validate(spec, &mut diags);
-        [(Format::Mas, "yaml"), (Format::Agentpm, "json")].map(|(format, ext)| {
+        formats.map(|(format, ext)| {
             let text = pipeline::write(
                 Target::Loop(format),
                 spec,
@@ -556,11 +563,17 @@ fn a_change_gets_one_verdict_in_every_format() {
             continue;
         };
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
-        let [old_mas, old_apm] = write(&format!("{stem}-old"), spec);
+        let old = write(&format!("{stem}-old"), spec);
         for (what, changed) in check_limit_and_escalation_changes(spec) {
-            let [new_mas, new_apm] = write(&format!("{stem}-{what}"), &changed);
-            let (mas, apm) = (diff(&old_mas, &new_mas), diff(&old_apm, &new_apm));
-            assert_eq!(mas, apm, "{stem}: {what}: MAS (left) and AgentPM (right)");
+            let new = write(&format!("{stem}-{what}"), &changed);
+            let mas = diff(&old[0], &new[0]);
+            for (i, (format, _)) in formats.iter().enumerate().skip(1) {
+                let other = diff(&old[i], &new[i]);
+                assert_eq!(
+                    mas, other,
+                    "{stem}: {what}: MAS (left) and {format:?} (right)"
+                );
+            }
             assert!(!mas.2.is_empty(), "{stem}: {what}: no change found");
             assert!(
                 mas.2.len() == 1,
