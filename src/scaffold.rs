@@ -2,7 +2,10 @@
 //!
 //! The four AgentPM archetypes (ReAct, plan-and-solve, plan-execute-replan, Reflexion) are
 //! phase graphs with outcomes, access, limits, an error policy and an approval checkpoint
-//! where the pattern acts on the world from a decision (ReAct's action, an approved plan);
+//! where the pattern acts on the world from a decision (ReAct's action, a new plan). Each
+//! carries the loop-architecture card (seed 003): `$end` only through a phase that tests
+//! the success check, a failed check records its reason and loops back, and an outcome
+//! `no-progress` stops at `$abort` (the harness counts; budgets are the harness's too);
 //! VEAL and REAL are multi-agent-spec loops with checks, ports and escalation. The
 //! templates live in `templates/scaffolds/` (embedded); `__NAME__` is the loop's name.
 
@@ -12,11 +15,11 @@ use crate::format::Format;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Archetype {
-    /// Think, act (after approval), observe (AgentPM).
+    /// Think, act (after approval), observe; a proposed answer is checked (AgentPM).
     React,
     /// Plan once, solve step by step, verify (AgentPM).
     PlanAndSolve,
-    /// Plan (approved), execute, replan (AgentPM).
+    /// Plan (approved once per plan), execute, replan; the goal is checked (AgentPM).
     PlanExecuteReplan,
     /// Attempt, evaluate, reflect into memory (AgentPM).
     Reflexion,

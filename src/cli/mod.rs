@@ -71,6 +71,22 @@ PlantUML diagrams, Markdown pages, JSON Schema, each other, and LangGraph progra
 /// The exit codes of a command's `--help`.
 const EXIT_CODES: &str = exit_codes!();
 
+/// `new --help`: how the graph scaffolds stop, and which stopping rules the loop file
+/// cannot hold (seed 001: `limits.max_steps` is the only limit a loop declares).
+const NEW_HELP: &str = concat!(
+    "How the graph scaffolds stop (react, plan-and-solve, plan-execute-replan, reflexion):
+  success      an answer reaches `$end` only through a phase that tests the success
+               check; a failed check records its reason as a lesson and loops back
+  no progress  an outcome `no-progress` ends the run at `$abort`
+  steps        `limits.max_steps` in the file (the only limit a loop may declare)
+Set in the harness, not in the loop file: the budget (model and tool calls, cost), the
+no-progress count that makes a phase report `no-progress`, and a runtime step ceiling
+(`runtime.limits.max_steps`, default 100), which may tighten `max_steps` but not loosen it.
+
+",
+    exit_codes!()
+);
+
 /// [`EXIT_CODES`], and `walk`'s, for the top-level `--help`.
 const ALL_EXIT_CODES: &str = concat!(
     exit_codes!(),
@@ -425,7 +441,7 @@ enum Command {
     /// phase results.
     Schema(SchemaArgs),
     /// Write a new loop of a known pattern (a valid scaffold to edit).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = NEW_HELP)]
     New(NewArgs),
     /// Compare two loops (any formats): what changed, and whether it breaks callers.
     #[command(after_help = EXIT_CODES)]
