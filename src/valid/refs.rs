@@ -35,13 +35,17 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     unique_phase_ids(&phases, sink);
     outcome_descriptions_not_blank(g, sink);
     unique_outcome_ids(g, sink);
-    // Rules 6, 7, 9, 15, 16: every phase named is declared (one diagnostic per name).
-    super::unknown::phase_references_exist(spec, &phases, sink);
-    // Rules 8, 10, 11: outcomes and transitions.
-    transition_outcomes_exist(&phases, sink);
+    // The (phase, outcome) pairs with a transition, and those whose missing transition is
+    // the one a transition of rule 7 or 8 was meant to be (one cause, one diagnostic).
     let slots = OutcomeSlots::new(g, &phases.outcomes);
+    let mut covered = covered_slots(&slots, &phases);
+    let meant = meant_sources(&slots, &mut covered, &phases);
+    // Rules 6, 7, 9, 15, 16: every phase named is declared (one diagnostic per name).
+    super::unknown::phase_references_exist(spec, &phases, &meant, sink);
+    // Rules 8, 10, 11: outcomes and transitions.
+    transition_outcomes_exist(&phases, &slots, &mut covered, sink);
     at_most_one_transition_per_outcome(&slots, &phases, sink);
-    every_outcome_has_a_transition(&slots, &phases, sink);
+    let missing = every_outcome_has_a_transition(&slots, &covered, &phases, sink);
     // Rules 14-16: checkpoints (rule 17, one checkpoint per phase, is retired: several
     // checkpoints may guard one phase, evaluated in authored order).
     unique_checkpoint_ids(g, sink);
@@ -54,7 +58,49 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     veal_has_validator_and_checks(spec, &flagged, sink);
     fallback_has_agent(spec, &flagged, sink);
     unique_check_ids(spec, sink);
-    edges_resolve(g, &phases) && !phases.transitions_flagged && !phases.phases_flagged
+    // A missing transition (`V011`) is also why a terminal or a phase may be out of reach:
+    // the graph rules wait for it (one cause, one diagnostic).
+    edges_resolve(g, &phases) && !phases.transitions_flagged && !phases.phases_flagged && !missing
+}
+
+/// A transition whose `from` names no declared phase (`V007`, nor one edit from one that
+/// can emit its `on`), and the one phase whose outcome `on` has no transition: the phase
+/// it was meant to leave. That pair is then covered (the `V007` says it, not a `V011`).
+pub(crate) struct Meant<'a> {
+    /// The pointer of the transition's `from`.
+    pub(crate) pointer: String,
+    pub(crate) phase: &'a str,
+    pub(crate) on: &'a str,
+}
+
+fn meant_sources<'a>(
+    slots: &OutcomeSlots,
+    covered: &mut [bool],
+    phases: &Names<'a>,
+) -> Vec<Meant<'a>> {
+    let mut meant = Vec::new();
+    for (t, names) in phases.transitions() {
+        if !matches!(names.from, Resolved::Unknown { .. })
+            || counted_phase(phases, t, &names).is_some_and(|p| slots.of(p, &t.on).is_some())
+        {
+            continue;
+        }
+        let mut open = phases
+            .unique_indexed()
+            .filter(|(_, p)| !phases.coverage_excused(&p.id))
+            .filter_map(|(i, p)| Some((slots.of(i, &t.on)?, p)))
+            .filter(|&(slot, _)| !covered[slot]);
+        let (Some((slot, p)), None) = (open.next(), open.next()) else {
+            continue;
+        };
+        covered[slot] = true;
+        meant.push(Meant {
+            pointer: t.origin.pointer_to("from"),
+            phase: p.id.as_str(),
+            on: t.on.as_str(),
+        });
+    }
+    meant
 }
 
 /// An `entry_phase` written as the invalid id of the phase it names is not a second
@@ -261,7 +307,17 @@ fn unique_outcome_ids(g: &Graph, sink: &mut Diagnostics) {
 /// The transitions on one unknown outcome of one phase are one diagnostic; so are those
 /// that leave a phase declaring no `outcomes` on outcomes it should declare (one
 /// forgotten list).
-fn transition_outcomes_exist(phases: &Names, sink: &mut Diagnostics) {
+///
+/// A phase left on as many unknown outcomes as it has declared outcomes without a
+/// transition is one cause per transition (an outcome named wrongly, `complete` for a
+/// phase that declares outcomes): each `V008` names the outcomes left without a
+/// transition, which are then covered (no `V011` for them).
+fn transition_outcomes_exist(
+    phases: &Names,
+    slots: &OutcomeSlots,
+    covered: &mut [bool],
+    sink: &mut Diagnostics,
+) {
     let mut groups: Vec<UnknownOutcomes> = Vec::new();
     // Where each group is in `groups` (searched in the list, a loop whose every
     // transition named an unknown outcome took quadratic time). The key's outcome is
@@ -295,13 +351,68 @@ fn transition_outcomes_exist(phases: &Names, sink: &mut Diagnostics) {
                     ons: vec![on],
                     near,
                     places: vec![(at, on)],
+                    open: Vec::new(),
                 });
             }
         }
     }
+    for g in &mut groups {
+        if g.list_forgotten {
+            continue;
+        }
+        let Some(i) = phases
+            .first_index(g.from)
+            .filter(|_| !phases.coverage_excused(g.from))
+        else {
+            continue;
+        };
+        let wrong = groups_of(&group_of, g.from);
+        let open = open_outcomes(phases, slots, covered, i);
+        // A group whose `on` is one edit from a declared outcome counts for that one.
+        if g.near.is_none() && !open.is_empty() && open.len() == wrong {
+            g.open = open;
+        }
+    }
     for g in groups {
+        if let Some(i) = phases.first_index(g.from) {
+            for o in &g.open {
+                if let Some(slot) = slots.of(i, o) {
+                    covered[slot] = true;
+                }
+            }
+        }
         sink.value(g.diagnostic(phases));
     }
+}
+
+/// How many `V008` groups leave phase `from` on an unknown outcome.
+fn groups_of(group_of: &IdMap<(&str, Option<&str>), usize>, from: &str) -> usize {
+    group_of
+        .keys()
+        .filter(|(f, on)| *f == from && on.is_some())
+        .count()
+}
+
+/// The declared outcomes of the phase at `i` that no transition leaves it on (and whose
+/// ids are not flagged), in declared order.
+fn open_outcomes<'a>(
+    phases: &Names<'a>,
+    slots: &OutcomeSlots,
+    covered: &[bool],
+    i: usize,
+) -> Vec<&'a str> {
+    let Some(p) = phases.graph.phases.get(i) else {
+        return Vec::new();
+    };
+    let mut open: Vec<&str> = Vec::new();
+    for (k, o) in p.outcomes.iter().flatten().enumerate() {
+        let slot = slots.start[i] + k;
+        if !covered[slot] && !phases.outcome_flagged(&p.id, &o.id) && !open.contains(&o.id.as_str())
+        {
+            open.push(&o.id);
+        }
+    }
+    open
 }
 
 /// The transitions of one `V008`: on one unknown outcome of a phase, or on the outcomes
@@ -316,6 +427,9 @@ struct UnknownOutcomes<'a> {
     near: Option<&'a str>,
     /// The pointer of every transition's `on`, and that `on`, in authored order.
     places: Vec<(String, &'a str)>,
+    /// The phase's declared outcomes without a transition, which these transitions were
+    /// meant for (empty unless as many as the phase's groups of unknown outcomes).
+    open: Vec<&'a str>,
 }
 
 impl UnknownOutcomes<'_> {
@@ -342,6 +456,22 @@ impl UnknownOutcomes<'_> {
             return d.with_help(format!(
                 "declare {ons} in the `outcomes` of `{from}` (without them, its only outcome is the implicit `complete`)"
             ));
+        }
+        if !self.open.is_empty() {
+            let quoted: Vec<String> = self.open.iter().map(|o| format!("`{o}`")).collect();
+            let open = crate::text::list(&quoted, "and");
+            let (outcome, has, it) = if self.open.len() == 1 {
+                ("outcome", "has", "it")
+            } else {
+                ("outcomes", "have", "one of them")
+            };
+            d = d.with_note(format!(
+                "{outcome} {open} of `{from}` {has} no transition: this transition is probably meant for {it}"
+            ));
+            if let [o] = self.open[..] {
+                let places = self.places.into_iter().map(|(at, _)| at).collect();
+                return d.with_suggestion(super::unknown::replace_at(places, o));
+            }
         }
         let places = self.places.into_iter().map(|(at, _)| at).collect();
         outcome_help(phases, d, (from, self.ons[0]), self.near, places)
@@ -491,11 +621,17 @@ fn left_on_unknown_outcomes(phases: &Names) -> Vec<bool> {
 /// checked once; a phase whose id is flagged or repeated, or whose outcome list is flagged,
 /// and an outcome whose id is flagged are not checked (their own error is the one); nor is
 /// anything when the transition list is flagged.
-fn every_outcome_has_a_transition(slots: &OutcomeSlots, phases: &Names, sink: &mut Diagnostics) {
+/// Returns whether it reported one.
+fn every_outcome_has_a_transition(
+    slots: &OutcomeSlots,
+    covered: &[bool],
+    phases: &Names,
+    sink: &mut Diagnostics,
+) -> bool {
     if phases.transitions_flagged {
-        return;
+        return false;
     }
-    let covered = covered_slots(slots, phases);
+    let mut reported = false;
     let left_on_unknown = left_on_unknown_outcomes(phases);
     let mut seen = IdSet::default();
     let judged = phases
@@ -506,6 +642,7 @@ fn every_outcome_has_a_transition(slots: &OutcomeSlots, phases: &Names, sink: &m
             // Left on outcomes it does not declare (`V008`): its outcome list is what is
             // missing, not a transition on `complete`.
             if !covered[slots.start[i]] && !left_on_unknown[i] {
+                reported = true;
                 sink.value(
                     Diagnostic::new(
                         Code::MissingTransition,
@@ -530,6 +667,7 @@ fn every_outcome_has_a_transition(slots: &OutcomeSlots, phases: &Names, sink: &m
                 && !phases.outcome_flagged(&p.id, &o.id)
                 && !covered[slots.start[i] + k]
             {
+                reported = true;
                 sink.value(
                     Diagnostic::new(
                         Code::MissingTransition,
@@ -544,6 +682,7 @@ fn every_outcome_has_a_transition(slots: &OutcomeSlots, phases: &Names, sink: &m
             }
         }
     }
+    reported
 }
 
 /// The index of the first of the ids seen so far that is `id`; `id` is recorded at `i`

@@ -85,7 +85,14 @@ struct Use<'a> {
 }
 
 /// Report the undeclared phases, one diagnostic per name, in order of first reference.
-pub(super) fn phase_references_exist(spec: &Spec, names: &Names, sink: &mut Diagnostics) {
+/// A transition's `from` in `meant` names the phase it was meant to leave (the one phase
+/// whose outcome `on` has no transition), instead of a did-you-mean.
+pub(super) fn phase_references_exist(
+    spec: &Spec,
+    names: &Names,
+    meant: &[super::refs::Meant],
+    sink: &mut Diagnostics,
+) {
     let mut groups: Vec<(&str, Vec<Use>)> = Vec::new();
     for (name, role, member, resolved) in phase_references(spec, names) {
         let pointer = || reference_pointer(spec, member);
@@ -104,8 +111,57 @@ pub(super) fn phase_references_exist(spec: &Spec, names: &Names, sink: &mut Diag
         }
     }
     for (name, uses) in groups {
-        sink.value(one_diagnostic(names, name, &uses));
+        let d = one_diagnostic(names, name, &uses);
+        let ms: Vec<&super::refs::Meant> = uses
+            .iter()
+            .filter(|u| u.role == Role::From)
+            .filter_map(|u| meant.iter().find(|m| m.pointer == u.pointer))
+            .collect();
+        sink.value(if ms.is_empty() {
+            d
+        } else {
+            meant_phase(d, &ms, &uses)
+        });
     }
+}
+
+/// The diagnostic of an undeclared name some of whose transitions (`from`) were meant to
+/// leave a declared phase without a transition for their `on` (`ms`): a note names that
+/// phase's outcomes, and when every `from` means the same phase, the fix writes it at
+/// every place (a phase renamed in its declaration, or a misspelt `from`).
+fn meant_phase(mut d: Diagnostic, ms: &[&super::refs::Meant], uses: &[Use]) -> Diagnostic {
+    let mut phases: Vec<&str> = Vec::new();
+    for m in ms {
+        if !phases.contains(&m.phase) {
+            phases.push(m.phase);
+        }
+    }
+    for p in &phases {
+        let ons: Vec<String> = ms
+            .iter()
+            .filter(|m| m.phase == *p)
+            .map(|m| format!("`{}`", m.on))
+            .collect();
+        let (outcome, these) = if ons.len() == 1 {
+            ("outcome", "this transition is")
+        } else {
+            ("outcomes", "these transitions are")
+        };
+        d = d.with_note(format!(
+            "phase `{p}` has no transition for its {outcome} {}: {these} probably meant for it",
+            crate::text::list(&ons, "and")
+        ));
+    }
+    let froms = uses.iter().filter(|u| u.role == Role::From).count();
+    if let [p] = phases[..]
+        && froms == ms.len()
+    {
+        d.help = None;
+        d.suggestions.clear();
+        let places = uses.iter().map(|u| u.pointer.clone()).collect();
+        return d.with_suggestion(replace_at(places, p));
+    }
+    d
 }
 
 /// Where a reference is: the element holding it and the member's key.

@@ -765,12 +765,81 @@ fn a_phase_renamed_in_its_declaration_only_is_one_error() {
     // `a_did_you_mean_offers_only_valid_ids` shows).
     let invalid = edit("- id: fix", "- id: rëpair");
     assert_eq!(codes(&invalid), ["F005"], "{:?}", pinned(&invalid));
-    // Two undeclared names, or two unnamed phases, are no rename: each is reported.
+    // With a second undeclared name, the transitions that leave `fix` on exactly the
+    // outcomes `repair` has no transition for still name the rename (before: a `V011` for
+    // each of `repair`'s outcomes beside the `V009`).
     let two = edit("- id: fix", "- id: repair").replace("to: $handoff", "to: escalate");
-    assert!(
-        codes(&two).contains(&"V011".to_owned()),
-        "{:?}",
-        pinned(&two)
+    assert_eq!(
+        pinned(&two),
+        [
+            "V009 26:11 transition `to` `fix` is neither a declared phase nor a terminal | did you mean `repair`? (at each of the 3 places)",
+            "V009 29:11 transition `to` `escalate` is neither a declared phase nor a terminal | declared phases: `investigate`, `repair`",
+        ]
+    );
+    assert_eq!(
+        diagnostics(&two)[0].notes,
+        [
+            "phase `repair` has no transition for its outcomes `done` and `again`: these transitions are probably meant for it"
+        ]
+    );
+}
+
+/// A phase whose implicit `complete` has no transition is one error: the terminal and the
+/// phases out of reach behind it are its consequence (before: `V013` and `V012` beside the
+/// `V011`).
+#[test]
+fn a_missing_transition_is_not_also_an_unreachable_terminal() {
+    let text = edit(FIX_OUTCOMES, "")
+        .replace("    - from: fix\n      on: done\n      to: $end\n", "")
+        .replace(
+            "    - from: fix\n      on: again\n      to: investigate\n",
+            "",
+        )
+        .replace("to: $handoff", "to: fix");
+    assert_eq!(
+        pinned(&text),
+        [
+            "V011 16:11 phase `fix` has no transition for its implicit outcome `complete` | add {\"from\": \"fix\", \"on\": \"complete\", \"to\": ...}"
+        ]
+    );
+}
+
+/// Transitions on `complete` (or another unknown outcome) from a phase that declares
+/// outcomes, as many as its outcomes left without a transition, are one error each: the
+/// outcome it was meant for is named, and not reported again (before: `V008` + `V011`).
+#[test]
+fn a_transition_on_the_wrong_outcome_is_one_error() {
+    let text = edit("on: stuck", "on: complete");
+    assert_eq!(
+        pinned(&text),
+        ["V008 28:11 phase `investigate` has no outcome `complete` | did you mean `stuck`?"]
+    );
+    assert_eq!(
+        diagnostics(&text)[0].notes,
+        [
+            "outcome `stuck` of `investigate` has no transition: this transition is probably meant for it"
+        ]
+    );
+}
+
+/// A transition whose `from` names no declared phase, on the one outcome some phase has no
+/// transition for, is one error that names that phase (before: `V007` + `V011`, and the
+/// did-you-mean named the closest id, which cannot emit the outcome).
+#[test]
+fn a_transition_from_an_undeclared_phase_is_one_error() {
+    let text = edit(
+        "    - from: fix\n      on: done",
+        "    - from: work\n      on: done",
+    );
+    assert_eq!(
+        pinned(&text),
+        ["V007 30:13 transition `from` `work` is not a declared phase | did you mean `fix`?"]
+    );
+    assert_eq!(
+        diagnostics(&text)[0].notes,
+        [
+            "phase `fix` has no transition for its outcome `done`: this transition is probably meant for it"
+        ]
     );
 }
 
