@@ -237,6 +237,19 @@ fn named_json_but_yaml_like(path: &str, text: &str) -> bool {
             .any(|w| start.starts_with(w))
 }
 
+/// An AgentPM harness configuration (`agentpm.harness.json`): a `runtime` object and none
+/// of the keys that mark a loop or another document.
+fn is_harness_config(root: &crate::tree::Node) -> bool {
+    let runtime = matches!(
+        root.get("runtime").map(|n| &n.value),
+        Some(crate::tree::Value::Object(_))
+    );
+    runtime
+        && ["loop", "type", "states", "kind"]
+            .iter()
+            .all(|k| root.get(k).is_none())
+}
+
 /// Decide the syntax: by extension, else by the first character.
 fn syntax_for(path: &str, text: &str) -> Syntax {
     let lower = path.to_ascii_lowercase();
@@ -267,6 +280,19 @@ fn detect(doc: &Document, diags: &mut Diagnostics) -> Option<Format> {
     }
     if let Some(f) = claimed_format(doc.root()) {
         return Some(f);
+    }
+    if is_harness_config(doc.root()) {
+        diags.push(
+            Diagnostic::new(
+                Code::UnknownFormat,
+                "this is an AgentPM harness configuration (`runtime`), not a loop",
+            )
+            .with_help(
+                "the harness runs an Agent and its loop with these settings (`runtime.limits.max_steps` may tighten a loop's `max_steps`, never loosen it); loopconv reads loops: give it the loop (`agent.json` with `kind: \"loop\"`), or leave this file out of the paths",
+            )
+            .at(""),
+        );
+        return None;
     }
     let why = match doc.root().get("type").and_then(|n| n.as_str()) {
         Some(t) => format!("`type` is `{t}`, not `REAL` or `VEAL`, and there is no `loop` object"),

@@ -1122,3 +1122,36 @@ fn an_invalid_phase_id_is_one_error_whose_fix_renames_every_place() {
     let fixed = replaced_at(&text, targets, &format!("\"{with}\""));
     assert!(diagnostics(&fixed).is_empty(), "{fixed}");
 }
+
+/// A document beside a loop that is no loop is named for what it is, in one diagnostic:
+/// an Agent manifest (`P015` from a command that needs a loop) and a harness configuration
+/// (before: the generic "cannot tell which loop format this is").
+#[test]
+fn an_agent_manifest_or_a_harness_config_is_named_for_what_it_is() {
+    let agent = r#"{"kind": "agent", "name": "triage", "version": "0.1.0", "description": "An agent.", "loop": "@acme/triage@0.1.0"}"#;
+    let ds = load("agent.json", agent.as_bytes(), &LoadOptions::default())
+        .diags
+        .into_items();
+    assert_eq!(ds.len(), 1, "{ds:?}");
+    assert_eq!(ds[0].code.to_string(), "P015");
+    assert!(ds[0].message.contains("AgentPM Agent manifest"), "{ds:?}");
+    let harness = r#"{"runtime": {"limits": {"max_steps": 50}}}"#;
+    let ds = load(
+        "agentpm.harness.json",
+        harness.as_bytes(),
+        &LoadOptions::default(),
+    )
+    .diags
+    .into_items();
+    assert_eq!(ds.len(), 1, "{ds:?}");
+    assert_eq!(
+        ds[0].message,
+        "this is an AgentPM harness configuration (`runtime`), not a loop"
+    );
+    assert!(
+        ds[0]
+            .help_text()
+            .is_some_and(|h| h.contains("never loosen")),
+        "{ds:?}"
+    );
+}
