@@ -72,8 +72,75 @@ const DEPENDENCY_KEYS: &[&str] = &[
     "display_name",
 ];
 
-/// An unknown top-level key that declares dependencies: a loop package cannot.
+/// What an unknown key that configures the runtime is about, and where the AgentPM docs
+/// put it (seed 001, "Runtime concerns deliberately absent here" and "Limits and error
+/// policy"), or `None` for any other key.
+fn runtime_concern(key: &str, in_limits: bool) -> Option<&'static str> {
+    let k = key.to_ascii_lowercase().replace('-', "_");
+    let has = |w: &str| k.split('_').any(|part| part == w);
+    // A misspelt `max_steps` keeps its did-you-mean.
+    if in_limits && !k.contains("step") && strsim::damerau_levenshtein(&k, "max_steps") > 2 {
+        return Some(
+            "`limits.max_steps` is the only limit a loop declares: model-call, tool-call, action and repair limits (and budgets) are runtime-only settings of the harness that runs it",
+        );
+    }
+    if has("model") || has("models") || has("provider") || has("temperature") {
+        Some(
+            "a loop is metadata only and does not choose a model: model and provider selection belong to the runtime that runs it (the AgentPM harness)",
+        )
+    } else if has("prompt") || has("prompts") {
+        Some(
+            "a loop does not assemble prompts (a phase's `objective` says what it must achieve): prompt assembly belongs to the runtime that runs it (the AgentPM harness)",
+        )
+    } else if has("mcp") || matches!(k.as_str(), "transport" | "host" | "port" | "servers") {
+        Some(
+            "a loop does not start MCP servers: MCP host, port, transport and process configuration belong to the runtime that runs it (the AgentPM harness)",
+        )
+    } else if (has("calls") || has("call") || has("budget") || has("tokens") || has("cost"))
+        && (k.starts_with("max") || has("limit") || has("budget") || has("calls"))
+    {
+        Some(
+            "`limits.max_steps` is the only limit a loop declares: model-call, tool-call, action and repair limits (and budgets) are runtime-only settings of the harness that runs it",
+        )
+    } else {
+        None
+    }
+}
+
+/// An unknown key that configures the runtime, anywhere in the manifest: named with the
+/// reason the AgentPM docs give (before: only "allowed fields here").
+fn runtime_key(key: &str, pointer: &str) -> Option<Diagnostic> {
+    let parent = crate::pointer::Pointer::new(pointer)
+        .parent()
+        .as_str()
+        .to_owned();
+    let in_limits = parent == "/loop/limits";
+    let why = runtime_concern(key, in_limits)?;
+    let where_ = if parent.is_empty() {
+        "at the top level".to_owned()
+    } else {
+        format!("in `{}`", crate::pointer::field_path(&parent))
+    };
+    Some(
+        Diagnostic::new(
+            Code::UnknownField,
+            format!(
+                "unknown field `{}` {where_}: a loop package does not configure its runtime",
+                key.escape_debug()
+            ),
+        )
+        .with_note(why)
+        .with_help("remove it from the loop and set it in the harness configuration (`agentpm.harness.json`) or the runtime that runs the loop")
+        .at_key(pointer),
+    )
+}
+
+/// An unknown top-level key that declares dependencies: a loop package cannot. An unknown
+/// key anywhere that configures the runtime: a loop package does not.
 fn dependency_key(key: &str, pointer: &str, _: &[Member]) -> UnknownKey {
+    if let Some(d) = runtime_key(key, pointer) {
+        return UnknownKey::Instead(Box::new(d));
+    }
     let top_level = pointer.rfind('/') == Some(0);
     if !top_level || !DEPENDENCY_KEYS.contains(&key) {
         return UnknownKey::Unknown;

@@ -409,3 +409,63 @@ fn code_table_is_frozen() {
         .collect();
     insta::assert_snapshot!("code_table", table);
 }
+
+/// A key that configures the runtime (a model, a prompt, an MCP transport, a tool-call
+/// limit) is named with the reason the AgentPM docs give, not only "allowed fields here";
+/// a misspelt `max_steps` is still an unknown field of `limits`.
+#[test]
+fn runtime_keys_get_the_reason_they_are_absent() {
+    let base = std::fs::read_to_string(examples().join("agentpm/react-loop.json")).unwrap();
+    let mut m: serde_json::Value = serde_json::from_str(&base).unwrap();
+    m["loop"]["limits"]["max_tool_calls"] = 20.into();
+    m["loop"]["limits"]["max_setps"] = 20.into();
+    m["loop"]["phases"][0]["model"] = "gpt-5".into();
+    m["loop"]["phases"][0]["prompt"] = "You are a triager.".into();
+    m["loop"]["mcp"] = serde_json::json!({"transport": "stdio"});
+    let text = serde_json::to_string_pretty(&m).unwrap();
+    let l = loopconv::load(
+        "agent.json",
+        text.as_bytes(),
+        &loopconv::LoadOptions::default(),
+    );
+    let got: Vec<(String, String)> = l
+        .diags
+        .items()
+        .iter()
+        .map(|d| {
+            let why = d
+                .notes
+                .first()
+                .cloned()
+                .or(d.help_text())
+                .unwrap_or_default();
+            (d.message.clone(), why)
+        })
+        .collect();
+    let find = |key: &str| {
+        got.iter()
+            .find(|(m, _)| m.starts_with(&format!("unknown field `{key}`")))
+            .unwrap_or_else(|| panic!("{key}: {got:#?}"))
+            .1
+            .clone()
+    };
+    assert!(
+        find("max_tool_calls").contains("only limit a loop declares"),
+        "{got:#?}"
+    );
+    assert!(
+        find("model").contains("does not choose a model"),
+        "{got:#?}"
+    );
+    assert!(find("prompt").contains("prompt assembly"), "{got:#?}");
+    assert!(
+        find("mcp").contains("MCP host, port, transport"),
+        "{got:#?}"
+    );
+    assert_eq!(
+        find("max_setps"),
+        "allowed fields here: `max_steps`",
+        "{got:#?}"
+    );
+    assert_eq!(got.len(), 5, "one diagnostic each: {got:#?}");
+}
