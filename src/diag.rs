@@ -165,6 +165,8 @@ codes! {
     MissingChecks = ("V103", "missing-checks", Error, "a VEAL loop without checks"),
     MissingFallbackAgent = ("V104", "missing-fallback-agent", Error, "`escalation: fallback` without `fallback_agent`"),
     DuplicateCheckId = ("V105", "duplicate-check-id", Warning, "two checks share an id"),
+    CheckCannotRun = ("V106", "check-cannot-run", Warning, "a check lacks what its type runs (a `pattern` check's valid regex, a `command` check's command, a `file` check's file, a non-empty `files`), or a `manual` check has a command that never runs"),
+    UnusedFallbackAgent = ("V107", "unused-fallback-agent", Warning, "`fallback_agent` is given, but `escalation` is not `fallback`: the agent is never invoked"),
     // ---- B: conversion ----
     LostField = ("B001", "lost-field", Error, "the target format cannot hold this field (allowed with `--allow-lossy`)"),
     InexactBound = ("B002", "inexact-bound", Error, "a bound cannot be converted exactly and was rounded (allowed with `--allow-lossy`)"),

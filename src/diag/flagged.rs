@@ -32,8 +32,9 @@ fn invalidates(code: Code) -> bool {
     )
 }
 
-/// The pointers of the flagged values.
-pub(crate) struct Flagged(BTreeSet<String>);
+/// The pointers of the flagged values, and of the objects that hold a key the format does
+/// not define (`F001`: what it holds may be what a rule would find missing).
+pub(crate) struct Flagged(BTreeSet<String>, BTreeSet<String>);
 
 impl Flagged {
     /// The values the errors in `sink` flag.
@@ -54,6 +55,16 @@ impl Flagged {
             .clone()
             .filter(|d| d.code == Code::XstateUnsupported)
             .flat_map(|d| [d.location.pointer.clone(), "/states".to_owned()]);
+        let unknown_in = errors
+            .clone()
+            .filter(|d| d.code == Code::UnknownField)
+            .map(|d| {
+                Pointer::new(&d.location.pointer)
+                    .parent()
+                    .as_str()
+                    .to_owned()
+            })
+            .collect();
         let misspelled = errors
             .filter(|d| d.code == Code::UnknownField)
             .filter_map(|d| match d.suggestions.first() {
@@ -64,7 +75,15 @@ impl Flagged {
                 }
                 _ => None,
             });
-        Flagged(unusable.chain(refused).chain(misspelled).collect())
+        Flagged(
+            unusable.chain(refused).chain(misspelled).collect(),
+            unknown_in,
+        )
+    }
+
+    /// Whether the object at `pointer` holds a key reported as unknown (`F001`).
+    pub(crate) fn has_unknown_key(&self, pointer: impl FnOnce() -> String) -> bool {
+        !self.1.is_empty() && self.1.contains(&pointer())
     }
 
     /// Whether nothing is flagged (the common case: then no pointer is written out).

@@ -58,6 +58,8 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     veal_has_validator_and_checks(spec, &flagged, sink);
     fallback_has_agent(spec, &flagged, sink);
     unique_check_ids(spec, sink);
+    checks_can_run(spec, &flagged, sink);
+    fallback_agent_used(spec, &flagged, sink);
     // A missing transition (`V011`) is also why a terminal or a phase may be out of reach:
     // the graph rules wait for it (one cause, one diagnostic).
     edges_resolve(g, &phases) && !phases.transitions_flagged && !phases.phases_flagged && !missing
@@ -978,4 +980,116 @@ fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
             );
         }
     }
+}
+
+/// MAS rule `V106`: each check has what its type runs. The fields are optional, so this is
+/// a warning: such a check passes the schema and the SDK, and never runs. A field whose
+/// value was reported already (a wrong type) is not judged.
+fn checks_can_run(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
+    use crate::ir::CheckType;
+    for c in spec.goal.checks.iter().flatten() {
+        // A key the format does not define (`check:` for `command:`) is the cause.
+        if flagged.has_unknown_key(|| c.origin.pointer()) {
+            continue;
+        }
+        let id = &c.id;
+        let unread = |key: &str| flagged.contains(|| c.origin.pointer_to(key));
+        let absent = |v: &Option<String>, key: &str| v.as_deref().is_none_or(blank) && !unread(key);
+        let missing = |kind: &str, key: &str, help: &str| {
+            Diagnostic::new(
+                Code::CheckCannotRun,
+                format!("{kind} check `{id}` has no `{key}`: it can never run"),
+            )
+            .with_help(help.to_owned())
+            .at(c.origin.pointer())
+        };
+        match c.kind {
+            Some(CheckType::Pattern) if absent(&c.pattern, "pattern") => sink.value(missing(
+                "`pattern`",
+                "pattern",
+                "add `pattern: REGEX`, the regular expression to search for (and `files: GLOB`, the files it searches)",
+            )),
+            Some(CheckType::Pattern) => {
+                if let Some(p) = c.pattern.as_deref()
+                    && let Err(e) = regex_syntax::ParserBuilder::new()
+                        .unicode(false)
+                        .utf8(false)
+                        .build()
+                        .parse(p)
+                {
+                    let why = match &e {
+                        regex_syntax::Error::Parse(e) => e.kind().to_string(),
+                        regex_syntax::Error::Translate(e) => e.kind().to_string(),
+                        _ => e.to_string(),
+                    };
+                    sink.value(
+                        Diagnostic::new(
+                            Code::CheckCannotRun,
+                            format!(
+                                "check `{id}`'s `pattern` is not a valid regular expression: {why}"
+                            ),
+                        )
+                        .with_help("the runtime compiles it as a regular expression (RE2 syntax): escape a literal `(`, `[`, `*`, `+`, `?` or `\\` with `\\`")
+                        .at(c.origin.pointer_to("pattern")),
+                    );
+                }
+            }
+            Some(CheckType::Command) if absent(&c.command, "command") => sink.value(missing(
+                "`command`",
+                "command",
+                "add `command: COMMAND`, the shell command that passes with exit code 0",
+            )),
+            Some(CheckType::File) if absent(&c.file, "file") => sink.value(missing(
+                "`file`",
+                "file",
+                "add `file: PATH`, the file that must exist",
+            )),
+            Some(CheckType::Manual) if c.command.is_some() => sink.key(
+                Diagnostic::new(
+                    Code::CheckCannotRun,
+                    format!("manual check `{id}` has a `command`, which never runs: a person performs a manual check"),
+                )
+                .with_help("remove `command`, or make it a `type: command` check")
+                .at(c.origin.pointer_to("command")),
+            ),
+            _ => {}
+        }
+        if c.files.as_deref().is_some_and(blank) && !unread("files") {
+            sink.value(
+                Diagnostic::new(
+                    Code::CheckCannotRun,
+                    format!("check `{id}` has an empty `files`: it searches no file"),
+                )
+                .with_help("write a glob (`files: \"src/**/*.go\"`), or remove `files`")
+                .at(c.origin.pointer_to("files")),
+            );
+        }
+    }
+}
+
+/// MAS rule `V107`: `fallback_agent` is invoked only by `escalation: fallback`.
+fn fallback_agent_used(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
+    // An empty agent is as good as none (the Go SDK's reading), not judged upstream.
+    let Some(agent) = spec.roles.fallback_agent.as_deref().filter(|a| !blank(a)) else {
+        return;
+    };
+    let unread = |f| flagged.contains(|| spec.provenance.pointer(f));
+    let escalation = spec.bounds.escalation.unwrap_or(Escalation::Human);
+    if escalation == Escalation::Fallback
+        || unread(Field::Escalation)
+        || unread(Field::FallbackAgent)
+    {
+        return;
+    }
+    sink.key(
+        Diagnostic::new(
+            Code::UnusedFallbackAgent,
+            format!(
+                "`fallback_agent` `{agent}` is never invoked: `escalation` is `{}`",
+                escalation.as_str()
+            ),
+        )
+        .with_help("set `escalation: fallback` to hand the loop to it when attempts run out, or remove `fallback_agent`")
+        .at(spec.provenance.pointer(Field::FallbackAgent)),
+    );
 }

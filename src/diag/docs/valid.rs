@@ -659,4 +659,30 @@ pub(super) const DOCS: &[CodeDoc] = &[
             ),
         ),
     },
+    CodeDoc {
+        code: Code::CheckCannotRun,
+        checks: "Each check has what its type runs: a `pattern` check a `pattern` that is a valid regular expression, a `command` check a `command`, a `file` check a `file`; `files`, when given, is not empty; a `manual` check has no `command`.",
+        why: "The fields are optional in the schema, so such a check passes every validator, but the runtime has nothing to run (or, for a `manual` check, a person performs it and the command never runs): a required check that cannot run makes every iteration NO-GO, an optional one checks nothing.",
+        fix: "Add the missing field (a regular expression in RE2 syntax for `pattern`, with special characters escaped), remove the empty `files`, or give a `manual` check's command its own `command` check.",
+        example: ex(
+            veal!("checks:\n  - {id: no-todo, type: pattern, files: \"src/**/*.go\"}\n"),
+            veal!(
+                "checks:\n  - {id: no-todo, type: pattern, pattern: \"TODO\\\\(\", files: \"src/**/*.go\"}\n"
+            ),
+        ),
+    },
+    CodeDoc {
+        code: Code::UnusedFallbackAgent,
+        checks: "`fallback_agent` is given only with `escalation: fallback`.",
+        why: "Only the `fallback` escalation invokes the fallback agent: with any other escalation (or none, which is `human`) the agent named is never invoked, which usually means the escalation was meant to be `fallback`.",
+        fix: "Set `escalation: fallback`, or remove `fallback_agent`.",
+        example: ex(
+            real!(
+                "mission: Implement the feature.\nescalation: human\nfallback_agent: senior-developer\n"
+            ),
+            real!(
+                "mission: Implement the feature.\nescalation: fallback\nfallback_agent: senior-developer\n"
+            ),
+        ),
+    },
 ];
