@@ -23,7 +23,8 @@ pub(super) struct WalkLoopArgs {
     pub(super) g: Global,
     /// Loop file (`-` for standard input).
     pub(super) input: PathBuf,
-    /// The outcomes of the phase executions, in order (comma-separated). `@tool-failure`
+    /// The outcomes of the phase executions, in order (comma-separated; spaces around
+    /// each are ignored). `@tool-failure`
     /// is a failing tool call in the current phase (retried as `error_policy` says),
     /// `@phase-failure` a failure of the phase itself; no outcome id starts with `@`.
     /// Empty (`--outcomes ''`, or none) for a run of no phase step, such as a rejection
@@ -118,11 +119,12 @@ pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
     let script = Script {
-        // `--outcomes ''` is no outcome at all (a zero-step run), not one empty outcome.
-        outcomes: if a.outcomes == [""] {
+        // `--outcomes ''` is no outcome at all (a zero-step run), not one empty outcome;
+        // spaces around an outcome are not part of it (`"act, complete"`).
+        outcomes: if a.outcomes.iter().all(|o| o.trim().is_empty()) && a.outcomes.len() <= 1 {
             Vec::new()
         } else {
-            a.outcomes.clone()
+            a.outcomes.iter().map(|o| o.trim().to_owned()).collect()
         },
         decisions: decisions(a),
     };

@@ -775,4 +775,22 @@ fn a_tool_failure_needs_a_phase_that_calls_tools() {
     for r in tool_runs {
         assert_eq!(r["outcomes"][0], "act", "{r:#}");
     }
+/// Spaces around an outcome in `--outcomes` are not part of it: `"act, complete"` is the
+/// script `act`, `complete` (before: "` complete` is not an outcome").
+#[test]
+fn spaces_around_outcomes_are_ignored() {
+    let f = examples().join(REACT);
+    let (tight, _, _) = walk_streams(
+        &f,
+        "act,complete,complete",
+        &["--approve", "approve-next-action"],
+    );
+    let (code, out, err) = walk_streams(
+        &f,
+        " act, complete ,complete ",
+        &["--approve", "approve-next-action"],
+    );
+    assert_eq!(tight, Some(0));
+    assert_eq!(code, tight, "{out}{err}");
+    assert!(!err.contains("is not an outcome"), "{err}");
 }
