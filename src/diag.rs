@@ -124,7 +124,7 @@ codes! {
     EmptyCollection = ("F009", "empty-collection", Error, "an array or object that must not be empty is empty"),
     MissingKind = ("F010", "missing-kind", Warning, "an AgentPM loop without `kind: \"loop\"`"),
     Yaml11Boolean = ("F011", "yaml11-boolean", Error, "a YAML 1.1 boolean spelling (yes/no/on/off) where a boolean is expected"),
-    MissingSchema = ("F012", "missing-schema-uri", Warning, "an AgentPM manifest without `$schema`"),
+    MissingSchema = ("F012", "missing-schema-uri", Note, "an AgentPM manifest without `$schema` (editors may lack completion; no reader needs it)"),
     BlankDescription = ("F013", "blank-description", Warning, "the package description is empty or blank"),
     EmptyString = ("F014", "empty-string", Error, "a string that must not be empty is empty"),
     YamlPortSchema = ("F015", "yaml-port-schema", Warning, "a multi-agent-spec YAML file has a port `schema`, which the Go SDK cannot load from YAML"),
