@@ -171,7 +171,7 @@ fn read_into(
         Err(text) => {
             if named_json_but_yaml_like(path, &text) {
                 out.diags.help_syntax_error(|| {
-                    "the file is read as JSON because its name ends in `.json`, but it does not start with `{` or `[`: if it is YAML, name it `.yaml`".to_owned()
+                    "this looks like YAML (it does not start with `{` or `[`), but the file is read as JSON because its name ends in `.json`: name it `.yaml` (or `.yml`), or write it as JSON".to_owned()
                 });
             }
             out.text = Some(text);

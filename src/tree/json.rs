@@ -182,6 +182,26 @@ impl<'a> JsonParser<'a> {
         Err((Code::Syntax, msg.into(), self.i, None))
     }
 
+    /// The index just past the last character before the whitespace that ends at `i`.
+    fn before_ws(&self, i: usize) -> usize {
+        let mut j = i;
+        while j > 0 && matches!(self.s[j - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            j -= 1;
+        }
+        j
+    }
+
+    /// A member or item followed by another without a comma: placed at the end of the
+    /// first (where the comma goes), not at the second.
+    fn missing_comma(&self, close: char) -> JErr {
+        (
+            Code::Syntax,
+            format!("a comma is missing after this value: another follows before `{close}`"),
+            self.before_ws(self.i).saturating_sub(1),
+            Some("members and items are separated by commas: add `,` after this value"),
+        )
+    }
+
     /// Skip whitespace. The indentation after a line break is skipped eight spaces (or
     /// tabs) at a time: a byte at a time, whitespace was 5 % of checking a 10,000-phase
     /// loop indented by four spaces (32 M of 612 M instructions, callgrind; issue 50).
@@ -320,16 +340,21 @@ impl<'a> JsonParser<'a> {
         loop {
             self.ws();
             if self.s.get(self.i) != Some(&b'"') {
+                if self.s.get(self.i) == Some(&b'}') {
+                    // At the cause: the comma before the closing brace.
+                    return Err((
+                        Code::Syntax,
+                        "a trailing comma before `}`".into(),
+                        self.before_ws(self.i).saturating_sub(1),
+                        Some("JSON does not allow a trailing comma: remove this `,`"),
+                    ));
+                }
                 let found = self.describe();
                 return Err((
                     Code::Syntax,
                     format!("expected a string key, found {found}"),
                     self.i,
-                    if self.s.get(self.i) == Some(&b'}') {
-                        Some("JSON does not allow a trailing comma")
-                    } else {
-                        Some("JSON keys are double-quoted strings")
-                    },
+                    Some("JSON keys are double-quoted strings"),
                 ));
             }
             let ks = self.i;
@@ -382,6 +407,7 @@ impl<'a> JsonParser<'a> {
                     self.i += 1;
                     break;
                 }
+                Some(b'"') => return Err(self.missing_comma('}')),
                 _ => {
                     let found = self.describe();
                     return self.err(format!("expected `,` or `}}`, found {found}"));
@@ -405,11 +431,12 @@ impl<'a> JsonParser<'a> {
         loop {
             self.ws();
             if self.s.get(self.i) == Some(&b']') {
+                // At the cause: the comma before the closing bracket.
                 return Err((
                     Code::Syntax,
-                    "expected a JSON value, found `]`".into(),
-                    self.i,
-                    Some("JSON does not allow a trailing comma"),
+                    "a trailing comma before `]`".into(),
+                    self.before_ws(self.i).saturating_sub(1),
+                    Some("JSON does not allow a trailing comma: remove this `,`"),
                 ));
             }
             let item = self.value()?;
@@ -420,6 +447,9 @@ impl<'a> JsonParser<'a> {
                 Some(b']') => {
                     self.i += 1;
                     break;
+                }
+                Some(b'"' | b'{' | b'[' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
+                    return Err(self.missing_comma(']'));
                 }
                 _ => {
                     let found = self.describe();

@@ -228,6 +228,8 @@ pub fn parse_yaml_or_text(
                 d.location.pos = Some(pos);
                 if code == Code::Syntax && d.message.contains("tab") {
                     d = at_indenting_tab(d, &text, &starts, pos.line);
+                } else if code == Code::Syntax && d.help.is_none() {
+                    d = with_yaml_hint(d, &text, &starts, pos.line);
                 }
             }
             diags.push(d);
@@ -380,6 +382,67 @@ fn at_indenting_tab(mut d: Diagnostic, text: &str, starts: &[usize], line: u32) 
         d.message = "a tab indents this line; YAML indents with spaces only".to_owned();
     }
     d.with_help("replace the tab with spaces")
+}
+
+/// The help, placed at the cause, for the common YAML mistakes whose parser message names
+/// none: a first line indented (reported on the next line), an unquoted `: ` in a value,
+/// and a list item's fields not indented under its first key.
+fn with_yaml_hint(mut d: Diagnostic, text: &str, starts: &[usize], line: u32) -> Diagnostic {
+    let line_text = |n: u32| -> &str {
+        let i = usize::try_from(n.saturating_sub(1)).unwrap_or(usize::MAX);
+        let Some(&start) = starts.get(i) else {
+            return "";
+        };
+        let rest = &text[start..];
+        rest[..rest.find('\n').unwrap_or(rest.len())].trim_end_matches('\r')
+    };
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    // The first line that holds something.
+    let first = (1..=u32::try_from(starts.len()).unwrap_or(u32::MAX))
+        .find(|&n| !line_text(n).trim().is_empty() && !line_text(n).trim_start().starts_with('#'));
+    if let Some(n) = first
+        && n < line
+        && indent(line_text(n)) > 0
+        && indent(line_text(line)) < indent(line_text(n))
+    {
+        let start = starts[usize::try_from(n - 1).unwrap_or(0)];
+        d.location.pos = Some(pos_of(text, starts, (start, start + indent(line_text(n)))));
+        d.message = format!("line {n} is indented, so the lines after it do not line up with it");
+        return d.with_help(
+            "the top-level keys start at column 1: remove the spaces before the first key",
+        );
+    }
+    let here = line_text(line);
+    if d.message.contains("mapping values are not allowed") {
+        let body = here.trim_start().trim_start_matches("- ");
+        if let Some((key, value)) = body.split_once(": ")
+            && value.contains(": ")
+            && !value.trim_start().starts_with(['"', '\''])
+        {
+            let value = value.trim().replace('\\', "\\\\").replace('"', "\\\"");
+            return d.with_help(format!(
+                "a value holding `: ` must be quoted: `{key}: \"{value}\"`"
+            ));
+        }
+    }
+    if d.message.contains("expected '-' indicator") {
+        // The item this line belongs to: the nearest line above that starts with `- `.
+        let item = (1..line)
+            .rev()
+            .map(line_text)
+            .find(|l| l.trim_start().starts_with("- "));
+        if let Some(item) = item {
+            let under = indent(item) + 2;
+            let key = here.trim_start();
+            return d.with_help(format!(
+                "a list item's fields line up with its first key, past the `-`: indent this line to column {} (`{}{}`)",
+                under + 1,
+                " ".repeat(under),
+                key
+            ));
+        }
+    }
+    d
 }
 
 /// The byte at a 1-based line and (character) column, clamped to the text.

@@ -469,3 +469,58 @@ fn runtime_keys_get_the_reason_they_are_absent() {
     );
     assert_eq!(got.len(), 5, "one diagnostic each: {got:#?}");
 }
+
+/// The common syntax mistakes get a help line with the expected form, placed at the cause
+/// (before: the parser's words alone, a first line's indentation reported on line 2, a
+/// trailing comma at the closing bracket, a missing comma at the next key, and a `.json`
+/// file holding YAML with no word that it looks like YAML).
+#[test]
+fn syntax_errors_teach_the_expected_form_at_the_cause() {
+    let cases: [(&str, &str, (u32, u32), &str); 6] = [
+        (
+            "loop.yaml",
+            "name: qa\ntype: VEAL\nvalidator: qa\nactor: fixer\nchecks:\n  - id: tests\n  type: command\n",
+            (7, 3),
+            "indent this line to column 5 (`    type: command`)",
+        ),
+        (
+            "loop.yaml",
+            "name: feature\ntype: REAL\nactor: dev\nmission: Goal: ship it\n",
+            (4, 14),
+            "`mission: \"Goal: ship it\"`",
+        ),
+        (
+            "loop.yaml",
+            " name: feature\ntype: REAL\nactor: dev\nmission: ship\n",
+            (1, 1),
+            "remove the spaces before the first key",
+        ),
+        (
+            "loop.json",
+            "{\n  \"name\": \"x\",\n  \"version\": \"0.1.0\"\n  \"kind\": \"loop\"\n}\n",
+            (3, 20),
+            "add `,` after this value",
+        ),
+        (
+            "loop.json",
+            "{\n  \"name\": \"x\",\n  \"kind\": \"loop\",\n}\n",
+            (3, 17),
+            "remove this `,`",
+        ),
+        (
+            "loop.json",
+            "name: feature\ntype: REAL\n",
+            (1, 1),
+            "this looks like YAML",
+        ),
+    ];
+    for (name, text, (line, column), help) in cases {
+        let l = loopconv::load(name, text.as_bytes(), &loopconv::LoadOptions::default());
+        let d = &l.diags.items()[0];
+        assert_eq!(d.code, Code::Syntax, "{text}: {d:?}");
+        let p = d.location.pos.expect("located");
+        assert_eq!((p.line, p.column), (line, column), "{text}: {d:?}");
+        let h = d.help_text().unwrap_or_default();
+        assert!(h.contains(help), "{text}: {h}");
+    }
+}
