@@ -19,7 +19,8 @@ pub enum Escalation {
     Human,
     /// Stop and fail the workflow.
     Abort,
-    /// Proceed despite unresolved issues.
+    /// End the loop with its issues unresolved and let the workflow proceed (the run
+    /// reaches `$end`, which here is no success).
     Continue,
     /// Invoke `fallback_agent`.
     Fallback,

@@ -52,10 +52,14 @@ pub struct Loop {
     pub mission: Option<String>,
     /// Maximum iterations (default 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(min = 1))]
+    #[schemars(range(min = 1), extend("default" = 3))]
     pub max_attempts: Option<u64>,
     /// Policy when `max_attempts` is reached (default `human`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(
+        extend("default" = "human"),
+        description = "Policy when `max_attempts` is reached (default `human`): `human` stops and asks a person, `abort` stops and fails the workflow, `continue` ends the loop with its issues unresolved and lets the workflow proceed (no success), `fallback` invokes `fallback_agent`."
+    )]
     pub escalation: Option<Escalation>,
     /// Agent invoked by `escalation: fallback`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -112,6 +116,7 @@ pub struct Check {
     pub file: Option<String>,
     /// A failure makes the iteration NO-GO (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("default" = true))]
     pub required: Option<bool>,
     /// Description of success.
     #[serde(default, skip_serializing_if = "Option::is_none")]

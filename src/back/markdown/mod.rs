@@ -353,7 +353,9 @@ fn escalation_meaning(e: Escalation) -> &'static str {
     match e {
         Escalation::Human => "stop and ask a person (`$handoff`)",
         Escalation::Abort => "stop and fail the workflow (`$abort`)",
-        Escalation::Continue => "proceed despite unresolved issues (`$end`)",
+        Escalation::Continue => {
+            "end the loop, issues unresolved, and let the workflow proceed (`$end`, not a success)"
+        }
         Escalation::Fallback => "invoke the fallback agent (`$handoff`)",
     }
 }

@@ -4,6 +4,7 @@
 //! of the examples, determinism and generated loops.
 
 mod agentpm;
+mod continue_label;
 mod determinism;
 mod dot;
 mod examples;

@@ -634,6 +634,10 @@ fn escalation_note(spec: &Spec) -> String {
         (crate::ir::Escalation::Fallback, Some(agent)) => {
             format!("escalation: fallback → {}", shorten(agent, ROLE_CHARS))
         }
+        // `$end` is success everywhere else: this edge says it is not.
+        (crate::ir::Escalation::Continue, _) => {
+            "escalation: continue · ends, issues unresolved".to_owned()
+        }
         _ => format!("escalation: {}", e.as_str()),
     }
 }
