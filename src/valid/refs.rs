@@ -7,6 +7,7 @@
 
 use super::Sink as _;
 use super::names::{Names, Resolved, TransitionNames, target_declared, unknown_id_help};
+use super::unknown::Meant;
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
 use crate::diag::{Diagnostics, Flagged};
 use crate::ir::{Destination, Field, Graph, Pattern, Spec, Transition};
@@ -65,16 +66,7 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     edges_resolve(g, &phases) && !phases.transitions_flagged && !phases.phases_flagged && !missing
 }
 
-/// A transition whose `from` names no declared phase (`V007`, nor one edit from one that
-/// can emit its `on`), and the one phase whose outcome `on` has no transition: the phase
-/// it was meant to leave. That pair is then covered (the `V007` says it, not a `V011`).
-pub(crate) struct Meant<'a> {
-    /// The pointer of the transition's `from`.
-    pub(crate) pointer: String,
-    pub(crate) phase: &'a str,
-    pub(crate) on: &'a str,
-}
-
+/// The phase each `V007` transition was meant to leave (see [`Meant`]).
 fn meant_sources<'a>(
     slots: &OutcomeSlots,
     covered: &mut [bool],

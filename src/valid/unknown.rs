@@ -90,7 +90,7 @@ struct Use<'a> {
 pub(super) fn phase_references_exist(
     spec: &Spec,
     names: &Names,
-    meant: &[super::refs::Meant],
+    meant: &[Meant],
     sink: &mut Diagnostics,
 ) {
     let mut groups: Vec<(&str, Vec<Use>)> = Vec::new();
@@ -112,7 +112,7 @@ pub(super) fn phase_references_exist(
     }
     for (name, uses) in groups {
         let d = one_diagnostic(names, name, &uses);
-        let ms: Vec<&super::refs::Meant> = uses
+        let ms: Vec<&Meant> = uses
             .iter()
             .filter(|u| u.role == Role::From)
             .filter_map(|u| meant.iter().find(|m| m.pointer == u.pointer))
@@ -129,7 +129,7 @@ pub(super) fn phase_references_exist(
 /// leave a declared phase without a transition for their `on` (`ms`): a note names that
 /// phase's outcomes, and when every `from` means the same phase, the fix writes it at
 /// every place (a phase renamed in its declaration, or a misspelt `from`).
-fn meant_phase(mut d: Diagnostic, ms: &[&super::refs::Meant], uses: &[Use]) -> Diagnostic {
+fn meant_phase(mut d: Diagnostic, ms: &[&Meant], uses: &[Use]) -> Diagnostic {
     let mut phases: Vec<&str> = Vec::new();
     for m in ms {
         if !phases.contains(&m.phase) {
@@ -162,6 +162,16 @@ fn meant_phase(mut d: Diagnostic, ms: &[&super::refs::Meant], uses: &[Use]) -> D
         return d.with_suggestion(replace_at(places, p));
     }
     d
+}
+
+/// A transition whose `from` names no declared phase (`V007`, nor one edit from one that
+/// can emit its `on`), and the one phase whose outcome `on` has no transition: the phase
+/// it was meant to leave. That pair is then covered (the `V007` says it, not a `V011`).
+pub(super) struct Meant<'a> {
+    /// The pointer of the transition's `from`.
+    pub(super) pointer: String,
+    pub(super) phase: &'a str,
+    pub(super) on: &'a str,
 }
 
 /// Where a reference is: the element holding it and the member's key.

@@ -300,7 +300,8 @@ fn stdin_and_stdout() {
             diags[0]["location"]["line"].as_u64(),
             diags[0]["location"]["column"].as_u64()
         ),
-        (Some(1), Some(17))
+        // At the trailing comma, the cause (before: the closing brace, column 17).
+        (Some(1), Some(16))
     );
 }
 
