@@ -775,6 +775,8 @@ fn a_tool_failure_needs_a_phase_that_calls_tools() {
     for r in tool_runs {
         assert_eq!(r["outcomes"][0], "act", "{r:#}");
     }
+}
+
 /// Spaces around an outcome in `--outcomes` are not part of it: `"act, complete"` is the
 /// script `act`, `complete` (before: "` complete` is not an outcome").
 #[test]
