@@ -94,7 +94,19 @@ fn run_line(r: &Run) -> String {
     }
     s.push_str(&steps_text(&r.steps, None));
     run_end(&mut s, r);
+    over_the_limit(&mut s, r);
     s
+}
+
+/// The mark of a run longer than the effective `max_steps` (JSON's `fits_max_steps:
+/// false`): the harness stops it before its end, so `walk` of it ends `limit_reached`.
+fn over_the_limit(s: &mut String, r: &Run) {
+    if !r.fits_max_steps {
+        s.push_str(&format!(
+            "  [over max_steps: {}, so the harness stops it first: limit_reached]",
+            count(r.phase_steps, "step", "steps")
+        ));
+    }
 }
 
 /// A shortest run, whose steps are not bounded by the covering runs' listing: one longer
@@ -114,6 +126,7 @@ fn shortest_line(r: &Run, bound: usize) -> String {
     ));
     s.push_str(&steps_text(tail, head.last()));
     run_end(&mut s, r);
+    over_the_limit(&mut s, r);
     s
 }
 

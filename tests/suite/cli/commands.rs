@@ -927,3 +927,28 @@ fn each_input_is_read_once() {
         stderr(&out)
     );
 }
+
+/// The human `paths` output marks each run longer than the effective `max_steps` (JSON's
+/// `fits_max_steps: false`), as `walk` of it ends `limit_reached`; runs that fit carry no
+/// mark (before, only the JSON said it).
+#[test]
+fn paths_marks_the_runs_over_max_steps() {
+    let over = loopconv()
+        .args(["paths"])
+        .arg(support::examples().join("invalid/V024-max-steps-too-small.json"))
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&over.stdout);
+    let runs: Vec<&str> = (text.lines()).filter(|l| l.contains("-->")).collect();
+    assert!(!runs.is_empty(), "{text}");
+    for r in runs {
+        assert!(r.contains("[over max_steps: "), "{r}");
+    }
+    let fits = loopconv()
+        .args(["paths"])
+        .arg(support::examples().join("agentpm/code-review-sign-off.json"))
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&fits.stdout);
+    assert!(!text.contains("over max_steps"), "{text}");
+}
