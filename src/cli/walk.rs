@@ -142,11 +142,15 @@ pub(super) fn run(g: &Global, a: &WalkLoopArgs) -> Result<ExitCode> {
     // Written as it is rendered, step by step (the trace is as long as the script).
     emit_streamed(None, |w| {
         match &result {
-            Ok(r) if json => serde_json::to_writer_pretty(&mut *w, r)?,
+            Ok(r) if json => {
+                let mut run = r.clone();
+                run.reason = as_data(&run.reason);
+                serde_json::to_writer_pretty(&mut *w, &run)?;
+            }
             Ok(r) => write_trace(w, &r.steps, &run_end(r))?,
             Err(e) if json => serde_json::to_writer_pretty(
                 &mut *w,
-                &serde_json::json!({"error": e.message, "steps": e.steps}),
+                &serde_json::json!({"error": as_data(&e.message), "steps": e.steps}),
             )?,
             // The steps made, then the error on standard error, as every command's.
             // (Each step's line ends with its newline.)
@@ -241,4 +245,10 @@ fn write_trace(w: &mut dyn Write, steps: &[Step], last: &str) -> std::io::Result
         prev = Some(step);
     }
     w.write_all(loopconv::text::lines(last).trim_end().as_bytes())
+}
+
+/// A sentence for a data output (`--format json`): the code spans it marks for people
+/// (`` `act` ``) quoted plainly (`'act'`), since data carries no Markdown.
+pub(super) fn as_data(sentence: &str) -> String {
+    sentence.replace('`', "'")
 }

@@ -188,15 +188,17 @@ pub(super) fn walk_work(
     };
     let mut out = empty(diagnostics_of(l.diags.items()));
     match loopconv::analysis::walk::walk(spec, info, &script, rt) {
-        Ok(run) => {
+        Ok(mut run) => {
             out.status = Some(run.status.as_str().to_owned());
+            run.reason = super::super::walk::as_data(&run.reason);
             out.run = Some(object(&run));
             answer(&out, false)
         }
         Err(e) => {
-            out.script_error = Some(e.message.clone());
+            let message = super::super::walk::as_data(&e.message);
+            out.script_error = Some(message.clone());
             out.run = Some(object(
-                &serde_json::json!({"error": e.message, "steps": e.steps}),
+                &serde_json::json!({"error": message, "steps": e.steps}),
             ));
             answer(&out, true)
         }

@@ -485,7 +485,9 @@ fn mas_loops_escalate_only_when_max_attempts_is_used_up() {
         assert_eq!(v["terminal"], *terminal, "{lines}");
         assert_eq!(v["phase_steps"], 5);
         assert_eq!(v["escalation"]["after_attempts"], 2);
-        assert!(v["reason"].as_str().unwrap().contains(says), "{lines}: {v}");
+        // The JSON quotes plainly what the human output marks as code.
+        let says = says.replace('`', "'");
+        assert!(v["reason"].as_str().unwrap().contains(&says), "{lines}: {v}");
         if lines.contains("fallback") {
             assert_eq!(v["escalation"]["fallback_agent"], "senior");
         }
@@ -795,4 +797,21 @@ fn spaces_around_outcomes_are_ignored() {
     assert_eq!(tight, Some(0));
     assert_eq!(code, tight, "{out}{err}");
     assert!(!err.contains("is not an outcome"), "{err}");
+}
+
+/// `walk --format json` is data: its sentences quote ids plainly ('act'), with no Markdown
+/// code spans (before, `` `act` ``), in a run's `reason` and in a script's `error`.
+#[test]
+fn walk_json_carries_no_markdown() {
+    let file = crate::support::examples().join("agentpm/code-review-sign-off.json");
+    for outcomes in ["complete,approve", "complete,complete"] {
+        let out = crate::support::loopconv()
+            .args(["walk", "--format", "json", "--outcomes", outcomes])
+            .arg(&file)
+            .output()
+            .expect("run");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("'"), "{text}");
+        assert!(!text.contains('`'), "{text}");
+    }
 }
