@@ -565,7 +565,26 @@ fn limit_rows(spec: &Spec, is_mas: bool) -> Vec<Row> {
         Some(n) => n.to_string(),
         None => "not set".to_owned(),
     };
-    vec![Row::new("Max steps", steps)]
+    vec![
+        Row::new("Max steps", steps),
+        Row::new(
+            "Effective step limit",
+            effective_steps(spec.bounds.max_steps),
+        ),
+    ]
+}
+
+/// The step limit a run meets: the stricter of the loop's `max_steps` and the runtime's
+/// ceiling ([`crate::analysis::RUNTIME_MAX_STEPS`], as `walk` applies it by default).
+fn effective_steps(max_steps: Option<u64>) -> String {
+    let ceiling = crate::analysis::RUNTIME_MAX_STEPS;
+    match max_steps {
+        None => format!("{ceiling}: the runtime's ceiling (the loop sets none)"),
+        Some(n) if n <= ceiling => {
+            format!("{n}: the loop's, under the runtime's ceiling of {ceiling}")
+        }
+        Some(n) => format!("{ceiling}: the runtime's ceiling, below the loop's {n}"),
+    }
 }
 
 /// The MAS agents, escalation and attempts.

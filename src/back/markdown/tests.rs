@@ -574,3 +574,21 @@ fn tidy_collapses_blank_lines_outside_fences() {
         "a\n\nb\n```\n\n\n```\n"
     );
 }
+
+/// The effective step limit names which bound holds: the runtime's ceiling without a loop
+/// limit or above it, the loop's under it.
+#[test]
+fn the_effective_step_limit_names_the_bound_that_holds() {
+    assert_eq!(
+        effective_steps(None),
+        "100: the runtime's ceiling (the loop sets none)"
+    );
+    assert_eq!(
+        effective_steps(Some(8)),
+        "8: the loop's, under the runtime's ceiling of 100"
+    );
+    assert_eq!(
+        effective_steps(Some(500)),
+        "100: the runtime's ceiling, below the loop's 500"
+    );
+}

@@ -487,7 +487,10 @@ fn mas_loops_escalate_only_when_max_attempts_is_used_up() {
         assert_eq!(v["escalation"]["after_attempts"], 2);
         // The JSON quotes plainly what the human output marks as code.
         let says = says.replace('`', "'");
-        assert!(v["reason"].as_str().unwrap().contains(&says), "{lines}: {v}");
+        assert!(
+            v["reason"].as_str().unwrap().contains(&says),
+            "{lines}: {v}"
+        );
         if lines.contains("fallback") {
             assert_eq!(v["escalation"]["fallback_agent"], "senior");
         }
