@@ -131,6 +131,13 @@ def memory(label, name, *paths, goal="<= 10"):
 
 L10K = os.path.join(W, "loop-10000.json")
 ratio("check 10,000-file corpus / cat", "corpus", 1, 0, "<= 3")
+# Issue "Loops among their users": the cross-file rules' cost, and the workspace's memory
+# against all its files.
+ratio("check of a workspace (1,000 teams, 10,000 loops, 1,000 agents) / its loops alone",
+      "workspace", 1, 0, "<= 1.3")
+WORKSPACE = os.path.join(W, "workspace", "specs")
+memory("peak memory, check of that workspace / its files' size", "workspace",
+       *[os.path.join(d, f) for d, _, fs in os.walk(WORKSPACE) for f in fs])
 ratio("check 10,000-file corpus, 10 % broken / cat", "broken", 1, 0, "<= 3")
 for i, what in [(2, "check"), (3, "graph --mermaid"), (4, "graph --dot")]:
     ratio(f"{what} 10,000 phases / python json.load", "loop10k", i, 0, "<= 0.5")
