@@ -71,7 +71,7 @@ pub(super) fn definition(s: &mut Server, key: &str, offset: usize) -> Option<Loc
 /// The pointer to a loop's name.
 fn name_pointer(m: &Member) -> Option<String> {
     match &m.facts {
-        Facts::Loop(l) => Some(l.name_at.pointer.clone()),
+        Facts::Loop(l) => Some(l.name_pointer().to_owned()),
         _ => None,
     }
 }
@@ -120,7 +120,7 @@ fn loop_name_at(s: &mut Server, path: &Path, offset: usize) -> Option<String> {
     let Facts::Loop(l) = &m.facts else {
         return None;
     };
-    let (name, pointer) = (l.name.clone(), l.name_at.pointer.clone());
+    let (name, pointer) = (l.name.clone(), l.name_pointer().to_owned());
     let here = place(s, path, &pointer, false)?;
     let k = open_key(s, path)?;
     let (uri, doc) = s.docs.get_mut(&k)?;

@@ -200,7 +200,7 @@ fn percent_decoded(path: &str) -> String {
 pub(super) fn loops_named<'p>(project: &'p Project, name: &str) -> Vec<(&'p Member, String)> {
     (project.members().iter())
         .filter_map(|m| match &m.facts {
-            Facts::Loop(l) if l.name == name => Some((m, l.name_at.pointer.clone())),
+            Facts::Loop(l) if l.name == name => Some((m, l.name_pointer().to_owned())),
             _ => None,
         })
         .collect()

@@ -27,35 +27,30 @@ impl Role {
     }
 }
 
-/// A loop, as the project's rules see it.
+/// A loop, as the project's rules see it: a few owned strings, its places derived on
+/// demand from its format (a loop's places are pointers, located only when a diagnostic
+/// points there). Kept small on purpose: a workspace holds one for each of its loops, to
+/// the end of the run (an `At` a place made each loop cost about 1.7 KB instead).
 #[derive(Debug, Clone)]
 pub struct LoopFacts {
     /// Its format.
     pub format: Format,
     /// Its `name` (an XState machine's `id`).
     pub name: String,
-    /// Where the name is.
-    pub name_at: At,
     /// Its package version (AgentPM).
     pub version: Option<String>,
     /// Its phase ids, in authored order.
     pub phases: Vec<String>,
-    /// The agents it names (multi-agent-spec), each located.
-    pub roles: Vec<(Role, String, At)>,
+    /// The agents it names (multi-agent-spec).
+    pub roles: Vec<(Role, String)>,
     /// Whether it has errors of its own.
     pub broken: bool,
 }
 
 impl LoopFacts {
-    /// The facts of a loop that could be built (with or without errors). Their places are
-    /// pointers, located when a diagnostic needs them (the loop's tree is gone).
+    /// The facts of a loop that could be built (with or without errors).
     pub fn of(loaded: &Loaded) -> Option<LoopFacts> {
         let (spec, format) = (loaded.spec.as_ref()?, loaded.format?);
-        let file = loaded.diags.file();
-        let name_key = match format {
-            Format::Xstate => "/id",
-            Format::Agentpm | Format::Mas | Format::Ir => "/name",
-        };
         let roles = [
             (Role::Actor, &spec.roles.actor),
             (Role::Validator, &spec.roles.validator),
@@ -65,19 +60,33 @@ impl LoopFacts {
             .then_some(roles)
             .into_iter()
             .flatten()
-            .filter_map(|(role, name)| {
-                let at = At::unlocated(file, &format!("/{}", role.key()));
-                Some((role, name.clone()?, at))
-            })
+            .filter_map(|(role, name)| Some((role, name.clone()?)))
             .collect();
         Some(LoopFacts {
             format,
             name: spec.name.clone(),
-            name_at: At::unlocated(file, name_key),
             version: spec.version.clone(),
             phases: spec.graph.phases.iter().map(|p| p.id.clone()).collect(),
             roles,
             broken: loaded.diags.has_errors(),
         })
+    }
+
+    /// The pointer to its name: `/name`, an XState machine's `/id`.
+    pub fn name_pointer(&self) -> &'static str {
+        match self.format {
+            Format::Xstate => "/id",
+            Format::Agentpm | Format::Mas | Format::Ir => "/name",
+        }
+    }
+
+    /// Where its name is, in `file` (its member's).
+    pub fn name_at(&self, file: &str) -> At {
+        At::unlocated(file, self.name_pointer())
+    }
+
+    /// Where the agent of `role` is named, in `file` (its member's).
+    pub fn role_at(role: Role, file: &str) -> At {
+        At::unlocated(file, &format!("/{}", role.key()))
     }
 }

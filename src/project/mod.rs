@@ -43,19 +43,20 @@ pub struct Member {
     pub facts: Facts,
 }
 
-/// The facts of one document, by its kind.
+/// The facts of one document, by its kind. The documents that use loops are boxed, so that
+/// the many loops of a workspace each take the size of a loop's facts, not of a team's.
 #[derive(Debug, Clone)]
 pub enum Facts {
     /// A loop.
     Loop(LoopFacts),
     /// A multi-agent-spec team.
-    Team(team::Team),
+    Team(Box<team::Team>),
     /// A multi-agent-spec agent spec.
-    Agent(agent_spec::AgentSpec),
+    Agent(Box<agent_spec::AgentSpec>),
     /// An AgentPM Agent or Template manifest.
-    Manifest(agentpm::Manifest),
+    Manifest(Box<agentpm::Manifest>),
     /// An `agent.lock`.
-    Lock(agentpm::Lock),
+    Lock(Box<agentpm::Lock>),
 }
 
 impl Member {
@@ -66,11 +67,11 @@ impl Member {
         let file = loaded.diags.file().to_owned();
         let facts = match loaded.kind? {
             DocKind::Loop(_) => Facts::Loop(LoopFacts::of(loaded)?),
-            DocKind::MasTeam => Facts::Team(team::read(loaded)?),
+            DocKind::MasTeam => Facts::Team(Box::new(team::read(loaded)?)),
             DocKind::AgentpmAgent | DocKind::AgentpmTemplate => {
-                Facts::Manifest(agentpm::read_manifest(loaded)?)
+                Facts::Manifest(Box::new(agentpm::read_manifest(loaded)?))
             }
-            DocKind::AgentLock => Facts::Lock(agentpm::read_lock(loaded)?),
+            DocKind::AgentLock => Facts::Lock(Box::new(agentpm::read_lock(loaded)?)),
             DocKind::MasAgent => return None,
         };
         Some(Member {
@@ -85,7 +86,7 @@ impl Member {
         Member {
             file: file.to_owned(),
             path: path.to_path_buf(),
-            facts: Facts::Agent(spec),
+            facts: Facts::Agent(Box::new(spec)),
         }
     }
 

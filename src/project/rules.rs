@@ -109,7 +109,7 @@ fn teams<'a>(idx: &Index<'a>) -> impl Iterator<Item = (usize, &'a super::team::T
         .iter()
         .enumerate()
         .filter_map(|(i, m)| match &m.facts {
-            Facts::Team(t) => Some((i, t)),
+            Facts::Team(t) => Some((i, &**t)),
             _ => None,
         })
 }
@@ -142,8 +142,9 @@ fn step_loops_resolve(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
                 if let Some(&j) = idx.loop_names.get(close).and_then(|v| v.first())
                     && let Some(l) = idx.loop_at(j)
                 {
+                    let at = l.name_at(&idx.members[j].file);
                     d.labels
-                        .push(l.name_at.label(format!("the loop `{close}` is named here")));
+                        .push(at.label(format!("the loop `{close}` is named here")));
                 }
             }
             out.push((i, at.place(d)));
@@ -192,10 +193,11 @@ fn loop_agents_have_specs(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
         return;
     }
     for &(i, l) in &idx.loops {
-        for (role, name, at) in &l.roles {
+        for (role, name) in &l.roles {
             if idx.has_agent(name) {
                 continue;
             }
+            let at = &LoopFacts::role_at(*role, &idx.members[i].file);
             let d = Diagnostic::new(
                 Code::LoopAgentWithoutSpec,
                 format!(
@@ -230,14 +232,15 @@ fn loop_names_are_unique(idx: &Index<'_>, out: &mut Vec<(usize, Diagnostic)>) {
         let Some(f) = idx.loop_at(first) else {
             continue;
         };
+        let (f_file, l_file) = (&idx.members[first].file, &idx.members[i].file);
         let d = Diagnostic::new(
             Code::DuplicateLoopName,
-            format!("two loops are named `{}`: {} and {}", quote(&l.name), f.name_at.file, l.name_at.file),
+            format!("two loops are named `{}`: {f_file} and {l_file}", quote(&l.name)),
         )
         .with_help("rename one of them: steps name a loop by its `name`, and upstream's loader keeps only the last");
-        let mut d = l.name_at.place(d);
+        let mut d = l.name_at(l_file).place(d);
         d.labels
-            .push(f.name_at.label("the other loop of this name"));
+            .push(f.name_at(f_file).label("the other loop of this name"));
         out.push((i, d));
     }
 }
@@ -297,7 +300,7 @@ fn resolve(
         .by_path
         .get(&normal(&dir.join("agent.lock")))
         .and_then(|&l| match &idx.members[l].facts {
-            Facts::Lock(lock) => Some((l, lock)),
+            Facts::Lock(lock) => Some((l, &**lock)),
             _ => None,
         });
     if let Some((
@@ -472,7 +475,8 @@ fn resolved(
         format!("the loop {} is {how}", quote(&r.scoped())),
     );
     let mut note = r.at.place(note);
-    note.labels.push(l.name_at.label("the loop"));
+    note.labels
+        .push(l.name_at(&idx.members[j].file).label("the loop"));
     out.push((i, note));
     for (phase, at) in &manifest.bound_phases {
         if l.phases.iter().any(|p| p == phase) {
