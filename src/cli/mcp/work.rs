@@ -59,6 +59,21 @@ pub(super) fn check_work(input: Input, g: &Global, roots: &Roots) -> CallToolRes
     )
 }
 
+/// A tool's loop: loaded (a mistake in the call refused), and answered with its
+/// diagnostics when it has errors (the tool's output without its own part, made by
+/// `empty`).
+fn load_for<T: Serialize>(
+    input: Input,
+    g: &Global,
+    empty: impl FnOnce(Diagnostics) -> T,
+) -> Result<Loaded, Box<CallToolResult>> {
+    let l = load(input.source, input.from, g).map_err(|e| Box::new(refused(e)))?;
+    match invalid(&l, empty) {
+        Some(r) => Err(Box::new(r)),
+        None => Ok(l),
+    }
+}
+
 pub(super) fn graph_work(
     input: Input,
     language: Target,
@@ -70,13 +85,10 @@ pub(super) fn graph_work(
         diagram: None,
         diagnostics: d,
     };
-    let l = match load(input.source, input.from, g) {
+    let l = match load_for(input, g, empty) {
         Ok(l) => l,
-        Err(e) => return refused(e),
+        Err(r) => return *r,
     };
-    if let Some(r) = invalid(&l, empty) {
-        return r;
-    }
     let Some((spec, info)) = l.valid() else {
         return refused("internal: the loop is not valid");
     };
@@ -144,13 +156,10 @@ pub(super) fn paths_work(input: Input, rt: Runtime, listed: usize, g: &Global) -
         paths: None,
         diagnostics: d,
     };
-    let l = match load(input.source, input.from, g) {
+    let l = match load_for(input, g, empty) {
         Ok(l) => l,
-        Err(e) => return refused(e),
+        Err(r) => return *r,
     };
-    if let Some(r) = invalid(&l, empty) {
-        return r;
-    }
     let Some((spec, info)) = l.valid() else {
         return refused("internal: the loop is not valid");
     };
@@ -176,13 +185,10 @@ pub(super) fn walk_work(
         script_error: None,
         diagnostics: d,
     };
-    let l = match load(input.source, input.from, g) {
+    let l = match load_for(input, g, empty) {
         Ok(l) => l,
-        Err(e) => return refused(e),
+        Err(r) => return *r,
     };
-    if let Some(r) = invalid(&l, empty) {
-        return r;
-    }
     let Some((spec, info)) = l.valid() else {
         return refused("internal: the loop is not valid");
     };
@@ -236,13 +242,10 @@ pub(super) fn outcome_schema_work(input: Input, g: &Global) -> CallToolResult {
         schema: None,
         diagnostics: d,
     };
-    let l = match load(input.source, input.from, g) {
+    let l = match load_for(input, g, empty) {
         Ok(l) => l,
-        Err(e) => return refused(e),
+        Err(r) => return *r,
     };
-    if let Some(r) = invalid(&l, empty) {
-        return r;
-    }
     let Some((spec, _)) = l.valid() else {
         return refused("internal: the loop is not valid");
     };
