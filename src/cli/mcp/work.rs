@@ -7,6 +7,8 @@ use rmcp::model::CallToolResult;
 use serde::Serialize;
 
 use loopconv::analysis::Runtime;
+use loopconv::ir::Spec;
+use loopconv::valid::Info;
 use loopconv::{Format, Loaded, Target, back, diag};
 
 use super::files::Roots;
@@ -16,18 +18,6 @@ use super::types::{
 };
 use super::{Input, Source, answer, diagnostics_of, load, refused};
 use crate::cli::Global;
-
-/// The result that reports the diagnostics of a loop with errors (`None` for a valid
-/// loop), made by `empty` without the tool's own output.
-pub(super) fn invalid<T: Serialize>(
-    l: &Loaded,
-    empty: impl FnOnce(Diagnostics) -> T,
-) -> Option<CallToolResult> {
-    if l.valid().is_some() {
-        return None;
-    }
-    Some(answer(&empty(diagnostics_of(l.diags.items())), true))
-}
 
 pub(super) fn check_work(input: Input, g: &Global, roots: &Roots) -> CallToolResult {
     let (files, all) = match input.source {
@@ -59,18 +49,23 @@ pub(super) fn check_work(input: Input, g: &Global, roots: &Roots) -> CallToolRes
     )
 }
 
-/// A tool's loop: loaded (a mistake in the call refused), and answered with its
-/// diagnostics when it has errors (the tool's output without its own part, made by
-/// `empty`).
-fn load_for<T: Serialize>(
+/// Run a tool's `work` on its loop: a mistake in the call (an unreadable input) refused,
+/// a loop with errors answered with its diagnostics, a valid one given to `work` with the
+/// tool's output made so far (by `empty`, holding the diagnostics).
+fn with_valid<T: Serialize>(
     input: Input,
     g: &Global,
     empty: impl FnOnce(Diagnostics) -> T,
-) -> Result<Loaded, Box<CallToolResult>> {
-    let l = load(input.source, input.from, g).map_err(|e| Box::new(refused(e)))?;
-    match invalid(&l, empty) {
-        Some(r) => Err(Box::new(r)),
-        None => Ok(l),
+    work: impl FnOnce(&Loaded, &Spec, &Info, T) -> CallToolResult,
+) -> CallToolResult {
+    let l = match load(input.source, input.from, g) {
+        Ok(l) => l,
+        Err(e) => return refused(e),
+    };
+    let out = empty(diagnostics_of(l.diags.items()));
+    match l.valid() {
+        Some((spec, info)) => work(&l, spec, info, out),
+        None => answer(&out, true),
     }
 }
 
@@ -85,26 +80,20 @@ pub(super) fn graph_work(
         diagram: None,
         diagnostics: d,
     };
-    let l = match load_for(input, g, empty) {
-        Ok(l) => l,
-        Err(r) => return *r,
-    };
-    let Some((spec, info)) = l.valid() else {
-        return refused("internal: the loop is not valid");
-    };
-    let opts = back::Options {
-        style,
-        ..back::Options::default()
-    };
-    let mut diags = diag::Diagnostics::new(l.diags.file());
-    match loopconv::write(language, spec, info, &opts, &mut diags) {
-        Ok(text) => {
-            let mut out = empty(diagnostics_of(l.diags.items()));
-            out.diagram = Some(text);
-            answer(&out, false)
+    with_valid(input, g, empty, |l, spec, info, mut out| {
+        let opts = back::Options {
+            style,
+            ..back::Options::default()
+        };
+        let mut diags = diag::Diagnostics::new(l.diags.file());
+        match loopconv::write(language, spec, info, &opts, &mut diags) {
+            Ok(text) => {
+                out.diagram = Some(text);
+                answer(&out, false)
+            }
+            Err(e) => refused(format!("drawing: {e}")),
         }
-        Err(e) => refused(format!("drawing: {e}")),
-    }
+    })
 }
 
 pub(super) struct ConvertJob {
@@ -156,21 +145,14 @@ pub(super) fn paths_work(input: Input, rt: Runtime, listed: usize, g: &Global) -
         paths: None,
         diagnostics: d,
     };
-    let l = match load_for(input, g, empty) {
-        Ok(l) => l,
-        Err(r) => return *r,
-    };
-    let Some((spec, info)) = l.valid() else {
-        return refused("internal: the loop is not valid");
-    };
-    let options = p::Options {
-        max_steps_listed: listed,
-        ..p::Options::default()
-    };
-    let found = p::plan(spec, info, rt, options);
-    let mut out = empty(diagnostics_of(l.diags.items()));
-    out.paths = Some(object(&found));
-    answer(&out, false)
+    with_valid(input, g, empty, |_, spec, info, mut out| {
+        let options = p::Options {
+            max_steps_listed: listed,
+            ..p::Options::default()
+        };
+        out.paths = Some(object(&p::plan(spec, info, rt, options)));
+        answer(&out, false)
+    })
 }
 
 pub(super) fn walk_work(
@@ -185,30 +167,27 @@ pub(super) fn walk_work(
         script_error: None,
         diagnostics: d,
     };
-    let l = match load_for(input, g, empty) {
-        Ok(l) => l,
-        Err(r) => return *r,
-    };
-    let Some((spec, info)) = l.valid() else {
-        return refused("internal: the loop is not valid");
-    };
-    let mut out = empty(diagnostics_of(l.diags.items()));
-    match loopconv::analysis::walk::walk(spec, info, &script, rt) {
-        Ok(mut run) => {
-            out.status = Some(run.status.as_str().to_owned());
-            run.reason = super::super::walk::as_data(&run.reason);
-            out.run = Some(object(&run));
-            answer(&out, false)
-        }
-        Err(e) => {
-            let message = super::super::walk::as_data(&e.message);
-            out.script_error = Some(message.clone());
-            out.run = Some(object(
-                &serde_json::json!({"error": message, "steps": e.steps}),
-            ));
-            answer(&out, true)
-        }
-    }
+    with_valid(
+        input,
+        g,
+        empty,
+        |_, spec, info, mut out| match loopconv::analysis::walk::walk(spec, info, &script, rt) {
+            Ok(mut run) => {
+                out.status = Some(run.status.as_str().to_owned());
+                run.reason = super::super::walk::as_data(&run.reason);
+                out.run = Some(object(&run));
+                answer(&out, false)
+            }
+            Err(e) => {
+                let message = super::super::walk::as_data(&e.message);
+                out.script_error = Some(message.clone());
+                out.run = Some(object(
+                    &serde_json::json!({"error": message, "steps": e.steps}),
+                ));
+                answer(&out, true)
+            }
+        },
+    )
 }
 
 pub(super) fn diff_work(old: Input, new: Input, g: &Global) -> CallToolResult {
@@ -242,18 +221,11 @@ pub(super) fn outcome_schema_work(input: Input, g: &Global) -> CallToolResult {
         schema: None,
         diagnostics: d,
     };
-    let l = match load_for(input, g, empty) {
-        Ok(l) => l,
-        Err(r) => return *r,
-    };
-    let Some((spec, _)) = l.valid() else {
-        return refused("internal: the loop is not valid");
-    };
-    let phases = first_declarations(spec);
-    let schema = outcome_schema(spec, &phases);
-    let mut out = empty(diagnostics_of(l.diags.items()));
-    out.schema = Some(object(&schema));
-    answer(&out, false)
+    with_valid(input, g, empty, |_, spec, _, mut out| {
+        let phases = first_declarations(spec);
+        out.schema = Some(object(&outcome_schema(spec, &phases)));
+        answer(&out, false)
+    })
 }
 
 pub(super) fn format_schema(format: Format) -> Object {
