@@ -376,7 +376,7 @@ fn add_project_diagnostics(
     let roots = if a.no_workspace {
         Vec::new()
     } else {
-        let mut roots: Vec<PathBuf> = a.paths.iter().filter_map(|p| workspace_of(g, p)).collect();
+        let mut roots: Vec<PathBuf> = a.paths.iter().filter_map(|p| workspace_of(p)).collect();
         roots.sort();
         roots.dedup();
         roots

@@ -465,7 +465,7 @@ impl AgentPages<'_> {
             members.extend(m);
         }
         let mut roots: Vec<PathBuf> = (agents.iter())
-            .filter_map(|(f, _, _)| workspace_of(g, f))
+            .filter_map(|(f, _, _)| workspace_of(f))
             .collect();
         roots.sort();
         roots.dedup();

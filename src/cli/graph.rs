@@ -181,9 +181,7 @@ fn graph_team(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resul
     let Facts::Team(team) = &member.facts else {
         bail!("internal: a team without its facts");
     };
-    let roots: Vec<PathBuf> = super::project::workspace_of(g, &a.input)
-        .into_iter()
-        .collect();
+    let roots: Vec<PathBuf> = super::project::workspace_of(&a.input).into_iter().collect();
     let reported = [super::project::normal(&a.input)].into_iter().collect();
     let context = super::project::context(g, &roots, &reported, &super::io::folder_pool()?)?;
     let project = Project::new(context);
@@ -253,9 +251,7 @@ fn graph_agent(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resu
         .map_or_else(|| "agent".to_owned(), |s| s.to_string_lossy().into_owned());
     let view = loopconv::project::agent_view(manifest, &stem);
     // The context `check` reads: the rest of the Agent's workspace.
-    let roots: Vec<PathBuf> = super::project::workspace_of(g, &a.input)
-        .into_iter()
-        .collect();
+    let roots: Vec<PathBuf> = super::project::workspace_of(&a.input).into_iter().collect();
     let reported = [super::project::normal(&a.input)].into_iter().collect();
     let mut members = vec![member.clone()];
     members.extend(super::project::context(

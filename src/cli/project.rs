@@ -19,7 +19,7 @@ use super::report::{display_name, load_document, read_limits};
 /// The workspace a path is in: the nearest folder named `specs` (multi-agent-spec), or
 /// holding an `agent.lock` or an Agent manifest `agent.json` (AgentPM), from the path's
 /// folder up. `None` for standard input and outside any workspace.
-pub(super) fn workspace_of(g: &Global, path: &Path) -> Option<PathBuf> {
+pub(super) fn workspace_of(path: &Path) -> Option<PathBuf> {
     if is_stdio(path) {
         return None;
     }
@@ -30,9 +30,7 @@ pub(super) fn workspace_of(g: &Global, path: &Path) -> Option<PathBuf> {
         start.to_path_buf()
     };
     for absolute in std::path::absolute(&dir).ok()?.ancestors() {
-        let agentpm =
-            dir.join("agent.lock").is_file() || is_agent_manifest(g, &dir.join("agent.json"));
-        if absolute.file_name().is_some_and(|n| n == "specs") || agentpm {
+        if loopconv::project::is_workspace_root(&dir, absolute.file_name()) {
             return Some(dir);
         }
         dir = up(&dir);
@@ -51,12 +49,6 @@ fn up(dir: &Path) -> PathBuf {
         Some(std::path::Component::CurDir) => PathBuf::from(".."),
         _ => dir.join(".."),
     }
-}
-
-/// Whether `path` is an AgentPM Agent manifest.
-fn is_agent_manifest(g: &Global, path: &Path) -> bool {
-    path.is_file()
-        && load_document(g, path, None, true).is_ok_and(|l| l.kind == Some(DocKind::AgentpmAgent))
 }
 
 /// The folders a workspace's context is read from: the workspace, and its installed loops

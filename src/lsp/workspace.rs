@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use lsp_types::Uri;
 
 use crate::diag::Diagnostic;
-use crate::format::DocKind;
 use crate::front::TreeUse;
 use crate::pipeline::{LoadOptions, load_owned};
 use crate::project::{Facts, Member, Project};
@@ -68,26 +67,11 @@ impl Workspaces {
     }
 }
 
-/// The workspace folder of `dir`: the nearest folder named `specs`, or holding an
-/// `agent.lock` or an Agent manifest `agent.json`, from `dir` up.
+/// The workspace folder of `dir`: the nearest folder that is one, from `dir` up.
 fn root_of(dir: &Path) -> Option<PathBuf> {
     dir.ancestors()
-        .find(|d| {
-            d.file_name().is_some_and(|n| n == "specs")
-                || d.join("agent.lock").is_file()
-                || is_agent_manifest(&d.join("agent.json"))
-        })
+        .find(|d| crate::project::is_workspace_root(d, d.file_name()))
         .map(Path::to_path_buf)
-}
-
-/// Whether `path` is an AgentPM Agent manifest.
-fn is_agent_manifest(path: &Path) -> bool {
-    let small = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20);
-    small
-        && std::fs::read(path).is_ok_and(|bytes| {
-            let l = load_owned(&path.to_string_lossy(), bytes, &options());
-            l.kind == Some(DocKind::AgentpmAgent)
-        })
 }
 
 /// How a workspace's files are read: any document kind, the tree kept for locating.

@@ -157,6 +157,30 @@ impl Project {
     }
 }
 
+/// Whether `dir`, named `name` (its last component, of its absolute form), is the folder of
+/// a workspace: a `specs` folder (multi-agent-spec), or one holding an `agent.lock` or an
+/// AgentPM Agent manifest `agent.json`. Used by `check` and the language server alike.
+pub fn is_workspace_root(dir: &Path, name: Option<&std::ffi::OsStr>) -> bool {
+    name.is_some_and(|n| n == "specs")
+        || dir.join("agent.lock").is_file()
+        || is_agent_manifest(&dir.join("agent.json"))
+}
+
+/// Whether `path` is an AgentPM Agent manifest (a file of at most 1 MiB whose kind is
+/// detected as one; a loop package's `agent.json` is not).
+pub fn is_agent_manifest(path: &Path) -> bool {
+    let small = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20);
+    small
+        && std::fs::read(path).is_ok_and(|bytes| {
+            let opts = crate::pipeline::LoadOptions {
+                documents: true,
+                ..crate::pipeline::LoadOptions::default()
+            };
+            let l = crate::pipeline::load_owned(&path.to_string_lossy(), bytes, &opts);
+            l.kind == Some(DocKind::AgentpmAgent)
+        })
+}
+
 /// Whether `p` is a multi-agent-spec agent spec by its place: a Markdown file below a
 /// folder named `agents`.
 pub fn is_agent_spec_path(p: &Path) -> bool {

@@ -25,7 +25,7 @@ pub(super) fn check_work(input: Input, g: &Global, roots: &Roots) -> CallToolRes
         // lies inside the roots (the nearest `specs/` folder may be above them: its files
         // are not read then, as under `check --no-workspace`).
         Source::Path(path) => {
-            let workspace = super::super::project::workspace_of(g, &path)
+            let workspace = super::super::project::workspace_of(&path)
                 .is_some_and(|w| roots.readable(&w.to_string_lossy()).is_ok());
             match super::super::check::diagnostics(g, vec![path], input.from, workspace) {
                 Ok(found) => found,
