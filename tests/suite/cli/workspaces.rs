@@ -38,6 +38,17 @@ fn copy_from(from: &Path) -> Copy {
     Copy(tmp, dir)
 }
 
+/// `docs . -o OUT` (and `extra`) run in the workspace folder `ws`.
+fn docs_into(ws: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    loopconv()
+        .current_dir(ws)
+        .args(["docs", ".", "-o"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .expect("run")
+}
+
 /// Edit a file of a copied workspace.
 fn edit(dir: &Path, file: &str, from: &str, to: &str) {
     let p = dir.join(file);
@@ -405,15 +416,7 @@ fn which(tool: &str) -> bool {
 fn docs_of_a_workspace_links_teams_and_loops() {
     let ws = copy(MAS);
     let out_dir = tempfile::tempdir().expect("tempdir");
-    let docs = |extra: &[&str]| {
-        loopconv()
-            .current_dir(ws.path())
-            .args(["docs", ".", "-o"])
-            .arg(out_dir.path())
-            .args(extra)
-            .output()
-            .expect("run")
-    };
+    let docs = |extra: &[&str]| docs_into(ws.path(), out_dir.path(), extra);
     let out = docs(&[]);
     assert!(out.status.success(), "{out:?}");
     let read = |p: &str| std::fs::read_to_string(out_dir.path().join(p)).expect(p);
@@ -690,12 +693,7 @@ fn an_agents_text_stays_text() {
     }
     // The Agent's page: its name makes no path (`/` and `..`), and stays text.
     let out_dir = tempfile::tempdir().expect("tempdir");
-    let out = loopconv()
-        .current_dir(ws.path())
-        .args(["docs", ".", "-o"])
-        .arg(out_dir.path())
-        .output()
-        .expect("run");
+    let out = docs_into(ws.path(), out_dir.path(), &[]);
     assert!(out.status.success(), "{out:?}");
     let pages: Vec<_> = support::files_under(out_dir.path());
     assert_eq!(pages.len(), 3, "{pages:?}");
@@ -724,12 +722,7 @@ fn a_team_name_makes_no_path() {
         r#""name": "x/../../../evil""#,
     );
     let out_dir = tempfile::tempdir().expect("tempdir");
-    let out = loopconv()
-        .current_dir(ws.path())
-        .args(["docs", ".", "-o"])
-        .arg(out_dir.path())
-        .output()
-        .expect("run");
+    let out = docs_into(ws.path(), out_dir.path(), &[]);
     assert!(out.status.success(), "{out:?}");
     assert!(out_dir.path().join("team-x-..-..-..-evil.md").is_file());
     let outside = out_dir.path().parent().expect("parent");
@@ -744,15 +737,7 @@ fn a_team_name_makes_no_path() {
 fn docs_of_a_workspace_writes_agent_pages() {
     let ws = copy(AGENTPM);
     let out_dir = tempfile::tempdir().expect("tempdir");
-    let docs = |extra: &[&str]| {
-        loopconv()
-            .current_dir(ws.path())
-            .args(["docs", ".", "-o"])
-            .arg(out_dir.path())
-            .args(extra)
-            .output()
-            .expect("run")
-    };
+    let docs = |extra: &[&str]| docs_into(ws.path(), out_dir.path(), extra);
     let out = docs(&[]);
     assert!(out.status.success(), "{out:?}");
     let read = |p: &str| std::fs::read_to_string(out_dir.path().join(p)).expect(p);
@@ -808,15 +793,7 @@ fn docs_of_the_corpus_agent() {
     };
     let ws = copy_from(&corpus.join("workspaces/agentpm-m16-harness-workspace"));
     let out_dir = tempfile::tempdir().expect("tempdir");
-    let docs = |extra: &[&str]| {
-        loopconv()
-            .current_dir(ws.path())
-            .args(["docs", ".", "-o"])
-            .arg(out_dir.path())
-            .args(extra)
-            .output()
-            .expect("run")
-    };
+    let docs = |extra: &[&str]| docs_into(ws.path(), out_dir.path(), extra);
     let out = docs(&[]);
     assert!(out.status.success(), "{out:?}");
     let page = std::fs::read_to_string(out_dir.path().join("agent-m16-reference-harness-agent.md"))
