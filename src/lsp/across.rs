@@ -4,8 +4,8 @@
 //! appears when the loop it names is renamed in another buffer, and goes when it is named
 //! back).
 
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 
 use lsp_types::{DiagnosticRelatedInformation, Location, PublishDiagnosticsParams};
 
@@ -77,20 +77,27 @@ fn rerun(s: &mut Server, path: &Path, key: Option<&str>) -> Vec<PublishDiagnosti
     changed.sort();
     changed.dedup();
     ws.shown = by_file.clone();
+    let mut texts = DiskTexts::default();
     changed
         .iter()
-        .filter_map(|f| publish_file(s, Path::new(f), by_file.get(f).map_or(&[], Vec::as_slice)))
+        .filter_map(|f| {
+            let across = by_file.get(f).map_or(&[][..], Vec::as_slice);
+            publish_file(s, &mut texts, Path::new(f), across)
+        })
         .collect()
 }
 
 /// The diagnostics of the file at `path`: its own when it is open, and `across`.
 fn publish_file(
     s: &mut Server,
+    texts: &mut DiskTexts,
     path: &Path,
     across: &[Diagnostic],
 ) -> Option<PublishDiagnosticsParams> {
-    let converted: Vec<lsp_types::Diagnostic> =
-        across.iter().filter_map(|d| convert(s, path, d)).collect();
+    let converted: Vec<lsp_types::Diagnostic> = across
+        .iter()
+        .filter_map(|d| convert(s, texts, path, d))
+        .collect();
     match open_key(s, path) {
         Some(key) => {
             let mut p = own(s, &key)?;
@@ -119,8 +126,13 @@ fn own(s: &mut Server, key: &str) -> Option<PublishDiagnosticsParams> {
 
 /// A diagnostic of the rules across files, placed in the file at `path`, with its labels in
 /// whichever file they point into.
-fn convert(s: &mut Server, path: &Path, d: &Diagnostic) -> Option<lsp_types::Diagnostic> {
-    let range = range_in(s, path, span_of(d))?.range;
+fn convert(
+    s: &mut Server,
+    texts: &mut DiskTexts,
+    path: &Path,
+    d: &Diagnostic,
+) -> Option<lsp_types::Diagnostic> {
+    let range = range_in(s, texts, path, span_of(d))?.range;
     let related = d
         .labels
         .iter()
@@ -128,6 +140,7 @@ fn convert(s: &mut Server, path: &Path, d: &Diagnostic) -> Option<lsp_types::Dia
             let p = l.location.pos?;
             let location = range_in(
                 s,
+                texts,
                 Path::new(&l.location.file),
                 (p.start, p.end.max(p.start)),
             )?;
@@ -141,16 +154,37 @@ fn convert(s: &mut Server, path: &Path, d: &Diagnostic) -> Option<lsp_types::Dia
 }
 
 /// The location of a byte range of the file at `path`: with the open document's text and
-/// URI, else the file's on disk.
-pub(super) fn range_in(s: &mut Server, path: &Path, bytes: (usize, usize)) -> Option<Location> {
+/// URI, else the file's on disk (read once per request, in `texts`).
+pub(super) fn range_in(
+    s: &mut Server,
+    texts: &mut DiskTexts,
+    path: &Path,
+    bytes: (usize, usize),
+) -> Option<Location> {
     if let Some(key) = open_key(s, path) {
         let (uri, doc) = s.docs.get_mut(&key)?;
         let t = doc.analysis(uri).text();
         return Some(Location::new(uri.clone(), t.range(bytes)));
     }
-    let text = std::fs::read_to_string(path).ok()?;
-    let lines = Utf16Lines::new(&text);
-    Some(Location::new(uri_of(path)?, lines.range(&text, bytes)))
+    texts.location(path, bytes)
+}
+
+/// The texts of files that are not open, each read from disk once while a request or an
+/// edit's diagnostics are answered (a team's many steps and labels point into few files).
+#[derive(Default)]
+pub(super) struct DiskTexts(HashMap<PathBuf, Option<(String, Utf16Lines)>>);
+
+impl DiskTexts {
+    /// The location of a byte range of the file at `path`, read from disk.
+    fn location(&mut self, path: &Path, bytes: (usize, usize)) -> Option<Location> {
+        let read = self.0.entry(path.to_path_buf()).or_insert_with(|| {
+            let text = std::fs::read_to_string(path).ok()?;
+            let lines = Utf16Lines::new(&text);
+            Some((text, lines))
+        });
+        let (text, lines) = read.as_ref()?;
+        Some(Location::new(uri_of(path)?, lines.range(text, bytes)))
+    }
 }
 
 /// Locate the places of `found` in `file`, with the open document's tree, else the tree

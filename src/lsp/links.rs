@@ -11,7 +11,7 @@ use lsp_types::{
     Uri, WorkspaceEdit,
 };
 
-use super::across::{open_key, range_in};
+use super::across::{DiskTexts, open_key, range_in};
 use super::documents::Server;
 use super::text::Utf16Lines;
 use super::workspace::{
@@ -163,7 +163,12 @@ fn places_of(s: &mut Server, path: &Path, name: &str, with_decl: bool) -> Vec<Lo
         .iter()
         .filter_map(|(f, ptr)| place(s, f, ptr, false))
         .collect();
-    out.extend(steps.iter().filter_map(|(f, b)| range_in(s, f, *b)));
+    let mut texts = DiskTexts::default();
+    out.extend(
+        steps
+            .iter()
+            .filter_map(|(f, b)| range_in(s, &mut texts, f, *b)),
+    );
     out
 }
 
