@@ -20,11 +20,10 @@ use std::collections::{HashMap, HashSet};
 
 use loopconv::diag::Diagnostic;
 use loopconv::format::DocKind;
-use loopconv::project::{Member, Project};
-use loopconv::{LoadOptions, TreeUse};
+use loopconv::project::Member;
 
 use super::io::read_input;
-use super::project::{context, normal, strict, workspace_of};
+use super::project::{normal, project_with_context, roots_of};
 use super::report::{display_name, read_limits};
 
 #[derive(Debug, Args)]
@@ -376,10 +375,7 @@ fn add_project_diagnostics(
     let roots = if a.no_workspace {
         Vec::new()
     } else {
-        let mut roots: Vec<PathBuf> = a.paths.iter().filter_map(|p| workspace_of(p)).collect();
-        roots.sort();
-        roots.dedup();
-        roots
+        roots_of(a.paths.iter().map(PathBuf::as_path))
     };
     let uses_loops = |r: &FileReport| {
         r.member
@@ -390,43 +386,14 @@ fn add_project_diagnostics(
         return Ok(());
     }
     let reported: HashSet<PathBuf> = reports.iter().flatten().map(|r| normal(&r.path)).collect();
-    let mut members: Vec<Member> = reports
+    let members: Vec<Member> = reports
         .iter_mut()
         .flatten()
         .filter_map(|r| r.member.take())
         .collect();
-    members.extend(context(g, &roots, &reported, &folder_pool()?)?);
-    let project = Project::new(members);
-    let mut found = strict(g, project.check());
-    locate(g, &project, &mut found);
+    let (_, found) = project_with_context(g, &roots, &reported, members)?;
     distribute(g, reports, found);
     Ok(())
-}
-
-/// Give a position to every place of `diags` that has none yet (in loops, whose trees were
-/// freed): each file read again once, keeping its tree.
-pub(super) fn locate(g: &Global, project: &Project, diags: &mut [Diagnostic]) {
-    let paths: HashMap<&str, &std::path::Path> = (project.members().iter())
-        .map(|m| (m.file.as_str(), m.path.as_path()))
-        .collect();
-    for file in loopconv::project::unlocated_files(diags) {
-        let Some(path) = paths.get(file.as_str()) else {
-            continue;
-        };
-        let Ok(bytes) = read_input(path, &read_limits(g)) else {
-            continue;
-        };
-        let opts = LoadOptions {
-            limits: read_limits(g),
-            tree: TreeUse::Keep,
-            documents: true,
-            ..LoadOptions::default()
-        };
-        let l = loopconv::load_owned(&file, bytes, &opts);
-        if let Some(doc) = &l.doc {
-            loopconv::project::locate(diags, &file, doc);
-        }
-    }
 }
 
 /// Add each diagnostic to the report of the file it points into (dropped when that file is

@@ -11,7 +11,7 @@ use loopconv::Target;
 use loopconv::back;
 use loopconv::diag::Diagnostics;
 use loopconv::format::DocKind;
-use loopconv::project::{Facts, Member, Project};
+use loopconv::project::{Facts, Member};
 
 use super::io::{
     Inputs, expand, folder_pool, is_stdio, map_on_readers, open_error, plain_io,
@@ -455,7 +455,7 @@ impl AgentPages<'_> {
         pages: &mut Vec<(String, String)>,
         uses: &mut std::collections::BTreeMap<String, Vec<String>>,
     ) -> Result<Option<Vec<(String, String)>>> {
-        use super::project::{context, normal, workspace_of};
+        use super::project::{normal, project_with_context, roots_of};
         // Each Agent is member `k` of the project (one that cannot be read has none).
         let mut members = Vec::new();
         let mut member_of = Vec::new();
@@ -464,16 +464,9 @@ impl AgentPages<'_> {
             member_of.push(m.as_ref().map(|_| members.len()));
             members.extend(m);
         }
-        let mut roots: Vec<PathBuf> = (agents.iter())
-            .filter_map(|(f, _, _)| workspace_of(f))
-            .collect();
-        roots.sort();
-        roots.dedup();
+        let roots = roots_of(agents.iter().map(|(f, _, _)| f.as_path()));
         let reported = agents.iter().map(|(f, _, _)| normal(f)).collect();
-        members.extend(context(g, &roots, &reported, &folder_pool()?)?);
-        let project = Project::new(members);
-        let mut found = super::project::strict(g, project.check());
-        super::check::locate(g, &project, &mut found);
+        let (project, found) = project_with_context(g, &roots, &reported, members)?;
         let mut failed = false;
         let mut made: Vec<(String, String)> = Vec::new();
         let mut listed: Vec<(String, String)> = Vec::new();

@@ -251,22 +251,14 @@ fn graph_agent(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resu
         .map_or_else(|| "agent".to_owned(), |s| s.to_string_lossy().into_owned());
     let view = loopconv::project::agent_view(manifest, &stem);
     // The context `check` reads: the rest of the Agent's workspace.
-    let roots: Vec<PathBuf> = super::project::workspace_of(&a.input).into_iter().collect();
+    let roots = super::project::roots_of([a.input.as_path()]);
     let reported = [super::project::normal(&a.input)].into_iter().collect();
-    let mut members = vec![member.clone()];
-    members.extend(super::project::context(
-        g,
-        &roots,
-        &reported,
-        &super::io::folder_pool()?,
-    )?);
-    let project = Project::new(members);
+    let (project, found) =
+        super::project::project_with_context(g, &roots, &reported, vec![member.clone()])?;
     // The project's diagnostics in the manifest, as `check` gives them.
-    let mut found: Vec<Diagnostic> = (super::project::strict(g, project.check()).into_iter())
+    let found = (found.into_iter())
         .filter(|d| d.location.file == file)
-        .filter(|d| !g.settings.silences(d, Some(&a.input)))
-        .collect();
-    super::check::locate(g, &project, &mut found);
+        .filter(|d| !g.settings.silences(d, Some(&a.input)));
     for d in found {
         l.diags.push(d);
     }

@@ -1,7 +1,7 @@
 //! The project of a `check`: the workspace around its inputs, the documents that give the
 //! cross-file rules their context, and the diagnostics those rules find.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -9,8 +9,8 @@ use rayon::iter::{IntoParallelRefIterator as _, ParallelIterator as _};
 
 use loopconv::diag::{Diagnostic, Diagnostics};
 use loopconv::format::DocKind;
-use loopconv::project::{Member, read_agent_spec};
-use loopconv::{Format, Loaded};
+use loopconv::project::{Member, Project, read_agent_spec};
+use loopconv::{Format, LoadOptions, Loaded, TreeUse};
 
 use super::Global;
 use super::io::{is_agent_spec, is_stdio, read_input, walk_each};
@@ -170,4 +170,55 @@ pub(super) fn strict(g: &Global, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> 
         loopconv::diag::make_strict(&mut diags);
     }
     diags
+}
+
+/// The workspace folders of `paths`, each once, sorted.
+pub(super) fn roots_of<'p>(paths: impl IntoIterator<Item = &'p Path>) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = paths.into_iter().filter_map(workspace_of).collect();
+    roots.sort();
+    roots.dedup();
+    roots
+}
+
+/// The project of `members`, the documents a command read (`reported`, their paths), with
+/// the rest of the workspaces at `roots` read for context; and its rules' diagnostics,
+/// made strict under `--strict` and located. What `check`, and `graph` and `docs` of an
+/// Agent, judge a project by.
+pub(super) fn project_with_context(
+    g: &Global,
+    roots: &[PathBuf],
+    reported: &HashSet<PathBuf>,
+    mut members: Vec<Member>,
+) -> Result<(Project, Vec<Diagnostic>)> {
+    members.extend(context(g, roots, reported, &super::io::folder_pool()?)?);
+    let project = Project::new(members);
+    let mut found = strict(g, project.check());
+    locate(g, &project, &mut found);
+    Ok((project, found))
+}
+
+/// Give a position to every place of `diags` that has none yet (in loops, whose trees were
+/// freed): each file read again once, keeping its tree.
+fn locate(g: &Global, project: &Project, diags: &mut [Diagnostic]) {
+    let paths: HashMap<&str, &std::path::Path> = (project.members().iter())
+        .map(|m| (m.file.as_str(), m.path.as_path()))
+        .collect();
+    for file in loopconv::project::unlocated_files(diags) {
+        let Some(path) = paths.get(file.as_str()) else {
+            continue;
+        };
+        let Ok(bytes) = read_input(path, &read_limits(g)) else {
+            continue;
+        };
+        let opts = LoadOptions {
+            limits: read_limits(g),
+            tree: TreeUse::Keep,
+            documents: true,
+            ..LoadOptions::default()
+        };
+        let l = loopconv::load_owned(&file, bytes, &opts);
+        if let Some(doc) = &l.doc {
+            loopconv::project::locate(diags, &file, doc);
+        }
+    }
 }
