@@ -108,6 +108,9 @@ impl Cli {
     /// The command line of this process; on a mistake (or `--help`, `--version`), clap's
     /// message and exit.
     pub fn from_env() -> Cli {
+        if let Some(version) = Cli::version_only(std::env::args_os()) {
+            version.exit();
+        }
         Cli::one_command(std::env::args_os()).unwrap_or_else(|| {
             Cli::try_parse().unwrap_or_else(|e| {
                 let args: Vec<String> = std::env::args_os()
@@ -117,6 +120,26 @@ impl Cli {
                 with_tip(e, &args, piped).exit()
             })
         })
+    }
+
+    /// Clap's answer to `loopconv --version` (or `-V`) alone, from a command that knows only
+    /// the name and version: the whole parser would build all fourteen commands (the `mcp`
+    /// server's among them) to print one line. `None` for any other command line; a test
+    /// checks that both answers are the same text.
+    fn version_only<I, T>(args: I) -> Option<clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+        let [_, flag] = args.as_slice() else {
+            return None;
+        };
+        if flag != "--version" && flag != "-V" {
+            return None;
+        }
+        let command = clap::Command::new("loopconv").version(env!("CARGO_PKG_VERSION"));
+        command.try_get_matches_from(args).err()
     }
 
     /// The command line `args` when its first argument names a command and the rest parse
@@ -629,6 +652,27 @@ mod tests {
         // Every line naming one of those commands, but for the mistakes (`walk a.json`, a
         // run with no phase step, is none).
         assert_eq!(same, 14);
+    }
+
+    #[test]
+    fn version_alone_is_answered_as_the_whole_parser_answers_it() {
+        for flag in ["--version", "-V"] {
+            let args = ["loopconv", flag];
+            let whole = Cli::try_parse_from(args).expect_err("--version ends the parse");
+            let quick = Cli::version_only(args).expect("answered without the commands");
+            assert_eq!(quick.kind(), clap::error::ErrorKind::DisplayVersion);
+            assert_eq!(quick.kind(), whole.kind());
+            assert_eq!(quick.render().to_string(), whole.render().to_string());
+            assert_eq!(quick.exit_code(), whole.exit_code());
+        }
+        for line in [
+            &["loopconv", "--version", "x"][..],
+            &["loopconv", "check", "--version"],
+            &["loopconv"],
+            &["loopconv", "--help"],
+        ] {
+            assert!(Cli::version_only(line).is_none(), "{line:?}");
+        }
     }
 
     #[test]
