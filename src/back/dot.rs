@@ -750,7 +750,12 @@ fn sample(kind: NodeKind, title: &'static str, line: &'static str) -> DiagramNod
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{
+        Html, NODE_DEFAULTS, NodeAttrs, NodeStyle, color, draw, html_text, node_attrs, quote,
+        sample, start_attrs,
+    };
+    use crate::back::support::diagram::{DiagramNode, NodeKind};
+    use crate::ir::Terminal;
     use crate::pipeline::{LoadOptions, load};
 
     #[test]

@@ -264,6 +264,9 @@ pub(super) fn docs_pages(
     Ok(Some((pages, left_out)))
 }
 
+/// A page: its file name and its text.
+type Page = (String, String);
+
 /// The documents `docs` reads, by what their pages are made from.
 struct DocsRead<'f> {
     /// Each loop: its name in messages and what was loaded.
@@ -369,7 +372,7 @@ fn loop_pages(
     loaded: &[(String, loopconv::Loaded)],
     names: Vec<(String, Option<String>)>,
     page_sources: Vec<String>,
-) -> Result<(Vec<back::markdown::IndexEntry>, Vec<(String, String)>)> {
+) -> Result<(Vec<back::markdown::IndexEntry>, Vec<Page>)> {
     let jobs: Vec<_> = loaded.iter().zip(names).zip(page_sources).collect();
     let rendered = map_on_readers(
         pool,
@@ -394,7 +397,7 @@ fn loop_pages(
             Ok(Some((entry, (file_name.clone(), text))))
         },
     );
-    let mut pages: Vec<(String, String)> = Vec::new();
+    let mut pages: Vec<Page> = Vec::new();
     let mut entries = Vec::new();
     for r in rendered {
         let r: Result<_> = r;

@@ -78,8 +78,8 @@ pub(crate) fn property(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::diag::{Code, Diagnostics, Pos};
+    use crate::diag::{Diagnostic, render_github};
 
     #[test]
     fn escapes_properties_and_data() {

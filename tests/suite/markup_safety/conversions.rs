@@ -1,7 +1,7 @@
 //! Hostile strings survive every conversion exactly.
 
-use super::*;
-
+use super::{invisible, is_interop};
+use crate::markup_safety::cases::{Case, free_text};
 use loopconv::back;
 use loopconv::diag::{self, Severity};
 use loopconv::ir::Spec;
