@@ -21,14 +21,14 @@ use super::report::{
     code, display_name, errors_in_brief, first_then_rest, left_out_not_a_loop, load_document,
     mark_collisions, plural, report_loaded, summary,
 };
-use super::{EXIT_PROBLEMS, Global, WalkArgs};
+use super::{EXIT_PROBLEMS, Global, SearchArgs};
 
 #[derive(Debug, Args)]
 pub(super) struct DocsArgs {
     #[command(flatten)]
     pub(super) g: Global,
     #[command(flatten)]
-    pub(super) walk: WalkArgs,
+    pub(super) search: SearchArgs,
     /// Loop files or folders (searched recursively, skipping sub-folders named `invalid`;
     /// `-` for standard input); a multi-agent-spec team and an AgentPM Agent manifest get
     /// a page too.
@@ -80,12 +80,12 @@ pub(super) enum PageNames {
 /// The loop files to document: files as given; in a folder, every loop file except those
 /// under an `invalid` sub-folder (inputs that must fail, like `examples/invalid/`), so that
 /// `loopconv docs examples` documents the valid examples.
-pub(super) fn docs_files(paths: &[PathBuf], walk: &WalkArgs) -> Result<(Vec<PathBuf>, usize)> {
+pub(super) fn docs_files(paths: &[PathBuf], search: &SearchArgs) -> Result<(Vec<PathBuf>, usize)> {
     let mut out = Vec::new();
     let mut left_out = 0;
     for p in paths {
         let walked = !is_stdio(p) && p.is_dir();
-        for f in expand(std::slice::from_ref(p), walk)? {
+        for f in expand(std::slice::from_ref(p), search)? {
             let under_invalid = walked
                 && f.strip_prefix(p)
                     .is_ok_and(|rel| rel.components().any(|c| c.as_os_str() == "invalid"));
@@ -114,7 +114,7 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         template,
         ..back::Options::default()
     };
-    let (files, under_invalid) = docs_files(&a.paths, &a.walk)?;
+    let (files, under_invalid) = docs_files(&a.paths, &a.search)?;
     if under_invalid > 0 {
         summary(
             g,
