@@ -1,6 +1,7 @@
 use super::layout::{cut_before, display_width, end_with_ellipsis};
-use super::{Access, Cow, Drawing, ELLIPSIS, NodeId, NodeKind, Tooltips, access_summary};
+use super::{Cow, Drawing, ELLIPSIS, NodeId, NodeKind, Tooltips, access_summary};
 use super::{shorten, shorten_clean, wrap, wrap_part};
+use crate::ir::Access;
 use crate::ir::Terminal;
 use crate::text::clean;
 
