@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 type Module = Vec<String>;
 
 /// Every `.rs` file below `dir`, sorted.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .expect("src/ is readable")
         .map(|e| e.expect("a directory entry").path())

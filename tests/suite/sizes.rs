@@ -6,9 +6,11 @@
 //! `FILES_OVER` and `FUNCTIONS_OVER` name what is larger today, with the work that splits
 //! it: remove an entry once its piece fits, and never add one.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use syn::visit::Visit;
+
+use crate::layers::rust_files;
 
 /// The most lines a file of `src/` may hold.
 const FILE_LINES: usize = 1000;
@@ -33,22 +35,6 @@ const FUNCTIONS_OVER: &[&str] = &[
     "front/xstate.rs: resolve_targets",
     "model/xstate/enforce.rs: enforce",
 ];
-
-/// Every `.rs` file below `dir`, sorted.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("src/ is readable")
-        .map(|e| e.expect("a directory entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
 
 /// Every file of `src/`, as its path below `src/` with `/` and its text.
 fn sources() -> Vec<(String, String)> {
