@@ -58,14 +58,13 @@ use std::hint::black_box;
 
 use divan::Bencher;
 use divan::counter::{BytesCount, ItemsCount};
-use loopconv::Target;
-use loopconv::back;
 use loopconv::diag::Diagnostics;
 use loopconv::front::vocabulary::KEYS;
 use loopconv::ir::Spec;
 use loopconv::tree::{self, Document, ReadLimits};
 use loopconv::valid::{self, Info};
 use loopconv::{Format, LoadOptions, Loaded, TreeUse};
+use loopconv::{Target, back};
 
 /// The binary's allocator, so that the numbers are the ones `loopconv` gets.
 #[global_allocator]
@@ -255,7 +254,11 @@ fn backends() -> Vec<Backend> {
 
 /// The benchmarks, the same for every workload.
 mod stage {
-    use super::*;
+    use super::{
+        Bencher, BytesCount, Diagnostics, ItemsCount, LoadOptions, ReadLimits, TreeUse, valid,
+    };
+
+    use super::{Backend, Workload, black_box};
 
     pub fn read(bencher: Bencher, w: &Workload) {
         let limits = ReadLimits::default();
@@ -339,7 +342,7 @@ macro_rules! workload {
         $(#[$doc])*
         #[divan::bench_group(sample_count = $n, max_time = $t)]
         mod $group {
-            use super::*;
+            use super::{Backend, Bencher, Workload, backends, stage};
             use std::sync::LazyLock;
 
             static WORKLOAD: LazyLock<Workload> = LazyLock::new(|| Workload::new($files));
@@ -374,25 +377,25 @@ macro_rules! workload {
 
 workload!(
     /// The bundled examples and the corpus (a few dozen files, hostile ones included).
-    examples = examples(), sample_count = 50, max_time = 2.0
+    examples = super::examples(), sample_count = 50, max_time = 2.0
 );
 workload!(
     /// One AgentPM loop of 1,000 phases (about 0.8 MB).
-    agentpm_1000 = agentpm_loop(1000), sample_count = 50, max_time = 2.0
+    agentpm_1000 = super::agentpm_loop(1000), sample_count = 50, max_time = 2.0
 );
 workload!(
     /// One AgentPM loop of 10,000 phases (about 7.8 MB).
-    agentpm_10000 = agentpm_loop(10_000), sample_count = 20, max_time = 4.0
+    agentpm_10000 = super::agentpm_loop(10_000), sample_count = 20, max_time = 4.0
 );
 workload!(
     /// 1,000 files of the mixed corpus (AgentPM and MAS).
-    corpus_1000 = corpus(1000), sample_count = 30, max_time = 3.0
+    corpus_1000 = super::corpus(1000), sample_count = 30, max_time = 3.0
 );
 workload!(
     /// The 10,000-phase loop with one warning, and with 100 errors (about 16 MB).
-    diagnostics_10000 = diagnostics_loops(), sample_count = 10, max_time = 2.0
+    diagnostics_10000 = super::diagnostics_loops(), sample_count = 10, max_time = 2.0
 );
 workload!(
     /// One-word texts minified, self-loops in tabs, a MAS loop of 10,000 checks (19 MB).
-    shapes_10000 = odd_shapes(), sample_count = 10, max_time = 2.0
+    shapes_10000 = super::odd_shapes(), sample_count = 10, max_time = 2.0
 );

@@ -844,7 +844,7 @@ pub fn render_json(diags: &[Diagnostic]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Code, Diagnostic, Diagnostics, Pos, render_human};
     use std::collections::BTreeSet;
 
     #[test]

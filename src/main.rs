@@ -370,8 +370,11 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::{
+        HUGE_PAGE_INPUT, LARGE_INPUT, MEDIUM_INPUT, MI_OPTION_PURGE_DELAY, RETURNED,
+        RETURNED_BY_STAGE, REUSED, allow_huge_pages, memory_policy, purge_delay_is_set,
+    };
     /// The option at [`MI_OPTION_PURGE_DELAY`] has the purge delay's default (mimalloc's
     /// 1,000 ms), so the index names it (its neighbours default to 1 and 0).
     #[test]

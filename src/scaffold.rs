@@ -56,7 +56,10 @@ impl Archetype {
     pub fn format(self) -> Format {
         match self {
             Archetype::Veal | Archetype::Real => Format::Mas,
-            _ => Format::Agentpm,
+            Archetype::React
+            | Archetype::PlanAndSolve
+            | Archetype::PlanExecuteReplan
+            | Archetype::Reflexion => Format::Agentpm,
         }
     }
 

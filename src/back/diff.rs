@@ -482,8 +482,8 @@ fn styles(s: &mut String, mk: &Marks, links: &[(&str, usize)], node: impl Fn(&st
 mod tests {
     use super::shown;
 
-    /// A long objective edited near its end shows the edit on both sides; before, the
-    /// old and new values were cut as one text, so the new one never showed.
+    /// A long objective edited near its end shows the edit on both sides: each value is
+    /// cut to an excerpt around the change, so the new one shows too.
     #[test]
     fn a_long_edited_text_shows_the_changed_part() {
         let words = "the loop keeps going through every phase and reads every note ".repeat(6);

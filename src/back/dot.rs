@@ -430,56 +430,7 @@ impl EdgeAttrs<'_> {
 
 fn node_attrs<'a>(n: &'a DiagramNode) -> NodeAttrs<'a> {
     match n.kind {
-        NodeKind::Phase => {
-            let mut h = Html::default().bold(&n.title);
-            for l in &n.lines {
-                h = h.br().text(l);
-            }
-            for extra in [&n.access, &n.role].into_iter().flatten() {
-                h = h.br().small(extra, color::SLATE);
-            }
-            if let Some(binding) = &n.binding {
-                h = h.br().small(binding, color::BOUND_INK);
-            }
-            let bound = n.binding.is_some() && n.reachable;
-            let dashed = !n.reachable || n.trap;
-            let (border, pen) = if n.trap {
-                (color::FAILURE, "2.5")
-            } else if !n.reachable {
-                (color::GREY, "1.5")
-            } else if n.entry {
-                (color::ENTRY, "3")
-            } else if bound {
-                (color::BOUND, "2.5")
-            } else {
-                (color::SLATE, "1.5")
-            };
-            NodeAttrs {
-                label: Some(Label::Html(h)),
-                shape: Some(Shape::Box),
-                style: Some(if dashed {
-                    NodeStyle::RoundedDashed
-                } else {
-                    NodeStyle::Rounded
-                }),
-                color: Some(border),
-                fillcolor: Some(if bound {
-                    color::BOUND_FILL
-                } else if n.reachable {
-                    color::PHASE_FILL
-                } else {
-                    color::GREY_FILL
-                }),
-                fontcolor: Some(if n.reachable {
-                    color::INK
-                } else {
-                    color::MUTED
-                }),
-                penwidth: Some(pen),
-                tooltip: Some(&n.tooltip),
-                ..NodeAttrs::default()
-            }
-        }
+        NodeKind::Phase => phase_attrs(n),
         NodeKind::Gate => NodeAttrs {
             label: Some(Label::Html(gate_label(n))),
             shape: Some(Shape::Hexagon),
@@ -492,47 +443,103 @@ fn node_attrs<'a>(n: &'a DiagramNode) -> NodeAttrs<'a> {
             margin: Some("0.02,0.02"),
             ..NodeAttrs::default()
         },
-        NodeKind::Terminal(t) => {
-            let (shape, line, fill, ink, margin) = match t {
-                Terminal::End => (
-                    Shape::DoubleCircle,
-                    color::SUCCESS,
-                    color::SUCCESS_FILL,
-                    color::SUCCESS_INK,
-                    "0.04,0.02",
-                ),
-                Terminal::Abort => (
-                    Shape::Octagon,
-                    color::FAILURE,
-                    color::FAILURE_FILL,
-                    color::FAILURE_INK,
-                    "0.1,0.04",
-                ),
-                Terminal::Handoff => (
-                    Shape::Cds,
-                    color::HANDOFF,
-                    color::HANDOFF_FILL,
-                    color::HANDOFF_INK,
-                    "0.16,0.06",
-                ),
-            };
-            let mut h = Html::default().bold(&n.title);
-            for l in &n.lines {
-                h = h.br().text(l);
-            }
-            NodeAttrs {
-                label: Some(Label::Html(h)),
-                shape: Some(shape),
-                style: Some(NodeStyle::Filled),
-                color: Some(line),
-                fillcolor: Some(fill),
-                fontcolor: Some(ink),
-                penwidth: Some("2"),
-                margin: Some(margin),
-                tooltip: Some(&n.tooltip),
-                ..NodeAttrs::default()
-            }
-        }
+        NodeKind::Terminal(t) => terminal_attrs(n, t),
+    }
+}
+
+/// A phase: its title, lines, access, role and binding; its border says whether it is
+/// the entry, bound, a trap or unreachable.
+fn phase_attrs<'a>(n: &'a DiagramNode) -> NodeAttrs<'a> {
+    let mut h = Html::default().bold(&n.title);
+    for l in &n.lines {
+        h = h.br().text(l);
+    }
+    for extra in [&n.access, &n.role].into_iter().flatten() {
+        h = h.br().small(extra, color::SLATE);
+    }
+    if let Some(binding) = &n.binding {
+        h = h.br().small(binding, color::BOUND_INK);
+    }
+    let bound = n.binding.is_some() && n.reachable;
+    let dashed = !n.reachable || n.trap;
+    let (border, pen) = if n.trap {
+        (color::FAILURE, "2.5")
+    } else if !n.reachable {
+        (color::GREY, "1.5")
+    } else if n.entry {
+        (color::ENTRY, "3")
+    } else if bound {
+        (color::BOUND, "2.5")
+    } else {
+        (color::SLATE, "1.5")
+    };
+    NodeAttrs {
+        label: Some(Label::Html(h)),
+        shape: Some(Shape::Box),
+        style: Some(if dashed {
+            NodeStyle::RoundedDashed
+        } else {
+            NodeStyle::Rounded
+        }),
+        color: Some(border),
+        fillcolor: Some(if bound {
+            color::BOUND_FILL
+        } else if n.reachable {
+            color::PHASE_FILL
+        } else {
+            color::GREY_FILL
+        }),
+        fontcolor: Some(if n.reachable {
+            color::INK
+        } else {
+            color::MUTED
+        }),
+        penwidth: Some(pen),
+        tooltip: Some(&n.tooltip),
+        ..NodeAttrs::default()
+    }
+}
+
+/// An end of the loop: its shape and colours say which.
+fn terminal_attrs<'a>(n: &'a DiagramNode, t: Terminal) -> NodeAttrs<'a> {
+    let (shape, line, fill, ink, margin) = match t {
+        Terminal::End => (
+            Shape::DoubleCircle,
+            color::SUCCESS,
+            color::SUCCESS_FILL,
+            color::SUCCESS_INK,
+            "0.04,0.02",
+        ),
+        Terminal::Abort => (
+            Shape::Octagon,
+            color::FAILURE,
+            color::FAILURE_FILL,
+            color::FAILURE_INK,
+            "0.1,0.04",
+        ),
+        Terminal::Handoff => (
+            Shape::Cds,
+            color::HANDOFF,
+            color::HANDOFF_FILL,
+            color::HANDOFF_INK,
+            "0.16,0.06",
+        ),
+    };
+    let mut h = Html::default().bold(&n.title);
+    for l in &n.lines {
+        h = h.br().text(l);
+    }
+    NodeAttrs {
+        label: Some(Label::Html(h)),
+        shape: Some(shape),
+        style: Some(NodeStyle::Filled),
+        color: Some(line),
+        fillcolor: Some(fill),
+        fontcolor: Some(ink),
+        penwidth: Some("2"),
+        margin: Some(margin),
+        tooltip: Some(&n.tooltip),
+        ..NodeAttrs::default()
     }
 }
 
@@ -743,7 +750,12 @@ fn sample(kind: NodeKind, title: &'static str, line: &'static str) -> DiagramNod
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{
+        Html, NODE_DEFAULTS, NodeAttrs, NodeStyle, color, draw, html_text, node_attrs, quote,
+        sample, start_attrs,
+    };
+    use crate::back::support::diagram::{DiagramNode, NodeKind};
+    use crate::ir::Terminal;
     use crate::pipeline::{LoadOptions, load};
 
     #[test]

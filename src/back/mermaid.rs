@@ -469,7 +469,7 @@ fn state_edge(e: &DiagramEdge, gates: &Gates, out: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{JOINER, Style, draw, escape, yaml_title};
     use crate::pipeline::{LoadOptions, load};
 
     const HOSTILE: &[&str] = &[

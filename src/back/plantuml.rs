@@ -255,7 +255,7 @@ fn diagram(d: &Drawing, out: &mut Output) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{draw, escape};
     use crate::pipeline::{LoadOptions, load};
 
     const HOSTILE: &[&str] = &[

@@ -12,10 +12,10 @@ use loopconv::diag::{self, Severity};
 
 use super::io::{
     first_mentions, folder_pool, is_stdio, no_loop_files, no_such_path, refuse_unused_stdin_name,
-    walk_each,
+    search_each,
 };
 use super::report::{code, eprint, eprintln, free_at_exit, plural, print, use_color};
-use super::{Global, MessageFormat, WalkArgs};
+use super::{Global, MessageFormat, SearchArgs};
 use std::collections::{HashMap, HashSet};
 
 use loopconv::diag::Diagnostic;
@@ -31,7 +31,7 @@ pub(super) struct CheckArgs {
     #[command(flatten)]
     pub(super) g: Global,
     #[command(flatten)]
-    pub(super) walk: WalkArgs,
+    pub(super) search: SearchArgs,
     /// Files or folders (`-` for standard input).
     #[arg(required = true)]
     pub(super) paths: Vec<PathBuf>,
@@ -123,7 +123,7 @@ pub(super) fn diagnostics(
 ) -> Result<(usize, Vec<Diagnostic>)> {
     let a = CheckArgs {
         g: Global::default(),
-        walk: WalkArgs::default(),
+        search: SearchArgs::default(),
         paths,
         from,
         no_workspace: !workspace,
@@ -260,7 +260,7 @@ fn check_folder(
     let (tx, rx) = std::sync::mpsc::channel::<PathBuf>();
     let (walked, mut reports) = pool.install(|| {
         rayon::join(
-            move || walk_each(dir, &a.walk, true, |p| drop(tx.send(p))),
+            move || search_each(dir, &a.search, true, |p| drop(tx.send(p))),
             || {
                 rx.into_iter()
                     .par_bridge()

@@ -717,8 +717,9 @@ fn eprint_problems(name: &str, text: &str, problems: &[Problem], color: bool) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::Code;
 
+    use super::{CODES, KEYS, Path, Problem, Settings, read_file};
     fn read(text: &str) -> (Settings, Vec<Problem>) {
         let mut s = Settings::default();
         let p = read_file(Path::new("/tmp/x/loopconv.toml"), text, &mut s);

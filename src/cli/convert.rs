@@ -18,14 +18,14 @@ use super::report::{
     errors_in_brief, first_then_rest, left_out_not_a_loop, load_document, load_file,
     mark_collisions, output_taken, plural, report_loaded, summary,
 };
-use super::{EXIT_PROBLEMS, Global, WalkArgs};
+use super::{EXIT_PROBLEMS, Global, SearchArgs};
 
 #[derive(Debug, Args)]
 pub(super) struct ConvertArgs {
     #[command(flatten)]
     pub(super) g: Global,
     #[command(flatten)]
-    pub(super) walk: WalkArgs,
+    pub(super) search: SearchArgs,
     /// Input file or folder (`-` for standard input).
     #[arg(value_name = "INPUT")]
     pub(super) input: PathBuf,
@@ -261,7 +261,7 @@ fn folder_within(input: &Path, out: &Path) -> Option<PathBuf> {
 /// output folder within it (an earlier conversion's: converting `dir` into `dir/out`
 /// again read them back and wrote `dir/out/out`).
 fn inputs_of_folder(a: &ConvertArgs, out: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
-    let mut files = expand(std::slice::from_ref(&a.input), &a.walk)?;
+    let mut files = expand(std::slice::from_ref(&a.input), &a.search)?;
     let Some(inside) = folder_within(&a.input, out) else {
         return Ok((files, Vec::new()));
     };

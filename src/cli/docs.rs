@@ -21,14 +21,14 @@ use super::report::{
     code, display_name, errors_in_brief, first_then_rest, left_out_not_a_loop, load_document,
     mark_collisions, plural, report_loaded, summary,
 };
-use super::{EXIT_PROBLEMS, Global, WalkArgs};
+use super::{EXIT_PROBLEMS, Global, SearchArgs};
 
 #[derive(Debug, Args)]
 pub(super) struct DocsArgs {
     #[command(flatten)]
     pub(super) g: Global,
     #[command(flatten)]
-    pub(super) walk: WalkArgs,
+    pub(super) search: SearchArgs,
     /// Loop files or folders (searched recursively, skipping sub-folders named `invalid`;
     /// `-` for standard input); a multi-agent-spec team and an AgentPM Agent manifest get
     /// a page too.
@@ -80,12 +80,12 @@ pub(super) enum PageNames {
 /// The loop files to document: files as given; in a folder, every loop file except those
 /// under an `invalid` sub-folder (inputs that must fail, like `examples/invalid/`), so that
 /// `loopconv docs examples` documents the valid examples.
-pub(super) fn docs_files(paths: &[PathBuf], walk: &WalkArgs) -> Result<(Vec<PathBuf>, usize)> {
+pub(super) fn docs_files(paths: &[PathBuf], search: &SearchArgs) -> Result<(Vec<PathBuf>, usize)> {
     let mut out = Vec::new();
     let mut left_out = 0;
     for p in paths {
         let walked = !is_stdio(p) && p.is_dir();
-        for f in expand(std::slice::from_ref(p), walk)? {
+        for f in expand(std::slice::from_ref(p), search)? {
             let under_invalid = walked
                 && f.strip_prefix(p)
                     .is_ok_and(|rel| rel.components().any(|c| c.as_os_str() == "invalid"));
@@ -114,7 +114,7 @@ pub(super) fn run(g: &Global, a: &DocsArgs) -> Result<ExitCode> {
         template,
         ..back::Options::default()
     };
-    let (files, under_invalid) = docs_files(&a.paths, &a.walk)?;
+    let (files, under_invalid) = docs_files(&a.paths, &a.search)?;
     if under_invalid > 0 {
         summary(
             g,
@@ -221,99 +221,17 @@ pub(super) fn docs_pages(
     let mut sources = SourceNames::new(g);
     // One pool for reading and rendering: starting its threads is the cost of a pool.
     let pool = folder_pool()?;
-    let mut loaded = Vec::new();
-    // The file of each loaded loop (teams and other documents are not among them).
-    let mut loaded_files: Vec<&PathBuf> = Vec::new();
-    let mut page_sources = Vec::new();
-    // Read in parallel, reported in order: the first file that cannot be read stops it.
-    // A team and an Agent manifest get a page of their own; any other document that uses
-    // loops (a Template, a lock) has none: it is left out, and said so.
-    let read = |f: &PathBuf| load_document(g, f, a.from, true);
-    let mut teams = Vec::new();
-    let mut agents = Vec::new();
-    for (f, l) in files.iter().zip(map_on_readers(&pool, files, read)) {
-        let l = l?;
-        if l.kind == Some(DocKind::MasTeam) {
-            teams.push((f, sources.name(f), l));
-            continue;
-        }
-        if l.kind == Some(DocKind::AgentpmAgent) {
-            agents.push((f, sources.name(f), l));
-            continue;
-        }
-        if let Some(kind) = l.kind.filter(|k| !matches!(k, DocKind::Loop(_))) {
-            left_out_not_a_loop(g, &display_name(g, f), kind);
-            continue;
-        }
-        loaded.push((display_name(g, f), l));
-        loaded_files.push(f);
-        page_sources.push(sources.name(f));
-    }
-    let page_name = |f: &Path, spec: &loopconv::ir::Spec| match a.page_names {
-        PageNames::Loop => format!("{}.md", spec.name),
-        PageNames::File => {
-            let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned());
-            format!("{}.md", stem.unwrap_or_else(|| spec.name.clone()))
-        }
-    };
-    let mut pages: Vec<(String, &mut loopconv::Loaded, Option<String>)> = (loaded.iter_mut())
-        .zip(&loaded_files)
-        .map(|((src, l), f)| {
-            let page = l.valid().map(|(s, _)| page_name(f, s));
-            (src.clone(), l, page)
-        })
-        .collect();
-    let collided = mark_collisions(&mut pages, "page", &[(INDEX_PAGE, "the index page")]);
-    let names: Vec<(String, Option<String>)> = (pages.into_iter())
-        .map(|(src, _, page)| (src, page))
-        .collect();
-    let mut failed = !collided.is_empty();
-    let mut left_out = Vec::new();
-    for i in first_then_rest(&collided, loaded.len()) {
-        let l = &loaded[i].1;
-        report_loaded(g, l);
-        if l.valid().is_none() {
-            failed = true;
-            left_out.push(format!("{}: {}", loaded[i].0, why_left_out(l)));
-        }
-    }
-    if failed && !a.keep_going {
+    let DocsRead {
+        mut loaded,
+        loaded_files,
+        page_sources,
+        mut teams,
+        mut agents,
+    } = read_documents(g, a, files, &pool, &mut sources)?;
+    let Some((names, left_out)) = name_pages(g, a, &mut loaded, &loaded_files) else {
         return Ok(None);
-    }
-    let jobs: Vec<_> = loaded.iter().zip(names).zip(page_sources).collect();
-    // Rendered in parallel, kept in input order.
-    let rendered = map_on_readers(
-        &pool,
-        &jobs,
-        |(((source, l), (_, file_name)), page_source)| {
-            let (Some((spec, info)), Some(file_name)) = (l.valid(), file_name) else {
-                return Ok(None);
-            };
-            let page_opts = back::Options {
-                source: page_source.clone(),
-                ..opts.clone()
-            };
-            let mut diags = Diagnostics::new(source);
-            let text = loopconv::write(Target::Markdown, spec, info, &page_opts, &mut diags)
-                .map_err(|e| template_failure(a.template.as_deref(), e))?;
-            let entry = back::markdown::IndexEntry {
-                name: spec.name.clone(),
-                file_name: file_name.clone(),
-                description: spec.description.clone(),
-                source: page_source.clone(),
-            };
-            Ok(Some((entry, (file_name.clone(), text))))
-        },
-    );
-    let mut pages: Vec<(String, String)> = Vec::new();
-    let mut entries = Vec::new();
-    for r in rendered {
-        let r: Result<_> = r;
-        if let Some((entry, page)) = r? {
-            entries.push(entry);
-            pages.push(page);
-        }
-    }
+    };
+    let (entries, mut pages) = loop_pages(a, &pool, opts, &loaded, names, page_sources)?;
     let mut index = back::markdown::index(&entries)?;
     // The "Used by" lines of each loop's page, by page.
     let mut uses: std::collections::BTreeMap<String, Vec<String>> = Default::default();
@@ -344,6 +262,151 @@ pub(super) fn docs_pages(
     }
     pages.push((INDEX_PAGE.to_owned(), index));
     Ok(Some((pages, left_out)))
+}
+
+/// A page: its file name and its text.
+type Page = (String, String);
+
+/// The documents `docs` reads, by what their pages are made from.
+struct DocsRead<'f> {
+    /// Each loop: its name in messages and what was loaded.
+    loaded: Vec<(String, loopconv::Loaded)>,
+    /// The file of each loaded loop (teams and other documents are not among them).
+    loaded_files: Vec<&'f PathBuf>,
+    /// The name of each loaded loop's file in pages.
+    page_sources: Vec<String>,
+    teams: Vec<TeamFile<'f>>,
+    agents: Vec<AgentFile<'f>>,
+}
+
+/// Reads every file, in parallel, reported in order: the first file that cannot be read
+/// stops it. A team and an Agent manifest get a page of their own; any other document that
+/// uses loops (a Template, a lock) has none: it is left out, and said so.
+fn read_documents<'f>(
+    g: &Global,
+    a: &DocsArgs,
+    files: &'f [PathBuf],
+    pool: &rayon::ThreadPool,
+    sources: &mut SourceNames<'_>,
+) -> Result<DocsRead<'f>> {
+    let mut read = DocsRead {
+        loaded: Vec::new(),
+        loaded_files: Vec::new(),
+        page_sources: Vec::new(),
+        teams: Vec::new(),
+        agents: Vec::new(),
+    };
+    let load = |f: &PathBuf| load_document(g, f, a.from, true);
+    for (f, l) in files.iter().zip(map_on_readers(pool, files, load)) {
+        let l = l?;
+        if l.kind == Some(DocKind::MasTeam) {
+            read.teams.push((f, sources.name(f), l));
+            continue;
+        }
+        if l.kind == Some(DocKind::AgentpmAgent) {
+            read.agents.push((f, sources.name(f), l));
+            continue;
+        }
+        if let Some(kind) = l.kind.filter(|k| !matches!(k, DocKind::Loop(_))) {
+            left_out_not_a_loop(g, &display_name(g, f), kind);
+            continue;
+        }
+        read.loaded.push((display_name(g, f), l));
+        read.loaded_files.push(f);
+        read.page_sources.push(sources.name(f));
+    }
+    Ok(read)
+}
+
+/// Each loop's name in messages and the file name of its page (`None` for a loop with
+/// errors or a page another loop's takes, `B006`), and the loops left out; the diagnostics
+/// of every loop reported, a name collision first. `None` when a loop has errors and
+/// `--keep-going` is not given.
+#[allow(clippy::type_complexity)]
+fn name_pages(
+    g: &Global,
+    a: &DocsArgs,
+    loaded: &mut [(String, loopconv::Loaded)],
+    loaded_files: &[&PathBuf],
+) -> Option<(Vec<(String, Option<String>)>, Vec<String>)> {
+    let page_name = |f: &Path, spec: &loopconv::ir::Spec| match a.page_names {
+        PageNames::Loop => format!("{}.md", spec.name),
+        PageNames::File => {
+            let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned());
+            format!("{}.md", stem.unwrap_or_else(|| spec.name.clone()))
+        }
+    };
+    let mut pages: Vec<(String, &mut loopconv::Loaded, Option<String>)> = (loaded.iter_mut())
+        .zip(loaded_files)
+        .map(|((src, l), f)| {
+            let page = l.valid().map(|(s, _)| page_name(f, s));
+            (src.clone(), l, page)
+        })
+        .collect();
+    let collided = mark_collisions(&mut pages, "page", &[(INDEX_PAGE, "the index page")]);
+    let names: Vec<(String, Option<String>)> = (pages.into_iter())
+        .map(|(src, _, page)| (src, page))
+        .collect();
+    let mut failed = !collided.is_empty();
+    let mut left_out = Vec::new();
+    for i in first_then_rest(&collided, loaded.len()) {
+        let l = &loaded[i].1;
+        report_loaded(g, l);
+        if l.valid().is_none() {
+            failed = true;
+            left_out.push(format!("{}: {}", loaded[i].0, why_left_out(l)));
+        }
+    }
+    if failed && !a.keep_going {
+        return None;
+    }
+    Some((names, left_out))
+}
+
+/// The index entry and the page (file name, text) of each loop that has a page name,
+/// rendered in parallel and kept in input order.
+fn loop_pages(
+    a: &DocsArgs,
+    pool: &rayon::ThreadPool,
+    opts: &back::Options,
+    loaded: &[(String, loopconv::Loaded)],
+    names: Vec<(String, Option<String>)>,
+    page_sources: Vec<String>,
+) -> Result<(Vec<back::markdown::IndexEntry>, Vec<Page>)> {
+    let jobs: Vec<_> = loaded.iter().zip(names).zip(page_sources).collect();
+    let rendered = map_on_readers(
+        pool,
+        &jobs,
+        |(((source, l), (_, file_name)), page_source)| {
+            let (Some((spec, info)), Some(file_name)) = (l.valid(), file_name) else {
+                return Ok(None);
+            };
+            let page_opts = back::Options {
+                source: page_source.clone(),
+                ..opts.clone()
+            };
+            let mut diags = Diagnostics::new(source);
+            let text = loopconv::write(Target::Markdown, spec, info, &page_opts, &mut diags)
+                .map_err(|e| template_failure(a.template.as_deref(), e))?;
+            let entry = back::markdown::IndexEntry {
+                name: spec.name.clone(),
+                file_name: file_name.clone(),
+                description: spec.description.clone(),
+                source: page_source.clone(),
+            };
+            Ok(Some((entry, (file_name.clone(), text))))
+        },
+    );
+    let mut pages: Vec<Page> = Vec::new();
+    let mut entries = Vec::new();
+    for r in rendered {
+        let r: Result<_> = r;
+        if let Some((entry, page)) = r? {
+            entries.push(entry);
+            pages.push(page);
+        }
+    }
+    Ok((entries, pages))
 }
 
 /// Why a loop has no page: its errors, by count and the first one's code and message, or
@@ -455,33 +518,12 @@ impl AgentPages<'_> {
         pages: &mut Vec<(String, String)>,
         uses: &mut std::collections::BTreeMap<String, Vec<String>>,
     ) -> Result<Option<Vec<(String, String)>>> {
-        use super::project::{normal, project_with_context, roots_of};
-        // Each Agent is member `k` of the project (one that cannot be read has none).
-        let mut members = Vec::new();
-        let mut member_of = Vec::new();
-        for (f, _, l) in agents.iter_mut() {
-            let m = Member::of(f, l);
-            member_of.push(m.as_ref().map(|_| members.len()));
-            members.extend(m);
-        }
-        let roots = roots_of(agents.iter().map(|(f, _, _)| f.as_path()));
-        let reported = agents.iter().map(|(f, _, _)| normal(f)).collect();
-        let (project, found) = project_with_context(g, &roots, &reported, members)?;
+        let (project, found, member_of) = agents_project(g, agents)?;
         let mut failed = false;
         let mut made: Vec<(String, String)> = Vec::new();
         let mut listed: Vec<(String, String)> = Vec::new();
         for ((f, source, l), k) in agents.iter_mut().zip(member_of) {
-            let file = l.diags.file().to_owned();
-            // Where the loop came from (`W108`) is on the page: not said again.
-            let said = |d: &&loopconv::diag::Diagnostic| {
-                d.location.file == file && d.severity != loopconv::diag::Severity::Note
-            };
-            for d in found.iter().filter(said) {
-                if !g.settings.silences(d, Some(f)) {
-                    l.diags.push(d.clone());
-                }
-            }
-            l.diags.sort();
+            add_found(g, f, l, &found);
             report_loaded(g, l);
             let member = k.and_then(|k| Some((project.members().get(k)?, k)));
             let Some((
@@ -502,7 +544,10 @@ impl AgentPages<'_> {
             if manifest.loop_ref.is_none() {
                 summary(
                     g,
-                    format_args!("left out {file}: an AgentPM Agent manifest that names no loop"),
+                    format_args!(
+                        "left out {}: an AgentPM Agent manifest that names no loop",
+                        l.diags.file()
+                    ),
                 );
                 continue;
             }
@@ -517,10 +562,7 @@ impl AgentPages<'_> {
             let entry = self.entries.iter().find(|e| e.source == loop_source);
             // The loop as documented, or read from its workspace (an installed package).
             let read_here;
-            let documented = entry.and_then(|_| {
-                let k = (self.files.iter()).position(|f| normal(f) == normal(&loop_path))?;
-                self.loaded.get(k)?.1.valid()
-            });
+            let documented = entry.and_then(|_| self.documented(&loop_path));
             let (spec, info) = match documented {
                 Some(found) => found,
                 None => {
@@ -535,9 +577,7 @@ impl AgentPages<'_> {
                     }
                 }
             };
-            let stem = (f.file_stem())
-                .map_or_else(|| "agent".to_owned(), |s| s.to_string_lossy().into_owned());
-            let view = loopconv::project::agent_view(manifest, &stem);
+            let view = loopconv::project::agent_view(manifest, &agent_stem(f));
             let file_name = format!("agent-{}.md", file_stem_of(&view.name));
             if pages.iter().chain(&made).any(|(n, _)| *n == file_name) {
                 summary(
@@ -568,6 +608,61 @@ impl AgentPages<'_> {
         pages.extend(made);
         Ok(Some(listed))
     }
+
+    /// The loop read from `loop_path` among those documented, if it is valid.
+    fn documented(
+        &self,
+        loop_path: &Path,
+    ) -> Option<(&loopconv::ir::Spec, &loopconv::valid::Info)> {
+        use super::project::normal;
+        let k = (self.files.iter()).position(|f| normal(f) == normal(loop_path))?;
+        self.loaded.get(k)?.1.valid()
+    }
+}
+
+/// The name of an Agent without one: its file's stem.
+fn agent_stem(f: &Path) -> String {
+    (f.file_stem()).map_or_else(|| "agent".to_owned(), |s| s.to_string_lossy().into_owned())
+}
+
+/// The project of the Agents and their workspaces, the diagnostics of its rules, and the
+/// member each Agent is (one that cannot be read has none).
+fn agents_project(
+    g: &Global,
+    agents: &mut [AgentFile<'_>],
+) -> Result<(
+    loopconv::project::Project,
+    Vec<loopconv::diag::Diagnostic>,
+    Vec<Option<usize>>,
+)> {
+    use super::project::{normal, project_with_context, roots_of};
+    let mut members = Vec::new();
+    let mut member_of = Vec::new();
+    for (f, _, l) in agents.iter_mut() {
+        let m = Member::of(f, l);
+        member_of.push(m.as_ref().map(|_| members.len()));
+        members.extend(m);
+    }
+    let roots = roots_of(agents.iter().map(|(f, _, _)| f.as_path()));
+    let reported = agents.iter().map(|(f, _, _)| normal(f)).collect();
+    let (project, found) = project_with_context(g, &roots, &reported, members)?;
+    Ok((project, found, member_of))
+}
+
+/// Adds to an Agent's diagnostics those of the project's rules that point into its file
+/// and the settings do not silence, but its notes: where the loop came from (`W108`) is on
+/// the page, not said again.
+fn add_found(g: &Global, f: &Path, l: &mut loopconv::Loaded, found: &[loopconv::diag::Diagnostic]) {
+    let file = l.diags.file().to_owned();
+    let said = |d: &&loopconv::diag::Diagnostic| {
+        d.location.file == file && d.severity != loopconv::diag::Severity::Note
+    };
+    for d in found.iter().filter(said) {
+        if !g.settings.silences(d, Some(f)) {
+            l.diags.push(d.clone());
+        }
+    }
+    l.diags.sort();
 }
 
 /// A name made a file name's stem: each character other than a letter, a digit, `-`, `_`

@@ -168,10 +168,18 @@ fn graph_team(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resul
     let language = match target {
         Target::Dot => Language::Dot,
         Target::PlantUml => Language::PlantUml,
-        _ if a.style == Some(Style::State) => {
-            bail!("a team is drawn as a Mermaid flowchart: drop --style state")
+        // `graph --to` offers the diagrams alone (`diagram_target`): a new diagram target
+        // needs its arm here.
+        Target::Mermaid
+        | Target::Loop(_)
+        | Target::Markdown
+        | Target::Schema
+        | Target::LangGraph => {
+            if a.style == Some(Style::State) {
+                bail!("a team is drawn as a Mermaid flowchart: drop --style state")
+            }
+            Language::Mermaid
         }
-        _ => Language::Mermaid,
     };
     let member = Member::of(&a.input, &mut l);
     report_loaded(g, &l);

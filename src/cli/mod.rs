@@ -380,7 +380,7 @@ impl Global {
 
 /// How folders are searched: the options of the commands that take folders.
 #[derive(Debug, Default, Args)]
-pub(super) struct WalkArgs {
+pub(super) struct SearchArgs {
     /// Skip files and folders matching GLOB while searching folders (gitignore syntax,
     /// relative to the folder searched; repeatable). A path named on the command line is
     /// always read.
@@ -524,15 +524,15 @@ pub fn run(mut cli: Cli) -> Result<ExitCode> {
 /// the default.
 fn configure(command: &mut Command) -> Result<()> {
     let is_diff = matches!(command, Command::Diff(_));
-    let (g, first, walk): (
+    let (g, first, search): (
         &mut Global,
         Option<std::path::PathBuf>,
-        Option<&mut WalkArgs>,
+        Option<&mut SearchArgs>,
     ) = match command {
-        Command::Check(a) => (&mut a.g, a.paths.first().cloned(), Some(&mut a.walk)),
-        Command::Convert(a) => (&mut a.g, Some(a.input.clone()), Some(&mut a.walk)),
+        Command::Check(a) => (&mut a.g, a.paths.first().cloned(), Some(&mut a.search)),
+        Command::Convert(a) => (&mut a.g, Some(a.input.clone()), Some(&mut a.search)),
         Command::Graph(a) => (&mut a.g, Some(a.input.clone()), None),
-        Command::Docs(a) => (&mut a.g, a.paths.first().cloned(), Some(&mut a.walk)),
+        Command::Docs(a) => (&mut a.g, a.paths.first().cloned(), Some(&mut a.search)),
         Command::Diff(a) => (&mut a.g, Some(a.old.clone()), None),
         Command::Paths(a) => (&mut a.g, Some(a.input.clone()), None),
         Command::Walk(a) => (&mut a.g, Some(a.input.clone()), None),
@@ -567,7 +567,7 @@ fn configure(command: &mut Command) -> Result<()> {
     let color = report::use_color_of(early.color);
     g.settings = config::settings(&g.config, first.as_deref(), color)?;
     g.options.resolve(&g.settings);
-    if let Some(w) = walk {
+    if let Some(w) = search {
         w.rules.clone_from(&g.settings.paths);
     }
     Ok(())

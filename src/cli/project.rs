@@ -13,7 +13,7 @@ use loopconv::project::{Member, Project, read_agent_spec};
 use loopconv::{Format, LoadOptions, Loaded, TreeUse};
 
 use super::Global;
-use super::io::{is_agent_spec, is_stdio, read_input, walk_each};
+use super::io::{is_agent_spec, is_stdio, read_input, search_each};
 use super::report::{display_name, load_document, read_limits};
 
 /// The workspace a path is in: the nearest folder named `specs` (multi-agent-spec), or
@@ -74,7 +74,7 @@ pub(super) fn context(
     let found = std::sync::Mutex::new(Vec::new());
     for root in roots {
         for dir in context_folders(root) {
-            walk_each(&dir, &super::WalkArgs::default(), true, |p| {
+            search_each(&dir, &super::SearchArgs::default(), true, |p| {
                 // Named as the user would name them: `loops/x.json`, not `./loops/x.json`.
                 let p = match p.strip_prefix(".") {
                     Ok(rest) => rest.to_path_buf(),

@@ -78,8 +78,8 @@ pub(crate) fn property(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::diag::{Code, Diagnostics, Pos};
+    use crate::diag::{Diagnostic, render_github};
 
     #[test]
     fn escapes_properties_and_data() {
@@ -98,7 +98,7 @@ mod tests {
     }
 
     /// A control character in a file's name (ESC, which a terminal showing the log would
-    /// obey) is escaped, not written raw (before, the ESC byte went through).
+    /// obey) is escaped, not written raw: no ESC byte goes through.
     #[test]
     fn escapes_control_characters_in_file_names() {
         let mut ds = Diagnostics::new("a\u{1b}[31mred\u{7}\u{85}.json");

@@ -211,8 +211,9 @@ fn is_separator(b: u8) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::uri;
+    use crate::diag::{Code, Diagnostic, render_sarif};
     #[test]
     fn uris_are_encoded() {
         assert_eq!(uri(b"examples/a b.json"), "examples/a%20b.json");

@@ -159,8 +159,9 @@ impl<'a> Files<'a> for Window<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::{Window, is_break, line_end_within, line_start_within};
+    use codespan_reporting::files::Files;
     #[test]
     fn a_window_is_the_lines_of_its_label_with_their_numbers() {
         let src = "one\ntwo \u{1b}x\nthree\n";

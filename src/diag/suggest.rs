@@ -203,8 +203,9 @@ pub fn help_text(suggestions: &[Suggestion]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::help_text;
+    use crate::diag::{EditTarget, Pos, Suggestion};
     #[test]
     fn help_lines_are_the_wording_of_the_fixes() {
         let replace = Suggestion::Replace {

@@ -208,8 +208,10 @@ fn has_key(root: &Node, key: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::{Diagnostics, Profile, model_in, vocabulary};
+    use crate::Format;
+    use crate::tree::ReadLimits;
     /// An AgentPM loop of `n` phases in a chain, with `extra` spliced into its first phase.
     fn chain(n: usize, extra: &str) -> String {
         let phases: Vec<String> = (0..n)

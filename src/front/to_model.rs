@@ -426,11 +426,13 @@ impl<'de> MapAccess<'de> for OwnedMembers<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Edits, from_node, from_tree};
     use crate::diag::Diagnostics;
     use crate::front::vocabulary::KEYS;
+    use crate::tree::{Document, Node, Value};
     use crate::tree::{ReadLimits, parse_json};
-    use proptest::prelude::*;
+    use proptest::prelude::{Just, Strategy, prop, prop_assert_eq, prop_oneof, proptest};
+    use serde::de::{self, MapAccess, SeqAccess, Visitor};
 
     /// JSON text with repeated keys (`a`, `b` and `xa`, which the edits leave out) and
     /// whole floats (which the edits read as integers).

@@ -97,8 +97,8 @@ pub(crate) static WORDS: [&str; 81] = [
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::KEYS;
     #[test]
     fn the_keys_are_sorted_and_are_the_schemas_property_names() {
         fn names(s: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {

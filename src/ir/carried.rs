@@ -551,8 +551,8 @@ fn read_act(objective: &str) -> Option<Option<String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::{items, name, read_item, read_name};
     #[test]
     fn names_and_items_read_back_as_written() {
         for n in ["qa", "code fixer", "a`b", "line\nbreak", "\"quoted\""] {

@@ -320,8 +320,8 @@ pub fn ir_pointer(field: Field) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use crate::ir::{Origin, Pointers};
     proptest::proptest! {
         /// An origin made from a shared text has the pointer, and its items the pointers,
         /// of one made key by key, whatever the keys (`~` and `/` escaped).

@@ -228,8 +228,9 @@ fn yaml_item(text: &str, offset: usize) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::{Context, context, from_value};
+    use crate::lsp::index::RefKind;
     /// `from_value` captures what the regex it replaced captured.
     #[test]
     fn from_value_agrees_with_the_regex() {

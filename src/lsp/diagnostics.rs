@@ -154,7 +154,7 @@ fn action(f: Fix, d: &Diagnostic, uri: &Uri, preferred: bool) -> CodeAction {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Code, CodeAction, Diagnostic, NumberOrString, Range, Uri, code_actions, to_lsp};
     use crate::lsp::DocumentAnalysis;
     use lsp_types::Position;
 

@@ -388,7 +388,7 @@ fn completion_item(ctx: &Context, range: Range, c: &Candidate<'_>, order: usize)
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{HoverContents, hover};
     use crate::lsp::DocumentAnalysis;
 
     fn hover_text(path: &str, text: &str, at: &str) -> String {

@@ -395,7 +395,7 @@ fn outcome_decl(node: &Node) -> Option<OutcomeDecl> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Index, Symbol};
     use crate::diag::Diagnostics;
     use crate::tree::{ReadLimits, parse_yaml};
 

@@ -147,7 +147,7 @@ fn finish_initialize(
                 log_skipped(conn, &n);
             }
             // A request before `initialized` is answered with an error, and the wait goes
-            // on (before, the session ended: "expected initialized notification").
+            // on: the session does not end on it.
             Ok(Message::Request(req)) => send(
                 conn,
                 Message::Response(Response::new_err(

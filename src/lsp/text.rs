@@ -225,8 +225,9 @@ fn to_u32(n: usize) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Position, TextDocumentContentChangeEvent};
 
+    use super::{BLOCK, Range, Source, Utf16Lines};
     #[test]
     fn columns_are_utf16_units() {
         let text = "a\n\u{e9}\u{1f600}x\n";

@@ -403,8 +403,9 @@ impl Wire {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::Message;
 
+    use super::{MAX_BODY_BYTES, QUOTED_CHARS, Reader, SKIPPED, io, quoted, read_all};
     fn frame(body: &str) -> Vec<u8> {
         format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
     }

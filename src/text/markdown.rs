@@ -132,8 +132,8 @@ pub fn code(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::{cell, inline};
     #[test]
     fn a_cell_escapes_inline_syntax_but_not_line_starts() {
         assert_eq!(cell(": 3 → 5"), ": 3 → 5");

@@ -571,8 +571,9 @@ pub const fn same_text(a: &str, b: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::{Cow, clean, clean_upto, escape_runs, is_dropped, lines, one_line, terminal};
+    use proptest::strategy::Strategy;
     /// Every character of Unicode's `Default_Ignorable_Code_Point` list (DerivedCoreProperties)
     /// is dropped but the joiners and variation selectors kept on purpose.
     #[test]
@@ -786,7 +787,7 @@ mod tests {
         proptest::collection::vec(proptest::sample::select(PIECES), 0..40).prop_map(|p| p.concat())
     }
 
-    use proptest::prelude::*;
+    use proptest::prelude::{TestCaseError, prop_assert, prop_assert_eq, proptest};
 
     /// `clean_upto(s, max)` is a prefix of `clean(s)`: all of it when it says so, else
     /// `max` characters of it.

@@ -675,8 +675,9 @@ fn special_run(b: &[u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Code, Diagnostics};
     use crate::diag::Locate;
+    use crate::tree::{Document, ReadLimits, Value, Vocabulary, parse_json};
 
     static WORDS: Vocabulary = Vocabulary::new(&["a", "b"]);
 

@@ -327,8 +327,9 @@ impl PartialEq<String> for Key {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::KeyText;
+    use crate::tree::{Key, Vocabulary};
     static WORDS: Vocabulary = Vocabulary::new(&["id", "on", "to", "phases", "~1"]);
 
     #[test]

@@ -181,8 +181,8 @@ fn pos_on<'m>(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use proptest::prelude::*;
+    use super::{Line, LineIndex, line_starts};
+    use proptest::prelude::{prop_assert_eq, proptest};
 
     proptest! {
         /// Reading a line from the text finds what the line starts find, for any byte of

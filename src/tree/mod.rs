@@ -33,9 +33,9 @@ pub use yaml::{READER_STACK, declare_reader_stack, parse_yaml, parse_yaml_or_tex
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Document, ReadLimits, Span, Vocabulary, parse_json, parse_yaml, scan};
     use crate::diag::{Diagnostics, Locate};
-    use proptest::prelude::*;
+    use proptest::prelude::{Just, Strategy, prop, prop_assert_eq, prop_oneof, proptest};
 
     static WORDS: Vocabulary = Vocabulary::new(&["a", "b"]);
 

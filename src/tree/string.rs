@@ -219,9 +219,10 @@ impl std::fmt::Debug for Str {
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::*;
-    use proptest::prelude::*;
+    use proptest::prelude::{prop_assert_eq, proptest};
 
+    use super::Repr;
+    use crate::tree::{SourceText, Str};
     proptest! {
         /// Every text reads back as it was given, held in place or not.
         #[test]

@@ -775,8 +775,9 @@ fn collect_yaml_issues(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Code, Diagnostics};
     use crate::diag::Locate;
+    use crate::tree::{ReadLimits, Vocabulary, parse_yaml};
 
     static WORDS: Vocabulary = Vocabulary::new(&["a", "b"]);
 

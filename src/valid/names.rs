@@ -601,7 +601,7 @@ fn written_validly(name: &str, declared: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{one_edit, repaired_id, unique, unknown_id_help};
     use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
     use crate::ir::id_pattern::is_stable_id;
 

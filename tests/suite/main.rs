@@ -16,5 +16,6 @@ mod layers;
 mod library;
 mod lsp;
 mod markup_safety;
+mod sizes;
 mod support;
 mod valid;

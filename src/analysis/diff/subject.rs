@@ -223,8 +223,10 @@ impl GoalText {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::analysis::diff::{Change, ChangeKind, Impact};
+    use crate::analysis::diff::{
+        GoalText, Limit, LoopField, Metadata, PortDirection, RoleName, Subject,
+    };
 
     #[test]
     fn each_subject_is_named_as_the_outputs_name_it() {

@@ -1,7 +1,10 @@
-use super::*;
+use super::{Error, IndexEntry, Options, SECTION_HEADINGS, effective_steps, index, tidy, write};
 use crate::diag::Diagnostics;
+use crate::ir::{Destination, Spec, Terminal};
 use crate::ir::{Graph, Outcome, Phase, Transition};
+use crate::text::markdown::{block, code, inline};
 use crate::text::one_line;
+use proptest::strategy::Strategy;
 
 const HOSTILE: &str = "| pipe\n<img src=x onerror=alert(1)>\n{{ x }}\n{% if %}\n[link](javascript:alert(1))\n# heading\n- item\n*em* _em_ `code` ~~del~~ $x$ & &amp;";
 
@@ -346,7 +349,7 @@ fn example_pages_are_clean() {
 }
 
 fn hostile_strings() -> impl proptest::strategy::Strategy<Value = String> {
-    use proptest::prelude::*;
+    use proptest::prelude::prop;
     let tokens = vec![
         "a",
         "b",

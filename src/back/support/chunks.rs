@@ -3,9 +3,8 @@
 //! run on one. Below [`PARALLEL_MIN`] items everything runs on the calling thread, so a
 //! small loop never starts the thread pool (start-up stays tiny).
 
+use rayon::prelude::{IntoParallelIterator, ParallelIterator};
 use std::ops::Range;
-
-use rayon::prelude::*;
 
 /// Fewer items than this are handled on the calling thread.
 pub const PARALLEL_MIN: usize = 2048;
@@ -201,8 +200,8 @@ fn write_range(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::{Output, PARALLEL_MIN, collect, write_items};
     #[test]
     fn chunks_cover_every_item_once_in_order() {
         for n in [0, 1, 7, PARALLEL_MIN - 1, PARALLEL_MIN, 10_007, 40_009] {

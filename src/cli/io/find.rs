@@ -7,12 +7,12 @@ use anyhow::{Context as _, Result, bail};
 
 use super::read::{is_stdio, no_such_path};
 use super::write::file_id;
-use crate::cli::{Global, WalkArgs};
+use crate::cli::{Global, SearchArgs};
 
 /// Files under the given paths: files as given, folders searched for loop files, in sorted
 /// order. A folder with no loop file in it is an error: a wrong path must not pass as a
 /// clean check of nothing.
-pub(in crate::cli) fn expand(paths: &[PathBuf], w: &WalkArgs) -> Result<Vec<PathBuf>> {
+pub(in crate::cli) fn expand(paths: &[PathBuf], w: &SearchArgs) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
         if is_stdio(p) || !p.is_dir() {
@@ -76,9 +76,9 @@ pub(in crate::cli) fn refuse_unused_stdin_name<'a>(
 /// files and folders are skipped, and so is whatever `.gitignore`, `.ignore`, the git
 /// excludes and `exclude` globs list (inside a git repository or not). `dir` itself is
 /// always searched, even when hidden (`.agentpm/loops`).
-fn loop_files_in(dir: &Path, w: &WalkArgs, out: &mut Vec<PathBuf>) -> Result<()> {
+fn loop_files_in(dir: &Path, w: &SearchArgs, out: &mut Vec<PathBuf>) -> Result<()> {
     let found = std::sync::Mutex::new(Vec::new());
-    walk_each(dir, w, false, |p| lock(&found).push(p))?;
+    search_each(dir, w, false, |p| lock(&found).push(p))?;
     out.extend(found.into_inner().unwrap_or_else(|p| p.into_inner()));
     Ok(())
 }
@@ -87,9 +87,9 @@ fn loop_files_in(dir: &Path, w: &WalkArgs, out: &mut Vec<PathBuf>) -> Result<()>
 /// and in no particular order; with `documents`, also the documents that use loops and are
 /// not JSON or YAML by name ([`is_project_document`]). Of several errors, the first in
 /// sorted order is reported.
-pub(in crate::cli) fn walk_each(
+pub(in crate::cli) fn search_each(
     dir: &Path,
-    w: &WalkArgs,
+    w: &SearchArgs,
     documents: bool,
     on_file: impl Fn(PathBuf) + Sync,
 ) -> Result<()> {

@@ -6,7 +6,7 @@ mod read;
 mod write;
 
 pub(super) use find::{
-    expand, first_mentions, is_agent_spec, no_loop_files, refuse_unused_stdin_name, walk_each,
+    expand, first_mentions, is_agent_spec, no_loop_files, refuse_unused_stdin_name, search_each,
 };
 pub(super) use read::{
     folder_pool, is_stdio, map_on_readers, no_such_path, open_error, plain_io, read_input,

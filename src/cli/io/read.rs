@@ -34,7 +34,7 @@ pub(in crate::cli) fn map_on_readers<'a, T: Sync, R: Send>(
     items: &'a [T],
     f: impl Fn(&'a T) -> R + Sync + Send,
 ) -> Vec<R> {
-    use rayon::prelude::*;
+    use rayon::prelude::{IntoParallelRefIterator, ParallelIterator};
     pool.install(|| items.par_iter().map(f).collect())
 }
 

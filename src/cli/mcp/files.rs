@@ -143,8 +143,9 @@ fn percent_decode(s: &str) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::{Roots, path_of_uri};
+    use std::path::PathBuf;
     #[test]
     fn file_uris_are_paths() {
         assert_eq!(

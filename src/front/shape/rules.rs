@@ -322,8 +322,10 @@ impl Rules {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
 
+    use super::{Name, TextPattern};
+    use crate::front::vocabulary::KEYS;
+    use crate::tree::Key;
     /// Strings over an alphabet that exercises every pattern's edges.
     fn samples() -> Vec<String> {
         let alphabet = [

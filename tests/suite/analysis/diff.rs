@@ -1,7 +1,9 @@
 //! `loopconv diff`: breaking and compatible changes, each kind of graph change, renames, MAS
 //! ports and roles, and diffs across formats.
 
-use crate::support::*;
+use crate::support::{
+    examples, load_file, loop_files, loopconv, lossy_options, read, stderr, stdout_json,
+};
 use loopconv::Format;
 use loopconv::scaffold::{Archetype, scaffold};
 use serde_json::{Value, json};

@@ -3,17 +3,19 @@
 //! here independently, by fixed-point reachability), everything else is reported, and
 //! `walk` replays every returned run to its terminal, step by step.
 
+use crate::support::{all_inputs, load_file, loopconv, new_scaffolds, rel, stderr};
 use std::collections::BTreeSet;
 
 use crate::support::generators::chain;
-use crate::support::*;
 use loopconv::analysis::paths::{Options, paths, plan};
 use loopconv::analysis::walk::{Script, walk};
 use loopconv::analysis::{Decision, Runtime, Status, Step};
 use loopconv::diag::Diagnostics;
 use loopconv::ir::{Checkpoint, Destination, Graph, Outcome, Phase, Spec, Terminal, Transition};
 use loopconv::valid::graph::{Edge, Vertex};
-use proptest::prelude::*;
+use proptest::prelude::{
+    Just, ProptestConfig, Strategy, prop, prop_assert, prop_assert_eq, proptest,
+};
 use serde_json::{Value, json};
 
 /// A loop of up to 9 phases `p0..`, each with 1 to 3 outcomes `o0..` (or the implicit

@@ -4,12 +4,12 @@
 //! harness defaults, and REAL/VEAL escalation only when `max_attempts` is used up. Script
 //! mistakes are usage errors (exit 2), never run statuses.
 
+use crate::support::{all_inputs, examples, load_file, loopconv, new_scaffolds, rel, stderr};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::paths::status_code;
-use crate::support::*;
 
 const REACT: &str = "agentpm/react-loop.json";
 const SIGN_OFF: &str = "agentpm/code-review-sign-off.json";

@@ -1,12 +1,10 @@
 //! The AgentPM back end: `AgentPM -> MAS -> AgentPM` for loops of the shapes MAS can hold.
 
-use super::roundtrip::*;
-
+use crate::back::roundtrip::{convert, graph_key, lossy, mas_inputs, read, reread};
 use crate::support;
 use crate::support::{examples, rel};
-use loopconv::Format;
-use loopconv::back;
 use loopconv::ir::{Escalation, FixedLoop, Pattern};
+use loopconv::{Format, back};
 
 /// `AgentPM (REAL/VEAL shape) -> MAS -> AgentPM` keeps the graph. The shaped AgentPM files
 /// are the conversions of every MAS input, plus the VEAL-shaped AgentPM file of

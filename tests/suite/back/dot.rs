@@ -2,7 +2,7 @@
 //! with and without Graphviz installed.
 
 use crate::support::loopconv;
-use predicates::prelude::*;
+use predicates::prelude::predicate;
 
 const REACT: &str = "examples/agentpm/react-loop.json";
 

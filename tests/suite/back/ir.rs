@@ -1,7 +1,6 @@
 //! `X -> IR -> X` round trips (`../shared/spec/mapping.md`), and null values kept by them.
 
-use super::roundtrip::*;
-
+use crate::back::roundtrip::{agentpm_inputs, files_in, mas_inputs, x_ir_x};
 use crate::support;
 use loopconv::Format;
 use std::path::PathBuf;

@@ -20,7 +20,7 @@ use loopconv::ir::effective::{lift_shape, with_defaults};
 use loopconv::ir::provenance::{Field, ir_pointer};
 use loopconv::ir::{Pattern, Spec};
 use loopconv::{Format, LoadOptions, Target};
-use proptest::prelude::*;
+use proptest::prelude::{TestCaseError, prop_assert, proptest};
 use serde_json::Value;
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 
 use crate::support::{loopconv, repo};
 use assert_cmd::Command;
-use predicates::prelude::*;
+use predicates::prelude::{PredicateBooleanExt, predicate};
 
 const REACT: &str = "examples/agentpm/react-loop.json";
 

@@ -1,7 +1,8 @@
 //! The MAS back end: `MAS -> AgentPM -> MAS`, and a seed without `kind` written with it.
 
-use super::roundtrip::*;
-
+use crate::back::roundtrip::{
+    convert, graph_key, json_value, lossy, mas_inputs, read, reread, sorted, strict,
+};
 use crate::support::{ir_json, load_file_as, rel};
 use loopconv::back;
 use loopconv::diag::Code;

@@ -2,10 +2,9 @@
 //! (`docs/src/graph.md`) is what `loopconv graph` draws today.
 
 use crate::support::{self, loopconv, stderr};
-use loopconv::Target;
-use loopconv::back;
 use loopconv::diag::Diagnostics;
-use predicates::prelude::*;
+use loopconv::{Target, back};
+use predicates::prelude::predicate;
 
 #[test]
 fn guide_diagram_is_current() {

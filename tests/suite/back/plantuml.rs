@@ -1,7 +1,7 @@
 //! The PlantUML back end through the CLI (`graph --plantuml`).
 
 use crate::support::{loopconv, stderr};
-use predicates::prelude::*;
+use predicates::prelude::predicate;
 
 #[test]
 fn graph_prints_plantuml_and_the_flags_exclude_each_other() {

@@ -15,7 +15,9 @@
 //!
 //! Case counts are modest so that `cargo test` stays quick on two cores.
 
-use crate::support::generators::*;
+use crate::support::generators::{
+    agentpm_spec, config, convert_opts, errors, load_ok, mas_loop, mixed_ir, write,
+};
 use crate::support::{self, ir_json};
 
 use loopconv::back;
@@ -23,7 +25,7 @@ use loopconv::diag::{Diagnostics, Severity};
 use loopconv::ir::{Pattern, Spec};
 use loopconv::{Format, Target};
 use loopconv::{LoadOptions, Loaded, load};
-use proptest::prelude::*;
+use proptest::prelude::{TestCaseError, prop_assert, prop_assert_eq, proptest};
 
 // ------------------------------------------------------------------ helpers
 

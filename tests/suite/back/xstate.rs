@@ -3,8 +3,7 @@
 //! ones included) and corpus file; the machine reads back into the same IR; what a loop
 //! cannot hold is refused with a located, coded diagnostic.
 
-use super::roundtrip::*;
-
+use crate::back::roundtrip::{agentpm_inputs, convert, lossy, mas_inputs, read, reread, strict};
 use crate::support::{examples, loop_files, rel};
 use loopconv::diag::{Code, Severity};
 use loopconv::ir::same_content;

@@ -10,7 +10,7 @@ use crate::support;
 use crate::support::{
     corpus, files_under, load_file, loop_files, loopconv, repo, stderr, stdout_json,
 };
-use predicates::prelude::*;
+use predicates::prelude::predicate;
 use serde_json::Value;
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 
 use crate::support::{self, loopconv, repo, stderr};
 use assert_cmd::Command;
-use predicates::prelude::*;
+use predicates::prelude::{PredicateBooleanExt, predicate};
 use std::path::{Path, PathBuf};
 
 const REACT: &str = "examples/agentpm/react-loop.json";

@@ -2,11 +2,11 @@
 //! diagnostics), and a repository root that checks clean (files of no known kind, found by
 //! a folder search or named under `--skip-unknown`, are skipped with a note).
 
+use predicates::prelude::PredicateBooleanExt;
 use std::path::Path;
 
-use predicates::prelude::*;
-
 use crate::support::{loopconv, read, repo};
+use predicates::prelude::predicate;
 
 /// A MAS loop with a port `schema` (F015).
 const F015_LOOP: &str = "examples/mas/veal-release-gate.yaml";

@@ -4,7 +4,7 @@
 //! machine read back).
 
 use crate::support::{loopconv, stderr, stdout_json};
-use predicates::prelude::*;
+use predicates::prelude::predicate;
 use serde_json::Value;
 use std::path::Path;
 

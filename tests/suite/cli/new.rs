@@ -1,7 +1,7 @@
 //! `loopconv new`: every scaffold passes `check --strict` and every back end; conversions
 //! only where exact; bad names and overwrites are refused.
 
-use crate::support::*;
+use crate::support::{load_file, loopconv, lossy_options, new_scaffolds, write_every_target};
 use loopconv::scaffold::Archetype;
 use predicates::prelude::PredicateBooleanExt as _;
 use serde_json::Value;

@@ -5,12 +5,15 @@
 //! that a bug shared by loopconv's reader and writer cannot cancel out.
 
 use crate::back::properties::all_back_ends;
-use crate::support::generators::*;
+use crate::support::generators::{
+    agentpm_spec, always_invalid, apply_defect, config, convert_opts, defect, errors,
+    hand_written_mas, load_ok, long_spec, write,
+};
 use crate::support::ir_json;
 
 use loopconv::diag::Severity;
 use loopconv::{Format, LoadOptions, Target, load};
-use proptest::prelude::*;
+use proptest::prelude::{TestCaseError, prop_assert, prop_assert_eq, proptest};
 
 /// Every diagnostic is coded and located: a pointer, and a line and column within the text.
 fn located(l: &loopconv::Loaded, text: &str) -> Result<(), TestCaseError> {

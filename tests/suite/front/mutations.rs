@@ -2,12 +2,12 @@
 //! key, change a value's type, re-point an id, remove an outcome), garbage and truncation:
 //! always a located diagnostic, never a panic.
 
-use crate::support::doc_tree::*;
-use crate::support::generators::*;
+use crate::support::doc_tree::{M, pattern};
+use crate::support::generators::{config, errors, write};
 use crate::support::{self, ir_json};
 use loopconv::Target;
 use loopconv::{Format, LoadOptions, Loaded, load};
-use proptest::prelude::*;
+use proptest::prelude::{Strategy, TestCaseError, any, prop, prop_assert, proptest};
 use std::sync::LazyLock;
 
 /// A valid input file: its name, text and format.

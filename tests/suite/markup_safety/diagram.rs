@@ -1,11 +1,10 @@
 //! Checks shared by the diagram syntaxes: the diagram model's texts.
 
-use super::*;
-
-use loopconv::Format;
-use loopconv::back;
+use super::{assert_shortened, visible};
+use crate::markup_safety::cases::Case;
 use loopconv::back::support::diagram::{Diagram, NodeKind};
 use loopconv::ir::Spec;
+use loopconv::{Format, back};
 // ---------------------------------------------------------------------------------------
 // Markdown.
 

@@ -1,7 +1,8 @@
 //! The DOT checker: a tokenizer of the output, and the real Graphviz renderer.
 
-use super::*;
-
+use super::invisible;
+use crate::markup_safety::cases::Case;
+use crate::markup_safety::diagram::node_pieces;
 use loopconv::back;
 use loopconv::back::support::diagram::{Diagram, NodeKind};
 use loopconv::ir::Spec;

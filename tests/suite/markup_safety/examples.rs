@@ -1,7 +1,14 @@
 //! `examples/hostile/`: generated from the corpus, current, and literal text everywhere.
 
-use super::*;
-
+use super::cases::{check, port};
+use super::{is_interop, md_visible};
+use crate::markup_safety::cases::{Case, free_text};
+use crate::markup_safety::conversions::check_round_trips_all;
+use crate::markup_safety::corpus::{HOSTILE, c0_controls, long_string};
+use crate::markup_safety::dot::{check_dot, render_with_graphviz};
+use crate::markup_safety::markdown::{md_options, md_text, page};
+use crate::markup_safety::mermaid::check_mermaid_both;
+use crate::markup_safety::plantuml::{check_plantuml, render_with_plantuml};
 use crate::support;
 use loopconv::LoadOptions;
 use loopconv::back::support::diagram::{Diagram, Tooltips};

@@ -1,7 +1,7 @@
 //! The Markdown checker: the page parsed with pulldown-cmark keeps the benign page's skeleton.
 
-use super::*;
-
+use super::md_visible;
+use crate::markup_safety::cases::{Case, free_text};
 use loopconv::back;
 use loopconv::diag::{self};
 use loopconv::ir::Spec;

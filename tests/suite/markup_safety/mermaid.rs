@@ -1,7 +1,8 @@
 //! The Mermaid checker: a tokenizer of the drawn output; every label is literal text.
 
-use super::*;
-
+use super::invisible;
+use crate::markup_safety::cases::Case;
+use crate::markup_safety::diagram::{node_pieces, unjoined, without_joiners};
 use loopconv::back;
 use loopconv::back::support::diagram::{Diagram, NodeKind};
 use loopconv::ir::Spec;

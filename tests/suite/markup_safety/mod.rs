@@ -45,11 +45,15 @@ mod person_text;
 mod plantuml;
 mod terminal;
 
-use self::{
-    cases::*, conversions::*, corpus::*, diagram::*, dot::*, markdown::*, mermaid::*, plantuml::*,
-    terminal::*,
-};
-
+use self::cases::{Case, cases_for};
+use self::conversions::{check_module, check_round_trips};
+use self::corpus::hostile;
+use self::diagram::check_diagram_text;
+use self::dot::{check_dot, render_with_graphviz};
+use self::markdown::{benign_skeleton, check_markdown};
+use self::mermaid::check_mermaid_both;
+use self::plantuml::{Puml, check_plantuml, render_with_plantuml};
+use self::terminal::check_terminal;
 use loopconv::back;
 use loopconv::back::support::diagram::{Diagram, Tooltips};
 // ---------------------------------------------------------------------------------------

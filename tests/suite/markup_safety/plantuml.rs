@@ -1,7 +1,10 @@
 //! The PlantUML checker: the output's lines, and the real PlantUML renderer.
 
-use super::*;
-
+use super::invisible;
+use crate::markup_safety::cases::Case;
+use crate::markup_safety::diagram::{unjoined, without_joiners};
+use crate::markup_safety::dot::check_svg_tags;
+use crate::markup_safety::mermaid::is_node_id;
 use loopconv::back;
 use loopconv::back::support::diagram::{Diagram, NodeKind};
 use loopconv::ir::Spec;

@@ -1,7 +1,6 @@
 //! The terminal: no control character or bidi override reaches it.
 
-use super::*;
-
+use crate::markup_safety::cases::{Case, agentpm_matrix, mas_matrix};
 use loopconv::LoadOptions;
 use loopconv::diag::{self};
 use loopconv::model::mas as mm;

@@ -1,8 +1,6 @@
 //! Generators (proptest strategies) shared by the property tests: ids, texts, phase
 //! graphs, AgentPM specs, MAS loops, mixed IR, conversion options.
 
-use loopconv::Target;
-use loopconv::back;
 use loopconv::diag::{Diagnostics, Severity};
 use loopconv::ir::{
     Access, Bounds, Checkpoint, Destination, ErrorPolicy, Exhausted, Graph, License, MemoryAccess,
@@ -12,7 +10,8 @@ use loopconv::ir::{
 use loopconv::model::agentpm as am;
 use loopconv::model::mas as mm;
 use loopconv::{Format, LoadOptions, Loaded, load};
-use proptest::prelude::*;
+use loopconv::{Target, back};
+use proptest::prelude::{Just, Strategy, TestCaseError, any, prop, prop_assert, prop_oneof};
 use proptest::test_runner::Config;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;

@@ -275,7 +275,7 @@ pub fn stderr(out: &std::process::Output) -> String {
 pub fn scaffold_ext(a: loopconv::scaffold::Archetype) -> &'static str {
     match a.format() {
         loopconv::Format::Mas => "yaml",
-        _ => "json",
+        loopconv::Format::Agentpm | loopconv::Format::Ir | loopconv::Format::Xstate => "json",
     }
 }
 

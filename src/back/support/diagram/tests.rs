@@ -1,5 +1,9 @@
 use super::layout::{cut_before, display_width, end_with_ellipsis};
-use super::*;
+use super::{Cow, Drawing, ELLIPSIS, NodeId, NodeKind, Tooltips, access_summary};
+use super::{shorten, shorten_clean, wrap, wrap_part};
+use crate::ir::Access;
+use crate::ir::Terminal;
+use crate::text::clean;
 
 /// [`wrap`] as textwrap does it, on the whole cleaned text: the oracle for `first_fit`.
 fn wrap_whole(s: &str, width: usize, max_lines: usize) -> Vec<String> {

@@ -1,6 +1,6 @@
 //! `loopconv schema --outcomes`: a valid schema that accepts only the loop's real results.
 
-use crate::support::*;
+use crate::support::{examples, load_file, loopconv, new_scaffolds};
 use serde_json::{Value, json};
 
 #[test]
