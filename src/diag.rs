@@ -132,6 +132,7 @@ codes! {
     JsonFloatInteger = ("F017", "json-float-integer", Warning, "a multi-agent-spec JSON file writes an integer field as a float (`3.0`), which the Go SDK cannot decode"),
     XstateUnsupported = ("F018", "xstate-unsupported", Error, "an XState machine uses a feature a loop cannot hold (parallel or nested states, guards, actions, delays, invoked actors)"),
     XstateGate = ("F019", "xstate-checkpoint-gate", Error, "an XState checkpoint gate is bypassed, out of order, or lacks its `APPROVE` or `REJECT` event"),
+    AgentpmYaml = ("F020", "agentpm-yaml", Warning, "an AgentPM loop manifest written in YAML, which AgentPM cannot read (it reads manifests as JSON only)"),
     // ---- V: AgentPM lint rules 1-22 (formats.md 1.5) ----
     BlankArchetype = ("V001", "blank-archetype", Error, "`archetype` is empty or blank"),
     BlankObjective = ("V002", "blank-objective", Error, "a phase objective is empty or blank"),

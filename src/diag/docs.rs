@@ -272,9 +272,15 @@ pub fn explain_body(code: Code) -> String {
             .condition()
             .map(|c| format!(" ({c})"))
             .unwrap_or_default();
+        // An AgentPM example is YAML to be short: it reports `F020` too, which is said.
+        let also = if code != Code::AgentpmYaml && is_agentpm_yaml(e.bad) {
+            " (and `F020`: AgentPM reads manifests as JSON only, and the example is written in YAML to be short)"
+        } else {
+            ""
+        };
         let _ = write!(
             out,
-            "\n## Example\n\n`{}` reports {}{condition}:\n\n```{}\n{}```\n",
+            "\n## Example\n\n`{}` reports {}{also}{condition}:\n\n```{}\n{}```\n",
             e.how.command(file),
             code,
             lang(e.bad),
@@ -352,6 +358,12 @@ pub fn example_file_name(text: &str) -> &'static str {
     } else {
         "loop.yaml"
     }
+}
+
+/// Whether an example is an AgentPM loop manifest written in YAML (which reports `F020`
+/// besides its own code).
+pub fn is_agentpm_yaml(text: &str) -> bool {
+    lang(text) == "yaml" && text.lines().any(|l| l == "kind: loop" || l == "loop:")
 }
 
 fn lang(text: &str) -> &'static str {

@@ -1,4 +1,4 @@
-//! AgentPM loop manifests: the read path (shape, warnings `F010`, `F012`, `F013`, the
+//! AgentPM loop manifests: the read path (shape, warnings `F010`, `F012`, `F013`, `F020`, the
 //! dependency-key hint) and the lowering into the IR. Every field has a place in the IR,
 //! so the lowering is lossless.
 
@@ -8,7 +8,7 @@ use crate::format::Format;
 use crate::front::shape::{Profile, UnknownKey};
 use crate::ir::{self, Destination, Field, Origin, Pattern, Provenance, Spec};
 use crate::model::agentpm as m;
-use crate::tree::{Document, Member, Node, ReadLimits};
+use crate::tree::{Document, Member, Node, ReadLimits, Syntax};
 
 /// A document with a `loop` object, or with `kind: "loop"`, is an AgentPM manifest (the
 /// kind names the package type, formats.md 1.1: a manifest whose `loop` is misspelled is
@@ -27,6 +27,10 @@ pub fn read(
     if !phase_count_fits(doc, &["loop", "phases"], limits, diags) {
         return None;
     }
+    // A manifest recognised by its content (not one read so by `--from`) in YAML.
+    if doc.syntax == Syntax::Yaml && claims(doc.root()) {
+        warn_yaml(diags);
+    }
     // formats.md 1.6: a manifest without `kind` is read as a loop, with a warning.
     let kind_optional = has_key(doc.root(), "loop");
     if kind_optional && !has_key(doc.root(), "kind") {
@@ -41,6 +45,23 @@ pub fn read(
     warn_package_fields(&man, diags);
     done_with_tree(doc, tree, diags);
     Some(lower(man))
+}
+
+/// `F020`: an AgentPM loop manifest in YAML. AgentPM reads a package's `agent.json` (a
+/// loop package is `agent.json` and a README, seed 001), as JSON only; loopconv reads the
+/// same data from YAML, so that a loop can be drafted there, and says it must be JSON to
+/// be published or installed. Only a loop manifest: an Agent manifest is no loop, and is
+/// not read here.
+fn warn_yaml(diags: &mut Diagnostics) {
+    diags.push(
+        Diagnostic::new(
+            Code::AgentpmYaml,
+            "this AgentPM loop manifest is written in YAML, but AgentPM reads manifests as JSON only",
+        )
+        .with_note("loopconv reads the same data from YAML; `agentpm lint`, `publish` and `install` read `agent.json`")
+        .with_help("write it as JSON: `loopconv convert FILE --to agentpm -o agent.json` writes the same loop")
+        .at(""),
+    );
 }
 
 /// `F010`: no `kind`.

@@ -1,6 +1,7 @@
-//! The long forms of the multi-agent-spec interoperability warnings (`F015`, `F016` and `F017`,
-//! raised by `crate::front::interop`, and `B005`, by `crate::back::mas`): files the format
-//! allows but the multi-agent-spec Go SDK cannot load.
+//! The long forms of the interoperability warnings: the multi-agent-spec ones (`F015`,
+//! `F016` and `F017`, raised by `crate::front::interop`, and `B005`, by `crate::back::mas`):
+//! files the format allows but the multi-agent-spec Go SDK cannot load; and `F020`
+//! (`crate::front::agentpm`): an AgentPM manifest in YAML, which AgentPM cannot read.
 
 use super::{Code, CodeDoc, convert, ex};
 use crate::format::{Format, Target};
@@ -41,6 +42,19 @@ pub(super) const DOCS: &[CodeDoc] = &[
 "#,
             r#"{"name": "docs-refresh", "type": "REAL", "actor": "doc-writer", "mission": "Every public function has a doc comment.", "max_attempts": 3}
 "#,
+        ),
+    },
+    CodeDoc {
+        code: Code::AgentpmYaml,
+        checks: "An AgentPM loop manifest (a file with `kind: loop` or a `loop` object) is written in JSON. An Agent manifest, a multi-agent-spec loop and a loop read in YAML with `--from agentpm` (one that is no manifest by its content) are not judged.",
+        why: "AgentPM reads a package's manifest, `agent.json`, as JSON only: `agentpm lint`, `publish` and `install` cannot read a YAML manifest. loopconv reads the same data from YAML, so a loop can be drafted there, and warns that it must be JSON before it is published.",
+        fix: "Write the manifest as JSON (`loopconv convert loop.yaml --to agentpm -o agent.json` writes the same loop).",
+        example: ex(
+            apm!(),
+            concat!(
+                json_head!(),
+                "    {\"from\": \"read\", \"on\": \"complete\", \"to\": \"$end\"}\n  ]}\n}\n"
+            ),
         ),
     },
     CodeDoc {

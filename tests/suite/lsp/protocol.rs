@@ -723,8 +723,9 @@ fn a_files_own_line_endings_are_kept() {
         c.open(uri, &text);
         let ds = c.diagnostics(uri, 1);
         let codes: Vec<&Value> = ds.iter().map(|d| &d["code"]).collect();
-        assert_eq!(codes, ["F012", "V011"], "{ds:?}");
-        assert_eq!(ds[1]["range"]["start"], pos(&text, "stuck", 0, 0), "{nl:?}");
+        // F020: an AgentPM manifest in YAML.
+        assert_eq!(codes, ["F012", "F020", "V011"], "{ds:?}");
+        assert_eq!(ds[2]["range"]["start"], pos(&text, "stuck", 0, 0), "{nl:?}");
         let items = c.request("textDocument/completion", at(uri, pos(&text, "$end", 0, 0)));
         assert!(labels(&items).contains(&"plan"), "{items}");
 
@@ -760,7 +761,7 @@ fn a_fix_adds_a_flow_item_to_a_flow_sequence() {
             &loopconv::LoadOptions::default(),
         );
         let codes: Vec<String> = l.diags.items().iter().map(|d| d.code.to_string()).collect();
-        assert_eq!(codes, ["F012"], "{fixed}");
+        assert_eq!(codes, ["F012", "F020"], "{fixed}");
         c.shutdown();
     }
 }
@@ -1186,7 +1187,13 @@ fn incremental_changes_edit_the_text_as_the_client_did() {
     let uri = "file:///tmp/inc.yaml";
     c.open(uri, &text);
     let opened = c.diagnostics(uri, 1);
-    assert!(opened.iter().all(|d| d["code"] == "F012"), "{opened:#?}");
+    // F012 (no `$schema`) and F020 (an AgentPM manifest in YAML) only.
+    assert!(
+        opened
+            .iter()
+            .all(|d| d["code"] == "F012" || d["code"] == "F020"),
+        "{opened:#?}"
+    );
 
     let it = text.find("it.\"").expect("it");
     let first = edit(&mut text, it, it + 2, "that");
