@@ -75,6 +75,11 @@ pub mod id_pattern {
     /// messages quote: [`STABLE_ID`] with its `maxLength`, in a form Rust's `regex` cannot
     /// compile (a look-ahead).
     pub const STABLE_ID_DOCUMENTED: &str = "^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$";
+    /// Where a transition or a rejection goes (AgentPM `to`, `on_reject`): a
+    /// [`STABLE_ID`] or one of the three terminals, so that a schema reader refuses
+    /// `"$fail"`. loopconv's shape check leaves it to validation (`V009`, `V016`), which
+    /// names the closest phase or terminal.
+    pub const DESTINATION: &str = r"^(?:[a-z](?:-?[a-z0-9])*|\$(?:end|abort|handoff))$";
     /// MAS loop name and check id (the IR's loop name).
     pub const NAME: &str = "^[a-z][a-z0-9-]*$";
     /// AgentPM package name: a [`NAME`] of at most 64 characters.

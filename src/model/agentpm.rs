@@ -222,6 +222,7 @@ pub struct Transition {
     /// Outcome.
     pub on: String,
     /// Target phase or terminal (`$end`, `$abort`, `$handoff`).
+    #[schemars(regex(pattern = id_pattern::DESTINATION))]
     pub to: String,
 }
 
@@ -237,7 +238,8 @@ pub struct Checkpoint {
     pub kind: CheckpointType,
     /// The guarded phase.
     pub before_phase: String,
-    /// Where a rejection goes.
+    /// Where a rejection goes: a phase or a terminal (`$end`, `$abort`, `$handoff`).
+    #[schemars(regex(pattern = id_pattern::DESTINATION))]
     pub on_reject: String,
 }
 

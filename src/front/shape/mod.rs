@@ -429,6 +429,12 @@ impl ShapeCheck<'_> {
         {
             return true;
         }
+        // A destination (`to`, `on_reject`) is a reference: validation judges it against
+        // the declared phases and the terminals and names the closest (`$fail`: did you
+        // mean `$abort`?), where the pattern could only say it does not match.
+        if obj.pattern == Some(rules::TextPattern::Destination) {
+            return true;
+        }
         if is_id && obj.pattern == Some(rules::TextPattern::KebabSingleHyphens) {
             return self.stable_id(obj, text, ptr, report);
         }

@@ -79,18 +79,22 @@ pub(super) enum TextPattern {
     UpperSnake,
     /// [`id_pattern::VERSION`].
     SemVer,
+    /// [`id_pattern::DESTINATION`]: a stable id or a terminal. Not judged by the shape
+    /// check (`Shape::string`): validation does, with the closest name (`V009`, `V016`).
+    Destination,
 }
 
 impl TextPattern {
     /// Every pattern, for the compiler and the tests.
     #[cfg(test)]
-    pub(super) const ALL: [TextPattern; 6] = [
+    pub(super) const ALL: [TextPattern; 7] = [
         TextPattern::NotBlank,
         TextPattern::Kebab,
         TextPattern::Kebab64,
         TextPattern::KebabSingleHyphens,
         TextPattern::UpperSnake,
         TextPattern::SemVer,
+        TextPattern::Destination,
     ];
 
     /// The pattern as the schema writes it.
@@ -102,6 +106,7 @@ impl TextPattern {
             TextPattern::KebabSingleHyphens => id_pattern::STABLE_ID,
             TextPattern::UpperSnake => "^[A-Z][A-Z0-9_]*$",
             TextPattern::SemVer => id_pattern::VERSION,
+            TextPattern::Destination => id_pattern::DESTINATION,
         }
     }
 
@@ -119,6 +124,10 @@ impl TextPattern {
                         .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
             }
             TextPattern::SemVer => id_pattern::is_version(text),
+            TextPattern::Destination => {
+                id_pattern::matches_stable_id(text)
+                    || matches!(text, "$end" | "$abort" | "$handoff")
+            }
         }
     }
 }
@@ -355,6 +364,13 @@ mod tests {
             "1.2.3-",
             "1.2.3-a+b-c",
             "10.20.30+x",
+            "$end",
+            "$abort",
+            "$handoff",
+            "$fail",
+            "$end-x",
+            "x$end",
+            "$",
         ] {
             out.push(v.to_owned());
         }

@@ -366,6 +366,7 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
+        pattern: Some(TextPattern::Destination),
         ..Rules::EMPTY
     },
     // 40: #/$defs/Loop/properties/checkpoints
@@ -419,6 +420,7 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
+        pattern: Some(TextPattern::Destination),
         ..Rules::EMPTY
     },
     // 46: #/$defs/ErrorPolicy

@@ -10,8 +10,10 @@
 //!   converts them to. "Structurally valid" for loopconv means: no error whose code starts
 //!   with `P` or `F`, no `F010` (the schema requires `kind`; loopconv reads a manifest without
 //!   it with a warning, an error under `--strict`), and none of the rules that the schemas
-//!   encode as conditionals or non-blank patterns ([`SCHEMA_V_CODES`]). Other semantic rules
-//!   (references, the graph) are not a schema's business.
+//!   encode as conditionals or non-blank patterns ([`SCHEMA_V_CODES`]), and an AgentPM
+//!   destination that is neither an id nor a terminal (`V009`, `V016` on `$fail`: the
+//!   schema's `pattern`). Other semantic rules (references, the graph) are not a schema's
+//!   business.
 
 mod editor;
 mod outcomes;
@@ -64,6 +66,24 @@ fn validator(f: Format) -> jsonschema::Validator {
 
 /// loopconv's structural verdict, with the codes that decided it.
 fn structural(l: &Loaded) -> (bool, Vec<&'static str>) {
+    let json = l.doc.as_ref().map(|d| d.root().to_json());
+    // An AgentPM `to` or `on_reject` that is neither a stable id nor a terminal (`$fail`):
+    // the schema's `pattern` refuses it, loopconv's reference rule names it (V009, V016).
+    let bad_destination = |d: &loopconv::diag::Diagnostic| {
+        l.format == Some(Format::Agentpm)
+            && matches!(
+                d.code,
+                Code::UnknownTransitionTarget | Code::UnknownRejectTarget
+            )
+            && json
+                .as_ref()
+                .and_then(|j| j.pointer(&d.location.pointer))
+                .and_then(Value::as_str)
+                .is_some_and(|t| {
+                    !loopconv::ir::id_pattern::matches_stable_id(t)
+                        && !matches!(t, "$end" | "$abort" | "$handoff")
+                })
+    };
     let codes: Vec<&'static str> = l
         .diags
         .items()
@@ -86,6 +106,7 @@ fn structural(l: &Loaded) -> (bool, Vec<&'static str>) {
                 && !xstate_loop_rule
                 && (c.starts_with('P') || c.starts_with('F') || SCHEMA_V_CODES.contains(&d.code)))
                 || d.code == Code::MissingKind
+                || bad_destination(d)
         })
         .map(|d| d.code.as_str())
         .collect();
@@ -571,4 +592,59 @@ fn schema_prints_json_schemas() {
         required.contains(&"loop") && required.contains(&"name"),
         "{required:?}"
     );
+}
+
+/// The AgentPM schema refuses a destination that is neither a stable id nor a terminal
+/// (`"to": "$fail"`, `"on_reject": "$reject"`), as the AgentPM docs allow no other `$`
+/// target; before, `to` and `on_reject` were any string. `check` judges it as before, by
+/// the reference rules (V009, V016) and their help (`$End`: did you mean `$end`?; `$fail`:
+/// the list of terminals), not by the pattern: the shape check leaves destinations to
+/// them.
+#[test]
+fn the_agentpm_schema_refuses_a_terminal_that_does_not_exist() {
+    let v = validator(Format::Agentpm);
+    let text = std::fs::read_to_string(examples().join("agentpm/code-review-sign-off.json"))
+        .expect("example");
+    let base: Value = serde_json::from_str(&text).expect("JSON");
+    assert!(v.is_valid(&base));
+    for (at, bad) in [
+        ("/loop/transitions/4/to", "$fail"),
+        ("/loop/transitions/4/to", "$End"),
+        ("/loop/checkpoints/0/on_reject", "$reject"),
+    ] {
+        let mut m = base.clone();
+        *m.pointer_mut(at).expect("member") = bad.into();
+        let errors: Vec<String> = v.iter_errors(&m).map(|e| e.to_string()).collect();
+        assert_eq!(errors.len(), 1, "{at} = {bad}: {errors:?}");
+        assert!(errors[0].contains("does not match"), "{errors:?}");
+        let l = loopconv::load(
+            "agent.json",
+            m.to_string().as_bytes(),
+            &LoadOptions::default(),
+        );
+        let codes: Vec<Code> = l.diags.items().iter().map(|d| d.code).collect();
+        let want = if at.ends_with("to") {
+            Code::UnknownTransitionTarget
+        } else {
+            Code::UnknownRejectTarget
+        };
+        assert_eq!(codes, [want], "{at} = {bad}");
+        // The reference rule's help: the closest terminal, or the list of them.
+        let help = l.diags.items()[0].help_text().unwrap_or_default();
+        assert!(help.contains("`$"), "{bad}: {help}");
+        match bad {
+            "$fail" => assert_eq!(
+                help,
+                "targets are a declared phase or a terminal: `$end` (success), `$abort` (failure), `$handoff` (hand-off)"
+            ),
+            "$End" => assert_eq!(help, "did you mean `$end`?"),
+            _ => {}
+        }
+    }
+    // A phase id or a terminal passes.
+    for good in ["review", "$end", "$abort", "$handoff"] {
+        let mut m = base.clone();
+        *m.pointer_mut("/loop/transitions/4/to").expect("to") = good.into();
+        assert!(v.is_valid(&m), "{good}");
+    }
 }
