@@ -5,7 +5,7 @@ use super::ShapeCheck;
 use super::ptr::Ptr;
 use super::rules::{Rules, Types};
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
-use crate::tree::{Member, Node, Value};
+use crate::tree::{Member, Node, Syntax, Value};
 
 /// A user's text in a message: escaped, cut to [`crate::diag::QUOTED_CHARS`] with its
 /// full length ([`crate::diag::quote`]).
@@ -98,6 +98,66 @@ pub(super) fn with_repair(d: Diagnostic, text: &str, ptr: &Ptr<'_>) -> Diagnosti
         }
         None => d,
     }
+}
+
+/// The expected form of a value of the wrong type that people often write another way
+/// (checks as a mapping, an outcome or a port as a bare string, a mission as a list), as a
+/// short example in the file's syntax; `None` for any other field.
+fn expected_form(ptr: &Ptr<'_>, yaml: bool) -> Option<String> {
+    // The list a value is (`checks`) or an item of (`checks[0]`).
+    let (list, item) = match (ptr.last_key(), ptr.parent().last_key()) {
+        (Some(key), _) => (key, false),
+        (None, Some(key)) if !ptr.is_root() => (key, true),
+        _ => return None,
+    };
+    let pick = |y: &str, j: &str| if yaml { y.to_owned() } else { j.to_owned() };
+    let (what, one) = match list {
+        "checks" => (
+            "a check is a mapping with an `id` (and a `type` with what it runs), in a list",
+            pick(
+                "{id: tests, type: command, command: cargo test}",
+                r#"{"id": "tests", "type": "command", "command": "cargo test"}"#,
+            ),
+        ),
+        "outcomes" => (
+            "an outcome is a mapping with an `id` and a `description`, in a list",
+            pick(
+                "{id: done, description: The work is finished.}",
+                r#"{"id": "done", "description": "The work is finished."}"#,
+            ),
+        ),
+        "inputs" | "outputs" => (
+            "a port is a mapping with a `name` (and optionally a `type`), in a list",
+            pick(
+                "{name: report, type: file}",
+                r#"{"name": "report", "type": "file"}"#,
+            ),
+        ),
+        "mission" if !item => {
+            return Some(if yaml {
+                "a mission is one string; for several lines use a block scalar: `mission: |` then the lines indented below it".to_owned()
+            } else {
+                r#"a mission is one string: `"mission": "Add the feature and keep the tests green."` (join the parts, with `\n` between lines)"#.to_owned()
+            });
+        }
+        _ => return None,
+    };
+    let field = if yaml {
+        format!("{list}: [{one}]")
+    } else {
+        format!("\"{list}\": [{one}]")
+    };
+    let what = if yaml {
+        what.to_owned()
+    } else {
+        what.replace("a mapping", "an object")
+    };
+    Some(if item {
+        let dash = if yaml { "- " } else { "" };
+        format!("{what}: `{dash}{one}` (the whole field: `{field}`)")
+    } else {
+        format!("{what}: `{field}`")
+    })
 }
 
 /// `none`, or the number found.
@@ -193,6 +253,8 @@ impl ShapeCheck<'_> {
             && let Some(b) = yaml11_boolean(text)
         {
             d = d.with_help(format!("a boolean is `true` or `false`: write `{b}`"));
+        } else if let Some(form) = expected_form(ptr, self.doc.syntax == Syntax::Yaml) {
+            d = d.with_help(form);
         } else if types.contains(&"string")
             && !matches!(node.value, Value::Object(_) | Value::Array(_))
         {

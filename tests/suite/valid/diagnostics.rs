@@ -524,3 +524,84 @@ fn syntax_errors_teach_the_expected_form_at_the_cause() {
         assert!(h.contains(help), "{text}: {h}");
     }
 }
+
+/// The common shape mistakes get a help line with a short example of the expected form,
+/// in the file's syntax, on the wrong value itself: checks as a mapping, an outcome or a
+/// port as a bare string, a mission as a list (before: the type alone, no help).
+#[test]
+fn shape_errors_show_the_expected_form_at_the_cause() {
+    const VEAL: &str = "name: qa\ntype: VEAL\nvalidator: qa\nactor: fixer\n";
+    const APM: &str = "kind: loop\nname: x\nversion: 0.1.0\ndescription: d\nloop:\n  entry_phase: a\n  transitions: [{from: a, on: done, to: $end}]\n  phases:\n    - id: a\n      objective: A.\n";
+    let cases: Vec<(&str, String, (u32, u32), &str)> = vec![
+        (
+            "loop.yaml",
+            format!("{VEAL}checks:\n  tests: {{type: command, command: cargo test}}\n"),
+            (6, 3),
+            "in a list: `checks: [{id: tests, type: command, command: cargo test}]`",
+        ),
+        (
+            "loop.yaml",
+            format!("{VEAL}checks:\n  - tests\n"),
+            (6, 5),
+            "a check is a mapping with an `id` (and a `type` with what it runs), in a list: `- {id: tests, type: command, command: cargo test}`",
+        ),
+        (
+            "loop.json",
+            r#"{"name": "qa", "type": "VEAL", "validator": "qa", "actor": "fixer", "checks": {"id": "tests"}}"#.to_owned(),
+            (1, 79),
+            r#"a check is an object with an `id` (and a `type` with what it runs), in a list: `"checks": [{"id": "tests", "type": "command", "command": "cargo test"}]`"#,
+        ),
+        (
+            "loop.yaml",
+            format!("{APM}      outcomes: [done]\n"),
+            (11, 18),
+            "an outcome is a mapping with an `id` and a `description`, in a list: `- {id: done, description: The work is finished.}`",
+        ),
+        (
+            "loop.yaml",
+            format!("{APM}      outcomes: done\n"),
+            (11, 17),
+            "`outcomes: [{id: done, description: The work is finished.}]`",
+        ),
+        (
+            "loop.yaml",
+            "name: feature\ntype: REAL\nactor: dev\nmission: Ship.\ninputs: [report]\n".to_owned(),
+            (5, 10),
+            "a port is a mapping with a `name` (and optionally a `type`), in a list: `- {name: report, type: file}`",
+        ),
+        (
+            "loop.yaml",
+            "name: feature\ntype: REAL\nactor: dev\nmission: Ship.\noutputs: report\n".to_owned(),
+            (5, 10),
+            "`outputs: [{name: report, type: file}]`",
+        ),
+        (
+            "loop.yaml",
+            "name: feature\ntype: REAL\nactor: dev\nmission:\n  - Ship it.\n  - Keep the tests green.\n".to_owned(),
+            (5, 3),
+            "a mission is one string; for several lines use a block scalar: `mission: |`",
+        ),
+        (
+            "loop.json",
+            r#"{"name": "feature", "type": "REAL", "actor": "dev", "mission": ["Ship it."]}"#.to_owned(),
+            (1, 64),
+            r#"a mission is one string: `"mission": "#,
+        ),
+    ];
+    for (name, text, (line, column), help) in cases {
+        let l = loopconv::load(name, text.as_bytes(), &loopconv::LoadOptions::default());
+        let errors: Vec<_> = l
+            .diags
+            .items()
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        assert_eq!(errors.len(), 1, "one error: {text}: {errors:#?}");
+        let d = errors[0];
+        assert_eq!(d.code, Code::WrongType, "{text}: {d:?}");
+        let p = d.location.pos.expect("located");
+        assert_eq!((p.line, p.column), (line, column), "{text}: {d:?}");
+        let h = d.help_text().unwrap_or_default();
+        assert!(h.contains(help), "{text}: {h}");
+    }
+}

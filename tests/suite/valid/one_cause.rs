@@ -487,12 +487,16 @@ fn mas_declarations_give_one_error_each() {
     let string_check = VEAL.split("  - id").next().unwrap_or_default().to_owned() + "  - tests\n";
     assert_eq!(
         pinned(&string_check),
-        ["F003 6:5 `checks[0]` must be an object, found the string `tests`"]
+        [
+            "F003 6:5 `checks[0]` must be an object, found the string `tests` | a check is a mapping with an `id` (and a `type` with what it runs), in a list: `- {id: tests, type: command, command: cargo test}` (the whole field: `checks: [{id: tests, type: command, command: cargo test}]`)"
+        ]
     );
     let object = VEAL.split("checks:").next().unwrap_or_default().to_owned() + "checks: {}\n";
     assert_eq!(
         pinned(&object),
-        ["F003 5:9 `checks` must be an array, found an object"]
+        [
+            "F003 5:9 `checks` must be an array, found an object | a check is a mapping with an `id` (and a `type` with what it runs), in a list: `checks: [{id: tests, type: command, command: cargo test}]`"
+        ]
     );
 }
 
