@@ -93,39 +93,87 @@ const DEPENDENCY_KEYS: &[&str] = &[
     "display_name",
 ];
 
+/// The reason for a limit other than `max_steps` (seed 001, "Limits and error policy").
+const LIMITS: &str = "`limits.max_steps` is the only limit a loop declares: model-call, tool-call, action and repair limits (and budgets) are runtime-only settings of the harness that runs it";
+
+/// The reason for a package key on a phase.
+const PHASE_PACKAGES: &str = "a phase says only what it intends to use, in `access` (`access: {tools: true}`): which packages are available in a phase is the Agent's binding (`bindings.phases.<phase-id>`) and the runtime's, not the loop's";
+
 /// What an unknown key that configures the runtime is about, and where the AgentPM docs
 /// put it (seed 001, "Runtime concerns deliberately absent here" and "Limits and error
-/// policy"), or `None` for any other key.
-fn runtime_concern(key: &str, in_limits: bool) -> Option<&'static str> {
+/// policy"), or `None` for any other key. The rule: a key is a runtime key when one of its
+/// words (split at `_` and `-`, any case) names one of those concerns: model or provider
+/// selection, prompt assembly, the packages available in a phase, MCP host, port,
+/// transport or process, consumer-context files, approval UI, controller routing and
+/// resume, the memory store, and every limit but `max_steps`. Any other unknown key is a
+/// plain `F001` with the allowed fields and the closest of them.
+fn runtime_concern(key: &str, parent: &str) -> Option<&'static str> {
     let k = key.to_ascii_lowercase().replace('-', "_");
-    let has = |w: &str| k.split('_').any(|part| part == w);
+    let has = |words: &[&str]| k.split('_').any(|part| words.contains(&part));
+    let in_limits = parent == "/loop/limits";
+    // A phase (`/loop/phases/N`), where `tools`, `knowledge` and `memory` are `access` keys.
+    let in_phase =
+        parent.starts_with("/loop/phases/") && !parent["/loop/phases/".len()..].contains('/');
     // A misspelt `max_steps` keeps its did-you-mean.
     if in_limits && !k.contains("step") && strsim::damerau_levenshtein(&k, "max_steps") > 2 {
-        return Some(
-            "`limits.max_steps` is the only limit a loop declares: model-call, tool-call, action and repair limits (and budgets) are runtime-only settings of the harness that runs it",
-        );
+        return Some(LIMITS);
     }
-    if has("model") || has("models") || has("provider") || has("temperature") {
-        Some(
-            "a loop is metadata only and does not choose a model: model and provider selection belong to the runtime that runs it (the AgentPM harness)",
-        )
-    } else if has("prompt") || has("prompts") {
-        Some(
-            "a loop does not assemble prompts (a phase's `objective` says what it must achieve): prompt assembly belongs to the runtime that runs it (the AgentPM harness)",
-        )
-    } else if has("mcp") || matches!(k.as_str(), "transport" | "host" | "port" | "servers") {
-        Some(
-            "a loop does not start MCP servers: MCP host, port, transport and process configuration belong to the runtime that runs it (the AgentPM harness)",
-        )
-    } else if (has("calls") || has("call") || has("budget") || has("tokens") || has("cost"))
-        && (k.starts_with("max") || has("limit") || has("budget") || has("calls"))
+    let reason = if has(&[
+        "model",
+        "models",
+        "provider",
+        "providers",
+        "temperature",
+        "llm",
+    ]) {
+        "a loop is metadata only and does not choose a model: model and provider selection belong to the runtime that runs it (the AgentPM harness)"
+    } else if has(&["prompt", "prompts", "system", "instructions", "template"]) {
+        "a loop does not assemble prompts (a phase's `objective` says what it must achieve): prompt assembly belongs to the runtime that runs it (the AgentPM harness)"
+    } else if in_phase
+        && has(&[
+            "tools",
+            "skills",
+            "knowledge",
+            "memory",
+            "packages",
+            "bindings",
+        ])
     {
-        Some(
-            "`limits.max_steps` is the only limit a loop declares: model-call, tool-call, action and repair limits (and budgets) are runtime-only settings of the harness that runs it",
-        )
+        PHASE_PACKAGES
+    } else if has(&[
+        "mcp",
+        "transport",
+        "host",
+        "port",
+        "servers",
+        "server",
+        "process",
+        "stdio",
+    ]) {
+        "a loop does not start MCP servers: MCP host, port, transport and process configuration belong to the runtime that runs it (the AgentPM harness)"
+    } else if has(&["context"]) {
+        "a loop does not read consumer context: consumer-context file contents belong to the runtime that runs it (the AgentPM harness)"
+    } else if has(&[
+        "approver",
+        "approvers",
+        "controller",
+        "resume",
+        "ui",
+        "routing",
+        "route",
+    ]) {
+        "a checkpoint says only where an approval is asked and where a rejection goes: the approval UI, controller routing and resume mechanics belong to the runtime that runs it (the AgentPM harness)"
+    } else if has(&["store", "backend", "retention"]) {
+        "a loop says only whether a phase reads or writes memory (`access.memory`): live memory-store behaviour belongs to the runtime that runs it (the AgentPM harness)"
+    } else if has(&[
+        "calls", "call", "budget", "tokens", "cost", "actions", "repairs", "repair",
+    ]) && (k.starts_with("max") || has(&["limit", "limits", "budget", "calls"]))
+    {
+        LIMITS
     } else {
-        None
-    }
+        return None;
+    };
+    Some(reason)
 }
 
 /// An unknown key that configures the runtime, anywhere in the manifest: named with the
@@ -135,8 +183,7 @@ fn runtime_key(key: &str, pointer: &str) -> Option<Diagnostic> {
         .parent()
         .as_str()
         .to_owned();
-    let in_limits = parent == "/loop/limits";
-    let why = runtime_concern(key, in_limits)?;
+    let why = runtime_concern(key, &parent)?;
     let where_ = if parent.is_empty() {
         "at the top level".to_owned()
     } else {
@@ -151,7 +198,11 @@ fn runtime_key(key: &str, pointer: &str) -> Option<Diagnostic> {
             ),
         )
         .with_note(why)
-        .with_help("remove it from the loop and set it in the harness configuration (`agentpm.harness.json`) or the runtime that runs the loop")
+        .with_help(if why == PHASE_PACKAGES {
+            "say the phase's intent in its `access`, and bind the packages in the Agent that uses the loop"
+        } else {
+            "remove it from the loop and set it in the harness configuration (`agentpm.harness.json`) or the runtime that runs the loop"
+        })
         .at_key(pointer),
     )
 }

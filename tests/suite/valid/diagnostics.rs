@@ -410,9 +410,11 @@ fn code_table_is_frozen() {
     insta::assert_snapshot!("code_table", table);
 }
 
-/// A key that configures the runtime (a model, a prompt, an MCP transport, a tool-call
-/// limit) is named with the reason the AgentPM docs give, not only "allowed fields here";
-/// a misspelt `max_steps` is still an unknown field of `limits`.
+/// A key that configures the runtime (each concern the AgentPM docs name: a model or
+/// provider, a prompt, a phase's packages, an MCP transport, consumer-context files, an
+/// approver, a memory store, a tool-call or repair limit) is named with the reason the
+/// AgentPM docs give, not only "allowed fields here"; a misspelt `max_steps` is still an
+/// unknown field of `limits`, and any other unknown key a plain `F001`.
 #[test]
 fn runtime_keys_get_the_reason_they_are_absent() {
     let base = std::fs::read_to_string(examples().join("agentpm/react-loop.json")).unwrap();
@@ -422,6 +424,14 @@ fn runtime_keys_get_the_reason_they_are_absent() {
     m["loop"]["phases"][0]["model"] = "gpt-5".into();
     m["loop"]["phases"][0]["prompt"] = "You are a triager.".into();
     m["loop"]["mcp"] = serde_json::json!({"transport": "stdio"});
+    // Every other concern the AgentPM docs name as the runtime's (seed 001).
+    m["loop"]["phases"][1]["tools"] = serde_json::json!(["@acme/search"]);
+    m["loop"]["phases"][1]["context_files"] = serde_json::json!(["AGENTS.md"]);
+    m["loop"]["limits"]["max_repairs"] = 2.into();
+    m["loop"]["memory_store"] = "redis".into();
+    m["loop"]["checkpoints"] = serde_json::json!([{"id": "ok", "type": "approval",
+        "before_phase": "act", "on_reject": "$abort", "approver": "lead"}]);
+    m["loop"]["phases"][2]["provider"] = "openai".into();
     let text = serde_json::to_string_pretty(&m).unwrap();
     let l = loopconv::load(
         "agent.json",
@@ -467,7 +477,43 @@ fn runtime_keys_get_the_reason_they_are_absent() {
         "allowed fields here: `max_steps`",
         "{got:#?}"
     );
-    assert_eq!(got.len(), 5, "one diagnostic each: {got:#?}");
+    assert!(
+        find("tools").contains("`bindings.phases.<phase-id>`"),
+        "{got:#?}"
+    );
+    assert!(
+        find("context_files").contains("consumer-context file contents"),
+        "{got:#?}"
+    );
+    assert!(
+        find("max_repairs").contains("only limit a loop declares"),
+        "{got:#?}"
+    );
+    assert!(find("memory_store").contains("memory-store"), "{got:#?}");
+    assert!(
+        find("approver").contains("approval UI, controller routing and resume"),
+        "{got:#?}"
+    );
+    assert!(find("provider").contains("provider selection"), "{got:#?}");
+    assert_eq!(got.len(), 11, "one diagnostic each: {got:#?}");
+    // Any other unknown key is a plain F001 with the allowed fields.
+    let mut other: serde_json::Value = serde_json::from_str(&base).unwrap();
+    other["loop"]["phases"][0]["colour"] = "blue".into();
+    let l = loopconv::load(
+        "agent.json",
+        serde_json::to_string(&other).unwrap().as_bytes(),
+        &loopconv::LoadOptions::default(),
+    );
+    let [d] = l.diags.items() else {
+        panic!("{:?}", l.diags.items())
+    };
+    assert!(d.notes.is_empty(), "{d:?}");
+    assert!(
+        d.help_text()
+            .unwrap_or_default()
+            .starts_with("allowed fields here"),
+        "{d:?}"
+    );
 }
 
 /// The common syntax mistakes get a help line with the expected form, placed at the cause
