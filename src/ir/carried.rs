@@ -71,10 +71,7 @@ pub fn derive_graph(spec: &Spec) -> Graph {
     let eval_outcomes = vec![
         outcome(fixed.success.0, fixed.success.1.to_owned()),
         outcome(fixed.retry.0, fixed.retry.1.to_owned()),
-        outcome(
-            fixed.escalate,
-            format!("Attempts are exhausted; {esc_text}."),
-        ),
+        outcome(fixed.escalate, escalate_description(spec, &esc_text)),
     ];
     // Seed 004: the validator is read-only, so `validate` never writes memory.
     let first_access = match fixed.pattern {
@@ -341,6 +338,18 @@ fn first_objective(spec: &Spec) -> String {
     items(&mut lines, "Inputs", "name", values(g.inputs.as_ref()));
     free_text(&mut lines, "Mission", g.mission.as_deref());
     lines.join("\n")
+}
+
+/// The escalate outcome's description (it carries nothing of the MAS loop): the
+/// escalation, and for `continue` that the loop then ends with its issues unresolved, as
+/// the diagrams label the edge (`$end` is no success there).
+fn escalate_description(spec: &Spec, esc_text: &str) -> String {
+    match spec.effective_escalation() {
+        Escalation::Continue => format!(
+            "Attempts are exhausted; {esc_text}: the loop ends, issues unresolved (not a success)."
+        ),
+        _ => format!("Attempts are exhausted; {esc_text}."),
+    }
 }
 
 /// `escalation: human`, or `escalation: fallback to agent `x``.

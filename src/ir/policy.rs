@@ -11,7 +11,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Escalation policy.
+/// Escalation policy, when `max_attempts` is reached: `human` stops and asks a person,
+/// `abort` stops and fails the workflow, `continue` ends the loop with its issues
+/// unresolved (at `$end`, no success), `fallback` invokes `fallback_agent`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Escalation {

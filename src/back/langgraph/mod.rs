@@ -298,8 +298,20 @@ fn build(spec: &Spec, plan: &Plan, out: &mut String) {
             "    graph.add_conditional_edges({}, {route}, {{",
             string(from)
         );
+        // `escalation: continue` ends at `$end`, which is no success there (as the
+        // diagrams' escalate edge says).
+        let unresolved = |key: &str| {
+            spec.effective_escalation() == crate::ir::Escalation::Continue
+                && FixedLoop::of(spec.pattern).is_some_and(|f| key == f.escalate)
+        };
         for (key, to) in map {
             let _ = match ends.get(&(from.as_str(), *key)) {
+                Some(st) if unresolved(key) => writeln!(
+                    out,
+                    "        {}: {to},  # status {}: escalation continue ends, issues unresolved (no success)",
+                    string(key),
+                    st.as_str()
+                ),
                 Some(st) => writeln!(
                     out,
                     "        {}: {to},  # status {}",

@@ -42,6 +42,71 @@ fn continue_is_labelled_ends_issues_unresolved() {
     assert!(text.contains("no success"), "{text}");
 }
 
+/// The back ends that are programs or data, and the schemas of the formats that hold an
+/// escalation, label `continue` too (before: LangGraph's escalate edge said `# status
+/// ended` as for a success, the escalate outcome's description in XState, the IR and
+/// AgentPM said only "escalation: continue", and the IR's and XState's schemas called it
+/// an "Escalation policy").
+#[test]
+fn continue_is_labelled_in_every_back_end_and_schema() {
+    let l = loopconv::load(
+        "qa-fix.yaml",
+        CONTINUE.as_bytes(),
+        &loopconv::LoadOptions::default(),
+    );
+    let (spec, info) = l.valid().expect("valid");
+    let label = "the loop ends, issues unresolved (not a success)";
+    let render = |target| {
+        let mut diags = loopconv::diag::Diagnostics::new("qa-fix.yaml");
+        back::render(target, spec, info, &back::Options::default(), &mut diags)
+            .unwrap_or_else(|e| panic!("{target:?}: {e:?}"))
+    };
+    let graph = render(Target::LangGraph);
+    assert!(
+        graph.contains(
+            "\"escalate\": \"$end\",  # status ended: escalation continue ends, issues unresolved (no success)"
+        ),
+        "{graph}"
+    );
+    for format in [
+        loopconv::Format::Xstate,
+        loopconv::Format::Ir,
+        loopconv::Format::Agentpm,
+    ] {
+        let out = render(Target::Loop(format));
+        assert!(out.contains(label), "{format:?}: {out}");
+    }
+    for format in [loopconv::Format::Ir, loopconv::Format::Xstate] {
+        let schema = loopconv::model::schema(format);
+        let text = schema["$defs"]["Escalation"]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('\n', " ");
+        assert!(
+            text.contains("`continue` ends the loop with its issues unresolved"),
+            "{format:?}: {text}"
+        );
+    }
+    // Another escalation keeps its plain words.
+    let human = CONTINUE.replace("escalation: continue", "escalation: human");
+    let l = loopconv::load(
+        "qa-fix.yaml",
+        human.as_bytes(),
+        &loopconv::LoadOptions::default(),
+    );
+    let (spec, info) = l.valid().expect("valid");
+    let mut diags = loopconv::diag::Diagnostics::new("qa-fix.yaml");
+    let graph = back::render(
+        Target::LangGraph,
+        spec,
+        info,
+        &back::Options::default(),
+        &mut diags,
+    )
+    .expect("LangGraph");
+    assert!(!graph.contains("issues unresolved"), "{graph}");
+}
+
 /// The multi-agent-spec schema states its defaults as `default` keywords, not only in
 /// prose, so that editors offer them (before: "(default 3)" in the description alone).
 #[test]
