@@ -651,3 +651,40 @@ fn shape_errors_show_the_expected_form_at_the_cause() {
         assert!(h.contains(help), "{text}: {h}");
     }
 }
+
+/// `F020` fires on an AgentPM loop manifest read as YAML, and on nothing else: not on the
+/// same manifest in JSON, an Agent manifest in YAML (a document that uses a loop, which
+/// AgentPM reads so), a multi-agent-spec loop, or a multi-agent-spec loop read `--from
+/// agentpm` (which claims no AgentPM content). Before, an AgentPM manifest in YAML passed.
+#[test]
+fn agentpm_in_yaml_is_warned_about_only_for_loop_manifests() {
+    let codes = |name: &str, text: &str, opts: &loopconv::LoadOptions| -> Vec<Code> {
+        let l = loopconv::load(name, text.as_bytes(), opts);
+        l.diags.items().iter().map(|d| d.code).collect()
+    };
+    let plain = loopconv::LoadOptions::default();
+    let yaml = read(&examples().join("invalid/F020-agentpm-yaml.yaml"));
+    let yaml = String::from_utf8(yaml).unwrap();
+    assert_eq!(codes("agent.yaml", &yaml, &plain), [Code::AgentpmYaml]);
+    // Without `kind` (a `loop` object) too, beside F010.
+    let no_kind = yaml.replace("kind: loop\n", "");
+    let got = codes("loop.yml", &no_kind, &plain);
+    assert!(got.contains(&Code::AgentpmYaml), "{got:?}");
+    let json = read(&examples().join("agentpm/react-loop.json"));
+    let json = String::from_utf8(json).unwrap();
+    assert_eq!(codes("agent.json", &json, &plain), []);
+    let agent = "kind: agent\nname: triager\nversion: 0.1.0\ndescription: Triage.\nloop: \"@acme/react-loop@0.1.0\"\n";
+    let documents = loopconv::LoadOptions {
+        documents: true,
+        ..loopconv::LoadOptions::default()
+    };
+    assert_eq!(codes("agent.yaml", agent, &documents), []);
+    let mas = "name: feature\ntype: REAL\nactor: dev\nmission: Ship.\n";
+    assert_eq!(codes("loop.yaml", mas, &plain), []);
+    let as_agentpm = loopconv::LoadOptions {
+        from: Some(Format::Agentpm),
+        ..loopconv::LoadOptions::default()
+    };
+    let got = codes("loop.yaml", mas, &as_agentpm);
+    assert!(!got.contains(&Code::AgentpmYaml), "{got:?}");
+}
