@@ -8,6 +8,7 @@
 //! them into lines and columns.
 
 pub mod graph;
+mod mas;
 pub(crate) mod names;
 pub(crate) mod outcomes;
 pub(crate) mod refs;
@@ -16,7 +17,7 @@ mod unknown;
 pub use graph::Info;
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::ir::Spec;
+use crate::ir::{IdMap, Spec};
 
 /// Validate a loop. Returns the graph analysis.
 pub fn validate(spec: &Spec, diags: &mut Diagnostics) -> Info {
@@ -40,5 +41,23 @@ impl Sink for Diagnostics {
     fn key(&mut self, mut d: Diagnostic) {
         d.location.on_key = true;
         self.push(d);
+    }
+}
+
+/// Whether a text is empty or blank (the rules of blank labels, objectives, descriptions
+/// and roles).
+fn blank(s: &str) -> bool {
+    s.trim().is_empty()
+}
+
+/// The index of the first of the ids seen so far that is `id`; `id` is recorded at `i`
+/// when it is the first.
+fn earlier<'a>(first: &mut IdMap<&'a str, usize>, id: &'a str, i: usize) -> Option<usize> {
+    match first.entry(id) {
+        std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            e.insert(i);
+            None
+        }
     }
 }
