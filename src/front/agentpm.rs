@@ -29,7 +29,14 @@ pub fn read(
     }
     // A manifest recognised by its content (not one read so by `--from`) in YAML.
     if doc.syntax == Syntax::Yaml && claims(doc.root()) {
-        warn_yaml(diags);
+        // JSON in a file named `.yaml` is read as YAML, which it also is: AgentPM could read
+        // the text, under its name `agent.json`.
+        let json_text = doc
+            .text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{');
+        warn_yaml(json_text, diags);
     }
     // formats.md 1.6: a manifest without `kind` is read as a loop, with a warning.
     let kind_optional = has_key(doc.root(), "loop");
@@ -52,16 +59,22 @@ pub fn read(
 /// same data from YAML, so that a loop can be drafted there, and says it must be JSON to
 /// be published or installed. Only a loop manifest: an Agent manifest is no loop, and is
 /// not read here.
-fn warn_yaml(diags: &mut Diagnostics) {
-    diags.push(
+fn warn_yaml(json_text: bool, diags: &mut Diagnostics) {
+    let d = if json_text {
+        Diagnostic::new(
+            Code::AgentpmYaml,
+            "this AgentPM loop manifest is JSON in a file named as YAML, but AgentPM reads `agent.json`",
+        )
+        .with_help("name the file `agent.json`")
+    } else {
         Diagnostic::new(
             Code::AgentpmYaml,
             "this AgentPM loop manifest is written in YAML, but AgentPM reads manifests as JSON only",
         )
         .with_note("loopconv reads the same data from YAML; `agentpm lint`, `publish` and `install` read `agent.json`")
         .with_help("write it as JSON: `loopconv convert FILE --to agentpm -o agent.json` writes the same loop")
-        .at(""),
-    );
+    };
+    diags.push(d.at(""));
 }
 
 /// `F010`: no `kind`.

@@ -673,6 +673,14 @@ fn agentpm_in_yaml_is_warned_about_only_for_loop_manifests() {
     let json = read(&examples().join("agentpm/react-loop.json"));
     let json = String::from_utf8(json).unwrap();
     assert_eq!(codes("agent.json", &json, &plain), []);
+    // The JSON text in a file named `.yaml` (read as YAML): said so, with the name to use.
+    let l = loopconv::load("agent.yaml", json.as_bytes(), &plain);
+    let [d] = l.diags.items() else {
+        panic!("{:?}", l.diags.items())
+    };
+    assert_eq!(d.code, Code::AgentpmYaml);
+    assert!(d.message.contains("JSON in a file named as YAML"), "{d:?}");
+    assert_eq!(d.help_text().as_deref(), Some("name the file `agent.json`"));
     let agent = "kind: agent\nname: triager\nversion: 0.1.0\ndescription: Triage.\nloop: \"@acme/react-loop@0.1.0\"\n";
     let documents = loopconv::LoadOptions {
         documents: true,
