@@ -520,6 +520,28 @@ fn first_byte(b: &[u8], special: impl Fn(u8) -> bool) -> Option<usize> {
     b[at..].iter().position(|&x| special(x)).map(|i| at + i)
 }
 
+/// The byte offset of character `n` (from 0) of `s`, if it has that many: the bytes that
+/// start a character counted a block at a time, which the compiler checks at once (a byte
+/// at a time through `char_indices` was several instructions a byte).
+pub fn char_start(s: &str, n: usize) -> Option<usize> {
+    const BLOCK: usize = 64;
+    let starts = |b: &u8| (*b as i8) >= -0x40; // not 0b10xx_xxxx, a continuation byte
+    let mut seen = 0;
+    for (k, block) in s.as_bytes().chunks(BLOCK).enumerate() {
+        // A sum of 0s and 1s, which the compiler turns into vector instructions (a
+        // `filter(..).count()` it did not).
+        let here: usize = block.iter().map(|b| usize::from(starts(b))).sum();
+        if seen + here > n {
+            let (at, _) = (block.iter().enumerate())
+                .filter(|(_, b)| starts(b))
+                .nth(n - seen)?;
+            return Some(k * BLOCK + at);
+        }
+        seen += here;
+    }
+    None
+}
+
 /// Append the decimal digits of `n` (without `write!`, whose formatting machinery was a
 /// tenth of the time of writing a large drawing).
 pub fn push_decimal(out: &mut String, mut n: usize) {
@@ -572,7 +594,9 @@ pub const fn same_text(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
 
-    use super::{Cow, clean, clean_upto, escape_runs, is_dropped, lines, one_line, terminal};
+    use super::{
+        Cow, char_start, clean, clean_upto, escape_runs, is_dropped, lines, one_line, terminal,
+    };
     use proptest::strategy::Strategy;
     /// Every character of Unicode's `Default_Ignorable_Code_Point` list (DerivedCoreProperties)
     /// is dropped but the joiners and variation selectors kept on purpose.
@@ -842,6 +866,12 @@ mod tests {
             max in 0usize..60,
         ) {
             clean_upto_is_a_prefix_of_clean(&s, max)?;
+        }
+
+        /// `char_start` finds what `char_indices` finds, across the blocks it counts.
+        #[test]
+        fn char_start_is_the_nth_char_index(s in mixed_text(), n in 0usize..300) {
+            prop_assert_eq!(char_start(&s, n), s.char_indices().nth(n).map(|(at, _)| at));
         }
 
         #[test]
