@@ -31,16 +31,14 @@ pub(super) fn shorten_clean(s: Text<'_>, max_chars: usize) -> Text<'_> {
     if max_chars == 0 {
         return Cow::Borrowed("");
     }
-    // One pass over the bytes that start a character: where the kept characters end, and
-    // whether there is one more than `max_chars` (counting them, then finding the end by
-    // decoding, was two passes: 16 M more instructions drawing the `long` loop in DOT).
-    let mut starts = (s.bytes().enumerate())
-        .filter(|&(_, b)| !is_continuation(b))
-        .map(|(i, _)| i);
-    let Some(keep_end) = starts.nth(max_chars - 1) else {
+    // Where the kept characters end, and whether there is one more than `max_chars`:
+    // counted a block of bytes at a time (a byte at a time through an iterator was 68 M
+    // instructions for the 600-character tooltips of 10,000 long objectives in DOT).
+    let Some(keep_end) = crate::text::char_start(&s, max_chars - 1) else {
         return s;
     };
-    if starts.next().is_none() {
+    let more = (s.as_bytes()[keep_end + 1..].iter()).any(|&b| !is_continuation(b));
+    if !more {
         return s;
     }
     Cow::Owned(cut_before(&s[..keep_end]))
