@@ -93,7 +93,15 @@ pub(super) fn phase_references_exist(
     meant: &[Meant],
     sink: &mut Diagnostics,
 ) {
-    let mut groups: Vec<(&str, Vec<Use>)> = Vec::new();
+    // Keyed by name in the order first named: a scan of the names found so far was
+    // quadratic in undeclared names (10,000 long ids took 1.5 s).
+    let mut groups: indexmap::IndexMap<&str, Vec<Use>, foldhash::fast::RandomState> =
+        indexmap::IndexMap::default();
+    let meant: std::collections::HashMap<&str, &Meant, foldhash::fast::RandomState> = meant
+        .iter()
+        .rev()
+        .map(|m| (m.pointer.as_str(), m))
+        .collect();
     for (name, role, member, resolved) in phase_references(spec, names) {
         let pointer = || reference_pointer(spec, member);
         let resolved = resolved.unwrap_or_else(|| names.phase(name, pointer));
@@ -105,17 +113,14 @@ pub(super) fn phase_references_exist(
             pointer: pointer(),
             near,
         };
-        match groups.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, uses)) => uses.push(u),
-            None => groups.push((name, vec![u])),
-        }
+        groups.entry(name).or_default().push(u);
     }
     for (name, uses) in groups {
         let d = one_diagnostic(names, name, &uses);
         let ms: Vec<&Meant> = uses
             .iter()
             .filter(|u| u.role == Role::From)
-            .filter_map(|u| meant.iter().find(|m| m.pointer == u.pointer))
+            .filter_map(|u| meant.get(u.pointer.as_str()).copied())
             .collect();
         sink.value(if ms.is_empty() {
             d
