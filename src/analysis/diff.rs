@@ -583,6 +583,7 @@ fn transitions(
         .iter()
         .map(|t| ((t.from.as_str(), t.on.as_str()), t.to.as_str()))
         .collect();
+    final_states(old, new, renames, &before, &after, out);
     // The outcomes of each id's first declaration (what `Spec::phase` finds).
     let new_pairs: IdSet<(&str, &str)> = new
         .graph
@@ -650,6 +651,68 @@ fn transitions(
     }
 }
 
+/// A terminal and the final state the loop names it by, as a diff shows it: `$end`, or
+/// `$end (final state `done`)`.
+fn final_text(to: &str, name: Option<&str>) -> String {
+    match name {
+        Some(name) => format!("{to} (final state `{name}`)"),
+        None => to.to_owned(),
+    }
+}
+
+/// The transitions that lead to the same terminal in both loops, at a final state of
+/// another name (`Transition::final_state`, an XState machine's `success` now `done`):
+/// compatible, since a run ends with the same status, but a machine's states are renamed.
+fn final_states(
+    old: &Spec,
+    new: &Spec,
+    renames: &BTreeMap<String, String>,
+    before: &BTreeMap<(&str, &str), &str>,
+    after: &BTreeMap<(&str, &str), &str>,
+    out: &mut Out,
+) {
+    let names = |spec: &Spec, map: bool| -> BTreeMap<(String, String), Option<String>> {
+        (spec.graph.transitions.iter())
+            .map(|t| {
+                let from = if map {
+                    renamed(renames, &t.from)
+                } else {
+                    &t.from
+                };
+                ((from.to_owned(), t.on.clone()), t.final_state.clone())
+            })
+            .collect()
+    };
+    let (old_names, new_names) = (names(old, true), names(new, false));
+    for (&(from, on), &to) in before {
+        if after.get(&(from, on)) != Some(&to) || !to.starts_with('$') {
+            continue;
+        }
+        let key = (from.to_owned(), on.to_owned());
+        let (o, n) = (
+            old_names.get(&key).cloned().flatten(),
+            new_names.get(&key).cloned().flatten(),
+        );
+        if o != n {
+            out.push(
+                Change::new(
+                    ChangeKind::Changed,
+                    Subject::Transition {
+                        from: from.to_owned(),
+                        on: on.to_owned(),
+                    },
+                    Impact::Compatible,
+                    "the run ends with the same status, in a final state of another name",
+                )
+                .values(
+                    Some(final_text(to, o.as_deref())),
+                    Some(final_text(to, n.as_deref())),
+                ),
+            );
+        }
+    }
+}
+
 fn checkpoints(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: &mut Out) {
     let key = |c: &crate::ir::Checkpoint, map: bool| {
         let (before, reject) = (c.before_phase.as_str(), c.on_reject.as_str());
@@ -694,7 +757,26 @@ fn checkpoints(old: &Spec, new: &Spec, renames: &BTreeMap<String, String>, out: 
                 )
                 .values(Some(o.clone()), Some(n.clone())),
             ),
-            _ => {}
+            Some(_) => {
+                let named = |spec: &Spec| {
+                    (spec.graph.checkpoints.iter().flatten())
+                        .find(|c| c.id == *id)
+                        .map(|c| (c.on_reject.as_str().to_owned(), c.final_state.clone()))
+                };
+                if let (Some((to, o)), Some((_, n))) = (named(old), named(new))
+                    && o != n
+                {
+                    out.push(
+                        Change::new(
+                            ChangeKind::Changed,
+                            Subject::Checkpoint(id.clone()),
+                            Impact::Compatible,
+                            "a rejection ends with the same status, in a final state of another name",
+                        )
+                        .values(Some(final_text(&to, o.as_deref())), Some(final_text(&to, n.as_deref()))),
+                    );
+                }
+            }
         }
     }
     for (id, n) in after.iter().filter(|(id, _)| !before.contains_key(*id)) {

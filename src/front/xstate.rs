@@ -17,7 +17,9 @@ use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::format::Format;
 use crate::front::shape::{Profile, UnknownKey};
 use crate::ir::id_pattern::{is_stable_id, repaired_id};
-use crate::ir::{self, Destination, Field, IdMap, Origin, Pattern, Provenance, Spec, Terminal};
+use crate::ir::{
+    self, Destination, Field, IdMap, IdSet, Origin, Pattern, Provenance, Spec, Terminal,
+};
 use crate::model::xstate as m;
 use crate::tree::{Document, Member, Node, ReadLimits};
 
@@ -549,6 +551,11 @@ struct Lowering<'a> {
     event_ids: IdMap<&'a str, String>,
     /// The checkpoint ids of the gates whose ids are no stable ids.
     checkpoint_ids: IdMap<&'a str, String>,
+    /// The key the XState back end gives each terminal's final state ([`m::final_key`]):
+    /// a final state under another key has a name of its own, which the loop keeps.
+    final_keys: [String; 3],
+    /// The final states a transition or a rejection targets.
+    targeted: IdSet<&'a str>,
 }
 
 /// `name` as a stable id, when splitting its camelCase or UPPER_CASE words with hyphens
@@ -710,6 +717,7 @@ fn lower(mut machine: m::Machine, diags: &mut Diagnostics) -> Spec {
     let (phases, transitions) = l.phases_and_transitions();
     let transitions = l.ordered(transitions, meta.transition_order.as_deref());
     let checkpoints = l.checkpoints(meta.empty_checkpoints == Some(true));
+    l.untargeted_finals();
     let goal = meta.goal.map(with_goal_origins).unwrap_or_default();
     Spec {
         source_format: meta.source_format.unwrap_or(Format::Xstate),
@@ -738,6 +746,15 @@ fn lower(mut machine: m::Machine, diags: &mut Diagnostics) -> Spec {
             error_policy: meta.error_policy,
         },
         provenance: Provenance::new(Format::Xstate, pointer),
+    }
+}
+
+/// The index of `t` in [`Terminal::ALL`].
+fn terminal_index(t: Terminal) -> usize {
+    match t {
+        Terminal::End => 0,
+        Terminal::Abort => 1,
+        Terminal::Handoff => 2,
     }
 }
 
@@ -795,6 +812,14 @@ impl<'a> Lowering<'a> {
             phase_ids: ir::id_map(0),
             event_ids: ir::id_map(0),
             checkpoint_ids: ir::id_map(0),
+            final_keys: Terminal::ALL.map(|t| {
+                m::final_key(t, |k| {
+                    states
+                        .get(k)
+                        .is_some_and(|s| s.kind != Some(m::StateType::Final))
+                })
+            }),
+            targeted: IdSet::default(),
         };
         for (key, state) in states {
             let role = l.role(key, state);
@@ -804,7 +829,6 @@ impl<'a> Lowering<'a> {
                 l.candidate_lists(key, state);
             }
         }
-        l.merged_finals();
         l.rename();
         l.chain_gates();
         l
@@ -937,31 +961,6 @@ impl<'a> Lowering<'a> {
             .get(event)
             .cloned()
             .unwrap_or_else(|| event.to_owned())
-    }
-
-    /// A loss for each final state after the first of its terminal: the loop has one
-    /// terminal per run status, and its name is not kept.
-    fn merged_finals(&mut self) {
-        let mut first: Vec<(Terminal, &'a str)> = Vec::new();
-        let states = self.states;
-        for key in states.keys() {
-            let Some(Role::Terminal(t)) = self.roles.get(key.as_str()).copied() else {
-                continue;
-            };
-            match first.iter().find(|(f, _)| *f == t) {
-                Some((_, other)) => self.diags.push(loss(
-                    state_origin(key).pointer(),
-                    format!(
-                        "the final states `{}` and `{}` both end a run `{}`: both are the loop's one `{}`",
-                        other.escape_debug(),
-                        key.escape_debug(),
-                        status_name(t),
-                        t.as_str()
-                    ),
-                )),
-                None => first.push((t, key)),
-            }
-        }
     }
 
     /// What state `key` is; `F018` for a kind of state a loop cannot hold (read as a
@@ -1101,25 +1100,7 @@ impl<'a> Lowering<'a> {
             state.output.as_ref().and_then(|o| o.status.terminal()),
             by_key,
         ) {
-            (Some(t), _) => {
-                let ours = by_key == Some(t)
-                    || key.strip_prefix(m::terminal_key(t)).is_some_and(|rest| {
-                        rest.strip_prefix('-')
-                            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-                    });
-                if !ours {
-                    self.diags.push(loss(
-                        state_origin(key).pointer(),
-                        format!(
-                            "the final state `{}` is the loop's `{}`: its name is not kept",
-                            key.escape_debug(),
-                            t.as_str()
-                        ),
-                    ));
-                }
-                t
-            }
-            (None, Some(t)) => t,
+            (Some(t), _) | (None, Some(t)) => t,
             (None, None) => {
                 let (t, how) = match terminal_by_name(key) {
                     Some(t) => (t, "by its name"),
@@ -1129,7 +1110,7 @@ impl<'a> Lowering<'a> {
                     loss(
                         state_origin(key).pointer(),
                         format!(
-                            "the final state `{}` has no `output.status`: read as `{}` (status `{}`), {how}; its name is not kept",
+                            "the final state `{}` has no `output.status`: read as `{}` (status `{}`), {how}",
                             key.escape_debug(),
                             t.as_str(),
                             status_name(t)
@@ -1348,7 +1329,10 @@ impl<'a> Lowering<'a> {
     /// state, the key itself (the validator reports it). `F019` when it skips a gate.
     fn destination(&mut self, key: &'a str, ptr: impl FnOnce() -> String) -> Destination {
         match self.roles.get(key).copied() {
-            Some(Role::Terminal(t)) => Destination::Terminal(t),
+            Some(Role::Terminal(t)) => {
+                self.targeted.insert(key);
+                Destination::Terminal(t)
+            }
             Some(Role::Phase) => {
                 self.through_first_gate(key, key, ptr);
                 Destination::Phase(self.phase_id(key))
@@ -1361,6 +1345,35 @@ impl<'a> Lowering<'a> {
                 None => Destination::Phase(key.to_owned()),
             },
             None => Destination::Phase(key.to_owned()),
+        }
+    }
+
+    /// The name of final state `key` the loop keeps: `None` for a key that is no final
+    /// state's or its terminal's own ([`Lowering::final_keys`]).
+    fn final_state(&self, key: &str) -> Option<String> {
+        match self.roles.get(key) {
+            Some(Role::Terminal(t)) if self.final_keys[terminal_index(*t)] != key => {
+                Some(key.to_owned())
+            }
+            _ => None,
+        }
+    }
+
+    /// A loss for each final state no transition or rejection targets: the loop holds a
+    /// final state only as where a run ends.
+    fn untargeted_finals(&mut self) {
+        let states = self.states;
+        for key in states.keys() {
+            let is_final = matches!(self.roles.get(key.as_str()), Some(Role::Terminal(_)));
+            if is_final && !self.targeted.contains(key.as_str()) {
+                self.diags.push(loss(
+                    state_origin(key).pointer(),
+                    format!(
+                        "the final state `{}` is the target of no transition: dropped",
+                        key.escape_debug()
+                    ),
+                ));
+            }
         }
     }
 
@@ -1445,6 +1458,7 @@ impl<'a> Lowering<'a> {
                     from: self.phase_id(key),
                     on: self.event_id(event),
                     to,
+                    final_state: self.final_state(target),
                     origin,
                 });
             }
@@ -1672,11 +1686,12 @@ impl<'a> Lowering<'a> {
                     Some(p) => self.phase_id(p),
                     None => self.approval(g).map_or("", |(t, _)| t).to_owned(),
                 };
-                let on_reject = self.rejection(g);
+                let (on_reject, final_state) = self.rejection(g);
                 ir::Checkpoint {
                     id,
                     before_phase,
                     on_reject,
+                    final_state,
                     origin,
                 }
             })
@@ -1684,15 +1699,17 @@ impl<'a> Lowering<'a> {
         Some(list)
     }
 
-    /// Where gate `g`'s `REJECT` leads.
-    fn rejection(&mut self, g: &'a str) -> Destination {
+    /// Where gate `g`'s `REJECT` leads, and the name of the final state it is, when the
+    /// loop keeps one ([`Lowering::final_state`]).
+    fn rejection(&mut self, g: &'a str) -> (Destination, Option<String>) {
         let found = self.events(g).find(|(e, _)| e.as_str() == m::REJECT);
         match found {
             Some((e, on)) => {
                 let target = on.target().unwrap_or_default();
-                self.destination(target, || target_pointer(g, e, on))
+                let to = self.destination(target, || target_pointer(g, e, on));
+                (to, self.final_state(target))
             }
-            None => Destination::Terminal(Terminal::Abort),
+            None => (Destination::Terminal(Terminal::Abort), None),
         }
     }
 }
