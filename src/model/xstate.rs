@@ -617,7 +617,7 @@ pub(super) const COMMITTED_SCHEMA: &str = include_str!("../../schemas/xstate.sch
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Events, On};
 
     fn names_and_targets(events: &Events) -> Vec<(&str, &str)> {
         events
