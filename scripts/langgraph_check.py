@@ -360,10 +360,17 @@ def random_script(ir: dict, rng: random.Random, limit: int) -> tuple[list[str], 
 
 
 def agreement(bin_: str, file: str, module, ir: dict, out: Path, k: int) -> str:
+    """`RANDOM` scripts drawn; a script drawn again (a small loop has few) is run once:
+    the same script in walk, the program and an actor ends the same way again."""
     rng = random.Random(f"{SEED}:{ir['name']}")
     walks = []
+    seen: set[str] = set()
     for n in range(RANDOM):
         outcomes, decisions = random_script(ir, rng, module.MAX_STEPS)
+        key = json.dumps([outcomes, decisions])
+        if key in seen:
+            continue
+        seen.add(key)
         want = walk(bin_, file, outcomes, decisions, module.MAX_STEPS)
         if "status" not in want:
             raise Failed(f"random script {outcomes} {decisions} does not fit the loop: {want}")
@@ -374,7 +381,8 @@ def agreement(bin_: str, file: str, module, ir: dict, out: Path, k: int) -> str:
         walks.append({"outcomes": outcomes, "decisions": decisions, "walk": want})
     statuses = sorted({w["walk"]["status"] for w in walks})
     xstate = xstate_agrees(bin_, file, walks, out, k, module.MAX_STEPS)
-    return f"{RANDOM} random scripts agree in walk, LangGraph{xstate} ({', '.join(statuses)})"
+    return (f"{RANDOM} random scripts agree in walk, LangGraph{xstate} "
+            f"({len(walks)} distinct; {', '.join(statuses)})")
 
 
 def xstate_agrees(bin_: str, file: str, walks: list[dict], out: Path, k: int, max_steps: int) -> str:

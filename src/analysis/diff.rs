@@ -257,3 +257,12 @@ fn derived_objectives(old: &Spec, new: &Spec) -> bool {
     use crate::ir::Pattern::General;
     old.pattern != General && new.pattern != General
 }
+
+/// A terminal and the final state the loop names it by, as a diff shows it: `$end`, or
+/// `$end (final state `done`)`.
+fn final_text(to: &str, name: Option<&str>) -> String {
+    match name {
+        Some(name) => format!("{to} (final state `{name}`)"),
+        None => to.to_owned(),
+    }
+}

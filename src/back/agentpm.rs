@@ -15,6 +15,7 @@ use crate::valid::Info;
 /// Build the manifest.
 pub fn to_model(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> m::Manifest {
     report_losses(spec, opts, diags);
+    super::report_final_names(spec, "AgentPM", opts, diags);
     let from_other = spec.source_format != Format::Agentpm;
     let description = spec
         .description

@@ -299,6 +299,7 @@ fn outline(spec: &Spec) -> String {
 }
 
 fn report_graph_losses(spec: &Spec, graph: Graph, opts: &Options, diags: &mut Diagnostics) {
+    super::report_final_names(spec, "multi-agent-spec", opts, diags);
     let p = |field: Field| spec.provenance.pointer(field);
     let mut lost = |ptr: String, what: &str| {
         diags.push(opts.lost(

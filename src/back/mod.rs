@@ -75,6 +75,41 @@ pub struct AgentView {
     pub bound: Vec<(String, String)>,
 }
 
+/// `B001` for each final state the loop names (`Transition::final_state`,
+/// `Checkpoint::final_state`), at the first place that targets it: `format` has only the
+/// three terminals, so a run still ends with its status, under the terminal's name.
+pub(crate) fn report_final_names(
+    spec: &Spec,
+    format: &str,
+    opts: &Options,
+    diags: &mut Diagnostics,
+) {
+    let g = &spec.graph;
+    let named = (g.transitions.iter())
+        .map(|t| (&t.to, t.final_state.as_deref(), &t.origin))
+        .chain(
+            (g.checkpoints.iter().flatten())
+                .map(|c| (&c.on_reject, c.final_state.as_deref(), &c.origin)),
+        );
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    for (to, name, origin) in named {
+        let Some(name) = name else { continue };
+        if seen.contains(&(to.as_str(), name)) {
+            continue;
+        }
+        seen.push((to.as_str(), name));
+        diags.push(opts.lost(
+            Code::LostField,
+            &origin.pointer(),
+            format!(
+                "{format} has only the three terminals: the final state `{}` becomes `{}`, its name is lost",
+                name.escape_debug(),
+                to.as_str()
+            ),
+        ));
+    }
+}
+
 impl Options {
     /// A lost-field diagnostic: an error, or a warning under `allow_lossy`.
     pub fn lost(&self, code: Code, pointer: &str, message: String) -> Diagnostic {

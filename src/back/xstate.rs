@@ -3,7 +3,8 @@
 //! code".
 //!
 //! Phases are states in authored order, then one gate state per checkpoint (in authored
-//! order, chained before its phase), then the final states of the terminals used. Every
+//! order, chained before its phase), then the final states of the terminals used (each
+//! terminal's own, then those the loop names, `final_state`, under their names). Every
 //! field a state chart has no place for goes into `meta` (`model::xstate`), so nothing is
 //! lost and `front::xstate` reads the machine back into the same loop.
 
@@ -120,11 +121,15 @@ fn escaped_for_code(json: &str) -> String {
 }
 
 /// The state keys: phase ids, then a key per checkpoint gate and per terminal that no
-/// phase already has.
+/// phase already has, then a key per final state the loop names (`final_state`).
 struct Keys<'a> {
     gate: Vec<String>,
     first_gate: IdMap<&'a str, usize>,
     terminal: [String; 3],
+    /// The final states the loop names, in the order they are first targeted (the
+    /// transitions', then the rejections'), each with its terminal and its key: the name,
+    /// or `name-final`, ... when a state has it already.
+    named: Vec<(Terminal, &'a str, String)>,
 }
 
 impl<'a> Keys<'a> {
@@ -140,25 +145,55 @@ impl<'a> Keys<'a> {
                 free_key(&mut taken, &c.id, "gate")
             })
             .collect();
-        let terminal = Terminal::ALL.map(|t| free_key(&mut taken, m::terminal_key(t), "terminal"));
+        let terminal = Terminal::ALL.map(|t| m::final_key(t, |k| taken.contains(k)));
+        // A named final state may have the key of a terminal the loop does not reach
+        // unnamed (`end` for an aborting final state), not that of one it does.
+        taken.extend(
+            used_terminals(spec)
+                .into_iter()
+                .map(|t| terminal[terminal_index(t)].clone()),
+        );
+        let mut named: Vec<(Terminal, &'a str, String)> = Vec::new();
+        for (t, name) in named_finals(spec) {
+            if !named.iter().any(|(u, n, _)| *u == t && *n == name) {
+                named.push((t, name, free_key(&mut taken, name, "final")));
+            }
+        }
         Keys {
             gate,
             first_gate,
             terminal,
+            named,
         }
     }
 
-    /// The state a reference to `d` targets: a phase's first gate, the phase, or the
-    /// terminal's final state.
-    fn target(&self, d: &Destination) -> String {
-        match d {
-            Destination::Phase(p) => self
+    /// The state a reference to `d` (at the final state `name`, when the loop names it)
+    /// targets: a phase's first gate, the phase, or the terminal's final state.
+    fn target(&self, d: &Destination, name: Option<&str>) -> String {
+        match (d, name) {
+            (Destination::Phase(p), _) => self
                 .first_gate
                 .get(p.as_str())
                 .map_or_else(|| p.clone(), |&i| self.gate[i].clone()),
-            Destination::Terminal(t) => self.terminal[terminal_index(*t)].clone(),
+            (Destination::Terminal(t), Some(name)) => (self.named.iter())
+                .find(|(u, n, _)| u == t && *n == name)
+                .map_or_else(|| name.to_owned(), |(_, _, key)| key.clone()),
+            (Destination::Terminal(t), None) => self.terminal[terminal_index(*t)].clone(),
         }
     }
+}
+
+/// The terminals that transitions and rejections reach at a final state the loop names,
+/// with the name, in order (the transitions', then the rejections').
+fn named_finals(spec: &Spec) -> impl Iterator<Item = (Terminal, &str)> {
+    let g = &spec.graph;
+    let targets = (g.transitions.iter())
+        .map(|t| (&t.to, t.final_state.as_deref()))
+        .chain((g.checkpoints.iter().flatten()).map(|c| (&c.on_reject, c.final_state.as_deref())));
+    targets.filter_map(|(d, name)| match (d, name) {
+        (Destination::Terminal(t), Some(name)) => Some((*t, name)),
+        _ => None,
+    })
 }
 
 /// `base` if no state has it, else `base-suffix`, `base-suffix-2`, ...
@@ -195,21 +230,23 @@ pub fn to_model(spec: &Spec) -> m::Machine {
         states.insert(p.id.clone(), phase_state(p, &outgoing, &keys));
     }
     gate_states(spec, &keys, &mut states);
-    for t in used_terminals(spec) {
-        let state = m::State {
-            kind: Some(m::StateType::Final),
-            output: Some(m::Output {
-                status: m::Status::of(t),
-            }),
-            ..m::State::default()
-        };
-        states.insert(keys.terminal[terminal_index(t)].clone(), state);
+    let used = used_terminals(spec);
+    for t in Terminal::ALL {
+        let unnamed = used
+            .contains(&t)
+            .then(|| keys.terminal[terminal_index(t)].clone());
+        let named = (keys.named.iter())
+            .filter(|(u, _, _)| *u == t)
+            .map(|(_, _, key)| key.clone());
+        for key in unnamed.into_iter().chain(named) {
+            states.insert(key, final_state(t));
+        }
     }
     let mut machine = m::Machine {
         id: Some(spec.name.clone()),
         version: spec.version.clone(),
         description: spec.description.clone(),
-        initial: keys.target(&Destination::Phase(spec.graph.entry.clone())),
+        initial: keys.target(&Destination::Phase(spec.graph.entry.clone()), None),
         context: None,
         meta: Some(machine_meta(spec)),
         states,
@@ -218,11 +255,26 @@ pub fn to_model(spec: &Spec) -> m::Machine {
     machine
 }
 
+/// The final state of terminal `t`: its run status as `output.status`.
+fn final_state(t: Terminal) -> m::State {
+    m::State {
+        kind: Some(m::StateType::Final),
+        output: Some(m::Output {
+            status: m::Status::of(t),
+        }),
+        ..m::State::default()
+    }
+}
+
 /// A phase's state: its objective, access, and one event per outcome (described when the
 /// outcome is declared), in the outcomes' order.
 fn phase_state(p: &ir::Phase, outgoing: &ir::Outgoing<'_>, keys: &Keys<'_>) -> m::State {
     let mut on = Vec::new();
-    let target = |o: &str| outgoing.on(&p.id, o).map(|t| keys.target(&t.to));
+    let target = |o: &str| {
+        outgoing
+            .on(&p.id, o)
+            .map(|t| keys.target(&t.to, t.final_state.as_deref()))
+    };
     match &p.outcomes {
         None => {
             if let Some(t) = target(ir::IMPLICIT_OUTCOME) {
@@ -266,7 +318,7 @@ fn gate_states(spec: &Spec, keys: &Keys<'_>, states: &mut m::States) {
             (m::APPROVE.to_owned(), m::On::Target(next)),
             (
                 m::REJECT.to_owned(),
-                m::On::Target(keys.target(&c.on_reject)),
+                m::On::Target(keys.target(&c.on_reject, c.final_state.as_deref())),
             ),
         ]);
         let state = m::State {
@@ -282,17 +334,16 @@ fn gate_states(spec: &Spec, keys: &Keys<'_>, states: &mut m::States) {
     }
 }
 
-/// The terminals a transition or a rejection leads to, in [`Terminal::ALL`] order.
+/// The terminals a transition or a rejection leads to at their own final state (not
+/// one the loop names), in [`Terminal::ALL`] order.
 fn used_terminals(spec: &Spec) -> Vec<Terminal> {
     let g = &spec.graph;
-    let targets = g
-        .transitions
-        .iter()
-        .map(|t| &t.to)
-        .chain(g.checkpoints.iter().flatten().map(|c| &c.on_reject));
+    let targets = (g.transitions.iter())
+        .map(|t| (&t.to, &t.final_state))
+        .chain((g.checkpoints.iter().flatten()).map(|c| (&c.on_reject, &c.final_state)));
     let mut used = [false; 3];
-    for d in targets {
-        if let Destination::Terminal(t) = d {
+    for (d, name) in targets {
+        if let (Destination::Terminal(t), None) = (d, name) {
             used[terminal_index(*t)] = true;
         }
     }

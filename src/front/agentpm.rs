@@ -387,6 +387,7 @@ fn lower_transitions(transitions: Vec<m::Transition>, at: &Origin) -> Vec<ir::Tr
             to: Destination::parse(&t.to),
             from: t.from,
             on: t.on,
+            final_state: None,
             origin: at.item(i),
         })
         .collect()
@@ -400,6 +401,7 @@ fn lower_checkpoints(checkpoints: Vec<m::Checkpoint>, at: &Origin) -> Vec<ir::Ch
             on_reject: Destination::parse(&c.on_reject),
             id: c.id,
             before_phase: c.before_phase,
+            final_state: None,
             origin: at.item(i),
         })
         .collect()

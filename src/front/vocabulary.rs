@@ -11,7 +11,7 @@ pub static KEYS: Vocabulary = Vocabulary::new(&WORDS);
 /// The words of [`KEYS`], by index: the compiled schemas (`front::shape::tables`) name
 /// their properties by index into this list, so that matching a key to a property
 /// compares two addresses.
-pub(crate) static WORDS: [&str; 81] = [
+pub(crate) static WORDS: [&str; 82] = [
     "$schema",
     "access",
     "action",
@@ -40,6 +40,7 @@ pub(crate) static WORDS: [&str; 81] = [
     "fallback_agent",
     "file",
     "files",
+    "final_state",
     "from",
     "goal",
     "graph",

@@ -54,6 +54,7 @@ pub fn derive_graph(spec: &Spec) -> Graph {
         from: from.to_owned(),
         on: on.to_owned(),
         to,
+        final_state: None,
         origin: o.clone(),
     };
     let phase = |id: &str, objective: String, access, outcomes| Phase {

@@ -706,6 +706,14 @@ pub struct Transition {
     pub on: String,
     /// Target phase or terminal.
     pub to: Destination,
+    /// The name of the final state `to` is, when `to` is a terminal whose final state
+    /// has a name of its own (an XState machine's `success`, `done`): an annotation of the
+    /// terminal, not another one (the run ends with the terminal's status). The XState
+    /// back end writes the final state under this name, and `diff` reports a new one;
+    /// the other back ends have no place for it. `None`: the terminal's own name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub final_state: Option<String>,
     /// Where it came from.
     #[serde(skip)]
     #[schemars(skip)]
@@ -724,6 +732,11 @@ pub struct Checkpoint {
     pub before_phase: String,
     /// Where a rejection goes.
     pub on_reject: Destination,
+    /// The name of the final state `on_reject` is, when it is a terminal whose final
+    /// state has a name of its own ([`Transition::final_state`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub final_state: Option<String>,
     /// Where it came from.
     #[serde(skip)]
     #[schemars(skip)]

@@ -587,6 +587,25 @@ pub fn terminal_key(t: Terminal) -> &'static str {
     }
 }
 
+/// The key the XState back end gives the final state of terminal `t` when the loop names
+/// it nothing of its own ([`crate::ir::Transition::final_state`]): [`terminal_key`] if
+/// no other state has it (`taken`), else `end-terminal`, `end-terminal-2`, ... The front
+/// end reads a final state under any other key as a name of its own.
+pub fn final_key(t: Terminal, taken: impl Fn(&str) -> bool) -> String {
+    let base = terminal_key(t);
+    let mut key = base.to_owned();
+    let mut n = 1;
+    while taken(&key) {
+        key = if n == 1 {
+            format!("{base}-terminal")
+        } else {
+            format!("{base}-terminal-{n}")
+        };
+        n += 1;
+    }
+    key
+}
+
 /// The JSON Schema of the XState machines loopconv reads, generated from the types (the source of
 /// `schemas/xstate.schema.json`, which a test keeps equal to it).
 pub fn generated_schema() -> serde_json::Value {
@@ -598,7 +617,7 @@ pub(super) const COMMITTED_SCHEMA: &str = include_str!("../../schemas/xstate.sch
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Events, On};
 
     fn names_and_targets(events: &Events) -> Vec<(&str, &str)> {
         events

@@ -142,6 +142,59 @@ pub(super) fn renames(old: &Spec, new: &Spec) -> BTreeMap<String, String> {
     out
 }
 
+/// The transitions that lead to the same terminal in both loops, at a final state of
+/// another name (`Transition::final_state`, an XState machine's `success` now `done`):
+/// compatible, since a run ends with the same status, but a machine's states are renamed.
+fn final_states(
+    old: &Spec,
+    new: &Spec,
+    renames: &BTreeMap<String, String>,
+    before: &IdMap<(&str, &str), &str>,
+    after: &IdMap<(&str, &str), &str>,
+    out: &mut Out,
+) {
+    let names = |spec: &Spec, map: bool| -> IdMap<(String, String), Option<String>> {
+        (spec.graph.transitions.iter())
+            .map(|t| {
+                let from = if map {
+                    renamed(renames, &t.from)
+                } else {
+                    &t.from
+                };
+                ((from.to_owned(), t.on.clone()), t.final_state.clone())
+            })
+            .collect()
+    };
+    let (old_names, new_names) = (names(old, true), names(new, false));
+    for (&(from, on), &to) in in_order(before) {
+        if after.get(&(from, on)) != Some(&to) || !to.starts_with('$') {
+            continue;
+        }
+        let key = (from.to_owned(), on.to_owned());
+        let (o, n) = (
+            old_names.get(&key).cloned().flatten(),
+            new_names.get(&key).cloned().flatten(),
+        );
+        if o != n {
+            out.push(
+                Change::new(
+                    ChangeKind::Changed,
+                    Subject::Transition {
+                        from: from.to_owned(),
+                        on: on.to_owned(),
+                    },
+                    Impact::Compatible,
+                    "the run ends with the same status, in a final state of another name",
+                )
+                .values(
+                    Some(super::final_text(to, o.as_deref())),
+                    Some(super::final_text(to, n.as_deref())),
+                ),
+            );
+        }
+    }
+}
+
 /// A map's entries in key order.
 fn sorted<V>(map: IdMap<&str, V>) -> Vec<(&str, V)> {
     let mut entries: Vec<_> = map.into_iter().collect();
@@ -343,6 +396,7 @@ pub(super) fn transitions(
         .iter()
         .map(|t| ((t.from.as_str(), t.on.as_str()), t.to.as_str()))
         .collect();
+    final_states(old, new, renames, &before, &after, out);
     // The outcomes of each id's first declaration (what `Spec::phase` finds).
     let new_pairs: IdSet<(&str, &str)> = new
         .graph

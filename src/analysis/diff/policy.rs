@@ -60,7 +60,7 @@ pub(super) fn checkpoints(
                 )
                 .values(Some(o.clone()), Some(n.clone())),
             ),
-            _ => {}
+            Some(_) => final_state_renamed(old, new, id, out),
         }
     }
     for (id, n) in after.iter().filter(|(id, _)| !before.contains_key(*id)) {
@@ -75,6 +75,32 @@ pub(super) fn checkpoints(
         );
     }
     checkpoint_order(old, new, renames, out);
+}
+
+/// A checkpoint whose rejection ends at the same terminal in both loops, at a final state
+/// of another name: compatible (the status is the same).
+fn final_state_renamed(old: &Spec, new: &Spec, id: &str, out: &mut Out) {
+    let named = |spec: &Spec| {
+        (spec.graph.checkpoints.iter().flatten())
+            .find(|c| c.id == id)
+            .map(|c| (c.on_reject.as_str().to_owned(), c.final_state.clone()))
+    };
+    if let (Some((to, o)), Some((_, n))) = (named(old), named(new))
+        && o != n
+    {
+        out.push(
+            Change::new(
+                ChangeKind::Changed,
+                Subject::Checkpoint(id.to_owned()),
+                Impact::Compatible,
+                "a rejection ends with the same status, in a final state of another name",
+            )
+            .values(
+                Some(super::final_text(&to, o.as_deref())),
+                Some(super::final_text(&to, n.as_deref())),
+            ),
+        );
+    }
 }
 
 /// The checkpoints before each phase are evaluated in the order they are listed: the

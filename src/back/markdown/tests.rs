@@ -29,6 +29,7 @@ fn spec(description: &str) -> Spec {
                 from: "work".to_owned(),
                 on: "done".to_owned(),
                 to: Destination::Terminal(Terminal::End),
+                final_state: None,
                 origin: Default::default(),
             }],
             ..Graph::default()

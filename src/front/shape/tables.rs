@@ -25,22 +25,22 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("kind", 35),
-            Name::word("name", 46),
-            Name::word("version", 79),
+            Name::word("kind", 36),
+            Name::word("name", 47),
+            Name::word("version", 80),
             Name::word("description", 15),
-            Name::word("loop", 39),
+            Name::word("loop", 40),
         ],
         properties: Some(&[
             (Name::word("$schema", 0), 1),
-            (Name::word("kind", 35), 2),
-            (Name::word("name", 46), 3),
-            (Name::word("version", 79), 4),
+            (Name::word("kind", 36), 2),
+            (Name::word("name", 47), 3),
+            (Name::word("version", 80), 4),
             (Name::word("description", 15), 5),
-            (Name::word("readme", 58), 6),
-            (Name::word("license", 37), 7),
+            (Name::word("readme", 59), 6),
+            (Name::word("license", 38), 7),
             (Name::word("environment", 21), 10),
-            (Name::word("loop", 39), 16),
+            (Name::word("loop", 40), 16),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -89,7 +89,7 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("spdx", 65), 8), (Name::word("file", 26), 9)]),
+        properties: Some(&[(Name::word("spdx", 66), 8), (Name::word("file", 26), 9)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
@@ -111,7 +111,7 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("vars", 78), 11)]),
+        properties: Some(&[(Name::word("vars", 79), 11)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
@@ -127,9 +127,9 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("required", 60), Name::word("description", 15)],
+        required: &[Name::word("required", 61), Name::word("description", 15)],
         properties: Some(&[
-            (Name::word("required", 60), 13),
+            (Name::word("required", 61), 13),
             (Name::word("description", 15), 14),
             (Name::word("default", 14), 15),
         ]),
@@ -160,15 +160,15 @@ static AGENTPM_RULES: [Rules; 53] = [
         type_set: Types(1),
         required: &[
             Name::word("entry_phase", 20),
-            Name::word("phases", 56),
-            Name::word("transitions", 75),
+            Name::word("phases", 57),
+            Name::word("transitions", 76),
         ],
         properties: Some(&[
             (Name::word("archetype", 6), 17),
             (Name::word("entry_phase", 20), 18),
-            (Name::word("limits", 38), 19),
-            (Name::word("phases", 56), 21),
-            (Name::word("transitions", 75), 35),
+            (Name::word("limits", 39), 19),
+            (Name::word("phases", 57), 21),
+            (Name::word("transitions", 76), 35),
             (Name::word("checkpoints", 10), 40),
             (Name::word("error_policy", 22), 46),
         ]),
@@ -195,7 +195,7 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("max_steps", 42), 20)]),
+        properties: Some(&[(Name::word("max_steps", 43), 20)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
@@ -218,12 +218,12 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 32), Name::word("objective", 47)],
+        required: &[Name::word("id", 33), Name::word("objective", 48)],
         properties: Some(&[
-            (Name::word("id", 32), 23),
-            (Name::word("objective", 47), 24),
+            (Name::word("id", 33), 23),
+            (Name::word("objective", 48), 24),
             (Name::word("access", 1), 25),
-            (Name::word("outcomes", 51), 31),
+            (Name::word("outcomes", 52), 31),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -249,9 +249,9 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tools", 73), 26),
-            (Name::word("knowledge", 36), 27),
-            (Name::word("memory", 43), 28),
+            (Name::word("tools", 74), 26),
+            (Name::word("knowledge", 37), 27),
+            (Name::word("memory", 44), 28),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -272,7 +272,7 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("read", 57), 29), (Name::word("write", 80), 30)]),
+        properties: Some(&[(Name::word("read", 58), 29), (Name::word("write", 81), 30)]),
         additional: Additional::Closed,
         min_properties: Some(1),
         ..Rules::EMPTY
@@ -301,9 +301,9 @@ static AGENTPM_RULES: [Rules; 53] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 32), Name::word("description", 15)],
+        required: &[Name::word("id", 33), Name::word("description", 15)],
         properties: Some(&[
-            (Name::word("id", 32), 33),
+            (Name::word("id", 33), 33),
             (Name::word("description", 15), 34),
         ]),
         additional: Additional::Closed,
@@ -338,14 +338,14 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("from", 28),
-            Name::word("on", 48),
-            Name::word("to", 71),
+            Name::word("from", 29),
+            Name::word("on", 49),
+            Name::word("to", 72),
         ],
         properties: Some(&[
-            (Name::word("from", 28), 37),
-            (Name::word("on", 48), 38),
-            (Name::word("to", 71), 39),
+            (Name::word("from", 29), 37),
+            (Name::word("on", 49), 38),
+            (Name::word("to", 72), 39),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -381,16 +381,16 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("id", 32),
-            Name::word("type", 76),
+            Name::word("id", 33),
+            Name::word("type", 77),
             Name::word("before_phase", 7),
-            Name::word("on_reject", 50),
+            Name::word("on_reject", 51),
         ],
         properties: Some(&[
-            (Name::word("id", 32), 42),
-            (Name::word("type", 76), 43),
+            (Name::word("id", 33), 42),
+            (Name::word("type", 77), 43),
             (Name::word("before_phase", 7), 44),
-            (Name::word("on_reject", 50), 45),
+            (Name::word("on_reject", 51), 45),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -428,8 +428,8 @@ static AGENTPM_RULES: [Rules; 53] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tool_failure", 72), 47),
-            (Name::word("phase_failure", 55), 51),
+            (Name::word("tool_failure", 73), 47),
+            (Name::word("phase_failure", 56), 51),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -441,8 +441,8 @@ static AGENTPM_RULES: [Rules; 53] = [
         required: &[Name::word("action", 2)],
         properties: Some(&[
             (Name::word("action", 2), 48),
-            (Name::word("max_retries", 41), 49),
-            (Name::word("on_exhausted", 49), 50),
+            (Name::word("max_retries", 42), 49),
+            (Name::word("on_exhausted", 50), 50),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -495,24 +495,24 @@ static MAS_RULES: [Rules; 35] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("name", 46),
-            Name::word("type", 76),
+            Name::word("name", 47),
+            Name::word("type", 77),
             Name::word("actor", 4),
         ],
         properties: Some(&[
-            (Name::word("name", 46), 1),
-            (Name::word("type", 76), 2),
+            (Name::word("name", 47), 1),
+            (Name::word("type", 77), 2),
             (Name::word("description", 15), 3),
-            (Name::word("validator", 77), 4),
+            (Name::word("validator", 78), 4),
             (Name::word("actor", 4), 5),
-            (Name::word("mission", 45), 6),
-            (Name::word("max_attempts", 40), 7),
+            (Name::word("mission", 46), 6),
+            (Name::word("max_attempts", 41), 7),
             (Name::word("escalation", 23), 8),
             (Name::word("fallback_agent", 25), 9),
-            (Name::word("success_criteria", 68), 10),
+            (Name::word("success_criteria", 69), 10),
             (Name::word("checks", 11), 11),
-            (Name::word("inputs", 34), 22),
-            (Name::word("outputs", 53), 31),
+            (Name::word("inputs", 35), 22),
+            (Name::word("outputs", 54), 31),
         ]),
         additional: Additional::Closed,
         all_of: &[32, 33, 34],
@@ -593,16 +593,16 @@ static MAS_RULES: [Rules; 35] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 32)],
+        required: &[Name::word("id", 33)],
         properties: Some(&[
-            (Name::word("id", 32), 13),
+            (Name::word("id", 33), 13),
             (Name::word("description", 15), 14),
-            (Name::word("type", 76), 15),
+            (Name::word("type", 77), 15),
             (Name::word("command", 12), 16),
-            (Name::word("pattern", 54), 17),
+            (Name::word("pattern", 55), 17),
             (Name::word("files", 27), 18),
             (Name::word("file", 26), 19),
-            (Name::word("required", 60), 20),
+            (Name::word("required", 61), 20),
             (Name::word("expected", 24), 21),
         ]),
         additional: Additional::Closed,
@@ -675,14 +675,14 @@ static MAS_RULES: [Rules; 35] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("name", 46)],
+        required: &[Name::word("name", 47)],
         properties: Some(&[
-            (Name::word("name", 46), 24),
-            (Name::word("type", 76), 25),
+            (Name::word("name", 47), 24),
+            (Name::word("type", 77), 25),
             (Name::word("description", 15), 26),
-            (Name::word("required", 60), 27),
-            (Name::word("from", 28), 28),
-            (Name::word("schema", 62), 29),
+            (Name::word("required", 61), 27),
+            (Name::word("from", 29), 28),
+            (Name::word("schema", 63), 29),
             (Name::word("default", 14), 30),
         ]),
         additional: Additional::Closed,
@@ -741,35 +741,35 @@ static MAS_RULES: [Rules; 35] = [
 /// The compiled `loopconv-ir.schema.json`.
 pub(super) static IR: Schema = Schema { rules: &IR_RULES };
 
-static IR_RULES: [Rules; 80] = [
+static IR_RULES: [Rules; 82] = [
     // 0: #
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("source_format", 64),
-            Name::word("name", 46),
-            Name::word("pattern", 54),
-            Name::word("graph", 30),
+            Name::word("source_format", 65),
+            Name::word("name", 47),
+            Name::word("pattern", 55),
+            Name::word("graph", 31),
         ],
         properties: Some(&[
-            (Name::word("source_format", 64), 1),
-            (Name::word("name", 46), 2),
-            (Name::word("version", 79), 3),
+            (Name::word("source_format", 65), 1),
+            (Name::word("name", 47), 2),
+            (Name::word("version", 80), 3),
             (Name::word("description", 15), 4),
-            (Name::word("schema_uri", 63), 5),
-            (Name::word("readme", 58), 6),
-            (Name::word("license", 37), 7),
+            (Name::word("schema_uri", 64), 5),
+            (Name::word("readme", 59), 6),
+            (Name::word("license", 38), 7),
             (Name::word("environment", 21), 10),
-            (Name::word("pattern", 54), 11),
+            (Name::word("pattern", 55), 11),
             (Name::word("archetype", 6), 12),
-            (Name::word("roles", 61), 13),
-            (Name::word("goal", 29), 17),
-            (Name::word("graph", 30), 41),
-            (Name::word("bounds", 8), 66),
+            (Name::word("roles", 62), 13),
+            (Name::word("goal", 30), 17),
+            (Name::word("graph", 31), 41),
+            (Name::word("bounds", 8), 68),
         ]),
         additional: Additional::Closed,
-        all_of: &[77, 78, 79],
+        all_of: &[79, 80, 81],
         ..Rules::EMPTY
     },
     // 1: #/$defs/Format
@@ -816,7 +816,7 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("spdx", 65), 8), (Name::word("file", 26), 9)]),
+        properties: Some(&[(Name::word("spdx", 66), 8), (Name::word("file", 26), 9)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
@@ -857,7 +857,7 @@ static IR_RULES: [Rules; 80] = [
         type_set: Types(1),
         properties: Some(&[
             (Name::word("actor", 4), 14),
-            (Name::word("validator", 77), 15),
+            (Name::word("validator", 78), 15),
             (Name::word("fallback_agent", 25), 16),
         ]),
         additional: Additional::Closed,
@@ -886,11 +886,11 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("mission", 45), 18),
-            (Name::word("success_criteria", 68), 19),
+            (Name::word("mission", 46), 18),
+            (Name::word("success_criteria", 69), 19),
             (Name::word("checks", 11), 20),
-            (Name::word("inputs", 34), 31),
-            (Name::word("outputs", 53), 40),
+            (Name::word("inputs", 35), 31),
+            (Name::word("outputs", 54), 40),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -918,16 +918,16 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 32)],
+        required: &[Name::word("id", 33)],
         properties: Some(&[
-            (Name::word("id", 32), 22),
+            (Name::word("id", 33), 22),
             (Name::word("description", 15), 23),
-            (Name::word("type", 76), 24),
+            (Name::word("type", 77), 24),
             (Name::word("command", 12), 25),
-            (Name::word("pattern", 54), 26),
+            (Name::word("pattern", 55), 26),
             (Name::word("files", 27), 27),
             (Name::word("file", 26), 28),
-            (Name::word("required", 60), 29),
+            (Name::word("required", 61), 29),
             (Name::word("expected", 24), 30),
         ]),
         additional: Additional::Closed,
@@ -1000,14 +1000,14 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("name", 46)],
+        required: &[Name::word("name", 47)],
         properties: Some(&[
-            (Name::word("name", 46), 33),
-            (Name::word("type", 76), 34),
+            (Name::word("name", 47), 33),
+            (Name::word("type", 77), 34),
             (Name::word("description", 15), 35),
-            (Name::word("required", 60), 36),
-            (Name::word("from", 28), 37),
-            (Name::word("schema", 62), 38),
+            (Name::word("required", 61), 36),
+            (Name::word("from", 29), 37),
+            (Name::word("schema", 63), 38),
             (Name::word("default", 14), 39),
         ]),
         additional: Additional::Closed,
@@ -1061,14 +1061,14 @@ static IR_RULES: [Rules; 80] = [
         type_set: Types(1),
         required: &[
             Name::word("entry", 19),
-            Name::word("phases", 56),
-            Name::word("transitions", 75),
+            Name::word("phases", 57),
+            Name::word("transitions", 76),
         ],
         properties: Some(&[
             (Name::word("entry", 19), 42),
-            (Name::word("phases", 56), 43),
-            (Name::word("transitions", 75), 57),
-            (Name::word("checkpoints", 10), 62),
+            (Name::word("phases", 57), 43),
+            (Name::word("transitions", 76), 57),
+            (Name::word("checkpoints", 10), 63),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1093,12 +1093,12 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 32), Name::word("objective", 47)],
+        required: &[Name::word("id", 33), Name::word("objective", 48)],
         properties: Some(&[
-            (Name::word("id", 32), 45),
-            (Name::word("objective", 47), 46),
+            (Name::word("id", 33), 45),
+            (Name::word("objective", 48), 46),
             (Name::word("access", 1), 47),
-            (Name::word("outcomes", 51), 53),
+            (Name::word("outcomes", 52), 53),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1124,9 +1124,9 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tools", 73), 48),
-            (Name::word("knowledge", 36), 49),
-            (Name::word("memory", 43), 50),
+            (Name::word("tools", 74), 48),
+            (Name::word("knowledge", 37), 49),
+            (Name::word("memory", 44), 50),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1147,7 +1147,7 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("read", 57), 51), (Name::word("write", 80), 52)]),
+        properties: Some(&[(Name::word("read", 58), 51), (Name::word("write", 81), 52)]),
         additional: Additional::Closed,
         min_properties: Some(1),
         ..Rules::EMPTY
@@ -1176,9 +1176,9 @@ static IR_RULES: [Rules; 80] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 32), Name::word("description", 15)],
+        required: &[Name::word("id", 33), Name::word("description", 15)],
         properties: Some(&[
-            (Name::word("id", 32), 55),
+            (Name::word("id", 33), 55),
             (Name::word("description", 15), 56),
         ]),
         additional: Additional::Closed,
@@ -1213,14 +1213,15 @@ static IR_RULES: [Rules; 80] = [
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("from", 28),
-            Name::word("on", 48),
-            Name::word("to", 71),
+            Name::word("from", 29),
+            Name::word("on", 49),
+            Name::word("to", 72),
         ],
         properties: Some(&[
-            (Name::word("from", 28), 59),
-            (Name::word("on", 48), 60),
-            (Name::word("to", 71), 61),
+            (Name::word("from", 29), 59),
+            (Name::word("on", 49), 60),
+            (Name::word("to", 72), 61),
+            (Name::word("final_state", 28), 62),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1243,31 +1244,39 @@ static IR_RULES: [Rules; 80] = [
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 62: #/$defs/Graph/properties/checkpoints
+    // 62: #/$defs/Transition/properties/final_state
+    Rules {
+        types: Some(&["string"]),
+        type_set: Types(4),
+        min_length: Some(1),
+        ..Rules::EMPTY
+    },
+    // 63: #/$defs/Graph/properties/checkpoints
     Rules {
         types: Some(&["array"]),
         type_set: Types(2),
-        items: Some(63),
+        items: Some(64),
         ..Rules::EMPTY
     },
-    // 63: #/$defs/Checkpoint
+    // 64: #/$defs/Checkpoint
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[
-            Name::word("id", 32),
+            Name::word("id", 33),
             Name::word("before_phase", 7),
-            Name::word("on_reject", 50),
+            Name::word("on_reject", 51),
         ],
         properties: Some(&[
-            (Name::word("id", 32), 64),
-            (Name::word("before_phase", 7), 65),
-            (Name::word("on_reject", 50), 61),
+            (Name::word("id", 33), 65),
+            (Name::word("before_phase", 7), 66),
+            (Name::word("on_reject", 51), 61),
+            (Name::word("final_state", 28), 67),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 64: #/$defs/Checkpoint/properties/id
+    // 65: #/$defs/Checkpoint/properties/id
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
@@ -1275,112 +1284,119 @@ static IR_RULES: [Rules; 80] = [
         pattern: Some(TextPattern::KebabSingleHyphens),
         ..Rules::EMPTY
     },
-    // 65: #/$defs/Checkpoint/properties/before_phase
+    // 66: #/$defs/Checkpoint/properties/before_phase
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         ..Rules::EMPTY
     },
-    // 66: #/$defs/Bounds
+    // 67: #/$defs/Checkpoint/properties/final_state
+    Rules {
+        types: Some(&["string"]),
+        type_set: Types(4),
+        min_length: Some(1),
+        ..Rules::EMPTY
+    },
+    // 68: #/$defs/Bounds
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("max_steps", 42), 67),
-            (Name::word("max_attempts", 40), 68),
-            (Name::word("escalation", 23), 69),
-            (Name::word("error_policy", 22), 70),
+            (Name::word("max_steps", 43), 69),
+            (Name::word("max_attempts", 41), 70),
+            (Name::word("escalation", 23), 71),
+            (Name::word("error_policy", 22), 72),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 67: #/$defs/Bounds/properties/max_steps
+    // 69: #/$defs/Bounds/properties/max_steps
     Rules {
         types: Some(&["integer"]),
         type_set: Types(64),
         minimum: Some(1.0),
         ..Rules::EMPTY
     },
-    // 68: #/$defs/Bounds/properties/max_attempts
+    // 70: #/$defs/Bounds/properties/max_attempts
     Rules {
         types: Some(&["integer"]),
         type_set: Types(64),
         minimum: Some(1.0),
         ..Rules::EMPTY
     },
-    // 69: #/$defs/Escalation
+    // 71: #/$defs/Escalation
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["human", "abort", "continue", "fallback"]),
         ..Rules::EMPTY
     },
-    // 70: #/$defs/ErrorPolicy
+    // 72: #/$defs/ErrorPolicy
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tool_failure", 72), 71),
-            (Name::word("phase_failure", 55), 75),
+            (Name::word("tool_failure", 73), 73),
+            (Name::word("phase_failure", 56), 77),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 71: #/$defs/ToolFailure
+    // 73: #/$defs/ToolFailure
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[Name::word("action", 2)],
         properties: Some(&[
-            (Name::word("action", 2), 72),
-            (Name::word("max_retries", 41), 73),
-            (Name::word("on_exhausted", 49), 74),
+            (Name::word("action", 2), 74),
+            (Name::word("max_retries", 42), 75),
+            (Name::word("on_exhausted", 50), 76),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 72: #/$defs/ToolAction
+    // 74: #/$defs/ToolAction
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["retry", "fail_phase", "abort", "handoff"]),
         ..Rules::EMPTY
     },
-    // 73: #/$defs/ToolFailure/properties/max_retries
+    // 75: #/$defs/ToolFailure/properties/max_retries
     Rules {
         types: Some(&["integer"]),
         type_set: Types(64),
         minimum: Some(1.0),
         ..Rules::EMPTY
     },
-    // 74: #/$defs/Exhausted
+    // 76: #/$defs/Exhausted
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["fail_phase", "abort", "handoff"]),
         ..Rules::EMPTY
     },
-    // 75: #/$defs/PhaseFailure
+    // 77: #/$defs/PhaseFailure
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
         required: &[Name::word("action", 2)],
-        properties: Some(&[(Name::word("action", 2), 76)]),
+        properties: Some(&[(Name::word("action", 2), 78)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
-    // 76: #/$defs/PhaseAction
+    // 78: #/$defs/PhaseAction
     Rules {
         types: Some(&["string"]),
         type_set: Types(4),
         enumeration: Some(&["abort", "handoff"]),
         ..Rules::EMPTY
     },
-    // 77: #/allOf/0
+    // 79: #/allOf/0
     Rules::EMPTY,
-    // 78: #/allOf/1
+    // 80: #/allOf/1
     Rules::EMPTY,
-    // 79: #/allOf/2
+    // 81: #/allOf/2
     Rules::EMPTY,
 ];
 
@@ -1392,15 +1408,15 @@ static XSTATE_RULES: [Rules; 97] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("initial", 33), Name::word("states", 66)],
+        required: &[Name::word("initial", 34), Name::word("states", 67)],
         properties: Some(&[
-            (Name::word("id", 32), 1),
-            (Name::word("version", 79), 2),
+            (Name::word("id", 33), 1),
+            (Name::word("version", 80), 2),
             (Name::word("description", 15), 3),
-            (Name::word("initial", 33), 4),
+            (Name::word("initial", 34), 4),
             (Name::word("context", 13), 5),
-            (Name::word("meta", 44), 6),
-            (Name::word("states", 66), 60),
+            (Name::word("meta", 45), 6),
+            (Name::word("states", 67), 60),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1437,21 +1453,21 @@ static XSTATE_RULES: [Rules; 97] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("source_format", 64), 7),
-            (Name::word("schema_uri", 63), 8),
-            (Name::word("readme", 58), 9),
-            (Name::word("license", 37), 10),
+            (Name::word("source_format", 65), 7),
+            (Name::word("schema_uri", 64), 8),
+            (Name::word("readme", 59), 9),
+            (Name::word("license", 38), 10),
             (Name::word("environment", 21), 13),
-            (Name::word("pattern", 54), 14),
+            (Name::word("pattern", 55), 14),
             (Name::word("archetype", 6), 15),
-            (Name::word("roles", 61), 16),
-            (Name::word("goal", 29), 20),
-            (Name::word("max_steps", 42), 44),
-            (Name::word("max_attempts", 40), 45),
+            (Name::word("roles", 62), 16),
+            (Name::word("goal", 30), 20),
+            (Name::word("max_steps", 43), 44),
+            (Name::word("max_attempts", 41), 45),
             (Name::word("escalation", 23), 46),
             (Name::word("error_policy", 22), 47),
             (Name::word("empty_checkpoints", 16), 54),
-            (Name::word("transition_order", 74), 55),
+            (Name::word("transition_order", 75), 55),
             (Name::word("enforcement", 18), 59),
         ]),
         additional: Additional::Closed,
@@ -1481,7 +1497,7 @@ static XSTATE_RULES: [Rules; 97] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("spdx", 65), 11), (Name::word("file", 26), 12)]),
+        properties: Some(&[(Name::word("spdx", 66), 11), (Name::word("file", 26), 12)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
@@ -1522,7 +1538,7 @@ static XSTATE_RULES: [Rules; 97] = [
         type_set: Types(1),
         properties: Some(&[
             (Name::word("actor", 4), 17),
-            (Name::word("validator", 77), 18),
+            (Name::word("validator", 78), 18),
             (Name::word("fallback_agent", 25), 19),
         ]),
         additional: Additional::Closed,
@@ -1551,11 +1567,11 @@ static XSTATE_RULES: [Rules; 97] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("mission", 45), 21),
-            (Name::word("success_criteria", 68), 22),
+            (Name::word("mission", 46), 21),
+            (Name::word("success_criteria", 69), 22),
             (Name::word("checks", 11), 23),
-            (Name::word("inputs", 34), 34),
-            (Name::word("outputs", 53), 43),
+            (Name::word("inputs", 35), 34),
+            (Name::word("outputs", 54), 43),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1583,16 +1599,16 @@ static XSTATE_RULES: [Rules; 97] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("id", 32)],
+        required: &[Name::word("id", 33)],
         properties: Some(&[
-            (Name::word("id", 32), 25),
+            (Name::word("id", 33), 25),
             (Name::word("description", 15), 26),
-            (Name::word("type", 76), 27),
+            (Name::word("type", 77), 27),
             (Name::word("command", 12), 28),
-            (Name::word("pattern", 54), 29),
+            (Name::word("pattern", 55), 29),
             (Name::word("files", 27), 30),
             (Name::word("file", 26), 31),
-            (Name::word("required", 60), 32),
+            (Name::word("required", 61), 32),
             (Name::word("expected", 24), 33),
         ]),
         additional: Additional::Closed,
@@ -1665,14 +1681,14 @@ static XSTATE_RULES: [Rules; 97] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("name", 46)],
+        required: &[Name::word("name", 47)],
         properties: Some(&[
-            (Name::word("name", 46), 36),
-            (Name::word("type", 76), 37),
+            (Name::word("name", 47), 36),
+            (Name::word("type", 77), 37),
             (Name::word("description", 15), 38),
-            (Name::word("required", 60), 39),
-            (Name::word("from", 28), 40),
-            (Name::word("schema", 62), 41),
+            (Name::word("required", 61), 39),
+            (Name::word("from", 29), 40),
+            (Name::word("schema", 63), 41),
             (Name::word("default", 14), 42),
         ]),
         additional: Additional::Closed,
@@ -1746,8 +1762,8 @@ static XSTATE_RULES: [Rules; 97] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tool_failure", 72), 48),
-            (Name::word("phase_failure", 55), 52),
+            (Name::word("tool_failure", 73), 48),
+            (Name::word("phase_failure", 56), 52),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1759,8 +1775,8 @@ static XSTATE_RULES: [Rules; 97] = [
         required: &[Name::word("action", 2)],
         properties: Some(&[
             (Name::word("action", 2), 49),
-            (Name::word("max_retries", 41), 50),
-            (Name::word("on_exhausted", 49), 51),
+            (Name::word("max_retries", 42), 50),
+            (Name::word("on_exhausted", 50), 51),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1819,8 +1835,8 @@ static XSTATE_RULES: [Rules; 97] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("from", 28), Name::word("on", 48)],
-        properties: Some(&[(Name::word("from", 28), 57), (Name::word("on", 48), 58)]),
+        required: &[Name::word("from", 29), Name::word("on", 49)],
+        properties: Some(&[(Name::word("from", 29), 57), (Name::word("on", 49), 58)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },
@@ -1854,15 +1870,15 @@ static XSTATE_RULES: [Rules; 97] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("type", 76), 62),
+            (Name::word("type", 77), 62),
             (Name::word("description", 15), 63),
-            (Name::word("tags", 69), 64),
-            (Name::word("id", 32), 68),
-            (Name::word("meta", 44), 69),
+            (Name::word("tags", 70), 64),
+            (Name::word("id", 33), 68),
+            (Name::word("meta", 45), 69),
             (Name::word("entry", 19), 78),
             (Name::word("always", 5), 79),
-            (Name::word("on", 48), 80),
-            (Name::word("output", 52), 95),
+            (Name::word("on", 49), 80),
+            (Name::word("output", 53), 95),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1927,9 +1943,9 @@ static XSTATE_RULES: [Rules; 97] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("tools", 73), 71),
-            (Name::word("knowledge", 36), 72),
-            (Name::word("memory", 43), 73),
+            (Name::word("tools", 74), 71),
+            (Name::word("knowledge", 37), 72),
+            (Name::word("memory", 44), 73),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -1950,7 +1966,7 @@ static XSTATE_RULES: [Rules; 97] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        properties: Some(&[(Name::word("read", 57), 74), (Name::word("write", 80), 75)]),
+        properties: Some(&[(Name::word("read", 58), 74), (Name::word("write", 81), 75)]),
         additional: Additional::Closed,
         min_properties: Some(1),
         ..Rules::EMPTY
@@ -2006,11 +2022,11 @@ static XSTATE_RULES: [Rules; 97] = [
         types: Some(&["object"]),
         type_set: Types(1),
         properties: Some(&[
-            (Name::word("target", 70), 84),
+            (Name::word("target", 71), 84),
             (Name::word("description", 15), 88),
-            (Name::word("guard", 31), 89),
+            (Name::word("guard", 32), 89),
             (Name::word("actions", 3), 90),
-            (Name::word("reenter", 59), 91),
+            (Name::word("reenter", 60), 91),
         ]),
         additional: Additional::Closed,
         ..Rules::EMPTY
@@ -2073,8 +2089,8 @@ static XSTATE_RULES: [Rules; 97] = [
     Rules {
         types: Some(&["object"]),
         type_set: Types(1),
-        required: &[Name::word("status", 67)],
-        properties: Some(&[(Name::word("status", 67), 96)]),
+        required: &[Name::word("status", 68)],
+        properties: Some(&[(Name::word("status", 68), 96)]),
         additional: Additional::Closed,
         ..Rules::EMPTY
     },

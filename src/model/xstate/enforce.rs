@@ -25,7 +25,7 @@
 use serde_json::{Value, json};
 
 use super::{Events, Machine, On, State, StateMeta, StateType, Status, Tags, Targets, Transition};
-use crate::ir::{Exhausted, FixedLoop, Pattern, PhaseAction, ToolAction};
+use crate::ir::{ErrorPolicy, Exhausted, FixedLoop, Pattern, PhaseAction, ToolAction};
 
 /// The event of a failing tool call in the current phase.
 pub const TOOL_FAILURE: &str = "TOOL_FAILURE";
@@ -100,120 +100,27 @@ fn written(mut t: Transition) -> On {
 pub fn enforce(machine: &mut Machine) {
     let meta = machine.meta.clone().unwrap_or_default();
     let fixed = FixedLoop::of(meta.pattern.unwrap_or(Pattern::General));
-    let limit = meta.max_steps.unwrap_or(STEP_CEILING);
-    let attempts = meta.max_attempts.unwrap_or(3);
-    let policy = meta.error_policy.as_ref();
-    let tool = policy.and_then(|p| p.tool_failure.as_ref());
-    let retries = match tool {
-        Some(t) if t.action == ToolAction::Retry => t.max_retries.unwrap_or(0),
-        _ => 0,
-    };
-    let phase_end = match policy
-        .and_then(|p| p.phase_failure.as_ref())
-        .map(|p| p.action)
-    {
-        Some(PhaseAction::Abort) => Status::Aborted,
-        Some(PhaseAction::Handoff) => Status::HandedOff,
-        None => Status::Failed,
-    };
-    let tool_action = match tool {
-        None => ToolAction::FailPhase,
-        Some(t) if t.action == ToolAction::Retry => match t.on_exhausted {
-            Some(Exhausted::Abort) => ToolAction::Abort,
-            Some(Exhausted::Handoff) => ToolAction::Handoff,
-            Some(Exhausted::FailPhase) | None => ToolAction::FailPhase,
-        },
-        Some(t) => t.action,
-    };
-    let tool_end = match tool_action {
-        ToolAction::Abort => Status::Aborted,
-        ToolAction::Handoff => Status::HandedOff,
-        ToolAction::FailPhase | ToolAction::Retry => phase_end,
-    };
-    let mut finals: Vec<(Status, String)> = Vec::new();
-    for status in [Status::LimitReached, tool_end, phase_end] {
-        if !finals.iter().any(|(s, _)| *s == status) {
-            let mut key = free_key(machine, final_base(status));
-            while finals.iter().any(|(_, k)| *k == key) {
-                key.push_str("-2");
-            }
-            finals.push((status, key));
-        }
-    }
+    let ends = FailureEnds::of(meta.error_policy.as_ref());
+    let finals = final_keys(machine, [Status::LimitReached, ends.tool, ends.phase]);
     let key_of = |status: Status| {
-        finals
-            .iter()
+        (finals.iter())
             .find(|(s, _)| *s == status)
             .map(|(_, k)| k.clone())
             .unwrap_or_default()
     };
-    let (limit_key, tool_key, phase_key) = (
-        key_of(Status::LimitReached),
-        key_of(tool_end),
-        key_of(phase_end),
-    );
+    let plan = Plan {
+        limit: meta.max_steps.unwrap_or(STEP_CEILING),
+        attempts: meta.max_attempts.unwrap_or(3),
+        retries: ends.retries,
+        limit_key: key_of(Status::LimitReached),
+        tool_key: key_of(ends.tool),
+        phase_key: key_of(ends.phase),
+    };
     for (key, state) in machine.states.iter_mut() {
-        if !is_phase(state) {
-            continue;
+        if is_phase(state) {
+            let eval = fixed.filter(|f| f.eval == key.as_str());
+            enforce_phase(key, state, eval, &plan);
         }
-        let eval = fixed.filter(|f| f.eval == key.as_str());
-        let mut entry = vec![action("count", "steps")];
-        if eval.is_some() {
-            entry.push(action("count", "attempts"));
-        }
-        if retries > 0 {
-            entry.push(action("reset", "retries"));
-        }
-        state.entry = Some(Value::Array(entry));
-        state.always =
-            Some(json!([{"target": limit_key, "guard": guard("above", "steps", limit)}]));
-        let mut pairs: Vec<(String, On)> = Vec::new();
-        let escalation = eval.and_then(|f| {
-            state
-                .on
-                .iter()
-                .flatten()
-                .find(|(name, _)| name.as_str() == f.escalate)
-                .and_then(|(_, on)| on.target().map(str::to_owned))
-        });
-        for (name, on) in state.on.iter().flatten() {
-            let mut t = transition(on);
-            if t.target.first() == Some(key.as_str()) {
-                t.reenter = Some(Box::new(Value::Bool(true)));
-            }
-            let on = match (eval, &escalation) {
-                (Some(f), Some(target)) if name.as_str() == f.retry.0 => {
-                    let last = Transition {
-                        target: Targets::one(target.clone()),
-                        guard: Some(Box::new(guard("reached", "attempts", attempts))),
-                        ..Transition::default()
-                    };
-                    On::Candidates(vec![last, t])
-                }
-                (Some(f), _) if name.as_str() == f.escalate => {
-                    t.guard = Some(Box::new(guard("reached", "attempts", attempts)));
-                    written(t)
-                }
-                _ => written(t),
-            };
-            pairs.push((name.clone(), on));
-        }
-        let tool_on = if retries > 0 {
-            On::Candidates(vec![
-                Transition {
-                    target: Targets::one(key.clone()),
-                    guard: Some(Box::new(guard("below", "retries", retries))),
-                    actions: Some(Box::new(json!([action("count", "retries")]))),
-                    ..Transition::default()
-                },
-                Transition::to(tool_key.clone()),
-            ])
-        } else {
-            On::Target(tool_key.clone())
-        };
-        pairs.push((TOOL_FAILURE.to_owned(), tool_on));
-        pairs.push((PHASE_FAILURE.to_owned(), On::Target(phase_key.clone())));
-        state.on = Some(Events::from_pairs(pairs));
     }
     for (status, key) in finals {
         let state = State {
@@ -231,13 +138,144 @@ pub fn enforce(machine: &mut Machine) {
     if fixed.is_some() {
         context["attempts"] = json!(0);
     }
-    if retries > 0 {
+    if plan.retries > 0 {
         context["retries"] = json!(0);
     }
     machine.context = Some(context);
     let mut meta = meta;
     meta.enforcement = Some(NOTE.to_owned());
     machine.meta = Some(meta);
+}
+
+/// How a loop's failures end a run: the retries a tool failure has, and the run status
+/// a tool failure and a phase failure end with (`error_policy`, or the harness default).
+struct FailureEnds {
+    retries: u64,
+    tool: Status,
+    phase: Status,
+}
+
+impl FailureEnds {
+    fn of(policy: Option<&ErrorPolicy>) -> FailureEnds {
+        let tool = policy.and_then(|p| p.tool_failure.as_ref());
+        let retries = match tool {
+            Some(t) if t.action == ToolAction::Retry => t.max_retries.unwrap_or(0),
+            _ => 0,
+        };
+        let phase = match policy
+            .and_then(|p| p.phase_failure.as_ref())
+            .map(|p| p.action)
+        {
+            Some(PhaseAction::Abort) => Status::Aborted,
+            Some(PhaseAction::Handoff) => Status::HandedOff,
+            None => Status::Failed,
+        };
+        let tool_action = match tool {
+            None => ToolAction::FailPhase,
+            Some(t) if t.action == ToolAction::Retry => match t.on_exhausted {
+                Some(Exhausted::Abort) => ToolAction::Abort,
+                Some(Exhausted::Handoff) => ToolAction::Handoff,
+                Some(Exhausted::FailPhase) | None => ToolAction::FailPhase,
+            },
+            Some(t) => t.action,
+        };
+        let tool = match tool_action {
+            ToolAction::Abort => Status::Aborted,
+            ToolAction::Handoff => Status::HandedOff,
+            ToolAction::FailPhase | ToolAction::Retry => phase,
+        };
+        FailureEnds {
+            retries,
+            tool,
+            phase,
+        }
+    }
+}
+
+/// The key of each enforcement final state, one per distinct status of `statuses`, in
+/// that order: its [`final_base`], or with `-2`, ... when a state has it.
+fn final_keys(machine: &Machine, statuses: [Status; 3]) -> Vec<(Status, String)> {
+    let mut finals: Vec<(Status, String)> = Vec::new();
+    for status in statuses {
+        if !finals.iter().any(|(s, _)| *s == status) {
+            let mut key = free_key(machine, final_base(status));
+            while finals.iter().any(|(_, k)| *k == key) {
+                key.push_str("-2");
+            }
+            finals.push((status, key));
+        }
+    }
+    finals
+}
+
+/// What every phase state of a machine enforces: its bounds and where its failures go.
+struct Plan {
+    limit: u64,
+    attempts: u64,
+    retries: u64,
+    limit_key: String,
+    tool_key: String,
+    phase_key: String,
+}
+
+/// Phase state `key` with its step count and limit, its retries, its failure events and,
+/// for a REAL/VEAL loop's `eval` (`eval`), its attempts and the escalation at the last.
+fn enforce_phase(key: &str, state: &mut State, eval: Option<FixedLoop>, plan: &Plan) {
+    let mut entry = vec![action("count", "steps")];
+    if eval.is_some() {
+        entry.push(action("count", "attempts"));
+    }
+    if plan.retries > 0 {
+        entry.push(action("reset", "retries"));
+    }
+    state.entry = Some(Value::Array(entry));
+    let above = guard("above", "steps", plan.limit);
+    state.always = Some(json!([{"target": plan.limit_key, "guard": above}]));
+    let escalation = eval.and_then(|f| {
+        (state.on.iter().flatten())
+            .find(|(name, _)| name.as_str() == f.escalate)
+            .and_then(|(_, on)| on.target().map(str::to_owned))
+    });
+    let mut pairs: Vec<(String, On)> = Vec::new();
+    for (name, on) in state.on.iter().flatten() {
+        let mut t = transition(on);
+        if t.target.first() == Some(key) {
+            t.reenter = Some(Box::new(Value::Bool(true)));
+        }
+        let reached = || Some(Box::new(guard("reached", "attempts", plan.attempts)));
+        let on = match (eval, &escalation) {
+            (Some(f), Some(target)) if name.as_str() == f.retry.0 => {
+                let last = Transition {
+                    target: Targets::one(target.clone()),
+                    guard: reached(),
+                    ..Transition::default()
+                };
+                On::Candidates(vec![last, t])
+            }
+            (Some(f), _) if name.as_str() == f.escalate => {
+                t.guard = reached();
+                written(t)
+            }
+            _ => written(t),
+        };
+        pairs.push((name.clone(), on));
+    }
+    let tool_on = if plan.retries > 0 {
+        On::Candidates(vec![
+            Transition {
+                target: Targets::one(key.to_owned()),
+                guard: Some(Box::new(guard("below", "retries", plan.retries))),
+                actions: Some(Box::new(json!([action("count", "retries")]))),
+                ..Transition::default()
+            },
+            Transition::to(plan.tool_key.clone()),
+        ])
+    } else {
+        On::Target(plan.tool_key.clone())
+    };
+    pairs.push((TOOL_FAILURE.to_owned(), tool_on));
+    pairs.push((PHASE_FAILURE.to_owned(), On::Target(plan.phase_key.clone())));
+    state.on = Some(Events::from_pairs(pairs));
 }
 
 /// Whether the machine holds anything [`enforce`] writes.

@@ -53,6 +53,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                         from: format!("p{i}"),
                         on: id.clone(),
                         to: dest(targets[i * 3 + o] % (n + 3)),
+                        final_state: None,
                         origin: Default::default(),
                     });
                 }
@@ -78,6 +79,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                     id: format!("c{i}"),
                     before_phase: format!("p{b}"),
                     on_reject: dest(r),
+                    final_state: None,
                     origin: Default::default(),
                 })
                 .collect();

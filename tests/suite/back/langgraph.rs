@@ -5,8 +5,9 @@
 //! the error policy) against `loopconv walk`, and checks with Python's `ast` that user text
 //! stays in literals; every module passes `ruff check` and `mypy --strict`.
 //!
-//! The agreement check: for every example and corpus loop, and loops for every error
-//! policy, `max_steps` above 100 and VEAL attempts, 60 random scripts per loop (1,000 in
+//! The agreement check: for every example and corpus loop, the scaffold of every archetype
+//! of `loopconv new`, and loops for every error policy, `max_steps` above 100 and VEAL
+//! attempts, 60 random scripts per loop (1,000 in
 //! `.ci/run`, `LOOPCONV_RANDOM_SCRIPTS`, 8 to 15 minutes more of one core; fixed seed 48)
 //! end with the same status in `loopconv walk`, in the LangGraph program and in a live
 //! XState actor of `convert --to xstate` (`scripts/xstate_check.mjs`).
@@ -164,8 +165,22 @@ fn have_xstate() -> bool {
             .all(|p| modules.join(p).join("package.json").exists())
 }
 
-/// The example folders, the corpus (when present), the breakout loop and the policy loops,
-/// written to `dir`.
+/// The scaffold of each archetype of `loopconv new` (`scaffold::Archetype::ALL`), written to
+/// `dir` in the archetype's format.
+fn scaffolds(dir: &Path) -> Vec<PathBuf> {
+    (loopconv::scaffold::Archetype::ALL.iter())
+        .map(|&a| {
+            let name = format!("scaffold-{}", a.name());
+            let text = loopconv::scaffold::scaffold(a, &name).expect("a scaffold");
+            let file = dir.join(format!("{name}.{}", a.format().extension()));
+            std::fs::write(&file, text).expect("write a scaffold");
+            file
+        })
+        .collect()
+}
+
+/// The example folders, the corpus (when present), the breakout loop, the policy loops and
+/// the scaffolds of `loopconv new`, written to `dir`.
 fn inputs(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = ["agentpm", "mas", "hostile"]
         .iter()
@@ -176,6 +191,7 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
     std::fs::write(&breakout, BREAKOUT).expect("write the breakout loop");
     files.push(breakout);
     files.extend(policy_loops(dir));
+    files.extend(scaffolds(dir));
     files
 }
 

@@ -409,3 +409,104 @@ fn an_edited_enforcement_is_one_loss() {
     let (again, _) = l.valid().expect("read with the loss");
     assert!(same_content(spec, again));
 }
+
+/// A machine whose final states have names of their own, two of them ending a run with
+/// one status (`success` and `done`, both `ended`) and a rejection ending at `declined`:
+/// it reads with no loss (the loop keeps each name, `final_state`), goes back to XState
+/// with the same final states under the same names, and reads back into the same loop;
+/// AgentPM, which has only the three terminals, reports each name it loses (`B001`).
+#[test]
+fn finals_keep_their_names_and_two_with_one_status_stay_two() {
+    let text = r#"{"id": "triage", "initial": "read", "states": {
+  "read": {"description": "Read the issue.",
+           "on": {"fixed": {"target": "success", "description": "Fixed."},
+                  "duplicate": {"target": "done", "description": "Already fixed."},
+                  "escalate": {"target": "gate", "description": "A person must decide."}}},
+  "gate": {"tags": ["checkpoint"], "meta": {"checkpoint": "sign-off"},
+           "on": {"APPROVE": "ship", "REJECT": "declined"}},
+  "ship": {"description": "Ship it.", "on": {"complete": "end"}},
+  "success": {"type": "final", "output": {"status": "ended"}},
+  "done": {"type": "final", "output": {"status": "ended"}},
+  "end": {"type": "final", "output": {"status": "ended"}},
+  "declined": {"type": "final", "output": {"status": "aborted"}}
+}}
+"#;
+    assert!(located(text).is_empty(), "{:#?}", located(text));
+    let (spec, info) = reread("m.json", text, Format::Xstate);
+    let ends: Vec<(String, Option<String>)> = (spec.graph.transitions.iter())
+        .map(|t| (t.to.as_str().to_owned(), t.final_state.clone()))
+        .collect();
+    let named = |s: &str| Some(s.to_owned());
+    assert_eq!(
+        ends,
+        [
+            ("$end".to_owned(), named("success")),
+            ("$end".to_owned(), named("done")),
+            ("ship".to_owned(), None),
+            ("$end".to_owned(), None),
+        ]
+    );
+    let checkpoint = &spec.graph.checkpoints.as_ref().expect("a checkpoint")[0];
+    assert_eq!(checkpoint.final_state.as_deref(), Some("declined"));
+
+    let (machine, diags) = convert("m.json", &spec, &info, Format::Xstate, &strict());
+    assert!(diags.is_empty(), "{:#?}", diags.items());
+    let value: serde_json::Value = serde_json::from_str(&machine).expect("JSON");
+    let status = |key: &str| {
+        value["states"][key]["output"]["status"]
+            .as_str()
+            .map(str::to_owned)
+    };
+    for (key, want) in [
+        ("success", "ended"),
+        ("done", "ended"),
+        ("end", "ended"),
+        ("declined", "aborted"),
+    ] {
+        assert_eq!(status(key).as_deref(), Some(want), "{key}\n{machine}");
+    }
+    assert!(value["states"].get("abort").is_none(), "{machine}");
+    let (again, again_info) = reread("again.json", &machine, Format::Xstate);
+    assert!(same_content(&spec, &again), "{machine}");
+    let (third, _) = convert("again.json", &again, &again_info, Format::Xstate, &strict());
+    assert_eq!(machine, third);
+
+    let mut diags = loopconv::diag::Diagnostics::new("m.json");
+    let agentpm = loopconv::Target::Loop(Format::Agentpm);
+    let _ = loopconv::write(agentpm, &spec, &info, &strict(), &mut diags);
+    let lost: Vec<&str> = (diags.items().iter())
+        .filter(|d| d.code == Code::LostField)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(lost.len(), 3, "{lost:#?}");
+    for name in ["`success`", "`done`", "`declined`"] {
+        assert!(lost.iter().any(|m| m.contains(name)), "{name}: {lost:#?}");
+    }
+}
+
+/// `diff` sees a final state renamed: the same terminal at another name is one compatible
+/// change of the transition, with both names.
+#[test]
+fn diff_reports_a_renamed_final() {
+    let machine = |name: &str| {
+        format!(
+            r#"{{"id": "triage", "initial": "read", "states": {{
+  "read": {{"description": "Read.", "on": {{"fixed": {{"target": "{name}", "description": "Fixed."}}}}}},
+  "{name}": {{"type": "final", "output": {{"status": "ended"}}}}
+}}}}
+"#
+        )
+    };
+    let (old, _) = reread("old.json", &machine("success"), Format::Xstate);
+    let (new, _) = reread("new.json", &machine("done"), Format::Xstate);
+    let d = loopconv::analysis::diff::diff(&old, &new);
+    assert_eq!(d.changes.len(), 1, "{:#?}", d.changes);
+    let c = &d.changes[0];
+    assert_eq!(c.impact, loopconv::analysis::diff::Impact::Compatible);
+    assert_eq!(c.old.as_deref(), Some("$end (final state `success`)"));
+    assert_eq!(c.new.as_deref(), Some("$end (final state `done`)"));
+    let (plain, _) = reread("plain.json", &machine("end"), Format::Xstate);
+    let d = loopconv::analysis::diff::diff(&plain, &new);
+    assert_eq!(d.changes.len(), 1, "{:#?}", d.changes);
+    assert_eq!(d.changes[0].old.as_deref(), Some("$end"));
+}

@@ -45,15 +45,21 @@ fn the_loop(l: &Loaded) -> String {
             out.push_str(&format!("  outcome {}: {}\n", o.id, o.description));
         }
     }
+    // A terminal with the final state it is named by (`$end at done`).
+    let at = |to: &str, name: &Option<String>| match name {
+        Some(name) => format!("{to} at {name}"),
+        None => to.to_owned(),
+    };
     for t in &spec.graph.transitions {
-        out.push_str(&format!("{} --{}--> {}\n", t.from, t.on, t.to.as_str()));
+        let to = at(t.to.as_str(), &t.final_state);
+        out.push_str(&format!("{} --{}--> {to}\n", t.from, t.on));
     }
     for c in spec.graph.checkpoints.iter().flatten() {
         out.push_str(&format!(
             "checkpoint {} before {} (reject: {})\n",
             c.id,
             c.before_phase,
-            c.on_reject.as_str()
+            at(c.on_reject.as_str(), &c.final_state)
         ));
     }
     out

@@ -232,6 +232,7 @@ pub(crate) fn graph() -> impl Strategy<Value = Graph> {
                     from: ids[p].clone(),
                     on,
                     to: to.expect("every slot has a target"),
+                    final_state: None,
                     origin: Default::default(),
                 })
                 .collect();
@@ -258,6 +259,7 @@ pub(crate) fn graph() -> impl Strategy<Value = Graph> {
                             id,
                             before_phase: before,
                             on_reject,
+                            final_state: None,
                             origin: Default::default(),
                         })
                     })
@@ -806,6 +808,7 @@ pub(crate) fn long_spec(min: usize, max: usize) -> impl Strategy<Value = Spec> {
                         from: id(i),
                         on: on.to_owned(),
                         to,
+                        final_state: None,
                         origin: Default::default(),
                     });
                 }
@@ -815,6 +818,7 @@ pub(crate) fn long_spec(min: usize, max: usize) -> impl Strategy<Value = Spec> {
                     id: format!("gate-{k}"),
                     before_phase: id(1 + (k * (n - 1)) / 8),
                     on_reject: Destination::Terminal(Terminal::Abort),
+                    final_state: None,
                     origin: Default::default(),
                 })
                 .collect::<Vec<_>>();
