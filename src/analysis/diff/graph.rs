@@ -209,7 +209,7 @@ pub(super) fn phases(
     generated: Option<&Generated>,
     out: &mut Out,
 ) {
-    use Impact::*;
+    use Impact::{Breaking, Compatible};
     for (o, n) in renames {
         let r = "runtimes and results name phases by id (same outcomes and edges: a rename)";
         out.push(
@@ -256,7 +256,7 @@ fn phase(
     generated: Option<&Generated>,
     out: &mut Out,
 ) {
-    use Impact::*;
+    use Impact::{Breaking, Compatible};
     if p.objective != q.objective && !derived_objectives {
         let (o, n) = (Some(p.objective.clone()), Some(q.objective.clone()));
         out.push(
@@ -314,7 +314,7 @@ fn tighter(o: Option<&Access>, n: Option<&Access>) -> bool {
 }
 
 fn outcomes(p: &Phase, q: &Phase, generated: Option<&Generated>, out: &mut Out) {
-    use Impact::*;
+    use Impact::{Breaking, Compatible};
     let (pd, qd) = (descriptions(p), descriptions(q));
     let desc = |ds: &IdMap<&str, &String>, id: &str| ds.get(id).map(|d| (*d).clone());
     let (po, qo) = (p.outcome_ids(), q.outcome_ids());
