@@ -3,8 +3,15 @@
 #
 # Runs each target (default: all eight) for SECONDS, one after the other, seeded from
 # examples/ and ../shared/corpus (copied into fuzz/corpus/<target>/ at run time; that folder
-# is gitignored). Installs cargo-fuzz if it is missing. Builds on the stable toolchain with
-# RUSTC_BOOTSTRAP=1 (cargo-fuzz needs nightly-only sanitizer flags).
+# is gitignored). Installs cargo-fuzz if it is missing, the version scripts/install-tools.sh
+# pins. Builds on the stable toolchain with RUSTC_BOOTSTRAP=1 (cargo-fuzz passes
+# nightly-only flags: `-Zsanitizer=address`, whose runtime the stable toolchain ships for
+# x86_64 Linux, and the coverage instrumentation libFuzzer reads).
+#
+# A unit that runs longer than FUZZ_TIMEOUT seconds (default 10) is a finding, as a crash
+# is. Under load, raise it: the P006 alias-limit example (a seed) costs about 5 s of CPU per
+# unit of `check` under AddressSanitizer (it loads the input 16 times), 20 s on a machine
+# at a load of 12 on 2 cores, where `check` and `lsp` stopped on it at 10 s.
 #
 # Exits non-zero when a target crashes; the crashing input is left in
 # fuzz/artifacts/<target>/. Turn it into a regression file under tests/regressions/.
@@ -18,9 +25,10 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(json_front yaml_front check graph roundtrip report lsp workspace)
 
 export RUSTC_BOOTSTRAP=1
-if ! cargo fuzz --version >/dev/null 2>&1; then
-  echo "==> installing cargo-fuzz"
-  cargo install --locked cargo-fuzz
+version=$(sed -n 's/^CARGO_FUZZ_VERSION=//p' scripts/install-tools.sh)
+if ! cargo fuzz --version 2>/dev/null | grep -qx "cargo-fuzz $version"; then
+  echo "==> installing cargo-fuzz $version"
+  cargo install cargo-fuzz --locked --version "$version"
 fi
 
 echo "==> building fuzz targets"
@@ -62,7 +70,7 @@ for t in "${targets[@]}"; do
   echo "==> fuzzing $t for ${secs}s (log: $log)"
   start=$(date +%s)
   if (cd fuzz && cargo fuzz run "$t" -- -max_total_time="$secs" -max_len=65536 \
-        -timeout=10 -rss_limit_mb=4096 -print_final_stats=1) >"$log" 2>&1; then
+        -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=4096 -print_final_stats=1) >"$log" 2>&1; then
     result=ok
   else
     result=CRASH

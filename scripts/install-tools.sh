@@ -10,7 +10,7 @@
 # runs the machines of `convert --to xstate` in tests/suite/back/xstate_real.rs) come with the
 # same `npm ci`. maturin (the wheels of
 # scripts/package.sh) and zizmor (the workflows' audit) come from PyPI, pinned, below;
-# mdBook (the user guide) from crates.io, pinned, below.
+# mdBook (the user guide) and cargo-fuzz (scripts/fuzz.sh) from crates.io, pinned, below.
 set -euo pipefail
 # shellcheck source=scripts/conformance.sh
 source "$(dirname "${BASH_SOURCE[0]}")/conformance.sh"
@@ -58,6 +58,12 @@ fi
 MDBOOK_VERSION=0.5.4
 if ! mdbook --version 2>/dev/null | grep -qx "mdbook v$MDBOOK_VERSION"; then
     cargo install mdbook --locked --version "$MDBOOK_VERSION" --no-default-features --features search
+fi
+# cargo-fuzz (crates.io, pinned) runs the fuzz targets under libFuzzer (scripts/fuzz.sh,
+# which reads this pin); about a minute of compiling, once. Skipped when it is on PATH.
+CARGO_FUZZ_VERSION=0.13.2
+if ! cargo fuzz --version 2>/dev/null | grep -qx "cargo-fuzz $CARGO_FUZZ_VERSION"; then
+    cargo install cargo-fuzz --locked --version "$CARGO_FUZZ_VERSION"
 fi
 if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
     export DEBIAN_FRONTEND=noninteractive

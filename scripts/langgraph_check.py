@@ -31,6 +31,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from langgraph.types import Command
@@ -144,11 +145,14 @@ def check_edges(module, ir: dict) -> None:
             raise Failed(f"edge {s} -> {t} is labelled {got[(s, t)]!r}, not {labels}")
 
 
-def graph_run(module, outcomes: list[str], decisions: list[list[str]], thread: str) -> dict:
+def graph_run(module, outcomes: list[str], decisions: list[list[str]], thread: str, graph=None) -> dict:
     """Run the compiled graph, resuming each interrupt with Command(resume=decision).
     Failures (`@tool-failure`, `@phase-failure`) and the step limit end the run through the
-    phase nodes' error handler, never as an exception out of invoke."""
-    graph = module.build_graph()
+    phase nodes' error handler, never as an exception out of invoke. `graph` is a graph
+    `module.build_graph()` compiled before, reused across runs (each run has its own
+    thread); without it, one is compiled for this run (after the phase functions were
+    replaced, as check_updates does)."""
+    graph = graph or module.build_graph()
     cfg = module.config(thread)
     left: dict[str, list[str]] = {}
     for checkpoint, decision in decisions:
@@ -163,6 +167,102 @@ def graph_run(module, outcomes: list[str], decisions: list[list[str]], thread: s
         if not left.get(waiting[0]):
             return {**snapshot.values, "status": "approval_required", "checkpoint": waiting[0]}
         command = Command(resume=left[waiting[0]].pop(0))
+
+
+class Walker:
+    """`loopconv walk --format json` for the agreement's random scripts, answered by one
+    `loopconv mcp` server for the whole check (the runs of `paths` go through the command
+    line): its `walk` tool runs the same walk and answers the same JSON as the command line
+    (scripts/mcp_check.py compares them, and so does `agreement` for its first scripts).
+    A loop's scripts are sent at once and answered as the server goes, instead of one
+    process of the debug binary per script (15 to 30 ms each, 1,000 scripts a loop in
+    `.ci/run`). The server reads the files inside the roots this client announces, the
+    folders of the files checked. Without a server (no `mcp` feature), the command line
+    walks them."""
+
+    def __init__(self, bin_: str, files: list[str]) -> None:
+        self.roots = [{"uri": uri} for uri in sorted({Path(f).resolve().parent.as_uri() for f in files})]
+        self.next_id = 0
+        self.lock = threading.Lock()
+        try:
+            self.server: subprocess.Popen[str] | None = subprocess.Popen(
+                [bin_, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                text=True, encoding="utf-8",
+            )
+            init = self.ids(1)
+            self.send({"jsonrpc": "2.0", "id": init[0], "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {"roots": {}},
+                "clientInfo": {"name": "langgraph_check", "version": "1"},
+            }})
+            self.answers(init)
+            self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        except (OSError, ValueError, Failed):
+            self.close()
+
+    def ids(self, n: int) -> list[int]:
+        self.next_id += n
+        return list(range(self.next_id - n + 1, self.next_id + 1))
+
+    def send(self, message: dict) -> None:
+        with self.lock:
+            self.server.stdin.write(json.dumps(message) + "\n")
+            self.server.stdin.flush()
+
+    def answers(self, ids: list[int]) -> list[dict]:
+        """The results of the requests `ids`, in that order; the server's own requests
+        (its roots) are answered on the way."""
+        results: dict[int, dict] = {}
+        while len(results) < len(ids):
+            line = self.server.stdout.readline()
+            if not line:
+                raise Failed("loopconv mcp ended")
+            m = json.loads(line)
+            if "method" in m and "id" in m:
+                self.send({"jsonrpc": "2.0", "id": m["id"], "result": {"roots": self.roots}}
+                          if m["method"] == "roots/list" else
+                          {"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601, "message": m["method"]}})
+            elif m.get("id") in ids:
+                if "error" in m:
+                    raise Failed(f"loopconv mcp: {m['error']}")
+                results[m["id"]] = m["result"]
+        return [results[i] for i in ids]
+
+    def walks(self, file: str, scripts: list[tuple[list[str], list[list[str]]]], max_steps: int) -> list[dict] | None:
+        """walk's JSON for each script, or None without a server. The requests are
+        written by a thread of their own while the answers are read, so that neither pipe
+        fills up."""
+        if self.server is None:
+            return None
+        path = str(Path(file).resolve())
+        ids = self.ids(len(scripts))
+
+        def write() -> None:
+            for i, (outcomes, decisions) in zip(ids, scripts):
+                self.send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": "walk", "arguments": {
+                    "path": path, "outcomes": outcomes, "runtime_max_steps": max_steps,
+                    "decisions": [{"checkpoint": c, "decision": d} for c, d in decisions],
+                }}})
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            results = self.answers(ids)
+        finally:
+            writer.join()
+        runs = [(r.get("structuredContent") or {}).get("run") for r in results]
+        for run, result, script in zip(runs, results, scripts):
+            if run is None:
+                raise Failed(f"loopconv mcp walk {file} {script}: {result}")
+        return runs
+
+    def close(self) -> None:
+        server, self.server = getattr(self, "server", None), None
+        if server is not None:
+            server.stdin.close()
+            server.wait()
+
+
+WALKER: Walker | None = None
 
 
 def walk(bin_: str, file: str, outcomes: list[str], decisions: list[list[str]], max_steps: int) -> dict:
@@ -363,18 +463,25 @@ def agreement(bin_: str, file: str, module, ir: dict, out: Path, k: int) -> str:
     """`RANDOM` scripts drawn; a script drawn again (a small loop has few) is run once:
     the same script in walk, the program and an actor ends the same way again."""
     rng = random.Random(f"{SEED}:{ir['name']}")
-    walks = []
+    graph = module.build_graph()
+    scripts = []
     seen: set[str] = set()
-    for n in range(RANDOM):
+    for _ in range(RANDOM):
         outcomes, decisions = random_script(ir, rng, module.MAX_STEPS)
         key = json.dumps([outcomes, decisions])
-        if key in seen:
-            continue
-        seen.add(key)
-        want = walk(bin_, file, outcomes, decisions, module.MAX_STEPS)
+        if key not in seen:
+            seen.add(key)
+            scripts.append((outcomes, decisions))
+    wants = (WALKER and WALKER.walks(file, scripts, module.MAX_STEPS)) or \
+        [walk(bin_, file, outcomes, decisions, module.MAX_STEPS) for outcomes, decisions in scripts]
+    walks = []
+    for n, ((outcomes, decisions), want) in enumerate(zip(scripts, wants)):
+        # The server's walk is the command line's: the first scripts go through both.
+        if n < 5 and want != (cli := walk(bin_, file, outcomes, decisions, module.MAX_STEPS)):
+            raise Failed(f"random script {outcomes} {decisions}: loopconv mcp's walk {want}, the command line's {cli}")
         if "status" not in want:
             raise Failed(f"random script {outcomes} {decisions} does not fit the loop: {want}")
-        got = graph_run(module, list(outcomes), decisions, f"random-{n}")
+        got = graph_run(module, list(outcomes), decisions, f"random-{n}", graph)
         if got.get("status") != want["status"] or got.get("trace", []) != walk_phases(want["steps"]):
             raise Failed(f"random script {outcomes} {decisions}: walk {want['status']} {walk_phases(want['steps'])}, "
                          f"LangGraph {got.get('status')} {got.get('trace')}")
@@ -484,7 +591,9 @@ def self_test(bin_: str, file: str, out: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
+    global WALKER
     bin_, files = argv[1], argv[2:]
+    WALKER = Walker(bin_, files)
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         try:
@@ -503,6 +612,7 @@ def main(argv: list[str]) -> int:
         except Failed as e:
             failed += 1
             print(f"lint: FAILED: {e}")
+    WALKER.close()
     return 1 if failed else 0
 
 

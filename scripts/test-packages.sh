@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The packages as a user installs them, without a Rust toolchain (issue 21):
 #   scripts/test-packages.sh DIST
-# builds every package of this machine into DIST (scripts/package.sh), then, with `cargo`
-# absent from PATH:
+#   scripts/test-packages.sh --built DIST
+# builds every package of this machine into DIST (scripts/package.sh; with --built, DIST
+# already holds what `scripts/package.sh DIST` wrote: `.ci/run` builds them while its tests
+# run), then, with `cargo` absent from PATH:
 #   1. pip: a fresh virtual environment, `pip install --no-index --find-links DIST
 #      loopconv`, then `loopconv check examples` and `python -m loopconv --version`; and
 #      `uvx loopconv --version` from DIST;
@@ -16,7 +18,9 @@
 # build are reused). Every step fails the script; nothing is skipped.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-[ $# -eq 1 ] || { echo "usage: scripts/test-packages.sh DIST" >&2; exit 2; }
+built=0
+if [ "${1:-}" = --built ]; then built=1; shift; fi
+[ $# -eq 1 ] || { echo "usage: scripts/test-packages.sh [--built] DIST" >&2; exit 2; }
 mkdir -p "$1"
 DIST=$(cd "$1" && pwd)
 WORK=$(mktemp -d)
@@ -52,9 +56,13 @@ for tool in python3 node npm npx git pre-commit uvx; do
   PATH=$NOCARGO command -v "$tool" >/dev/null || fail "$tool is not on PATH without cargo"
 done
 
-step "scripts/package.sh $DIST"
-rm -rf "${DIST:?}"/*
-bash "$ROOT/scripts/package.sh" "$DIST"
+if [ "$built" = 1 ]; then
+  step "the packages scripts/package.sh built in $DIST"
+else
+  step "scripts/package.sh $DIST"
+  rm -rf "${DIST:?}"/*
+  bash "$ROOT/scripts/package.sh" "$DIST"
+fi
 VERSION=$(bash "$ROOT/scripts/package.sh" --version)
 TARGET=$(rustc -vV | sed -n 's/^host: //p')
 NPM_PLATFORM=$(awk -F'\t' -v t="$TARGET" '$1 == t { print $2 }' "$ROOT/npm/platforms.tsv")
