@@ -44,7 +44,14 @@ impl LineIndex {
         let start = span.0.min(text.len());
         let line = match self.line_starts.get() {
             Some(starts) => Line::of(starts, start, text.len()),
-            None if self.scan_is_cheaper(start, text.len()) => Line::scanned(text, start),
+            None if self.scan_is_cheaper(start, text.len()) => {
+                let line = Line::scanned(text, start);
+                // The rest of the line was read too: on one long line (minified JSON), as
+                // much as the text again.
+                self.scanned
+                    .fetch_add(line.end.saturating_sub(start), Relaxed);
+                line
+            }
             None => Line::of(
                 self.line_starts.get_or_init(|| line_starts(text)),
                 start,
@@ -54,9 +61,9 @@ impl LineIndex {
         pos_on(text, line, Some(&marks), span)
     }
 
-    /// Whether the line of byte `start` is found by reading the text up to it instead of
-    /// building the line starts: while the positions found so far have read less than the
-    /// text in all. The first diagnostics of a file (a warning on its first line) then
+    /// Whether the line of byte `start` is found by reading the text up to it (and on to
+    /// the end of its line) instead of building the line starts: while the positions found
+    /// so far have read less than the text in all. The first diagnostics of a file (a warning on its first line) then
     /// cost what they read, and many cost one pass and the list (which for a 10,000-phase
     /// loop is 0.6 MB: more than a warning may add).
     fn scan_is_cheaper(&self, start: usize, len: usize) -> bool {
