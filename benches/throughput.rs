@@ -22,12 +22,12 @@
 //! * `examples`: every loop file of `examples/` and of the conformance corpus
 //!   (`../shared/corpus`, when present), except `invalid/`, hostile files included;
 //! * `agentpm_1000`, `agentpm_10000`: one generated AgentPM loop of 1,000 and 10,000 phases
-//!   (`benches/workload`, seed 42);
+//!   (`testkit/src/workload`, seed 42);
 //! * `corpus_1000`: 1,000 files of the generated mixed corpus (AgentPM and MAS, 1-6 KB);
 //! * `diagnostics_10000`: the 10,000-phase loop without `$schema` (one `F012` warning) and
 //!   the one with errors in 1 % of its phases (100 errors; `5_write` writes only the
 //!   other, the one valid loop);
-//! * `shapes_10000`: loops shaped unlike the others (`benches/workload/shapes.rs`): one-word
+//! * `shapes_10000`: loops shaped unlike the others (`testkit/src/workload/shapes.rs`): one-word
 //!   texts minified with sorted keys, self-loops in tabs, and a MAS VEAL loop of 10,000
 //!   checks (YAML).
 //!
@@ -48,10 +48,7 @@
 //! Throughput is in bytes of input (the bytes of the files that reached the stage) and in
 //! files (`item/s`; for the single loops, loops per second).
 
-#[path = "../tests/suite/support/mod.rs"]
-mod common;
-#[path = "workload/mod.rs"]
-mod workload;
+use loopconv_testkit::{support as common, workload};
 
 use std::fmt;
 use std::hint::black_box;

@@ -31,7 +31,7 @@
 #   --seeds N  how many seeds to draw the random loops from (default 5), each new on every
 #              run (from /dev/urandom) and printed; --seed S (repeatable) or SEEDS="S ..."
 #              gives them instead, to run a seed again
-# The seeded rows (issue 50, benches/workload/random.rs): for each seed, a 10,000-phase loop
+# The seeded rows (issue 50, testkit/src/workload/random.rs): for each seed, a 10,000-phase loop
 # whose shape is drawn from the seed (text lengths, id lengths and alphabets, outcome and
 # checkpoint density, self-loops, key order, indentation, minified or not, `$schema` and
 # errors or not), the same shape without `$schema` (one F012), and a pair for `diff`:
@@ -301,7 +301,7 @@ FOLDER="$OUT/folder"
 WARMUP=0 bench folder --prepare "rm -rf '$FOLDER'; sync" "cp -r '$W/corpus' '$FOLDER'" \
     "'$L' docs '$W/corpus' -o '$FOLDER'" "'$L' convert --to ir '$W/corpus' -o '$FOLDER'"
 rm -rf "$FOLDER"
-# The hostile shapes of issue 45 (benches/workload/hostile.rs) at 1 MB and 10 MB, in one
+# The hostile shapes of issue 45 (testkit/src/workload/hostile.rs) at 1 MB and 10 MB, in one
 # run: each against `check` of a plain loop of its size (goal <= 2) and 1 MB -> 10 MB
 # (goal <= 12). Some exit 1 (the shapes with errors): hyperfine ignores it.
 H="$W/hostile"

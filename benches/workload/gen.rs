@@ -35,8 +35,7 @@
 //! same with drawn changes, for `diff`), DIR/shape.txt (the drawn parameters), and
 //! DIR/VERSION last.
 
-#[path = "mod.rs"]
-mod workload;
+use loopconv_testkit::workload;
 
 use std::path::Path;
 

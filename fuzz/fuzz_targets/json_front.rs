@@ -2,11 +2,10 @@
 //! decoder, the JSON parser (depth limit, duplicates, escapes, numbers), format detection,
 //! the shape check, the front ends and validation.
 //!
-//! The body is `fuzz/bodies/json_front.rs`, shared with the stable test that runs it over the
+//! The body is `testkit/src/bodies/json_front.rs`, shared with the stable test that runs it over the
 //! examples as seeds (`tests/suite/fuzz.rs`), so that CI builds and runs it without nightly.
 #![no_main]
 
-#[path = "../bodies/json_front.rs"]
-mod body;
+use loopconv_testkit::bodies::json_front as body;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

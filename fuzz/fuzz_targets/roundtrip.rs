@@ -14,11 +14,10 @@
 //! [`normalise`] and [`normalise_value`]); any other difference is a loss and panics with
 //! both values.
 //!
-//! The body is `fuzz/bodies/roundtrip.rs`, shared with the stable test that runs it over the
+//! The body is `testkit/src/bodies/roundtrip.rs`, shared with the stable test that runs it over the
 //! examples as seeds (`tests/suite/fuzz.rs`), so that CI builds and runs it without nightly.
 #![no_main]
 
-#[path = "../bodies/roundtrip.rs"]
-mod body;
+use loopconv_testkit::bodies::roundtrip as body;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

@@ -22,8 +22,13 @@
 //! * noncharacters (`U+FDD0..U+FDEF` and the last two code points of every plane), which
 //!   XML forbids (an SVG or a Graphviz HTML-like label holding one is rejected).
 //!
-//! The visible `Cf` characters (the Arabic number signs `U+0600..U+0605`, `U+06DD`, the
-//! Egyptian hieroglyph format controls, ...) are kept. The line and paragraph separators
+//! The visible `Cf` characters are kept: the prepended concatenation marks (the Arabic
+//! number signs `U+0600..U+0605`, `U+06DD`, the Syriac abbreviation mark, the Kaithi number
+//! signs, ...), which draw a sign over the digits after them, and the Egyptian hieroglyph
+//! format controls, which draw the arrangement of the signs. Every other control, format
+//! character or separator (General_Category `Cc`, `Cf`, `Zl`, `Zp`) is dropped or is
+//! whitespace; the markup-safety tests check both sets against the Unicode Character
+//! Database on every code point. The line and paragraph separators
 //! (`U+2028`, `U+2029`) are whitespace: folded into a space in one-line text, a line break
 //! in text of several lines ([`lines`]).
 //!

@@ -1,15 +1,13 @@
 //! The fuzz targets on stable (cargo-fuzz needs nightly): each target's body
-//! (`fuzz/bodies/`, the same code `fuzz/fuzz_targets/` hands to libFuzzer) runs over every
+//! (`testkit/src/bodies/`, the same code `fuzz/fuzz_targets/` hands to libFuzzer) runs over every
 //! file of `examples/`, `tests/regressions/` and `tests/fixtures/xstate-wild/` as a seed, and over a fixed number of
 //! mutations of each (bit flips, cuts, inserted bytes, splices of two seeds). The mutations
 //! come from a fixed seed: the run is bounded by count, not time, and the same every time.
 
-#[path = "../../fuzz/bodies/mod.rs"]
-mod bodies;
-
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 
 use crate::support::{examples, files_under, rel, repo};
+use loopconv_testkit::bodies;
 
 /// Mutations per seed file.
 const MUTATIONS: usize = 6;

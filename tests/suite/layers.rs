@@ -491,12 +491,13 @@ impl<'ast> syn::visit::Visit<'ast> for Globs {
 }
 
 /// Every name a module uses is named where it comes from: no `use …::*` in `src/`, the
-/// tests or the benches, so that a reader (and a search) finds each name's home.
+/// tests, the benches or the test kit, so that a reader (and a search) finds each name's
+/// home.
 #[test]
 fn no_glob_imports() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for dir in ["src", "tests", "benches"] {
+    for dir in ["src", "tests", "benches", "testkit"] {
         rust_files(&root.join(dir), &mut files);
     }
     let mut found = Vec::new();

@@ -13,8 +13,7 @@
 
 use crate::support;
 
-#[path = "../../../benches/workload/mod.rs"]
-mod workload;
+use loopconv_testkit::workload;
 
 use std::path::Path;
 

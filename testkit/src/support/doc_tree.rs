@@ -7,7 +7,7 @@ use loopconv::tree::{Node, Value as TV};
 
 /// A document as a mutable tree that keeps duplicate keys and key order.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum M {
+pub enum M {
     Null,
     Bool(bool),
     Num(String),
@@ -17,7 +17,7 @@ pub(crate) enum M {
 }
 
 impl M {
-    pub(crate) fn from_node(n: &Node) -> M {
+    pub fn from_node(n: &Node) -> M {
         match &n.value {
             TV::Null => M::Null,
             TV::Bool(b) => M::Bool(*b),
@@ -33,7 +33,7 @@ impl M {
         }
     }
 
-    pub(crate) fn scalar(&self, yaml: bool) -> Option<String> {
+    pub fn scalar(&self, yaml: bool) -> Option<String> {
         Some(match self {
             M::Null => "null".into(),
             M::Bool(b) => b.to_string(),
@@ -46,7 +46,7 @@ impl M {
         })
     }
 
-    pub(crate) fn json(&self, indent: usize, out: &mut String) {
+    pub fn json(&self, indent: usize, out: &mut String) {
         if let Some(s) = self.scalar(false) {
             out.push_str(&s);
             return;
@@ -80,7 +80,7 @@ impl M {
     }
 
     /// Block YAML with every string double-quoted (JSON escapes are YAML escapes).
-    pub(crate) fn yaml(&self, indent: usize, out: &mut String) {
+    pub fn yaml(&self, indent: usize, out: &mut String) {
         if let Some(s) = self.scalar(true) {
             out.push(' ');
             out.push_str(&s);
@@ -109,7 +109,7 @@ impl M {
         }
     }
 
-    pub(crate) fn render(&self, yaml: bool) -> String {
+    pub fn render(&self, yaml: bool) -> String {
         let mut out = String::new();
         if yaml {
             self.yaml(0, &mut out);
@@ -126,7 +126,7 @@ impl M {
     }
 
     /// Every node with its JSON Pointer, in document order.
-    pub(crate) fn walk<'a>(&'a self, ptr: String, out: &mut Vec<(String, &'a M)>) {
+    pub fn walk<'a>(&'a self, ptr: String, out: &mut Vec<(String, &'a M)>) {
         out.push((ptr.clone(), self));
         match self {
             M::Arr(a) => {
@@ -143,14 +143,14 @@ impl M {
         }
     }
 
-    pub(crate) fn pointers(&self) -> Vec<(String, M)> {
+    pub fn pointers(&self) -> Vec<(String, M)> {
         let mut v = Vec::new();
         self.walk(String::new(), &mut v);
         v.into_iter().map(|(p, m)| (p, m.clone())).collect()
     }
 
     /// The parent container of the node at `ptr` and the node's last segment.
-    pub(crate) fn parent_mut(&mut self, ptr: &str) -> Option<(&mut M, String)> {
+    pub fn parent_mut(&mut self, ptr: &str) -> Option<(&mut M, String)> {
         let (parent, last) = ptr.rsplit_once('/')?;
         let mut node = self;
         for seg in parent.split('/').skip(1) {
@@ -159,7 +159,7 @@ impl M {
         Some((node, last.to_owned()))
     }
 
-    pub(crate) fn get_mut(&mut self, ptr: &str) -> Option<&mut M> {
+    pub fn get_mut(&mut self, ptr: &str) -> Option<&mut M> {
         let mut node = self;
         for seg in ptr.split('/').skip(1) {
             node = child_mut(node, seg)?;
@@ -168,7 +168,7 @@ impl M {
     }
 }
 
-pub(crate) fn child_mut<'a>(node: &'a mut M, seg: &str) -> Option<&'a mut M> {
+pub fn child_mut<'a>(node: &'a mut M, seg: &str) -> Option<&'a mut M> {
     let key = seg.replace("~1", "/").replace("~0", "~");
     match node {
         M::Arr(a) => a.get_mut(seg.parse::<usize>().ok()?),
@@ -178,13 +178,13 @@ pub(crate) fn child_mut<'a>(node: &'a mut M, seg: &str) -> Option<&'a mut M> {
     }
 }
 
-pub(crate) fn quote(s: &str) -> String {
+pub fn quote(s: &str) -> String {
     serde_json::to_string(s).expect("a string serialises")
 }
 
 /// A YAML double-quoted scalar: JSON's escapes, plus `\u` escapes for what YAML does not
 /// allow unescaped (DEL, C1 controls, U+FFFE, U+FFFF).
-pub(crate) fn quote_yaml(s: &str) -> String {
+pub fn quote_yaml(s: &str) -> String {
     let mut out = String::from('"');
     for c in s.chars() {
         match c {
@@ -203,7 +203,7 @@ pub(crate) fn quote_yaml(s: &str) -> String {
 }
 
 /// `/loop/phases/3/id` -> `/loop/phases/*/id`.
-pub(crate) fn pattern(ptr: &str) -> String {
+pub fn pattern(ptr: &str) -> String {
     ptr.split('/')
         .map(|s| {
             if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {

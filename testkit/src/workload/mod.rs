@@ -28,6 +28,10 @@ impl Rng {
     }
 
     /// The next value.
+    #[allow(
+        clippy::should_implement_trait,
+        reason = "an endless generator, called by this name in the benches and generators"
+    )]
     pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 /// every later run; commit those files. For this test binary (root `tests/suite/main.rs`)
 /// proptest puts them under `tests/proptest-regressions/` mirroring `tests/suite/`
 /// (`tests/suite/front/mutations.rs` -> `tests/proptest-regressions/front/mutations.txt`).
-pub(crate) fn config(cases: u32) -> Config {
+pub fn config(cases: u32) -> Config {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|c| c.parse().ok())
@@ -36,7 +36,7 @@ pub(crate) fn config(cases: u32) -> Config {
 // ------------------------------------------------------------------ strategies
 
 /// A stable id: `^[a-z](?:-?[a-z0-9])*$`, at most 64 characters.
-pub(crate) fn stable_id() -> impl Strategy<Value = String> {
+pub fn stable_id() -> impl Strategy<Value = String> {
     prop_oneof![
         6 => "[a-z](-?[a-z0-9]){0,6}",
         1 => "[a-z](-?[a-z0-9]){20,31}",
@@ -46,7 +46,7 @@ pub(crate) fn stable_id() -> impl Strategy<Value = String> {
 /// Text that stresses quoting and escaping in every writer: YAML indicators and keywords,
 /// quotes, backslashes, newlines, tabs, carriage returns, Unicode line separators, markup
 /// that Mermaid, DOT and Markdown treat specially, and plain text.
-pub(crate) fn text() -> impl Strategy<Value = String> {
+pub fn text() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => "[a-zA-Z0-9 ]{0,30}",
         3 => "[ -~]{0,40}",
@@ -65,15 +65,15 @@ pub(crate) fn text() -> impl Strategy<Value = String> {
 }
 
 /// Text with a non-whitespace character (objectives, outcome descriptions, archetypes).
-pub(crate) fn nonblank() -> impl Strategy<Value = String> {
+pub fn nonblank() -> impl Strategy<Value = String> {
     text().prop_filter("needs a non-blank character", |t| !t.trim().is_empty())
 }
 
-pub(crate) fn tri() -> impl Strategy<Value = Option<bool>> {
+pub fn tri() -> impl Strategy<Value = Option<bool>> {
     prop_oneof![Just(None), Just(Some(true)), Just(Some(false))]
 }
 
-pub(crate) fn access() -> impl Strategy<Value = Option<Access>> {
+pub fn access() -> impl Strategy<Value = Option<Access>> {
     let memory = prop_oneof![
         Just(None),
         (tri(), tri()).prop_filter_map("memory needs a key", |(read, write)| {
@@ -90,7 +90,7 @@ pub(crate) fn access() -> impl Strategy<Value = Option<Access>> {
 }
 
 /// Arbitrary JSON, for the pass-through fields (`environment`, port `schema` and `default`).
-pub(crate) fn json_value() -> impl Strategy<Value = Value> {
+pub fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
@@ -114,18 +114,18 @@ pub(crate) fn json_value() -> impl Strategy<Value = Value> {
 
 /// An optional pass-through value: a top-level `null` reads back as absent (serde's
 /// `Option` convention), so it is generated as absent.
-pub(crate) fn passthrough() -> impl Strategy<Value = Option<Value>> {
+pub fn passthrough() -> impl Strategy<Value = Option<Value>> {
     prop::option::of(json_value()).prop_map(|v| v.filter(|v| !v.is_null()))
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct PhaseDraft {
-    pub(crate) objective: String,
-    pub(crate) access: Option<Access>,
-    pub(crate) outcomes: Option<Vec<(String, String)>>,
+pub struct PhaseDraft {
+    pub objective: String,
+    pub access: Option<Access>,
+    pub outcomes: Option<Vec<(String, String)>>,
 }
 
-pub(crate) fn phase_draft() -> impl Strategy<Value = PhaseDraft> {
+pub fn phase_draft() -> impl Strategy<Value = PhaseDraft> {
     (
         nonblank(),
         access(),
@@ -144,27 +144,27 @@ pub(crate) fn phase_draft() -> impl Strategy<Value = PhaseDraft> {
 }
 
 /// A source of random choices, drawn from a generated pool.
-pub(crate) struct Picks<'a> {
-    pub(crate) pool: &'a [u32],
-    pub(crate) i: usize,
+pub struct Picks<'a> {
+    pub pool: &'a [u32],
+    pub i: usize,
 }
 
 impl Picks<'_> {
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         let v = self.pool[self.i % self.pool.len()] as usize;
         self.i += 1;
         v % n.max(1)
     }
 }
 
-pub(crate) fn terminal(i: usize) -> Terminal {
+pub fn terminal(i: usize) -> Terminal {
     Terminal::ALL[i % 3]
 }
 
 /// A valid phase graph: every (phase, outcome) pair has exactly one transition, every phase
 /// is reachable from the entry (each phase after the first is the target of a slot of an
 /// earlier phase), and at least one slot goes to a terminal.
-pub(crate) fn graph() -> impl Strategy<Value = Graph> {
+pub fn graph() -> impl Strategy<Value = Graph> {
     (
         prop::collection::vec(stable_id(), 1..8),
         prop::collection::vec(phase_draft(), 8),
@@ -275,7 +275,7 @@ pub(crate) fn graph() -> impl Strategy<Value = Graph> {
         })
 }
 
-pub(crate) fn error_policy() -> impl Strategy<Value = Option<ErrorPolicy>> {
+pub fn error_policy() -> impl Strategy<Value = Option<ErrorPolicy>> {
     let exhausted = prop::sample::select(vec![
         Exhausted::FailPhase,
         Exhausted::Abort,
@@ -322,7 +322,7 @@ pub(crate) fn error_policy() -> impl Strategy<Value = Option<ErrorPolicy>> {
 }
 
 /// `max_steps`, including the extremes.
-pub(crate) fn max_steps() -> impl Strategy<Value = Option<u64>> {
+pub fn max_steps() -> impl Strategy<Value = Option<u64>> {
     prop::option::of(prop_oneof![
         6 => 1u64..40,
         1 => Just(u64::MAX),
@@ -331,7 +331,7 @@ pub(crate) fn max_steps() -> impl Strategy<Value = Option<u64>> {
 }
 
 /// A valid AgentPM `environment` block (upstream's shape, issue 9).
-pub(crate) fn environment() -> impl Strategy<Value = Option<Value>> {
+pub fn environment() -> impl Strategy<Value = Option<Value>> {
     let var = (any::<bool>(), text(), prop::option::of(text())).prop_map(|(r, d, def)| {
         let mut v = serde_json::json!({ "required": r, "description": d });
         if let Some(def) = def {
@@ -346,13 +346,13 @@ pub(crate) fn environment() -> impl Strategy<Value = Option<Value>> {
     }))
 }
 
-pub(crate) fn license() -> impl Strategy<Value = Option<License>> {
+pub fn license() -> impl Strategy<Value = Option<License>> {
     let s = || prop::option::of("[A-Za-z0-9.+ -]{1,16}");
     prop::option::of((s(), s()).prop_map(|(spdx, file)| License { spdx, file }))
 }
 
 /// A valid AgentPM loop, as the IR the AgentPM front end builds.
-pub(crate) fn agentpm_spec() -> impl Strategy<Value = Spec> {
+pub fn agentpm_spec() -> impl Strategy<Value = Spec> {
     let identity = (
         prop_oneof![4 => "[a-z][a-z0-9-]{0,20}", 1 => "[a-z][a-z0-9-]{63}"],
         "(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})\\.(0|[1-9][0-9]{0,3})(-[0-9A-Za-z.-]{1,8})?(\\+[0-9A-Za-z.-]{1,8})?",
@@ -397,7 +397,7 @@ pub(crate) fn agentpm_spec() -> impl Strategy<Value = Spec> {
     )
 }
 
-pub(crate) fn port() -> impl Strategy<Value = mm::Port> {
+pub fn port() -> impl Strategy<Value = mm::Port> {
     (
         text(),
         prop::option::of(prop::sample::select(vec![
@@ -427,7 +427,7 @@ pub(crate) fn port() -> impl Strategy<Value = mm::Port> {
         )
 }
 
-pub(crate) fn check() -> impl Strategy<Value = mm::Check> {
+pub fn check() -> impl Strategy<Value = mm::Check> {
     let o = || prop::option::of(text());
     (
         "[a-z][a-z0-9-]{0,12}",
@@ -460,7 +460,7 @@ pub(crate) fn check() -> impl Strategy<Value = mm::Check> {
 }
 
 /// A valid multi-agent-spec loop.
-pub(crate) fn mas_loop() -> impl Strategy<Value = mm::Loop> {
+pub fn mas_loop() -> impl Strategy<Value = mm::Loop> {
     let head = (
         prop_oneof![6 => "[a-z][a-z0-9-]{0,20}", 1 => "[a-z][a-z0-9-]{60,80}"],
         prop::sample::select(vec![mm::LoopType::Real, mm::LoopType::Veal]),
@@ -565,7 +565,7 @@ pub(crate) fn mas_loop() -> impl Strategy<Value = mm::Loop> {
     )
 }
 
-pub(crate) fn convert_opts() -> impl Strategy<Value = back::Options> {
+pub fn convert_opts() -> impl Strategy<Value = back::Options> {
     // An empty `--fallback-agent` gives an invalid MAS file (the Go SDK treats '' as missing).
     prop::option::of(text().prop_filter("non-empty", |t| !t.is_empty())).prop_map(
         |fallback_agent| back::Options {
@@ -582,7 +582,7 @@ pub(crate) fn convert_opts() -> impl Strategy<Value = back::Options> {
 /// Any IR: a generated graph with MAS roles, goal and bounds mixed in, any source format and
 /// pattern. Such a file may be invalid (a REAL pattern without a mission); a valid one must
 /// go through every back end like any other loop.
-pub(crate) fn mixed_ir() -> impl Strategy<Value = Spec> {
+pub fn mixed_ir() -> impl Strategy<Value = Spec> {
     (
         agentpm_spec(),
         mas_loop(),
@@ -608,7 +608,7 @@ pub(crate) fn mixed_ir() -> impl Strategy<Value = Spec> {
         })
 }
 
-pub(crate) fn errors(diags: &Diagnostics) -> Vec<String> {
+pub fn errors(diags: &Diagnostics) -> Vec<String> {
     diags
         .items()
         .iter()
@@ -617,11 +617,7 @@ pub(crate) fn errors(diags: &Diagnostics) -> Vec<String> {
         .collect()
 }
 
-pub(crate) fn load_ok(
-    path: &str,
-    text: &str,
-    from: Option<Format>,
-) -> Result<Loaded, TestCaseError> {
+pub fn load_ok(path: &str, text: &str, from: Option<Format>) -> Result<Loaded, TestCaseError> {
     let l = load(
         path,
         text.as_bytes(),
@@ -638,7 +634,7 @@ pub(crate) fn load_ok(
 
 /// Write a loop built in memory with `back::write` and the default options (validated
 /// first, as the CLI does); the writer must report nothing.
-pub(crate) fn write(target: Target, spec: &Spec) -> String {
+pub fn write(target: Target, spec: &Spec) -> String {
     let mut diags = Diagnostics::new("gen");
     let info = loopconv::valid::validate(spec, &mut diags);
     let out = loopconv::write(target, spec, &info, &back::Options::default(), &mut diags)
@@ -655,7 +651,7 @@ pub(crate) fn write(target: Target, spec: &Spec) -> String {
 
 /// An invalid stable id: uppercase, too long (65 characters and more), a bad character, a
 /// leading digit or hyphen, a trailing or doubled hyphen, empty.
-pub(crate) fn bad_id() -> impl Strategy<Value = String> {
+pub fn bad_id() -> impl Strategy<Value = String> {
     prop_oneof![
         "[A-Z][a-zA-Z0-9]{0,8}",
         "[a-z][a-z0-9]{64,80}",
@@ -670,7 +666,7 @@ pub(crate) fn bad_id() -> impl Strategy<Value = String> {
 
 /// A defect put into a valid AgentPM manifest.
 #[derive(Debug, Clone)]
-pub(crate) enum Defect {
+pub enum Defect {
     /// A phase id replaced (everywhere it is referenced too) by an invalid one.
     BadId(usize, String),
     /// A phase declared twice.
@@ -682,7 +678,7 @@ pub(crate) enum Defect {
     ManyCheckpoints(usize, usize),
 }
 
-pub(crate) fn defect() -> impl Strategy<Value = Defect> {
+pub fn defect() -> impl Strategy<Value = Defect> {
     prop_oneof![
         (any::<usize>(), bad_id()).prop_map(|(i, id)| Defect::BadId(i, id)),
         any::<usize>().prop_map(Defect::DuplicatePhase),
@@ -693,7 +689,7 @@ pub(crate) fn defect() -> impl Strategy<Value = Defect> {
 
 /// Whether a defect always makes the loop invalid (every one but several checkpoints,
 /// which the harness allows: issue 18 item 1).
-pub(crate) fn always_invalid(d: &Defect) -> bool {
+pub fn always_invalid(d: &Defect) -> bool {
     !matches!(d, Defect::ManyCheckpoints(..))
 }
 
@@ -708,7 +704,7 @@ fn rename(v: &mut Value, from: &str, to: &str) {
 }
 
 /// Apply a defect to an AgentPM manifest's JSON.
-pub(crate) fn apply_defect(manifest: &mut Value, d: &Defect) {
+pub fn apply_defect(manifest: &mut Value, d: &Defect) {
     let lp = &mut manifest["loop"];
     let ids: Vec<String> = lp["phases"]
         .as_array()
@@ -770,7 +766,7 @@ pub(crate) fn apply_defect(manifest: &mut Value, d: &Defect) {
 /// A long valid loop: `n` phases in a chain (`next` to the following phase, the last one's
 /// to `$end`), each with a `retry` back to an earlier phase or a terminal, and some
 /// checkpoints (at most one per phase).
-pub(crate) fn long_spec(min: usize, max: usize) -> impl Strategy<Value = Spec> {
+pub fn long_spec(min: usize, max: usize) -> impl Strategy<Value = Spec> {
     (
         min..=max,
         prop::collection::vec(any::<u32>(), 64),
@@ -859,7 +855,7 @@ fn line() -> impl Strategy<Value = String> {
 
 /// How a scalar is written.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Style {
+pub enum Style {
     Plain,
     Single,
     Double,
@@ -870,12 +866,12 @@ pub(crate) enum Style {
 /// A text scalar: its YAML form (after `key:`, with the block indented by `indent`
 /// spaces) and the string YAML reads from it.
 #[derive(Debug, Clone)]
-pub(crate) struct Scalar {
-    pub(crate) yaml: String,
-    pub(crate) value: String,
+pub struct Scalar {
+    pub yaml: String,
+    pub value: String,
 }
 
-pub(crate) fn scalar(indent: usize) -> impl Strategy<Value = Scalar> {
+pub fn scalar(indent: usize) -> impl Strategy<Value = Scalar> {
     let style = prop::sample::select(vec![
         Style::Plain,
         Style::Single,
@@ -921,9 +917,9 @@ fn block(pad: &str, lines: &[String]) -> String {
 
 /// A hand-written MAS loop: its YAML text and the loop it must read as.
 #[derive(Debug, Clone)]
-pub(crate) struct HandWritten {
-    pub(crate) yaml: String,
-    pub(crate) expected: mm::Loop,
+pub struct HandWritten {
+    pub yaml: String,
+    pub expected: mm::Loop,
 }
 
 /// A check with an id, a type and a command: written in flow style (`{id: a, ...}`) or as
@@ -950,7 +946,7 @@ fn check_text() -> impl Strategy<Value = (String, mm::Check)> {
     })
 }
 
-pub(crate) fn hand_written_mas() -> impl Strategy<Value = HandWritten> {
+pub fn hand_written_mas() -> impl Strategy<Value = HandWritten> {
     let texts = (scalar(2), scalar(2), scalar(2));
     let agents = ("[a-z][a-z0-9-]{0,8}[a-z0-9]", "[a-z][a-z0-9-]{0,8}[a-z0-9]");
     let shape = (
@@ -1048,7 +1044,7 @@ pub(crate) fn hand_written_mas() -> impl Strategy<Value = HandWritten> {
 /// An AgentPM loop of `n` phases in a chain, as the benchmark's: each phase advances to the
 /// next (the last to `$end`), retries the one before and escalates to `$handoff`; a
 /// checkpoint before every 25th phase rejects to `$abort`.
-pub(crate) fn chain(n: usize) -> String {
+pub fn chain(n: usize) -> String {
     let id = |i: usize| format!("p{i:04}");
     let phases: Vec<Value> = (0..n)
         .map(|i| {
