@@ -9,7 +9,7 @@ use super::{
     Change, ChangeKind, GoalText, Impact, Limit, Out, PortDirection, RoleName, Subject,
     change_kind, derived_objectives, opt, renamed, text,
 };
-use crate::ir::{Check, IdSet, Port, Spec, same_content};
+use crate::ir::{Check, IdMap, IdSet, Port, Spec, same_content};
 
 pub(super) fn checkpoints(
     old: &Spec,
@@ -40,6 +40,7 @@ pub(super) fn checkpoints(
         .flatten()
         .map(|c| (c.id.clone(), key(c, false)))
         .collect();
+    let (old_finals, new_finals) = (FinalStates::of(old), FinalStates::of(new));
     for (id, o) in &before {
         match after.get(id) {
             None => out.push(
@@ -60,7 +61,7 @@ pub(super) fn checkpoints(
                 )
                 .values(Some(o.clone()), Some(n.clone())),
             ),
-            Some(_) => final_state_renamed(old, new, id, out),
+            Some(_) => final_state_renamed(&old_finals, &new_finals, id, out),
         }
     }
     for (id, n) in after.iter().filter(|(id, _)| !before.contains_key(*id)) {
@@ -77,15 +78,25 @@ pub(super) fn checkpoints(
     checkpoint_order(old, new, renames, out);
 }
 
+/// Each checkpoint's rejection target and the final state it names there (the first
+/// checkpoint of an id), looked up by id: a scan of the checkpoints for each id was
+/// quadratic in checkpoints.
+struct FinalStates<'s>(IdMap<&'s str, (&'s str, Option<&'s str>)>);
+
+impl<'s> FinalStates<'s> {
+    fn of(spec: &'s Spec) -> FinalStates<'s> {
+        let mut map = IdMap::default();
+        for c in spec.graph.checkpoints.iter().flatten() {
+            (map.entry(c.id.as_str())).or_insert((c.on_reject.as_str(), c.final_state.as_deref()));
+        }
+        FinalStates(map)
+    }
+}
+
 /// A checkpoint whose rejection ends at the same terminal in both loops, at a final state
 /// of another name: compatible (the status is the same).
-fn final_state_renamed(old: &Spec, new: &Spec, id: &str, out: &mut Out) {
-    let named = |spec: &Spec| {
-        (spec.graph.checkpoints.iter().flatten())
-            .find(|c| c.id == id)
-            .map(|c| (c.on_reject.as_str().to_owned(), c.final_state.clone()))
-    };
-    if let (Some((to, o)), Some((_, n))) = (named(old), named(new))
+fn final_state_renamed(old: &FinalStates, new: &FinalStates, id: &str, out: &mut Out) {
+    if let (Some(&(to, o)), Some(&(_, n))) = (old.0.get(id), new.0.get(id))
         && o != n
     {
         out.push(
@@ -96,8 +107,8 @@ fn final_state_renamed(old: &Spec, new: &Spec, id: &str, out: &mut Out) {
                 "a rejection ends with the same status, in a final state of another name",
             )
             .values(
-                Some(super::final_text(&to, o.as_deref())),
-                Some(super::final_text(&to, n.as_deref())),
+                Some(super::final_text(to, o)),
+                Some(super::final_text(to, n)),
             ),
         );
     }
