@@ -153,27 +153,24 @@ fn final_states(
     after: &IdMap<(&str, &str), &str>,
     out: &mut Out,
 ) {
-    let names = |spec: &Spec, map: bool| -> IdMap<(String, String), Option<String>> {
+    // Each (phase, outcome)'s final state, keyed as `before` and `after` are.
+    fn names<'s>(
+        spec: &'s Spec,
+        id: impl Fn(&'s str) -> &'s str,
+    ) -> IdMap<(&'s str, &'s str), Option<&'s str>> {
         (spec.graph.transitions.iter())
-            .map(|t| {
-                let from = if map {
-                    renamed(renames, &t.from)
-                } else {
-                    &t.from
-                };
-                ((from.to_owned(), t.on.clone()), t.final_state.clone())
-            })
+            .map(|t| ((id(&t.from), t.on.as_str()), t.final_state.as_deref()))
             .collect()
-    };
-    let (old_names, new_names) = (names(old, true), names(new, false));
+    }
+    let old_names = names(old, |from| renamed(renames, from));
+    let new_names = names(new, |from| from);
     for (&(from, on), &to) in in_order(before) {
         if after.get(&(from, on)) != Some(&to) || !to.starts_with('$') {
             continue;
         }
-        let key = (from.to_owned(), on.to_owned());
         let (o, n) = (
-            old_names.get(&key).cloned().flatten(),
-            new_names.get(&key).cloned().flatten(),
+            old_names.get(&(from, on)).copied().flatten(),
+            new_names.get(&(from, on)).copied().flatten(),
         );
         if o != n {
             out.push(
@@ -187,8 +184,8 @@ fn final_states(
                     "the run ends with the same status, in a final state of another name",
                 )
                 .values(
-                    Some(super::final_text(to, o.as_deref())),
-                    Some(super::final_text(to, n.as_deref())),
+                    Some(super::final_text(to, o)),
+                    Some(super::final_text(to, n)),
                 ),
             );
         }

@@ -9,7 +9,7 @@ use super::{
     Change, ChangeKind, GoalText, Impact, Limit, Out, PortDirection, RoleName, Subject,
     change_kind, derived_objectives, opt, renamed, text,
 };
-use crate::ir::{Check, IdMap, IdSet, Port, Spec, same_content};
+use crate::ir::{Check, Checkpoint, IdSet, Port, Spec, same_content};
 
 pub(super) fn checkpoints(
     old: &Spec,
@@ -17,7 +17,7 @@ pub(super) fn checkpoints(
     renames: &BTreeMap<String, String>,
     out: &mut Out,
 ) {
-    let key = |c: &crate::ir::Checkpoint, map: bool| {
+    let key = |c: &Checkpoint, map: bool| {
         let (before, reject) = (c.before_phase.as_str(), c.on_reject.as_str());
         let (before, reject) = if map {
             (renamed(renames, before), renamed(renames, reject))
@@ -26,83 +26,65 @@ pub(super) fn checkpoints(
         };
         format!("before {before} · on_reject {reject}")
     };
-    let before: BTreeMap<String, String> = old
-        .graph
-        .checkpoints
-        .iter()
-        .flatten()
-        .map(|c| (c.id.clone(), key(c, true)))
-        .collect();
-    let after: BTreeMap<String, String> = new
-        .graph
-        .checkpoints
-        .iter()
-        .flatten()
-        .map(|c| (c.id.clone(), key(c, false)))
-        .collect();
-    let (old_finals, new_finals) = (FinalStates::of(old), FinalStates::of(new));
-    for (id, o) in &before {
-        match after.get(id) {
+    // By id (a valid loop's ids are unique; `diff` reads valid loops only).
+    fn by_id(s: &Spec) -> BTreeMap<&str, &Checkpoint> {
+        (s.graph.checkpoints.iter().flatten())
+            .map(|c| (c.id.as_str(), c))
+            .collect()
+    }
+    let (before, after) = (by_id(old), by_id(new));
+    for (&id, &c) in &before {
+        let o = key(c, true);
+        let subject = || Subject::Checkpoint(id.to_owned());
+        match after.get(id).map(|&d| (d, key(d, false))) {
             None => out.push(
                 Change::new(
                     ChangeKind::Removed,
-                    Subject::Checkpoint(id.clone()),
+                    subject(),
                     Impact::Breaking,
                     "an approval callers answer is gone; the guarded phase runs unreviewed",
                 )
-                .values(Some(o.clone()), None),
+                .values(Some(o), None),
             ),
-            Some(n) if n != o => out.push(
+            Some((_, n)) if n != o => out.push(
                 Change::new(
                     ChangeKind::Changed,
-                    Subject::Checkpoint(id.clone()),
+                    subject(),
                     Impact::Breaking,
                     "the checkpoint guards another phase or rejects elsewhere",
                 )
-                .values(Some(o.clone()), Some(n.clone())),
+                .values(Some(o), Some(n)),
             ),
-            Some(_) => final_state_renamed(&old_finals, &new_finals, id, out),
+            Some((d, _)) => final_state_renamed(c, d, out),
         }
     }
-    for (id, n) in after.iter().filter(|(id, _)| !before.contains_key(*id)) {
+    for (&id, &c) in after.iter().filter(|(id, _)| !before.contains_key(*id)) {
         out.push(
             Change::new(
                 ChangeKind::Added,
-                Subject::Checkpoint(id.clone()),
+                Subject::Checkpoint(id.to_owned()),
                 Impact::Breaking,
                 "runs now suspend for an approval callers must answer",
             )
-            .values(None, Some(n.clone())),
+            .values(None, Some(key(c, false))),
         );
     }
     checkpoint_order(old, new, renames, out);
 }
 
-/// Each checkpoint's rejection target and the final state it names there (the first
-/// checkpoint of an id), looked up by id: a scan of the checkpoints for each id was
-/// quadratic in checkpoints.
-struct FinalStates<'s>(IdMap<&'s str, (&'s str, Option<&'s str>)>);
-
-impl<'s> FinalStates<'s> {
-    fn of(spec: &'s Spec) -> FinalStates<'s> {
-        let mut map = IdMap::default();
-        for c in spec.graph.checkpoints.iter().flatten() {
-            (map.entry(c.id.as_str())).or_insert((c.on_reject.as_str(), c.final_state.as_deref()));
-        }
-        FinalStates(map)
-    }
-}
-
 /// A checkpoint whose rejection ends at the same terminal in both loops, at a final state
 /// of another name: compatible (the status is the same).
-fn final_state_renamed(old: &FinalStates, new: &FinalStates, id: &str, out: &mut Out) {
-    if let (Some(&(to, o)), Some(&(_, n))) = (old.0.get(id), new.0.get(id))
-        && o != n
-    {
+fn final_state_renamed(old: &Checkpoint, new: &Checkpoint, out: &mut Out) {
+    let (to, o, n) = (
+        old.on_reject.as_str(),
+        old.final_state.as_deref(),
+        new.final_state.as_deref(),
+    );
+    if o != n {
         out.push(
             Change::new(
                 ChangeKind::Changed,
-                Subject::Checkpoint(id.to_owned()),
+                Subject::Checkpoint(old.id.clone()),
                 Impact::Compatible,
                 "a rejection ends with the same status, in a final state of another name",
             )
