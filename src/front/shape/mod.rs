@@ -731,11 +731,13 @@ impl ShapeCheck<'_> {
         let special = self.profile.unknown_key.map_or(UnknownKey::Unknown, |f| {
             f(&m.key, &child.to_string(), siblings)
         });
+        // A YAML non-string key is already reported by the parser (P012): one mistake,
+        // one diagnostic.
+        let reported = report && self.doc.non_string_key(m.key_span).is_none();
         let mut d = match special {
             UnknownKey::Explained => return,
             UnknownKey::Instead(d) => *d,
             UnknownKey::Unknown if !self.diags.has_room() => {
-                let reported = report && self.doc.non_string_key(m.key_span).is_none();
                 self.unknown_omitted += usize::from(reported);
                 return;
             }
@@ -743,11 +745,8 @@ impl ShapeCheck<'_> {
                 self.unknown_key(&m.key, &child.to_string(), &child.parent(), obj, siblings)
             }
         };
-        // A YAML non-string key is already reported by the parser (P012): one mistake,
-        // one diagnostic.
-        let non_string = self.doc.non_string_key(m.key_span).is_some();
         self.locate_on_key(&mut d, m);
-        self.emit(d, true, report && !non_string);
+        self.emit(d, true, reported);
     }
 
     /// Whether the scalar `node` is written other than plain: quoted, a block scalar or
