@@ -13,7 +13,9 @@
 
 mod enforce;
 
-pub use enforce::{PHASE_FAILURE, STEP_CEILING, TOOL_FAILURE, enforce, unenforced};
+pub use enforce::{
+    Enforcement, PHASE_FAILURE, STEP_CEILING, TOOL_FAILURE, enforce, enforcement, unenforce,
+};
 
 use indexmap::IndexMap;
 use schemars::JsonSchema;
@@ -502,7 +504,7 @@ impl On {
 }
 
 /// A transition object.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Transition {
     /// The target state's key (or several, or none: not a loop's).
