@@ -84,6 +84,11 @@ impl Events {
         Events(super::last_values(pairs, n))
     }
 
+    /// Keep the events `keep` accepts, each as `keep` leaves it, in order.
+    pub fn retain_mut(&mut self, mut keep: impl FnMut(&str, &mut On) -> bool) {
+        self.0.retain_mut(|(name, on)| keep(name, on));
+    }
+
     /// Whether there is no event.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()

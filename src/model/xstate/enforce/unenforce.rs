@@ -63,19 +63,23 @@ pub fn unenforce(machine: &mut Machine) {
         }
         state.entry = None;
         state.always = None;
-        let pairs: Vec<(String, On)> = (state.on.take().map(Events::into_pairs))
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|(name, _)| name.as_str() != TOOL_FAILURE && name.as_str() != PHASE_FAILURE)
-            .map(|(name, on)| {
-                let mut t = into_transition(on);
+        // In place: the names stay the unique names they were.
+        if let Some(events) = state.on.as_mut() {
+            events.retain_mut(|name, on| {
+                if name == TOOL_FAILURE || name == PHASE_FAILURE {
+                    return false;
+                }
+                let mut t = into_transition(std::mem::replace(on, On::Target(String::new())));
                 t.guard = None;
                 t.actions = None;
                 t.reenter = None;
-                (name, written(t))
-            })
-            .collect();
-        state.on = (!pairs.is_empty()).then(|| Events::from_pairs(pairs));
+                *on = written(t);
+                true
+            });
+        }
+        if state.on.as_ref().is_some_and(Events::is_empty) {
+            state.on = None;
+        }
     }
 }
 
