@@ -114,14 +114,14 @@ pub fn read(
         unknown_key: Some(feature_key),
         ..Profile::default()
     };
-    let machine: m::Machine = model_from_tree(doc, Format::Xstate, &profile, tree, diags)?;
+    let mut machine: m::Machine = model_from_tree(doc, Format::Xstate, &profile, tree, diags)?;
     done_with_tree(doc, tree, diags);
     let ours = (machine.meta.as_ref()).is_some_and(|m| m.enforcement.is_some());
-    let mut machine = match m::unenforced(&machine) {
-        Ok(Some(plain)) => plain,
-        Ok(None) => machine,
+    match m::enforcement(&machine) {
+        m::Enforcement::None => {}
+        m::Enforcement::Exact => m::unenforce(&mut machine),
         // loopconv's machine, edited: its enforcement is left out whole (one cause).
-        Err(plain) if ours => {
+        m::Enforcement::Other if ours => {
             diags.push(
                 loss(
                     "/meta/enforcement",
@@ -129,13 +129,10 @@ pub fn read(
                 )
                 .with_note("`max_steps`, `max_attempts` and `error_policy` in `meta` are what the loop keeps; write the machine again with `loopconv convert --to xstate`"),
             );
-            *plain
+            m::unenforce(&mut machine);
         }
-        Err(_) => {
-            not_enforcement(&machine, diags);
-            machine
-        }
-    };
+        m::Enforcement::Other => not_enforcement(&machine, diags),
+    }
     resolve_targets(&mut machine, diags);
     let spec = lower(machine, diags);
     if !lossy {

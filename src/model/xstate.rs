@@ -13,7 +13,9 @@
 
 mod enforce;
 
-pub use enforce::{PHASE_FAILURE, STEP_CEILING, TOOL_FAILURE, enforce, unenforced};
+pub use enforce::{
+    Enforcement, PHASE_FAILURE, STEP_CEILING, TOOL_FAILURE, enforce, enforcement, unenforce,
+};
 
 use indexmap::IndexMap;
 use schemars::JsonSchema;
@@ -80,6 +82,11 @@ impl Events {
     pub fn from_pairs(pairs: Vec<(String, On)>) -> Events {
         let n = pairs.len();
         Events(super::last_values(pairs, n))
+    }
+
+    /// Keep the events `keep` accepts, each as `keep` leaves it, in order.
+    pub fn retain_mut(&mut self, mut keep: impl FnMut(&str, &mut On) -> bool) {
+        self.0.retain_mut(|(name, on)| keep(name, on));
     }
 
     /// Whether there is no event.
@@ -502,7 +509,7 @@ impl On {
 }
 
 /// A transition object.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Transition {
     /// The target state's key (or several, or none: not a loop's).

@@ -24,8 +24,15 @@
 
 use serde_json::{Value, json};
 
-use super::{Events, Machine, On, State, StateMeta, StateType, Status, Tags, Targets, Transition};
+use super::{
+    Events, Machine, MachineMeta, On, State, StateMeta, StateType, Status, Tags, Targets,
+    Transition,
+};
 use crate::ir::{ErrorPolicy, Exhausted, FixedLoop, Pattern, PhaseAction, ToolAction};
+
+mod unenforce;
+
+pub use unenforce::{Enforcement, enforcement, unenforce};
 
 /// The event of a failing tool call in the current phase.
 pub const TOOL_FAILURE: &str = "TOOL_FAILURE";
@@ -53,11 +60,11 @@ fn is_phase(state: &State) -> bool {
     state.kind != Some(StateType::Final) && !state.tags.as_ref().is_some_and(Tags::is_checkpoint)
 }
 
-/// `base` if no state has it, else `base-2`, `base-3`, ...
-fn free_key(machine: &Machine, base: &str) -> String {
+/// `base` if no state has it (`taken`), else `base-2`, `base-3`, ...
+fn free_key(taken: &impl Fn(&str) -> bool, base: &str) -> String {
     let mut key = base.to_owned();
     let mut n = 2;
-    while machine.states.contains_key(&key) {
+    while taken(&key) {
         key = format!("{base}-{n}");
         n += 1;
     }
@@ -98,53 +105,87 @@ fn written(mut t: Transition) -> On {
 /// Add the counters, guards, actions, failure events and final states to a machine that
 /// has none (as `back::xstate` builds it from a loop).
 pub fn enforce(machine: &mut Machine) {
-    let meta = machine.meta.clone().unwrap_or_default();
-    let fixed = FixedLoop::of(meta.pattern.unwrap_or(Pattern::General));
-    let ends = FailureEnds::of(meta.error_policy.as_ref());
-    let finals = final_keys(machine, [Status::LimitReached, ends.tool, ends.phase]);
-    let key_of = |status: Status| {
-        (finals.iter())
-            .find(|(s, _)| *s == status)
-            .map(|(_, k)| k.clone())
-            .unwrap_or_default()
-    };
-    let plan = Plan {
-        limit: meta.max_steps.unwrap_or(STEP_CEILING),
-        attempts: meta.max_attempts.unwrap_or(3),
-        retries: ends.retries,
-        limit_key: key_of(Status::LimitReached),
-        tool_key: key_of(ends.tool),
-        phase_key: key_of(ends.phase),
-    };
+    let meta = machine.meta.take().unwrap_or_default();
+    let setup = Setup::of(&meta, |key| machine.states.contains_key(key));
     for (key, state) in machine.states.iter_mut() {
         if is_phase(state) {
-            let eval = fixed.filter(|f| f.eval == key.as_str());
-            enforce_phase(key, state, eval, &plan);
+            enforce_phase(key, state, setup.eval(key), &setup.plan);
         }
     }
-    for (status, key) in finals {
-        let state = State {
-            kind: Some(StateType::Final),
-            meta: Some(StateMeta {
-                enforced: Some(true),
-                ..StateMeta::default()
-            }),
-            output: Some(super::Output { status }),
-            ..State::default()
-        };
-        machine.states.insert(key, state);
+    for (status, key) in &setup.finals {
+        machine.states.insert(key.clone(), final_state(*status));
     }
-    let mut context = json!({"steps": 0});
-    if fixed.is_some() {
-        context["attempts"] = json!(0);
-    }
-    if plan.retries > 0 {
-        context["retries"] = json!(0);
-    }
-    machine.context = Some(context);
+    machine.context = Some(setup.context());
     let mut meta = meta;
     meta.enforcement = Some(NOTE.to_owned());
     machine.meta = Some(meta);
+}
+
+/// An enforcement final state of `status`.
+fn final_state(status: Status) -> State {
+    State {
+        kind: Some(StateType::Final),
+        meta: Some(StateMeta {
+            enforced: Some(true),
+            ..StateMeta::default()
+        }),
+        output: Some(super::Output { status }),
+        ..State::default()
+    }
+}
+
+/// What [`enforce`] writes for a machine's `meta`: the REAL/VEAL loop, the plan of every
+/// phase state, and the keys of its final states.
+struct Setup {
+    fixed: Option<FixedLoop>,
+    plan: Plan,
+    finals: Vec<(Status, String)>,
+}
+
+impl Setup {
+    /// The setup for `meta`, in a machine whose states (but enforcement's final states)
+    /// have the keys `taken` accepts.
+    fn of(meta: &MachineMeta, taken: impl Fn(&str) -> bool) -> Setup {
+        let fixed = FixedLoop::of(meta.pattern.unwrap_or(Pattern::General));
+        let ends = FailureEnds::of(meta.error_policy.as_ref());
+        let finals = final_keys(&taken, [Status::LimitReached, ends.tool, ends.phase]);
+        let key_of = |status: Status| {
+            (finals.iter())
+                .find(|(s, _)| *s == status)
+                .map(|(_, k)| k.clone())
+                .unwrap_or_default()
+        };
+        let plan = Plan {
+            limit: meta.max_steps.unwrap_or(STEP_CEILING),
+            attempts: meta.max_attempts.unwrap_or(3),
+            retries: ends.retries,
+            limit_key: key_of(Status::LimitReached),
+            tool_key: key_of(ends.tool),
+            phase_key: key_of(ends.phase),
+        };
+        Setup {
+            fixed,
+            plan,
+            finals,
+        }
+    }
+
+    /// The REAL/VEAL loop of phase state `key` when it is its `eval`.
+    fn eval(&self, key: &str) -> Option<FixedLoop> {
+        self.fixed.filter(|f| f.eval == key)
+    }
+
+    /// The machine's `context`: its counters.
+    fn context(&self) -> Value {
+        let mut context = json!({"steps": 0});
+        if self.fixed.is_some() {
+            context["attempts"] = json!(0);
+        }
+        if self.plan.retries > 0 {
+            context["retries"] = json!(0);
+        }
+        context
+    }
 }
 
 /// How a loop's failures end a run: the retries a tool failure has, and the run status
@@ -194,11 +235,11 @@ impl FailureEnds {
 
 /// The key of each enforcement final state, one per distinct status of `statuses`, in
 /// that order: its [`final_base`], or with `-2`, ... when a state has it.
-fn final_keys(machine: &Machine, statuses: [Status; 3]) -> Vec<(Status, String)> {
+fn final_keys(taken: &impl Fn(&str) -> bool, statuses: [Status; 3]) -> Vec<(Status, String)> {
     let mut finals: Vec<(Status, String)> = Vec::new();
     for status in statuses {
         if !finals.iter().any(|(s, _)| *s == status) {
-            let mut key = free_key(machine, final_base(status));
+            let mut key = free_key(taken, final_base(status));
             while finals.iter().any(|(_, k)| *k == key) {
                 key.push_str("-2");
             }
@@ -218,19 +259,47 @@ struct Plan {
     phase_key: String,
 }
 
+impl Plan {
+    /// A phase state's `entry`: it counts a step, an attempt for `eval`, and resets the
+    /// retries.
+    fn entry(&self, eval: bool) -> Value {
+        let mut entry = vec![action("count", "steps")];
+        if eval {
+            entry.push(action("count", "attempts"));
+        }
+        if self.retries > 0 {
+            entry.push(action("reset", "retries"));
+        }
+        Value::Array(entry)
+    }
+
+    /// A phase state's `always`: to the step limit's final state.
+    fn always(&self) -> Value {
+        let above = guard("above", "steps", self.limit);
+        json!([{"target": self.limit_key, "guard": above}])
+    }
+
+    /// The guard of `eval`'s escalation: the last attempt.
+    fn reached(&self) -> Value {
+        guard("reached", "attempts", self.attempts)
+    }
+
+    /// The guard of a tool failure's retry in its phase.
+    fn below(&self) -> Value {
+        guard("below", "retries", self.retries)
+    }
+
+    /// The action of a tool failure's retry.
+    fn count_retries() -> Value {
+        json!([action("count", "retries")])
+    }
+}
+
 /// Phase state `key` with its step count and limit, its retries, its failure events and,
 /// for a REAL/VEAL loop's `eval` (`eval`), its attempts and the escalation at the last.
 fn enforce_phase(key: &str, state: &mut State, eval: Option<FixedLoop>, plan: &Plan) {
-    let mut entry = vec![action("count", "steps")];
-    if eval.is_some() {
-        entry.push(action("count", "attempts"));
-    }
-    if plan.retries > 0 {
-        entry.push(action("reset", "retries"));
-    }
-    state.entry = Some(Value::Array(entry));
-    let above = guard("above", "steps", plan.limit);
-    state.always = Some(json!([{"target": plan.limit_key, "guard": above}]));
+    state.entry = Some(plan.entry(eval.is_some()));
+    state.always = Some(plan.always());
     let escalation = eval.and_then(|f| {
         (state.on.iter().flatten())
             .find(|(name, _)| name.as_str() == f.escalate)
@@ -242,7 +311,7 @@ fn enforce_phase(key: &str, state: &mut State, eval: Option<FixedLoop>, plan: &P
         if t.target.first() == Some(key) {
             t.reenter = Some(Box::new(Value::Bool(true)));
         }
-        let reached = || Some(Box::new(guard("reached", "attempts", plan.attempts)));
+        let reached = || Some(Box::new(plan.reached()));
         let on = match (eval, &escalation) {
             (Some(f), Some(target)) if name.as_str() == f.retry.0 => {
                 let last = Transition {
@@ -264,8 +333,8 @@ fn enforce_phase(key: &str, state: &mut State, eval: Option<FixedLoop>, plan: &P
         On::Candidates(vec![
             Transition {
                 target: Targets::one(key.to_owned()),
-                guard: Some(Box::new(guard("below", "retries", plan.retries))),
-                actions: Some(Box::new(json!([action("count", "retries")]))),
+                guard: Some(Box::new(plan.below())),
+                actions: Some(Box::new(Plan::count_retries())),
                 ..Transition::default()
             },
             Transition::to(plan.tool_key.clone()),
@@ -301,75 +370,6 @@ fn has_enforcement(machine: &Machine) -> bool {
                         }
                 })
         })
-}
-
-/// The machine without what [`enforce`] wrote: `Ok(None)` when it holds none of it (a
-/// machine written before, or by hand), `Ok(Some(plain))` when it holds exactly what
-/// `enforce` writes for `plain`, and `Err(plain)` when it holds something else in those
-/// places (a hand-written guard, a changed bound): not a loop's; `plain` is the machine
-/// with those places emptied all the same.
-pub fn unenforced(machine: &Machine) -> Result<Option<Machine>, Box<Machine>> {
-    if !has_enforcement(machine) {
-        return Ok(None);
-    }
-    let mut plain = machine.clone();
-    plain.context = None;
-    if let Some(meta) = plain.meta.as_mut() {
-        meta.enforcement = None;
-    }
-    plain
-        .states
-        .retain(|_, s| s.meta.as_ref().is_none_or(|m| m.enforced != Some(true)));
-    for state in plain.states.values_mut() {
-        if !is_phase(state) {
-            continue;
-        }
-        state.entry = None;
-        state.always = None;
-        let pairs: Vec<(String, On)> = state
-            .on
-            .iter()
-            .flatten()
-            .filter(|(name, _)| name.as_str() != TOOL_FAILURE && name.as_str() != PHASE_FAILURE)
-            .map(|(name, on)| {
-                let mut t = transition(on);
-                t.guard = None;
-                t.actions = None;
-                t.reenter = None;
-                (name.clone(), written(t))
-            })
-            .collect();
-        state.on = (!pairs.is_empty()).then(|| Events::from_pairs(pairs));
-    }
-    let mut again = plain.clone();
-    enforce(&mut again);
-    if same_json(&again, machine) {
-        Ok(Some(plain))
-    } else {
-        Err(Box::new(plain))
-    }
-}
-
-/// Whether two machines are the same JSON, objects compared as maps (as
-/// `serde_json::Value` compares them), one state at a time: the whole machine as one
-/// `Value`, twice, was 18 times a large machine's size in memory and most of reading it.
-fn same_json(a: &Machine, b: &Machine) -> bool {
-    fn value<T: serde::Serialize>(x: &T) -> Option<Value> {
-        serde_json::to_value(x).ok()
-    }
-    let top = |m: &Machine| Machine {
-        id: m.id.clone(),
-        version: m.version.clone(),
-        description: m.description.clone(),
-        initial: m.initial.clone(),
-        context: m.context.clone(),
-        meta: m.meta.clone(),
-        states: super::States::default(),
-    };
-    value(&top(a)) == value(&top(b))
-        && a.states.len() == b.states.len()
-        && (a.states.iter())
-            .all(|(key, s)| (b.states.get(key)).is_some_and(|t| value(s) == value(t)))
 }
 
 #[cfg(test)]
