@@ -114,7 +114,7 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     // Drawing reads only the IR and its analysis: the source and its tree are freed first,
     // so a large loop is not held twice.
     l.doc = None;
-    crate::return_freed_memory();
+    crate::cli::memory::return_freed_memory();
     let valid = l.valid().is_some();
     let (spec, info) = match (&l.spec, &l.info) {
         (Some(s), Some(i)) if valid || a.allow_invalid => (s, i),
@@ -385,7 +385,7 @@ pub(super) fn dot_to_svg(dot: &str) -> Result<String> {
     use std::process::{Command, Stdio};
     let bin = std::env::var_os("LOOPCONV_DOT").unwrap_or_else(|| "dot".into());
     // A child inherits the process's huge-page switch: it gets the system's setting.
-    crate::allow_huge_pages();
+    crate::cli::memory::allow_huge_pages();
     let child = Command::new(&bin)
         .arg("-Tsvg")
         .stdin(Stdio::piped())

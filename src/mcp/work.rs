@@ -25,9 +25,9 @@ pub(super) fn check_work(input: Input, g: &Global, roots: &Roots) -> CallToolRes
         // lies inside the roots (the nearest `specs/` folder may be above them: its files
         // are not read then, as under `check --no-workspace`).
         Source::Path(path) => {
-            let workspace = super::super::project::workspace_of(&path)
+            let workspace = crate::cli::project::workspace_of(&path)
                 .is_some_and(|w| roots.readable(&w.to_string_lossy()).is_ok());
-            match super::super::check::diagnostics(g, vec![path], input.from, workspace) {
+            match crate::cli::check::diagnostics(g, vec![path], input.from, workspace) {
                 Ok(found) => found,
                 Err(e) => return refused(format!("{e:#}")),
             }
@@ -109,7 +109,7 @@ pub(super) fn convert_work(job: ConvertJob, g: &Global) -> CallToolResult {
         Ok(l) => l,
         Err(e) => return refused(e),
     };
-    let text = match super::super::convert::convert_loaded(&mut l, job.to, &job.opts, job.module) {
+    let text = match crate::cli::convert::convert_loaded(&mut l, job.to, &job.opts, job.module) {
         Ok(t) => t,
         Err(e) => return refused(format!("converting: {e:#}")),
     };
@@ -130,7 +130,7 @@ pub(super) fn convert_work(job: ConvertJob, g: &Global) -> CallToolResult {
         return answer(&out, true);
     };
     if let Some((shown, real)) = &job.output {
-        if let Err(e) = super::super::io::write_atomic(real, &text) {
+        if let Err(e) = crate::cli::io::write_atomic(real, &text) {
             return refused(format!("writing {shown}: {e:#}"));
         }
         out.written = Some(shown.clone());
@@ -174,12 +174,12 @@ pub(super) fn walk_work(
         |_, spec, info, mut out| match loopconv::analysis::walk::walk(spec, info, &script, rt) {
             Ok(mut run) => {
                 out.status = Some(run.status.as_str().to_owned());
-                run.reason = super::super::walk::as_data(&run.reason);
+                run.reason = crate::cli::walk::as_data(&run.reason);
                 out.run = Some(object(&run));
                 answer(&out, false)
             }
             Err(e) => {
-                let message = super::super::walk::as_data(&e.message);
+                let message = crate::cli::walk::as_data(&e.message);
                 out.script_error = Some(message.clone());
                 out.run = Some(object(
                     &serde_json::json!({"error": message, "steps": e.steps}),
