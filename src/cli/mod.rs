@@ -36,7 +36,7 @@ mod diagram_model;
 mod diff;
 mod docs;
 mod explain;
-mod graph;
+pub(crate) mod graph;
 pub(crate) mod io;
 mod launch;
 mod lsp;

@@ -71,7 +71,7 @@ pub(super) fn read_limits(g: &Global) -> ReadLimits {
 
 /// [`load_file`], accepting a document that uses loops (a team, an Agent manifest, a lock)
 /// as such when `documents`, for a project to read; otherwise it gets `P015`.
-pub(super) fn load_document(
+pub(crate) fn load_document(
     g: &Global,
     path: &Path,
     from: Option<Format>,

@@ -44,7 +44,7 @@ use self::types::{
     SchemaIn, SchemaOut, WalkIn, WalkOut, input_schema, object, output_schema,
 };
 use self::work::{
-    ConvertJob, check_work, convert_work, diff_work, format_schema, graph_work,
+    ConvertJob, GraphJob, check_work, convert_work, diff_work, format_schema, graph_work,
     outcome_schema_work, paths_work, walk_work,
 };
 use crate::cli::{Color, Global, Limits, McpArgs, MessageFormat, Options};
@@ -482,32 +482,28 @@ impl Server {
                     )));
                 };
                 let style = match a.style.as_deref() {
-                    None => back::mermaid::Style::Flowchart,
+                    None => None,
                     Some(_) if language != Target::Mermaid => {
                         return Err(Call::from(format!(
                             "`style` chooses a Mermaid diagram style; {} has only one",
                             language.name()
                         )));
                     }
-                    Some(s) => match back::mermaid::Style::from_str(s, true) {
-                        Ok(s) => s,
-                        Err(_) => {
-                            let names: Vec<String> = back::mermaid::Style::value_variants()
-                                .iter()
-                                .filter_map(|v| v.to_possible_value())
-                                .map(|v| v.get_name().to_owned())
-                                .collect();
-                            return Err(Call::from(format!(
-                                "`{s}` is not a Mermaid style ({})",
-                                names.join(", ")
-                            )));
-                        }
-                    },
+                    Some(s) => Some(mermaid_style(s)?),
                 };
                 let input = self.input(a.input, &ctx).await?;
+                let roots = match &input.source {
+                    Source::Path(_) => self.roots(&ctx).await?,
+                    Source::Text { .. } => Roots::from_uris([]),
+                };
                 let g = self.global(false);
-                self.blocking(&ctx, move || graph_work(input, language, style, &g))
-                    .await
+                let job = GraphJob {
+                    input,
+                    language,
+                    style,
+                    roots,
+                };
+                self.blocking(&ctx, move || graph_work(job, &g)).await
             }
             .await,
         )
@@ -802,6 +798,18 @@ impl Server {
             .await,
         )
     }
+}
+
+/// The Mermaid style named `s`.
+fn mermaid_style(s: &str) -> Result<back::mermaid::Style, String> {
+    back::mermaid::Style::from_str(s, true).map_err(|_| {
+        let names: Vec<String> = back::mermaid::Style::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value())
+            .map(|v| v.get_name().to_owned())
+            .collect();
+        format!("`{s}` is not a Mermaid style ({})", names.join(", "))
+    })
 }
 
 fn runtime(max_steps: Option<u64>) -> Result<Runtime, String> {

@@ -299,3 +299,42 @@ fn loopconv_mcp_runs_the_server_beside_it_or_says_what_to_install() {
     );
     assert!(out.stdout.is_empty(), "{out:?}");
 }
+
+/// The `graph` tool draws a multi-agent-spec team's workflow with its loops inside, and an
+/// AgentPM Agent's loop marked with its bindings, exactly as `loopconv graph` draws them
+/// (both found in the file's workspace), in every diagram language. Before, both were
+/// refused as no loop (`P015`).
+#[test]
+fn graph_draws_a_team_and_an_agent_as_the_command_line_does() {
+    let mut s = Session::start();
+    let mut id = 0;
+    for file in [
+        "examples/workspaces/mas-release/specs/teams/release.json",
+        "examples/workspaces/agentpm-notes/agent.json",
+    ] {
+        for language in ["mermaid", "dot", "plantuml"] {
+            let want = crate::support::loopconv()
+                .args(["graph", "--to", language, file])
+                .output()
+                .expect("run graph");
+            assert!(want.status.success(), "{file} {language}: {want:?}");
+            id += 1;
+            let r = s.call(id, "graph", json!({"path": file, "language": language}));
+            assert_eq!(r["result"]["isError"], false, "{file} {language}: {r}");
+            let got = &r["result"]["structuredContent"];
+            assert_eq!(
+                got["diagram"].as_str(),
+                Some(String::from_utf8_lossy(&want.stdout).as_ref()),
+                "{file} {language}"
+            );
+            assert_eq!(got["errors"], 0, "{got}");
+        }
+    }
+    // A team is a flowchart; the state style is refused, and the session goes on.
+    let team = "examples/workspaces/mas-release/specs/teams/release.json";
+    let r = s.call(99, "graph", json!({"path": team, "style": "state"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let r = s.call(100, "graph", json!({"path": team}));
+    let diagram = r["result"]["structuredContent"]["diagram"].as_str();
+    assert!(diagram.is_some_and(|d| d.contains("subgraph s1[")), "{r}");
+}
