@@ -234,7 +234,7 @@ pub(crate) struct Global {
     /// The name standard input (`-`) gets in diagnostics and generated pages (only with
     /// `-` among the inputs).
     #[arg(long, value_name = "NAME", help_heading = "Input")]
-    pub(crate) stdin_name: Option<String>,
+    stdin_name: Option<String>,
     /// Read what a loop cannot hold but can do without, each loss a warning (`B001`): an
     /// XState machine's names that are no ids, missing descriptions, guards, actions,
     /// `context`. `convert` also writes an output its target cannot hold whole.

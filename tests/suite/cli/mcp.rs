@@ -271,6 +271,17 @@ fn loopconv_mcp_runs_the_server_beside_it_or_says_what_to_install() {
     let mut s = Session::start();
     let r = s.call(1, "check", json!({"text": text}));
     assert_eq!(r["result"]["isError"], false, "{r}");
+    // Its help and its argument errors are loopconv's own.
+    let help = crate::support::loopconv()
+        .args(["mcp", "--help"])
+        .output()
+        .expect("run loopconv mcp --help");
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(help.status.success(), "{help:?}");
+    assert!(
+        text.contains("Usage: loopconv mcp") && text.contains("--max-input-bytes"),
+        "{text}"
+    );
     let r = crate::support::loopconv()
         .args(["mcp", "--max-phases", "x"])
         .output()
