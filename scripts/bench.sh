@@ -17,7 +17,10 @@
 #     with raised limits: --max-input-bytes, --max-values, --max-phases)
 #   * `check` of 1,000 AgentPM packages vs the AgentPM Python SDK's `load_loop` (when the
 #     SDK is installed)
-#   * `graph --mermaid` of one small file, and `--version`, vs `cat` of it
+#   * `graph --mermaid` of one small file, and `--version`, vs `cat` of it, by the binary
+#     measured and by one built without the MCP server (`--no-default-features --features
+#     cli,lsp,templates`, or LOOPCONV_NOMCP=binary), in the same run: `loopconv` pays
+#     nothing for `loopconv mcp` (issue 49; the server is the executable `loopconv-mcp`)
 #   * the language server on a 10,000-phase loop: benches/lsp.rs (divan), an edit
 #     (`analyse`, plus `diagnostics` when the bench has it) and `completion` vs
 #     `check_from_scratch`; and `loopconv lsp` driven over JSON-RPC (scripts/lsp_probe.py):
@@ -39,7 +42,8 @@
 # against `json.load` of one, and `loopconv lsp`'s edit against `check`. Each such row of
 # the table is the WORST of the seeds (its seed named), so no run can be tuned to.
 # Environment: WORKLOAD=dir (default target/workload), LOOPCONV=binary (default: a dist
-# build), QUICK=1 (small workloads in target/workload-quick, 1 round, 1 seed, a release
+# build), LOOPCONV_NOMCP=binary (default: a build of the same profile without the `mcp`
+# feature, into the same target folder, after LOOPCONV is linked aside), QUICK=1 (small workloads in target/workload-quick, 1 round, 1 seed, a release
 # build, no `cargo bench --bench lsp`: proves that the script runs end to end, measures
 # nothing worth keeping). Results: target/bench/results.md (a Markdown table with the
 # ratios of the means and of the medians: an outlier sample, common on a shared virtual
@@ -98,6 +102,8 @@ mkdir -p "$OUT"
 rm -f "$OUT"/*.json "$OUT"/*.txt "$OUT"/peak-* "$OUT"/seeds "$OUT"/phases
 echo "${SEED_LIST[*]}" >"$OUT/seeds"
 echo "$PHASES" >"$OUT/phases"
+BUILT_HERE=0
+[ -n "${LOOPCONV:-}" ] || BUILT_HERE=1
 if [ -z "${LOOPCONV:-}" ] && [ "$QUICK" = 1 ]; then
     # With the generator: built apart, the binary and the example (which turns on the
     # dev-dependencies' features) were two builds of every dependency.
@@ -118,6 +124,22 @@ MEASURED="$OUT/loopconv"
 rm -f "$MEASURED"
 ln "$LOOPCONV" "$MEASURED" 2>/dev/null || cp "$LOOPCONV" "$MEASURED"
 LOOPCONV="$MEASURED"
+# The same binary without the MCP server's feature, for the small-file rows (issue 49):
+# built with the profile of the build above once its binary is linked aside (the build
+# replaces the file at target/PROFILE/loopconv; only loopconv's own crate is built again),
+# then that default build is put back in place (linked again, nothing compiled).
+if [ -z "${LOOPCONV_NOMCP:-}" ]; then
+    profile=dist
+    [ "$QUICK" = 1 ] && profile=release
+    TARGET_DIR="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
+    cargo build --profile "$profile" --quiet --bin loopconv --no-default-features --features cli,lsp,templates
+    rm -f "$OUT/loopconv-nomcp"
+    ln "$TARGET_DIR/$profile/loopconv" "$OUT/loopconv-nomcp" 2>/dev/null ||
+        cp "$TARGET_DIR/$profile/loopconv" "$OUT/loopconv-nomcp"
+    [ "$BUILT_HERE" = 0 ] || cargo build --profile "$profile" --quiet --bin loopconv
+    LOOPCONV_NOMCP="$OUT/loopconv-nomcp"
+fi
+[ -x "$LOOPCONV_NOMCP" ] || { echo "bench.sh: $LOOPCONV_NOMCP is not an executable" >&2; exit 2; }
 # The generator writes VERSION last: a folder of another layout (or half written) is redone.
 GEN_VERSION=5
 if [ "$(cat "$W/VERSION" 2>/dev/null)" != $GEN_VERSION ]; then
@@ -330,9 +352,11 @@ fi
 # these commands and, on a busy machine, made `cat` take 0 s. A few milliseconds each: 60
 # times the runs of the other rows (300 for --runs 5), after 20 warm-up runs, since five
 # samples of a process's start-up on a shared machine moved the ratio by a third.
-# `--version` beside it: neither pays for the MCP server (issue 49: no async runtime unless
-# `loopconv mcp` runs).
-WARMUP=20 RUNS=$((RUNS * 60)) bench small -N "cat '$SMALL'" "'$L' graph --mermaid '$SMALL'" "'$L' --version"
+# `--version` beside it, and both by the binary built without the MCP server: neither pays
+# for it (issue 49: the server is another executable, `loopconv-mcp`).
+LN=$LOOPCONV_NOMCP
+WARMUP=20 RUNS=$((RUNS * 60)) bench small -N "cat '$SMALL'" "'$L' graph --mermaid '$SMALL'" "'$L' --version" \
+    "'$LN' graph --mermaid '$SMALL'" "'$LN' --version"
 for cmd in check mermaid dot; do
     case $cmd in check) args=(check) ;; *) args=(graph "--$cmd") ;; esac
     peak "loop-$cmd" "$L" "${args[@]}" "$L10K"

@@ -210,6 +210,10 @@ if os.path.exists(os.path.join(OUT, "packages.json")):
     ratio("check 1,000 packages / AgentPM SDK load_loop", "packages", 1, 0, "<= 0.15")
 ratio("graph --mermaid small file / cat", "small", 1, 0, "<= 2.5")
 ratio("loopconv --version / cat", "small", 2, 0)
+ratio("graph --mermaid small file / cat, built without mcp", "small", 3, 0)
+ratio("loopconv --version / cat, built without mcp", "small", 4, 0)
+ratio("graph --mermaid small file: default build / without mcp", "small", 1, 3, "<= 1.05")
+ratio("loopconv --version: default build / without mcp", "small", 2, 4, "<= 1.05")
 
 UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 TIME = r"([\d.]+) (ns|µs|us|ms|s)\s*│"

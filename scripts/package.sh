@@ -4,12 +4,16 @@
 # writes the wheel (maturin, python/pyproject.toml), the sdist, the npm package `loopconv`
 # and this platform's npm package (@loopconv/cli-..., with the wheel's binary in it), and
 # the release archive of this platform with its checksum. One release build: the wheel's.
+# Every package holds both executables: `loopconv`, and `loopconv-mcp` beside it (the MCP
+# server, which `loopconv mcp` runs from its own folder).
 #
 # The release workflow builds the other platforms' wheels and uses the pieces:
 #   scripts/package.sh --npm-main DIR
 #   scripts/package.sh --npm-platform BINARY TARGET DIR
 #   scripts/package.sh --archive BINARY TARGET DIR
 #   scripts/package.sh --binary-from-wheel WHEEL DIR     (prints the binary's path)
+# where BINARY is the path of `loopconv`, with `loopconv-mcp` beside it (as
+# --binary-from-wheel extracts them).
 #   scripts/package.sh --version                         (Cargo.toml's, the only one)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -43,21 +47,36 @@ build_sdist() {
   (cd "$ROOT/python" && maturin sdist --out "$1")
 }
 
-# The binary inside a wheel (its .data/scripts/), extracted into DIR; prints its path.
+# The executables inside a wheel (its .data/scripts/: loopconv and loopconv-mcp),
+# extracted into DIR; prints the path of loopconv.
 binary_from_wheel() {
   "$PYTHON" - "$1" "$2" <<'PY'
 import os, sys, zipfile
 wheel, out = sys.argv[1], sys.argv[2]
 with zipfile.ZipFile(wheel) as z:
-    names = [n for n in z.namelist() if ".data/scripts/loopconv" in n]
-    if len(names) != 1:
-        sys.exit(f"expected one loopconv binary in {wheel}, found {names}")
-    path = os.path.join(out, os.path.basename(names[0]))
-    with z.open(names[0]) as src, open(path, "wb") as dst:
-        dst.write(src.read())
-    os.chmod(path, 0o755)
-    print(path.replace(os.sep, "/"))
+    scripts = [n for n in z.namelist() if ".data/scripts/" in n]
+    found = {}
+    for name in ("loopconv", "loopconv-mcp"):
+        names = [n for n in scripts if os.path.basename(n) in (name, name + ".exe")]
+        if len(names) != 1:
+            sys.exit(f"expected one {name} executable in {wheel}, found {names}")
+        path = os.path.join(out, os.path.basename(names[0]))
+        with z.open(names[0]) as src, open(path, "wb") as dst:
+            dst.write(src.read())
+        os.chmod(path, 0o755)
+        found[name] = path
+    print(found["loopconv"].replace(os.sep, "/"))
 PY
+}
+
+# The MCP server's executable beside loopconv's at $1 (loopconv-mcp[.exe]); fails when
+# it is missing.
+server_beside() {
+  local bin=$1 dir ext=""
+  dir=$(dirname "$bin")
+  case "$bin" in *.exe) ext=.exe ;; esac
+  [ -f "$dir/loopconv-mcp$ext" ] || die "no loopconv-mcp$ext beside $bin (the MCP server ships with loopconv)"
+  printf '%s\n' "$dir/loopconv-mcp$ext"
 }
 
 npm_main() {
@@ -68,18 +87,21 @@ npm_main() {
   (cd "$ROOT/npm/loopconv" && npm pack --silent --pack-destination "$1" >/dev/null)
 }
 
-# The platform package of TARGET around BINARY, packed into DIR.
+# The platform package of TARGET around BINARY (and loopconv-mcp beside it), packed into
+# DIR.
 npm_platform() {
-  local bin=$1 target=$2 out=$3 pkg os cpu libc version stage exe=loopconv
+  local bin=$1 target=$2 out=$3 pkg os cpu libc version stage server ext=""
   read -r pkg os cpu libc < <(platform_row "$target")
   version=$(cargo_version)
-  case "$target" in *windows*) exe=loopconv.exe ;; esac
+  server=$(server_beside "$bin")
+  case "$target" in *windows*) ext=.exe ;; esac
   stage=$(mktemp -d)
   mkdir -p "$stage/bin"
-  cp "$bin" "$stage/bin/$exe"
-  chmod 755 "$stage/bin/$exe"
-  node - "$stage/package.json" "$pkg" "$version" "$os" "$cpu" "$libc" "$target" "$exe" <<'JS'
-const [file, name, version, os, cpu, libc, target, exe] = process.argv.slice(2);
+  cp "$bin" "$stage/bin/loopconv$ext"
+  cp "$server" "$stage/bin/loopconv-mcp$ext"
+  chmod 755 "$stage/bin/loopconv$ext" "$stage/bin/loopconv-mcp$ext"
+  node - "$stage/package.json" "$pkg" "$version" "$os" "$cpu" "$libc" "$target" "$ext" <<'JS'
+const [file, name, version, os, cpu, libc, target, ext] = process.argv.slice(2);
 const pkg = {
   name, version,
   description: `The loopconv binary for ${target}; install the package loopconv, which runs it`,
@@ -87,7 +109,7 @@ const pkg = {
   repository: { type: "git", url: "git+https://github.com/loopconv/loopconv.git" },
   os: [os], cpu: [cpu],
   ...(libc === "-" ? {} : { libc: [libc] }),
-  files: [`bin/${exe}`],
+  files: [`bin/loopconv${ext}`, `bin/loopconv-mcp${ext}`],
   preferUnplugged: true,
 };
 require("node:fs").writeFileSync(file, JSON.stringify(pkg, null, 2) + "\n");
@@ -96,14 +118,17 @@ JS
   rm -rf "$stage"
 }
 
-# loopconv-TARGET.tar.gz (.zip on Windows) with loopconv-TARGET/loopconv[.exe] and the
-# README, and its .sha256 beside it: the archives `cargo binstall` downloads.
+# loopconv-TARGET.tar.gz (.zip on Windows) with loopconv-TARGET/loopconv[.exe],
+# loopconv-TARGET/loopconv-mcp[.exe] and the README, and its .sha256 beside it: the
+# archives `cargo binstall` downloads.
 archive() {
-  local bin=$1 target=$2 out=$3 name="loopconv-$2" stage exe=loopconv
-  case "$target" in *windows*) exe=loopconv.exe ;; esac
+  local bin=$1 target=$2 out=$3 name="loopconv-$2" stage server ext=""
+  server=$(server_beside "$bin")
+  case "$target" in *windows*) ext=.exe ;; esac
   stage=$(mktemp -d)
   mkdir -p "$stage/$name"
-  cp "$bin" "$stage/$name/$exe"
+  cp "$bin" "$stage/$name/loopconv$ext"
+  cp "$server" "$stage/$name/loopconv-mcp$ext"
   cp "$ROOT/README.md" "$stage/$name/"
   case "$target" in
     *windows*) (cd "$stage" && "$PYTHON" -m zipfile -c "$out/$name.zip" "$name") ; file="$name.zip" ;;

@@ -12,10 +12,14 @@
 #      `language: python` hooks (PIP_FIND_LINKS=DIST, PIP_NO_INDEX=1) fails on a broken
 #      loop and passes once it is fixed and its docs are generated;
 #   3. npm: `npm install` of the packed tarballs (offline), then `npx loopconv check
-#      examples`, its exit codes, the LOOPCONV_BINARY override and `npx loopconv lsp`;
+#      examples`, its exit codes, the LOOPCONV_BINARY override, `npx loopconv lsp` and
+#      `npx loopconv mcp`;
 #   4. the GitHub Action's script (scripts/action.sh) installs from DIST and checks;
 # and, with cargo, that the sdist builds a working wheel (the dependencies of the wheel's
-# build are reused). Every step fails the script; nothing is skipped.
+# build are reused). `loopconv mcp` (which runs the `loopconv-mcp` beside `loopconv`) answers
+# an MCP handshake, lists its tools and checks a loop from the wheel (`loopconv`, `python -m
+# loopconv`, uvx), the npm packages and the release archive. Every step fails the script;
+# nothing is skipped.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 built=0
@@ -72,8 +76,47 @@ for f in "$DIST"/loopconv-"$VERSION"-*.whl "$DIST/loopconv-$VERSION.tar.gz" \
   [ -f "$f" ] || fail "package.sh did not write $f"
 done
 (cd "$DIST" && sha256sum -c "loopconv-$TARGET.tar.gz.sha256") || fail "archive checksum"
-tar -tzf "$DIST/loopconv-$TARGET.tar.gz" | grep -qx "loopconv-$TARGET/loopconv" ||
-  fail "the archive has no loopconv-$TARGET/loopconv (the path of [package.metadata.binstall])"
+# Listed first: `grep -q` stops at the first match, and tar, still writing, would fail.
+tar -tzf "$DIST/loopconv-$TARGET.tar.gz" >"$WORK/archive-list"
+for exe in loopconv loopconv-mcp; do
+  grep -qx "loopconv-$TARGET/$exe" "$WORK/archive-list" ||
+    fail "the archive has no loopconv-$TARGET/$exe (the path of [package.metadata.binstall])"
+done
+
+# An MCP session with COMMAND... (`loopconv mcp` as a package installs it), in the
+# current folder: the initialize handshake, the tool list, and `check` of a loop of
+# examples/; then standard input is closed and the server must exit 0.
+cat >"$WORK/mcp_session.py" <<'PY'
+import json, signal, subprocess, sys
+signal.alarm(120)
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+def send(m):
+    p.stdin.write(json.dumps(m) + "\n")
+    p.stdin.flush()
+def read():
+    line = p.stdout.readline()
+    if not line:
+        sys.exit(f"the server closed its output (exit {p.wait()})")
+    return json.loads(line)
+send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "test-packages", "version": "1"}}})
+init = read()
+assert init["result"]["serverInfo"]["name"] == "loopconv", init
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+tools = [t["name"] for t in read()["result"]["tools"]]
+assert "check" in tools and "graph" in tools, tools
+send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+    "name": "check", "arguments": {"path": "examples/agentpm/react-loop.json"}}})
+checked = read()["result"]
+assert checked["isError"] is False and checked["structuredContent"]["ok"], checked
+p.stdin.close()
+code = p.wait()
+assert code == 0, f"exit {code}"
+print(f"mcp session: {len(tools)} tools, check ok, exit 0")
+PY
+mcp_session() { expect_exit 0 python3 "$WORK/mcp_session.py" "$@"; expect_output "mcp session: "; }
 
 # A copy of the examples, so that nothing runs in the repository.
 cp -r "$ROOT/examples" "$WORK/examples"
@@ -92,13 +135,18 @@ expect_output "loopconv $VERSION"
 expect_exit 1 env PATH="$VENV_PATH" python -m loopconv check --color never "$BROKEN"
 expect_output V006
 expect_exit 0 env PATH="$VENV_PATH" python -c 'import loopconv, os; assert os.path.isfile(loopconv.find_loopconv_bin())'
-echo "ok: loopconv $VERSION from the wheel, python -m loopconv, exit codes"
+[ -x "$WORK/venv/bin/loopconv-mcp" ] || fail "the wheel installed no loopconv-mcp"
+mcp_session env PATH="$VENV_PATH" loopconv mcp
+mcp_session env PATH="$VENV_PATH" python -m loopconv mcp
+echo "ok: loopconv $VERSION from the wheel, python -m loopconv, exit codes, loopconv mcp"
 
 step "uvx: run the wheel without installing it, no index, no cargo"
 expect_exit 0 env PATH="$NOCARGO" UV_CACHE_DIR="$WORK/uv-cache" UV_TOOL_DIR="$WORK/uv-tools" \
   uvx --offline --no-index --find-links "$DIST" loopconv --version
 expect_output "loopconv $VERSION"
-echo "ok: uvx loopconv"
+mcp_session env PATH="$NOCARGO" UV_CACHE_DIR="$WORK/uv-cache" UV_TOOL_DIR="$WORK/uv-tools" \
+  uvx --offline --no-index --find-links "$DIST" loopconv mcp
+echo "ok: uvx loopconv, uvx loopconv mcp"
 
 step "pre-commit: the language: python hooks from a built wheel, no index, no cargo"
 # The hook repository: this work tree as it is (committed or not), in a git repository of
@@ -176,7 +224,15 @@ lsp_session >"$WORK/lsp-in"
 expect_exit 0 env PATH="$NOCARGO" sh -c 'npx --offline loopconv lsp <"$1"' sh "$WORK/lsp-in"
 expect_output '"capabilities"'
 expect_output '"id":2'
-echo "ok: npx loopconv from the tarballs, exit codes, LOOPCONV_BINARY, loopconv lsp"
+mcp_session env PATH="$NOCARGO" npx --offline loopconv mcp
+echo "ok: npx loopconv from the tarballs, exit codes, LOOPCONV_BINARY, loopconv lsp, loopconv mcp"
+
+step "the release archive: loopconv mcp runs the loopconv-mcp beside it"
+mkdir -p "$WORK/archive"
+tar -C "$WORK/archive" -xzf "$DIST/loopconv-$TARGET.tar.gz"
+cd "$WORK"
+mcp_session env PATH="$NOCARGO" "$WORK/archive/loopconv-$TARGET/loopconv" mcp
+echo "ok: loopconv mcp from the archive"
 
 step "the GitHub Action's script: install from DIST, check, SARIF, docs"
 export RUNNER_TEMP="$WORK/runner-temp" GITHUB_PATH="$WORK/github-path" GITHUB_OUTPUT="$WORK/github-output"
@@ -218,7 +274,8 @@ BIN=$(bash "$ROOT/scripts/package.sh" --binary-from-wheel "$WORK"/from-sdist/loo
 expect_exit 0 "$BIN" check "$WORK/examples"
 expect_exit 0 "$BIN" --version
 expect_output "loopconv $VERSION"
+mcp_session "$BIN" mcp
 echo "ok: the sdist builds"
 
 echo
-echo "test-packages: 6 passed, 0 failed"
+echo "test-packages: 7 passed, 0 failed"

@@ -113,9 +113,10 @@ pub(super) fn run(g: &Global, a: &CheckArgs) -> Result<ExitCode> {
 /// What `check --format json PATHS` reports: how many files were read, and every
 /// diagnostic (with `workspace`, those of the rules that span the files of a workspace),
 /// in the order of the paths. `g` should ask for JSON (no human rendering is made). The
-/// MCP server's `check` tool runs it.
+/// MCP server's `check` tool runs it (in `loopconv-mcp`; `loopconv` has no use for it).
 #[cfg(feature = "mcp")]
-pub(super) fn diagnostics(
+#[allow(dead_code, reason = "loopconv-mcp's `check` tool; unused by loopconv")]
+pub(crate) fn diagnostics(
     g: &Global,
     paths: Vec<PathBuf>,
     from: Option<Format>,

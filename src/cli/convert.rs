@@ -107,7 +107,7 @@ pub(super) fn convert_opts(a: &ConvertArgs) -> back::Options {
 }
 
 /// Convert one loaded file; `None` when it cannot be converted (diagnostics say why).
-pub(super) fn convert_loaded(
+pub(crate) fn convert_loaded(
     l: &mut Loaded,
     to: Target,
     opts: &back::Options,

@@ -1,7 +1,7 @@
 //! `loopconv graph` and the hidden `loopconv diagram-model`.
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
@@ -114,7 +114,7 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     // Drawing reads only the IR and its analysis: the source and its tree are freed first,
     // so a large loop is not held twice.
     l.doc = None;
-    crate::return_freed_memory();
+    crate::cli::memory::return_freed_memory();
     let valid = l.valid().is_some();
     let (spec, info) = match (&l.spec, &l.info) {
         (Some(s), Some(i)) if valid || a.allow_invalid => (s, i),
@@ -163,9 +163,10 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Draw a team's workflow with the loops its steps name, found in its workspace.
-fn graph_team(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Result<ExitCode> {
-    let language = match target {
+/// The language a team's workflow is drawn in for `target` (a team is a Mermaid
+/// flowchart, never a state diagram).
+pub(crate) fn team_language(target: Target, style: Option<Style>) -> Result<Language> {
+    Ok(match target {
         Target::Dot => Language::Dot,
         Target::PlantUml => Language::PlantUml,
         // `graph --to` offers the diagrams alone (`diagram_target`): a new diagram target
@@ -175,45 +176,85 @@ fn graph_team(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resul
         | Target::Markdown
         | Target::Schema
         | Target::LangGraph => {
-            if a.style == Some(Style::State) {
+            if style == Some(Style::State) {
                 bail!("a team is drawn as a Mermaid flowchart: drop --style state")
             }
             Language::Mermaid
         }
+    })
+}
+
+/// Draw a team's workflow with the loops its steps name, found in its workspace.
+fn graph_team(g: &Global, a: &GraphArgs, target: Target, l: Loaded) -> Result<ExitCode> {
+    let language = team_language(target, a.style)?;
+    let context: Vec<PathBuf> = super::project::workspace_of(&a.input).into_iter().collect();
+    let team = Team {
+        input: &a.input,
+        context: &context,
+        language,
+        collapse_loops: a.collapse_loops,
     };
-    let member = Member::of(&a.input, &mut l);
-    report_loaded(g, &l);
-    let Some(member) = member.filter(|_| !l.diags.has_errors()) else {
+    let Some(text) = team.draw(g, l, &mut |l| report_loaded(g, l))? else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     };
-    let Facts::Team(team) = &member.facts else {
-        bail!("internal: a team without its facts");
-    };
-    let roots: Vec<PathBuf> = super::project::workspace_of(&a.input).into_iter().collect();
-    let reported = [super::project::normal(&a.input)].into_iter().collect();
-    let context = super::project::context(g, &roots, &reported, &super::io::folder_pool()?)?;
-    let project = Project::new(context);
-    // Each loop a step names, read once (a loop with errors is drawn as one box).
-    let mut loops: Vec<(String, Loaded)> = Vec::new();
-    for (name, _) in team.steps.iter().filter_map(|s| s.loop_name.as_ref()) {
-        if loops.iter().any(|(n, _)| n == name) {
-            continue;
-        }
-        if let Some(path) = project.loop_path(name) {
-            loops.push((name.clone(), load_file(g, path, None)?));
-        }
-    }
-    let graph_of = |name: &str| {
-        (loops.iter())
-            .find(|(n, _)| n == name)
-            .and_then(|(_, l)| l.valid())
-            .map(|(spec, _)| &spec.graph)
-    };
-    let drawing = loopconv::project::team_drawing(team, &graph_of);
-    let text = back::team::draw(&drawing, language, a.collapse_loops);
     let text = if a.svg { dot_to_svg(&text)? } else { text };
     emit(a.output.as_deref(), &text)?.report(g);
     Ok(ExitCode::SUCCESS)
+}
+
+/// A team to draw: its file, the workspaces its loops are found in, how it is drawn.
+pub(crate) struct Team<'a> {
+    pub(crate) input: &'a Path,
+    pub(crate) context: &'a [PathBuf],
+    pub(crate) language: Language,
+    pub(crate) collapse_loops: bool,
+}
+
+impl Team<'_> {
+    /// The team's workflow (its document read as `l`) with the loops its steps name,
+    /// found in the workspaces of `context` (a loop with errors, or not found, is one
+    /// box); `None` when the team has errors. The team's diagnostics are given to `seen`,
+    /// which reports them.
+    pub(crate) fn draw(
+        &self,
+        g: &Global,
+        mut l: Loaded,
+        seen: &mut dyn FnMut(&Loaded),
+    ) -> Result<Option<String>> {
+        let member = Member::of(self.input, &mut l);
+        seen(&l);
+        let Some(member) = member.filter(|_| !l.diags.has_errors()) else {
+            return Ok(None);
+        };
+        let Facts::Team(team) = &member.facts else {
+            bail!("internal: a team without its facts");
+        };
+        let reported = [super::project::normal(self.input)].into_iter().collect();
+        let pool = super::io::folder_pool()?;
+        let project = Project::new(super::project::context(g, self.context, &reported, &pool)?);
+        // Each loop a step names, read once (a loop with errors is drawn as one box).
+        let mut loops: Vec<(String, Loaded)> = Vec::new();
+        for (name, _) in team.steps.iter().filter_map(|s| s.loop_name.as_ref()) {
+            if loops.iter().any(|(n, _)| n == name) {
+                continue;
+            }
+            if let Some(path) = project.loop_path(name) {
+                loops.push((name.clone(), load_file(g, path, None)?));
+            }
+        }
+        let graph_of = |name: &str| {
+            (loops.iter())
+                .find(|(n, _)| n == name)
+                .and_then(|(_, l)| l.valid())
+                .map(|(spec, _)| &spec.graph)
+        };
+        let drawing = loopconv::project::team_drawing(team, &graph_of);
+        Ok(Some(back::team::draw(
+            &drawing,
+            self.language,
+            self.collapse_loops,
+        )))
+    }
 }
 
 /// Draw the loop of an AgentPM Agent manifest, resolved as `check` resolves it (the lock,
@@ -221,16 +262,65 @@ fn graph_team(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resul
 /// phase marked with what is bound to it. An Agent whose loop does not resolve, or that
 /// names none, gets the diagnostic (located in the manifest) instead of a drawing; a loop
 /// with errors, its own.
-fn graph_agent(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Result<ExitCode> {
+fn graph_agent(g: &Global, a: &GraphArgs, target: Target, l: Loaded) -> Result<ExitCode> {
     if a.collapse_loops {
         bail!(
             "--collapse-loops draws a team's loop steps as boxes; an Agent's loop is drawn whole (drop --collapse-loops)"
         );
     }
-    let member = Member::of(&a.input, &mut l);
-    let Some(member) = member else {
-        report_loaded(g, &l);
+    let context = super::project::roots_of([a.input.as_path()]);
+    let found = agent_loop(g, &a.input, &context, l, &mut |l| report_loaded(g, l))?;
+    let Some((lp, view)) = found else {
         return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let Some((spec, info)) = lp.valid() else {
+        super::report::summary(
+            g,
+            format_args!(
+                "nothing drawn: the Agent's loop {} has errors",
+                lp.diags.file()
+            ),
+        );
+        return Ok(ExitCode::from(EXIT_PROBLEMS));
+    };
+    let opts = back::Options {
+        style: a.style.unwrap_or(Style::Flowchart),
+        agent: Some(view),
+        ..back::Options::default()
+    };
+    if a.svg {
+        let mut diags = Diagnostics::new(lp.diags.file());
+        let text = dot_to_svg(&loopconv::write(target, spec, info, &opts, &mut diags)?)?;
+        emit(a.output.as_deref(), &text)?.report(g);
+        return Ok(ExitCode::SUCCESS);
+    }
+    emit_streamed(a.output.as_deref(), |w| {
+        match back::draw_to(target, spec, info, &opts, w) {
+            Some(written) => Ok(written?),
+            None => bail!("internal: {} is not a drawing", target.name()),
+        }
+    })?
+    .report(g);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The loop of the AgentPM Agent manifest at `input` (its document read as `l`), resolved
+/// as `check` resolves it with the workspaces of `context`, read, and the view that titles
+/// its drawing; `None` when the Agent names no loop or its loop does not resolve (the
+/// manifest's diagnostics say why). The manifest's diagnostics (with the project's rules'
+/// in it), then the loop's, are given to `seen`, which reports them; the loop may have
+/// errors.
+pub(crate) fn agent_loop(
+    g: &Global,
+    input: &Path,
+    context: &[PathBuf],
+    mut l: Loaded,
+    seen: &mut dyn FnMut(&Loaded),
+) -> Result<Option<(Loaded, back::AgentView)>> {
+    let member = Member::of(input, &mut l);
+    let Some(member) = member else {
+        seen(&l);
+        return Ok(None);
     };
     let Facts::Manifest(manifest) = &member.facts else {
         bail!("internal: an Agent manifest without its facts");
@@ -251,65 +341,34 @@ fn graph_agent(g: &Global, a: &GraphArgs, target: Target, mut l: Loaded) -> Resu
                 l.diags.locate_missing(doc);
             }
         }
-        report_loaded(g, &l);
-        return Ok(ExitCode::from(EXIT_PROBLEMS));
+        seen(&l);
+        return Ok(None);
     }
     let file = member.file.clone();
-    let stem = (a.input.file_stem())
+    let stem = (input.file_stem())
         .map_or_else(|| "agent".to_owned(), |s| s.to_string_lossy().into_owned());
     let view = loopconv::project::agent_view(manifest, &stem);
     // The context `check` reads: the rest of the Agent's workspace.
-    let roots = super::project::roots_of([a.input.as_path()]);
-    let reported = [super::project::normal(&a.input)].into_iter().collect();
+    let reported = [super::project::normal(input)].into_iter().collect();
     let (project, found) =
-        super::project::project_with_context(g, &roots, &reported, vec![member.clone()])?;
+        super::project::project_with_context(g, context, &reported, vec![member.clone()])?;
     // The project's diagnostics in the manifest, as `check` gives them.
     let found = (found.into_iter())
         .filter(|d| d.location.file == file)
-        .filter(|d| !g.settings.silences(d, Some(&a.input)));
+        .filter(|d| !g.settings.silences(d, Some(input)));
     for d in found {
         l.diags.push(d);
     }
     l.diags.sort();
-    report_loaded(g, &l);
+    seen(&l);
     // A loop, or the errors above say why not (`W101`, `W102`).
     let resolved = (project.resolved_loop(0)).filter(|(m, _)| matches!(m.facts, Facts::Loop(_)));
     let (Some((found, _)), false) = (resolved, l.diags.has_errors()) else {
-        return Ok(ExitCode::from(EXIT_PROBLEMS));
+        return Ok(None);
     };
-    let loop_path = found.path.clone();
-    let lp = load_file(g, &loop_path, None)?;
-    let Some((spec, info)) = lp.valid() else {
-        report_loaded(g, &lp);
-        super::report::summary(
-            g,
-            format_args!(
-                "nothing drawn: the Agent's loop {} has errors",
-                lp.diags.file()
-            ),
-        );
-        return Ok(ExitCode::from(EXIT_PROBLEMS));
-    };
-    report_loaded(g, &lp);
-    let opts = back::Options {
-        style: a.style.unwrap_or(Style::Flowchart),
-        agent: Some(view),
-        ..back::Options::default()
-    };
-    if a.svg {
-        let mut diags = Diagnostics::new(lp.diags.file());
-        let text = dot_to_svg(&loopconv::write(target, spec, info, &opts, &mut diags)?)?;
-        emit(a.output.as_deref(), &text)?.report(g);
-        return Ok(ExitCode::SUCCESS);
-    }
-    emit_streamed(a.output.as_deref(), |w| {
-        match back::draw_to(target, spec, info, &opts, w) {
-            Some(written) => Ok(written?),
-            None => bail!("internal: {} is not a drawing", target.name()),
-        }
-    })?
-    .report(g);
-    Ok(ExitCode::SUCCESS)
+    let lp = load_file(g, &found.path.clone(), None)?;
+    seen(&lp);
+    Ok(Some((lp, view)))
 }
 
 /// The faults of an invalid loop marked in its DOT drawing: each transition to a target
@@ -385,7 +444,7 @@ pub(super) fn dot_to_svg(dot: &str) -> Result<String> {
     use std::process::{Command, Stdio};
     let bin = std::env::var_os("LOOPCONV_DOT").unwrap_or_else(|| "dot".into());
     // A child inherits the process's huge-page switch: it gets the system's setting.
-    crate::allow_huge_pages();
+    crate::cli::memory::allow_huge_pages();
     let child = Command::new(&bin)
         .arg("-Tsvg")
         .stdin(Stdio::piped())

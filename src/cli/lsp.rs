@@ -14,7 +14,7 @@ pub(super) struct LspArgs {
 }
 
 pub(super) fn run(_a: &LspArgs) -> Result<ExitCode> {
-    crate::memory_for_server();
+    crate::cli::memory::memory_for_server();
     let (conn, threads) = loopconv::lsp::transport::stdio();
     let ended = loopconv::lsp::serve(&conn).context("language server protocol error")?;
     drop(conn);

@@ -18,6 +18,7 @@ use self::diff::DiffArgs;
 use self::docs::DocsArgs;
 use self::explain::ExplainArgs;
 use self::graph::GraphArgs;
+pub(crate) use self::launch::McpArgs;
 use self::lsp::LspArgs;
 use self::man::ManArgs;
 use self::new::NewArgs;
@@ -25,26 +26,28 @@ use self::paths::PathsArgs;
 use self::schema::SchemaArgs;
 use self::walk::WalkLoopArgs;
 
-mod check;
+// The modules the MCP server (`loopconv-mcp`, `src/mcp/`) uses are the crate's; the others
+// are this module's.
+pub(crate) mod check;
 mod completions;
 mod config;
-mod convert;
+pub(crate) mod convert;
 mod diagram_model;
 mod diff;
 mod docs;
 mod explain;
-mod graph;
-mod io;
+pub(crate) mod graph;
+pub(crate) mod io;
+mod launch;
 mod lsp;
 mod man;
-#[cfg(feature = "mcp")]
-mod mcp;
-mod new;
-mod paths;
-mod project;
-mod report;
+pub(crate) mod memory;
+pub(crate) mod new;
+pub(crate) mod paths;
+pub(crate) mod project;
+pub(crate) mod report;
 mod schema;
-mod walk;
+pub(crate) mod walk;
 
 /// Input had problems.
 pub const EXIT_PROBLEMS: u8 = 1;
@@ -223,11 +226,11 @@ fn with_tip(mut e: clap::Error, args: &[String], piped: bool) -> clap::Error {
 /// inputs (all but `new`). They are declared per command, not clap-global, so that
 /// `--help` lists them only where they do something.
 #[derive(Debug, Default, Args)]
-struct Global {
+pub(crate) struct Global {
     #[command(flatten)]
-    options: Options,
+    pub(crate) options: Options,
     #[command(flatten)]
-    limits: Limits,
+    pub(crate) limits: Limits,
     /// The name standard input (`-`) gets in diagnostics and generated pages (only with
     /// `-` among the inputs).
     #[arg(long, value_name = "NAME", help_heading = "Input")]
@@ -236,7 +239,7 @@ struct Global {
     /// XState machine's names that are no ids, missing descriptions, guards, actions,
     /// `context`. `convert` also writes an output its target cannot hold whole.
     #[arg(long)]
-    allow_lossy: bool,
+    pub(crate) allow_lossy: bool,
     #[command(flatten)]
     config: config::ConfigArgs,
     /// The configuration file's settings under the flags' ([`configure`]).
@@ -248,7 +251,7 @@ struct Global {
 /// no input, so the limits of one and a name of standard input are not offered in its
 /// `--help` (they did nothing there, and `--stdin-name` was always refused).
 #[derive(Debug, Clone, Copy, Args)]
-struct Options {
+pub(crate) struct Options {
     /// How to print diagnostics [default: human, or the configuration's `format`].
     #[arg(
         long = "format",
@@ -256,13 +259,13 @@ struct Options {
         value_name = "FORMAT",
         help_heading = "Diagnostics"
     )]
-    format_flag: Option<MessageFormat>,
+    pub(crate) format_flag: Option<MessageFormat>,
     /// The format in use: `--format`, the configuration's, or human ([`Options::resolve`]).
     #[arg(skip)]
-    format: MessageFormat,
+    pub(crate) format: MessageFormat,
     /// Treat warnings as errors (also `strict = true` in the configuration).
     #[arg(long, help_heading = "Diagnostics")]
-    strict: bool,
+    pub(crate) strict: bool,
     /// Colour in human diagnostics (auto: on a terminal, unless `NO_COLOR` is set or
     /// `TERM=dumb`; `CLICOLOR_FORCE` forces it) [default: auto, or the configuration's
     /// `color`].
@@ -272,10 +275,10 @@ struct Options {
         value_name = "WHEN",
         help_heading = "Diagnostics"
     )]
-    color_flag: Option<Color>,
+    pub(crate) color_flag: Option<Color>,
     /// The colour choice in use ([`Options::resolve`]).
     #[arg(skip)]
-    color: Color,
+    pub(crate) color: Color,
 }
 
 impl Options {
@@ -292,7 +295,7 @@ impl Options {
 
 /// The limits of an input, from the command line.
 #[derive(Debug, Clone, Copy, Args)]
-struct Limits {
+pub(crate) struct Limits {
     /// Largest input file accepted: bytes, or with a unit (KiB, MiB, GiB); at most 4 GiB.
     #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size, help_heading = "Input")]
     max_input_bytes: usize,
@@ -323,7 +326,7 @@ impl Default for Options {
 
 impl Limits {
     /// The limits of one input ([`ReadLimits`]), as every command reads them.
-    fn read_limits(&self) -> ReadLimits {
+    pub(crate) fn read_limits(&self) -> ReadLimits {
         ReadLimits {
             max_bytes: self.max_input_bytes,
             max_phases: self.max_phases,
@@ -417,7 +420,7 @@ fn parse_size(s: &str) -> Result<usize, String> {
 }
 
 #[derive(Debug, Default, Clone, Copy, ValueEnum)]
-enum MessageFormat {
+pub(crate) enum MessageFormat {
     /// Rendered for people, with source snippets (`text` is the same).
     #[value(alias = "text")]
     #[default]
@@ -439,7 +442,7 @@ enum MessageFormat {
 }
 
 #[derive(Debug, Default, Clone, Copy, ValueEnum)]
-enum Color {
+pub(crate) enum Color {
     #[default]
     Auto,
     Always,
@@ -487,8 +490,7 @@ enum Command {
     Lsp(LspArgs),
     /// Serve the loop tools to coding agents: a Model Context Protocol server on standard
     /// input and output (check, graph, convert, paths, walk, diff, schema, new, explain).
-    #[cfg(feature = "mcp")]
-    Mcp(mcp::McpArgs),
+    Mcp(McpArgs),
     /// Print the drawing model of a loop as JSON: the nodes and edges every diagram back
     /// end draws, with their text lines as wrapped and shortened (used by
     /// `scripts/conformance.sh` to know which texts a drawing shows whole).
@@ -513,8 +515,7 @@ pub fn run(mut cli: Cli) -> Result<ExitCode> {
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => man::run(a),
         Command::Lsp(a) => lsp::run(a),
-        #[cfg(feature = "mcp")]
-        Command::Mcp(a) => mcp::run(a),
+        Command::Mcp(a) => launch::run(a),
         Command::DiagramModel(a) => diagram_model::run(&a.g, a),
     }
 }
@@ -551,9 +552,8 @@ fn configure(command: &mut Command) -> Result<()> {
         | Command::Explain(_)
         | Command::Completions(_)
         | Command::Man(_)
-        | Command::Lsp(_) => return Ok(()),
-        #[cfg(feature = "mcp")]
-        Command::Mcp(_) => return Ok(()),
+        | Command::Lsp(_)
+        | Command::Mcp(_) => return Ok(()),
     };
     if matches!(g.options.format_flag, Some(MessageFormat::Markdown)) && !is_diff {
         anyhow::bail!(

@@ -42,14 +42,14 @@ pub(super) struct NewArgs {
 
 /// What `new` makes: the scaffold in the format asked for, or the losses that keep it
 /// from being written in that format.
-pub(super) enum Made {
+pub(crate) enum Made {
     Text(String),
     Lossy(Diagnostics),
 }
 
 /// The scaffold of `archetype` named `name`, in `to` (its native format when `None`).
 /// `new` and the MCP server's `new` tool both make it here.
-pub(super) fn make(archetype: Archetype, name: &str, to: Option<Format>) -> Result<Made> {
+pub(crate) fn make(archetype: Archetype, name: &str, to: Option<Format>) -> Result<Made> {
     let Some(text) = scaffold(archetype, name) else {
         bail!(
             "`--name {name}`: a loop name is lowercase kebab-case: a letter, then letters, digits and hyphens, at most 64 characters"

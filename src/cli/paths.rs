@@ -43,7 +43,7 @@ pub(super) struct PathsArgs {
 }
 
 /// The default of `--max-steps-listed`: a CI log's worth of runs.
-pub(super) const MAX_STEPS_LISTED: usize = 2_000;
+pub(crate) const MAX_STEPS_LISTED: usize = 2_000;
 
 pub(super) fn run(g: &Global, a: &PathsArgs) -> Result<ExitCode> {
     refuse_unused_stdin_name(g, [a.input.as_path()])?;

@@ -19,7 +19,7 @@ use super::report::{display_name, load_document, read_limits};
 /// The workspace a path is in: the nearest folder named `specs` (multi-agent-spec), or
 /// holding an `agent.lock` or an Agent manifest `agent.json` (AgentPM), from the path's
 /// folder up. `None` for standard input and outside any workspace.
-pub(super) fn workspace_of(path: &Path) -> Option<PathBuf> {
+pub(crate) fn workspace_of(path: &Path) -> Option<PathBuf> {
     if is_stdio(path) {
         return None;
     }

@@ -60,7 +60,7 @@ pub(super) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-pub(super) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result<Loaded> {
+pub(crate) fn load_file(g: &Global, path: &Path, from: Option<Format>) -> Result<Loaded> {
     load_document(g, path, from, false)
 }
 
@@ -71,7 +71,7 @@ pub(super) fn read_limits(g: &Global) -> ReadLimits {
 
 /// [`load_file`], accepting a document that uses loops (a team, an Agent manifest, a lock)
 /// as such when `documents`, for a project to read; otherwise it gets `P015`.
-pub(super) fn load_document(
+pub(crate) fn load_document(
     g: &Global,
     path: &Path,
     from: Option<Format>,
@@ -86,7 +86,7 @@ pub(super) fn load_document(
         &LoadOptions {
             from,
             limits,
-            tree: TreeUse::ReleaseThen(crate::return_freed_memory),
+            tree: TreeUse::ReleaseThen(crate::cli::memory::return_freed_memory),
             documents,
             allow_lossy: g.allow_lossy,
         },
@@ -248,7 +248,7 @@ pub(super) fn load_valid_pair(g: &Global, paths: [&Path; 2]) -> Result<[Option<L
         // The reader threads do not choose how freed memory is handled: chosen here, on
         // the main thread, for the larger file.
         let len = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
-        crate::memory_for_input(
+        crate::cli::memory::memory_for_input(
             usize::try_from(len(paths[0]).max(len(paths[1]))).unwrap_or(usize::MAX),
         );
         let pool = super::io::reader_pool()?;

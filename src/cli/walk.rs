@@ -249,6 +249,6 @@ fn write_trace(w: &mut dyn Write, steps: &[Step], last: &str) -> std::io::Result
 
 /// A sentence for a data output (`--format json`): the code spans it marks for people
 /// (`` `act` ``) quoted plainly (`'act'`), since data carries no Markdown.
-pub(super) fn as_data(sentence: &str) -> String {
+pub(crate) fn as_data(sentence: &str) -> String {
     sentence.replace('`', "'")
 }

@@ -8,7 +8,8 @@
 //! sibling modules under the lowest common ancestor (`back::dot -> ir::fixed` counts as
 //! `back -> ir`). At every level of the tree the siblings must form a directed acyclic
 //! graph, so no module imports a module that imports it back, directly or through others.
-//! The binary (`src/main.rs` and `src/cli/`) is checked the same way, as its own crate.
+//! The binaries (`src/main.rs` and `src/cli/`; `src/mcp_main.rs` and `src/mcp/`, which use
+//! `cli` too) are checked the same way, as one crate of their own.
 //!
 //! And no file of `src/`, the tests or the benches imports by glob (`no_glob_imports`).
 
@@ -306,7 +307,12 @@ fn crate_files() -> (Vec<PathBuf>, Vec<PathBuf>) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut all = Vec::new();
     rust_files(&src, &mut all);
-    let is_bin = |p: &PathBuf| p.starts_with(src.join("cli")) || p.ends_with("main.rs");
+    let is_bin = |p: &PathBuf| {
+        p.starts_with(src.join("cli"))
+            || p.starts_with(src.join("mcp"))
+            || p.ends_with("main.rs")
+            || p.ends_with("mcp_main.rs")
+    };
     let (bin, lib): (Vec<_>, Vec<_>) = all.into_iter().partition(is_bin);
     (lib, bin)
 }

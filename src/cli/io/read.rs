@@ -22,7 +22,7 @@ pub(in crate::cli) fn reader_pool() -> Result<rayon::ThreadPool> {
 /// The reader threads for the files of folders, with freed memory kept for reuse from
 /// file to file ([`crate::memory_for_folder`]).
 pub(in crate::cli) fn folder_pool() -> Result<rayon::ThreadPool> {
-    crate::memory_for_folder();
+    crate::cli::memory::memory_for_folder();
     reader_pool()
 }
 
@@ -53,7 +53,7 @@ pub(in crate::cli) fn read_input(path: &Path, limits: &ReadLimits) -> Result<Vec
             .take(cap)
             .read_to_end(&mut buf)
             .context("reading standard input")?;
-        crate::memory_for_input(buf.len());
+        crate::cli::memory::memory_for_input(buf.len());
     } else {
         if path.is_dir() {
             bail!(
@@ -68,7 +68,7 @@ pub(in crate::cli) fn read_input(path: &Path, limits: &ReadLimits) -> Result<Vec
         let len = f.metadata().map_or(0, |m| m.len()).min(cap);
         // Decided before the buffer is allocated: a large input's buffer is then read
         // into huge pages.
-        crate::memory_for_input(usize::try_from(len).unwrap_or(usize::MAX));
+        crate::cli::memory::memory_for_input(usize::try_from(len).unwrap_or(usize::MAX));
         let want = usize::try_from(len).unwrap_or(0).saturating_add(1);
         buf.try_reserve_exact(want).map_err(|_| {
             anyhow::anyhow!(
@@ -99,7 +99,7 @@ pub(in crate::cli) fn open_error(path: &Path, e: &std::io::Error) -> anyhow::Err
 
 /// An I/O error's message without the `(os error N)` suffix and without a path the error
 /// may carry (the temporary file of an atomic write is not the user's business).
-pub(in crate::cli) fn plain_io(e: &std::io::Error) -> String {
+pub(crate) fn plain_io(e: &std::io::Error) -> String {
     let text = match os_error_in(e) {
         Some(code) => {
             let os = std::io::Error::from_raw_os_error(code).to_string();

@@ -12,14 +12,14 @@ use super::read::{is_stdio, plain_io};
 /// place, so a failure or an interrupt never leaves a partial file. A link at `path` to a
 /// device or pipe (`/dev/stdout`) is written through; a link to anything else is replaced
 /// by the file, and said so (the file it led to is left as it is).
-pub(in crate::cli) fn write_atomic(path: &Path, text: &str) -> Result<Written> {
+pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<Written> {
     write_all_atomic(None, &[(path.to_path_buf(), text.to_owned())])
 }
 
 /// What a write did that its command must say: the links it replaced instead of following.
 #[must_use = "a replaced link must be reported"]
 #[derive(Debug, Default)]
-pub(in crate::cli) struct Written {
+pub(crate) struct Written {
     /// Each symbolic link replaced by a file or folder, and where it led.
     pub(in crate::cli) replaced_links: Vec<(PathBuf, PathBuf)>,
 }
@@ -605,7 +605,7 @@ fn write_atomic_streamed(
 }
 
 /// Whether `a` and `b` are one existing file (through any link, hard or symbolic).
-pub(in crate::cli) fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     matches!((file_id(a), file_id(b)), (Some(x), Some(y)) if x == y)
 }
 

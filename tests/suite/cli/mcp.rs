@@ -96,8 +96,14 @@ struct Session {
 
 impl Session {
     fn start() -> Session {
+        Session::start_with(&[])
+    }
+
+    /// `loopconv mcp ARGS`.
+    fn start_with(args: &[&str]) -> Session {
         let mut child = loopconv_process()
             .arg("mcp")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -228,4 +234,118 @@ fn without_roots_the_working_directory_is_the_root() {
     assert_eq!(r["result"]["isError"], true, "{r}");
     let r = s.call(3, "check", json!({"path": "examples/agentpm"}));
     assert_eq!(r["result"]["structuredContent"]["ok"], true, "{r}");
+}
+
+/// `loopconv` links none of the server: no code of rmcp or tokio is in its executable
+/// (each names its crate in its symbols and panic locations, as in `loopconv-mcp`), so
+/// that no command pays for it at start-up. Before, the server was a module of `loopconv`.
+#[test]
+fn loopconv_links_none_of_the_server() {
+    let mention = |exe: &str, word: &str| {
+        let bytes = std::fs::read(exe).expect("read the executable");
+        memchr::memmem::find(&bytes, word.as_bytes()).is_some()
+    };
+    for word in ["rmcp", "tokio"] {
+        assert!(
+            mention(env!("CARGO_BIN_EXE_loopconv-mcp"), word),
+            "the check finds {word} where it is"
+        );
+        assert!(
+            !mention(env!("CARGO_BIN_EXE_loopconv"), word),
+            "loopconv links {word}"
+        );
+    }
+}
+
+/// `loopconv mcp` runs the `loopconv-mcp` beside it with its arguments; without one (and
+/// none on `PATH`) it says what to install, and exits 2.
+#[test]
+fn loopconv_mcp_runs_the_server_beside_it_or_says_what_to_install() {
+    // The limit given to `loopconv mcp` is the server's.
+    let text = std::fs::read_to_string(Path::new(ROOT).join("examples/agentpm/react-loop.json"))
+        .expect("an example");
+    let mut s = Session::start_with(&["--max-input-bytes", "100"]);
+    let r = s.call(1, "check", json!({"text": text}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    assert!(r.to_string().contains("P004"), "{r}");
+    let mut s = Session::start();
+    let r = s.call(1, "check", json!({"text": text}));
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    // Its help and its argument errors are loopconv's own.
+    let help = crate::support::loopconv()
+        .args(["mcp", "--help"])
+        .output()
+        .expect("run loopconv mcp --help");
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(help.status.success(), "{help:?}");
+    assert!(
+        text.contains("Usage: loopconv mcp") && text.contains("--max-input-bytes"),
+        "{text}"
+    );
+    let r = crate::support::loopconv()
+        .args(["mcp", "--max-phases", "x"])
+        .output()
+        .expect("run loopconv mcp");
+    let said = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{said}");
+    assert!(said.contains("--max-phases"), "{said}");
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a temp dir");
+    let alone = dir
+        .path()
+        .join(format!("loopconv{}", std::env::consts::EXE_SUFFIX));
+    if std::fs::hard_link(env!("CARGO_BIN_EXE_loopconv"), &alone).is_err() {
+        std::fs::copy(env!("CARGO_BIN_EXE_loopconv"), &alone).expect("copy loopconv");
+    }
+    let out = std::process::Command::new(&alone)
+        .arg("mcp")
+        .env("PATH", dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run loopconv mcp");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("`loopconv-mcp`") && said.contains("pip install loopconv"),
+        "{said}"
+    );
+    assert!(out.stdout.is_empty(), "{out:?}");
+}
+
+/// The `graph` tool draws a multi-agent-spec team's workflow with its loops inside, and an
+/// AgentPM Agent's loop marked with its bindings, exactly as `loopconv graph` draws them
+/// (both found in the file's workspace), in every diagram language. Before, both were
+/// refused as no loop (`P015`).
+#[test]
+fn graph_draws_a_team_and_an_agent_as_the_command_line_does() {
+    let mut s = Session::start();
+    let mut id = 0;
+    for file in [
+        "examples/workspaces/mas-release/specs/teams/release.json",
+        "examples/workspaces/agentpm-notes/agent.json",
+    ] {
+        for language in ["mermaid", "dot", "plantuml"] {
+            let want = crate::support::loopconv()
+                .args(["graph", "--to", language, file])
+                .output()
+                .expect("run graph");
+            assert!(want.status.success(), "{file} {language}: {want:?}");
+            id += 1;
+            let r = s.call(id, "graph", json!({"path": file, "language": language}));
+            assert_eq!(r["result"]["isError"], false, "{file} {language}: {r}");
+            let got = &r["result"]["structuredContent"];
+            assert_eq!(
+                got["diagram"].as_str(),
+                Some(String::from_utf8_lossy(&want.stdout).as_ref()),
+                "{file} {language}"
+            );
+            assert_eq!(got["errors"], 0, "{got}");
+        }
+    }
+    // A team is a flowchart; the state style is refused, and the session goes on.
+    let team = "examples/workspaces/mas-release/specs/teams/release.json";
+    let r = s.call(99, "graph", json!({"path": team, "style": "state"}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let r = s.call(100, "graph", json!({"path": team}));
+    let diagram = r["result"]["structuredContent"]["diagram"].as_str();
+    assert!(diagram.is_some_and(|d| d.contains("subgraph s1[")), "{r}");
 }

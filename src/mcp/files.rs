@@ -53,7 +53,7 @@ impl Roots {
         let p = self.absolute(Path::new(path));
         let real = p
             .canonicalize()
-            .map_err(|e| format!("{path}: {}", super::super::io::plain_io(&e)))?;
+            .map_err(|e| format!("{path}: {}", crate::cli::io::plain_io(&e)))?;
         if !self.inside(&real) {
             return Err(self.outside(path));
         }
@@ -85,7 +85,7 @@ impl Roots {
         let parent = p.parent().unwrap_or(Path::new("/"));
         let parent = parent
             .canonicalize()
-            .map_err(|e| format!("{path}: {}", super::super::io::plain_io(&e)))?;
+            .map_err(|e| format!("{path}: {}", crate::cli::io::plain_io(&e)))?;
         let real = parent.join(name);
         if !self.inside(&real) {
             return Err(self.outside(path));

@@ -1,12 +1,13 @@
 //! The work of each tool, on a blocking thread: the library's pipeline, as the command of
 //! the same name runs it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rmcp::model::CallToolResult;
 use serde::Serialize;
 
 use loopconv::analysis::Runtime;
+use loopconv::format::DocKind;
 use loopconv::ir::Spec;
 use loopconv::valid::Info;
 use loopconv::{Format, Loaded, Target, back, diag};
@@ -25,9 +26,9 @@ pub(super) fn check_work(input: Input, g: &Global, roots: &Roots) -> CallToolRes
         // lies inside the roots (the nearest `specs/` folder may be above them: its files
         // are not read then, as under `check --no-workspace`).
         Source::Path(path) => {
-            let workspace = super::super::project::workspace_of(&path)
+            let workspace = crate::cli::project::workspace_of(&path)
                 .is_some_and(|w| roots.readable(&w.to_string_lossy()).is_ok());
-            match super::super::check::diagnostics(g, vec![path], input.from, workspace) {
+            match crate::cli::check::diagnostics(g, vec![path], input.from, workspace) {
                 Ok(found) => found,
                 Err(e) => return refused(format!("{e:#}")),
             }
@@ -58,42 +59,173 @@ fn with_valid<T: Serialize>(
     empty: impl FnOnce(Diagnostics) -> T,
     work: impl FnOnce(&Loaded, &Spec, &Info, T) -> CallToolResult,
 ) -> CallToolResult {
-    let l = match load(input.source, input.from, g) {
-        Ok(l) => l,
-        Err(e) => return refused(e),
-    };
+    match load(input.source, input.from, g) {
+        Ok(l) => with_loaded(&l, empty, work),
+        Err(e) => refused(e),
+    }
+}
+
+/// [`with_valid`] of a loop already read.
+fn with_loaded<T: Serialize>(
+    l: &Loaded,
+    empty: impl FnOnce(Diagnostics) -> T,
+    work: impl FnOnce(&Loaded, &Spec, &Info, T) -> CallToolResult,
+) -> CallToolResult {
     let out = empty(diagnostics_of(l.diags.items()));
     match l.valid() {
-        Some((spec, info)) => work(&l, spec, info, out),
+        Some((spec, info)) => work(l, spec, info, out),
         None => answer(&out, true),
     }
 }
 
-pub(super) fn graph_work(
-    input: Input,
-    language: Target,
-    style: back::mermaid::Style,
-    g: &Global,
-) -> CallToolResult {
-    let empty = |d| GraphOut {
+/// What the `graph` tool draws, as `loopconv graph` draws it: a loop, or from a path, a
+/// multi-agent-spec team's workflow with its loops, or an AgentPM Agent's loop marked
+/// with its bindings. A team's loops and an Agent's are found in its workspace when that
+/// lies inside the roots (as `check` reads it); otherwise a team's loops are drawn as
+/// boxes, and an Agent's loop does not resolve.
+pub(super) struct GraphJob {
+    pub(super) input: Input,
+    pub(super) language: Target,
+    pub(super) style: Option<back::mermaid::Style>,
+    pub(super) roots: Roots,
+}
+
+pub(super) fn graph_work(job: GraphJob, g: &Global) -> CallToolResult {
+    let GraphJob {
+        input,
+        language,
+        style,
+        roots,
+    } = job;
+    let l = match input.source {
+        Source::Path(path) => {
+            let l = match crate::cli::report::load_document(g, &path, input.from, true) {
+                Ok(l) => l,
+                Err(e) => return refused(format!("{e:#}")),
+            };
+            let context: Vec<PathBuf> = crate::cli::project::workspace_of(&path)
+                .filter(|w| roots.readable(&w.to_string_lossy()).is_ok())
+                .into_iter()
+                .collect();
+            let documents = Documents {
+                path: &path,
+                context: &context,
+                language,
+                style,
+            };
+            match l.kind {
+                Some(DocKind::MasTeam) => return documents.team(l, g),
+                Some(DocKind::AgentpmAgent) => return documents.agent(l, g),
+                Some(DocKind::Loop(_)) | None => l,
+                // Refused as what it is (`P015`), as by `loopconv graph`.
+                Some(_) => match load(Source::Path(path), input.from, g) {
+                    Ok(l) => l,
+                    Err(e) => return refused(e),
+                },
+            }
+        }
+        text => match load(text, input.from, g) {
+            Ok(l) => l,
+            Err(e) => return refused(e),
+        },
+    };
+    let style = style.unwrap_or(back::mermaid::Style::Flowchart);
+    with_loaded(
+        &l,
+        |d| graph_out(language, d),
+        |l, spec, info, out| {
+            let opts = back::Options {
+                style,
+                ..back::Options::default()
+            };
+            drawn(l, spec, info, &opts, language, out)
+        },
+    )
+}
+
+fn graph_out(language: Target, d: Diagnostics) -> GraphOut {
+    GraphOut {
         language: language.name().to_owned(),
         diagram: None,
         diagnostics: d,
-    };
-    with_valid(input, g, empty, |l, spec, info, mut out| {
-        let opts = back::Options {
-            style,
-            ..back::Options::default()
+    }
+}
+
+/// The drawing of a valid loop, in `out`.
+fn drawn(
+    l: &Loaded,
+    spec: &Spec,
+    info: &Info,
+    opts: &back::Options,
+    language: Target,
+    mut out: GraphOut,
+) -> CallToolResult {
+    let mut diags = diag::Diagnostics::new(l.diags.file());
+    match loopconv::write(language, spec, info, opts, &mut diags) {
+        Ok(text) => {
+            out.diagram = Some(text);
+            answer(&out, false)
+        }
+        Err(e) => refused(format!("drawing: {e}")),
+    }
+}
+
+/// A team or an Agent manifest to draw from its file.
+struct Documents<'a> {
+    path: &'a Path,
+    context: &'a [PathBuf],
+    language: Target,
+    style: Option<back::mermaid::Style>,
+}
+
+impl Documents<'_> {
+    fn team(&self, l: Loaded, g: &Global) -> CallToolResult {
+        let language = match crate::cli::graph::team_language(self.language, self.style) {
+            Ok(language) => language,
+            Err(_) => {
+                return refused("a team is drawn as a Mermaid flowchart: drop `style: state`");
+            }
         };
-        let mut diags = diag::Diagnostics::new(l.diags.file());
-        match loopconv::write(language, spec, info, &opts, &mut diags) {
-            Ok(text) => {
+        let team = crate::cli::graph::Team {
+            input: self.path,
+            context: self.context,
+            language,
+            collapse_loops: false,
+        };
+        let mut seen = Vec::new();
+        let drawn = team.draw(g, l, &mut |l| seen.extend_from_slice(l.diags.items()));
+        let mut out = graph_out(self.language, diagnostics_of(&seen));
+        match drawn {
+            Ok(Some(text)) => {
                 out.diagram = Some(text);
                 answer(&out, false)
             }
-            Err(e) => refused(format!("drawing: {e}")),
+            Ok(None) => answer(&out, true),
+            Err(e) => refused(format!("{e:#}")),
         }
-    })
+    }
+
+    fn agent(&self, l: Loaded, g: &Global) -> CallToolResult {
+        let mut seen = Vec::new();
+        let found = crate::cli::graph::agent_loop(g, self.path, self.context, l, &mut |l| {
+            seen.extend_from_slice(l.diags.items());
+        });
+        let out = graph_out(self.language, diagnostics_of(&seen));
+        let (lp, view) = match found {
+            Ok(Some(found)) => found,
+            Ok(None) => return answer(&out, true),
+            Err(e) => return refused(format!("{e:#}")),
+        };
+        let Some((spec, info)) = lp.valid() else {
+            return answer(&out, true);
+        };
+        let opts = back::Options {
+            style: self.style.unwrap_or(back::mermaid::Style::Flowchart),
+            agent: Some(view),
+            ..back::Options::default()
+        };
+        drawn(&lp, spec, info, &opts, self.language, out)
+    }
 }
 
 pub(super) struct ConvertJob {
@@ -109,7 +241,7 @@ pub(super) fn convert_work(job: ConvertJob, g: &Global) -> CallToolResult {
         Ok(l) => l,
         Err(e) => return refused(e),
     };
-    let text = match super::super::convert::convert_loaded(&mut l, job.to, &job.opts, job.module) {
+    let text = match crate::cli::convert::convert_loaded(&mut l, job.to, &job.opts, job.module) {
         Ok(t) => t,
         Err(e) => return refused(format!("converting: {e:#}")),
     };
@@ -130,7 +262,7 @@ pub(super) fn convert_work(job: ConvertJob, g: &Global) -> CallToolResult {
         return answer(&out, true);
     };
     if let Some((shown, real)) = &job.output {
-        if let Err(e) = super::super::io::write_atomic(real, &text) {
+        if let Err(e) = crate::cli::io::write_atomic(real, &text) {
             return refused(format!("writing {shown}: {e:#}"));
         }
         out.written = Some(shown.clone());
@@ -174,12 +306,12 @@ pub(super) fn walk_work(
         |_, spec, info, mut out| match loopconv::analysis::walk::walk(spec, info, &script, rt) {
             Ok(mut run) => {
                 out.status = Some(run.status.as_str().to_owned());
-                run.reason = super::super::walk::as_data(&run.reason);
+                run.reason = crate::cli::walk::as_data(&run.reason);
                 out.run = Some(object(&run));
                 answer(&out, false)
             }
             Err(e) => {
-                let message = super::super::walk::as_data(&e.message);
+                let message = crate::cli::walk::as_data(&e.message);
                 out.script_error = Some(message.clone());
                 out.run = Some(object(
                     &serde_json::json!({"error": message, "steps": e.steps}),

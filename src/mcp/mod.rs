@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Result;
-use clap::{Args, ValueEnum as _};
+use clap::ValueEnum as _;
 use rmcp::handler::server::common::schema_for_type;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorCode, ErrorData, JsonObject};
@@ -44,20 +44,14 @@ use self::types::{
     SchemaIn, SchemaOut, WalkIn, WalkOut, input_schema, object, output_schema,
 };
 use self::work::{
-    ConvertJob, check_work, convert_work, diff_work, format_schema, graph_work,
+    ConvertJob, GraphJob, check_work, convert_work, diff_work, format_schema, graph_work,
     outcome_schema_work, paths_work, walk_work,
 };
-use super::{Color, Global, Limits, MessageFormat, Options};
-
-#[derive(Debug, Args)]
-pub(super) struct McpArgs {
-    #[command(flatten)]
-    limits: Limits,
-}
+use crate::cli::{Color, Global, Limits, McpArgs, MessageFormat, Options};
 
 /// Serve until the client closes standard input.
-pub(super) fn run(a: &McpArgs) -> Result<ExitCode> {
-    crate::memory_for_server();
+pub(crate) fn run(a: &McpArgs) -> Result<ExitCode> {
+    crate::cli::memory::memory_for_server();
     let limits = a.limits;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -227,18 +221,16 @@ impl Server {
 
     /// The options of the commands a tool runs: JSON diagnostics, the server's limits.
     fn global(&self, strict: bool) -> Global {
-        Global {
-            options: Options {
-                format_flag: Some(MessageFormat::Json),
-                format: MessageFormat::Json,
-                strict,
-                color_flag: Some(Color::Never),
-                color: Color::Never,
-            },
-            limits: self.limits,
-            stdin_name: None,
-            ..Global::default()
-        }
+        let mut g = Global::default();
+        g.options = Options {
+            format_flag: Some(MessageFormat::Json),
+            format: MessageFormat::Json,
+            strict,
+            color_flag: Some(Color::Never),
+            color: Color::Never,
+        };
+        g.limits = self.limits;
+        g
     }
 
     /// The client's roots (asked each time: they may change), or the working directory
@@ -345,7 +337,7 @@ impl Server {
 fn load(source: Source, from: Option<Format>, g: &Global) -> Result<Loaded, String> {
     match source {
         Source::Path(path) => {
-            super::report::load_file(g, &path, from).map_err(|e| format!("{e:#}"))
+            crate::cli::report::load_file(g, &path, from).map_err(|e| format!("{e:#}"))
         }
         Source::Text { shown, text } => {
             let opts = LoadOptions {
@@ -490,32 +482,28 @@ impl Server {
                     )));
                 };
                 let style = match a.style.as_deref() {
-                    None => back::mermaid::Style::Flowchart,
+                    None => None,
                     Some(_) if language != Target::Mermaid => {
                         return Err(Call::from(format!(
                             "`style` chooses a Mermaid diagram style; {} has only one",
                             language.name()
                         )));
                     }
-                    Some(s) => match back::mermaid::Style::from_str(s, true) {
-                        Ok(s) => s,
-                        Err(_) => {
-                            let names: Vec<String> = back::mermaid::Style::value_variants()
-                                .iter()
-                                .filter_map(|v| v.to_possible_value())
-                                .map(|v| v.get_name().to_owned())
-                                .collect();
-                            return Err(Call::from(format!(
-                                "`{s}` is not a Mermaid style ({})",
-                                names.join(", ")
-                            )));
-                        }
-                    },
+                    Some(s) => Some(mermaid_style(s)?),
                 };
                 let input = self.input(a.input, &ctx).await?;
+                let roots = match &input.source {
+                    Source::Path(_) => self.roots(&ctx).await?,
+                    Source::Text { .. } => Roots::from_uris([]),
+                };
                 let g = self.global(false);
-                self.blocking(&ctx, move || graph_work(input, language, style, &g))
-                    .await
+                let job = GraphJob {
+                    input,
+                    language,
+                    style,
+                    roots,
+                };
+                self.blocking(&ctx, move || graph_work(job, &g)).await
             }
             .await,
         )
@@ -580,7 +568,7 @@ impl Server {
                 let input = self.input(a.input, &ctx).await?;
                 let output = self.output(a.output.as_deref(), &ctx).await?;
                 if let (Some(out), Source::Path(path)) = (&output, &input.source)
-                    && super::io::same_file(out, path)
+                    && crate::cli::io::same_file(out, path)
                 {
                     return Err(Call::from(
                         "`output` is the input file; convert to another file",
@@ -620,7 +608,9 @@ impl Server {
             async move {
                 let a: PathsIn = arguments(args)?;
                 let rt = runtime(a.runtime_max_steps)?;
-                let listed = a.max_steps_listed.unwrap_or(super::paths::MAX_STEPS_LISTED);
+                let listed = a
+                    .max_steps_listed
+                    .unwrap_or(crate::cli::paths::MAX_STEPS_LISTED);
                 let input = self.input(a.input, &ctx).await?;
                 let g = self.global(false);
                 self.blocking(&ctx, move || paths_work(input, rt, listed, &g))
@@ -772,7 +762,7 @@ impl Server {
                 let to = parse_format(a.format.as_deref())?;
                 let output = self.output(a.output.as_deref(), &ctx).await?;
                 let format = to.unwrap_or(archetype.format()).name().to_owned();
-                let made = match super::new::make(archetype, &a.name, to) {
+                let made = match crate::cli::new::make(archetype, &a.name, to) {
                     Ok(m) => m,
                     Err(e) => {
                         return Err(Call::from(format!("{e:#}").replace("`--name ", "`name: ")));
@@ -785,8 +775,8 @@ impl Server {
                     diagnostics: diagnostics_of(&[]),
                 };
                 let text = match made {
-                    super::new::Made::Text(t) => t,
-                    super::new::Made::Lossy(losses) => {
+                    crate::cli::new::Made::Text(t) => t,
+                    crate::cli::new::Made::Lossy(losses) => {
                         out.diagnostics = diagnostics_of(losses.items());
                         return Ok(answer(&out, true));
                     }
@@ -795,7 +785,7 @@ impl Server {
                     if real.exists() {
                         return Err(Call::from(format!("{shown} exists; loopconv mcp keeps it")));
                     }
-                    if let Err(e) = super::io::write_atomic(&real, &text) {
+                    if let Err(e) = crate::cli::io::write_atomic(&real, &text) {
                         return Err(Call::from(format!("writing {shown}: {e:#}")));
                     }
                     out.written = Some(shown);
@@ -808,6 +798,18 @@ impl Server {
             .await,
         )
     }
+}
+
+/// The Mermaid style named `s`.
+fn mermaid_style(s: &str) -> Result<back::mermaid::Style, String> {
+    back::mermaid::Style::from_str(s, true).map_err(|_| {
+        let names: Vec<String> = back::mermaid::Style::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value())
+            .map(|v| v.get_name().to_owned())
+            .collect();
+        format!("`{s}` is not a Mermaid style ({})", names.join(", "))
+    })
 }
 
 fn runtime(max_steps: Option<u64>) -> Result<Runtime, String> {
