@@ -80,6 +80,13 @@ pub fn parse_json_or_text(
     match result {
         Ok(root) => {
             let doc = Document::new(text, Syntax::Json, root, None, reread);
+            // Every key was looked up in its object (`KeyIndex`): none repeated, none
+            // shadows another, which the shape check then need not look for.
+            let doc = if dups.any() {
+                doc
+            } else {
+                doc.without_repeats()
+            };
             report_duplicates(&doc, dups, diags);
             Ok(doc)
         }
@@ -733,6 +740,25 @@ mod tests {
                     "{text:?}"
                 );
             }
+        }
+    }
+
+    /// A document says whether any object repeats a key (the shape check then looks for
+    /// the members shadowed), for a small object and one past the scan's size.
+    #[test]
+    fn a_document_says_whether_a_key_repeats() {
+        let many: String = (0..40).map(|i| format!(r#""k{i}": 0, "#)).collect();
+        for (text, repeats) in [
+            (
+                r#"{"a": {"b": 1, "c": 2}, "d": [{"b": 1}, {"b": 2}]}"#.to_owned(),
+                false,
+            ),
+            (r#"{"a": {"b": 1, "b": 2}}"#.to_owned(), true),
+            (format!(r#"{{{many}"z": 1}}"#), false),
+            (format!(r#"{{{many}"k3": 1}}"#), true),
+        ] {
+            let (doc, _) = json(&text);
+            assert_eq!(doc.expect("JSON").may_repeat_keys(), repeats, "{text}");
         }
     }
 

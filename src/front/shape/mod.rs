@@ -587,7 +587,11 @@ impl ShapeCheck<'_> {
         report: bool,
     ) -> bool {
         let (mut ok, misspelled) = self.required(obj, members, ptr, report);
-        let shadowed = shadowed_members(members);
+        let shadowed = if self.doc.may_repeat_keys() {
+            shadowed_members(members)
+        } else {
+            Vec::new()
+        };
         for (i, m) in members.iter().enumerate() {
             if shadowed.binary_search(&i).is_ok() {
                 // A key given twice (`P014`): only its last value is read, by loopconv as by
