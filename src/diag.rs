@@ -457,20 +457,28 @@ pub const DEFAULT_MAX_DIAGNOSTICS: usize = 200;
 /// An append-only collection of diagnostics for one file.
 ///
 /// With a limit ([`Self::set_limit`]) it keeps the first diagnostics up to the limit and
-/// counts the others by code and severity: its last item is then one `P016` that says how
-/// many were left out and of which codes, so that every output (human, JSON, SARIF,
-/// GitHub, the language server) is bounded and says so. [`Self::count`] and
-/// [`Self::has_errors`] count the ones left out too: the verdict is the whole file's.
+/// counts the others by code and severity: its last item ([`Self::items`]) is then one
+/// `P016` that says how many were left out and of which codes, so that every output
+/// (human, JSON, SARIF, GitHub, the language server) is bounded and says so.
+/// [`Self::count`] and [`Self::has_errors`] count the ones left out too: the verdict is
+/// the whole file's. A diagnostic left out is only counted: the summary is made when the
+/// diagnostics are next read.
 #[derive(Debug, Default, Clone)]
 pub struct Diagnostics {
     file: String,
     /// [`Location::file_bytes`].
     file_bytes: Option<Vec<u8>>,
+    /// The diagnostics kept (the summary is not one).
     items: Vec<Diagnostic>,
     /// The most diagnostics kept (`None`: all).
     limit: Option<usize>,
     /// The diagnostics left out, by code and severity.
     omitted: std::collections::BTreeMap<(Code, Severity), usize>,
+    /// What [`Self::items`] reads when some were left out: the diagnostics kept, then the
+    /// summary. Made on the first read after a change and forgotten at every change, so
+    /// that leaving a diagnostic out costs a count (the summary was made anew after each
+    /// one: thousands of instructions each, for a file with a million problems).
+    report: std::sync::OnceLock<Vec<Diagnostic>>,
 }
 
 /// Every warning made an error (`--strict`).
@@ -491,7 +499,13 @@ impl Diagnostics {
             items: Vec::new(),
             limit: None,
             omitted: std::collections::BTreeMap::new(),
+            report: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Forget the report made for [`Self::items`] (the diagnostics or their counts changed).
+    fn changed(&mut self) {
+        self.report.take();
     }
 
     /// Keep at most `limit` diagnostics (at least one); the others are counted and said in
@@ -499,13 +513,12 @@ impl Diagnostics {
     pub fn set_limit(&mut self, limit: usize) {
         let limit = limit.max(1);
         self.limit = Some(limit);
-        self.take_summary();
         if self.items.len() > limit {
             for d in self.items.split_off(limit) {
                 *self.omitted.entry((d.code, d.severity)).or_default() += 1;
             }
         }
-        self.put_summary();
+        self.changed();
     }
 
     /// Count `n` more diagnostics of `code` as left out, without making them (a parser
@@ -514,9 +527,8 @@ impl Diagnostics {
         if n == 0 {
             return;
         }
-        self.take_summary();
         *self.omitted.entry((code, code.severity())).or_default() += n;
-        self.put_summary();
+        self.changed();
     }
 
     /// How many more diagnostics the file has than are kept.
@@ -527,35 +539,14 @@ impl Diagnostics {
     /// Whether a diagnostic is room for one more (always without a limit): a producer of
     /// many can stop making them and [`Self::omit`] the rest.
     pub fn has_room(&self) -> bool {
-        self.limit.is_none_or(|l| self.kept() < l)
-    }
-
-    /// The diagnostics kept, less the summary.
-    fn kept(&self) -> usize {
-        self.items.len() - usize::from(!self.omitted.is_empty())
-    }
-
-    /// Take the `P016` summary off the end (there is one exactly when some were left out).
-    fn take_summary(&mut self) {
-        if !self.omitted.is_empty() {
-            let last = self.items.pop();
-            debug_assert!(last.is_some_and(|d| d.code == Code::TooManyDiagnostics));
-        }
-    }
-
-    /// Put the `P016` summary back at the end, made anew from the counts.
-    fn put_summary(&mut self) {
-        if self.omitted.is_empty() {
-            return;
-        }
-        let d = self.summary();
-        self.items.push(d);
+        self.limit.is_none_or(|l| self.items.len() < l)
     }
 
     /// The `P016` that says how many diagnostics were left out, and of which codes (at
-    /// most one clause per code: its length is bounded whatever the input). Made while
-    /// it is off the end ([`Self::take_summary`]).
+    /// most one clause per code: its length is bounded whatever the input).
     fn summary(&self) -> Diagnostic {
+        #[cfg(test)]
+        tests::SUMMARIES.with(|n| n.set(n.get() + 1));
         let total = self.omitted();
         let mut by_code: Vec<(Code, usize)> = Vec::new();
         for (&(code, _), &n) in &self.omitted {
@@ -608,6 +599,7 @@ impl Diagnostics {
     /// so far and those pushed later.
     pub fn set_file_bytes(&mut self, bytes: Vec<u8>) {
         self.file_bytes = Some(bytes);
+        self.changed();
         for d in &mut self.items {
             name_file(&mut d.location, &self.file, &self.file_bytes);
             for l in d.labels.iter_mut().filter(|l| l.location.file == self.file) {
@@ -627,21 +619,21 @@ impl Diagnostics {
         for l in &mut d.labels {
             name_label_file(&mut l.location, &self.file, &self.file_bytes);
         }
-        self.take_summary();
         self.items.push(d);
-        self.put_summary();
+        self.changed();
     }
 
+    /// Count `d` as left out.
     fn omit_one(&mut self, d: &Diagnostic) {
-        self.take_summary();
         *self.omitted.entry((d.code, d.severity)).or_default() += 1;
-        self.put_summary();
+        self.changed();
     }
 
     /// Give a position to every diagnostic that has none yet, resolving its pointer with
     /// `map` (the one place where pointers become lines and columns), and to every
     /// suggestion's target.
     pub fn locate_missing(&mut self, map: &dyn Locate) {
+        self.changed();
         map.prepare(&self.unlocated());
         for d in &mut self.items {
             if d.location.pos.is_none() {
@@ -681,54 +673,67 @@ impl Diagnostics {
     /// True when any diagnostic is an error (one left out too).
     pub fn has_errors(&self) -> bool {
         self.items.iter().any(|d| d.severity == Severity::Error)
+            || self.omitted.keys().any(|&(_, s)| s == Severity::Error)
     }
 
     /// Number of diagnostics with the given severity, those left out included (the `P016`
     /// that counts them is not one).
     pub fn count(&self, sev: Severity) -> usize {
-        let kept = self.items[..self.kept()].iter();
+        let kept = self.items.iter();
         let omitted = (self.omitted.iter()).filter(|((_, s), _)| *s == sev);
         kept.filter(|d| d.severity == sev).count() + omitted.map(|(_, n)| n).sum::<usize>()
     }
 
-    /// All diagnostics.
+    /// All diagnostics: those kept, then the `P016` summary when some were left out.
     pub fn items(&self) -> &[Diagnostic] {
-        &self.items
+        if self.omitted.is_empty() {
+            return &self.items;
+        }
+        self.report.get_or_init(|| {
+            let mut all = Vec::with_capacity(self.items.len() + 1);
+            all.extend_from_slice(&self.items);
+            all.push(self.summary());
+            all
+        })
     }
 
     /// Keep only the diagnostics `keep` accepts (a later stage that finds one explained by
     /// another: one cause, one diagnostic).
     pub(crate) fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
-        self.take_summary();
         self.items.retain(keep);
-        self.put_summary();
+        self.changed();
     }
 
-    /// The diagnostics, to amend (a later stage that knows more of a cause).
+    /// The diagnostics kept, to amend (a later stage that knows more of a cause).
     pub(crate) fn items_mut(&mut self) -> &mut [Diagnostic] {
+        self.changed();
         &mut self.items
     }
 
     /// Take out the diagnostics `pick` picks, in order, keeping the others (and the file,
     /// the limit and the counts of those left out).
     pub fn extract(&mut self, pick: impl Fn(&Diagnostic) -> bool) -> Vec<Diagnostic> {
-        self.take_summary();
         let (picked, kept) = std::mem::take(&mut self.items)
             .into_iter()
             .partition(|d| pick(d));
         self.items = kept;
-        self.put_summary();
+        self.changed();
         picked
     }
 
-    /// Take the diagnostics out.
-    pub fn into_items(self) -> Vec<Diagnostic> {
+    /// Take the diagnostics out (the summary last, as [`Self::items`]).
+    pub fn into_items(mut self) -> Vec<Diagnostic> {
+        if !self.omitted.is_empty() {
+            let summary = self.summary();
+            self.items.push(summary);
+        }
         self.items
     }
 
     /// Give the syntax error (`P001`) a help line when it has none: a reader that knows
     /// more than the parser (which syntax the file's name chose) says what it knows.
     pub fn help_syntax_error(&mut self, help: impl FnOnce() -> String) {
+        self.changed();
         let syntax = self.items.iter_mut().find(|d| d.code == Code::Syntax);
         if let Some(d) = syntax.filter(|d| d.help.is_none()) {
             d.help = Some(help());
@@ -738,6 +743,7 @@ impl Diagnostics {
     /// Add a note to the first error (once sorted, [`Self::sort`]): what explains them
     /// all, such as a `--from` that names another format than the file's.
     pub fn note_first_error(&mut self, note: impl FnOnce() -> String) {
+        self.changed();
         let first = self
             .items
             .iter_mut()
@@ -749,12 +755,12 @@ impl Diagnostics {
 
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.items.is_empty() && self.omitted.is_empty()
     }
 
     /// Turn warnings into errors (`--strict`), those left out too.
     pub fn make_strict(&mut self) {
-        self.take_summary();
+        self.changed();
         make_strict(&mut self.items);
         let omitted = std::mem::take(&mut self.omitted);
         for ((code, sev), n) in omitted {
@@ -765,13 +771,12 @@ impl Diagnostics {
             };
             *self.omitted.entry((code, sev)).or_default() += n;
         }
-        self.put_summary();
     }
 
     /// Sort into the documented, deterministic order: by position in the file (documents
     /// without positions last), then code, then message. Identical diagnostics are merged.
     pub fn sort(&mut self) {
-        self.take_summary();
+        self.changed();
         self.items.sort_by(|a, b| {
             let ka = a
                 .location
@@ -789,7 +794,6 @@ impl Diagnostics {
                 .then_with(|| a.message.cmp(&b.message))
         });
         self.items.dedup();
-        self.put_summary();
     }
 }
 
@@ -845,8 +849,52 @@ pub fn render_json(diags: &[Diagnostic]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Code, Diagnostic, Diagnostics, Pos, render_human};
+    use super::{Code, Diagnostic, Diagnostics, Pos, Severity, render_human};
+    use std::cell::Cell;
     use std::collections::BTreeSet;
+
+    thread_local! {
+        /// How many `P016` summaries this test's thread made.
+        pub(super) static SUMMARIES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    #[test]
+    fn a_diagnostic_beyond_the_limit_is_counted_and_summarised_when_read() {
+        let made = SUMMARIES.with(Cell::get);
+        let mut ds = Diagnostics::new("f");
+        ds.set_limit(2);
+        for i in 0..10_000 {
+            let code = [Code::UnknownField, Code::JsonDuplicateKey][i % 2];
+            ds.push(Diagnostic::new(code, "x"));
+        }
+        // Counted only: no summary made until the diagnostics are read, then one.
+        assert_eq!(SUMMARIES.with(Cell::get), made);
+        let items = ds.items();
+        assert_eq!(items.len(), 3);
+        assert_eq!(ds.items().len(), 3);
+        assert_eq!(SUMMARIES.with(Cell::get), made + 1);
+        let last = &items[2];
+        assert_eq!(last.code, Code::TooManyDiagnostics);
+        assert_eq!(last.severity, Severity::Error);
+        assert!(
+            last.message.starts_with(
+                "9,998 more diagnostics left out after the first 2 (4,999 errors, 4,999 warnings)"
+            ),
+            "{}",
+            last.message
+        );
+        // A change after a read is in the next read.
+        ds.push(Diagnostic::new(Code::UnknownField, "x"));
+        assert!(ds.items()[2].message.starts_with("9,999 more"));
+        assert_eq!(
+            (ds.count(Severity::Error), ds.count(Severity::Warning)),
+            (5_001, 5_000)
+        );
+        assert!(ds.has_errors() && !ds.is_empty());
+        let all = ds.into_items();
+        assert_eq!(all.last().map(|d| d.code), Some(Code::TooManyDiagnostics));
+        assert_eq!(all.len(), 3);
+    }
 
     #[test]
     fn codes_unique() {

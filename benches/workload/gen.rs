@@ -17,7 +17,8 @@
 //!   1,000 agent specs (`agents/agent-N.md`), every reference resolving;
 //! * DIR/hostile/, the shapes of issue 45 at 1 MB and 10 MB (`NAME-1mb.json`,
 //!   `NAME-10mb.json`): `plain` and `plain-changed` (every other transition changed, for
-//!   `diff`), `outcomes` (one phase, as many outcomes as fit), `repeated-keys` (one key
+//!   `diff`), `ordinary` (the generator's loop of that size, the rows' reference),
+//!   `outcomes` (one phase, as many outcomes as fit), `repeated-keys` (one key
 //!   repeated in one object), `long-ids` (transitions to undeclared ids of 1,000
 //!   characters), `one-line` (a minified loop of many unknown keys);
 //! * DIR/VERSION, written last: the version of this layout (`scripts/bench.sh` regenerates
@@ -46,7 +47,7 @@ use workload::shapes::{KeyOrder, Layout, Shape, mas_checks, shaped_loop};
 use workload::{Faults, agentpm_loop, agentpm_loop_with, changed_loop};
 
 /// The version of the folder's layout: raise it when a file is added or changed.
-const VERSION: &str = "5";
+const VERSION: &str = "6";
 
 /// The sizes of the fixed workloads (`--quick`: small ones).
 struct Scale {
@@ -180,11 +181,13 @@ fn fixed(dir: &Path, scale: &Scale) -> std::io::Result<()> {
     let json = mas.to_json(KeyOrder::Authored, Layout::Spaces(2));
     write(&shapes.join("mas-10000.json"), &json)?;
     workspace(&dir.join("workspace").join("specs"), scale.workspace_loops)?;
-    // The hostile shapes of issue 45 at 1 MB and 10 MB, and a plain loop of each size.
+    // The hostile shapes of issue 45 at 1 MB and 10 MB, and a plain and an ordinary loop of
+    // each size.
     let hostile = dir.join("hostile");
     for (size, bytes) in scale.hostile {
-        let files: [(&str, String); 6] = [
+        let files: [(&str, String); 7] = [
             ("plain", workload::hostile::plain(bytes)),
+            ("ordinary", workload::hostile::ordinary(bytes)),
             ("plain-changed", workload::hostile::plain_changed(bytes)),
             ("outcomes", workload::hostile::one_phase_outcomes(bytes)),
             ("repeated-keys", workload::hostile::repeated_keys(bytes)),

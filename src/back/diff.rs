@@ -7,7 +7,7 @@
 //! the Markdown and Mermaid escapers shared with `docs` and `graph`. The JSON form is data
 //! for programs: it keeps every id and value exactly.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -349,91 +349,106 @@ fn label(s: &str) -> String {
     mermaid::escape(&text::clean(s))
 }
 
-/// The letters of a Mermaid node id made from a loop id: letters, digits and `-` as they
-/// are, everything else as its code point (ids are not shown, so they keep every character
-/// apart).
-fn id_code(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c.to_string()
-            } else {
-                format!("#{};", u32::from(c))
-            }
-        })
-        .collect()
+/// The Mermaid node id of a loop id: `n_`, then its letters, digits and `-` as they are
+/// and every other character as `_`, its code point, `_` (ids are not shown, so they keep
+/// every character apart). Written into `out`, one character at a time.
+fn node_into(out: &mut String, id: &str) {
+    out.push_str("n_");
+    for c in id.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' {
+            out.push(c);
+        } else {
+            let _ = write!(out, "_{}_", u32::from(c));
+        }
+    }
 }
 
-struct Marks {
-    added: BTreeSet<String>,
-    removed: BTreeSet<String>,
-    changed: BTreeSet<String>,
-    edges_added: BTreeSet<(String, String)>,
-    edges_changed: BTreeSet<(String, String)>,
+/// [`node_into`] as a string of its own.
+fn node(id: &str) -> String {
+    let mut s = String::with_capacity(id.len() + 2);
+    node_into(&mut s, id);
+    s
 }
 
-fn marks(diff: &Diff, old: &Spec, new: &Spec) -> Marks {
+/// The nodes and edges the changes mark, by the ids they name (borrowed from the diff and
+/// the loops). The node sets are ordered (the `class` lines list them in order); the
+/// edges are only looked up, by hash.
+struct Marks<'a> {
+    added: BTreeSet<&'a str>,
+    removed: BTreeSet<&'a str>,
+    changed: BTreeSet<&'a str>,
+    edges_added: HashSet<(&'a str, &'a str)>,
+    edges_changed: HashSet<(&'a str, &'a str)>,
+}
+
+fn marks<'a>(diff: &'a Diff, old: &'a Spec, new: &'a Spec) -> Marks<'a> {
     let mut mk = Marks {
         added: BTreeSet::new(),
         removed: BTreeSet::new(),
         changed: BTreeSet::new(),
-        edges_added: BTreeSet::new(),
-        edges_changed: BTreeSet::new(),
+        edges_added: HashSet::new(),
+        edges_changed: HashSet::new(),
     };
     for c in &diff.changes {
         mark(&mut mk, c);
     }
-    // Once every added and removed phase is known.
+    // Once every added and removed phase is known. Each loop's checkpoints are looked up
+    // by id in a map made once (a scan of them for each changed checkpoint was quadratic).
+    // The first checkpoint of an id, as a scan finds it.
+    let guards = |spec: &'a Spec| {
+        let mut by_id: HashMap<&'a str, &'a str> = HashMap::new();
+        for c in spec.graph.checkpoints.iter().flatten() {
+            by_id.entry(&c.id).or_insert(&c.before_phase);
+        }
+        by_id
+    };
+    let (old_guards, new_guards) = (guards(old), guards(new));
     for c in &diff.changes {
         if let Subject::Checkpoint(id) = &c.subject {
-            mark_guarded(&mut mk, diff, id, old, new);
+            let before = old_guards.get(id.as_str()).map(|&p| renamed(diff, p));
+            for phase in [new_guards.get(id.as_str()).copied(), before]
+                .into_iter()
+                .flatten()
+            {
+                if !mk.added.contains(phase) && !mk.removed.contains(phase) {
+                    mk.changed.insert(phase);
+                }
+            }
         }
     }
     mk
 }
 
-/// A checkpoint added, removed or changed changes the way into the phase it guards (the
-/// diagram draws no gates): that phase, in the new loop, is marked changed, and for a
-/// checkpoint that moved, the phase it guarded before too.
-fn mark_guarded(mk: &mut Marks, diff: &Diff, id: &str, old: &Spec, new: &Spec) {
-    let guarded = |spec: &Spec| {
-        (spec.graph.checkpoints.iter().flatten())
-            .find(|c| c.id == id)
-            .map(|c| c.before_phase.clone())
-    };
-    let before = guarded(old).map(|p| diff.renames.get(&p).cloned().unwrap_or(p));
-    for phase in [guarded(new), before].into_iter().flatten() {
-        if !mk.added.contains(&phase) && !mk.removed.contains(&phase) {
-            mk.changed.insert(phase);
-        }
-    }
+/// An old loop's phase id as the new loop names it (renames applied).
+fn renamed<'a>(diff: &'a Diff, id: &'a str) -> &'a str {
+    diff.renames.get(id).map_or(id, String::as_str)
 }
 
 /// Mark the nodes and edges that `c` changes.
-fn mark(mk: &mut Marks, c: &Change) {
+fn mark<'a>(mk: &mut Marks<'a>, c: &'a Change) {
     match (&c.subject, c.kind) {
         (Subject::Phase(id), ChangeKind::Added) => {
-            mk.added.insert(id.clone());
+            mk.added.insert(id);
         }
         (Subject::Phase(id), ChangeKind::Removed) => {
-            mk.removed.insert(id.clone());
+            mk.removed.insert(id);
         }
         (Subject::Phase(id), ChangeKind::Renamed)
         | (Subject::Objective(id) | Subject::Access(id) | Subject::CheckpointOrder(id), _) => {
-            mk.changed.insert(id.clone());
+            mk.changed.insert(id);
         }
         (Subject::Outcome { phase, outcome }, ChangeKind::Added) => {
-            mk.edges_added.insert((phase.clone(), outcome.clone()));
-            mk.changed.insert(phase.clone());
+            mk.edges_added.insert((phase, outcome));
+            mk.changed.insert(phase);
         }
         (Subject::Outcome { phase, .. }, _) => {
-            mk.changed.insert(phase.clone());
+            mk.changed.insert(phase);
         }
         (Subject::Transition { from, on }, ChangeKind::Added) => {
-            mk.edges_added.insert((from.clone(), on.clone()));
+            mk.edges_added.insert((from, on));
         }
         (Subject::Transition { from, on }, ChangeKind::Changed) => {
-            mk.edges_changed.insert((from.clone(), on.clone()));
+            mk.edges_changed.insert((from, on));
         }
         _ => {}
     }
@@ -442,12 +457,16 @@ fn mark(mk: &mut Marks, c: &Change) {
 fn mermaid(diff: &Diff, old: &Spec, new: &Spec) -> String {
     let mk = marks(diff, old, new);
     let mut s = String::from("flowchart TD\n");
-    let node = |id: &str| format!("n_{}", id_code(id).replace(['#', ';'], "_"));
+    let node_line = |s: &mut String, id: &str, open: &str, close: &str| {
+        s.push_str("  ");
+        node_into(s, id);
+        let _ = writeln!(s, "{open}\"{}\"{close}", label(id));
+    };
     for p in &new.graph.phases {
-        let _ = writeln!(s, "  {}(\"{}\")", node(&p.id), label(&p.id));
+        node_line(&mut s, &p.id, "(", ")");
     }
     for id in &mk.removed {
-        let _ = writeln!(s, "  {}(\"{}\")", node(id), label(id));
+        node_line(&mut s, id, "(", ")");
     }
     let removed = removed_transitions(diff, old, new);
     for t in crate::ir::Terminal::ALL {
@@ -458,23 +477,19 @@ fn mermaid(diff: &Diff, old: &Spec, new: &Spec) -> String {
             .any(|x| x.to.as_str() == t.as_str())
             || removed.iter().any(|x| x.2 == t.as_str());
         if used {
-            let _ = writeln!(s, "  {}((\"{}\"))", node(t.as_str()), label(t.as_str()));
+            node_line(&mut s, t.as_str(), "((", "))");
         }
     }
     let mut links: Vec<(&'static str, usize)> = Vec::new();
     let mut n = 0usize;
-    let _ = writeln!(s, "  start((\"start\")) --> {}", node(&new.graph.entry));
+    s.push_str("  start((\"start\")) --> ");
+    node_into(&mut s, &new.graph.entry);
+    s.push('\n');
     n += 1;
     for t in &new.graph.transitions {
-        let key = (t.from.clone(), t.on.clone());
-        let _ = writeln!(
-            s,
-            "  {} -->|\"{}\"| {}",
-            node(&t.from),
-            label(&t.on),
-            node(t.to.as_str())
-        );
-        if mk.added.contains(&t.from) || mk.edges_added.contains(&key) {
+        edge(&mut s, (&t.from, &t.on, t.to.as_str()), "-->");
+        let key = (t.from.as_str(), t.on.as_str());
+        if mk.added.contains(key.0) || mk.edges_added.contains(&key) {
             links.push(("added", n));
         } else if mk.edges_changed.contains(&key) {
             links.push(("changed", n));
@@ -482,38 +497,48 @@ fn mermaid(diff: &Diff, old: &Spec, new: &Spec) -> String {
         n += 1;
     }
     for t in removed {
-        let _ = writeln!(
-            s,
-            "  {} -.->|\"{}\"| {}",
-            node(&t.0),
-            label(&t.1),
-            node(&t.2)
-        );
+        edge(&mut s, t, "-.->");
         links.push(("removed", n));
         n += 1;
     }
-    styles(&mut s, &mk, &links, node);
+    styles(&mut s, &mk, &links);
     s
 }
 
+/// One edge line: `  from ARROW|"on"| to`.
+fn edge(s: &mut String, (from, on, to): (&str, &str, &str), arrow: &str) {
+    s.push_str("  ");
+    node_into(s, from);
+    let _ = write!(s, " {arrow}|\"{}\"| ", label(on));
+    node_into(s, to);
+    s.push('\n');
+}
+
 /// Old transitions whose phase and outcome no longer lead anywhere in the new loop, with
-/// renamed ids.
-fn removed_transitions(diff: &Diff, old: &Spec, new: &Spec) -> Vec<(String, String, String)> {
-    let map = |s: &str| diff.renames.get(s).cloned().unwrap_or_else(|| s.to_owned());
-    old.graph
-        .transitions
-        .iter()
-        .map(|t| (map(&t.from), t.on.clone(), map(t.to.as_str())))
-        .filter(|(from, on, _)| {
-            !new.graph
-                .transitions
-                .iter()
-                .any(|t| t.from == *from && t.on == *on)
+/// renamed ids. The new loop's transitions are looked up by hash: a scan of them for each
+/// old transition made `diff --format markdown` quadratic (two 10 MB loops: 18x the time
+/// of two 1 MB loops).
+fn removed_transitions<'a>(
+    diff: &'a Diff,
+    old: &'a Spec,
+    new: &'a Spec,
+) -> Vec<(&'a str, &'a str, &'a str)> {
+    let kept: HashSet<(&str, &str)> = (new.graph.transitions.iter())
+        .map(|t| (t.from.as_str(), t.on.as_str()))
+        .collect();
+    (old.graph.transitions.iter())
+        .map(|t| {
+            (
+                renamed(diff, &t.from),
+                t.on.as_str(),
+                renamed(diff, t.to.as_str()),
+            )
         })
+        .filter(|(from, on, _)| !kept.contains(&(*from, *on)))
         .collect()
 }
 
-fn styles(s: &mut String, mk: &Marks, links: &[(&str, usize)], node: impl Fn(&str) -> String) {
+fn styles(s: &mut String, mk: &Marks<'_>, links: &[(&str, usize)]) {
     s.push_str("  classDef added fill:#dcfce7,stroke:#16a34a,stroke-width:2px\n");
     s.push_str(
         "  classDef removed fill:#fee2e2,stroke:#dc2626,stroke-width:2px,stroke-dasharray:5 5\n",

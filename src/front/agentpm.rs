@@ -46,6 +46,8 @@ pub fn read(
     let profile = Profile {
         optional_root_keys: if kind_optional { &["kind"] } else { &[] },
         unknown_key: Some(dependency_key),
+        // `dependency_key` says more of some keys, always as an `F001` error.
+        unknown_key_is_f001: true,
         ..Profile::default()
     };
     let man: m::Manifest = model_from_tree(doc, Format::Agentpm, &profile, tree, diags)?;
@@ -405,4 +407,36 @@ fn lower_checkpoints(checkpoints: Vec<m::Checkpoint>, at: &Origin) -> Vec<ir::Ch
             origin: at.item(i),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{UnknownKey, dependency_key};
+    use crate::diag::{Code, Severity};
+
+    /// What the shape check's `unknown_key_is_f001` relies on: whatever the key and
+    /// wherever it is, the rule says nothing more or says an `F001` error.
+    #[test]
+    fn every_unknown_key_it_describes_is_an_f001_error() {
+        for pointer in [
+            "/dependencies",
+            "/model",
+            "/loop/limits/max_tokens",
+            "/loop/limits/max_step",
+            "/loop/phases/0/tools",
+            "/loop/phases/0/outcomes/0/system_prompt",
+            "/loop/mcp_servers",
+            "/loop/x",
+        ] {
+            let key = pointer.rsplit('/').next().unwrap_or_default();
+            match dependency_key(key, pointer, &[]) {
+                UnknownKey::Unknown => {}
+                UnknownKey::Instead(d) => assert!(
+                    d.code == Code::UnknownField && d.severity == Severity::Error,
+                    "{pointer}: {d:?}"
+                ),
+                UnknownKey::Explained => panic!("{pointer}: explained away"),
+            }
+        }
+    }
 }

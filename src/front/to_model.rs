@@ -56,8 +56,18 @@ impl Edits {
         self
     }
 
-    fn skips(&self, value: &Node) -> bool {
-        !self.skip.is_empty() && self.skip.binary_search(&node_addr(value)).is_ok()
+    /// The skipped values among `members`, in order: the run of the sorted list between
+    /// the first member's value and the last's. The members lie in one block of memory,
+    /// in order, and every other node in another: every address in that run is the value
+    /// of one of them.
+    fn skips_among(&self, members: &[Member]) -> &[NodeAddr] {
+        let (Some(first), Some(last)) = (members.first(), members.last()) else {
+            return &[];
+        };
+        let (lo, hi) = (node_addr(&first.value), node_addr(&last.value));
+        let start = self.skip.partition_point(|&a| a < lo);
+        let end = start + self.skip[start..].partition_point(|&a| a <= hi);
+        &self.skip[start..end]
     }
 
     fn number(&self, node: &Node) -> Option<&serde_json::Number> {
@@ -230,10 +240,19 @@ fn read_order<'m, V>(
     edits: &Edits,
     read: impl Fn(usize, &'m Member) -> V,
 ) -> Vec<(&'m str, V)> {
+    // The skipped values among these members, walked beside them in address order (a
+    // search of the whole list for each member was most of reading an object of many
+    // unknown keys).
+    let skipped = edits.skips_among(members);
+    let mut next = skipped.iter().peekable();
     let kept = (members.iter().enumerate())
-        .filter(|(_, m)| !edits.skips(&m.value))
+        .filter(|(_, m)| {
+            let at = node_addr(&m.value);
+            while next.next_if(|&&s| s < at).is_some() {}
+            next.next_if(|&&s| s == at).is_none()
+        })
         .map(|(i, m)| (m.key.as_str(), read(i, m)));
-    crate::model::last_values(kept, members.len())
+    crate::model::last_values(kept, members.len() - skipped.len())
 }
 
 impl<'de, 'e> Members<'de, 'e> {

@@ -26,6 +26,11 @@ impl Dups {
         }
     }
 
+    /// Whether any key was given twice in its object.
+    pub(super) fn any(&self) -> bool {
+        !self.list.is_empty() || self.more > 0
+    }
+
     /// Record a duplicate, made by `dup` only while there is room for it; `false` when it
     /// was only counted.
     pub(super) fn push(&mut self, dup: impl FnOnce() -> Dup) -> bool {

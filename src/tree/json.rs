@@ -1,5 +1,7 @@
 //! The JSON parser: a recursive descent that keeps every span and every duplicate key.
 
+use std::hash::BuildHasher as _;
+
 use crate::diag::{Code, Diagnostic, Diagnostics};
 
 use super::decode::{MAX_VALUES_HELP, ReadLimits};
@@ -80,6 +82,13 @@ pub fn parse_json_or_text(
     match result {
         Ok(root) => {
             let doc = Document::new(text, Syntax::Json, root, None, reread);
+            // Every key was looked up in its object (`KeyIndex`): none repeated, none
+            // shadows another, which the shape check then need not look for.
+            let doc = if dups.any() {
+                doc
+            } else {
+                doc.without_repeats()
+            };
             report_duplicates(&doc, dups, diags);
             Ok(doc)
         }
@@ -120,36 +129,48 @@ const SCAN_MEMBERS: usize = 16;
 /// Where each key of an object under construction first appears.
 #[derive(Default)]
 struct KeyIndex {
-    /// Built once the object has more than [`SCAN_MEMBERS`] members. Hashed by foldhash
-    /// with a seed of the process (the keys are the file's, so a fixed seed would let a
-    /// file make them collide; std's SipHash was 1 % of reading an XState machine, whose
-    /// `states` object has a key per phase). Only looked up: no order reaches an output.
-    index: Option<std::collections::HashMap<String, usize, foldhash::fast::RandomState>>,
+    /// Built once the object has more than [`SCAN_MEMBERS`] members: the first member of
+    /// each key's hash, and the hasher. Keys are hashed by foldhash with a seed of the
+    /// process (the keys are the file's, so a fixed seed would let a file make them
+    /// collide; std's SipHash was 1 % of reading an XState machine, whose `states` object
+    /// has a key per phase), and not copied: a copy of every key of a large object was a
+    /// tenth of reading it. A member found by hash is compared by key; of two keys of one
+    /// hash, the later is found by a scan. Only looked up: no order reaches an output.
+    index: Option<(
+        std::collections::HashMap<u64, usize, foldhash::fast::RandomState>,
+        foldhash::fast::RandomState,
+    )>,
 }
 
 impl KeyIndex {
     /// The index of the first member named `key`.
     fn first(&self, members: &[Member], key: &Key) -> Option<usize> {
-        match &self.index {
-            Some(index) => index.get(key.as_str()).copied(),
-            None => members.iter().position(|m| m.key.same(key)),
+        let scan = || members.iter().position(|m| m.key.same(key));
+        let Some((index, hasher)) = &self.index else {
+            return scan();
+        };
+        match index.get(&hasher.hash_one(key.as_str())) {
+            Some(&i) if members[i].key.same(key) => Some(i),
+            Some(_) => scan(),
+            None => None,
         }
     }
 
     /// Record `key`, about to be pushed as `members[members.len()]`.
     fn add(&mut self, members: &[Member], key: &str) {
-        if let Some(index) = &mut self.index {
-            index.entry(key.to_owned()).or_insert(members.len());
+        if let Some((index, hasher)) = &mut self.index {
+            index.entry(hasher.hash_one(key)).or_insert(members.len());
         } else if members.len() >= SCAN_MEMBERS {
+            let hasher = foldhash::fast::RandomState::default();
             let mut index = std::collections::HashMap::with_capacity_and_hasher(
                 members.len() * 2,
                 foldhash::fast::RandomState::default(),
             );
             for (i, m) in members.iter().enumerate() {
-                index.entry(m.key.to_string()).or_insert(i);
+                index.entry(hasher.hash_one(m.key.as_str())).or_insert(i);
             }
-            index.entry(key.to_owned()).or_insert(members.len());
-            self.index = Some(index);
+            index.entry(hasher.hash_one(key)).or_insert(members.len());
+            self.index = Some((index, hasher));
         }
     }
 }
@@ -733,6 +754,25 @@ mod tests {
                     "{text:?}"
                 );
             }
+        }
+    }
+
+    /// A document says whether any object repeats a key (the shape check then looks for
+    /// the members shadowed), for a small object and one past the scan's size.
+    #[test]
+    fn a_document_says_whether_a_key_repeats() {
+        let many: String = (0..40).map(|i| format!(r#""k{i}": 0, "#)).collect();
+        for (text, repeats) in [
+            (
+                r#"{"a": {"b": 1, "c": 2}, "d": [{"b": 1}, {"b": 2}]}"#.to_owned(),
+                false,
+            ),
+            (r#"{"a": {"b": 1, "b": 2}}"#.to_owned(), true),
+            (format!(r#"{{{many}"z": 1}}"#), false),
+            (format!(r#"{{{many}"k3": 1}}"#), true),
+        ] {
+            let (doc, _) = json(&text);
+            assert_eq!(doc.expect("JSON").may_repeat_keys(), repeats, "{text}");
         }
     }
 

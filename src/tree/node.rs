@@ -249,6 +249,9 @@ pub struct Document {
     /// The YAML keys that are not strings, by the start of their range, in order: rare, so
     /// kept here rather than a byte in every member (a member is 48 bytes instead of 56).
     non_string_keys: Vec<(u32, KeyType)>,
+    /// Whether an object may give a key twice: `false` only when the parser looked every
+    /// key up in its object and found no repeat (JSON's parser, [`Self::without_repeats`]).
+    repeats: bool,
 }
 
 /// How a document's text was read: the parser (given by the parser itself, so that the
@@ -288,7 +291,19 @@ impl Document {
             scanned: Scanned::default(),
             lines: LineIndex::new(line_starts),
             non_string_keys: Vec::new(),
+            repeats: true,
         }
+    }
+
+    /// The document of a parser that found no key given twice in any object.
+    pub(super) fn without_repeats(mut self) -> Self {
+        self.repeats = false;
+        self
+    }
+
+    /// Whether an object of the document may give a key twice (`false`: none does).
+    pub fn may_repeat_keys(&self) -> bool {
+        self.repeats
     }
 
     /// The document with the YAML keys that are not strings (see [`Self::non_string_key`]).

@@ -19,6 +19,8 @@ mod ptr;
 mod rules;
 #[rustfmt::skip]
 mod tables;
+#[cfg(test)]
+mod tests;
 
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
 use crate::front::to_model::Edits;
@@ -55,6 +57,11 @@ pub struct Profile {
     /// pointer and the members of the object holding it), when it has something better to
     /// say than "unknown field".
     pub unknown_key: Option<UnknownKeyRule>,
+    /// Every key [`Self::unknown_key`] describes is an `F001` error, as the shape check's
+    /// own "unknown field" is (the rule explains none away and gives no other code): beyond
+    /// the report's limit ([`Diagnostics::has_room`]) an unknown key is then counted as one
+    /// without asking the rule, whose pointer and word tests cost more than reading the key.
+    pub unknown_key_is_f001: bool,
     /// The largest integer the format's reference runtime can hold, and who that is
     /// (multi-agent-spec: the Go SDK's `int`); `None`: the largest `u64`.
     pub max_integer: Option<(u64, &'static str)>,
@@ -580,9 +587,13 @@ impl ShapeCheck<'_> {
         report: bool,
     ) -> bool {
         let (mut ok, misspelled) = self.required(obj, members, ptr, report);
-        let shadowed = shadowed_members(members);
+        let shadowed = if self.doc.may_repeat_keys() {
+            shadowed_members(members)
+        } else {
+            Vec::new()
+        };
         for (i, m) in members.iter().enumerate() {
-            if shadowed.contains(&i) {
+            if shadowed.binary_search(&i).is_ok() {
                 // A key given twice (`P014`): only its last value is read, by loopconv as by
                 // serde_json, Go and Python, so only the last is checked.
                 continue;
@@ -728,12 +739,20 @@ impl ShapeCheck<'_> {
         if report {
             self.edits.skip(&m.value);
         }
-        let special = self.profile.unknown_key.map_or(UnknownKey::Unknown, |f| {
-            f(&m.key, &child.to_string(), siblings)
-        });
         // A YAML non-string key is already reported by the parser (P012): one mistake,
         // one diagnostic.
         let reported = report && self.doc.non_string_key(m.key_span).is_none();
+        // Beyond the report's limit, a key whose diagnostic is an `F001` whatever the
+        // format's rule says is only counted: no pointer is written and no rule asked.
+        if !self.diags.has_room()
+            && (self.profile.unknown_key.is_none() || self.profile.unknown_key_is_f001)
+        {
+            self.unknown_omitted += usize::from(reported);
+            return;
+        }
+        let special = self.profile.unknown_key.map_or(UnknownKey::Unknown, |f| {
+            f(&m.key, &child.to_string(), siblings)
+        });
         let mut d = match special {
             UnknownKey::Explained => return,
             UnknownKey::Instead(d) => *d,
@@ -883,7 +902,8 @@ fn shadowed_members(members: &[Member]) -> Vec<usize> {
             .filter(|&i| members[i + 1..].iter().any(|n| n.key == members[i].key))
             .collect();
     }
-    let mut last: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
+    let mut last: foldhash::HashMap<&str, usize> =
+        foldhash::HashMap::with_capacity_and_hasher(members.len(), Default::default());
     for (i, m) in members.iter().enumerate() {
         last.insert(&m.key, i);
     }

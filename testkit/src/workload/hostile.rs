@@ -1,6 +1,7 @@
 //! The hostile shapes of issue 45, each of about a given size: inputs within the default
 //! limits that were quadratic somewhere (`scripts/bench.sh` times them at 1 MB and 10 MB
-//! against `check` of a plain loop of the same size, [`plain`]).
+//! against `check` of an ordinary loop of the same size, [`ordinary`], and shows them
+//! against the cheapest one, [`plain`], too).
 
 /// The head of an AgentPM loop named `name`, up to its `loop` object's members.
 fn head(name: &str) -> String {
@@ -55,9 +56,18 @@ fn chain(name: &str, bytes: usize, back: bool) -> String {
     s
 }
 
-/// A plain valid loop of about `bytes`: the reference of the rows.
+/// A plain valid loop of about `bytes`, of the cheapest bytes a loop has (few values, long
+/// texts): the rows' first reference, kept beside [`ordinary`].
 pub fn plain(bytes: usize) -> String {
     chain("plain", bytes, false)
+}
+
+/// An ordinary loop of about `bytes`: the generator's loop of `loop-10000.json`
+/// ([`super::agentpm_loop`]: three outcomes a phase, a checkpoint every 25 phases, 24-word
+/// objectives), with as many phases as fit (about 808 bytes a phase; 10 MB is then about
+/// 13,000 phases, over the default limit of 10,000). The reference of the rows' goal.
+pub fn ordinary(bytes: usize) -> String {
+    super::agentpm_loop("ordinary", (bytes / 808).max(2), 42)
 }
 
 /// The same loop with a `back` outcome and transition on every phase but the first (for
