@@ -174,7 +174,13 @@ fn describe_into(out: &mut String, c: &Change) {
     for part in [kind(c.kind), " ", c.subject.element(), " `"] {
         out.push_str(part);
     }
-    out.push_str(&text::one_line(&c.subject.id()));
+    // Written in place, and cleaned only when it has to be.
+    let at = out.len();
+    c.subject.push_id(out);
+    if let std::borrow::Cow::Owned(id) = text::one_line(&out[at..]) {
+        out.truncate(at);
+        out.push_str(&id);
+    }
     out.push('`');
     values_into(out, c, 200);
     for part in [" (", c.reason, ")"] {

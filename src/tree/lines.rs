@@ -1,7 +1,7 @@
 //! Lines and columns: where a byte range of the source is, for diagnostics.
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Mutex, OnceLock};
 
 use crate::diag::Pos;
 
@@ -14,6 +14,9 @@ pub(super) struct LineIndex {
     char_marks: OnceLock<Vec<usize>>,
     /// Bytes read so far to find positions without the line starts.
     scanned: AtomicUsize,
+    /// The start of the last line read from the text and its number, with no carriage
+    /// return before its end: a later position is counted on from there.
+    cursor: Mutex<(usize, usize)>,
 }
 
 impl Clone for LineIndex {
@@ -22,6 +25,7 @@ impl Clone for LineIndex {
             line_starts: self.line_starts.clone(),
             char_marks: self.char_marks.clone(),
             scanned: AtomicUsize::new(self.scanned.load(Relaxed)),
+            cursor: Mutex::new(self.cursor.lock().map_or((0, 0), |c| *c)),
         }
     }
 }
@@ -33,6 +37,7 @@ impl LineIndex {
             line_starts: line_starts.map_or_else(OnceLock::new, OnceLock::from),
             char_marks: OnceLock::new(),
             scanned: AtomicUsize::new(0),
+            cursor: Mutex::new((0, 0)),
         }
     }
 
@@ -44,6 +49,7 @@ impl LineIndex {
         let start = span.0.min(text.len());
         let line = match self.line_starts.get() {
             Some(starts) => Line::of(starts, start, text.len()),
+            None if let Some(line) = self.counted_on(text, start) => line,
             None if self.scan_is_cheaper(start, text.len()) => {
                 let line = Line::scanned(text, start);
                 // The rest of the line was read too: on one long line (minified JSON), as
@@ -59,6 +65,35 @@ impl LineIndex {
             ),
         };
         pos_on(text, line, Some(&marks), span)
+    }
+
+    /// The line of byte `start`, read from the text on from the last line read, when it is
+    /// at or after that line and no carriage return comes before its end, while the text
+    /// read so far (each line to its end) is less than the text: the positions of a
+    /// document's diagnostics, asked in its order, then cost one pass over it in all. Each
+    /// was read from the start of the text before, and from the sixth on the line starts of
+    /// the whole text were built (61 M of the 210 M instructions of locating 100 errors in
+    /// a 35 MB loop; callgrind, issue 50).
+    fn counted_on(&self, text: &str, start: usize) -> Option<Line> {
+        let mut cursor = self.cursor.lock().ok()?;
+        let (from, number) = *cursor;
+        let b = text.as_bytes();
+        let between = b.get(from..start)?;
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i);
+        let read = self
+            .scanned
+            .fetch_add(end - from, Relaxed)
+            .saturating_add(end - from);
+        if read > b.len() || memchr::memchr(b'\r', &b[from..end]).is_some() {
+            return None;
+        }
+        let line = Line {
+            number: number + memchr::memchr_iter(b'\n', between).count(),
+            start: memchr::memrchr(b'\n', between).map_or(from, |i| from + i + 1),
+            end,
+        };
+        *cursor = (line.start, line.number);
+        Some(line)
     }
 
     /// Whether the line of byte `start` is found by reading the text up to it (and on to
@@ -219,6 +254,26 @@ mod tests {
                     at -= 1;
                 }
                 let span = (at, (at + width).min(text.len()));
+                prop_assert_eq!(lazy.pos(&text, span), built.pos(&text, span));
+            }
+        }
+
+        /// Positions asked in the text's order, each counted on from the line of the one
+        /// before while no carriage return is read, are those the line starts give.
+        #[test]
+        fn positions_in_order_are_counted_on_from_the_last(
+            text in "(\\PC{0,12}(\n|\n|\r|\r\n)?){0,40}",
+            ats in proptest::collection::vec(0usize..600, 1..30),
+        ) {
+            let lazy = LineIndex::new(None);
+            let built = LineIndex::new(Some(line_starts(&text)));
+            let mut ats: Vec<usize> = ats.into_iter().map(|at| at.min(text.len())).collect();
+            ats.sort_unstable();
+            for mut at in ats {
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let span = (at, (at + 1).min(text.len()));
                 prop_assert_eq!(lazy.pos(&text, span), built.pos(&text, span));
             }
         }

@@ -242,11 +242,30 @@ impl Scan<'_> {
                         return j + 1;
                     }
                 }
+                b'\n' => {
+                    j = self.indentation(j + 1);
+                    continue;
+                }
                 _ => {}
             }
             j += 1;
         }
         self.s.len()
+    }
+
+    /// The end of the indentation that starts at `i`, skipped eight spaces (or tabs) at a
+    /// time, as the parser does; the rest, fewer than eight, is read a byte at a time by
+    /// the caller. With the indentation read a byte at a time, this pass over a 35 MB loop
+    /// indented by three spaces, for its 100 errors, took 160 M instructions, 137 M after
+    /// (callgrind, issue 50).
+    fn indentation(&self, mut i: usize) -> usize {
+        while let Some(w) = self.s.get(i..i + 8) {
+            if w != [b' '; 8] && w != [b'\t'; 8] {
+                break;
+            }
+            i += 8;
+        }
+        i
     }
 
     /// The first byte at or after `i` that is not JSON whitespace.

@@ -164,10 +164,8 @@ fn final_states(
     }
     let old_names = names(old, |from| renamed(renames, from));
     let new_names = names(new, |from| from);
-    for (&(from, on), &to) in in_order(before) {
-        if after.get(&(from, on)) != Some(&to) || !to.starts_with('$') {
-            continue;
-        }
+    let same_end = |k: &(&str, &str), to: &&str| after.get(k) == Some(to) && to.starts_with('$');
+    for (&(from, on), &to) in in_order_where(before, same_end) {
         let (o, n) = (
             old_names.get(&(from, on)).copied().flatten(),
             new_names.get(&(from, on)).copied().flatten(),
@@ -401,7 +399,8 @@ pub(super) fn transitions(
         .values()
         .flat_map(|p| p.outcome_ids().into_iter().map(|o| (p.id.as_str(), o)))
         .collect();
-    for (&(from, on), &to) in in_order(&before) {
+    let moved = |k: &(&str, &str), to: &&str| after.get(k) != Some(to);
+    for (&(from, on), &to) in in_order_where(&before, moved) {
         let subject = || Subject::Transition {
             from: from.to_owned(),
             on: on.to_owned(),
@@ -439,11 +438,9 @@ pub(super) fn transitions(
             p.outcome_ids().into_iter().map(move |o| (id, o))
         })
         .collect();
-    for (&(from, on), &to) in in_order(&after) {
-        if !before.contains_key(&(from, on))
-            && old_pairs.contains(&(from, on))
-            && !written((from, on), None, Some(to))
-        {
+    let new_for_old = |k: &(&str, &str), _: &&str| !before.contains_key(k) && old_pairs.contains(k);
+    for (&(from, on), &to) in in_order_where(&after, new_for_old) {
+        if !written((from, on), None, Some(to)) {
             let subject = Subject::Transition {
                 from: from.to_owned(),
                 on: on.to_owned(),
@@ -461,9 +458,11 @@ pub(super) fn transitions(
     }
 }
 
-/// A map's entries in key order.
-fn in_order<K: Ord, V>(map: &IdMap<K, V>) -> Vec<(&K, &V)> {
-    let mut entries: Vec<_> = map.iter().collect();
+/// The entries of a map that `keep` selects, in key order. Only they are sorted: sorting
+/// every transition of two large loops, by ids with a long common prefix, was 85 M
+/// instructions of the diff of two random 10,000-phase loops (callgrind, issue 50).
+fn in_order_where<K: Ord, V>(map: &IdMap<K, V>, keep: impl Fn(&K, &V) -> bool) -> Vec<(&K, &V)> {
+    let mut entries: Vec<_> = map.iter().filter(|(k, v)| keep(k, v)).collect();
     entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
     entries
 }

@@ -145,23 +145,39 @@ impl Subject {
     /// of a port, `phase/outcome`, `from --on-->`, or the key of a field (`entry_phase`,
     /// `max_steps`, `error_policy`, ...).
     pub fn id(&self) -> String {
-        match self {
+        let mut id = String::new();
+        self.push_id(&mut id);
+        id
+    }
+
+    /// [`Subject::id`], appended to `out` (the text form of a diff writes one a change:
+    /// a `String` made for each, of 67,108 changes, was 2 % of the diff).
+    pub fn push_id(&self, out: &mut String) {
+        let parts: [&str; 3] = match self {
             Subject::Phase(id)
             | Subject::Objective(id)
             | Subject::Access(id)
             | Subject::Checkpoint(id)
             | Subject::CheckpointOrder(id)
             | Subject::Check(id)
-            | Subject::Port(_, id) => id.clone(),
-            Subject::Outcome { phase, outcome } => format!("{phase}/{outcome}"),
-            Subject::Transition { from, on } => format!("{from} --{on}-->"),
-            Subject::Loop(f) => f.key().to_owned(),
-            Subject::Metadata(m) => m.key().to_owned(),
-            Subject::Limit(l) => l.key().to_owned(),
-            Subject::Escalation => "escalation".to_owned(),
-            Subject::ErrorPolicy => "error_policy".to_owned(),
-            Subject::Role(r) => r.key().to_owned(),
-            Subject::Goal(g) => g.key().to_owned(),
+            | Subject::Port(_, id) => [id, "", ""],
+            Subject::Outcome { phase, outcome } => [phase, "/", outcome],
+            Subject::Transition { from, on } => {
+                for part in [from, " --", on, "-->"] {
+                    out.push_str(part);
+                }
+                return;
+            }
+            Subject::Loop(f) => [f.key(), "", ""],
+            Subject::Metadata(m) => [m.key(), "", ""],
+            Subject::Limit(l) => [l.key(), "", ""],
+            Subject::Escalation => ["escalation", "", ""],
+            Subject::ErrorPolicy => ["error_policy", "", ""],
+            Subject::Role(r) => [r.key(), "", ""],
+            Subject::Goal(g) => [g.key(), "", ""],
+        };
+        for part in parts {
+            out.push_str(part);
         }
     }
 }
