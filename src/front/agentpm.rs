@@ -3,7 +3,7 @@
 //! so the lowering is lossless.
 
 use super::{TreeUse, done_with_tree, has_key, model_from_tree, phase_count_fits};
-use crate::diag::{Code, Diagnostic, Diagnostics, Flagged, Suggestion};
+use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion};
 use crate::format::Format;
 use crate::front::shape::{Profile, UnknownKey};
 use crate::ir::{self, Destination, Field, Origin, Pattern, Provenance, Spec};
@@ -248,7 +248,7 @@ fn dependency_key(key: &str, pointer: &str, _: &[Member]) -> UnknownKey {
 /// `F012` (no `$schema`: not given, nor given unreadably, which is reported already) and
 /// `F013` (blank description).
 fn warn_package_fields(man: &m::Manifest, diags: &mut Diagnostics) {
-    if man.schema.is_none() && !Flagged::reported(diags).contains(|| "/$schema".to_owned()) {
+    if man.schema.is_none() && !diags.rejected().contains(|| "/$schema".to_owned()) {
         diags.push(
             Diagnostic::new(
                 Code::MissingSchema,
