@@ -14,6 +14,7 @@
 //! [`load`], so a conversion never hands out a file that loopconv itself would reject.
 //! Nothing below this module imports it.
 
+mod drive;
 mod read;
 mod write;
 
@@ -93,10 +94,11 @@ pub fn read_format_allowing(
     lossy: bool,
     diags: &mut Diagnostics,
 ) -> Option<Spec> {
+    use front::{agentpm, ir, mas, xstate};
     match format {
-        Format::Agentpm => front::agentpm::read(doc, limits, tree, diags),
-        Format::Mas => front::mas::read(doc, limits, tree, diags),
-        Format::Ir => front::ir::read(doc, limits, tree, diags),
-        Format::Xstate => front::xstate::read(doc, limits, tree, lossy, diags),
+        Format::Agentpm => drive::read(&agentpm::FRONT_END, doc, limits, tree, lossy, diags),
+        Format::Mas => drive::read(&mas::FRONT_END, doc, limits, tree, lossy, diags),
+        Format::Ir => drive::read(&ir::FRONT_END, doc, limits, tree, lossy, diags),
+        Format::Xstate => drive::read(&xstate::FRONT_END, doc, limits, tree, lossy, diags),
     }
 }
