@@ -240,9 +240,7 @@ fn conversion_errors() {
             ..back::Options::default()
         };
         loopconv::write(*to, &spec, &info, &opts, &mut loaded.diags).expect("the back end runs");
-        if let Some(doc) = &loaded.doc {
-            loaded.diags.locate_missing(doc);
-        }
+        loaded.locate();
         loaded.diags.sort();
         let items = loaded.diags.items();
         let hits: Vec<_> = items.iter().filter(|d| d.code == *code).collect();
