@@ -2,7 +2,7 @@
 //! the integration tests, the benches and the fuzz targets share, as one crate instead of
 //! files included with `#[path]`.
 //!
-//! * [`support`] (feature `support`): where the inputs are, how to walk a folder and read a
+//! * [`support`] (feature `support`): where the inputs are, how to search a folder and read a
 //!   file, the back ends' option variants, the skips, the proptest generators. The suite
 //!   uses it as `crate::support` (`tests/suite/support/mod.rs` re-exports it and adds
 //!   what needs the suite's binary: `loopconv()`), the throughput bench as `common`.

@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests and the benches: where the inputs are, how to
-//! walk a folder and read a file, and how to run every back end.
+//! search a folder and read a file, and how to run every back end.
 //!
 //! The suite uses it as `crate::support` (`tests/suite/support/mod.rs` re-exports it and
 //! adds what runs the suite's binary: `loopconv()`, `loopconv_process()`,
@@ -78,21 +78,21 @@ pub fn rel(path: &Path) -> String {
 
 /// Every file under `dir`, recursively, sorted; nothing when `dir` does not exist.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
         };
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
-                walk(&p, out);
+                collect(&p, out);
             } else {
                 out.push(p);
             }
         }
     }
     let mut out = Vec::new();
-    walk(dir, &mut out);
+    collect(dir, &mut out);
     out.sort();
     out
 }
