@@ -191,7 +191,7 @@ fn runtime_concern(key: &str, parent: &str) -> Option<&'static str> {
 }
 
 /// An unknown key that configures the runtime, anywhere in the manifest: named with the
-/// reason the AgentPM docs give (before: only "allowed fields here").
+/// reason the AgentPM docs give.
 fn runtime_key(key: &str, pointer: &str) -> Option<Diagnostic> {
     let parent = crate::pointer::Pointer::new(pointer)
         .parent()
