@@ -6,7 +6,7 @@ use super::{FrontEnd, any_value, has_key};
 use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion};
 use crate::format::Format;
 use crate::front::shape::{Profile, UnknownKey};
-use crate::ir::{self, Destination, Field, Origin, Pattern, Provenance, Spec};
+use crate::ir::{self, Destination, Field, LoopPattern, Origin, Provenance, Spec};
 use crate::model::agentpm as m;
 use crate::tree::{Document, Member, Node, Syntax};
 
@@ -319,7 +319,7 @@ pub fn lower(man: m::Manifest) -> Spec {
             file: l.file,
         }),
         environment: man.environment,
-        pattern: Pattern::General,
+        pattern: LoopPattern::General,
         archetype: l.archetype,
         roles: ir::Roles::default(),
         goal: ir::Goal::default(),

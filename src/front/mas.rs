@@ -18,7 +18,7 @@
 use super::{FrontEnd, has_key};
 use crate::format::Format;
 use crate::front::shape::Profile;
-use crate::ir::{self, Field, Origin, Pattern, Provenance, Spec, max_steps_for};
+use crate::ir::{self, Field, LoopPattern, Origin, Provenance, Spec, max_steps_for};
 use crate::model::mas::{self as m, LoopType};
 use crate::tree::Node;
 
@@ -96,8 +96,8 @@ pub fn pointer(field: Field) -> &'static str {
 /// Lower a MAS loop.
 pub fn lower(l: &m::Loop) -> Spec {
     let pattern = match l.kind {
-        LoopType::Real => Pattern::Real,
-        LoopType::Veal => Pattern::Veal,
+        LoopType::Real => LoopPattern::Real,
+        LoopType::Veal => LoopPattern::Veal,
     };
     let checks_at = Origin::new("/checks");
     let checks = l.checks.as_ref().map(|cs| {
@@ -170,7 +170,7 @@ pub fn lower(l: &m::Loop) -> Spec {
     spec.graph = ir::carried::derive_graph(&spec);
     spec.bounds.max_steps = Some(max_steps_for(spec.effective_max_attempts()));
     spec.archetype = Some(match pattern {
-        Pattern::Veal => "veal".to_owned(),
+        LoopPattern::Veal => "veal".to_owned(),
         _ => "real".to_owned(),
     });
     spec

@@ -6,7 +6,7 @@
 use super::Sink as _;
 use super::{blank, earlier};
 use crate::diag::{Code, Diagnostic, Diagnostics, Rejected};
-use crate::ir::{Escalation, Field, IdMap, Pattern, Spec};
+use crate::ir::{Escalation, Field, IdMap, LoopPattern, Spec};
 use crate::pointer::Pointer;
 
 /// Where a missing loop-level field goes in the file's format: the pointer of the object
@@ -20,13 +20,13 @@ fn missing_field(spec: &Spec, field: Field) -> (String, String) {
 
 /// MAS rule `V101`: a REAL loop has a mission.
 pub(super) fn real_has_mission(spec: &Spec, flagged: &Rejected, sink: &mut Diagnostics) {
-    if spec.pattern == Pattern::Real && spec.goal.mission.as_deref() == Some("") {
+    if spec.pattern == LoopPattern::Real && spec.goal.mission.as_deref() == Some("") {
         sink.value(
             empty_role(Code::MissingMission, "mission", "the goal statement")
                 .at(spec.provenance.pointer(Field::Mission)),
         );
     }
-    if spec.pattern == Pattern::Real
+    if spec.pattern == LoopPattern::Real
         && spec.goal.mission.is_none()
         && !flagged.contains(|| spec.provenance.pointer(Field::Mission))
     {
@@ -47,7 +47,7 @@ pub(super) fn veal_has_validator_and_checks(
     flagged: &Rejected,
     sink: &mut Diagnostics,
 ) {
-    if spec.pattern != Pattern::Veal {
+    if spec.pattern != LoopPattern::Veal {
         return;
     }
     if spec.roles.validator.as_deref() == Some("") {
@@ -125,7 +125,7 @@ fn empty_role(code: Code, field: &str, what: &str) -> Diagnostic {
 /// Go SDK rule "loop actor is required": a REAL or VEAL loop's `actor` is not empty
 /// (`F014`; a missing `actor` is `F002` from the shape check).
 pub(super) fn actor_not_empty(spec: &Spec, sink: &mut Diagnostics) {
-    if matches!(spec.pattern, Pattern::Real | Pattern::Veal)
+    if matches!(spec.pattern, LoopPattern::Real | LoopPattern::Veal)
         && spec.roles.actor.as_deref() == Some("")
     {
         sink.value(

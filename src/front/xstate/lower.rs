@@ -11,7 +11,7 @@ use super::{loss, pointer, state_origin};
 use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Rejection, Suggestion};
 use crate::format::Format;
 use crate::ir::id_pattern::is_stable_id;
-use crate::ir::{self, IdMap, IdSet, Origin, Pattern, Provenance, Spec, Terminal};
+use crate::ir::{self, IdMap, IdSet, LoopPattern, Origin, Provenance, Spec, Terminal};
 use crate::model::xstate as m;
 
 /// An event of a state: its name, its transition, and its origin.
@@ -107,7 +107,7 @@ pub(super) fn lower(mut machine: m::Machine, diags: &mut Diagnostics) -> Spec {
         readme: meta.readme,
         license: meta.license,
         environment: meta.environment,
-        pattern: meta.pattern.unwrap_or(Pattern::General),
+        pattern: meta.pattern.unwrap_or(LoopPattern::General),
         archetype: meta.archetype,
         roles: meta.roles.unwrap_or_default(),
         goal,
