@@ -64,6 +64,19 @@ pub fn phase_layout(format: Option<Format>, root: &Node) -> PhaseLayout {
     }
 }
 
+/// The pointer to the id of the `k`th phase a loop of `format` lists (a list under
+/// `loop.phases` in AgentPM, `phases` in multi-agent-spec, `graph.phases` in the IR), for a
+/// tool that points into the document (the language server's links), so that it asks the
+/// pipeline instead of matching a format; `None` where a phase is a key (XState).
+pub fn phase_id_pointer(format: Format, k: usize) -> Option<String> {
+    match format {
+        Format::Agentpm => Some(format!("/loop/phases/{k}/id")),
+        Format::Mas => Some(format!("/phases/{k}/id")),
+        Format::Ir => Some(format!("/graph/phases/{k}/id")),
+        Format::Xstate => None,
+    }
+}
+
 /// The format a document claims to be, trying each in [`Format::ALL`] order.
 pub fn claimed_format(root: &Node) -> Option<Format> {
     Format::ALL.into_iter().find(|&f| claims(f, root))
