@@ -18,18 +18,18 @@
 use serde::Serialize;
 
 pub mod docs;
-mod flagged;
 pub(crate) mod github;
 mod human;
 pub mod pages;
+mod rejected;
 pub mod retired;
 pub(crate) mod sarif;
 mod snippet;
 mod suggest;
 
-pub(crate) use flagged::Flagged;
 pub use github::render_github;
 pub use human::render_human;
+pub(crate) use rejected::{Rejected, Rejection};
 pub use retired::Retired;
 pub use sarif::render_sarif;
 pub use suggest::{EditTarget, Suggestion};
@@ -479,6 +479,8 @@ pub struct Diagnostics {
     /// that leaving a diagnostic out costs a count (the summary was made anew after each
     /// one: thousands of instructions each, for a file with a million problems).
     report: std::sync::OnceLock<Vec<Diagnostic>>,
+    /// What the errors kept reject ([`Self::reject`]), for validation to read.
+    rejected: Rejected,
 }
 
 /// Every warning made an error (`--strict`).
@@ -500,6 +502,7 @@ impl Diagnostics {
             limit: None,
             omitted: std::collections::BTreeMap::new(),
             report: std::sync::OnceLock::new(),
+            rejected: Rejected::default(),
         }
     }
 
@@ -621,6 +624,31 @@ impl Diagnostics {
         }
         self.items.push(d);
         self.changed();
+    }
+
+    /// Add an error of the front end that rejects what it points at ([`Rejected`]): the
+    /// rejection is recorded with the error when the error is kept.
+    pub(crate) fn reject(&mut self, d: Diagnostic, what: Rejection) {
+        if self.has_room() && d.severity == Severity::Error {
+            self.rejected.record(&d.location.pointer, what);
+        }
+        self.push(d);
+    }
+
+    /// What the front end rejected ([`Self::reject`]).
+    pub(crate) fn rejected(&self) -> &Rejected {
+        &self.rejected
+    }
+
+    /// Take out the record of what the front end rejected, to read beside pushing more
+    /// ([`Self::restore_rejected`] puts it back).
+    pub(crate) fn take_rejected(&mut self) -> Rejected {
+        std::mem::take(&mut self.rejected)
+    }
+
+    /// Put back the record [`Self::take_rejected`] took out.
+    pub(crate) fn restore_rejected(&mut self, rejected: Rejected) {
+        self.rejected = rejected;
     }
 
     /// Count `d` as left out.

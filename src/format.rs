@@ -31,6 +31,7 @@ macro_rules! enum_with_all {
         }
     };
 }
+pub(crate) use enum_with_all;
 
 enum_with_all! {
 /// A loop format loopconv reads and writes.

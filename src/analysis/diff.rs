@@ -254,7 +254,7 @@ fn change_kind<T>(o: &Option<T>, n: &Option<T>) -> ChangeKind {
 /// (mission, checks, agents, `max_attempts`), which are compared on their own: a changed
 /// field is one change, not also a reworded objective.
 fn derived_objectives(old: &Spec, new: &Spec) -> bool {
-    use crate::ir::Pattern::General;
+    use crate::ir::LoopPattern::General;
     old.pattern != General && new.pattern != General
 }
 

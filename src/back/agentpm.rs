@@ -59,7 +59,7 @@ pub fn to_model(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> m::Mani
                     access: p.access.as_ref().map(|a| m::Access {
                         tools: a.tools,
                         knowledge: a.knowledge,
-                        memory: a.memory.as_ref().map(|mm| m::Memory {
+                        memory: a.memory.as_ref().map(|mm| m::MemoryAccess {
                             read: mm.read,
                             write: mm.write,
                         }),

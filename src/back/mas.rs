@@ -13,15 +13,15 @@ use std::fmt::Write as _;
 
 use super::{Error, Options};
 use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::{self, Escalation, Field, FixedLoop, Pattern, Spec, Terminal};
+use crate::ir::{self, Escalation, Field, FixedLoop, LoopPattern, Spec, Terminal};
 use crate::model::mas::{self as m, LoopType};
 use crate::valid::Info;
 
 /// Build the MAS loop.
 pub fn to_model(spec: &Spec, info: &Info, opts: &Options, diags: &mut Diagnostics) -> m::Loop {
     match spec.pattern {
-        Pattern::Real | Pattern::Veal => from_mas_spec(spec, opts, diags),
-        Pattern::General => from_graph(spec, info, opts, diags),
+        LoopPattern::Real | LoopPattern::Veal => from_mas_spec(spec, opts, diags),
+        LoopPattern::General => from_graph(spec, info, opts, diags),
     }
 }
 
@@ -63,7 +63,7 @@ fn need(flag: &str, what: &str, value: Option<String>, diags: &mut Diagnostics) 
 }
 
 fn from_mas_spec(spec: &Spec, opts: &Options, diags: &mut Diagnostics) -> m::Loop {
-    let kind = if spec.pattern == Pattern::Veal {
+    let kind = if spec.pattern == LoopPattern::Veal {
         LoopType::Veal
     } else {
         LoopType::Real
@@ -257,7 +257,7 @@ fn from_graph(spec: &Spec, info: &Info, opts: &Options, diags: &mut Diagnostics)
 
 /// The description, unless it is the placeholder a conversion from MAS wrote for a loop
 /// without one.
-fn own_description(spec: &Spec, pattern: Pattern) -> Option<String> {
+fn own_description(spec: &Spec, pattern: LoopPattern) -> Option<String> {
     let placeholder = ir::carried::placeholder_description(&spec.name, pattern);
     spec.description.clone().filter(|d| *d != placeholder)
 }
@@ -273,10 +273,10 @@ enum Graph<'a> {
     Outlined,
 }
 
-fn pattern_of(kind: LoopType) -> Pattern {
+fn pattern_of(kind: LoopType) -> LoopPattern {
     match kind {
-        LoopType::Veal => Pattern::Veal,
-        LoopType::Real => Pattern::Real,
+        LoopType::Veal => LoopPattern::Veal,
+        LoopType::Real => LoopPattern::Real,
     }
 }
 
@@ -331,10 +331,10 @@ fn report_graph_losses(spec: &Spec, graph: Graph, opts: &Options, diags: &mut Di
     let kind = match graph {
         Graph::Carried(mas) => mas.pattern,
         Graph::Shaped(k) => pattern_of(k),
-        Graph::Outlined => Pattern::Real,
+        Graph::Outlined => LoopPattern::Real,
     };
     let own = match kind {
-        Pattern::Veal => "veal",
+        LoopPattern::Veal => "veal",
         _ => "real",
     };
     if spec.archetype.as_deref().is_some_and(|a| a != own) {
@@ -394,7 +394,7 @@ fn own_phase_names(spec: &Spec) -> Option<String> {
     Some(format!(
         "the phase names {} (a {} loop's phases are {})",
         list(&own),
-        if fixed.pattern == Pattern::Veal {
+        if fixed.pattern == LoopPattern::Veal {
             "VEAL"
         } else {
             "REAL"
@@ -403,10 +403,10 @@ fn own_phase_names(spec: &Spec) -> Option<String> {
     ))
 }
 
-fn loop_type(p: Pattern) -> LoopType {
+fn loop_type(p: LoopPattern) -> LoopType {
     match p {
-        Pattern::Veal => LoopType::Veal,
-        Pattern::Real | Pattern::General => LoopType::Real,
+        LoopPattern::Veal => LoopType::Veal,
+        LoopPattern::Real | LoopPattern::General => LoopType::Real,
     }
 }
 

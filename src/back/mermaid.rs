@@ -35,6 +35,7 @@ use crate::ir::{Spec, Terminal};
 use crate::text::escape_runs;
 use crate::valid::Info;
 
+crate::format::enum_with_all! {
 /// Diagram style.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
@@ -44,6 +45,19 @@ pub enum Style {
     Flowchart,
     /// `stateDiagram-v2`.
     State,
+}
+    /// Every style, in the order declared (the command line's `--style` values).
+    const ALL;
+}
+
+impl Style {
+    /// The name on the command line (`graph --style`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Flowchart => "flowchart",
+            Style::State => "state",
+        }
+    }
 }
 
 /// Write the diagram in the style of `opts.style`.
@@ -471,6 +485,26 @@ fn state_edge(e: &DiagramEdge, gates: &Gates, out: &mut String) {
 mod tests {
     use super::{JOINER, Style, draw, escape, yaml_title};
     use crate::pipeline::{LoadOptions, load};
+
+    /// `Style::ALL` and `Style::name` are the command line's `--style` values, in its order.
+    #[cfg(feature = "cli")]
+    #[test]
+    fn every_style_is_named_as_the_command_line_names_it() {
+        use clap::ValueEnum as _;
+        let clap: Vec<(Style, String)> = (Style::value_variants().iter())
+            .map(|&s| {
+                (
+                    s,
+                    s.to_possible_value()
+                        .expect("a value")
+                        .get_name()
+                        .to_owned(),
+                )
+            })
+            .collect();
+        let ours: Vec<(Style, String)> = Style::ALL.map(|s| (s, s.name().to_owned())).to_vec();
+        assert_eq!(ours, clap);
+    }
 
     const HOSTILE: &[&str] = &[
         "\"quotes\" and 'single'",

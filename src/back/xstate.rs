@@ -10,7 +10,7 @@
 
 use super::{Error, Options};
 use crate::diag::Diagnostics;
-use crate::ir::{self, Destination, IdMap, IdSet, Pattern, Spec, Terminal};
+use crate::ir::{self, Destination, IdMap, IdSet, LoopPattern, Spec, Terminal};
 use crate::model::xstate as m;
 use crate::valid::Info;
 
@@ -363,7 +363,7 @@ fn machine_meta(spec: &Spec) -> m::MachineMeta {
         readme: spec.readme.clone(),
         license: spec.license.clone(),
         environment: spec.environment.clone(),
-        pattern: (spec.pattern != Pattern::General).then_some(spec.pattern),
+        pattern: (spec.pattern != LoopPattern::General).then_some(spec.pattern),
         archetype: spec.archetype.clone(),
         roles: (!spec.roles.is_empty()).then(|| spec.roles.clone()),
         goal: (!spec.goal.is_empty()).then(|| spec.goal.clone()),

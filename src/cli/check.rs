@@ -215,7 +215,7 @@ enum Named {
     Stdin,
     /// Nothing.
     Missing,
-    /// A folder, to walk.
+    /// A folder, to search.
     Folder,
     /// A file.
     File,
@@ -252,7 +252,7 @@ impl Named {
 }
 
 /// The loop files below `dir`, checked on the reader threads while the folder is still
-/// being walked (walking 1,000 installed packages took as long as checking them), then put
+/// being searched (searching 1,000 installed packages takes as long as checking them), then put
 /// in sorted order.
 fn check_folder(
     g: &Global,
@@ -262,7 +262,7 @@ fn check_folder(
     color: bool,
 ) -> Result<Vec<Result<FileReport>>> {
     let (tx, rx) = std::sync::mpsc::channel::<PathBuf>();
-    let (walked, mut reports) = pool.install(|| {
+    let (searched, mut reports) = pool.install(|| {
         rayon::join(
             move || search_each(dir, &a.search, true, |p| drop(tx.send(p))),
             || {
@@ -276,7 +276,7 @@ fn check_folder(
             },
         )
     });
-    walked.with_context(|| format!("reading folder {}", dir.display()))?;
+    searched.with_context(|| format!("reading folder {}", dir.display()))?;
     if reports.is_empty() {
         return Err(no_loop_files(dir));
     }

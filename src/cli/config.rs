@@ -117,7 +117,7 @@ pub(crate) struct Settings {
     select: Option<Vec<Code>>,
     /// Codes ignored in the files a glob matches.
     per_file: Vec<(Matcher, Vec<Code>)>,
-    /// `include` and `exclude` of the file (the flags' are the walker's overrides).
+    /// `include` and `exclude` of the file (the flags' are the search's overrides).
     pub(super) paths: Option<Arc<PathRules>>,
     /// `strict = true`.
     pub(super) strict: bool,
@@ -191,7 +191,7 @@ impl Matcher {
     }
 }
 
-/// The file's `include` and `exclude`, applied to the files a folder walk finds.
+/// The file's `include` and `exclude`, applied to the files a folder search finds.
 #[derive(Debug, Clone)]
 pub(crate) struct PathRules {
     include: Option<Matcher>,
@@ -199,7 +199,7 @@ pub(crate) struct PathRules {
 }
 
 impl PathRules {
-    /// Whether a file found by walking a folder is read.
+    /// Whether a file found by searching a folder is read.
     pub(super) fn admits(&self, path: &Path) -> bool {
         self.include.as_ref().is_none_or(|m| m.matches_file(path))
             && !self

@@ -123,9 +123,7 @@ pub(crate) fn convert_loaded(
     if let Some(language) = module {
         text = back::xstate::module(&text, language);
     }
-    if let Some(doc) = &l.doc {
-        l.diags.locate_missing(doc);
-    }
+    l.locate();
     l.diags.sort();
     Ok((!l.diags.has_errors()).then_some(text))
 }

@@ -84,9 +84,9 @@ pub(super) fn docs_files(paths: &[PathBuf], search: &SearchArgs) -> Result<(Vec<
     let mut out = Vec::new();
     let mut left_out = 0;
     for p in paths {
-        let walked = !is_stdio(p) && p.is_dir();
+        let searched = !is_stdio(p) && p.is_dir();
         for f in expand(std::slice::from_ref(p), search)? {
-            let under_invalid = walked
+            let under_invalid = searched
                 && f.strip_prefix(p)
                     .is_ok_and(|rel| rel.components().any(|c| c.as_os_str() == "invalid"));
             if under_invalid {

@@ -337,9 +337,7 @@ pub(crate) fn agent_loop(
                 .with_help("add the loop it runs (`\"loop\": \"@owner/name@X.Y.Z\"`), or give `graph` a loop file")
                 .at(""),
             );
-            if let Some(doc) = &l.doc {
-                l.diags.locate_missing(doc);
-            }
+            l.locate();
         }
         seen(&l);
         return Ok(None);

@@ -52,7 +52,7 @@ fn up(dir: &Path) -> PathBuf {
 }
 
 /// The folders a workspace's context is read from: the workspace, and its installed loops
-/// (`.agentpm/loops`, hidden, so not walked with it).
+/// (`.agentpm/loops`, hidden, so not searched with it).
 fn context_folders(root: &Path) -> Vec<PathBuf> {
     let installed = root.join(".agentpm").join("loops");
     let mut out = vec![root.to_path_buf()];

@@ -353,9 +353,7 @@ pub(super) fn output_taken(l: &mut Loaded, what: &str, out: &str, taken: &str, n
     .with_help("rename one of the loops, or leave one out with `--exclude`")
     .at(spec.provenance.pointer(loopconv::ir::Field::Name));
     l.diags.push(d);
-    if let Some(doc) = &l.doc {
-        l.diags.locate_missing(doc);
-    }
+    l.locate();
     l.diags.sort();
 }
 

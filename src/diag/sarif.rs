@@ -225,7 +225,7 @@ mod tests {
         };
         assert_eq!(uri(b"dir\\x.json"), sep);
         assert_eq!(uri(b"\\x.json"), lead);
-        // A name that is not UTF-8 keeps its bytes (before: U+FFFD, `%EF%BF%BD`).
+        // A name that is not UTF-8 keeps its bytes.
         assert_eq!(uri(b"loops/a\xffb.json"), "loops/a%FFb.json");
     }
 

@@ -2,13 +2,13 @@
 //! dependency-key hint) and the lowering into the IR. Every field has a place in the IR,
 //! so the lowering is lossless.
 
-use super::{TreeUse, done_with_tree, has_key, model_from_tree, phase_count_fits};
-use crate::diag::{Code, Diagnostic, Diagnostics, Flagged, Suggestion};
+use super::{FrontEnd, any_value, has_key};
+use crate::diag::{Code, Diagnostic, Diagnostics, Suggestion};
 use crate::format::Format;
 use crate::front::shape::{Profile, UnknownKey};
-use crate::ir::{self, Destination, Field, Origin, Pattern, Provenance, Spec};
+use crate::ir::{self, Destination, Field, LoopPattern, Origin, Provenance, Spec};
 use crate::model::agentpm as m;
-use crate::tree::{Document, Member, Node, ReadLimits, Syntax};
+use crate::tree::{Document, Member, Node, Syntax};
 
 /// A document with a `loop` object, or with `kind: "loop"`, is an AgentPM manifest (the
 /// kind names the package type, formats.md 1.1: a manifest whose `loop` is misspelled is
@@ -17,16 +17,19 @@ pub fn claims(root: &Node) -> bool {
     has_key(root, "loop") || root.get("kind").and_then(|n| n.as_str()) == Some("loop")
 }
 
-/// Read a manifest: shape, format warnings, lowering.
-pub fn read(
-    doc: &mut Document,
-    limits: &ReadLimits,
-    tree: TreeUse,
-    diags: &mut Diagnostics,
-) -> Option<Spec> {
-    if !phase_count_fits(doc, &["loop", "phases"], limits, diags) {
-        return None;
-    }
+/// How a manifest is read: its format warnings, then the lowering (lossless).
+pub static FRONT_END: FrontEnd<m::Manifest> = FrontEnd {
+    format: Format::Agentpm,
+    phases: Some((&["loop", "phases"], any_value)),
+    consumes_tree: true,
+    prepare,
+    warn: |man, _, diags| warn_package_fields(man, diags),
+    lower: |man, _| lower(man),
+    fold_losses: None,
+};
+
+/// The format warnings on the tree (`F020`, `F010`) and the shape check's profile.
+fn prepare(doc: &Document, diags: &mut Diagnostics) -> Profile {
     // A manifest recognised by its content (not one read so by `--from`) in YAML.
     if doc.syntax == Syntax::Yaml && claims(doc.root()) {
         // JSON in a file named `.yaml` is read as YAML, which it also is: AgentPM could read
@@ -43,17 +46,13 @@ pub fn read(
     if kind_optional && !has_key(doc.root(), "kind") {
         warn_missing_kind(diags);
     }
-    let profile = Profile {
+    Profile {
         optional_root_keys: if kind_optional { &["kind"] } else { &[] },
         unknown_key: Some(dependency_key),
         // `dependency_key` says more of some keys, always as an `F001` error.
         unknown_key_is_f001: true,
         ..Profile::default()
-    };
-    let man: m::Manifest = model_from_tree(doc, Format::Agentpm, &profile, tree, diags)?;
-    warn_package_fields(&man, diags);
-    done_with_tree(doc, tree, diags);
-    Some(lower(man))
+    }
 }
 
 /// `F020`: an AgentPM loop manifest in YAML. AgentPM reads a package's `agent.json` (a
@@ -192,7 +191,7 @@ fn runtime_concern(key: &str, parent: &str) -> Option<&'static str> {
 }
 
 /// An unknown key that configures the runtime, anywhere in the manifest: named with the
-/// reason the AgentPM docs give (before: only "allowed fields here").
+/// reason the AgentPM docs give.
 fn runtime_key(key: &str, pointer: &str) -> Option<Diagnostic> {
     let parent = crate::pointer::Pointer::new(pointer)
         .parent()
@@ -248,7 +247,7 @@ fn dependency_key(key: &str, pointer: &str, _: &[Member]) -> UnknownKey {
 /// `F012` (no `$schema`: not given, nor given unreadably, which is reported already) and
 /// `F013` (blank description).
 fn warn_package_fields(man: &m::Manifest, diags: &mut Diagnostics) {
-    if man.schema.is_none() && !Flagged::reported(diags).contains(|| "/$schema".to_owned()) {
+    if man.schema.is_none() && !diags.rejected().contains(|| "/$schema".to_owned()) {
         diags.push(
             Diagnostic::new(
                 Code::MissingSchema,
@@ -320,7 +319,7 @@ pub fn lower(man: m::Manifest) -> Spec {
             file: l.file,
         }),
         environment: man.environment,
-        pattern: Pattern::General,
+        pattern: LoopPattern::General,
         archetype: l.archetype,
         roles: ir::Roles::default(),
         goal: ir::Goal::default(),

@@ -1,32 +1,26 @@
 //! loopconv's IR JSON: the read path. The document is the IR's own serde form, so reading
 //! it is deserialising it and recording the origins of its elements.
 
-use super::{TreeUse, done_with_tree, has_key, model_from_tree, phase_count_fits};
-use crate::diag::Diagnostics;
+use super::{FrontEnd, any_value, default_profile, has_key, no_warning};
 use crate::format::Format;
-use crate::front::shape::Profile;
 use crate::ir::{Origin, Provenance, Spec, provenance::ir_pointer};
-use crate::tree::{Document, Node, ReadLimits};
+use crate::tree::Node;
 
 /// A document with `source_format` and `graph` is IR JSON.
 pub fn claims(root: &Node) -> bool {
     has_key(root, "source_format") && has_key(root, "graph")
 }
 
-/// Read IR JSON: shape, deserialisation, origins.
-pub fn read(
-    doc: &mut Document,
-    limits: &ReadLimits,
-    tree: TreeUse,
-    diags: &mut Diagnostics,
-) -> Option<Spec> {
-    if !phase_count_fits(doc, &["graph", "phases"], limits, diags) {
-        return None;
-    }
-    let spec: Spec = model_from_tree(doc, Format::Ir, &Profile::default(), tree, diags)?;
-    done_with_tree(doc, tree, diags);
-    Some(with_origins(spec))
-}
+/// How IR JSON is read: its model is the IR, given the origins of its elements.
+pub static FRONT_END: FrontEnd<Spec> = FrontEnd {
+    format: Format::Ir,
+    phases: Some((&["graph", "phases"], any_value)),
+    consumes_tree: true,
+    prepare: default_profile,
+    warn: no_warning,
+    lower: |spec, _| with_origins(spec),
+    fold_losses: None,
+};
 
 /// Give an IR read from JSON the origins of its own elements.
 fn with_origins(mut spec: Spec) -> Spec {

@@ -15,13 +15,12 @@
 //! One attempt is one pass through the three phases and the last failed attempt escalates
 //! from `eval`, so `max_steps = 3 * max_attempts - 1`.
 
-use super::{TreeUse, done_with_tree, has_key, model};
-use crate::diag::Diagnostics;
+use super::{FrontEnd, has_key};
 use crate::format::Format;
 use crate::front::shape::Profile;
-use crate::ir::{self, Field, Origin, Pattern, Provenance, Spec, max_steps_for};
+use crate::ir::{self, Field, LoopPattern, Origin, Provenance, Spec, max_steps_for};
 use crate::model::mas::{self as m, LoopType};
-use crate::tree::{Document, Node, ReadLimits};
+use crate::tree::Node;
 
 /// Keys only a MAS loop has.
 const MAS_KEYS: &[&str] = &[
@@ -44,25 +43,23 @@ pub fn claims(root: &Node) -> bool {
         || (has_key(root, "actor") && mas_keys > 1)
 }
 
-/// Read a MAS loop: shape, lowering.
-pub fn read(
-    doc: &mut Document,
-    _limits: &ReadLimits,
-    tree: TreeUse,
-    diags: &mut Diagnostics,
-) -> Option<Spec> {
-    let profile = Profile {
+/// How a MAS loop is read: the interoperability warnings read the tree beside the model
+/// (`front::interop`), then the lowering.
+pub static FRONT_END: FrontEnd<m::Loop> = FrontEnd {
+    format: Format::Mas,
+    phases: None,
+    consumes_tree: false,
+    prepare: |_, _| Profile {
         max_integer: Some((
             i64::MAX.unsigned_abs(),
             "the multi-agent-spec Go SDK (`int`)",
         )),
         ..Profile::default()
-    };
-    let l: m::Loop = model(doc, Format::Mas, &profile, diags)?;
-    super::interop::warn_read(doc, &l, diags);
-    done_with_tree(doc, tree, diags);
-    Some(lower(&l))
-}
+    },
+    warn: |l, doc, diags| super::interop::warn_read(doc, l, diags),
+    lower: |l, _| lower(&l),
+    fold_losses: None,
+};
 
 /// Where each loop-level field is in a MAS file (graph fields: the loop type).
 pub fn pointer(field: Field) -> &'static str {
@@ -99,8 +96,8 @@ pub fn pointer(field: Field) -> &'static str {
 /// Lower a MAS loop.
 pub fn lower(l: &m::Loop) -> Spec {
     let pattern = match l.kind {
-        LoopType::Real => Pattern::Real,
-        LoopType::Veal => Pattern::Veal,
+        LoopType::Real => LoopPattern::Real,
+        LoopType::Veal => LoopPattern::Veal,
     };
     let checks_at = Origin::new("/checks");
     let checks = l.checks.as_ref().map(|cs| {
@@ -173,7 +170,7 @@ pub fn lower(l: &m::Loop) -> Spec {
     spec.graph = ir::carried::derive_graph(&spec);
     spec.bounds.max_steps = Some(max_steps_for(spec.effective_max_attempts()));
     spec.archetype = Some(match pattern {
-        Pattern::Veal => "veal".to_owned(),
+        LoopPattern::Veal => "veal".to_owned(),
         _ => "real".to_owned(),
     });
     spec

@@ -17,13 +17,13 @@
 //! chains in `lower::gates` and its phases, transitions and checkpoints in
 //! `lower::phases`).
 
-use super::{TreeUse, done_with_tree, has_key, model_from_tree, phases_fit};
+use super::{FrontEnd, has_key, no_warning};
 use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::format::Format;
 use crate::front::shape::Profile;
 use crate::ir::{Field, Origin, Spec};
 use crate::model::xstate as m;
-use crate::tree::{Document, Node, ReadLimits};
+use crate::tree::Node;
 
 mod lower;
 mod names;
@@ -96,26 +96,26 @@ pub fn module_json(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// Read a machine: shape, the features a loop cannot hold, lowering. What a loop cannot
-/// hold but can do without (names that are no ids, missing descriptions, guards, actions,
-/// `context`, ...) is a loss (`B001`): with `lossy`, each is a warning at its place and the
-/// machine is read without it; otherwise they are one error that lists them.
-pub fn read(
-    doc: &mut Document,
-    limits: &ReadLimits,
-    tree: TreeUse,
-    lossy: bool,
-    diags: &mut Diagnostics,
-) -> Option<Spec> {
-    if !phases_fit(doc, &["states"], is_phase_state, limits, diags) {
-        return None;
-    }
-    let profile = Profile {
+/// How a machine is read: shape, the features a loop cannot hold, lowering. What a loop
+/// cannot hold but can do without (names that are no ids, missing descriptions, guards,
+/// actions, `context`, ...) is a loss (`B001`): with `--allow-lossy`, each is a warning at
+/// its place and the machine is read without it; otherwise they are one error that lists
+/// them (`fold_losses`).
+pub static FRONT_END: FrontEnd<m::Machine> = FrontEnd {
+    format: Format::Xstate,
+    phases: Some((&["states"], is_phase_state)),
+    consumes_tree: true,
+    prepare: |_, _| Profile {
         unknown_key: Some(feature_key),
         ..Profile::default()
-    };
-    let mut machine: m::Machine = model_from_tree(doc, Format::Xstate, &profile, tree, diags)?;
-    done_with_tree(doc, tree, diags);
+    },
+    warn: no_warning,
+    lower: lower_machine,
+    fold_losses: Some(fold_losses),
+};
+
+/// The machine less loopconv's enforcement, its targets resolved, lowered.
+fn lower_machine(mut machine: m::Machine, diags: &mut Diagnostics) -> Spec {
     let ours = (machine.meta.as_ref()).is_some_and(|m| m.enforcement.is_some());
     match m::enforcement(&machine) {
         m::Enforcement::None => {}
@@ -134,12 +134,7 @@ pub fn read(
         m::Enforcement::Other => not_enforcement(&machine, diags),
     }
     resolve_targets(&mut machine, diags);
-    let spec = lower(machine, diags);
-    if !lossy {
-        diags.locate_missing(doc);
-        fold_losses(diags);
-    }
-    Some(spec)
+    lower(machine, diags)
 }
 
 /// A loss of reading a machine (`B001`) at the key `pointer`: a warning; [`fold_losses`]

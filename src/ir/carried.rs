@@ -23,9 +23,9 @@
 use serde_json::Value;
 
 use super::{
-    Access, Check, Destination, Escalation, FixedLoop, Goal, Graph, IMPLICIT_OUTCOME, MemoryAccess,
-    Origin, Outcome, Pattern, Phase, Port, REAL, Recognised, Roles, Spec, Terminal, Transition,
-    same_content,
+    Access, Check, Destination, Escalation, FixedLoop, Goal, Graph, IMPLICIT_OUTCOME, LoopPattern,
+    MemoryAccess, Origin, Outcome, Phase, Port, REAL, Recognised, Roles, Spec, Terminal,
+    Transition, same_content,
 };
 
 /// `max_attempts` when a MAS loop does not say (seed 004).
@@ -36,11 +36,11 @@ pub const DEFAULT_VERSION: &str = "0.1.0";
 
 /// The description a conversion to AgentPM gives a MAS loop that has none (AgentPM
 /// requires one); the reverse conversion recognises it and leaves the description out.
-pub fn placeholder_description(name: &str, pattern: Pattern) -> String {
+pub fn placeholder_description(name: &str, pattern: LoopPattern) -> String {
     match pattern {
-        Pattern::Real => format!("REAL loop `{name}` (converted from multi-agent-spec)."),
-        Pattern::Veal => format!("VEAL loop `{name}` (converted from multi-agent-spec)."),
-        Pattern::General => format!("Loop `{name}`."),
+        LoopPattern::Real => format!("REAL loop `{name}` (converted from multi-agent-spec)."),
+        LoopPattern::Veal => format!("VEAL loop `{name}` (converted from multi-agent-spec)."),
+        LoopPattern::General => format!("Loop `{name}`."),
     }
 }
 
@@ -76,7 +76,7 @@ pub fn derive_graph(spec: &Spec) -> Graph {
     ];
     // Seed 004: the validator is read-only, so `validate` never writes memory.
     let first_access = match fixed.pattern {
-        Pattern::Veal => access(true, Some(true), true, Some(false)),
+        LoopPattern::Veal => access(true, Some(true), true, Some(false)),
         _ => access(true, None, true, Some(true)),
     };
     let back_to = |id: &str| Destination::Phase(id.to_owned());
@@ -323,7 +323,7 @@ const READ_LEAD: &str = "Read the mission and requirements and gather the curren
 fn first_objective(spec: &Spec) -> String {
     let validator = spec.roles.validator.as_deref();
     let mut lines = Vec::new();
-    if spec.pattern == Pattern::Veal {
+    if spec.pattern == LoopPattern::Veal {
         let who = validator.map_or("The validator".to_owned(), |v| {
             format!("Validator {}", name(v))
         });
@@ -376,7 +376,7 @@ const REAL_VERDICT: &str =
 /// criteria.
 fn eval_objective(spec: &Spec, esc_text: &str) -> String {
     let verdict = match spec.pattern {
-        Pattern::Veal => VEAL_VERDICT,
+        LoopPattern::Veal => VEAL_VERDICT,
         _ => REAL_VERDICT,
     };
     let attempts = usize::try_from(spec.effective_max_attempts()).unwrap_or(usize::MAX);
@@ -409,7 +409,7 @@ fn act_objective(spec: &Spec) -> String {
         .as_deref()
         .map_or("The actor".to_owned(), |a| format!("Actor {}", name(a)));
     match spec.pattern {
-        Pattern::Veal => {
+        LoopPattern::Veal => {
             format!(
                 "{actor} fixes what the failing checks found, then the state is validated again."
             )
@@ -517,10 +517,10 @@ fn store(list: Option<(&str, Vec<Value>)>, out: &mut Sections) -> Option<()> {
     Some(())
 }
 
-fn read_first(pattern: Pattern, objective: &str) -> Option<Sections> {
+fn read_first(pattern: LoopPattern, objective: &str) -> Option<Sections> {
     let (lead, rest) = objective.split_once('\n').unwrap_or((objective, ""));
     let mut out = Sections::default();
-    if pattern == Pattern::Veal {
+    if pattern == LoopPattern::Veal {
         let who = lead.strip_suffix(VALIDATE_LEAD)?;
         if let Some(v) = who.strip_prefix("Validator ") {
             let (v, tail) = read_name(v)?;

@@ -15,7 +15,7 @@
 //! comparing a MAS loop with a graph: the MAS loop its objectives carry, when they carry
 //! one, otherwise the pattern, `max_attempts` and escalation its structure says.
 
-use super::{Escalation, FixedLoop, Pattern, Spec, Terminal, ToolAction, ToolFailure, carried};
+use super::{Escalation, FixedLoop, LoopPattern, Spec, Terminal, ToolAction, ToolFailure, carried};
 
 /// `spec` with every default written out. A graph written from a MAS loop
 /// ([`carried::decode`]) is written again from that loop with its defaults written out, so
@@ -60,7 +60,7 @@ pub fn with_defaults(spec: &Spec) -> Spec {
 /// The MAS defaults (seed 004): `max_attempts` 3, `escalation: human`, a check's
 /// `required: true`; empty lists are none.
 fn mas_defaults(s: &mut Spec) {
-    if matches!(s.pattern, Pattern::Real | Pattern::Veal) {
+    if matches!(s.pattern, LoopPattern::Real | LoopPattern::Veal) {
         s.bounds.max_attempts = Some(s.effective_max_attempts());
         s.bounds.escalation = Some(s.effective_escalation());
     }
@@ -99,7 +99,7 @@ fn access_defaults(p: &mut super::Phase) {
 /// (rounded up) and the escalation its `escalate` outcome leads to (`$handoff`: `human`).
 /// Any other loop is returned as it is.
 pub fn lift(spec: &Spec) -> Spec {
-    if spec.pattern != Pattern::General {
+    if spec.pattern != LoopPattern::General {
         return spec.clone();
     }
     if let Some(carried) = carried::decode(spec) {
@@ -119,7 +119,7 @@ pub fn lift(spec: &Spec) -> Spec {
 /// escalation its `escalate` outcome leads to (`$handoff`: `human`).
 pub fn lift_shape(spec: &Spec) -> Spec {
     let mut s = spec.clone();
-    if s.pattern != Pattern::General {
+    if s.pattern != LoopPattern::General {
         return s;
     }
     let Some(shape) = FixedLoop::recognise(&s) else {
@@ -145,15 +145,15 @@ pub fn lift_shape(spec: &Spec) -> Spec {
 /// between the MAS files (a check's command is a structured field, not a word of an
 /// objective).
 pub fn pair(old: &Spec, new: &Spec) -> (Spec, Spec) {
-    let carries = |s: &Spec| s.pattern != Pattern::General || carried::decode(s).is_some();
+    let carries = |s: &Spec| s.pattern != LoopPattern::General || carried::decode(s).is_some();
     let both = carries(old) && carries(new);
-    let mas = |s: &Spec| s.pattern != Pattern::General || both;
+    let mas = |s: &Spec| s.pattern != LoopPattern::General || both;
     let side = |s: &Spec, other: &Spec| {
         if !mas(other) {
             return with_defaults(s);
         }
         let mut lifted = with_defaults(&lift(s));
-        if s.pattern == Pattern::General && s.bounds.max_steps.is_none() {
+        if s.pattern == LoopPattern::General && s.bounds.max_steps.is_none() {
             lifted.bounds.max_attempts = None;
         }
         lifted

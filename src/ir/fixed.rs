@@ -7,13 +7,13 @@
 //! end recognises the shape in a general graph with it, and the diagram model reads the
 //! roles of the phases from it.
 
-use super::{Destination, Escalation, Pattern, Spec, Terminal};
+use super::{Destination, Escalation, LoopPattern, Spec, Terminal};
 
 /// One fixed loop: phase ids and `eval`'s outcomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FixedLoop {
-    /// `Pattern::Real` or `Pattern::Veal`.
-    pub pattern: Pattern,
+    /// `LoopPattern::Real` or `LoopPattern::Veal`.
+    pub pattern: LoopPattern,
     /// The first phase, the entry (`read` / `validate`).
     pub first: &'static str,
     /// Whether the validator runs the first phase (VEAL).
@@ -32,7 +32,7 @@ pub struct FixedLoop {
 
 /// Validate, Eval, Act, Loop.
 pub const VEAL: FixedLoop = FixedLoop {
-    pattern: Pattern::Veal,
+    pattern: LoopPattern::Veal,
     first: "validate",
     first_is_validator: true,
     eval: "eval",
@@ -47,7 +47,7 @@ pub const VEAL: FixedLoop = FixedLoop {
 
 /// Read, Eval, Act, Loop.
 pub const REAL: FixedLoop = FixedLoop {
-    pattern: Pattern::Real,
+    pattern: LoopPattern::Real,
     first: "read",
     first_is_validator: false,
     eval: "eval",
@@ -80,11 +80,11 @@ impl FixedLoop {
     pub const ALL: [FixedLoop; 2] = [VEAL, REAL];
 
     /// The fixed loop of a pattern (`None` for a general graph).
-    pub fn of(pattern: Pattern) -> Option<FixedLoop> {
+    pub fn of(pattern: LoopPattern) -> Option<FixedLoop> {
         match pattern {
-            Pattern::Veal => Some(VEAL),
-            Pattern::Real => Some(REAL),
-            Pattern::General => None,
+            LoopPattern::Veal => Some(VEAL),
+            LoopPattern::Real => Some(REAL),
+            LoopPattern::General => None,
         }
     }
 

@@ -4,7 +4,7 @@
 //! guide's conversion table, `docs/src/formats.md`):
 //!
 //! * identity: name, version, description, license, readme, `$schema`, environment;
-//! * [`Pattern`]: a general phase graph (AgentPM) or the fixed REAL / VEAL loop (MAS);
+//! * [`LoopPattern`]: a general phase graph (AgentPM) or the fixed REAL / VEAL loop (MAS);
 //! * [`Roles`] and [`Goal`]: the MAS agents, mission, success criteria, checks and ports;
 //! * [`Graph`]: entry phase, phases with access intent and outcomes, transitions, approval
 //!   checkpoints. A MAS loop is lowered to its three-phase graph here too, so that every back
@@ -66,7 +66,7 @@ pub fn same_content<T: Serialize>(a: &T, b: &T) -> bool {
 }
 
 /// The regex patterns (JSON Schema `pattern`) of ids, names and versions, shared by the
-/// IR's schema and the shape check. Not [`Pattern`], the shape of a loop.
+/// IR's schema and the shape check. Not [`LoopPattern`], the shape of a loop.
 pub mod id_pattern {
     /// A stable id (phase, outcome, checkpoint): upstream's
     /// `^[a-z](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$` without the look-ahead, plus `maxLength: 64`.
@@ -166,7 +166,8 @@ pub mod id_pattern {
 /// The shape of a loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "lowercase")]
-pub enum Pattern {
+#[schemars(rename = "Pattern")]
+pub enum LoopPattern {
     /// Any phase graph (AgentPM).
     #[default]
     General,
@@ -234,7 +235,7 @@ pub struct Spec {
     )]
     pub environment: Option<serde_json::Value>,
     /// General graph, REAL or VEAL.
-    pub pattern: Pattern,
+    pub pattern: LoopPattern,
     /// Descriptive label (AgentPM `loop.archetype`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1), regex(pattern = r"\S"))]

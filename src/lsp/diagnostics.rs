@@ -217,8 +217,7 @@ mod tests {
         assert_eq!(related[0].location.range.start.line, 12);
     }
 
-    /// `P011`'s help says what an editor user can do: write the format's keys (before: it
-    /// said to pass `--from`, which an editor cannot pass to the server).
+    /// `P011`'s help says what an editor user can do: write the format's keys.
     #[test]
     fn unknown_format_help_names_the_keys_not_a_flag() {
         let uri: Uri = "file:///tmp/notes.yaml".parse().expect("uri");

@@ -19,7 +19,6 @@ use super::workspace::{
     uri_of,
 };
 use crate::diag::Locate as _;
-use crate::format::Format;
 use crate::project::{Facts, Member, Project};
 
 /// The path of the open document at `key`, when it is in a workspace; the facts of every
@@ -83,12 +82,7 @@ fn phase_pointer(m: &Member, id: &str) -> Option<String> {
         return None;
     };
     let k = l.phases.iter().position(|p| p == id)?;
-    match l.format {
-        Format::Agentpm => Some(format!("/loop/phases/{k}/id")),
-        Format::Mas => Some(format!("/phases/{k}/id")),
-        Format::Ir => Some(format!("/graph/phases/{k}/id")),
-        Format::Xstate => None,
-    }
+    crate::pipeline::phase_id_pointer(l.format, k)
 }
 
 /// The location of the value (or key) at `pointer` in the file at `path`: in the open

@@ -84,7 +84,7 @@ fn options() -> LoadOptions {
 }
 
 /// The members of the workspace at `root`: its loops and the documents that use them, and
-/// its installed loops (`.agentpm/loops`, hidden, so walked on its own), sorted by path.
+/// its installed loops (`.agentpm/loops`, hidden, so searched on its own), sorted by path.
 fn read_members(root: &Path) -> Vec<Member> {
     let installed = root.join(".agentpm").join("loops");
     let mut files: Vec<PathBuf> = std::iter::once(root.to_path_buf())

@@ -185,14 +185,15 @@ pub struct Access {
     pub knowledge: Option<bool>,
     /// Memory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub memory: Option<Memory>,
+    pub memory: Option<MemoryAccess>,
 }
 
+// The IR's `MemoryAccess` by the same name; the schema keeps AgentPM's, `Memory`.
 /// Memory access: at least one key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-#[schemars(extend("minProperties" = 1))]
-pub struct Memory {
+#[schemars(rename = "Memory", extend("minProperties" = 1))]
+pub struct MemoryAccess {
     /// Read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read: Option<bool>,

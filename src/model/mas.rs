@@ -11,7 +11,7 @@ use crate::ir::id_pattern;
 // The escalation policy, check types and port types are the IR's (re-exported, so that a
 // loop is written with this module's names): the IR took them from multi-agent-spec, with
 // the same values, so one definition serves both (and both schemas). `LoopType` stays
-// here: REAL and VEAL are two of the IR's three `Pattern`s.
+// here: REAL and VEAL are two of the IR's three `LoopPattern`s.
 pub use crate::ir::{CheckType, Escalation, PortType};
 
 /// A REAL or VEAL loop.

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::format::Format;
 use crate::ir::{
-    Access, ErrorPolicy, Escalation, Goal, License, Pattern, Roles, Terminal, id_pattern,
+    Access, ErrorPolicy, Escalation, Goal, License, LoopPattern, Roles, Terminal, id_pattern,
 };
 
 /// The event that approves a checkpoint.
@@ -212,7 +212,7 @@ pub struct MachineMeta {
     pub environment: Option<serde_json::Value>,
     /// `general` (default), `real` or `veal`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pattern: Option<Pattern>,
+    pub pattern: Option<LoopPattern>,
     /// AgentPM `loop.archetype`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1), regex(pattern = r"\S"))]

@@ -14,6 +14,7 @@
 //! [`load`], so a conversion never hands out a file that loopconv itself would reject.
 //! Nothing below this module imports it.
 
+mod drive;
 mod read;
 mod write;
 
@@ -63,6 +64,19 @@ pub fn phase_layout(format: Option<Format>, root: &Node) -> PhaseLayout {
     }
 }
 
+/// The pointer to the id of the `k`th phase a loop of `format` lists (a list under
+/// `loop.phases` in AgentPM, `phases` in multi-agent-spec, `graph.phases` in the IR), for a
+/// tool that points into the document (the language server's links), so that it asks the
+/// pipeline instead of matching a format; `None` where a phase is a key (XState).
+pub fn phase_id_pointer(format: Format, k: usize) -> Option<String> {
+    match format {
+        Format::Agentpm => Some(format!("/loop/phases/{k}/id")),
+        Format::Mas => Some(format!("/phases/{k}/id")),
+        Format::Ir => Some(format!("/graph/phases/{k}/id")),
+        Format::Xstate => None,
+    }
+}
+
 /// The format a document claims to be, trying each in [`Format::ALL`] order.
 pub fn claimed_format(root: &Node) -> Option<Format> {
     Format::ALL.into_iter().find(|&f| claims(f, root))
@@ -93,10 +107,11 @@ pub fn read_format_allowing(
     lossy: bool,
     diags: &mut Diagnostics,
 ) -> Option<Spec> {
+    use front::{agentpm, ir, mas, xstate};
     match format {
-        Format::Agentpm => front::agentpm::read(doc, limits, tree, diags),
-        Format::Mas => front::mas::read(doc, limits, tree, diags),
-        Format::Ir => front::ir::read(doc, limits, tree, diags),
-        Format::Xstate => front::xstate::read(doc, limits, tree, lossy, diags),
+        Format::Agentpm => drive::read(&agentpm::FRONT_END, doc, limits, tree, lossy, diags),
+        Format::Mas => drive::read(&mas::FRONT_END, doc, limits, tree, lossy, diags),
+        Format::Ir => drive::read(&ir::FRONT_END, doc, limits, tree, lossy, diags),
+        Format::Xstate => drive::read(&xstate::FRONT_END, doc, limits, tree, lossy, diags),
     }
 }

@@ -76,6 +76,14 @@ impl Loaded {
         }
     }
 
+    /// Give the diagnostics pushed since the read (a command's, a project's rules') their
+    /// positions in the document, as the read gave its own.
+    pub fn locate(&mut self) {
+        if let Some(doc) = &self.doc {
+            super::drive::locate(doc, &mut self.diags);
+        }
+    }
+
     /// The decoded source text, when the bytes were readable (for source snippets).
     pub fn text(&self) -> Option<&str> {
         match &self.doc {
@@ -123,9 +131,7 @@ fn load_text(path: &str, text: Option<String>, diags: Diagnostics, opts: &LoadOp
     if let Some(text) = text {
         read_into(path, text, opts, &mut out, &mut other_format);
     }
-    if let Some(doc) = &out.doc {
-        out.diags.locate_missing(doc);
-    }
+    out.locate();
     out.diags.sort();
     if let Some(claimed) = other_format
         && let Some(format) = out.format

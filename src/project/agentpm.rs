@@ -129,7 +129,7 @@ pub fn read_manifest(loaded: &mut Loaded) -> Option<Manifest> {
     for d in diags {
         loaded.diags.push(d);
     }
-    loaded.diags.locate_missing(doc);
+    loaded.locate();
     loaded.diags.sort();
     Some(Manifest {
         template,
@@ -288,7 +288,7 @@ pub fn read_lock(loaded: &mut Loaded) -> Option<Lock> {
             .with_help("regenerate agent.lock v3 with `agentpm install`")
             .at("/lockfile_version"),
         );
-        loaded.diags.locate_missing(doc);
+        loaded.locate();
         return Some(Lock { root_loop: None });
     }
     let roots = root

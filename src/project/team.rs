@@ -66,7 +66,7 @@ pub fn read(loaded: &mut Loaded) -> Option<Team> {
     for d in r.diags {
         loaded.diags.push(d);
     }
-    loaded.diags.locate_missing(doc);
+    loaded.locate();
     loaded.diags.sort();
     Some(team)
 }

@@ -120,9 +120,9 @@ mod tests {
     }
 
     proptest! {
-        /// One pass over the text finds what walking the tree finds, for every pointer.
+        /// One pass over the text finds what descending the tree finds, for every pointer.
         #[test]
-        fn scanning_the_text_finds_what_walking_the_tree_finds(
+        fn scanning_the_text_finds_what_descending_the_tree_finds(
             text in json_text(),
             pointers in prop::collection::vec(pointer(), 1..8),
         ) {
@@ -134,8 +134,8 @@ mod tests {
             let range = |s: Span| (s.start(), s.end());
             for (p, f) in refs.iter().zip(scanned) {
                 let (value, nearest) = doc.find(p);
-                let walked = (value.map(|(v, k)| (range(v), k.map(range))), range(nearest));
-                prop_assert_eq!((f.value, f.nearest), walked, "{} in {}", p, text);
+                let descended = (value.map(|(v, k)| (range(v), k.map(range))), range(nearest));
+                prop_assert_eq!((f.value, f.nearest), descended, "{} in {}", p, text);
             }
         }
     }

@@ -4,7 +4,7 @@
 //! and the tree's memory (a 10,000-phase loop with 100 errors: a third more time); this
 //! pass descends only into the values the pointers go through, and skips the rest.
 //!
-//! It answers as [`super::Document`]'s walk does: of a key given twice the last is the
+//! It answers as [`super::Document`]'s descent does: of a key given twice the last is the
 //! one read, an array step is a `usize` (`str::parse`), and a pointer that names nothing
 //! gives the deepest value it reached.
 

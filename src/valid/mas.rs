@@ -5,8 +5,8 @@
 
 use super::Sink as _;
 use super::{blank, earlier};
-use crate::diag::{Code, Diagnostic, Diagnostics, Flagged};
-use crate::ir::{Escalation, Field, IdMap, Pattern, Spec};
+use crate::diag::{Code, Diagnostic, Diagnostics, Rejected};
+use crate::ir::{Escalation, Field, IdMap, LoopPattern, Spec};
 use crate::pointer::Pointer;
 
 /// Where a missing loop-level field goes in the file's format: the pointer of the object
@@ -19,14 +19,14 @@ fn missing_field(spec: &Spec, field: Field) -> (String, String) {
 }
 
 /// MAS rule `V101`: a REAL loop has a mission.
-pub(super) fn real_has_mission(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
-    if spec.pattern == Pattern::Real && spec.goal.mission.as_deref() == Some("") {
+pub(super) fn real_has_mission(spec: &Spec, flagged: &Rejected, sink: &mut Diagnostics) {
+    if spec.pattern == LoopPattern::Real && spec.goal.mission.as_deref() == Some("") {
         sink.value(
             empty_role(Code::MissingMission, "mission", "the goal statement")
                 .at(spec.provenance.pointer(Field::Mission)),
         );
     }
-    if spec.pattern == Pattern::Real
+    if spec.pattern == LoopPattern::Real
         && spec.goal.mission.is_none()
         && !flagged.contains(|| spec.provenance.pointer(Field::Mission))
     {
@@ -44,10 +44,10 @@ pub(super) fn real_has_mission(spec: &Spec, flagged: &Flagged, sink: &mut Diagno
 /// MAS rules `V102` and `V103`: a VEAL loop has a validator and at least one check.
 pub(super) fn veal_has_validator_and_checks(
     spec: &Spec,
-    flagged: &Flagged,
+    flagged: &Rejected,
     sink: &mut Diagnostics,
 ) {
-    if spec.pattern != Pattern::Veal {
+    if spec.pattern != LoopPattern::Veal {
         return;
     }
     if spec.roles.validator.as_deref() == Some("") {
@@ -84,7 +84,7 @@ pub(super) fn veal_has_validator_and_checks(
 }
 
 /// MAS rule `V104`: `escalation: fallback` names a `fallback_agent`.
-pub(super) fn fallback_has_agent(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
+pub(super) fn fallback_has_agent(spec: &Spec, flagged: &Rejected, sink: &mut Diagnostics) {
     let fallback = spec.bounds.escalation == Some(Escalation::Fallback);
     if fallback && spec.roles.fallback_agent.as_deref() == Some("") {
         sink.value(
@@ -125,7 +125,7 @@ fn empty_role(code: Code, field: &str, what: &str) -> Diagnostic {
 /// Go SDK rule "loop actor is required": a REAL or VEAL loop's `actor` is not empty
 /// (`F014`; a missing `actor` is `F002` from the shape check).
 pub(super) fn actor_not_empty(spec: &Spec, sink: &mut Diagnostics) {
-    if matches!(spec.pattern, Pattern::Real | Pattern::Veal)
+    if matches!(spec.pattern, LoopPattern::Real | LoopPattern::Veal)
         && spec.roles.actor.as_deref() == Some("")
     {
         sink.value(
@@ -160,7 +160,7 @@ pub(super) fn unique_check_ids(spec: &Spec, sink: &mut Diagnostics) {
 /// MAS rule `V106`: each check has what its type runs. The fields are optional, so this is
 /// a warning: such a check passes the schema and the SDK, and never runs. A field whose
 /// value was reported already (a wrong type) is not judged.
-pub(super) fn checks_can_run(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
+pub(super) fn checks_can_run(spec: &Spec, flagged: &Rejected, sink: &mut Diagnostics) {
     use crate::ir::CheckType;
     for c in spec.goal.checks.iter().flatten() {
         // A key the format does not define (`check:` for `command:`) is the cause.
@@ -243,7 +243,7 @@ pub(super) fn checks_can_run(spec: &Spec, flagged: &Flagged, sink: &mut Diagnost
 }
 
 /// MAS rule `V107`: `fallback_agent` is invoked only by `escalation: fallback`.
-pub(super) fn fallback_agent_used(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
+pub(super) fn fallback_agent_used(spec: &Spec, flagged: &Rejected, sink: &mut Diagnostics) {
     // An empty agent is as good as none (the Go SDK's reading), not judged upstream.
     let Some(agent) = spec.roles.fallback_agent.as_deref().filter(|a| !blank(a)) else {
         return;

@@ -21,7 +21,10 @@ use crate::ir::{IdMap, Spec};
 
 /// Validate a loop. Returns the graph analysis.
 pub fn validate(spec: &Spec, diags: &mut Diagnostics) -> Info {
-    let edges_intact = refs::check(spec, diags);
+    // What the front end rejected: no rule judges it again (one cause, one diagnostic).
+    let rejected = diags.take_rejected();
+    let edges_intact = refs::check(spec, &rejected, diags);
+    diags.restore_rejected(rejected);
     graph::analyse(spec, edges_intact, diags)
 }
 

@@ -6,7 +6,7 @@
 //!
 //! * a *flagged* value is one whose own error an earlier stage already reported (a bad or
 //!   empty id, an empty or wrong-typed list: `F003`, `F004`, `F005`, `F009`, `F014` at its
-//!   pointer; see [`crate::diag::Flagged`]);
+//!   pointer; see [`crate::diag::Rejected`]);
 //! * a phase whose id is flagged or declared twice (`V003`) is *poisoned*: its outcomes are
 //!   not checked for transitions (`V011`, `V010`), and a reference that is its id written
 //!   validly (`investigate` for `Investigate`) counts for it without a diagnostic;
@@ -19,7 +19,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diag::{Diagnostic, EditTarget, Flagged, Suggestion};
+use crate::diag::{Diagnostic, EditTarget, Rejected, Suggestion};
 use crate::ir::id_pattern::repaired_id;
 use crate::ir::{Destination, Graph, IMPLICIT_OUTCOME, IdMap, Phase, Spec, Transition, id_map};
 use crate::text::did_you_mean::{closest, one_edit};
@@ -77,7 +77,7 @@ pub(super) struct Names<'a> {
     pub(super) phases_flagged: bool,
     /// The transition list is flagged (empty): coverage cannot be judged.
     pub(super) transitions_flagged: bool,
-    flagged: &'a Flagged,
+    flagged: &'a Rejected,
     /// How each transition's names resolve, in transition order, packed
     /// ([`Names::transitions`] unpacks them): the first declaration of its `from`, or
     /// [`UNUSUAL`] when one of its names is not a declared name written exactly (then they
@@ -117,7 +117,7 @@ pub(super) struct TransitionNames<'a> {
 }
 
 impl<'a> Names<'a> {
-    pub(super) fn new(spec: &'a Spec, flagged: &'a Flagged) -> Self {
+    pub(super) fn new(spec: &'a Spec, flagged: &'a Rejected) -> Self {
         use crate::ir::Field;
         let graph = &spec.graph;
         let mut first = id_map(graph.phases.len());

@@ -12,7 +12,7 @@ use super::names::{Names, Resolved, TransitionNames, target_declared, unknown_id
 use super::unknown::Meant;
 use super::{blank, earlier};
 use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
-use crate::diag::{Diagnostics, Flagged};
+use crate::diag::{Diagnostics, Rejected};
 use crate::ir::{Destination, Field, Graph, IMPLICIT_OUTCOME, Phase, Spec, Transition};
 use crate::ir::{Exhausted, IdMap, IdSet, ToolAction, ToolFailure, id_map};
 
@@ -22,10 +22,9 @@ use crate::ir::{Exhausted, IdMap, IdSet, ToolAction, ToolFailure, id_map};
 ///
 /// Each rule pushes its diagnostics in authored order; the rules run in code order, and
 /// the diagnostics are sorted by position and code afterwards.
-pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
+pub(super) fn check(spec: &Spec, flagged: &Rejected, sink: &mut Diagnostics) -> bool {
     let g = &spec.graph;
-    let flagged = Flagged::reported(sink);
-    let phases = Names::new(spec, &flagged);
+    let phases = Names::new(spec, flagged);
     entry_named_like_its_declaration(spec, &phases, sink);
     invalid_ids_renamed_everywhere(spec, &phases, sink);
     // Rules 1-5: labels, phases and outcomes.
@@ -49,16 +48,16 @@ pub(super) fn check(spec: &Spec, sink: &mut Diagnostics) -> bool {
     // checkpoints may guard one phase, evaluated in authored order).
     unique_checkpoint_ids(g, sink);
     // Rules 18-22: error policy.
-    retry_policy(spec, &flagged, sink);
-    phase_failure_policy(spec, &flagged, sink);
+    retry_policy(spec, flagged, sink);
+    phase_failure_policy(spec, flagged, sink);
     // MAS rules.
-    super::mas::real_has_mission(spec, &flagged, sink);
+    super::mas::real_has_mission(spec, flagged, sink);
     super::mas::actor_not_empty(spec, sink);
-    super::mas::veal_has_validator_and_checks(spec, &flagged, sink);
-    super::mas::fallback_has_agent(spec, &flagged, sink);
+    super::mas::veal_has_validator_and_checks(spec, flagged, sink);
+    super::mas::fallback_has_agent(spec, flagged, sink);
     super::mas::unique_check_ids(spec, sink);
-    super::mas::checks_can_run(spec, &flagged, sink);
-    super::mas::fallback_agent_used(spec, &flagged, sink);
+    super::mas::checks_can_run(spec, flagged, sink);
+    super::mas::fallback_agent_used(spec, flagged, sink);
     // A missing transition (`V011`) is also why a terminal or a phase may be out of reach:
     // the graph rules wait for it (one cause, one diagnostic).
     edges_resolve(g, &phases) && !phases.transitions_flagged && !phases.phases_flagged && !missing
@@ -728,7 +727,7 @@ fn unique_checkpoint_ids(g: &Graph, sink: &mut Diagnostics) {
 /// Rules 18-21 (`V018`-`V021`): `action: retry` needs `max_retries` and `on_exhausted`, and
 /// any other action allows neither. A member given unreadably (reported already) is not
 /// also missing.
-fn retry_policy(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
+fn retry_policy(spec: &Spec, flagged: &Rejected, sink: &mut Diagnostics) {
     let Some(tf) = spec
         .bounds
         .error_policy
@@ -824,7 +823,7 @@ fn only_with_retry(tf: &ToolFailure, tp: &str, sink: &mut Diagnostics) {
 
 /// Rule 22 (`V022`): when a tool failure can fail the phase (`fail_phase`, or a retry that
 /// ends in `fail_phase`), `error_policy` says what a phase failure does.
-fn phase_failure_policy(spec: &Spec, flagged: &Flagged, sink: &mut Diagnostics) {
+fn phase_failure_policy(spec: &Spec, flagged: &Rejected, sink: &mut Diagnostics) {
     let Some(ep) = &spec.bounds.error_policy else {
         return;
     };

@@ -192,7 +192,9 @@ pub(super) fn bounds(old: &Spec, new: &Spec, out: &mut Out) {
     if !derived_objectives(old, new) {
         limit(Limit::MaxSteps, o.max_steps, n.max_steps, out);
     }
-    if old.pattern != crate::ir::Pattern::General || new.pattern != crate::ir::Pattern::General {
+    if old.pattern != crate::ir::LoopPattern::General
+        || new.pattern != crate::ir::LoopPattern::General
+    {
         limit(Limit::MaxAttempts, o.max_attempts, n.max_attempts, out);
     }
     if old.effective_escalation() != new.effective_escalation()
@@ -254,7 +256,7 @@ fn limit(id: Limit, o: Option<u64>, n: Option<u64>, out: &mut Out) {
 /// escalation; under any other it plays no part in a run (and an AgentPM graph has no place
 /// for it), so it is compared only where it is used.
 fn fallback_agent(s: &Spec) -> Option<String> {
-    (s.pattern != crate::ir::Pattern::General
+    (s.pattern != crate::ir::LoopPattern::General
         && s.effective_escalation() == crate::ir::Escalation::Fallback)
         .then(|| s.roles.fallback_agent.clone())
         .flatten()

@@ -23,8 +23,8 @@ use serde::Serialize;
 use super::{Error, Options};
 use crate::diag::Diagnostics;
 use crate::ir::{
-    Check, Checkpoint, Destination, ErrorPolicy, Escalation, Graph, Outgoing, Pattern, Phase, Port,
-    Spec, Terminal, Transition,
+    Check, Checkpoint, Destination, ErrorPolicy, Escalation, Graph, LoopPattern, Outgoing, Phase,
+    Port, Spec, Terminal, Transition,
 };
 use crate::text::count;
 use crate::text::markdown::{block, code, inline, longest_run};
@@ -364,7 +364,7 @@ impl Page {
     /// Build the context of one loop's page.
     pub fn new(spec: &Spec, info: &Info, source: &str) -> Page {
         let g = &spec.graph;
-        let is_mas = spec.pattern != Pattern::General || !spec.roles.is_empty();
+        let is_mas = spec.pattern != LoopPattern::General || !spec.roles.is_empty();
         let paragraph = |s: &Option<String>| s.as_deref().map(block).filter(|s| !s.is_empty());
         Page {
             name: inline(&spec.name),
@@ -449,9 +449,9 @@ fn metadata_rows(spec: &Spec, source: &str) -> Vec<Row> {
     };
     rows.push(Row::new("Format", fmt));
     let pattern = match spec.pattern {
-        Pattern::General => "general phase graph",
-        Pattern::Real => "REAL (Read, Eval, Act, Loop)",
-        Pattern::Veal => "VEAL (Validate, Eval, Act, Loop)",
+        LoopPattern::General => "general phase graph",
+        LoopPattern::Real => "REAL (Read, Eval, Act, Loop)",
+        LoopPattern::Veal => "VEAL (Validate, Eval, Act, Loop)",
     };
     rows.push(Row::new("Pattern", pattern.to_owned()));
     if let Some(a) = &spec.archetype {
@@ -559,7 +559,7 @@ fn error_policy_rows(ep: &ErrorPolicy) -> Vec<Row> {
 
 fn limit_rows(spec: &Spec, is_mas: bool) -> Vec<Row> {
     let steps = match spec.bounds.max_steps {
-        Some(n) if is_mas && spec.pattern != Pattern::General => {
+        Some(n) if is_mas && spec.pattern != LoopPattern::General => {
             format!("{n} (derived: 3 × max attempts − 1)")
         }
         Some(n) => n.to_string(),
@@ -592,7 +592,7 @@ fn role_rows(spec: &Spec) -> Vec<Row> {
     let agent = |a: &Option<String>| a.as_deref().map_or_else(|| UNSET.to_owned(), code);
     let default = |absent: bool| if absent { " (default)" } else { "" };
     let mut rows = vec![Row::new("Actor", agent(&spec.roles.actor))];
-    if spec.pattern == Pattern::Veal || spec.roles.validator.is_some() {
+    if spec.pattern == LoopPattern::Veal || spec.roles.validator.is_some() {
         rows.push(Row::new("Validator", agent(&spec.roles.validator)));
     }
     if spec.roles.fallback_agent.is_some() || spec.bounds.escalation == Some(Escalation::Fallback) {

@@ -106,7 +106,7 @@ pub(in crate::cli) fn search_each(
     }
     // The configuration's `include` and `exclude`, relative to its folder.
     let admits = |p: &Path| w.rules.as_ref().is_none_or(|r| r.admits(p));
-    // Walked on every core: a walk checks each folder for ignore files, a dozen system
+    // Searched on every core: a search checks each folder for ignore files, a dozen system
     // calls a folder, and was a quarter of checking 1,000 installed packages.
     let walker = ignore::WalkBuilder::new(dir)
         .require_git(false)
@@ -157,7 +157,7 @@ fn is_loop_file(entry: &ignore::DirEntry) -> bool {
     is_file && loop_ext
 }
 
-/// A document a project reads beside its loops that a loop walk does not find: an
+/// A document a project reads beside its loops that a loop search does not find: an
 /// `agent.lock`, or a Markdown agent spec in an `agents` folder (multi-agent-spec).
 fn is_project_document(entry: &ignore::DirEntry) -> bool {
     let p = entry.path();
@@ -170,7 +170,7 @@ pub(in crate::cli) fn is_agent_spec(p: &Path) -> bool {
     loopconv::project::is_agent_spec_path(p)
 }
 
-/// A mutex's contents, also after a panic on another thread (the walk keeps no invariant
+/// A mutex's contents, also after a panic on another thread (the search keeps no invariant
 /// a panic could break).
 fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)

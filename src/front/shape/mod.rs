@@ -22,7 +22,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
+use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Rejection, Suggestion};
 use crate::front::to_model::Edits;
 use crate::text::count;
 use crate::tree::{Document, Member, Node, Value};
@@ -122,6 +122,31 @@ fn is_fatal(code: Code) -> bool {
     )
 }
 
+/// What a problem the shape check reports rejects ([`Rejection`]), if anything: the value
+/// it points at, when the value cannot be read as a name, a list or a field; the key, when
+/// the format does not define it (with the field it misspells, when the report renames
+/// it); the machine, when it uses an XState feature a loop cannot hold.
+fn rejection(d: &Diagnostic) -> Option<Rejection> {
+    match d.code {
+        Code::InvalidId
+        | Code::InvalidName
+        | Code::EmptyString
+        | Code::WrongType
+        | Code::EmptyCollection
+        | Code::Yaml11Boolean
+        | Code::InvalidValue
+        | Code::OutOfRange => Some(Rejection::Value),
+        Code::XstateUnsupported => Some(Rejection::Machine),
+        Code::UnknownField => Some(Rejection::UnknownKey {
+            meant: match d.suggestions.first() {
+                Some(Suggestion::Replace { target, with }) if target.key => Some(with.clone()),
+                _ => None,
+            },
+        }),
+        _ => None,
+    }
+}
+
 /// One run of the shape check over a document: what it reads and what it collects.
 struct ShapeCheck<'a> {
     schema: &'static Schema,
@@ -170,7 +195,10 @@ impl ShapeCheck<'_> {
         if report {
             d.location.on_key |= key;
             self.fatal += usize::from(is_fatal(d.code));
-            self.diags.push(d);
+            match rejection(&d) {
+                Some(what) => self.diags.reject(d, what),
+                None => self.diags.push(d),
+            }
         }
     }
 

@@ -6,12 +6,12 @@ mod gates;
 mod phases;
 
 use super::names::{free_id, kebab, terminal_by_name};
-use super::targets::unsupported;
+use super::targets::{refuse, unsupported};
 use super::{loss, pointer, state_origin};
-use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Suggestion};
+use crate::diag::{Code, Diagnostic, Diagnostics, EditTarget, Rejection, Suggestion};
 use crate::format::Format;
 use crate::ir::id_pattern::is_stable_id;
-use crate::ir::{self, IdMap, IdSet, Origin, Pattern, Provenance, Spec, Terminal};
+use crate::ir::{self, IdMap, IdSet, LoopPattern, Origin, Provenance, Spec, Terminal};
 use crate::model::xstate as m;
 
 /// An event of a state: its name, its transition, and its origin.
@@ -107,7 +107,7 @@ pub(super) fn lower(mut machine: m::Machine, diags: &mut Diagnostics) -> Spec {
         readme: meta.readme,
         license: meta.license,
         environment: meta.environment,
-        pattern: meta.pattern.unwrap_or(Pattern::General),
+        pattern: meta.pattern.unwrap_or(LoopPattern::General),
         archetype: meta.archetype,
         roles: meta.roles.unwrap_or_default(),
         goal,
@@ -231,7 +231,7 @@ impl<'a> Lowering<'a> {
             ));
             return name;
         }
-        self.diags.push(
+        self.diags.reject(
             Diagnostic::new(
                 Code::InvalidId,
                 format!(
@@ -242,6 +242,7 @@ impl<'a> Lowering<'a> {
             )
             .with_note("ids are lowercase kebab-case, starting with a letter")
             .at("/id"),
+            Rejection::Value,
         );
         id.to_owned()
     }
@@ -350,7 +351,8 @@ impl<'a> Lowering<'a> {
                     m::StateType::History => "a history state",
                     _ => "a compound state (with nested states)",
                 };
-                self.diags.push(
+                refuse(
+                    self.diags,
                     Diagnostic::new(
                         Code::XstateUnsupported,
                         format!(
@@ -379,7 +381,7 @@ impl<'a> Lowering<'a> {
                     event,
                     "guarded candidate transitions",
                 );
-                self.diags.push(d);
+                refuse(self.diags, d);
             }
         }
     }
@@ -447,7 +449,7 @@ impl<'a> Lowering<'a> {
                 continue;
             }
             let ptr = format!("{}/{field}", state_origin(key).pointer());
-            self.diags.push(
+            self.diags.reject(
                 Diagnostic::new(
                     Code::UnknownField,
                     format!(
@@ -460,6 +462,7 @@ impl<'a> Lowering<'a> {
                     target: EditTarget::key(ptr.clone()),
                 })
                 .at_key(ptr),
+                Rejection::UnknownKey { meant: None },
             );
         }
     }

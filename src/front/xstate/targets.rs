@@ -3,7 +3,7 @@
 //! and what a loop can do without (`B001`): guards, actions, `context`, `entry`.
 
 use super::{loss, state_origin};
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Rejection};
 use crate::front::shape::UnknownKey;
 use crate::ir::{self, IdMap};
 use crate::model::xstate as m;
@@ -35,11 +35,10 @@ pub(super) fn not_enforcement(machine: &m::Machine, diags: &mut Diagnostics) {
             );
         }
         if state.always.is_some() {
-            diags.push(unsupported(
-                &at.pointer_to("always"),
-                "always",
-                "eventless transitions",
-            ));
+            refuse(
+                diags,
+                unsupported(&at.pointer_to("always"), "always", "eventless transitions"),
+            );
         }
         for (event, on) in state.on.iter().flatten() {
             let t = match on {
@@ -153,6 +152,11 @@ pub(super) fn unsupported(pointer: &str, key: &str, feature: &str) -> Diagnostic
     .at_key(pointer)
 }
 
+/// Report `d`, an `F018`: the machine is not the loop read from it.
+pub(super) fn refuse(diags: &mut Diagnostics, d: Diagnostic) {
+    diags.reject(d, Rejection::Machine);
+}
+
 /// `F018` for a target or an event at `pointer` a loop cannot hold, saying why.
 fn refused(pointer: String, message: String) -> Diagnostic {
     Diagnostic::new(Code::XstateUnsupported, message)
@@ -243,13 +247,16 @@ impl Resolver {
             None => false,
         };
         if child {
-            diags.push(refused(
-                ptr(),
-                format!(
-                    "the target `{}` names a child state: nested states, an XState feature a loop cannot hold",
-                    target.escape_debug()
+            refuse(
+                diags,
+                refused(
+                    ptr(),
+                    format!(
+                        "the target `{}` names a child state: nested states, an XState feature a loop cannot hold",
+                        target.escape_debug()
+                    ),
                 ),
-            ));
+            );
         }
         None
     }
@@ -276,7 +283,7 @@ fn event_change(
 ) -> Option<Change> {
     let own = |k: String| Some(Change::Retarget(vec![(None, k)]));
     if event == "*" {
-        diags.push(refused(
+        refuse(diags, refused(
             ptr(),
             "the wildcard event `*` (any other event), an XState feature a loop cannot hold: name each outcome".to_owned(),
         ));
@@ -291,24 +298,30 @@ fn event_change(
     match (on, single.map(|t| t.target.0.len())) {
         (m::On::Target(t), _) => r.resolve(states, t, ptr, diags).and_then(own),
         (_, Some(0)) => {
-            diags.push(refused(
-                ptr(),
-                format!(
-                    "the event `{}` has no target (it stays in the state and only runs actions), an XState feature a loop cannot hold: an outcome leads somewhere",
-                    event.escape_debug()
+            refuse(
+                diags,
+                refused(
+                    ptr(),
+                    format!(
+                        "the event `{}` has no target (it stays in the state and only runs actions), an XState feature a loop cannot hold: an outcome leads somewhere",
+                        event.escape_debug()
+                    ),
                 ),
-            ));
+            );
             Some(Change::Drop)
         }
         (_, Some(n)) => {
             if n > 1 {
-                diags.push(refused(
-                    tp(),
-                    format!(
-                        "the event `{}` has several targets at once (parallel states), an XState feature a loop cannot hold",
-                        event.escape_debug()
+                refuse(
+                    diags,
+                    refused(
+                        tp(),
+                        format!(
+                            "the event `{}` has several targets at once (parallel states), an XState feature a loop cannot hold",
+                            event.escape_debug()
+                        ),
                     ),
-                ));
+                );
             }
             let first = single.and_then(|t| t.target.first()).unwrap_or_default();
             match r.resolve(states, first, &tp, diags) {

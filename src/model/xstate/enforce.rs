@@ -28,7 +28,7 @@ use super::{
     Events, Machine, MachineMeta, On, State, StateMeta, StateType, Status, Tags, Targets,
     Transition,
 };
-use crate::ir::{ErrorPolicy, Exhausted, FixedLoop, Pattern, PhaseAction, ToolAction};
+use crate::ir::{ErrorPolicy, Exhausted, FixedLoop, LoopPattern, PhaseAction, ToolAction};
 
 mod unenforce;
 
@@ -146,7 +146,7 @@ impl Setup {
     /// The setup for `meta`, in a machine whose states (but enforcement's final states)
     /// have the keys `taken` accepts.
     fn of(meta: &MachineMeta, taken: impl Fn(&str) -> bool) -> Setup {
-        let fixed = FixedLoop::of(meta.pattern.unwrap_or(Pattern::General));
+        let fixed = FixedLoop::of(meta.pattern.unwrap_or(LoopPattern::General));
         let ends = FailureEnds::of(meta.error_policy.as_ref());
         let finals = final_keys(&taken, [Status::LimitReached, ends.tool, ends.phase]);
         let key_of = |status: Status| {

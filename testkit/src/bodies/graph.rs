@@ -3,44 +3,11 @@
 //! a legend, PlantUML, Markdown (and the index), the schemas, and the AgentPM, MAS and IR writers
 //! (which read their own output back and validate it).
 
-use loopconv::Target;
-use loopconv::back::{self, mermaid::Style};
+use loopconv::back;
 use loopconv::diag::{Diagnostics, Severity};
-use loopconv::{Format, LoadOptions, load};
+use loopconv::{LoadOptions, load};
 
-/// The options of each variant of a back end (an exhaustive match: a new back end or style
-/// must be added here).
-fn variants(target: Target, base: &back::Options) -> Vec<back::Options> {
-    match target {
-        Target::Mermaid => [Style::Flowchart, Style::State]
-            .map(|style| back::Options {
-                style,
-                ..base.clone()
-            })
-            .to_vec(),
-        Target::Dot => [false, true]
-            .map(|legend| back::Options {
-                legend,
-                ..base.clone()
-            })
-            .to_vec(),
-        Target::Schema => Format::ALL
-            .map(|f| back::Options {
-                schema: Some(f),
-                ..base.clone()
-            })
-            .to_vec(),
-        Target::Loop(Format::Ir)
-        | Target::Loop(Format::Agentpm)
-        | Target::Loop(Format::Mas)
-        | Target::Loop(Format::Xstate)
-        | Target::PlantUml
-        | Target::Markdown
-        | Target::LangGraph => {
-            vec![base.clone()]
-        }
-    }
-}
+use crate::variants::variants;
 
 /// One fuzz input: panics on a bug, returns on anything else.
 pub fn run(data: &[u8]) {
@@ -56,20 +23,18 @@ pub fn run(data: &[u8]) {
             source: name.to_owned(),
             ..back::Options::default()
         };
-        for target in Target::ALL {
-            for opts in variants(target, &base) {
-                let mut diags = Diagnostics::new(name);
-                let out = loopconv::write(target, spec, info, &opts, &mut diags);
-                assert!(out.is_ok(), "{target}: {out:?}");
-                // With --allow-lossy and the agent flags, every valid loop converts, and the
-                // output passes loopconv's own validation (no B004).
-                let errors: Vec<_> = diags
-                    .items()
-                    .iter()
-                    .filter(|d| d.severity == Severity::Error)
-                    .collect();
-                assert!(errors.is_empty(), "{target}: {errors:?}");
-            }
+        for (target, _, opts) in variants(&base) {
+            let mut diags = Diagnostics::new(name);
+            let out = loopconv::write(target, spec, info, &opts, &mut diags);
+            assert!(out.is_ok(), "{target}: {out:?}");
+            // With --allow-lossy and the agent flags, every valid loop converts, and the
+            // output passes loopconv's own validation (no B004).
+            let errors: Vec<_> = diags
+                .items()
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .collect();
+            assert!(errors.is_empty(), "{target}: {errors:?}");
         }
         let entry = back::markdown::IndexEntry {
             name: spec.name.clone(),

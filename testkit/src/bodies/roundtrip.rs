@@ -16,7 +16,7 @@
 
 use loopconv::back;
 use loopconv::diag::{Diagnostics, Severity};
-use loopconv::ir::{Pattern, Spec};
+use loopconv::ir::{LoopPattern, Spec};
 use loopconv::valid::Info;
 use loopconv::{Format, LoadOptions, Loaded, load};
 use serde_json::Value;
@@ -110,7 +110,7 @@ fn normalise(spec: &Spec, f: Format) -> Spec {
         // An absent `escalation` means `human` (`Spec::effective_escalation`), so it reads
         // back as `Some(Human)`. The derived graph already uses the effective value.
         Format::Mas => {
-            if matches!(s.pattern, Pattern::Real | Pattern::Veal) {
+            if matches!(s.pattern, LoopPattern::Real | LoopPattern::Veal) {
                 s.bounds.escalation = Some(s.effective_escalation());
             }
         }

@@ -126,17 +126,17 @@ impl M {
     }
 
     /// Every node with its JSON Pointer, in document order.
-    pub fn walk<'a>(&'a self, ptr: String, out: &mut Vec<(String, &'a M)>) {
+    pub fn descend<'a>(&'a self, ptr: String, out: &mut Vec<(String, &'a M)>) {
         out.push((ptr.clone(), self));
         match self {
             M::Arr(a) => {
                 for (i, v) in a.iter().enumerate() {
-                    v.walk(format!("{ptr}/{i}"), out);
+                    v.descend(format!("{ptr}/{i}"), out);
                 }
             }
             M::Obj(o) => {
                 for (k, v) in o {
-                    v.walk(format!("{ptr}/{}", loopconv::pointer::escape(k)), out);
+                    v.descend(format!("{ptr}/{}", loopconv::pointer::escape(k)), out);
                 }
             }
             _ => {}
@@ -145,7 +145,7 @@ impl M {
 
     pub fn pointers(&self) -> Vec<(String, M)> {
         let mut v = Vec::new();
-        self.walk(String::new(), &mut v);
+        self.descend(String::new(), &mut v);
         v.into_iter().map(|(p, m)| (p, m.clone())).collect()
     }
 

@@ -3,9 +3,9 @@
 
 use loopconv::diag::{Diagnostics, Severity};
 use loopconv::ir::{
-    Access, Bounds, Checkpoint, Destination, ErrorPolicy, Exhausted, Graph, License, MemoryAccess,
-    Outcome, Pattern, Phase, PhaseAction, PhaseFailure, Spec, Terminal, ToolAction, ToolFailure,
-    Transition,
+    Access, Bounds, Checkpoint, Destination, ErrorPolicy, Exhausted, Graph, License, LoopPattern,
+    MemoryAccess, Outcome, Phase, PhaseAction, PhaseFailure, Spec, Terminal, ToolAction,
+    ToolFailure, Transition,
 };
 use loopconv::model::agentpm as am;
 use loopconv::model::mas as mm;
@@ -384,7 +384,7 @@ pub fn agentpm_spec() -> impl Strategy<Value = Spec> {
             readme,
             license,
             environment,
-            pattern: Pattern::General,
+            pattern: LoopPattern::General,
             archetype,
             graph,
             bounds: Bounds {
@@ -587,7 +587,11 @@ pub fn mixed_ir() -> impl Strategy<Value = Spec> {
         agentpm_spec(),
         mas_loop(),
         prop::sample::select(Format::ALL.to_vec()),
-        prop::sample::select(vec![Pattern::General, Pattern::Real, Pattern::Veal]),
+        prop::sample::select(vec![
+            LoopPattern::General,
+            LoopPattern::Real,
+            LoopPattern::Veal,
+        ]),
         (any::<bool>(), any::<bool>(), any::<bool>()),
     )
         .prop_map(|(mut spec, lp, source, pattern, (roles, goal, bounds))| {

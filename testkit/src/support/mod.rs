@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests and the benches: where the inputs are, how to
-//! walk a folder and read a file, and how to run every back end.
+//! search a folder and read a file, and how to run every back end.
 //!
 //! The suite uses it as `crate::support` (`tests/suite/support/mod.rs` re-exports it and
 //! adds what runs the suite's binary: `loopconv()`, `loopconv_process()`,
@@ -11,13 +11,14 @@ pub mod skip;
 
 use std::path::{Path, PathBuf};
 
-use clap::ValueEnum as _;
 use loopconv::Target;
-use loopconv::back::{self, mermaid::Style};
+use loopconv::back;
 use loopconv::diag::Diagnostics;
 use loopconv::ir::Spec;
 use loopconv::valid::Info;
 use loopconv::{Format, LoadOptions, Loaded};
+
+pub use crate::variants::variants;
 
 /// The crate root: every command runs there, so paths are the ones a user would type
 /// (loopconv's folder, the kit's parent: `build.rs`).
@@ -77,21 +78,21 @@ pub fn rel(path: &Path) -> String {
 
 /// Every file under `dir`, recursively, sorted; nothing when `dir` does not exist.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
         };
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
-                walk(&p, out);
+                collect(&p, out);
             } else {
                 out.push(p);
             }
         }
     }
     let mut out = Vec::new();
-    walk(dir, &mut out);
+    collect(dir, &mut out);
     out.sort();
     out
 }
@@ -163,61 +164,6 @@ pub struct Written {
     pub text: Result<String, back::Error>,
     /// What it reported (losses, missing flags, `B004`).
     pub diags: Diagnostics,
-}
-
-/// Every back end in [`Target::ALL`], each once per variant it has (every Mermaid style,
-/// DOT with and without a legend, the schema of every format), on top of `base`. The match
-/// is exhaustive and the styles and formats are their enums' full lists, so a new back end,
-/// style or format cannot be forgotten by the tests that use it.
-pub fn variants(base: &back::Options) -> Vec<(Target, String, back::Options)> {
-    let mut out = Vec::new();
-    for target in Target::ALL {
-        let mut one = |label: String, opts: back::Options| out.push((target, label, opts));
-        match target {
-            Target::Mermaid => {
-                // Every style the CLI offers (`graph --style`).
-                for &style in Style::value_variants() {
-                    let value = style.to_possible_value().expect("a CLI value");
-                    let opts = back::Options {
-                        style,
-                        ..base.clone()
-                    };
-                    one(format!("mermaid {}", value.get_name()), opts);
-                }
-            }
-            Target::Dot => {
-                for legend in [false, true] {
-                    let label = if legend { "dot legend" } else { "dot" }.to_owned();
-                    one(
-                        label,
-                        back::Options {
-                            legend,
-                            ..base.clone()
-                        },
-                    );
-                }
-            }
-            Target::Schema => {
-                for f in Format::ALL {
-                    let opts = back::Options {
-                        schema: Some(f),
-                        ..base.clone()
-                    };
-                    one(format!("schema {}", f.name()), opts);
-                }
-            }
-            Target::Loop(Format::Ir)
-            | Target::Loop(Format::Agentpm)
-            | Target::Loop(Format::Mas)
-            | Target::Loop(Format::Xstate)
-            | Target::PlantUml
-            | Target::Markdown
-            | Target::LangGraph => {
-                one(target.name().to_owned(), base.clone());
-            }
-        }
-    }
-    out
 }
 
 /// Run every back end (every variant of [`variants`]) on a loop with `base` options;

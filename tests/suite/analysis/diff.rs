@@ -354,8 +354,7 @@ fn a_graph_without_max_steps_is_not_the_mas_default_of_three_attempts() {
 }
 
 /// The Markdown diff's diagram draws no gates: a checkpoint added (or removed, or
-/// re-pointed) marks the phase it guards as changed (before, an added checkpoint left the
-/// diagram as if nothing had changed).
+/// re-pointed) marks the phase it guards as changed.
 #[test]
 fn diff_diagram_marks_the_phase_a_new_checkpoint_guards() {
     let mut old = react();
@@ -497,12 +496,9 @@ fn check_limit_and_escalation_changes(
     out
 }
 
-/// Every check, limit and escalation change of the multi-agent-spec examples, written as
-/// multi-agent-spec and as its AgentPM, XState and IR conversions: `diff --fail-on
-/// breaking` exits the same on the four pairs and lists the same changes (kind, element, id, values, impact,
-/// reason), each edit one entry. Before, a check's new command was breaking between the
-/// MAS files and a compatible reworded objective between their conversions, and an edited
-/// escalation was three entries, two about generated text.
+/// Every check, limit and escalation change of the multi-agent-spec examples, written as multi-agent-spec
+/// and as its AgentPM, XState and IR conversions: `diff --fail-on breaking` exits the same on the four pairs
+/// and lists the same changes (kind, element, id, values, impact, reason), each edit one entry.
 #[test]
 fn a_change_gets_one_verdict_in_every_format() {
     use loopconv::ir::Spec;
@@ -590,7 +586,7 @@ fn a_change_gets_one_verdict_in_every_format() {
 
 /// Two checkpoints before one phase in the other order are one change of that phase's
 /// chain (the runtime evaluates them in order): breaking when their rejections lead to
-/// different places, compatible when to the same one. Before, a reorder was "0 changes".
+/// different places, compatible when to the same one.
 #[test]
 fn a_reordered_checkpoint_chain_is_a_change() {
     let mut old = react();

@@ -645,8 +645,7 @@ fn a_long_shortest_run_is_shown_by_its_ends() {
     assert_eq!(steps(&whole), 1040, "{whole}");
 }
 
-/// `paths` lists what no run can take as runs are written, `eval --no-go--> act` (before:
-/// the step as JSON, `{"phase":"eval","outcome":"no-go","to":"act"}`).
+/// `paths` lists what no run can take as runs are written, `eval --no-go--> act`.
 #[test]
 fn what_no_run_takes_is_written_as_runs_are() {
     let dir = tempfile::tempdir().expect("tempdir");

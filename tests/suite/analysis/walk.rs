@@ -38,8 +38,7 @@ fn walk_streams(f: &Path, outcomes: &str, extra: &[&str]) -> (Option<i32>, Strin
 }
 
 /// A script that does not fit the loop is an error on standard error, after the trace of
-/// the steps it made on standard output (before, the error was the trace's last line, on
-/// standard output).
+/// the steps it made on standard output.
 #[test]
 fn a_script_error_goes_to_stderr_and_the_trace_to_stdout() {
     let f = examples().join(REACT);
@@ -101,7 +100,7 @@ fn an_outcome_the_phase_does_not_have_is_a_usage_error_naming_the_valid_ones() {
         out.contains("error: `done` is not an outcome of phase `act` (valid outcomes: complete; or a failure: `@tool-failure`, `@phase-failure`)"),
         "{out}"
     );
-    // A misspelled failure is told the failures (before: only the outcomes).
+    // A misspelled failure is told the failures.
     let (code, out) = walk_with(&f, "act,@tool-fail", &["--approve", "approve-next-action"]);
     assert_eq!(code, Some(2), "{out}");
     assert!(
@@ -585,7 +584,7 @@ fn every_run_end_and_script_error_reads_well() {
 
 /// A run of no phase step, a rejection at the entry's checkpoint, is one `paths` lists
 /// (`--outcomes ''`) and `walk` runs with its `walk_args`, or with no `--outcomes` at all,
-/// to the same status; before, walk refused both (an empty outcome, a missing argument).
+/// to the same status.
 #[test]
 fn paths_and_walk_agree_on_a_zero_step_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -747,8 +746,7 @@ fn walk_accepts_every_walk_args_paths_prints() {
 
 /// A tool failure in a phase whose access says `tools: false` cannot happen: `walk`
 /// refuses it as a script mistake (exit 2) and names `@phase-failure`; `paths` puts its
-/// tool-failure runs in the first phase that calls tools. Before, walk ran the failure
-/// and paths listed it in the entry phase, which calls none.
+/// tool-failure runs in the first phase that calls tools.
 #[test]
 fn a_tool_failure_needs_a_phase_that_calls_tools() {
     let f = examples().join("agentpm/react-loop.json");
@@ -783,7 +781,7 @@ fn a_tool_failure_needs_a_phase_that_calls_tools() {
 }
 
 /// Spaces around an outcome in `--outcomes` are not part of it: `"act, complete"` is the
-/// script `act`, `complete` (before: "` complete` is not an outcome").
+/// script `act`, `complete`.
 #[test]
 fn spaces_around_outcomes_are_ignored() {
     let f = examples().join(REACT);
@@ -803,7 +801,7 @@ fn spaces_around_outcomes_are_ignored() {
 }
 
 /// `walk --format json` is data: its sentences quote ids plainly ('act'), with no Markdown
-/// code spans (before, `` `act` ``), in a run's `reason` and in a script's `error`.
+/// code spans, in a run's `reason` and in a script's `error`.
 #[test]
 fn walk_json_carries_no_markdown() {
     let file = crate::support::examples().join("agentpm/code-review-sign-off.json");

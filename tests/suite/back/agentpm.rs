@@ -3,7 +3,7 @@
 use crate::back::roundtrip::{convert, graph_key, lossy, mas_inputs, read, reread};
 use crate::support;
 use crate::support::{examples, rel};
-use loopconv::ir::{Escalation, FixedLoop, Pattern};
+use loopconv::ir::{Escalation, FixedLoop, LoopPattern};
 use loopconv::{Format, back};
 
 /// `AgentPM (REAL/VEAL shape) -> MAS -> AgentPM` keeps the graph. The shaped AgentPM files
@@ -39,7 +39,7 @@ fn shaped_agentpm_mas_agentpm() {
         let (m_spec, m_info) = reread(&format!("{name} (MAS)"), &mas, Format::Mas);
         assert_eq!(m_spec.pattern, shape.fixed.pattern, "{name}: type");
         assert!(
-            matches!(m_spec.pattern, Pattern::Real | Pattern::Veal),
+            matches!(m_spec.pattern, LoopPattern::Real | LoopPattern::Veal),
             "{name}: type"
         );
         if let Some(e) = escalation {

@@ -43,10 +43,7 @@ fn continue_is_labelled_ends_issues_unresolved() {
 }
 
 /// The back ends that are programs or data, and the schemas of the formats that hold an
-/// escalation, label `continue` too (before: LangGraph's escalate edge said `# status
-/// ended` as for a success, the escalate outcome's description in XState, the IR and
-/// AgentPM said only "escalation: continue", and the IR's and XState's schemas called it
-/// an "Escalation policy").
+/// escalation, label `continue` too.
 #[test]
 fn continue_is_labelled_in_every_back_end_and_schema() {
     let l = loopconv::load(
@@ -108,7 +105,7 @@ fn continue_is_labelled_in_every_back_end_and_schema() {
 }
 
 /// The multi-agent-spec schema states its defaults as `default` keywords, not only in
-/// prose, so that editors offer them (before: "(default 3)" in the description alone).
+/// prose, so that editors offer them.
 #[test]
 fn the_mas_schema_gives_its_defaults() {
     let schema = loopconv::model::schema(loopconv::Format::Mas);

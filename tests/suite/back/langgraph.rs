@@ -295,7 +295,7 @@ fn breakout_text_stays_inside_its_literals() {
 /// A folder whose loops are named after the standard library and the modules a program
 /// imports converts to modules that never shadow them: all of them import in one
 /// interpreter, next to the real `email`, `json`, `typing`, `logging` and `langgraph`, and
-/// each runs. Before, `email.py` in the folder was the `email` a later import found.
+/// each runs.
 #[test]
 fn folder_modules_never_shadow_what_they_import() {
     if crate::support::skip_without_tool(

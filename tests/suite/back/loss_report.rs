@@ -18,7 +18,7 @@ use crate::support::{self, ir_json};
 use loopconv::diag::{Code, Diagnostics};
 use loopconv::ir::effective::{lift_shape, with_defaults};
 use loopconv::ir::provenance::{Field, ir_pointer};
-use loopconv::ir::{Pattern, Spec};
+use loopconv::ir::{LoopPattern, Spec};
 use loopconv::{Format, LoadOptions, Target};
 use proptest::prelude::{TestCaseError, prop_assert, proptest};
 use serde_json::Value;
@@ -83,7 +83,7 @@ fn value(ir: &Value, field: Field) -> Option<Value> {
 /// MAS loop.
 fn effective_pair(a: &Spec, b: &Spec) -> (Value, Value) {
     let side = |s: &Spec, other: &Spec| {
-        let s = if other.pattern == Pattern::General {
+        let s = if other.pattern == LoopPattern::General {
             s.clone()
         } else {
             lift_shape(s)

@@ -55,7 +55,7 @@ fn docs_prune_removes_only_generated_orphans() {
         .assert()
         .success();
     // A page that is only stale is fixed by writing the pages again: no `--prune` in the
-    // hint then (before, the hint always said `--prune`).
+    // hint then.
     let page = std::fs::read_dir(&out)
         .expect("pages")
         .map(|e| e.expect("entry").path())
@@ -108,8 +108,7 @@ fn template_error_names_the_file_and_the_variable() {
 }
 
 /// A loop named `index` would write the index page's file: `B006` on its name, nothing
-/// written (before: its page was silently replaced by the index, "wrote 3 pages" for 2
-/// files). `--prune` never removes a file the run read: a `--template` in the pages'
+/// written. `--prune` never removes a file the run read: a `--template` in the pages'
 /// folder carries the generated mark, and was removed as an orphaned page.
 #[test]
 fn the_index_page_and_the_template_are_never_replaced_or_pruned() {

@@ -6,7 +6,7 @@ use crate::back::roundtrip::{
 use crate::support::{ir_json, load_file_as, rel};
 use loopconv::back;
 use loopconv::diag::Code;
-use loopconv::ir::{FixedLoop, Pattern};
+use loopconv::ir::{FixedLoop, LoopPattern};
 use loopconv::{Format, LoadOptions};
 use serde_json::Value;
 
@@ -98,7 +98,10 @@ fn mas_agentpm_mas() {
 
         assert_eq!(back.name, spec.name, "{name}: name");
         assert_eq!(back.pattern, spec.pattern, "{name}: type");
-        assert!(matches!(back.pattern, Pattern::Real | Pattern::Veal));
+        assert!(matches!(
+            back.pattern,
+            LoopPattern::Real | LoopPattern::Veal
+        ));
         match &spec.description {
             Some(d) => assert_eq!(back.description.as_ref(), Some(d), "{name}: description"),
             // AgentPM requires a description, so the conversion writes a placeholder; the

@@ -22,7 +22,7 @@ use crate::support::{self, ir_json};
 
 use loopconv::back;
 use loopconv::diag::{Diagnostics, Severity};
-use loopconv::ir::{Pattern, Spec};
+use loopconv::ir::{LoopPattern, Spec};
 use loopconv::{Format, Target};
 use loopconv::{LoadOptions, Loaded, load};
 use proptest::prelude::{TestCaseError, prop_assert, prop_assert_eq, proptest};
@@ -32,7 +32,7 @@ use proptest::prelude::{TestCaseError, prop_assert, prop_assert_eq, proptest};
 /// The loop with the MAS defaults spelled out: the MAS writer always writes `escalation`.
 pub(crate) fn effective(spec: &Spec) -> Spec {
     let mut s = spec.clone();
-    if matches!(s.pattern, Pattern::Real | Pattern::Veal) {
+    if matches!(s.pattern, LoopPattern::Real | LoopPattern::Veal) {
         s.bounds.escalation = Some(s.effective_escalation());
     }
     s

@@ -19,7 +19,7 @@ use crate::support::{
 use loopconv::back;
 use loopconv::diag::{Code, Diagnostics};
 use loopconv::front::vocabulary::KEYS;
-use loopconv::ir::{Pattern, Spec};
+use loopconv::ir::{LoopPattern, Spec};
 use loopconv::tree::{self, ReadLimits};
 use loopconv::valid::Info;
 use loopconv::{Format, LoadOptions};
@@ -159,7 +159,7 @@ pub(crate) fn sorted(v: &Value) -> Value {
 /// (formats.md 2.5), and an absent `escalation` means `human`.
 pub(crate) fn effective(spec: &Spec) -> Spec {
     let mut s = spec.clone();
-    if matches!(s.pattern, Pattern::Real | Pattern::Veal) {
+    if matches!(s.pattern, LoopPattern::Real | LoopPattern::Veal) {
         s.bounds.escalation = Some(s.effective_escalation());
     }
     s

@@ -175,8 +175,7 @@ fn a_bypassed_checkpoint_is_one_error_with_its_fix() {
 /// `APPROVE` into the next, the last into the phase), whatever the order of the keys of
 /// `states`: keys listed the other way round read as the chain says, and a chain edited by
 /// hand (the entry into the new first gate, the approvals re-pointed) is read as the new
-/// order. Before, the first gave three `F019` errors, the second three advising to undo
-/// the edit.
+/// order.
 #[test]
 fn checkpoint_order_comes_from_the_gate_chain() {
     let machine = |first: &str, second: &str, keys_reversed: bool| {

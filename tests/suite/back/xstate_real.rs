@@ -292,8 +292,7 @@ if (end.status === "done") {
 
 /// `--module js` keeps a `__proto__` key (here in a port's `schema`, which passes any JSON
 /// through): the module's object literal writes it as a computed key, so the module's
-/// config is the JSON machine's, key for key; before, the literal set the prototype and
-/// the key was gone.
+/// config is the JSON machine's, key for key.
 #[test]
 fn the_module_keeps_proto_keys() {
     let Some(node) = node_with_xstate() else {

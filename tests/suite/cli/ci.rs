@@ -140,8 +140,7 @@ fn the_library_without_default_features_has_no_binary_or_server_crate() {
 
 /// `cargo run --release` (the Quick start) builds without link-time optimisation; the
 /// shipped build is the `dist` profile (fat LTO, one codegen unit), which the packages,
-/// the release workflow and the benchmarks use. Before, `release` itself was fat LTO with
-/// one codegen unit: the Quick start's first command took 10 minutes on a loaded machine.
+/// the release workflow and the benchmarks use.
 #[test]
 fn the_quick_start_profile_is_quick_and_dist_is_what_ships() {
     let read = |p: &str| std::fs::read_to_string(support::repo().join(p)).expect(p);

@@ -128,8 +128,7 @@ fn sarif_of_a_folder_is_one_log() {
 }
 
 /// A file name that is not UTF-8 keeps its bytes in SARIF's `artifactLocation.uri`,
-/// percent-encoded, in `check`'s log and in `diff`'s (before: each became U+FFFD,
-/// `%EF%BF%BD`, a URI of another file; and `diff` did not encode its URI at all).
+/// percent-encoded, in `check`'s log and in `diff`'s.
 #[cfg(unix)]
 #[test]
 fn sarif_uris_keep_the_bytes_of_a_name_that_is_not_utf8() {
@@ -173,8 +172,7 @@ fn sarif_uris_keep_the_bytes_of_a_name_that_is_not_utf8() {
 }
 
 /// On Unix a backslash is a byte of a file name, percent-encoded in SARIF's URI, and a
-/// name starting with one is relative (before: `back\slash.json` became `back/slash.json`,
-/// and `\lead.json` the absolute `file:///lead.json`).
+/// name starting with one is relative.
 #[cfg(unix)]
 #[test]
 fn sarif_uris_keep_the_backslash_of_a_unix_name() {

@@ -300,7 +300,7 @@ fn stdin_and_stdout() {
             diags[0]["location"]["line"].as_u64(),
             diags[0]["location"]["column"].as_u64()
         ),
-        // At the trailing comma, the cause (before: the closing brace, column 17).
+        // At the trailing comma, the cause.
         (Some(1), Some(16))
     );
 }
@@ -359,8 +359,7 @@ fn format_json_is_one_array() {
 
 /// `-o` naming an input file, by any of its names (itself, `./` in the path, a symbolic
 /// link, a hard link), is refused by every command that writes one (exit 2) and the file
-/// is left alone (before, `graph`, `paths`, `diff`, `schema --outcomes` and `docs`
-/// replaced it with their output and exited 0).
+/// is left alone.
 #[test]
 fn output_equal_to_input_is_refused() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -772,9 +771,9 @@ fn a_full_standard_output_is_an_error() {
 
 /// The read-back check of a conversion judges the output's validity, not the size limits
 /// of an untrusted input: a loop within `--max-phases` converts to XState, whose machine
-/// has a state per phase and per checkpoint (before: `B004`, "a loopconv bug", for the
-/// 10,000-phase benchmark loop). An output nested deeper than loopconv reads is still not
-/// written, with the reason, and no `--allow-lossy` hint (that is for `B001`, `B002`).
+/// has a state per phase and per checkpoint. An output nested deeper than loopconv reads
+/// is still not written, with the reason, and no `--allow-lossy` hint (that is for
+/// `B001`, `B002`).
 #[test]
 fn the_read_back_check_judges_validity_not_the_inputs_limits() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -829,8 +828,7 @@ fn the_read_back_check_judges_validity_not_the_inputs_limits() {
 /// input's file (under `--in-place`, where each file may replace only itself), and not a
 /// loop in the output folder within it, which is left out of the inputs (so that a re-run
 /// does not read its own outputs), unless that file holds the same loop, as an earlier
-/// run's output does: `B006` on the loop's name, exit 1, nothing written. Before, both were
-/// overwritten by another loop's conversion, exit 0.
+/// run's output does: `B006` on the loop's name, exit 1, nothing written.
 #[test]
 fn a_folder_conversion_never_replaces_another_loop_of_its_folder() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -900,8 +898,7 @@ fn a_folder_conversion_never_replaces_another_loop_of_its_folder() {
 }
 
 /// A file named twice (by any of its names) is read and reported once; standard input
-/// named twice is a usage error (before: `check - -` read it twice, the second time empty,
-/// `P008`; `check a.json ./a.json` reported every diagnostic twice).
+/// named twice is a usage error.
 #[test]
 fn each_input_is_read_once() {
     let bad = "examples/invalid/V009-unknown-transition-target.json";
@@ -930,7 +927,7 @@ fn each_input_is_read_once() {
 
 /// The human `paths` output marks each run longer than the effective `max_steps` (JSON's
 /// `fits_max_steps: false`), as `walk` of it ends `limit_reached`; runs that fit carry no
-/// mark (before, only the JSON said it).
+/// mark.
 #[test]
 fn paths_marks_the_runs_over_max_steps() {
     let over = loopconv()

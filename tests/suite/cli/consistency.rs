@@ -237,8 +237,7 @@ fn a_folder_without_loop_files_is_an_error() {
 }
 
 // 7. A name collision is printed first and names both files: `B006` on the later file's
-// `name`, in the form `--format` asks for (before: a line of plain text, also under
-// `--format json`).
+// `name`, in the form `--format` asks for.
 
 #[test]
 fn name_collision_comes_first_and_names_both_files() {
@@ -333,8 +332,7 @@ fn help_is_consistent() {
         )
         .into_owned()
     };
-    // `schema FILE --outcomes` reads a loop: it takes the limits of one (issue 45: before,
-    // its help named them and the command refused them).
+    // `schema FILE --outcomes` reads a loop: it takes the limits of one.
     let schema = help("schema");
     assert!(
         schema.contains("--max-input-bytes") && schema.contains("--max-diagnostics"),
@@ -378,8 +376,7 @@ fn stdin_name_labels_diagnostics() {
         .stderr(predicate::str::contains("mine.json:"));
 }
 
-/// `diff` names the loop read from standard input by `--stdin-name` in every format (before,
-/// `-` in each of them).
+/// `diff` names the loop read from standard input by `--stdin-name` in every format.
 #[test]
 fn stdin_name_names_the_diffed_loop() {
     let old = repo().join("examples/agentpm/react-loop.json");
@@ -410,8 +407,7 @@ fn stdin_name_names_the_diffed_loop() {
 }
 
 /// `--stdin-name` with no `-` among the inputs is a usage error (exit 2) that says what to
-/// do, in every command that takes it (before: it was dropped without a word, and the file
-/// was read under its own name).
+/// do, in every command that takes it.
 #[test]
 fn stdin_name_without_standard_input_is_a_usage_error() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -440,9 +436,7 @@ fn stdin_name_without_standard_input_is_a_usage_error() {
         );
         assert!(out.stdout.is_empty(), "{args:?}: nothing is written");
     }
-    // `new` reads no input, so it takes no `--stdin-name` (before, it listed the flag and
-    // refused every use of it with advice it could not follow), nor the limits of an input
-    // (before, listed and ignored).
+    // `new` reads no input, so it takes no `--stdin-name`, nor the limits of an input.
     let help = loopconv().args(["new", "--help"]).output().expect("run");
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("--format"), "{help}");
@@ -530,8 +524,7 @@ fn unwritable_target_does_not_show_the_temporary_file() {
 }
 
 /// A file system that refuses the output file (`/proc`) gets the OS's own words, in one
-/// style: before, "entity not found" (the temporary file's error, whose OS code was
-/// wrapped away), and elsewhere "No such file or directory" capitalised.
+/// style.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_refused_output_says_what_the_os_said() {
@@ -564,8 +557,7 @@ fn a_refused_output_says_what_the_os_said() {
     }
 }
 
-/// Under `--format json`, stderr holds only JSON (before: `convert` and `docs` of a folder
-/// added their plain-text summary, `converted 2 files ...`, `wrote 8 pages ...`).
+/// Under `--format json`, stderr holds only JSON.
 #[test]
 fn json_stderr_holds_no_summary_line() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -592,7 +584,7 @@ fn json_stderr_holds_no_summary_line() {
     }
 }
 
-/// `--help` lists the exit codes (before: only `walk --help` did), as the guide's table.
+/// `--help` lists the exit codes, as the guide's table.
 #[test]
 fn help_lists_the_exit_codes() {
     let guide = std::fs::read_to_string(crate::support::repo().join("docs/src/usage.md"))
@@ -612,8 +604,7 @@ fn help_lists_the_exit_codes() {
     }
 }
 
-/// `diff - -` is a usage error (exit 2): standard input can be read once (before: exit 1
-/// and `P008`, "the input is empty", for the second).
+/// `diff - -` is a usage error (exit 2): standard input can be read once.
 #[test]
 fn diff_of_standard_input_twice_is_a_usage_error() {
     let out = loopconv()
@@ -818,7 +809,7 @@ fn readme_install_is_locked_and_speaks_plainly() {
 /// Under `--format json`, `diff`, `paths` and `walk` print their diagnostics on standard
 /// error as the JSON array `check --format json` prints (here the `F010` warning of a loop
 /// without `kind`), and nothing for people: one document, for `diff` too, whose two files
-/// were before two arrays one after the other, which no JSON reader takes.
+/// are not two arrays one after the other, which no JSON reader takes.
 #[test]
 fn diff_paths_and_walk_json_diagnostics_are_json_on_stderr() {
     let f = "examples/invalid/F010-missing-kind.json";

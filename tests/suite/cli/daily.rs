@@ -514,7 +514,7 @@ fn small_things_of_daily_use() {
 }
 
 /// The npm shim names the cause: a platform without a package, or a package npm did not
-/// install. Before, it always blamed `--no-optional`.
+/// install.
 #[test]
 fn the_npm_shim_names_the_right_cause() {
     let has_node = std::process::Command::new("node")
@@ -615,7 +615,7 @@ fn the_configuration_schema_agrees_with_loopconv() {
 
 /// One rule for an existing output file, said by each `-o` help and kept: generated output
 /// (`convert`, `graph`, `schema`) replaces it; `new`, whose output is a source, keeps it
-/// unless `--force` (before, only `new` said anything of it).
+/// unless `--force`.
 #[test]
 fn generated_outputs_replace_a_file_and_new_keeps_one_each_help_says_which() {
     for (cmd, says) in [

@@ -87,9 +87,8 @@ fn pages_name_the_source_relative_to_the_current_folder() {
 }
 
 /// In a repository, the folder `docs` runs in does not matter: from the root, from a
-/// sub-folder and from outside, the pages are the same, and name the source from the root
-/// (before: relative to the current folder, so `docs --check` run from another folder
-/// than the one that wrote the pages called them all stale).
+/// sub-folder and from outside, the pages are the same, and name the source from the
+/// root.
 #[test]
 fn in_a_repository_pages_name_the_source_from_its_root() {
     let tmp = tempfile::tempdir().expect("tempdir");

@@ -12,7 +12,7 @@ use crate::support::{files_under, loopconv_process as loopconv};
 /// Every entry below `dir` (folders too, hidden ones included), relative, sorted; empty when
 /// `dir` does not exist.
 fn entries_under(dir: &Path) -> Vec<String> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
         };
@@ -21,12 +21,12 @@ fn entries_under(dir: &Path) -> Vec<String> {
             let rel = p.strip_prefix(root).unwrap_or(&p);
             out.push(rel.to_string_lossy().replace('\\', "/"));
             if p.is_dir() {
-                walk(root, &p, out);
+                collect(root, &p, out);
             }
         }
     }
     let mut out = Vec::new();
-    walk(dir, dir, &mut out);
+    collect(dir, dir, &mut out);
     out.sort();
     out
 }

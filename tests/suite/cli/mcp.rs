@@ -19,9 +19,8 @@ fn have_mcp() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// A second client: the official TypeScript SDK's, which validates every structured
-/// result against the tool's output schema (before, the schemas' `format: uint` made it warn
-/// for each number), and calls concurrently.
+/// A second client: the official TypeScript SDK's, which validates every structured result
+/// against the tool's output schema, and calls concurrently.
 #[test]
 fn the_official_typescript_client_validates_the_results() {
     let node = std::process::Command::new("node")

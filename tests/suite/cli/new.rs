@@ -85,8 +85,7 @@ fn new_refuses_bad_names_and_overwrites() {
 /// Each graph scaffold carries the core-architectures card (seed 003: "Stop when: {success
 /// test} OR steps>={n} OR no_progress>={k}"): its run reaches `$end` only through a phase
 /// that tests the success check, a failed check records its reason and loops back, and a
-/// no-progress outcome stops the run at `$abort`. Before, `react` ended on `answer -> $end`
-/// with no check, and three of the four had no no-progress exit.
+/// no-progress outcome stops the run at `$abort`.
 #[test]
 fn every_graph_scaffold_stops_on_its_success_check_or_no_progress() {
     // (archetype, approvals, a run through a failed check to success, the phase that
@@ -182,8 +181,7 @@ fn every_graph_scaffold_stops_on_its_success_check_or_no_progress() {
 }
 
 /// plan-execute-replan asks for plan approval when the plan is written or revised, never
-/// before each task (before, `approve-plan` guarded `execute` and a second task needed a
-/// second approval).
+/// before each task.
 #[test]
 fn plan_execute_replan_approves_a_plan_once() {
     let dir = tempfile::tempdir().unwrap();

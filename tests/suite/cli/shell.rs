@@ -54,7 +54,7 @@ fn man_page_renders_without_warnings() {
     }
     let tmp = tempfile::tempdir().expect("tempdir");
     // Every page the main page names (`loopconv-check(1)`, ...) is there: `loopconv man
-    // check` (before, none was: the main page named pages that did not exist).
+    // check`.
     let main = loopconv().arg("man").output().expect("runs");
     let main = String::from_utf8(main.stdout).expect("UTF-8");
     let named: Vec<&str> = main

@@ -710,8 +710,8 @@ fn an_agents_text_stays_text() {
     }
 }
 
-/// A team's name makes no path either: `/` and `..` in it become `-` in its page's name
-/// (before, `docs` failed: "creating folder .../team-x/..: file exists").
+/// A team's name makes no path either: `/` and `..` in it become `-` in its page's
+/// name.
 #[test]
 fn a_team_name_makes_no_path() {
     let ws = copy(MAS);

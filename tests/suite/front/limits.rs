@@ -226,7 +226,8 @@ fn too_many_values_is_p004() {
 #[test]
 fn closed_output_pipe_is_not_a_crash() {
     // 20,000 unknown keys: megabytes of diagnostics for a reader that has gone away
-    // (`loopconv check ... | head -1`). `print!` used to panic (exit 101).
+    // (`loopconv check ... | head -1`): the binary stops writing, without a panic (`print!`
+    // panics there, exit 101).
     let keys: Vec<String> = (0..20_000).map(|i| format!("\"k{i}\": 1")).collect();
     let text = VALID_AGENTPM.replacen('{', &format!("{{{},", keys.join(",")), 1);
     let (_dir, path) = temp_file("noisy.json", text.as_bytes());
@@ -653,7 +654,7 @@ fn crlf_gives_the_same_loop_and_positions() {
 }
 
 /// A lone carriage return is a line break (YAML's and editors' rule; classic Mac files):
-/// before, every position of such a file was on line 1.
+/// the positions of such a file are on the lines an editor shows.
 #[test]
 fn cr_gives_the_same_loop_and_positions() {
     same_loop_and_positions(

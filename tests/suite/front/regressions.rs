@@ -276,7 +276,7 @@ fn a_tab_in_yaml_indentation_is_reported_where_it_is() {
 }
 
 /// A comment in a JSON file is named as one, wherever the parser stopped at it, with what
-/// to do (before: "expected a string key" and "JSON keys are double-quoted strings").
+/// to do.
 #[test]
 fn a_comment_in_json_is_named_as_one() {
     for text in [
@@ -334,8 +334,7 @@ fn a_mas_loop_without_its_type_is_read_as_mas() {
 }
 
 /// A MAS `max_attempts` whose `3 * max_attempts - 1` steps do not fit AgentPM's
-/// `max_steps` is reported as an inexact bound (`B002`) when converted (before: written as
-/// the largest `max_steps`, silently).
+/// `max_steps` is reported as an inexact bound (`B002`) when converted.
 #[test]
 fn attempts_beyond_what_max_steps_holds_are_an_inexact_bound() {
     let text = "name: big\ntype: REAL\nactor: a\nmission: m\nmax_attempts: 9223372036854775807\n";

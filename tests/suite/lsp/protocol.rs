@@ -329,7 +329,7 @@ fn diagnostics_have_code_range_link_and_related_information() {
 }
 
 /// A buffer that starts with a byte-order mark gets the diagnostics `check` gives the file,
-/// `P009` with them (before, the server dropped the mark unsaid).
+/// `P009` with them.
 #[test]
 fn a_byte_order_mark_is_p009_as_in_check() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -378,9 +378,7 @@ fn a_byte_order_mark_is_p009_as_in_check() {
 
 /// A buffer that starts with a byte-order mark is kept as the client has it: the ranges on
 /// its first line count the mark, a change there lands where the client made it, and the
-/// mark is still reported after an edit. Before, the server's copy lost the mark, so every
-/// range on line 0 was one unit short, an edit there went one character astray (a valid
-/// buffer got a lasting `P001`), and `P009` went away after the first edit.
+/// mark is still reported after an edit.
 #[test]
 fn a_byte_order_mark_counts_in_positions_and_edits() {
     let one_line = r#"{"kind":"loop","name":"x","version":"0.1.0","description":"d","loop":{"entry_phase":"a","phases":[{"id":"a","objective":"A."}],"transitions":[{"from":"a","on":"complete","to":"$human"}]}}"#;
@@ -470,8 +468,7 @@ fn definition_references_hover_and_rename() {
     let edits = edit["changes"][URI].as_array().unwrap();
     assert_eq!(edits.len(), refs.as_array().unwrap().len());
     assert!(edits.iter().all(|e| e["newText"] == "\"renamed\""));
-    // A rename that would make the loop invalid is refused, saying why (before: edits
-    // that declared a phase twice, or wrote an invalid id).
+    // A rename that would make the loop invalid is refused, saying why.
     let other = text_index(&text).0;
     let declared = serde_json::from_str::<Value>(&text).unwrap()["loop"]["entry_phase"]
         .as_str()
@@ -582,8 +579,7 @@ fn completion_offers_phases_terminals_and_outcomes() {
 }
 
 /// Every document symbol's selection (its name) is inside its range, as LSP requires, for
-/// every example in every format and their conversions to XState and the IR (before, an
-/// XState state's range was its value only, after its key: VS Code rejected the outline).
+/// every example in every format and their conversions to XState and the IR.
 #[test]
 fn every_symbol_holds_its_selection() {
     fn key(p: &Value) -> (u64, u64) {
@@ -710,9 +706,8 @@ fn symbols_and_code_actions() {
 }
 
 /// A file with Windows (`\r\n`) or classic Mac (a lone `\r`) line endings: the server
-/// counts its lines as the client does (before, a lone `\r` ended no line, so every
-/// position of such a file was on line 0), completes on its lines, and a fix adds lines
-/// with the file's own line ending (before, always `\n`).
+/// counts its lines as the client does, completes on its lines, and a fix adds lines
+/// with the file's own line ending.
 #[test]
 fn a_files_own_line_endings_are_kept() {
     let yaml = "kind: loop\nname: x\nversion: 0.1.0\ndescription: d\nloop:\n  entry_phase: plan\n  phases:\n    - id: plan\n      objective: Plan.\n      outcomes:\n        - id: done\n          description: Done.\n        - id: stuck\n          description: Stuck.\n  transitions:\n    - from: plan\n      on: done\n      to: $end\n";
@@ -741,7 +736,7 @@ fn a_files_own_line_endings_are_kept() {
 }
 
 /// The fix adding a transition to a YAML loop whose `transitions` is a flow sequence adds
-/// a flow item (before, a block item after the `]`, or a `- from:` before it: P001).
+/// a flow item.
 #[test]
 fn a_fix_adds_a_flow_item_to_a_flow_sequence() {
     let head = "kind: loop\nname: x\nversion: 0.1.0\ndescription: d\nloop:\n  entry_phase: plan\n  phases:\n    - id: plan\n      objective: Plan.\n      outcomes:\n        - id: done\n          description: Done.\n        - id: stuck\n          description: Stuck.\n";
@@ -1126,8 +1121,7 @@ fn xstate_machines_get_diagnostics() {
 }
 
 /// The `entry` of an IR file's graph is a reference to its entry phase: definition leads
-/// to the phase, and a rename of the phase renames it too, leaving a clean file (before,
-/// the index knew only `entry_phase`: the rename left `entry` naming the old id, `V006`).
+/// to the phase, and a rename of the phase renames it too, leaving a clean file.
 #[test]
 fn the_ir_graph_entry_is_a_phase_reference() {
     let out = support::loopconv()
@@ -1228,10 +1222,9 @@ fn incremental_changes_edit_the_text_as_the_client_did() {
 }
 
 /// A message whose body is not JSON-RPC is skipped, said to the client
-/// (`window/logMessage`), and the session goes on (before, the server exited with 2 at
-/// once); after `shutdown` a request is answered `InvalidRequest`
-/// (before, the server exited with 2), and `exit` ends the process with 0 after
-/// `shutdown`, with 1 without it, as the protocol says.
+/// (`window/logMessage`), and the session goes on; after `shutdown` a request is
+/// answered `InvalidRequest`, and `exit` ends the process with 0 after `shutdown`,
+/// with 1 without it, as the protocol says.
 #[test]
 fn protocol_mistakes_do_not_end_the_session() {
     let mut c = Client::start();
@@ -1270,10 +1263,9 @@ fn protocol_mistakes_do_not_end_the_session() {
 }
 
 /// A message whose headers are malformed is skipped and said to the client
-/// (`window/logMessage`), as one whose body is, and the session goes on (before, the
-/// server's reader stopped at a bad or missing `Content-Length` and the session ended):
-/// with a `Content-Length`, its body is skipped; without a usable one, the input up to the
-/// next `Content-Length` header.
+/// (`window/logMessage`), as one whose body is, and the session goes on: with a
+/// `Content-Length`, its body is skipped; without a usable one, the input up to the next
+/// `Content-Length` header.
 #[test]
 fn a_malformed_header_does_not_end_the_session() {
     let mut c = Client::start();
@@ -1308,8 +1300,7 @@ fn a_malformed_header_does_not_end_the_session() {
 }
 
 /// A malformed message between the answer to `initialize` and `initialized` is skipped and
-/// said, as later (before, the server ended the session: "expected initialized
-/// notification, got: ... $/loopconv/skipped").
+/// said, as later.
 #[test]
 fn a_malformed_message_before_initialized_does_not_end_the_session() {
     let body = r#"{"jsonrpc":"2.0","method":"$/noop"}"#;
@@ -1366,8 +1357,7 @@ fn definition_from_a_step_loop_to_the_loop_file() {
 }
 
 /// A request between the answer to `initialize` and `initialized` is answered with an
-/// error (`ServerNotInitialized`, -32002), and the session goes on (before, it ended:
-/// "expected initialized notification, got: Request ...").
+/// error (`ServerNotInitialized`, -32002), and the session goes on.
 #[test]
 fn a_request_before_initialized_is_answered_with_an_error_and_the_session_goes_on() {
     let body = r#"{"jsonrpc":"2.0","id":"early","method":"textDocument/hover","params":{"textDocument":{"uri":"file:///tmp/x.json"},"position":{"line":0,"character":0}}}"#;

@@ -47,7 +47,7 @@ pub(crate) fn agentpm_matrix(s: &str) -> am::Manifest {
                     access: Some(am::Access {
                         tools: Some(true),
                         knowledge: Some(false),
-                        memory: Some(am::Memory {
+                        memory: Some(am::MemoryAccess {
                             read: Some(true),
                             write: None,
                         }),

@@ -97,8 +97,7 @@ pub(crate) fn check_round_trips_all(case: &Case, spec: &Spec, info: &Info) {
 
 /// The XState machine as a JavaScript or TypeScript module holds no invisible character
 /// raw ("Trojan Source": a bidirectional control in a string literal reorders how the code
-/// reads), the joiners included: each is a `\u` escape of the same string (before, they
-/// were written raw).
+/// reads), the joiners included: each is a `\u` escape of the same string.
 pub(crate) fn check_module(case: &Case, spec: &Spec, info: &Info) {
     let mut diags = diag::Diagnostics::new("test");
     let json = loopconv::write(

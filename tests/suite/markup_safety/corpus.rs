@@ -52,7 +52,7 @@ pub const HOSTILE: &[(&str, &str)] = &[
     ("dot", "/* comment */ // comment\n# comment"),
     // PlantUML syntax: diagram delimiters, preprocessor directives and functions, creole,
     // its HTML-like tags, sprites, icons and emoji, the Unicode notation and entities it
-    // decodes (`&#92;` and `&#36;` used to crash it), links, escapes, line breaks,
+    // decodes (`&#92;` and `&#36;` among them, which can crash it), links, escapes, line breaks,
     // stereotypes and the characters it reads as quotes, state syntax, colours and arrow
     // styles, comments, sub-diagrams, its private-use marker characters.
     ("plantuml", "@startuml\n@enduml"),

@@ -82,7 +82,7 @@ pub(crate) fn agentpm_example(
             1 => Some(am::Access {
                 tools: Some(true),
                 knowledge: Some(true),
-                memory: Some(am::Memory {
+                memory: Some(am::MemoryAccess {
                     read: Some(true),
                     write: Some(true),
                 }),
@@ -90,7 +90,7 @@ pub(crate) fn agentpm_example(
             2 => Some(am::Access {
                 tools: Some(false),
                 knowledge: None,
-                memory: Some(am::Memory {
+                memory: Some(am::MemoryAccess {
                     read: Some(true),
                     write: None,
                 }),

@@ -367,7 +367,7 @@ fn port_schema_warns_on_write() {
         .stdout(predicates::str::contains("schema:"))
         .stderr(predicates::str::contains("B005"));
     // Read from YAML and written to YAML again, the port's `F015` says it once: no `B005`
-    // for the same port (before, both, at the same place with the same help).
+    // for the same port.
     let yaml = dir.path().join("port.yaml");
     loopconv()
         .args(["convert", "--to", "mas"])

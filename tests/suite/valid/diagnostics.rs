@@ -240,9 +240,7 @@ fn conversion_errors() {
             ..back::Options::default()
         };
         loopconv::write(*to, &spec, &info, &opts, &mut loaded.diags).expect("the back end runs");
-        if let Some(doc) = &loaded.doc {
-            loaded.diags.locate_missing(doc);
-        }
+        loaded.locate();
         loaded.diags.sort();
         let items = loaded.diags.items();
         let hits: Vec<_> = items.iter().filter(|d| d.code == *code).collect();
@@ -516,10 +514,8 @@ fn runtime_keys_get_the_reason_they_are_absent() {
     );
 }
 
-/// The common syntax mistakes get a help line with the expected form, placed at the cause
-/// (before: the parser's words alone, a first line's indentation reported on line 2, a
-/// trailing comma at the closing bracket, a missing comma at the next key, and a `.json`
-/// file holding YAML with no word that it looks like YAML).
+/// The common syntax mistakes get a help line with the expected form, placed at the
+/// cause.
 #[test]
 fn syntax_errors_teach_the_expected_form_at_the_cause() {
     let cases: [(&str, &str, (u32, u32), &str); 6] = [
@@ -573,7 +569,7 @@ fn syntax_errors_teach_the_expected_form_at_the_cause() {
 
 /// The common shape mistakes get a help line with a short example of the expected form,
 /// in the file's syntax, on the wrong value itself: checks as a mapping, an outcome or a
-/// port as a bare string, a mission as a list (before: the type alone, no help).
+/// port as a bare string, a mission as a list.
 #[test]
 fn shape_errors_show_the_expected_form_at_the_cause() {
     const VEAL: &str = "name: qa\ntype: VEAL\nvalidator: qa\nactor: fixer\n";
@@ -655,7 +651,7 @@ fn shape_errors_show_the_expected_form_at_the_cause() {
 /// `F020` fires on an AgentPM loop manifest read as YAML, and on nothing else: not on the
 /// same manifest in JSON, an Agent manifest in YAML (a document that uses a loop, which
 /// AgentPM reads so), a multi-agent-spec loop, or a multi-agent-spec loop read `--from
-/// agentpm` (which claims no AgentPM content). Before, an AgentPM manifest in YAML passed.
+/// agentpm` (which claims no AgentPM content).
 #[test]
 fn agentpm_in_yaml_is_warned_about_only_for_loop_manifests() {
     let codes = |name: &str, text: &str, opts: &loopconv::LoadOptions| -> Vec<Code> {

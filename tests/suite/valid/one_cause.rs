@@ -399,8 +399,7 @@ fn one_unknown_outcome_is_one_diagnostic() {
     assert_eq!(lines, [Some(28)]);
 }
 
-/// An invalid outcome id, referenced validly by its transition: one error (before: 3,
-/// F005, V011 and V008 "did you mean `Found`?").
+/// An invalid outcome id, referenced validly by its transition: one error.
 #[test]
 fn an_invalid_outcome_id_referenced_validly_is_one_error() {
     assert_eq!(
@@ -435,7 +434,7 @@ checks:
 
 /// `yes` where a boolean is wanted: unquoted, YAML 1.1 read it as a boolean (`F011`);
 /// quoted, it was a string in YAML 1.1 too, so it is the wrong type (`F003`), not a YAML
-/// 1.1 boolean (before: `F011` for both, whose help said YAML 1.1 read `"yes"` as true).
+/// 1.1 boolean.
 #[test]
 fn a_quoted_yes_is_a_string_in_every_yaml() {
     let with = |value: &str| VEAL.to_owned() + &format!("    required: {value}\n");
@@ -557,8 +556,7 @@ fn a_swapped_pair_of_letters_counts_for_the_phase_it_misspells() {
 
 /// A phase whose `outcomes` were forgotten, with transitions on the outcomes it should
 /// declare: one `V008` for the phase (one forgotten list), labelled at every transition,
-/// whose help says what to declare; no `V011` for the implicit `complete` (before: that
-/// `V011` too and a help listing `complete` as declared; then one `V008` per outcome).
+/// whose help says what to declare; no `V011` for the implicit `complete`.
 #[test]
 fn a_forgotten_outcome_list_is_one_error() {
     let text = edit(FIX_OUTCOMES, "");
@@ -584,8 +582,7 @@ fn a_forgotten_outcome_list_is_one_error() {
 }
 
 /// An optional field of the wrong type is left out, and the rest of the loop is still
-/// checked: all problems at once (before: the `F003` alone, and every other problem only
-/// after it was fixed).
+/// checked: all problems at once.
 #[test]
 fn an_optional_field_of_the_wrong_type_hides_no_other_problem() {
     let text = edit("version: 0.1.0", "version: 0.1.0\nreadme: 5")
@@ -617,8 +614,7 @@ fn an_optional_field_of_the_wrong_type_hides_no_other_problem() {
 }
 
 /// A field a rule requires, given but unreadable (the wrong type, or its key misspelled),
-/// is reported once: not also as missing (before: `F001` or `F003`, and `V102` "VEAL loop
-/// has no `validator`" or `V103` "has no checks" for the same field).
+/// is reported once: not also as missing.
 #[test]
 fn a_required_by_rule_field_given_unreadably_is_not_also_missing() {
     let cases = [
@@ -652,10 +648,9 @@ fn a_required_by_rule_field_given_unreadably_is_not_also_missing() {
     assert_eq!(codes, ["V102"]);
 }
 
-/// An unknown key one edit from a field its object gives already (`tp` beside `to`) is
-/// no misspelling of it: `F001` offers no rename that would give the key twice, and the
-/// field it is near is still checked (before: "did you mean `to`?", and the `V009` of the
-/// `to` beside it was never reported).
+/// An unknown key one edit from a field its object gives already (`tp` beside `to`) is no
+/// misspelling of it: `F001` offers no rename that would give the key twice, and the
+/// field it is near is still checked.
 #[test]
 fn an_unknown_key_near_a_given_field_hides_nothing() {
     let text = edit(
@@ -693,9 +688,7 @@ fn a_schema_given_unreadably_is_not_also_missing() {
 }
 
 /// A member of `error_policy` given unreadably is reported once, and the rules that need
-/// it judge only the members that are really missing (before: the `F003` of a quoted
-/// `max_retries` silenced the whole `tool_failure`, so its `on_exhausted` was reported as
-/// "only allowed with `action: retry`, not `action: retry`", `V021`).
+/// it judge only the members that are really missing.
 #[test]
 fn an_error_policy_member_given_unreadably_is_not_also_missing() {
     let codes = |policy: &str| -> Vec<String> {
@@ -731,7 +724,7 @@ fn an_error_policy_member_given_unreadably_is_not_also_missing() {
     let no_phase_failure = "    tool_failure:\n      action: fail_phase\n";
     assert_eq!(codes(no_phase_failure), ["V022"]);
     // An action changed from `retry` that left both retry members behind is one mistake:
-    // one diagnostic, labelled at the second member (before: `V020` and `V021`).
+    // one diagnostic, labelled at the second member.
     let left_behind =
         "    tool_failure:\n      action: abort\n      max_retries: 2\n      on_exhausted: abort\n";
     let text = edit(
@@ -755,8 +748,7 @@ fn an_error_policy_member_given_unreadably_is_not_also_missing() {
 
 /// A phase renamed in its declaration only (its references still name the old id, and
 /// nothing names the new one) is one diagnostic, whose "did you mean" is the new name at
-/// every place; no rule judges the renamed phase as if it had no transitions (before:
-/// `V006` or `V009`, plus one `V011` per outcome of the renamed phase).
+/// every place; no rule judges the renamed phase as if it had no transitions.
 #[test]
 fn a_phase_renamed_in_its_declaration_only_is_one_error() {
     let codes = |text: &str| -> Vec<String> {
@@ -781,8 +773,7 @@ fn a_phase_renamed_in_its_declaration_only_is_one_error() {
     let invalid = edit("- id: fix", "- id: rëpair");
     assert_eq!(codes(&invalid), ["F005"], "{:?}", pinned(&invalid));
     // With a second undeclared name, the transitions that leave `fix` on exactly the
-    // outcomes `repair` has no transition for still name the rename (before: a `V011` for
-    // each of `repair`'s outcomes beside the `V009`).
+    // outcomes `repair` has no transition for still name the rename.
     let two = edit("- id: fix", "- id: repair").replace("to: $handoff", "to: escalate");
     assert_eq!(
         pinned(&two),
@@ -800,8 +791,7 @@ fn a_phase_renamed_in_its_declaration_only_is_one_error() {
 }
 
 /// A phase whose implicit `complete` has no transition is one error: the terminal and the
-/// phases out of reach behind it are its consequence (before: `V013` and `V012` beside the
-/// `V011`).
+/// phases out of reach behind it are its consequence.
 #[test]
 fn a_missing_transition_is_not_also_an_unreachable_terminal() {
     let text = edit(FIX_OUTCOMES, "")
@@ -821,7 +811,7 @@ fn a_missing_transition_is_not_also_an_unreachable_terminal() {
 
 /// Transitions on `complete` (or another unknown outcome) from a phase that declares
 /// outcomes, as many as its outcomes left without a transition, are one error each: the
-/// outcome it was meant for is named, and not reported again (before: `V008` + `V011`).
+/// outcome it was meant for is named, and not reported again.
 #[test]
 fn a_transition_on_the_wrong_outcome_is_one_error() {
     let text = edit("on: stuck", "on: complete");
@@ -838,8 +828,7 @@ fn a_transition_on_the_wrong_outcome_is_one_error() {
 }
 
 /// A transition whose `from` names no declared phase, on the one outcome some phase has no
-/// transition for, is one error that names that phase (before: `V007` + `V011`, and the
-/// did-you-mean named the closest id, which cannot emit the outcome).
+/// transition for, is one error that names that phase.
 #[test]
 fn a_transition_from_an_undeclared_phase_is_one_error() {
     let text = edit(
@@ -859,8 +848,7 @@ fn a_transition_from_an_undeclared_phase_is_one_error() {
 }
 
 /// A misspelled optional list (`outcome` for `outcomes`) is one error, the `F001` renaming
-/// it: its transitions are not also reported on outcomes the phase "does not declare"
-/// (before: `F001` and `V008`).
+/// it: its transitions are not also reported on outcomes the phase "does not declare".
 #[test]
 fn a_misspelled_outcome_list_is_one_error() {
     let text = edit(
@@ -875,7 +863,7 @@ fn a_misspelled_outcome_list_is_one_error() {
 }
 
 /// A terminal one edit from a real one (`$ned`, `$END`, `$abrot`) gets it as its "did you
-/// mean", as `end` without its `$` does (before: only the list of terminals).
+/// mean", as `end` without its `$` does.
 #[test]
 fn a_misspelled_terminal_gets_its_did_you_mean() {
     for (written, meant) in [
@@ -896,7 +884,7 @@ fn a_misspelled_terminal_gets_its_did_you_mean() {
 }
 
 /// The help of a wrong type fits the value: a quoted boolean or number is told to lose its
-/// quotes, a null to get a value (before: nothing, and "quote the value" for `~`).
+/// quotes, a null to get a value.
 #[test]
 fn a_wrong_type_help_fits_the_value() {
     let cases = [
@@ -928,7 +916,7 @@ fn a_wrong_type_help_fits_the_value() {
 }
 
 /// A missing role in an IR file is placed and named as the IR writes it: on `roles`,
-/// "add `roles.validator`" (before: at 1:1, "add `validator:`", the MAS YAML spelling).
+/// "add `roles.validator`".
 #[test]
 fn a_missing_role_is_named_as_the_format_writes_it() {
     let veal = loopconv::load("v.yaml", VEAL.as_bytes(), &loopconv::LoadOptions::default());
@@ -962,8 +950,7 @@ fn a_missing_role_is_named_as_the_format_writes_it() {
 }
 
 /// A `--from` naming another format than the file's is one mistake: the first error says
-/// so (before, a manifest read `--from mas` gave eight shape errors and never said that
-/// the file is an AgentPM manifest). A file that claims no format gets no such note.
+/// so. A file that claims no format gets no such note.
 #[test]
 fn a_wrong_from_is_named_on_the_first_error() {
     let read = |text: &str, from| {
@@ -998,8 +985,8 @@ fn a_wrong_from_is_named_on_the_first_error() {
 }
 
 /// One transition that cuts off a branch is one diagnostic: `V012` at the first phase of
-/// each way into the unreachable part, labelled at every phase reached only through it
-/// (before: one `V012` per unreachable phase). A cycle is entered at its first phase.
+/// each way into the unreachable part, labelled at every phase reached only through it.
+/// A cycle is entered at its first phase.
 #[test]
 fn a_cut_off_branch_is_one_unreachable_diagnostic() {
     let text = r#"kind: loop
@@ -1051,7 +1038,7 @@ loop:
         ]
     );
     // Two ways into one cut-off part: a phase beyond both is labelled once, naming both
-    // (before this was first done, on the way found last, naming only it).
+    // (not only the way found last).
     let two_ways = text
         .replace("    - {id: orphan, objective: Nobody comes here.}\n", "    - {id: orphan, objective: Nobody comes here.}\n    - {id: side, objective: Another way in.}\n")
         .replace("    - {from: orphan, on: complete, to: $end}\n", "    - {from: orphan, on: complete, to: $end}\n    - {from: side, on: complete, to: test}\n")
@@ -1086,8 +1073,7 @@ loop:
 
 /// A phase renamed in its declaration only, into the id of another phase, is one mistake:
 /// one `V003` on the renamed declaration (first or second), whose did-you-mean is the old
-/// id the references still name (before: `V003` on the second declaration, and `V009` for
-/// the old id's references).
+/// id the references still name.
 #[test]
 fn a_phase_renamed_into_another_phases_id_is_one_error() {
     let codes = |text: &str| -> Vec<String> {
@@ -1127,9 +1113,7 @@ fn a_phase_renamed_into_another_phases_id_is_one_error() {
 }
 
 /// A phase's invalid id, written the same way in `entry_phase` and the references, is one
-/// `F005` (before, also one at `entry_phase`, whose schema pattern reported it), and its
-/// fix renames every place (before, the declaration alone: the references then named
-/// nothing, `V006`, `V007`, `V009`).
+/// `F005`, and its fix renames every place.
 #[test]
 fn an_invalid_phase_id_is_one_error_whose_fix_renames_every_place() {
     let text = BASE.replace("investigate", "Investigate");
@@ -1144,9 +1128,8 @@ fn an_invalid_phase_id_is_one_error_whose_fix_renames_every_place() {
     assert!(diagnostics(&fixed).is_empty(), "{fixed}");
 }
 
-/// A document beside a loop that is no loop is named for what it is, in one diagnostic:
-/// an Agent manifest (`P015` from a command that needs a loop) and a harness configuration
-/// (before: the generic "cannot tell which loop format this is").
+/// A document beside a loop that is no loop is named for what it is, in one diagnostic: an
+/// Agent manifest (`P015` from a command that needs a loop) and a harness configuration.
 #[test]
 fn an_agent_manifest_or_a_harness_config_is_named_for_what_it_is() {
     let agent = r#"{"kind": "agent", "name": "triage", "version": "0.1.0", "description": "An agent.", "loop": "@acme/triage@0.1.0"}"#;

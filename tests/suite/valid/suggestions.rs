@@ -121,8 +121,7 @@ fn every_code_action_fixes_its_diagnostic() {
                 "{name}: {}\n{fixed}",
                 act.title
             );
-            // And makes no other mistake (before, "set `action` to `retry`" traded V020 for
-            // V019: the retry then lacked `on_exhausted`).
+            // And makes no other mistake.
             let before_all = a.loaded.diags.items();
             for d in &after {
                 assert!(

@@ -2,7 +2,7 @@
 //! phase, the note on the escalation edge and the subtitle.
 
 use super::{ROLE_CHARS, clean, shorten};
-use crate::ir::{Access, FixedLoop, Pattern, Role, Spec};
+use crate::ir::{Access, FixedLoop, LoopPattern, Role, Spec};
 
 /// The access intent in one compact line, e.g. `tools · knowledge · mem r/w` or
 /// `no tools · mem r`. An omitted key is "no opinion" and shows nothing; an explicit
@@ -35,7 +35,7 @@ pub fn access_summary(access: Option<&Access>) -> Option<String> {
 }
 
 pub(super) fn is_mas(spec: &Spec) -> bool {
-    matches!(spec.pattern, Pattern::Real | Pattern::Veal)
+    matches!(spec.pattern, LoopPattern::Real | LoopPattern::Veal)
 }
 
 /// The MAS role shown on a phase of a REAL/VEAL loop.
@@ -67,9 +67,9 @@ pub(super) fn escalation_note(spec: &Spec) -> String {
 pub(super) fn subtitle(spec: &Spec) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
     match spec.pattern {
-        Pattern::Real => parts.push("REAL loop".into()),
-        Pattern::Veal => parts.push("VEAL loop".into()),
-        Pattern::General => {
+        LoopPattern::Real => parts.push("REAL loop".into()),
+        LoopPattern::Veal => parts.push("VEAL loop".into()),
+        LoopPattern::General => {
             // The archetype, unless it only repeats the name.
             let name = clean(&spec.name);
             let archetype = spec.archetype.as_deref().map(clean);

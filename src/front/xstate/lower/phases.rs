@@ -3,7 +3,7 @@
 use super::super::names::words;
 use super::super::{loss, state_origin};
 use super::{Event, Lowering, Role, target_pointer, target_pointer_at};
-use crate::diag::{Code, Diagnostic, EditTarget, Suggestion};
+use crate::diag::{Code, Diagnostic, EditTarget, Rejection, Suggestion};
 use crate::ir::id_pattern::{is_stable_id, repaired_id};
 use crate::ir::{self, Destination, IdMap, Origin, Terminal};
 use crate::model::xstate as m;
@@ -194,7 +194,7 @@ impl<'a> Lowering<'a> {
                 with: fixed,
             });
         }
-        self.diags.push(d);
+        self.diags.reject(d, Rejection::Value);
     }
 
     /// The transitions in `order` (`meta.transition_order`), when it lists each once;
@@ -226,13 +226,14 @@ impl<'a> Lowering<'a> {
         if out.len() == order.len() && slots.iter().all(Option::is_none) {
             return out;
         }
-        self.diags.push(
+        self.diags.reject(
             Diagnostic::new(
                 Code::InvalidValue,
                 "`meta.transition_order` does not list each transition of the machine once",
             )
             .with_help("remove `transition_order` to keep the order of the states and their events")
             .at("/meta/transition_order"),
+            Rejection::Value,
         );
         out.extend(slots.into_iter().flatten());
         out

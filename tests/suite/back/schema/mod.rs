@@ -596,10 +596,9 @@ fn schema_prints_json_schemas() {
 
 /// The AgentPM schema refuses a destination that is neither a stable id nor a terminal
 /// (`"to": "$fail"`, `"on_reject": "$reject"`), as the AgentPM docs allow no other `$`
-/// target; before, `to` and `on_reject` were any string. `check` judges it as before, by
-/// the reference rules (V009, V016) and their help (`$End`: did you mean `$end`?; `$fail`:
-/// the list of terminals), not by the pattern: the shape check leaves destinations to
-/// them.
+/// target. `check` judges it by the reference rules (V009, V016) and their help
+/// (`$End`: did you mean `$end`?; `$fail`: the list of terminals), not by the pattern: the
+/// shape check leaves destinations to them.
 #[test]
 fn the_agentpm_schema_refuses_a_terminal_that_does_not_exist() {
     let v = validator(Format::Agentpm);
