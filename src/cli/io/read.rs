@@ -20,7 +20,7 @@ pub(in crate::cli) fn reader_pool() -> Result<rayon::ThreadPool> {
 }
 
 /// The reader threads for the files of folders, with freed memory kept for reuse from
-/// file to file ([`crate::memory_for_folder`]).
+/// file to file ([`crate::cli::memory::memory_for_folder`]).
 pub(in crate::cli) fn folder_pool() -> Result<rayon::ThreadPool> {
     crate::cli::memory::memory_for_folder();
     reader_pool()
