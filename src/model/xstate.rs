@@ -11,8 +11,10 @@
 //! guards, actions, delays, invoked actors) are not in this model: the front end names them
 //! (`F018`).
 
+mod calls;
 mod enforce;
 
+pub use calls::{Call, CallKind, Counter, Eventless, Json, Params, Shape};
 pub use enforce::{
     Enforcement, PHASE_FAILURE, STEP_CEILING, TOOL_FAILURE, enforce, enforcement, unenforce,
 };
@@ -282,10 +284,10 @@ pub struct State {
     pub meta: Option<StateMeta>,
     /// A phase's entry actions: loopconv's counters ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub entry: Option<serde_json::Value>,
+    pub entry: Option<Json<Vec<Call>>>,
     /// A phase's eventless transition to the step limit ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub always: Option<serde_json::Value>,
+    pub always: Option<Json<Vec<Eventless>>>,
     /// The events: a phase's outcomes, a gate's `APPROVE` and `REJECT`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on: Option<Events>,
@@ -520,10 +522,10 @@ pub struct Transition {
     pub description: Option<String>,
     /// loopconv's guard on a counter ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub guard: Option<Box<serde_json::Value>>,
+    pub guard: Option<Box<Json<Call>>>,
     /// loopconv's counting action ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub actions: Option<Box<serde_json::Value>>,
+    pub actions: Option<Box<Json<Vec<Call>>>>,
     /// `true` on an outcome that goes back to its own phase: one more step ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reenter: Option<Box<serde_json::Value>>,

@@ -12,8 +12,8 @@
 use serde_json::Value;
 
 use super::{
-    Machine, NOTE, On, PHASE_FAILURE, Plan, Setup, State, StateMeta, StateType, Status,
-    TOOL_FAILURE, Transition, has_enforcement, is_phase, written,
+    Call, Eventless, Json, Machine, NOTE, On, PHASE_FAILURE, Plan, Setup, State, StateMeta,
+    StateType, Status, TOOL_FAILURE, Transition, has_enforcement, is_phase, written,
 };
 use crate::ir::FixedLoop;
 use crate::model::xstate::Events;
@@ -95,11 +95,11 @@ fn into_transition(on: On) -> Transition {
 /// The values [`enforce`](super::enforce) writes on every phase state, built once.
 struct Written {
     /// `entry` of a phase state, and of `eval`.
-    entry: [Value; 2],
-    always: Value,
-    reached: Value,
-    below: Value,
-    count_retries: Value,
+    entry: [Json<Vec<Call>>; 2],
+    always: Json<Vec<Eventless>>,
+    reached: Json<Call>,
+    below: Json<Call>,
+    count_retries: Json<Vec<Call>>,
 }
 
 /// Whether `machine`, which holds some of what `enforce` writes, holds exactly what it
@@ -234,7 +234,7 @@ fn outcome_is_exact(
     written: &Written,
 ) -> bool {
     // Its fields are the plain transition's, but `reenter` exactly when it goes back.
-    let plain = |t: &Transition, guard: Option<&Value>| {
+    let plain = |t: &Transition, guard: Option<&Json<Call>>| {
         let back = t.target.first() == Some(key);
         t.guard.as_deref() == guard
             && t.actions.is_none()
