@@ -11,8 +11,10 @@
 //! guards, actions, delays, invoked actors) are not in this model: the front end names them
 //! (`F018`).
 
+mod calls;
 mod enforce;
 
+pub use calls::{Call, CallKind, Counter, Eventless, Json, Params, Shape};
 pub use enforce::{
     Enforcement, PHASE_FAILURE, STEP_CEILING, TOOL_FAILURE, enforce, enforcement, unenforce,
 };
@@ -282,10 +284,10 @@ pub struct State {
     pub meta: Option<StateMeta>,
     /// A phase's entry actions: loopconv's counters ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub entry: Option<serde_json::Value>,
+    pub entry: Option<Json<Vec<Call>>>,
     /// A phase's eventless transition to the step limit ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub always: Option<serde_json::Value>,
+    pub always: Option<Json<Vec<Eventless>>>,
     /// The events: a phase's outcomes, a gate's `APPROVE` and `REJECT`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on: Option<Events>,
@@ -343,7 +345,7 @@ impl JsonSchema for Tags {
 }
 
 /// One string or a list of them, as XState writes tags and targets.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, JsonSchema)]
 #[serde(untagged)]
 enum OneOrMany {
     /// One.
@@ -358,6 +360,71 @@ impl OneOrMany {
             OneOrMany::One(s) => vec![s],
             OneOrMany::Many(v) => v,
         }
+    }
+}
+
+/// What serde's untagged enum said of a value that is neither (the message is kept).
+const NEITHER: &str = "data did not match any variant of untagged enum OneOrMany";
+
+// Read by the kind of value, not as serde's untagged enum, which buffered every target
+// (30,000 in a 10,000-phase machine) before trying each variant.
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        de.deserialize_any(OneOrManyVisitor)
+    }
+}
+
+/// A string or a list of strings; anything else is [`NEITHER`].
+struct OneOrManyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for OneOrManyVisitor {
+    type Value = OneOrMany;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a string or a list of strings")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<OneOrMany, E> {
+        Ok(OneOrMany::One(v.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<OneOrMany, E> {
+        Ok(OneOrMany::One(v))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<OneOrMany, A::Error> {
+        let mut many = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(16));
+        loop {
+            match seq.next_element::<String>() {
+                Ok(Some(s)) => many.push(s),
+                Ok(None) => return Ok(OneOrMany::Many(many)),
+                Err(_) => return Err(serde::de::Error::custom(NEITHER)),
+            }
+        }
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<OneOrMany, E> {
+        Err(E::custom(NEITHER))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<OneOrMany, E> {
+        Err(E::custom(NEITHER))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<OneOrMany, E> {
+        Err(E::custom(NEITHER))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<OneOrMany, E> {
+        Err(E::custom(NEITHER))
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<OneOrMany, E> {
+        Err(E::custom(NEITHER))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<OneOrMany, A::Error> {
+        Err(serde::de::Error::custom(NEITHER))
     }
 }
 
@@ -520,10 +587,10 @@ pub struct Transition {
     pub description: Option<String>,
     /// loopconv's guard on a counter ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub guard: Option<Box<serde_json::Value>>,
+    pub guard: Option<Box<Json<Call>>>,
     /// loopconv's counting action ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub actions: Option<Box<serde_json::Value>>,
+    pub actions: Option<Box<Json<Vec<Call>>>>,
     /// `true` on an outcome that goes back to its own phase: one more step ([`enforce`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reenter: Option<Box<serde_json::Value>>,

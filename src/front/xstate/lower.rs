@@ -255,11 +255,14 @@ impl<'a> Lowering<'a> {
         let phases: Vec<&'a str> = (states.keys().map(String::as_str))
             .filter(|k| self.roles.get(k) == Some(&Role::Phase))
             .collect();
+        // The names taken are gathered only when a name is to be renamed: a machine that
+        // loopconv wrote has none, and its 10,000 phases and 30,000 events need no set.
+        let unstable = phases.iter().any(|k| !is_stable_id(k));
         let mut taken: std::collections::HashSet<String> = (phases.iter())
-            .filter(|k| is_stable_id(k))
+            .filter(|k| unstable && is_stable_id(k))
             .map(|k| (*k).to_owned())
             .collect();
-        for &key in &phases {
+        for &key in phases.iter().filter(|_| unstable) {
             if is_stable_id(key) || self.phase_ids.contains_key(key) {
                 continue;
             }
@@ -274,7 +277,12 @@ impl<'a> Lowering<'a> {
             ));
             self.phase_ids.insert(key, id);
         }
+        let unstable = (states.iter())
+            .filter(|(k, _)| self.roles.get(k.as_str()) == Some(&Role::Phase))
+            .flat_map(|(_, s)| s.on.iter().flatten())
+            .any(|(e, _)| !is_stable_id(e));
         let events: Vec<(&'a str, &'a String)> = (phases.iter())
+            .filter(|_| unstable)
             .flat_map(|&k| self.events(k).map(move |(e, _)| (k, e)))
             .collect();
         let mut taken: std::collections::HashSet<String> = (events.iter())

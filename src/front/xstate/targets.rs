@@ -178,11 +178,11 @@ pub(super) fn resolve_targets(machine: &mut m::Machine, diags: &mut Diagnostics)
     let states = &mut machine.states;
     for i in 0..states.len() {
         let (key, state) = states.get_index(i).expect("in range");
-        let at = state_origin(key).child("on");
-        // What changes, found first (most machines need none).
+        // What changes, found first (most machines need none); the pointers only for a
+        // diagnostic.
         let changes: Vec<(usize, Change)> = (state.on.iter().flatten().enumerate())
             .filter_map(|(e, (event, on))| {
-                let ptr = || at.pointer_to(event);
+                let ptr = || state_origin(key).child("on").pointer_to(event);
                 event_change(&r, states, event, on, &ptr, diags).map(|c| (e, c))
             })
             .collect();

@@ -25,8 +25,8 @@
 use serde_json::{Value, json};
 
 use super::{
-    Events, Machine, MachineMeta, On, State, StateMeta, StateType, Status, Tags, Targets,
-    Transition,
+    Call, CallKind, Counter, Eventless, Events, Json, Machine, MachineMeta, On, State, StateMeta,
+    StateType, Status, Tags, Targets, Transition,
 };
 use crate::ir::{ErrorPolicy, Exhausted, FixedLoop, LoopPattern, PhaseAction, ToolAction};
 
@@ -44,16 +44,6 @@ pub const STEP_CEILING: u64 = 100;
 
 /// What the machine enforces and what it cannot, in its `meta.enforcement`.
 const NOTE: &str = "Counters in context (steps, attempts, retries) and guards on them enforce max_steps, max_attempts and the escalation at the last attempt; TOOL_FAILURE and PHASE_FAILURE follow error_policy. Not enforced by the machine: a runtime ceiling stricter than max_steps (the harness's), who takes over after an escalation or a handoff, and what a phase does. The guards (above, below, reached) and actions (count, reset) are implemented in the module of `loopconv convert --to xstate --module js`.";
-
-/// The guard `type` on `counter` with bound `max`.
-fn guard(kind: &str, counter: &str, max: u64) -> Value {
-    json!({"type": kind, "params": {"counter": counter, "max": max}})
-}
-
-/// The action `type` on `counter`.
-fn action(kind: &str, counter: &str) -> Value {
-    json!({"type": kind, "params": {"counter": counter}})
-}
 
 /// Whether `state` is a phase's (neither final nor a checkpoint's gate).
 fn is_phase(state: &State) -> bool {
@@ -262,36 +252,42 @@ struct Plan {
 impl Plan {
     /// A phase state's `entry`: it counts a step, an attempt for `eval`, and resets the
     /// retries.
-    fn entry(&self, eval: bool) -> Value {
-        let mut entry = vec![action("count", "steps")];
+    fn entry(&self, eval: bool) -> Json<Vec<Call>> {
+        let mut entry = vec![Call::action(CallKind::Count, Counter::Steps)];
         if eval {
-            entry.push(action("count", "attempts"));
+            entry.push(Call::action(CallKind::Count, Counter::Attempts));
         }
         if self.retries > 0 {
-            entry.push(action("reset", "retries"));
+            entry.push(Call::action(CallKind::Reset, Counter::Retries));
         }
-        Value::Array(entry)
+        Json::Typed(entry)
     }
 
     /// A phase state's `always`: to the step limit's final state.
-    fn always(&self) -> Value {
-        let above = guard("above", "steps", self.limit);
-        json!([{"target": self.limit_key, "guard": above}])
+    fn always(&self) -> Json<Vec<Eventless>> {
+        Json::Typed(vec![Eventless {
+            target: self.limit_key.clone(),
+            guard: Call::guard(CallKind::Above, Counter::Steps, self.limit),
+        }])
     }
 
     /// The guard of `eval`'s escalation: the last attempt.
-    fn reached(&self) -> Value {
-        guard("reached", "attempts", self.attempts)
+    fn reached(&self) -> Json<Call> {
+        Json::Typed(Call::guard(
+            CallKind::Reached,
+            Counter::Attempts,
+            self.attempts,
+        ))
     }
 
     /// The guard of a tool failure's retry in its phase.
-    fn below(&self) -> Value {
-        guard("below", "retries", self.retries)
+    fn below(&self) -> Json<Call> {
+        Json::Typed(Call::guard(CallKind::Below, Counter::Retries, self.retries))
     }
 
     /// The action of a tool failure's retry.
-    fn count_retries() -> Value {
-        json!([action("count", "retries")])
+    fn count_retries() -> Json<Vec<Call>> {
+        Json::Typed(vec![Call::action(CallKind::Count, Counter::Retries)])
     }
 }
 

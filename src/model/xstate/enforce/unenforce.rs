@@ -12,8 +12,8 @@
 use serde_json::Value;
 
 use super::{
-    Machine, NOTE, On, PHASE_FAILURE, Plan, Setup, State, StateMeta, StateType, Status,
-    TOOL_FAILURE, Transition, has_enforcement, is_phase, written,
+    Call, Eventless, Json, Machine, NOTE, On, PHASE_FAILURE, Plan, Setup, State, StateMeta,
+    StateType, Status, TOOL_FAILURE, Transition, has_enforcement, is_phase, written,
 };
 use crate::ir::FixedLoop;
 use crate::model::xstate::Events;
@@ -69,16 +69,37 @@ pub fn unenforce(machine: &mut Machine) {
                 if name == TOOL_FAILURE || name == PHASE_FAILURE {
                     return false;
                 }
-                let mut t = into_transition(std::mem::replace(on, On::Target(String::new())));
-                t.guard = None;
-                t.actions = None;
-                t.reenter = None;
-                *on = written(t);
+                strip(on);
                 true
             });
         }
         if state.on.as_ref().is_some_and(Events::is_empty) {
             state.on = None;
+        }
+    }
+}
+
+/// `on` without the `guard`, `actions` and `reenter` of its transition (the last of
+/// candidates), written as [`written`] writes it: a target alone stays as it is, a
+/// transition object is changed in place (each of the 30,000 events of a 10,000-phase
+/// machine was made a transition object and written back).
+fn strip(on: &mut On) {
+    match on {
+        On::Target(_) => {}
+        On::Transition(t) => {
+            t.guard = None;
+            t.actions = None;
+            t.reenter = None;
+            if written_as_target(t) {
+                *on = On::Target(t.target.0.swap_remove(0));
+            }
+        }
+        On::Candidates(_) => {
+            let mut t = into_transition(std::mem::replace(on, On::Target(String::new())));
+            t.guard = None;
+            t.actions = None;
+            t.reenter = None;
+            *on = written(t);
         }
     }
 }
@@ -95,11 +116,11 @@ fn into_transition(on: On) -> Transition {
 /// The values [`enforce`](super::enforce) writes on every phase state, built once.
 struct Written {
     /// `entry` of a phase state, and of `eval`.
-    entry: [Value; 2],
-    always: Value,
-    reached: Value,
-    below: Value,
-    count_retries: Value,
+    entry: [Json<Vec<Call>>; 2],
+    always: Json<Vec<Eventless>>,
+    reached: Json<Call>,
+    below: Json<Call>,
+    count_retries: Json<Vec<Call>>,
 }
 
 /// Whether `machine`, which holds some of what `enforce` writes, holds exactly what it
@@ -234,7 +255,7 @@ fn outcome_is_exact(
     written: &Written,
 ) -> bool {
     // Its fields are the plain transition's, but `reenter` exactly when it goes back.
-    let plain = |t: &Transition, guard: Option<&Value>| {
+    let plain = |t: &Transition, guard: Option<&Json<Call>>| {
         let back = t.target.first() == Some(key);
         t.guard.as_deref() == guard
             && t.actions.is_none()
