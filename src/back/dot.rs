@@ -251,6 +251,9 @@ enum AttrValue<'a> {
     Bare(&'static str),
     /// Any text: written as a quoted string.
     Quoted(&'a str),
+    /// One of ours that [`quote`] leaves as it is (a colour, a style): written between
+    /// quotes without looking for what to escape.
+    Ours(&'static str),
     /// HTML-like label.
     Html(&'a Html),
 }
@@ -307,6 +310,12 @@ fn write_attrs<'v>(
         match v {
             AttrValue::Bare(s) => out.push_str(s),
             AttrValue::Quoted(s) => quote_into(out, s),
+            AttrValue::Ours(s) => {
+                debug_assert!(!s.bytes().any(|b| (b == 0xC2) | is_quoted_special(b)));
+                out.push('"');
+                out.push_str(s);
+                out.push('"');
+            }
             AttrValue::Html(h) => {
                 out.push('<');
                 out.push_str(&h.0);
@@ -397,7 +406,7 @@ impl<'a> EdgeAttrs<'a> {
 
 impl NodeAttrs<'_> {
     fn pairs(&self) -> AttrPairs<'_, 10> {
-        let quoted = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Quoted(v)));
+        let quoted = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Ours(v)));
         let bare = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Bare(v)));
         [
             self.label.as_ref().map(|l| ("label", label_value(l))),
@@ -416,7 +425,7 @@ impl NodeAttrs<'_> {
 
 impl EdgeAttrs<'_> {
     fn pairs(&self) -> AttrPairs<'_, 6> {
-        let quoted = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Quoted(v)));
+        let quoted = |k, v: Option<&'static str>| v.map(|v| (k, AttrValue::Ours(v)));
         [
             self.label.as_ref().map(|l| ("label", label_value(l))),
             self.style.map(|s| ("style", AttrValue::Bare(s.as_str()))),

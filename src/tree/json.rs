@@ -143,23 +143,28 @@ struct KeyIndex {
 }
 
 impl KeyIndex {
-    /// The index of the first member named `key`.
-    fn first(&self, members: &[Member], key: &Key) -> Option<usize> {
+    /// The index of the first member named `key`, and the key's hash when the object is
+    /// indexed (for [`Self::add`], which then does not hash the key again).
+    fn first(&self, members: &[Member], key: &Key) -> (Option<usize>, Option<u64>) {
         let scan = || members.iter().position(|m| m.key.same(key));
         let Some((index, hasher)) = &self.index else {
-            return scan();
+            return (scan(), None);
         };
-        match index.get(&hasher.hash_one(key.as_str())) {
+        let hash = hasher.hash_one(key.as_str());
+        let first = match index.get(&hash) {
             Some(&i) if members[i].key.same(key) => Some(i),
             Some(_) => scan(),
             None => None,
-        }
+        };
+        (first, Some(hash))
     }
 
-    /// Record `key`, about to be pushed as `members[members.len()]`.
-    fn add(&mut self, members: &[Member], key: &str) {
+    /// Record `key`, about to be pushed as `members[members.len()]`; `hash` is what
+    /// [`Self::first`] gave for it.
+    fn add(&mut self, members: &[Member], key: &str, hash: Option<u64>) {
         if let Some((index, hasher)) = &mut self.index {
-            index.entry(hasher.hash_one(key)).or_insert(members.len());
+            let hash = hash.unwrap_or_else(|| hasher.hash_one(key));
+            index.entry(hash).or_insert(members.len());
         } else if members.len() >= SCAN_MEMBERS {
             let hasher = foldhash::fast::RandomState::default();
             let mut index = std::collections::HashMap::with_capacity_and_hasher(
@@ -391,7 +396,8 @@ impl<'a> JsonParser<'a> {
             let value = self.value()?;
             let members = &self.members[base..];
             let mut replaces = None;
-            if let Some(first) = keys.first(members, &key) {
+            let (first, hash) = keys.first(members, &key);
+            if let Some(first) = first {
                 let first = members[first].key_span;
                 let reported = self
                     .dups
@@ -415,7 +421,7 @@ impl<'a> JsonParser<'a> {
             if let Some(at) = replaces {
                 self.members[base + at] = member;
             } else {
-                keys.add(members, &member.key);
+                keys.add(members, &member.key, hash);
                 if let Some(lasts) = &mut lasts {
                     lasts.insert(member.key.to_string(), self.members.len() - base);
                 }

@@ -13,6 +13,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use super::Sink as _;
+use super::outcomes::OutcomeIndex;
 use crate::diag::Diagnostics;
 use crate::diag::{Code, Diagnostic};
 use crate::ir::{Destination, Field, Graph, IdMap, Spec, Terminal, id_map};
@@ -143,9 +144,14 @@ impl Info {
 /// Build the graph and run the graph rules (12, 13 and the ones beyond upstream).
 /// With `judge` false (an edge did not resolve), the analysis is still computed but no
 /// graph diagnostic is reported.
-pub(super) fn analyse(spec: &Spec, judge: bool, sink: &mut Diagnostics) -> Info {
+pub(super) fn analyse(
+    spec: &Spec,
+    judge: bool,
+    outcomes: &OutcomeIndex,
+    sink: &mut Diagnostics,
+) -> Info {
     let g = &spec.graph;
-    let built = build_graph(spec);
+    let built = build_graph(spec, outcomes);
     let start = built
         .land(&Destination::Phase(g.entry.clone()))
         .filter(|_| built.phase_node(&g.entry).is_some());
@@ -212,9 +218,9 @@ impl Built<'_> {
 
 /// The nodes (phases, then terminals, then gates), then the edges (transitions, approvals,
 /// rejections).
-fn build_graph(spec: &Spec) -> Built<'_> {
+fn build_graph<'a>(spec: &'a Spec, outcomes: &OutcomeIndex) -> Built<'a> {
     let mut built = add_nodes(&spec.graph);
-    add_transitions(&spec.graph, &mut built);
+    add_transitions(&spec.graph, outcomes, &mut built);
     add_approvals(&mut built);
     add_rejections(&spec.graph, &mut built);
     built
@@ -266,9 +272,8 @@ fn add_nodes(g: &Graph) -> Built<'_> {
 }
 
 /// An edge per transition that leaves on a declared outcome of a declared phase for a
-/// target that lands somewhere.
-fn add_transitions(g: &Graph, built: &mut Built) {
-    let outcomes = super::outcomes::OutcomeIndex::new(g);
+/// target that lands somewhere. `outcomes` is the index validation's names made.
+fn add_transitions(g: &Graph, outcomes: &OutcomeIndex, built: &mut Built) {
     for (i, t) in g.transitions.iter().enumerate() {
         let Some(from) = built.phase_node(&t.from) else {
             continue;

@@ -23,9 +23,11 @@ use crate::ir::{IdMap, Spec};
 pub fn validate(spec: &Spec, diags: &mut Diagnostics) -> Info {
     // What the front end rejected: no rule judges it again (one cause, one diagnostic).
     let rejected = diags.take_rejected();
-    let edges_intact = refs::check(spec, &rejected, diags);
+    let (edges_intact, outcomes) = refs::check(spec, &rejected, diags);
+    let info = graph::analyse(spec, edges_intact, &outcomes, diags);
+    drop(outcomes);
     diags.restore_rejected(rejected);
-    graph::analyse(spec, edges_intact, diags)
+    info
 }
 
 /// Pushing a diagnostic about a value or about a key.

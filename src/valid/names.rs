@@ -81,9 +81,10 @@ pub(super) struct Names<'a> {
     /// How each transition's names resolve, in transition order, packed
     /// ([`Names::transitions`] unpacks them): the first declaration of its `from`, or
     /// [`UNUSUAL`] when one of its names is not a declared name written exactly (then they
-    /// are resolved again when read: few are). Four bytes a transition, not the 88 of a
+    /// are resolved again when read: few are), and the position of its `on` among that
+    /// declaration's outcomes. Eight bytes a transition, not the hundred of a
     /// [`TransitionNames`].
-    transitions: Vec<u32>,
+    transitions: Vec<(u32, u32)>,
     /// A phase renamed in its declaration only ([`Names::find_rename`]), found when first
     /// asked: a loop whose every name is declared never looks.
     /// (Owned, not borrowed: a cell of borrowed names would pin `'a`.)
@@ -112,6 +113,9 @@ pub(super) struct TransitionNames<'a> {
     /// Its `on`, against the outcomes of the phase `from` counts for (`None` when `from`
     /// counts for none).
     pub(super) on: Option<Resolved<'a>>,
+    /// The position of `on` among the outcomes of the declaration at `from_index`, when
+    /// `from` is declared and `on` is one of its outcomes (its slot, found once).
+    pub(super) on_at: Option<usize>,
     /// Its `to`, when `to` is a phase (`None` for a terminal).
     pub(super) to: Option<Resolved<'a>>,
 }
@@ -155,18 +159,18 @@ impl<'a> Names<'a> {
     }
 
     /// A transition's entry in [`Self::transitions`].
-    fn pack(&self, t: &'a Transition) -> u32 {
+    fn pack(&self, t: &'a Transition) -> (u32, u32) {
         let names = self.resolve(t);
-        let on_declared = matches!(names.on, Some(Resolved::Declared(_)));
-        match names.from_index.map(u32::try_from) {
-            Some(Ok(i)) if i != UNUSUAL && on_declared && target_declared(names.to) => i,
-            _ => UNUSUAL,
+        let on_at = names.on_at.and_then(|k| u32::try_from(k).ok());
+        match (names.from_index.map(u32::try_from), on_at) {
+            (Some(Ok(i)), Some(k)) if i != UNUSUAL && target_declared(names.to) => (i, k),
+            _ => (UNUSUAL, 0),
         }
     }
 
     /// How the names of transition `t`, whose entry in [`Self::transitions`] is `packed`,
     /// resolve.
-    fn unpack(&self, t: &'a Transition, packed: u32) -> TransitionNames<'a> {
+    fn unpack(&self, t: &'a Transition, (packed, on_at): (u32, u32)) -> TransitionNames<'a> {
         if packed == UNUSUAL {
             return self.resolve(t);
         }
@@ -174,6 +178,7 @@ impl<'a> Names<'a> {
             from: Resolved::Declared(&t.from),
             from_index: Some(packed as usize),
             on: Some(Resolved::Declared(&t.on)),
+            on_at: Some(on_at as usize),
             to: match &t.to {
                 Destination::Phase(to) => Some(Resolved::Declared(to)),
                 Destination::Terminal(_) => None,
@@ -184,9 +189,16 @@ impl<'a> Names<'a> {
     /// How the names of transition `t` resolve.
     fn resolve(&self, t: &'a Transition) -> TransitionNames<'a> {
         let from = self.phase(&t.from, || t.origin.pointer_to("from"));
-        let on = from
-            .counts_for()
-            .map(|p| self.outcome(p, &t.on, || t.origin.pointer_to("on")));
+        let (on, on_at) = match from.counts_for() {
+            Some(p) => {
+                let (on, at) = self.outcome_at(p, &t.on, || t.origin.pointer_to("on"));
+                (
+                    Some(on),
+                    at.filter(|_| matches!(from, Resolved::Declared(_))),
+                )
+            }
+            None => (None, None),
+        };
         let to = match &t.to {
             Destination::Phase(to) => Some(self.phase(to, || t.origin.pointer_to("to"))),
             Destination::Terminal(_) => None,
@@ -195,6 +207,7 @@ impl<'a> Names<'a> {
             from,
             from_index: self.first_index(&t.from),
             on,
+            on_at,
             to,
         }
     }
@@ -470,18 +483,31 @@ impl<'a> Names<'a> {
         out
     }
 
-    /// Resolve a transition's `on`, the value at `pointer`, against phase `id`'s outcomes.
-    pub(super) fn outcome(
+    /// Resolve a transition's `on`, the value at `pointer`, against phase `id`'s outcomes;
+    /// with the position of `on` among the outcomes of `id`'s first declaration when it is
+    /// declared there.
+    fn outcome_at(
+        &self,
+        id: &'a str,
+        on: &'a str,
+        pointer: impl FnOnce() -> String,
+    ) -> (Resolved<'a>, Option<usize>) {
+        if let Some(i) = self.first_index(id)
+            && let Some(k) = self.outcomes.position(i, &self.graph.phases[i], on)
+        {
+            let declared = Resolved::Declared(declared_outcome(&self.graph.phases[i], k));
+            return (declared, Some(k));
+        }
+        (self.undeclared_outcome(id, on, pointer), None)
+    }
+
+    /// [`Self::outcome_at`] of an `on` that is not an outcome of `id`'s first declaration.
+    fn undeclared_outcome(
         &self,
         id: &'a str,
         on: &'a str,
         pointer: impl FnOnce() -> String,
     ) -> Resolved<'a> {
-        if let Some(i) = self.first_index(id)
-            && let Some(k) = self.outcomes.position(i, &self.graph.phases[i], on)
-        {
-            return Resolved::Declared(declared_outcome(&self.graph.phases[i], k));
-        }
         if self.outcomes_flagged.contains(id) {
             return Resolved::Excused(None);
         }

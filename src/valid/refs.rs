@@ -22,7 +22,13 @@ use crate::ir::{Exhausted, IdMap, IdSet, ToolAction, ToolFailure, id_map};
 ///
 /// Each rule pushes its diagnostics in authored order; the rules run in code order, and
 /// the diagnostics are sorted by position and code afterwards.
-pub(super) fn check(spec: &Spec, flagged: &Rejected, sink: &mut Diagnostics) -> bool {
+/// `flagged` is what the front end rejected. Also returns the outcome index the names were
+/// resolved with, for the graph.
+pub(super) fn check<'a>(
+    spec: &'a Spec,
+    flagged: &'a Rejected,
+    sink: &mut Diagnostics,
+) -> (bool, super::outcomes::OutcomeIndex<'a>) {
     let g = &spec.graph;
     let phases = Names::new(spec, flagged);
     entry_named_like_its_declaration(spec, &phases, sink);
@@ -60,7 +66,11 @@ pub(super) fn check(spec: &Spec, flagged: &Rejected, sink: &mut Diagnostics) -> 
     super::mas::fallback_agent_used(spec, flagged, sink);
     // A missing transition (`V011`) is also why a terminal or a phase may be out of reach:
     // the graph rules wait for it (one cause, one diagnostic).
-    edges_resolve(g, &phases) && !phases.transitions_flagged && !phases.phases_flagged && !missing
+    let intact = edges_resolve(g, &phases)
+        && !phases.transitions_flagged
+        && !phases.phases_flagged
+        && !missing;
+    (intact, phases.outcomes)
 }
 
 /// The phase each `V007` transition was meant to leave (see [`Meant`]).
@@ -178,6 +188,12 @@ fn invalid_ids_renamed_everywhere(spec: &Spec, phases: &Names, sink: &mut Diagno
 /// Whether a transition's `from` is a declared phase and its `on` an outcome of its first
 /// declaration (the one the graph is built from).
 fn outcome_known(phases: &Names, t: &Transition, names: &TransitionNames) -> bool {
+    // `on` was found among the outcomes of `from`'s first declaration when the names were
+    // resolved: not looked up again. (Of a phase declared twice, an `on` declared by
+    // another copy only is declared too, but not known here.)
+    if names.on_at.is_some() {
+        return names.from_index.is_some();
+    }
     (names.from_index).is_some_and(|i| (phases.outcomes).has(i, &phases.graph.phases[i], &t.on))
 }
 
@@ -309,6 +325,8 @@ fn unique_outcome_ids(g: &Graph, sink: &mut Diagnostics) {
     let mut seen = IdSet::default();
     for p in &g.phases {
         seen.clear();
+        // Sized once for the phase, not regrown while it fills.
+        seen.reserve(p.outcomes.as_ref().map_or(0, Vec::len));
         for o in p.outcomes.iter().flatten() {
             if !seen.insert(o.id.as_str()) {
                 sink.value(
@@ -562,6 +580,16 @@ impl<'a> OutcomeSlots<'a> {
         let k = (self.index).position(phase, self.graph.phases.get(phase)?, on)?;
         Some(self.start.get(phase)? + k)
     }
+
+    /// The slot transition `t`, whose names are `names`, leaves on: that of its `on` among
+    /// the outcomes of its `from`'s first declaration; `None` when that cannot emit `on`.
+    fn of_transition(&self, t: &Transition, names: &TransitionNames) -> Option<usize> {
+        let p = names.from_index?;
+        match names.on_at {
+            Some(k) => Some(self.start.get(p)? + k),
+            None => self.of(p, &t.on),
+        }
+    }
 }
 
 /// Rule 10 (`V010`): no (phase, outcome) pair has two transitions (transitions on unknown
@@ -575,7 +603,7 @@ fn at_most_one_transition_per_outcome(
     const NONE: usize = usize::MAX;
     let mut first = vec![NONE; slots.len()];
     for (i, (t, names)) in phases.transitions().enumerate() {
-        let slot = names.from_index.and_then(|p| slots.of(p, &t.on));
+        let slot = slots.of_transition(t, &names);
         let Some(slot) = slot.filter(|_| !phases.is_duplicated(&t.from)) else {
             continue;
         };
@@ -608,7 +636,12 @@ fn covered_slots(slots: &OutcomeSlots, phases: &Names) -> Vec<bool> {
         let Some(on) = on else {
             continue;
         };
-        if let Some(slot) = counted_phase(phases, t, &names).and_then(|p| slots.of(p, on)) {
+        let slot = match (names.from_index, names.on_at) {
+            // Its `from` and `on` are declared: the slot found when the names were.
+            (Some(p), Some(k)) => slots.start.get(p).map(|s| s + k),
+            _ => counted_phase(phases, t, &names).and_then(|p| slots.of(p, on)),
+        };
+        if let Some(slot) = slot {
             covered[slot] = true;
         }
     }
@@ -683,6 +716,7 @@ fn every_outcome_has_a_transition(
             continue;
         };
         seen.clear();
+        seen.reserve(os.len());
         for (k, o) in os.iter().enumerate() {
             // The first declaration of each id (a repeat is `V005`'s), which is its slot.
             if seen.insert(o.id.as_str())

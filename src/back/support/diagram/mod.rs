@@ -527,7 +527,12 @@ impl<'a> Drawing<'a> {
         }
         match &e.weight {
             Edge::Transition(i) => {
-                (t.spec.graph.transitions.get(*i)).map(|tr| t.transition_edge(tr, from, to))
+                // The edge leaves the node of the first declaration of its `from`.
+                let phase = match na {
+                    Vertex::Phase(p) => Some(*p),
+                    _ => None,
+                };
+                (t.spec.graph.transitions.get(*i)).map(|tr| t.transition_edge(tr, phase, from, to))
             }
             Edge::Approve => Some(t.approve_edge(nb, from, to)),
             Edge::Reject => Some(gate_edge(EdgeKind::Reject, "reject", from, to, false)),
@@ -780,11 +785,16 @@ impl<'a> DrawingTables<'a> {
     }
 
     /// The description of the outcome a transition takes (when tooltips are built).
-    fn transition_tooltip(&self, t: &'a crate::ir::Transition) -> Option<Text<'a>> {
+    /// The tooltip of transition `t`, which leaves the phase declared at index `phase`.
+    fn transition_tooltip(
+        &self,
+        t: &'a crate::ir::Transition,
+        phase: Option<usize>,
+    ) -> Option<Text<'a>> {
         if self.tooltips == Tooltips::Omitted {
             return None;
         }
-        let described = (self.info.phase_index(&self.spec.graph, &t.from))
+        let described = phase
             .and_then(|i| Some((i, self.spec.graph.phases.get(i)?)))
             .and_then(|(i, p)| Some((self.outcomes.position(i, p, &t.on)?, p)))
             .and_then(|(k, p)| p.outcomes.as_ref()?.get(k))
@@ -796,15 +806,19 @@ impl<'a> DrawingTables<'a> {
         })
     }
 
+    /// The edge of transition `t`, which leaves the phase declared at index `phase` (the
+    /// first declaration of its `from`, known from the edge's source: not looked up again
+    /// by id).
     fn transition_edge(
         &self,
         t: &'a crate::ir::Transition,
+        phase: Option<usize>,
         from: NodeId,
         to: NodeId,
     ) -> DiagramEdge<'a> {
-        let tooltip = self.transition_tooltip(t);
+        let tooltip = self.transition_tooltip(t, phase);
         let note = (is_mas(self.spec) && t.on == "escalate").then(|| escalation_note(self.spec));
-        let next = (self.facts_of(&t.from))
+        let next = (phase.and_then(|i| self.facts.get(i).copied()))
             .and_then(|f| f.path_pos)
             .map(|k| self.path.get(k as usize + 1));
         let success_path = match (next, &t.to) {
