@@ -141,7 +141,7 @@ if [ -z "${LOOPCONV_NOMCP:-}" ]; then
 fi
 [ -x "$LOOPCONV_NOMCP" ] || { echo "bench.sh: $LOOPCONV_NOMCP is not an executable" >&2; exit 2; }
 # The generator writes VERSION last: a folder of another layout (or half written) is redone.
-GEN_VERSION=5
+GEN_VERSION=6
 if [ "$(cat "$W/VERSION" 2>/dev/null)" != $GEN_VERSION ]; then
     rm -rf "$W"
     # shellcheck disable=SC2086 # empty or one word
