@@ -379,17 +379,19 @@ fi
 # The same as an editor sees it: `loopconv lsp` over JSON-RPC on the generator's
 # 10,000-phase loop (scripts/lsp_probe.py): an edit until its diagnostics, less the
 # server's pause after edits (DEBOUNCE in src/lsp), and a completion, with its items.
+# At least 15 edits: with 5, the run of 2026-12-05 17:48 gave a median of 1.72x `check`,
+# where 15 edits, twice, gave 1.12x and 1.22x right after.
 echo "bench.sh: lsp_probe" >&2
 PAUSE_MS=$(sed -n 's/.*DEBOUNCE: Duration = Duration::from_millis(\([0-9]*\)).*/\1/p' src/lsp/*.rs | sed -n 1p)
 if [ -z "$PAUSE_MS" ]; then
     echo "bench.sh: no DEBOUNCE found in src/lsp: the edit's time includes the pause" >&2
     PAUSE_MS=0
 fi
-python3 "$ROOT/scripts/lsp_probe.py" "$L" "$L10K" "$((RUNS < 5 ? 5 : RUNS))" "$PAUSE_MS" >"$OUT/lsp-probe.json"
+python3 "$ROOT/scripts/lsp_probe.py" "$L" "$L10K" "$((RUNS < 15 ? 15 : RUNS))" "$PAUSE_MS" >"$OUT/lsp-probe.json"
 # And on each seed's loop without `$schema`, against `check` of it (row seed-S-warn).
 for seed in "${SEED_LIST[@]}"; do
     python3 "$ROOT/scripts/lsp_probe.py" "$L" "$W/random/$PHASES/seed-$seed/warn.json" \
-        "$((RUNS < 5 ? 5 : RUNS))" "$PAUSE_MS" >"$OUT/seed-$seed-lsp-probe.json"
+        "$((RUNS < 15 ? 15 : RUNS))" "$PAUSE_MS" >"$OUT/seed-$seed-lsp-probe.json"
 done
 
 python3 "$ROOT/scripts/bench_report.py" "$OUT" "$W"
