@@ -39,7 +39,8 @@ pub(super) fn run(_: &McpArgs) -> Result<ExitCode> {
             "`loopconv mcp` runs the MCP server `{SERVER}`, which is neither in {folder} \
              (beside loopconv) nor on PATH: install a package that ships both executables \
              (`pip install loopconv`, `npm install -g loopconv`, a release archive), or \
-             build it with `cargo install loopconv` (the default features include `mcp`)"
+             build it from a checkout with `cargo install --locked --path .`, which installs both \
+             (the default features include `mcp`)"
         );
     };
     // The server decides its own memory: the switch that keeps huge pages off until an
