@@ -144,23 +144,37 @@ pub(super) fn run(g: &Global, a: &GraphArgs) -> Result<ExitCode> {
         emit(a.output.as_deref(), &text)?.report(g);
         return Ok(ExitCode::from(EXIT_PROBLEMS));
     }
+    write_drawing(g, a, target, (spec, info), &opts, l.diags.file())?;
+    free_at_exit(l);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Write the drawing of a valid loop: as SVG through Graphviz with `--svg`, else streamed
+/// as it is drawn, so that the drawing is never held whole. `file` names the loop in the
+/// diagnostics of the write.
+fn write_drawing(
+    g: &Global,
+    a: &GraphArgs,
+    target: Target,
+    (spec, info): (&loopconv::ir::Spec, &loopconv::valid::Info),
+    opts: &back::Options,
+    file: &str,
+) -> Result<()> {
     if a.svg {
-        let mut diags = Diagnostics::new(l.diags.file());
-        let text = dot_to_svg(&loopconv::write(target, spec, info, &opts, &mut diags)?)?;
+        let mut diags = Diagnostics::new(file);
+        let text = dot_to_svg(&loopconv::write(target, spec, info, opts, &mut diags)?)?;
         emit(a.output.as_deref(), &text)?.report(g);
-        free_at_exit((l, text));
-        return Ok(ExitCode::SUCCESS);
+        free_at_exit(text);
+        return Ok(());
     }
-    // Written as it is drawn: the drawing is never held whole.
     emit_streamed(a.output.as_deref(), |w| {
-        match back::draw_to(target, spec, info, &opts, w) {
+        match back::draw_to(target, spec, info, opts, w) {
             Some(written) => Ok(written?),
             None => bail!("internal: {} is not a drawing", target.name()),
         }
     })?
     .report(g);
-    free_at_exit(l);
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The language a team's workflow is drawn in for `target` (a team is a Mermaid
@@ -288,19 +302,7 @@ fn graph_agent(g: &Global, a: &GraphArgs, target: Target, l: Loaded) -> Result<E
         agent: Some(view),
         ..back::Options::default()
     };
-    if a.svg {
-        let mut diags = Diagnostics::new(lp.diags.file());
-        let text = dot_to_svg(&loopconv::write(target, spec, info, &opts, &mut diags)?)?;
-        emit(a.output.as_deref(), &text)?.report(g);
-        return Ok(ExitCode::SUCCESS);
-    }
-    emit_streamed(a.output.as_deref(), |w| {
-        match back::draw_to(target, spec, info, &opts, w) {
-            Some(written) => Ok(written?),
-            None => bail!("internal: {} is not a drawing", target.name()),
-        }
-    })?
-    .report(g);
+    write_drawing(g, a, target, (spec, info), &opts, lp.diags.file())?;
     Ok(ExitCode::SUCCESS)
 }
 
