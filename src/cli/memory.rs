@@ -62,20 +62,10 @@ unsafe impl<A: std::alloc::GlobalAlloc> std::alloc::GlobalAlloc for OutOfMemoryI
 /// memory to format a message with) straight to standard error, and ended with `_exit`
 /// (exit handlers may allocate).
 fn out_of_memory(size: usize) -> ! {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = size;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
+    let mut buf = [0u8; 20];
     let parts: [&[u8]; 3] = [
         b"error: out of memory: could not allocate ",
-        &digits[at..],
+        loopconv::text::decimal_digits(size, &mut buf),
         b" bytes; the input needs more memory than this process may use (lower \
 --max-input-bytes or --max-values, or give it more memory)\n",
     ];
